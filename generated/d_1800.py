@@ -2280,18 +2280,6 @@ def q_contribute(g, v_corporation):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:725
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:725"
-        )
-    # at rulespecs/lib/18xx.rules:726
-    if not (not g.b_in_auction()):
-        raise IllegalAction(
-            "the private is being auctioned among its bidders",
-            rule="§6",
-            at="rulespecs/lib/18xx.rules:726",
-        )
     # at rulespecs/lib/18xx.rules:727
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
@@ -2299,34 +2287,10 @@ def q2_buy_company(g, v_player, v_company):
             rule="§6",
             at="rulespecs/lib/18xx.rules:727",
         )
-    # at rulespecs/lib/18xx.rules:729
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or (not ("privates" in g.param("cert_limit_counts")))
-    ):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="§8.1",
-            at="rulespecs/lib/18xx.rules:729",
-        )
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:761
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round",
-            rule="§9.1",
-            at="rulespecs/lib/18xx.rules:761",
-        )
-    # at rulespecs/lib/18xx.rules:762
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule="§9.1",
-            at="rulespecs/lib/18xx.rules:762",
-        )
     # at rulespecs/lib/18xx.rules:763
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
@@ -2337,31 +2301,10 @@ def q2_par(g, v_player, v_corporation):
         raise IllegalAction(
             "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:764"
         )
-    # at rulespecs/lib/18xx.rules:766
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:767
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="§8.1",
-            at="rulespecs/lib/18xx.rules:767",
-        )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:790
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:790"
-        )
-    # at rulespecs/lib/18xx.rules:791
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:791",
-        )
     # at rulespecs/lib/18xx.rules:792
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
@@ -2388,20 +2331,6 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:918
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "corporations buy privates during their operating turns",
-            rule="§11.8",
-            at="rulespecs/lib/18xx.rules:918",
-        )
-    # at rulespecs/lib/18xx.rules:919
-    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction(
-            "not yet in this phase",
-            rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:919",
-        )
     # at rulespecs/lib/18xx.rules:920
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
@@ -2416,15 +2345,19 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
         )
 
 
+def qb_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:935
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
+        raise IllegalAction(
+            "the company cannot pay the terrain cost",
+            rule="§11.1",
+            at="rulespecs/lib/18xx.rules:935",
+        )
+
+
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:958
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule="§11.5",
-            at="rulespecs/lib/18xx.rules:958",
-        )
     # at rulespecs/lib/18xx.rules:959
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
@@ -2434,13 +2367,6 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1075
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1075",
-        )
     # at rulespecs/lib/18xx.rules:1076
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
@@ -2452,16 +2378,6 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def q2_buy_bond(g, v_player, v_bond):
     """The opening guards of buy_bond that read only its entity and bond (the listing probe)"""
-    # at rulespecs/1800.rules:735
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "the bond is bought in a share dealing round",
-            rule="§11.10",
-            at="rulespecs/1800.rules:735",
-        )
-    # at rulespecs/1800.rules:736
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction("one purchase per turn", rule="§5", at="rulespecs/1800.rules:736")
     # at rulespecs/1800.rules:737
     v_corporation = g.b_corporation_of(v_bond)
     # at rulespecs/1800.rules:738
@@ -2479,28 +2395,8 @@ def q2_buy_bond(g, v_player, v_bond):
 
 def q2_collect_bond(g, v_corporation, v_to_company):
     """The opening guards of collect_bond that read only its entity and to_company (the listing probe)"""
-    # at rulespecs/1800.rules:748
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "bond dividends are collected in an Operational Turn",
-            rule="§11.10",
-            at="rulespecs/1800.rules:748",
-        )
-    # at rulespecs/1800.rules:749
-    if not (g.b_len(r_bonds_of(g, v_corporation)) > 0):
-        raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:749")
     # at rulespecs/1800.rules:750
     v_bond = r_bonds_of(g, v_corporation)[0]
-    # at rulespecs/1800.rules:751
-    if not (g.b_holder_of(v_bond) in g.name("players")):
-        raise IllegalAction(
-            "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
-        )
-    # at rulespecs/1800.rules:752
-    if not (not g.state_has("done_this_turn", "bond_dividend")):
-        raise IllegalAction(
-            "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:752"
-        )
     # at rulespecs/1800.rules:753
     if not ((v_to_company >= 0) and (v_to_company <= g.attr(v_bond, "dividend"))):
         raise IllegalAction(
@@ -2510,23 +2406,6 @@ def q2_collect_bond(g, v_corporation, v_to_company):
 
 def q2_corporation_sell_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800.rules:784
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "a company deals in its own shares during its turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:784",
-        )
-    # at rulespecs/1800.rules:785
-    if not (
-        (not g.state_has("done_this_turn", "bought_own_shares"))
-        or g.b_must_buy_train(v_corporation)
-    ):
-        raise IllegalAction(
-            "not both buy and sell in one Operational Turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:785",
-        )
     # at rulespecs/1800.rules:787
     if not (
         (g.b_len(v_shares) >= 1)
@@ -2546,20 +2425,6 @@ def q2_corporation_sell_shares(g, v_corporation, v_shares):
 
 def q2_corporation_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800.rules:800
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "a company deals in its own shares during its turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:800",
-        )
-    # at rulespecs/1800.rules:801
-    if not (not g.state_has("done_this_turn", "sold_own_shares")):
-        raise IllegalAction(
-            "not both buy and sell in one Operational Turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:801",
-        )
     # at rulespecs/1800.rules:802
     if not (
         (g.b_len(v_shares) >= 1)
@@ -2579,20 +2444,6 @@ def q2_corporation_buy_shares(g, v_corporation, v_shares):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1800.rules:827
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "contributions are for a train the company must buy",
-            rule="§11.11",
-            at="rulespecs/1800.rules:827",
-        )
-    # at rulespecs/1800.rules:828
-    if not (g.b_percent(v_corporation, v_corporation) == 0):
-        raise IllegalAction(
-            "the Director must first sell the shares on the company mat",
-            rule="§11.11",
-            at="rulespecs/1800.rules:828",
-        )
     # at rulespecs/1800.rules:829
     if not (g.b_percent(v_player, v_corporation) > 0):
         raise IllegalAction(

@@ -2654,20 +2654,6 @@ def q_company_place_token(g, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:761
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:761",
-        )
-    # at rulespecs/lib/18xx.rules:762
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:762",
-        )
     # at rulespecs/lib/18xx.rules:763
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
@@ -2682,33 +2668,10 @@ def q2_par(g, v_player, v_corporation):
             rule='§"Stock Round", §"Corporations"',
             at="rulespecs/lib/18xx.rules:764",
         )
-    # at rulespecs/lib/18xx.rules:766
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:767
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:767",
-        )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:790
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:790",
-        )
-    # at rulespecs/lib/18xx.rules:791
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:791",
-        )
     # at rulespecs/lib/18xx.rules:792
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
@@ -2737,20 +2700,6 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/1846.rules:1278
-    if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "corporations buy privates during their operating turns",
-            rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1278",
-        )
-    # at rulespecs/1846.rules:1279
-    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction(
-            "not yet in this phase",
-            rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1279",
-        )
     # at rulespecs/1846.rules:1280
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
@@ -2767,34 +2716,21 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
             rule='§"Purchasing Private Companies"',
             at="rulespecs/1846.rules:1282",
         )
-    # at rulespecs/1846.rules:1286
-    if not (
-        (not g.state_has("done_this_turn", "emergency_issue"))
-        or (g.b_len(g.b_trains(v_corporation)) > 0)
-    ):
+
+
+def qb_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:935
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
-            "after issuing shares for a train it must buy, the corporation buys the train before anything else",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1286",
+            "the company cannot pay the terrain cost",
+            rule='§"Laying Track"',
+            at="rulespecs/lib/18xx.rules:935",
         )
 
 
 def q2_place_token(g, v_corporation, v_city):
     """The opening guards of place_token that read only its entity and city (the listing probe)"""
-    # at rulespecs/1846.rules:1534
-    if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction(
-            "a station token is placed after laying track",
-            rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1534",
-        )
-    # at rulespecs/1846.rules:1535
-    if not (g.b_tokens_left(v_corporation) > 0):
-        raise IllegalAction(
-            "the corporation has no station token left",
-            rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1535",
-        )
     # at rulespecs/1846.rules:1536
     v_spot = g.b_check_station(v_corporation, v_city)
     # at rulespecs/1846.rules:1537
@@ -2810,13 +2746,6 @@ def q2_place_token(g, v_corporation, v_city):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:958
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:958",
-        )
     # at rulespecs/lib/18xx.rules:959
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
@@ -2828,13 +2757,6 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1075
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1075",
-        )
     # at rulespecs/lib/18xx.rules:1076
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
@@ -2846,21 +2768,6 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def q2_corporation_sell_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1846.rules:1355
-    v_emergency = r_emergency_issue_open(g, v_corporation)
-    # at rulespecs/1846.rules:1356
-    if not (
-        (
-            r_before_dividend(g, v_corporation)
-            and (not g.state_has("done_this_turn", "issued_or_redeemed"))
-        )
-        or v_emergency
-    ):
-        raise IllegalAction(
-            "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
-            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1356",
-        )
     # at rulespecs/1846.rules:1358
     if not (
         (g.b_len(v_shares) >= 1)
@@ -2875,16 +2782,6 @@ def q2_corporation_sell_shares(g, v_corporation, v_shares):
 
 def q2_corporation_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1846.rules:1425
-    if not (
-        r_before_dividend(g, v_corporation)
-        and (not g.state_has("done_this_turn", "issued_or_redeemed"))
-    ):
-        raise IllegalAction(
-            "shares are redeemed once in a turn, before the dividend",
-            rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1425",
-        )
     # at rulespecs/1846.rules:1427
     if not (
         (g.b_len(v_shares) >= 1)
@@ -2910,26 +2807,12 @@ def q2_corporation_buy_shares(g, v_corporation, v_shares):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1846.rules:1445
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "the president pays only for a train the corporation must buy",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1445",
-        )
     # at rulespecs/1846.rules:1446
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1446",
-        )
-    # at rulespecs/1846.rules:1447
-    if not (not r_emergency_issue_possible(g, v_corporation)):
-        raise IllegalAction(
-            "the corporation must first issue shares",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1447",
         )
 
 
@@ -3174,13 +3057,6 @@ def q_bid(g, v_player):
 
 def q2_bid(g, v_player, v_company):
     """The opening guards of bid that read only its entity and company (the listing probe)"""
-    # at rulespecs/1846-18xx-games.rules:84
-    if not (g.b_in_round("draft")):
-        raise IllegalAction(
-            "in 1846 a bid is a pick in the draft",
-            rule='§"Private Company Draft"',
-            at="rulespecs/1846-18xx-games.rules:84",
-        )
     # at rulespecs/1846-18xx-games.rules:85
     if not (g.b_in_draft_hand(v_company)):
         raise IllegalAction(

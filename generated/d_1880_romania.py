@@ -2756,48 +2756,15 @@ def q2_par(g, v_player, v_corporation):
         raise IllegalAction(
             "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1790"
         )
-    # at rulespecs/1880-romania.rules:1791
-    if not (g.b_debt(v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1791",
-        )
     # at rulespecs/1880-romania.rules:1792
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1792"
         )
-    # at rulespecs/1880-romania.rules:1802
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="VI.3",
-            at="rulespecs/1880-romania.rules:1802",
-        )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1978
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1978",
-        )
-    # at rulespecs/1880-romania.rules:1979
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1979"
-        )
-    # at rulespecs/1880-romania.rules:1980
-    if not (g.b_debt(v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1980",
-        )
     # at rulespecs/1880-romania.rules:1981
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
@@ -2810,38 +2777,10 @@ def q2_buy_shares(g, v_player, v_corporation):
             rule="VI.5",
             at="rulespecs/1880-romania.rules:1984",
         )
-    # at rulespecs/1880-romania.rules:1989
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="VI.3",
-            at="rulespecs/1880-romania.rules:1989",
-        )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2003
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2004
-    if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
-            rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2004",
-        )
-    # at rulespecs/1880-romania.rules:2006
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2006"
-        )
-    # at rulespecs/1880-romania.rules:2009
-    if not ((g.b_stock_round_number() > 1) or v_emergency):
-        raise IllegalAction(
-            "no selling in the first stock round",
-            rule="VI.4",
-            at="rulespecs/1880-romania.rules:2009",
-        )
     # at rulespecs/1880-romania.rules:2010
     if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
         raise IllegalAction(
@@ -2853,34 +2792,6 @@ def q2_sell_shares(g, v_player, v_corporation):
 
 def q2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1929
-    if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "track is built after the home station and before a station is placed",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1929",
-        )
-    # at rulespecs/1880-romania.rules:1930
-    if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
-        raise IllegalAction(
-            "the company has no building right for this phase",
-            rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1930",
-        )
-    # at rulespecs/1880-romania.rules:1931
-    if not (
-        not (
-            r_lays_one_tile(g, v_corporation)
-            and (
-                g.state_has("done_this_turn", "yellow") or g.state_has("done_this_turn", "upgrade")
-            )
-        )
-    ):
-        raise IllegalAction(
-            "a foreign investor lays one yellow tile or upgrades one, never more",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1931",
-        )
     # at rulespecs/1880-romania.rules:1933
     if not (
         (
@@ -2898,13 +2809,6 @@ def q2_lay_tile(g, v_corporation, v_hex):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:958
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:958",
-        )
     # at rulespecs/lib/18xx.rules:959
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
@@ -2914,25 +2818,6 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2036
-    if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought as the last step of a turn",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2036",
-        )
-    # at rulespecs/1880-romania.rules:2037
-    if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2037"
-        )
-    # at rulespecs/1880-romania.rules:2038
-    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
-        raise IllegalAction(
-            "the train limit would be exceeded",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2038",
-        )
     # at rulespecs/1880-romania.rules:2039
     v_seller = g.b_holder_of(v_train)
     # at rulespecs/1880-romania.rules:2040
@@ -2956,13 +2841,6 @@ def q2_buy_train(g, v_corporation, v_train):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1075
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1075",
-        )
     # at rulespecs/lib/18xx.rules:1076
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(

@@ -2182,20 +2182,6 @@ def q_corporation_assign(g, v_corporation):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:458
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a company is started in a stock round",
-            rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:458",
-        )
-    # at rulespecs/18-grand-junction.rules:459
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn",
-            rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:459",
-        )
     # at rulespecs/18-grand-junction.rules:460
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
@@ -2224,26 +2210,21 @@ def q2_par(g, v_player, v_corporation):
             rule='§"San Luis Valley Southern Railway"',
             at="rulespecs/18-grand-junction.rules:464",
         )
-    # at rulespecs/18-grand-junction.rules:467
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/18-grand-junction.rules:468
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+
+
+def qb_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18-grand-junction.rules:502
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Certificate Limit"',
-            at="rulespecs/18-grand-junction.rules:468",
+            "the company cannot pay for the track",
+            rule='§"Track Building Costs"',
+            at="rulespecs/18-grand-junction.rules:502",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:958
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:958",
-        )
     # at rulespecs/lib/18xx.rules:959
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
@@ -2255,13 +2236,6 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1075
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1075",
-        )
     # at rulespecs/lib/18xx.rules:1076
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
@@ -2273,24 +2247,6 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def q2_corporation_sell_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:888
-    v_emergency = (
-        (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
-        and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:890
-    if not (
-        (
-            r_before_dividend(g, v_corporation)
-            and (not g.state_has("done_this_turn", "issued_or_redeemed"))
-        )
-        or v_emergency
-    ):
-        raise IllegalAction(
-            "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
-            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:890",
-        )
     # at rulespecs/18-grand-junction.rules:892
     if not (g.b_len(v_shares) >= 1):
         raise IllegalAction(
@@ -2302,16 +2258,6 @@ def q2_corporation_sell_shares(g, v_corporation, v_shares):
 
 def q2_corporation_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:853
-    if not (
-        r_before_dividend(g, v_corporation)
-        and (not g.state_has("done_this_turn", "issued_or_redeemed"))
-    ):
-        raise IllegalAction(
-            "shares are redeemed once in a turn, before the dividend",
-            rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:853",
-        )
     # at rulespecs/18-grand-junction.rules:855
     if not (g.b_len(v_shares) >= 1):
         raise IllegalAction(
@@ -2323,26 +2269,12 @@ def q2_corporation_buy_shares(g, v_corporation, v_shares):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1846.rules:1445
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "the president pays only for a train the corporation must buy",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1445",
-        )
     # at rulespecs/1846.rules:1446
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1446",
-        )
-    # at rulespecs/1846.rules:1447
-    if not (not r_emergency_issue_possible(g, v_corporation)):
-        raise IllegalAction(
-            "the corporation must first issue shares",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1447",
         )
 
 
@@ -2366,22 +2298,6 @@ def q2_select_president(g, v_player, v_corporation):
 
 def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:774
-    if not (
-        g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
-    ):
-        raise IllegalAction(
-            "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
-            rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:774",
-        )
-    # at rulespecs/18-grand-junction.rules:777
-    if not (not g.state_has("done_this_turn", "topped_up")):
-        raise IllegalAction(
-            "one top-up a turn",
-            rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:777",
-        )
     # at rulespecs/18-grand-junction.rules:778
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(

@@ -3146,13 +3146,6 @@ def q_contribute(g, v_corporation):
 
 def q2_bid(g, v_player, v_company):
     """The opening guards of bid that read only its entity and company (the listing probe)"""
-    # at rulespecs/18co.rules:2034
-    if not (g.b_in_round("auction")):
-        raise IllegalAction(
-            "privates are bid for in the Private Company Auction",
-            rule="§2",
-            at="rulespecs/18co.rules:2034",
-        )
     # at rulespecs/18co.rules:2035
     if not (g.b_holder_of(v_company) == g.name("bank")):
         raise IllegalAction(
@@ -3162,20 +3155,6 @@ def q2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:761
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round",
-            rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:761",
-        )
-    # at rulespecs/lib/18xx.rules:762
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:762",
-        )
     # at rulespecs/lib/18xx.rules:763
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
@@ -3190,33 +3169,10 @@ def q2_par(g, v_player, v_corporation):
             rule="§4.3, §4.3.1, §4.3.2",
             at="rulespecs/lib/18xx.rules:764",
         )
-    # at rulespecs/lib/18xx.rules:766
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:767
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:767",
-        )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:2154
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2154",
-        )
-    # at rulespecs/18co.rules:2155
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after any sales",
-            rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2155",
-        )
     # at rulespecs/18co.rules:2156
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
@@ -3233,27 +3189,6 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:2062
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/18co.rules:2063
-    if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round (or by a president raising money for a train)",
-            rule="§4.1, §3.1.1",
-            at="rulespecs/18co.rules:2063",
-        )
-    # at rulespecs/18co.rules:2065
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2065"
-        )
-    # at rulespecs/18co.rules:2066
-    if not ((g.b_stock_round_number() > 1) or v_emergency):
-        raise IllegalAction(
-            "no shares are sold in the first Stock Round",
-            rule="§4.1.1",
-            at="rulespecs/18co.rules:2066",
-        )
     # at rulespecs/18co.rules:2067
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
@@ -3276,20 +3211,6 @@ def q2_sell_shares(g, v_player, v_corporation):
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/18co.rules:2199
-    if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
-        raise IllegalAction(
-            "a corporation buys privates during its operating turn",
-            rule="§5.3.1",
-            at="rulespecs/18co.rules:2199",
-        )
-    # at rulespecs/18co.rules:2200
-    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
-        raise IllegalAction(
-            "corporations buy privates from Phase 3",
-            rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2200",
-        )
     # at rulespecs/18co.rules:2201
     if not (not g.b_closed(v_company)):
         raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2201")
@@ -3309,24 +3230,21 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
             rule="§5.3.2, §5.3.3",
             at="rulespecs/18co.rules:2204",
         )
-    # at rulespecs/18co.rules:2209
-    if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
+
+
+def qb_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:935
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
-            "raising money for a train it must buy, the corporation buys the train before anything else",
-            rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2209",
+            "the company cannot pay the terrain cost",
+            rule="§5.6, §5.2.4",
+            at="rulespecs/lib/18xx.rules:935",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/18co.rules:2288
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is distributed after the trains run",
-            rule="§5.2.7",
-            at="rulespecs/18co.rules:2288",
-        )
     # at rulespecs/18co.rules:2289
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
@@ -3336,13 +3254,6 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/18co.rules:2254
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2254",
-        )
     # at rulespecs/18co.rules:2255
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
@@ -3354,13 +3265,6 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def q2_corporation_bid(g, v_bidder, v_corporation):
     """The opening guards of corporation_bid that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:491
-    if not (g.b_in_round("acquisition")):
-        raise IllegalAction(
-            "corporations bid for others in the Acquisition Round",
-            rule="§7, §7.1",
-            at="rulespecs/18co.rules:491",
-        )
     # at rulespecs/18co.rules:492
     if not (v_corporation == g.b_acquisition_target()):
         raise IllegalAction(
@@ -3377,13 +3281,6 @@ def q2_corporation_bid(g, v_bidder, v_corporation):
 
 def q2_move_bid(g, v_player, v_from_company):
     """The opening guards of move_bid that read only its entity and from_company (the listing probe)"""
-    # at rulespecs/18co.rules:2046
-    if not (g.b_in_round("auction")):
-        raise IllegalAction(
-            "bids are moved in the Private Company Auction",
-            rule="§2.1.2",
-            at="rulespecs/18co.rules:2046",
-        )
     # at rulespecs/18co.rules:2047
     if not (g.b_own_bid(v_player, v_from_company) > 0):
         raise IllegalAction(
@@ -3400,13 +3297,6 @@ def q2_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2390")
     # at rulespecs/18co.rules:2391
     v_target = g.attr(v_shares[0], "corporation")
-    # at rulespecs/18co.rules:2392
-    if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
-        raise IllegalAction(
-            "certificates of other corporations are sold at the end of the turn",
-            rule="§5.2.10",
-            at="rulespecs/18co.rules:2392",
-        )
     # at rulespecs/18co.rules:2394
     if not (v_target != v_corporation):
         raise IllegalAction(
@@ -3453,13 +3343,6 @@ def q2_corporate_sell_shares(g, v_corporation, v_shares):
 
 def q2_corporation_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2416
-    if not (g.b_in_step(v_corporation, "redeem_shares")):
-        raise IllegalAction(
-            "shares are redeemed at the start of the turn",
-            rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2416",
-        )
     # at rulespecs/18co.rules:2417
     if not (
         (g.b_len(v_shares) >= 1)
@@ -3479,13 +3362,6 @@ def q2_corporation_buy_shares(g, v_corporation, v_shares):
 
 def q2_corporate_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporate_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2430
-    if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
-        raise IllegalAction(
-            "certificates of other corporations are bought before track is laid",
-            rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2430",
-        )
     # at rulespecs/18co.rules:2432
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
@@ -3559,23 +3435,9 @@ def q2_corporate_buy_shares(g, v_corporation, v_shares):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/18co.rules:2471
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "the president pays only for a train the corporation must buy",
-            rule="§5.10.6",
-            at="rulespecs/18co.rules:2471",
-        )
     # at rulespecs/18co.rules:2472
     if not (v_player == g.b_president(v_corporation)):
         raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2472")
-    # at rulespecs/18co.rules:2473
-    if not (not r_can_issue(g, v_corporation)):
-        raise IllegalAction(
-            "the corporation must first issue its own certificates",
-            rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2473",
-        )
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):

@@ -470,32 +470,6 @@ def q_company_buy_shares(g, v_company):
 
 def q2_company_buy_shares(g, v_company, v_shares):
     """The opening guards of company_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800-three-player.rules:213
-    if not (v_company == g.entity("private", "DSL")):
-        raise IllegalAction(
-            "only the D&SL may be traded for a share",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:213",
-        )
-    # at rulespecs/1800-three-player.rules:214
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
-        )
-    # at rulespecs/1800-three-player.rules:215
-    if not (g.b_holder_of(v_company) in g.name("players")):
-        raise IllegalAction(
-            "the option is lost once a major railroad owns the D&SL; only a player trades it",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:215",
-        )
-    # at rulespecs/1800-three-player.rules:216
-    if not (g.b_private_on_sale() == None):
-        raise IllegalAction(
-            "the trade waits until the privates are sold",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:216",
-        )
     # at rulespecs/1800-three-player.rules:217
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
@@ -703,6 +677,9 @@ class Game(GameBase):
         "corporation_buy_shares": q2_corporation_buy_shares,
         "contribute": q2_contribute,
         "company_buy_shares": q2_company_buy_shares,
+    }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -324,6 +324,9 @@ class Game(GameBase):
         "corporation_buy_shares": q2_corporation_buy_shares,
         "contribute": q2_contribute,
     }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
+    }
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",

@@ -411,6 +411,9 @@ class Game(GameBase):
         "corporation_sell_shares": q2_corporation_sell_shares,
         "corporation_buy_shares": q2_corporation_buy_shares,
     }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
+    }
     STATES = {
         "bought_this_turn": "stock_turn_start",
         "sold_this_round": "stock_round_start",

@@ -172,7 +172,6 @@ _TITLE.define(
         "a_par",
         "q2_buy_shares",
         "q2_contribute",
-        "q2_par",
         "q_contribute",
         "q_par",
         "r_dividend_price_move",
@@ -576,63 +575,8 @@ def q_par(g, v_player):
         )
 
 
-def q2_par(g, v_player, v_corporation):
-    """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:761
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:761",
-        )
-    # at rulespecs/lib/18xx.rules:762
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:762",
-        )
-    # at rulespecs/lib/18xx.rules:763
-    if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is already started",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:763",
-        )
-    # at rulespecs/lib/18xx.rules:764
-    if not (not g.b_closed(v_corporation)):
-        raise IllegalAction(
-            "the corporation is out of the game",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:764",
-        )
-    # at rulespecs/lib/18xx.rules:766
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:767
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:767",
-        )
-
-
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:790
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:790",
-        )
-    # at rulespecs/lib/18xx.rules:791
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:791",
-        )
     # at rulespecs/lib/18xx.rules:792
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
@@ -831,6 +775,9 @@ class Game(GameBase):
         "discard_train": q2_discard_train,
         "corporation_sell_shares": q2_corporation_sell_shares,
         "corporation_buy_shares": q2_corporation_buy_shares,
+    }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -1300,13 +1300,6 @@ def q2_par(g, v_player, v_corporation):
             rule="VI.1",
             at="rulespecs/1880-romania-18xx-games.rules:74",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:75
-    if not (g.b_debt(v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania-18xx-games.rules:75",
-        )
     # at rulespecs/1880-romania-18xx-games.rules:76
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
@@ -1314,24 +1307,10 @@ def q2_par(g, v_player, v_corporation):
             rule="VI.6",
             at="rulespecs/1880-romania-18xx-games.rules:76",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:83
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="VI.3",
-            at="rulespecs/1880-romania-18xx-games.rules:83",
-        )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania-18xx-games.rules:538
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a company over the train limit discards",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania-18xx-games.rules:538",
-        )
     # at rulespecs/1880-romania-18xx-games.rules:539
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(

@@ -558,13 +558,6 @@ def q_dividend(g, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/1880-romania-variants.rules:216
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is managed after the trains run",
-            rule="VII.1",
-            at="rulespecs/1880-romania-variants.rules:216",
-        )
     # at rulespecs/1880-romania-variants.rules:217
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(

@@ -519,20 +519,6 @@ def q_buy_train(g, v_corporation):
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:790
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:790",
-        )
-    # at rulespecs/lib/18xx.rules:791
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:791",
-        )
     # at rulespecs/lib/18xx.rules:792
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
@@ -726,6 +712,9 @@ class Game(GameBase):
         "select_president": q2_select_president,
         "top_up_revenue": q2_top_up_revenue,
         "choose_turn": q2_choose_turn,
+    }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -266,17 +266,6 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q2_corporation_sell_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2346
-    v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
-    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    # at rulespecs/18co.rules:2348
-    if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
-        raise IllegalAction(
-            "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
-            rule="§5.2.9, §5.10.6.1.1",
-            at="rulespecs/18co.rules:2348",
-        )
     # at rulespecs/18co.rules:2350
     if not (
         (g.b_len(v_shares) == 1)
@@ -491,6 +480,9 @@ class Game(GameBase):
         "corporation_buy_shares": q2_corporation_buy_shares,
         "corporate_buy_shares": q2_corporate_buy_shares,
         "contribute": q2_contribute,
+    }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -339,13 +339,6 @@ def q2_corporation_sell_shares(g, v_corporation, v_shares):
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    # at rulespecs/18co-18xx-games.rules:43
-    if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
-        raise IllegalAction(
-            "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
-            rule="§5.2.9, §5.10.6.1.1",
-            at="rulespecs/18co-18xx-games.rules:43",
-        )
     # at rulespecs/18co-18xx-games.rules:45
     if not (
         (g.b_len(v_shares) >= 1)
@@ -577,6 +570,9 @@ class Game(GameBase):
         "corporation_buy_shares": q2_corporation_buy_shares,
         "corporate_buy_shares": q2_corporate_buy_shares,
         "contribute": q2_contribute,
+    }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
     }
     STATES = {
         "bought_this_turn": "stock_turn_start",

@@ -124,3 +124,43 @@ def test_random_play_is_a_function_of_the_seed():
     game("1846", 4, 6)
     game("1880 Romania", 3, 7)
     assert game("1880 Romania", 4, 5) == first
+
+
+def test_a_bound_probe_judges_a_lays_least_cost_once():
+    """1846's lay_tile guard `cash(C) >= lay_cost(lay)` reads the lay; its bound probe (`qb_lay_tile`)
+    judges it once with the least a lay costs (the title's tile_lay_cost, $20): a company with $19 has no
+    lay, the probe says so without a lay tried, and a listing still holds the lays (known refused), so
+    that random play draws as it did; with $20 the probe lets the company through."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1846")(players=["P1", "P2", "P3", "P4"], seed=2)
+    rng = random.Random(2)
+
+    def lays(listed):
+        corp = g.current_entity()
+        return [a for a in listed if a["type"] == "lay_tile" and a["entity"] == corp.id]
+
+    def at_a_lay():
+        entity = g.current_entity()
+        return (g.g["round"] == "operating" and g.g.get("step") == "track_and_token" and not g.g.get("pending")
+                and entity.kind == "corporation" and lays(g.legal_actions()))
+
+    while not at_a_lay():
+        g.process(g.random_legal_action(rng))
+    corp = g.current_entity()
+    who = {"entity": corp.id, "entity_type": "corporation"}
+    assert "lay_tile" in g.BOUND_PROBES and g._least_lay_cost() == 20
+    g.j.begin()
+    try:
+        g.j.set(g.cash, corp, 19)
+        assert g._group_refused("lay_tile", corp, who, g.BOUND_PROBES["lay_tile"])
+        assert not g._group_refused("lay_tile", corp, who)  # the plain probe cannot tell
+        assert lays(g.legal_actions()) == lays(g.oracle_legal_actions()) == []
+        with g._listing(probing=True):
+            listed = lays(g._candidates())
+            assert listed and all(g._known_refused.get(id(a)) is a for a in listed)
+        g.j.set(g.cash, corp, 20)
+        assert not g._group_refused("lay_tile", corp, who, g.BOUND_PROBES["lay_tile"])
+        assert lays(g.legal_actions()) and lays(g.legal_actions()) == lays(g.oracle_legal_actions())
+    finally:
+        g.j.rollback()

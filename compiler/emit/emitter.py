@@ -394,11 +394,66 @@ class Compiler:
     #: `GameBase._named_shares`): a guard calling one is never in a probe
     ACTION_READERS = frozenset({"next_certificate"})
 
-    def probe(self, clause: Clause, arity: int = 1) -> str | None:
+    #: builtins of a value with a lower bound whatever their arguments, judged once a listing: name ->
+    #: the `GameBase` method that gives the bound (`probe(..., bounded=True)`)
+    BOUNDS = {"lay_cost": "_least_lay_cost"}
+
+    def _bound(self, e, scope: _Scope | None, tainted: set[str], lets: dict) -> str | None:
+        """Python for a lower bound of expression `e` over the values of the `tainted` names (those the
+        candidates enumerate), or None where there is none to give: a builtin of `BOUNDS` (whatever its
+        arguments), a tainted `let`'s value (`lets`) bound so, a value that reads no tainted name
+        (itself), a choice whose test reads none (the bound of the branch it takes), a sum of bounded
+        terms. Without a `scope`, only whether there is one ("" for yes)."""
+        def code(x) -> str:
+            return "" if scope is None else self.expr(x, scope)
+
+        if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.BOUNDS \
+                and e.func.name not in self.routines and e.func.name not in self.states:
+            return "" if scope is None else f"g.{self.BOUNDS[e.func.name]}()"
+        if isinstance(e, s.Name) and e.name in lets:
+            return self._bound(lets[e.name], scope, tainted, lets)
+        names = set(_names(e))
+        if not names & tainted and not self._reaches(names, self.ACTION_READERS):
+            return code(e)
+        if isinstance(e, s.Cond) and not set(_names(e.test)) & tainted:
+            then, otherwise = (self._bound(x, scope, tainted, lets) for x in (e.then, e.otherwise))
+            if then is not None and otherwise is not None:
+                return "" if scope is None else f"({then} if {code(e.test)} else {otherwise})"
+        if isinstance(e, s.Binary) and e.op == "+":
+            left, right = (self._bound(x, scope, tainted, lets) for x in (e.left, e.right))
+            if left is not None and right is not None:
+                return "" if scope is None else f"({left} + {right})"
+        return None
+
+    def _bounded_guard(self, st, scope: _Scope | None, tainted: set[str], lets: dict, rule: str) -> list[str] | None:
+        """The lines of a guard `require A >= B` (or `>`, `<=`, `<`) whose `A` reads no tainted name and
+        whose `B` has a lower bound (`_bound`), judged with the bound for `B`: where `A` is under the
+        bound it is under `B` for every candidate, which the guard refuses. None for any other guard;
+        without a `scope`, [] for such a guard."""
+        if not isinstance(st, s.Require) or st.unless is not None or not isinstance(st.cond, s.Binary):
+            return None
+        op, left, right = st.cond.op, st.cond.left, st.cond.right
+        if op in ("<=", "<"):
+            op, left, right = {"<=": ">=", "<": ">"}[op], right, left
+        names = set(_names(left))
+        if op not in (">=", ">") or names & tainted or self._reaches(names, self.ACTION_READERS):
+            return None
+        bound = self._bound(right, scope, tainted, lets)
+        if bound is None or scope is None:
+            return None if bound is None else []
+        cite = self.rule_for([st.cond], rule) if not st.prov.citations else _cite(st.prov)
+        message = st.message or f"requires {unparse(st.cond)}"
+        at = _at(st.span)
+        return [f"    # at {at}"] * (at is not None) + [
+            f"    if not ({self.expr(left, scope)} {op} {bound}):",
+            f"        raise IllegalAction({message!r}, rule={cite!r}, at={at!r})"]
+
+    def probe(self, clause: Clause, arity: int = 1, bounded: bool = False) -> str | None:
         """The probe of an action: the guards among its opening `require`s and `let`s (those before its
         first statement of another kind) that read only its first parameter (the entity acting), as a
         function of that parameter; None where there is none. With `arity` 2, those that read only its
-        first two parameters (`q2_`, for `GameBase._pair_refused`), None where none reads the second. Listing runs it in the state the
+        first two parameters (`q2_`, for `GameBase._pair_refused`), None where none reads the second (the
+        guards of the entity alone left to the probe of arity 1, run before). Listing runs it in the state the
         action's own dispatch would (`GameBase._group_refused`). The opening statements change
         nothing, so a guard of the probe that refuses refuses every candidate of the action for that
         entity (the action refuses it there or at an earlier guard), and none is generated."""
@@ -417,6 +472,7 @@ class Compiler:
         tainted = set(params[arity:])  # what reads more than the probe's parameters, or the action's other fields
         second = {params[1]} if arity == 2 else set()  # and what reads the second parameter
         prefix: list = []
+        lets: dict = {}  # the tainted `let`s: name -> value (for `_bound`)
         for st in decl.body:
             if isinstance(st, s.Require):
                 exprs = [st.cond] + ([st.unless] if st.unless is not None else [])
@@ -430,16 +486,54 @@ class Compiler:
             if names & tainted or self._reaches(names, self.ACTION_READERS):
                 if isinstance(st, s.Let):
                     tainted.add(st.name)
+                    lets[st.name] = st.value
+                elif bounded and self._bounded_guard(st, None, tainted, lets, "") is not None:
+                    prefix.append(("bound", st))  # judged with its lower bound (`_bounded_guard`)
                 continue
             if names & second:
                 if isinstance(st, s.Let):
                     second.add(st.name)
                 else:
                     second.add("")  # a guard reads the second parameter: the pair probe is worth running
+            elif arity == 2 and isinstance(st, s.Require):
+                # a guard of the entity alone: the action's probe (`q_`) judges it once for every value of
+                # the second parameter (where it would refuse, the action's dispatch refuses at it or
+                # before: the pair probe may leave it out)
+                continue
             prefix.append(st)
-        while prefix and not isinstance(prefix[-1], s.Require):
+        if arity == 2:
+            # a `let` of the entity alone that no guard left reads: the probe of arity 1 evaluates it
+            needed: set[str] = set()
+            kept: list = []
+            for st in reversed(prefix):
+                if isinstance(st, s.Let) and st.name not in needed and st.name not in second:
+                    continue
+                exprs = [st.value] if isinstance(st, s.Let) else [st.cond] + ([st.unless] if st.unless is not None else [])
+                needed |= {name for e in exprs for name in _names(e)}
+                kept.append(st)
+            prefix = kept[::-1]
+        if bounded:
+            # only the guards judged by a bound, and the lets they read: the probe (`q_`), asked first,
+            # judges the rest (where a bound refuses, the dispatch refuses at its guard or before)
+            needed = set()
+            kept = []
+            for st in reversed(prefix):
+                if isinstance(st, tuple):
+                    todo = set(_names(st[1].cond))
+                    while todo:
+                        name = todo.pop()
+                        if name not in needed:
+                            needed.add(name)
+                            todo |= set(_names(lets[name])) if name in lets else set()
+                elif not (isinstance(st, s.Let) and st.name in needed):
+                    continue
+                else:
+                    needed |= set(_names(st.value))
+                kept.append(st)
+            prefix = kept[::-1]
+        while prefix and isinstance(prefix[-1], s.Let):
             prefix.pop()  # a trailing `let` refuses nothing
-        if not prefix or (arity == 2 and "" not in second):
+        if not prefix or (arity == 2 and "" not in second) or (bounded and not any(isinstance(st, tuple) for st in prefix)):
             return None
         rule = (
             _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
@@ -449,9 +543,17 @@ class Compiler:
         scope = _Scope(set(params[:arity]), self.routines)
         what = "its entity" if arity == 1 else f"its entity and {params[1]}"
         sig = ", ".join(["g"] + [_ident(p) for p in params[:arity]])
-        lines = [f"def {_ident(decl.name, 'q_' if arity == 1 else 'q2_')}({sig}):",
-                 f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ' (the listing probe)')}"]
-        lines.extend(self.stmts(tuple(prefix), scope, rule, 1))
+        if bounded:
+            lines = [f"def {_ident(decl.name, 'qb_')}({sig}):",
+                     f"    {docstring('The opening guards of ' + decl.name + ' that read more than ' + what + ', judged by a lower bound (the listing bound probe)')}"]
+        else:
+            lines = [f"def {_ident(decl.name, 'q_' if arity == 1 else 'q2_')}({sig}):",
+                     f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ' (the listing probe)')}"]
+        for st in prefix:
+            if isinstance(st, tuple):
+                lines.extend(self._bounded_guard(st[1], scope, tainted, lets, rule) or ())
+            else:
+                lines.extend(self.stmts((st,), scope, rule, 1))
         return "\n".join(lines)
 
     def _reaches(self, names: set[str], targets: frozenset[str]) -> bool:
@@ -648,6 +750,7 @@ class EngineParts:
     action_defaults: list[tuple[str, str]]
     probes: list[tuple[str, str]]  # (action, function)
     pair_probes: list[tuple[str, str]]
+    bound_probes: list[tuple[str, str]]
     trigger_table: list[tuple[str, list[tuple[str | None, str]]]]
     states: list[tuple[str, object]]
 
@@ -671,6 +774,7 @@ def parts(title: Title) -> EngineParts:
     action_params = []
     probes = []  # (action, function): each action's listing probe (`Compiler.probe`)
     pair_probes = []  # the same of its first two parameters
+    bound_probes = []  # its probe with the guards a lower bound judges (`Compiler.probe(..., bounded=True)`)
     action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
     pair_functions = []
     for clause in title.clauses:
@@ -693,6 +797,10 @@ def parts(title: Title) -> EngineParts:
                 if pair is not None:
                     pair_probes.append((decl.name, _ident(decl.name, "q2_")))
                     pair_functions.append((_ident(decl.name, "q2_"), "probe", pair))
+                bound = compiler.probe(clause, bounded=True)
+                if bound is not None:
+                    bound_probes.append((decl.name, _ident(decl.name, "qb_")))
+                    pair_functions.append((_ident(decl.name, "qb_"), "probe", bound))
                 optional = {p.name: py_value(p.default) for p in decl.params if p.default is not None}
                 if optional:
                     action_defaults.append((decl.name, "{" + ", ".join(f"{k!r}: {v}" for k, v in optional.items()) + "}"))
@@ -720,7 +828,7 @@ def parts(title: Title) -> EngineParts:
     return EngineParts(
         title=title, properties=properties, components=values, rules=rules, functions=functions,
         routines=routines, action_params=action_params, action_defaults=action_defaults, probes=probes,
-        pair_probes=pair_probes, trigger_table=list(by_event.items()),
+        pair_probes=pair_probes, bound_probes=bound_probes, trigger_table=list(by_event.items()),
         states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
     )
 
@@ -933,6 +1041,7 @@ def render_module(title: Title, sources=None, library: Library | None = None,
         action_defaults=engine.action_defaults,
         probes=engine.probes,
         pair_probes=engine.pair_probes,
+        bound_probes=engine.bound_probes,
         trigger_table=engine.trigger_table,
         states=engine.states,
         rules=sorted((engine.rules if rules is None else rules).items()),

@@ -114,6 +114,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self._probing = False
         #: in a listing: (the transaction depth it lists at, the pair probes' answers in its state)
         self._pair_answers: tuple[int, dict] | None = None
+        #: in a listing, the candidates known refused (`Listing._known_refused`)
+        self._known_refused: dict[int, Action] | None = None
         #: the route searches made in the states seen lately (`_route_candidates`)
         self._route_memo: dict[tuple, Any] = {}
         #: best_routes' answers by the reached track, stations and trains (`track.best_routes`' memo)
@@ -1172,7 +1174,14 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         """The title's `any_time_actions`: DSL actions that may be taken at any
         moment, in or out of turn (play otherwise goes turn by turn), and the
         vocabulary's `end_game`, which any player sends when the players agree."""
-        return tuple(str(a) for a in self.DATA.properties.get("any_time_actions") or ()) + OUT_OF_TURN
+        known = self._ANY_TIME.get(type(self))
+        if known is None:
+            known = self._ANY_TIME[type(self)] = tuple(
+                str(a) for a in self.DATA.properties.get("any_time_actions") or ()) + OUT_OF_TURN
+        return known
+
+    #: engine class -> `_any_time_actions` (a function of the title's properties)
+    _ANY_TIME: dict[type, tuple[str, ...]] = {}
 
     @staticmethod
     def entity_type(entity: Entity) -> str:

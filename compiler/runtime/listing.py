@@ -8,6 +8,7 @@ probes that skip an entity's candidates an opening guard refuses.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 from typing import Any, Callable, Iterable, Iterator
 
@@ -36,13 +37,15 @@ class Listing:
         """A listing of candidates: with `probing`, an action's candidates are skipped where its probes
         refuse them (`_group_refused`, `_pair_refused`; the pair probes' answers kept for the state it
         lists in); without, each is tried (the oracle). Restores the enclosing listing's setting."""
-        saved = self._probing, self._pair_answers
+        saved = self._probing, self._pair_answers, self._known_refused
         self._probing = probing
         self._pair_answers = (len(self.j._marks), {}) if probing else None
+        # the candidates a bound probe refuses (`_bound_refused`): listed, known refused without a trial
+        self._known_refused = {} if probing else None
         try:
             yield
         finally:
-            self._probing, self._pair_answers = saved
+            self._probing, self._pair_answers, self._known_refused = saved
 
     def oracle_legal_actions(self) -> list[Action]:
         """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
@@ -94,18 +97,32 @@ class Listing:
         return gaps
 
     def is_legal(self, action: Action) -> bool:
+        known = self._known_refused
+        if known and known.get(id(action)) is action and not self._exhaustive:
+            return False  # a candidate of a group its bound probe refuses (`_bound_refused`)
         answers = self._pair_answers
-        if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive \
-                and self._pair_refused(action, answers[1]):
-            return False
+        key = None
+        if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
+            if self._pair_refused(action, answers[1]):
+                return False
+            if action.get("type") == "pass" and len(action) <= 3:
+                # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
+                # listing (the listing's state): its verdict is kept with the listing's answers
+                key = ("pass", action.get("entity"), action.get("entity_type"))
+                known_pass = answers[1].get(key)
+                if known_pass is not None:
+                    return known_pass
+        legal = True
         self.j.begin()
         try:
             self._dispatch(action)
         except (IllegalAction, RuleGap):
-            return False
+            legal = False
         finally:
             self.j.rollback()
-        return True
+        if key is not None:
+            answers[1][key] = legal
+        return legal
 
     def _candidates(self) -> list[Action]:
         """Candidate actions for the acting entity, from each DSL action's
@@ -146,7 +163,7 @@ class Listing:
                     continue
                 for other in self._possible_actors(name):
                     if other != entity:
-                        yield from self._iter_candidates_for(other, [name])
+                        yield from self._iter_candidates_for(other, [name], generate_first=True)
 
     @staticmethod
     def _idle(action: Action) -> bool:
@@ -159,6 +176,7 @@ class Listing:
         self._quick_routes = True
         try:
             with self._listing(probing=True):
+                self._known_refused = None  # only whether one is legal: a group a bound probe refuses is left out
                 return any(not self._idle(c) and self.is_legal(c) for c in candidates)
         finally:
             self._quick_routes = False
@@ -194,42 +212,104 @@ class Listing:
     def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
         return list(self._iter_candidates_for(entity, names))
 
-    def _iter_candidates_for(self, entity: Entity, names: Iterable[str]) -> Iterator[Action]:
-        etype_of = self.entity_type(entity)
-        who = {"entity": entity.id, "entity_type": etype_of}
-        later = self._later_step_actions(entity)
+    #: (engine class, names, round, entity type, entity kind, a decision pending) -> the names of
+    #: `_iter_candidates_for` its shapes leave (`_shaped_names`)
+    _SHAPED: dict[tuple, tuple] = {}
+
+    def _shaped_names(self, entity: Entity, etype_of: str, names: Iterable[str]) -> tuple:
+        """The (name, vocabulary type, round) of `names` whose shape (`_action_shape`) lets `entity` take
+        them in this round: a function of the names, the round, the entity's type and kind and whether a
+        decision is pending, kept for each."""
+        names = tuple(names)
+        round_now, pending = self.g["round"], bool(self.g.get("pending"))
+        key = (type(self), names, round_now, etype_of, entity.kind, pending)
+        shaped = self._SHAPED.get(key)
+        if shaped is not None:
+            return shaped
+        out = []
         for name in names:
-            if name in later:
-                continue
             vtype, etype, round_of, actors = self._action_shape(name)
             if round_of is not None:
-                if round_of != self.g["round"]:
+                if round_of != round_now:
                     continue
-            elif f"{self.g['round']}_{name}" in self.ACTION_PARAMS and self.g["round"] in ROUND_ACTION_PREFIXES:
+            elif f"{round_now}_{name}" in self.ACTION_PARAMS and round_now in ROUND_ACTION_PREFIXES:
                 continue  # the round's own action answers for this type
             if etype is not None and etype != etype_of:
                 continue
             if etype is None and f"{etype_of}_{name}" in self.ACTION_PARAMS:
                 continue  # the entity-specific action answers for this type
             if actors is not None and entity.kind not in actors \
-                    and not (name == "pass" and self.g.get("pending")):  # a pending decision's owner may decline it
+                    and not (name == "pass" and pending):  # a pending decision's owner may decline it
                 continue  # an action another kind of entity takes (a player's par, never a corporation's)
-            if self._probing and not self._exhaustive and vtype not in self.UNPROBED and name in self.PROBES \
-                    and self._group_refused(name, entity, who):
-                continue  # the action's opening guards refuse the entity: every candidate would be refused
+            out.append((name, vtype, round_of))
+        if len(self._SHAPED) >= 4096:
+            self._SHAPED.clear()
+        shaped = self._SHAPED[key] = tuple(out)
+        return shaped
+
+    def _iter_candidates_for(self, entity: Entity, names: Iterable[str], generate_first: bool = False) -> Iterator[Action]:
+        """The candidates of `names` for `entity`, each action's group skipped where its probe refuses the
+        entity. With `generate_first` (another entity's any-time actions: a private's ability, mostly
+        none to list), an action's candidates are generated before its probe is asked, and an action
+        with none asks no probe; the same candidates either way."""
+        etype_of = self.entity_type(entity)
+        who = {"entity": entity.id, "entity_type": etype_of}
+        later = self._later_step_actions(entity)
+        for name, vtype, round_of in self._shaped_names(entity, etype_of, names):
+            if name in later:
+                continue
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
                 or getattr(self, f"_cand_{vtype}", None)
-            if generator is not None:
-                yield from generator(entity, who)
+
+            def candidates_of(generator=generator, name=name, vtype=vtype) -> Iterable[Action]:
+                if generator is not None:
+                    return generator(entity, who)
+                return self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+
+            probed = self._probing and not self._exhaustive and vtype not in self.UNPROBED
+            first: list[Action] = []
+            candidates: Iterable[Action] | None = None
+            if probed and generate_first and generator is not None:
+                try:
+                    candidates = iter(candidates_of())
+                    first = list(itertools.islice(candidates, 1))
+                except Exception:  # noqa: BLE001 - the probe first, as ever: generated again if it lets them through
+                    candidates = None
+                else:
+                    if not first:
+                        continue  # nothing to list: no probe to ask
+            refused = None
+            if probed:
+                if name in self.PROBES and self._group_refused(name, entity, who):
+                    continue  # the action's opening guards refuse the entity: every candidate would be refused
+                bound = self.BOUND_PROBES.get(name)
+                if bound is not None and self._group_refused(name, entity, who, bound):
+                    refused = self._known_refused
+                    if refused is None:
+                        continue  # only whether some action is legal is asked (`_some_legal`): none of these is
+            listed = itertools.chain(first, candidates) if candidates is not None else candidates_of()
+            if refused is None:
+                yield from listed
             else:
-                yield from self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+                # listed as ever (what random play draws from stays the same), each known refused
+                for candidate in listed:
+                    refused[id(candidate)] = candidate
+                    yield candidate
 
     #: the vocabulary types whose candidates are tried without a probe first (`_group_refused`): one
     #: candidate each, which costs no more to try than the probe. A fixed list, so that what a listing
     #: holds, and the random play drawn from it, is a function of the state alone
     UNPROBED = frozenset({"pass", "bankrupt", "run_routes"})
 
-    def _group_refused(self, name: str, entity: Entity, who: dict) -> bool:
+    #: each action's bound probe, asked after its probe (`PROBES`) lets the entity through: its opening
+    #: guards that compare a value read of its entity with one that has a lower bound whatever the other
+    #: parameters (a lay's cost: `lay_cost`, at least the title's `tile_lay_cost` less the discounts that
+    #: could apply), judged by that bound. Where it refuses, every candidate of the action for the entity
+    #: is refused: `_some_legal` leaves them out, a listing lists them (so that random play draws as it
+    #: would) as refused without trying them
+    BOUND_PROBES: dict[str, Callable] = {}
+
+    def _group_refused(self, name: str, entity: Entity, who: dict, probe: Callable | None = None) -> bool:
         """Whether the action `name`'s opening guards that read only its entity (its probe, `PROBES`)
         refuse `entity` now. The probe runs as the action's dispatch would run them, in a transaction
         rolled back: the same refusals before the binding (`_open_action`: a decision owed, the steps
@@ -240,7 +320,7 @@ class Listing:
         action = {"type": self._action_shape(name)[0], **who}
         if self.action_name(action) != name:
             return False
-        return self._probe_refuses(action, self.PROBES[name])
+        return self._probe_refuses(action, probe or self.PROBES[name])
 
     def _probe_refuses(self, action: Action, probe: Callable, *values: Any) -> bool:
         """Whether `probe` (an action's opening guards, given its entity and `values`) refuses `action`,
@@ -251,7 +331,11 @@ class Listing:
         named = self._named_shares
         self.j.begin()
         try:
-            kind, _routine, rule = self._open_action(action)
+            kind, rule = self._opens_quietly(action), None
+            if kind is None:
+                kind, _routine, rule = self._open_action(action)
+            # else `_open_action` would refuse nothing and change nothing the guards read: the turn check
+            # and the guards, as they stand
             actor = self.find(action["entity"])
             self._check_actor(kind, [actor], rule)
             probe(self, actor, *values)
@@ -263,6 +347,28 @@ class Listing:
             self._named_shares = named
             self.j.rollback()
         return False
+
+    def _opens_quietly(self, action: Action) -> str | None:
+        """The DSL action `action` names where `_open_action` would neither refuse it nor change what an
+        action's guards read (else None):
+        the game goes on, no decision is pending, the title has the action and no step passes before it
+        (`_pass_steps_before`: the action is not one of a later step of the operating company's turn).
+        What it changes then (the current action's name, the certificates the action names) no guard of a
+        probe reads (`Compiler.probe` leaves out the guards that read an action's certificates)."""
+        g = self.g
+        if g["finished"] or g.get("pending"):
+            return None
+        kind = self.action_name(action)
+        if f"action:{kind}" not in self.ROUTINES:
+            return None
+        if g["round"] != "operating" or g.get("step") is None:
+            return kind
+        operator = self.current_entity()
+        if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
+            return kind
+        steps, current = self._steps(), g.get("step")
+        target = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
+        return kind if current not in steps or target is None or steps.index(current) >= target else None
 
     def _pair_skips(self, action: Action) -> bool:
         """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
@@ -410,6 +516,7 @@ class Listing:
         out = []
         params = [n for n, _ in self.ACTION_PARAMS.get("par", ())]
         named_slot, named_percent = "slot" in params, "president_percent" in params
+        slots: dict[int, list] = {}  # the free rows of each price (the same for every corporation)
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 if self._pair_skips({"type": "par", **who, "corporation": corp.id}):
@@ -421,7 +528,9 @@ class Listing:
                     action = {"type": "par", **who, "corporation": corp.id,
                               "share_price": f"{price},{cell[0]},{cell[1]}"}
                     # the founder picks the row on a round track (1880 VI.6), where the action names one
-                    rows = self._round_track_slots(price) if named_slot else [None]
+                    if named_slot and price not in slots:
+                        slots[price] = self._round_track_slots(price)
+                    rows = slots[price] if named_slot else [None]
                     actions = [{**action, "slot": r} if r is not None else action for r in rows]
                     layouts = corp.get("share_layouts")
                     if isinstance(layouts, dict) and named_percent:

@@ -54,8 +54,9 @@ class Monitor:
         sanctioned = game.g["sanctioned"]
         limit = game.param("cert_limit")
         cap = game.param("holding_cap")
+        counted = game._certificate_counts()  # `b_certificates` of every player, in one pass
         for player in game.players:
-            certificates = game.b_certificates(player)
+            certificates = counted.get((player.kind, player.id), 0)
             if certificates > limit and ("cert_limit", player.id) not in sanctioned:
                 raise InvariantViolation(
                     "cert_limit", f"{player} holds {certificates} certificates, limit {limit}", action

@@ -33,7 +33,13 @@ class OperatingRound:
         return bool(self.corp[corp.id].get("operated"))
 
     def b_trains(self, holder: Entity) -> list[Train]:
-        return [t for tid, t in self.trains.items() if self.owner[tid] == holder]
+        owner = self.owner
+        if holder.__class__ is Entity:
+            # Entity equality (kind and id) without a call per train
+            hid, hkind = holder.id, holder.kind
+            return [t for tid, t in self.trains.items()
+                    if (o := owner[tid]) is holder or (o.__class__ is Entity and o.id == hid and o.kind == hkind)]
+        return [t for tid, t in self.trains.items() if owner[tid] == holder]
 
     def b_revenue(self, corp: Entity) -> int:
         return self.corp[corp.id]["revenue"]
@@ -681,7 +687,8 @@ class OperatingRound:
         ones; [None] where the title has no round track (the action names no row)."""
         if self._round_track() is None:
             return [None]
-        return [i for i in range(len(self._round_track_rows(price))) if self.b_round_track_row_free(price, i)]
+        rows, taken = self._round_track_rows(price), self._round_track_taken()  # `b_round_track_row_free`'s
+        return [i for i in range(len(rows)) if rows[i] not in taken]
 
     def b_row_after_marker(self) -> int | None:
         """row_after_marker(): the round track's first empty row below the row of the company holding the

@@ -117,6 +117,35 @@ class StockRound:
                     zones = zones | {str(z) for z in ability.get("zones") or ()}
         return zones
 
+    def _certificate_counts(self) -> dict[tuple[str, str], int]:
+        """`b_certificates` of every holder at once, by (kind, id): one pass over the certificates (the
+        monitor asks it of every player after every action)."""
+        counts = self.param("cert_limit_counts")
+        out: dict[tuple[str, str], int] = {}
+        if "shares" in counts:
+            owner, certs_of = self.owner, self.certs_of
+            for corp in self.corporations:
+                held: dict[tuple[str, str], int] = {}
+                for cert in certs_of[corp.id]:
+                    holder = owner[cert.id]
+                    key = (holder.kind, holder.id)
+                    held[key] = held.get(key, 0) + 1
+                if held and "no_cert_limit" not in self.b_zones(corp):
+                    for key, n in held.items():
+                        out[key] = out.get(key, 0) + n
+        counted = []
+        if "privates" in counts:
+            counted += [p for p in self.privates if not self.closed[p.id]]
+        if "bonds" in counts:
+            counted += self.bonds
+        if "minors" in counts:
+            counted += [m for m in self.minors if not self.corp[m.id]["closed"]]
+        for item in counted:
+            holder = self.owner[item.id]
+            key = (holder.kind, holder.id)
+            out[key] = out.get(key, 0) + 1
+        return out
+
     def b_certificates(self, player: Entity) -> int:
         """Certificates counting against the limit: shares outside exempt
         zones, and the other kinds the title's `cert_limit_counts` names."""

@@ -304,6 +304,21 @@ class TilesAndTokens:
         tile_cost = max(0, tile_cost - self._lay_discount(lay, mh) - extra_discount)
         return tile_cost + max(0, borders - self._border_discount(lay))
 
+    def _least_lay_cost(self) -> int:
+        """A lower bound of `lay_cost(lay)` over every lay now (a listing's bound probes, `BOUND_PROBES`):
+        the title's `tile_lay_cost` less every standing discount the operating company could have on a
+        lay (`_lay_discount`'s abilities, whatever the hex and tile), at least 0; 0 where the title sets
+        no least cost (a hex without terrain costs nothing)."""
+        least = self.DATA.properties.get("tile_lay_cost")
+        if least is None:
+            return 0
+        discount = 0
+        for holder in self._discount_holders():
+            for ability in holder.get("children") or ():
+                if ability.get("kind") == "ability" and ability.get("discount") is not None and not ability.get("count"):
+                    discount += int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
+        return max(0, int(self._value(least, "tile_lay_cost")) - discount)
+
     def _terrain_every_lay(self) -> bool:
         """A `terrain_cost` component with `charged: every_lay_and_upgrade`: a hex's printed cost is paid for
         its first tile and again for each upgrade."""

@@ -217,7 +217,7 @@ class Board:
         #: use the board; the board names neither, so the three import one way)
         self.reaches: dict[tuple[str, int], Any] = {}
         #: (company, version, phase) -> the whole map's route graph (`_route_graph`), lately
-        self.graphs: dict[tuple[str, int, str | None], Any] = {}  # routes._Graph
+        self.graphs: dict[tuple, Any] = {}  # routes._Graph (and the graph of what the company reaches)
         #: (version, company, hex, tile, rotation, ...) -> a lay's verdict whatever the cash (`lays._judge`):
         #: the listing judges a lay, then its trial judges it again in the same state
         self.judged: dict[tuple, Any] = {}

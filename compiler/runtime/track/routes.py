@@ -1014,8 +1014,14 @@ def best_routes(
     turn to the next while others build elsewhere; the same question gets the same answer."""
     started = time.perf_counter()
     specs = [_spec(t, None) for t in trains]
-    seen = reach(board, company)
-    g = _Graph(board, company, phase, scope=seen.nodes)
+    # the graph of what the company reaches, kept per board version as the whole map's is (`_route_graph`):
+    # the search's question whether any run pays and its search for the best ask it in one state
+    graph_key = (company, board.version, phase, "reach")
+    g = board.graphs.get(graph_key)
+    if g is None:
+        if len(board.graphs) >= _GRAPHS_KEPT:
+            board.graphs.clear()
+        g = board.graphs[graph_key] = _Graph(board, company, phase, scope=reach(board, company).nodes)
     key: tuple[Any, ...] | None = None
     if memo is not None:
         key = (g.signature(), tuple(specs), extras, max_routes)

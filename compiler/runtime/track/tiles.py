@@ -159,6 +159,18 @@ class Node:
         cannot be placed in the order."""
         if isinstance(self.revenue, int):
             return self.revenue
+        # a function of the phase map, the phase and the order: worked out once (each route graph asks it
+        # of every stop on the map)
+        key = (self.revenue, phase, tuple(phases))
+        found = _REVENUES.get(key)
+        if found is None:
+            if len(_REVENUES) >= 4096:
+                _REVENUES.clear()
+            found = _REVENUES[key] = self._phase_revenue(phase, phases)
+        return found
+
+    def _phase_revenue(self, phase: str | None, phases: Sequence[str]) -> int:
+        """`revenue_at` of a phase map, worked out."""
         if phase is None:
             raise ValueError("a phase-dependent revenue needs the phase")
         order = list(phases)
@@ -180,6 +192,10 @@ class Node:
         if best is None:
             raise ValueError(f"no revenue given for phase {phase!r} or earlier")
         return best[1]
+
+
+#: (phase map, phase, phase order) -> `Node.revenue_at`
+_REVENUES: dict[tuple[Any, ...], int] = {}
 
 
 def _end(value: Any, what: str) -> int:
