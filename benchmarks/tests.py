@@ -105,15 +105,37 @@ def report(result: dict, top: int) -> None:
             print(f"{cpu:>7.1f}  {name}")
 
 
+def _counts_apart(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """The values that follow `--workers` and look like a count (digits, `auto`, `logical`), and
+    the other arguments: `--workers 1 tests/test_x.py` runs tests/test_x.py on one worker, where
+    argparse's `nargs="*"` would take the path for another count."""
+    rest, counts, i = [], None, 0
+    while i < len(argv):
+        if argv[i] == "--workers":
+            counts, i = [], i + 1
+            while i < len(argv) and (argv[i].isdigit() or argv[i] in ("auto", "logical")):
+                counts.append(argv[i])
+                i += 1
+            continue
+        rest.append(argv[i])
+        i += 1
+    return rest, counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", nargs="*", default=[None],
+    parser.add_argument("--workers", nargs="*", metavar="N",
                         help="xdist worker counts to run the suite with, in turn (default: -n auto)")
     parser.add_argument("--top", type=int, default=25)
-    args, extra = parser.parse_known_args()
+    parser.add_argument("--save", type=Path, help="also write every test's row to this JSON file")
+    argv, counts = _counts_apart(sys.argv[1:])
+    args, extra = parser.parse_known_args(argv)
+    args.workers = counts or [None]
     results = [run(w, extra) for w in args.workers]
     for result in results:
         report(result, args.top)
+    if args.save:
+        args.save.write_text(json.dumps(results, indent=1), encoding="utf-8")
     if len(results) > 1:
         print(f"\n{'workers':>8} {'wall s':>7} {'CPU s':>7} {'busy':>5} {'ratio':>6}")
         base = results[0]["wall"]
