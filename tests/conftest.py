@@ -27,6 +27,55 @@ LIBRARIES = {
 }
 
 
+# ---------------------------------------------------------------- the costliest tests handed out first
+# pytest-xdist (`--dist loadgroup`) hands each worker a test (or an xdist group) at a time, in the
+# order collected, the groups with the most tests first: the costliest single tests, translation
+# validation's and the verifier's (files late in the alphabet), came last, and one worker ran them
+# while the other had finished. The scheduler below hands the work out costliest first (the
+# longest-processing-time rule), so that what is left at the end is short and both workers finish
+# together.
+
+#: What a test of a file costs on one core (CPU s, the mean of the file's tests, as
+#: `benchmarks/tests.py --workers 1` measured them); a file not listed: DEFAULT_COST a test. Stale
+#: figures cost time, never a result: they only order the tests handed out.
+COST_PER_TEST = {
+    "test_site_browser.py": 28.0, "test_mutation.py": 5.4, "test_translation.py": 3.8,
+    "test_simulate.py": 3.1, "test_docs.py": 1.8, "test_fuzz.py": 1.5, "test_mechanics_title.py": 1.3,
+    "test_verify.py": 1.3, "test_impact.py": 1.2, "test_docs_readings.py": 0.65, "test_cli.py": 0.6,
+    "test_emit.py": 0.6, "test_layers.py": 0.5, "test_1880_variants.py": 0.4, "test_walkthrough.py": 0.35,
+    "test_1880_rules.py": 0.35, "test_guide_reference.py": 0.3, "test_lsp.py": 0.27,
+    "test_listing.py": 0.26, "test_1846_replays.py": 0.25, "test_18co_takeovers.py": 0.24,
+    "test_1880_starting_round.py": 0.21, "test_check.py": 0.18, "test_1800_three_player.py": 0.17,
+    "test_18co_rules.py": 0.16,
+}
+DEFAULT_COST = 0.1
+
+
+def estimated_cost(nodeid: str) -> float:
+    """The estimated CPU seconds of the test `nodeid` (COST_PER_TEST)."""
+    return COST_PER_TEST.get(nodeid.split("::", 1)[0].rsplit("/", 1)[-1], DEFAULT_COST)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadgroup` with its work handed out costliest first (see above)."""
+    if config.getoption("dist", None) != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class CostliestFirst(LoadGroupScheduling):
+        ordered = False
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:  # the queue of work units is built: order it once
+                units = sorted(self.workqueue.items(), key=lambda unit: -sum(map(estimated_cost, unit[1])))
+                self.workqueue.clear()
+                self.workqueue.update(units)
+                self.ordered = True
+            super()._assign_work_unit(node)
+
+    return CostliestFirst(config, log)
+
+
 def check_source(text: str, path: str = "t.rules", *, with_library: bool = False, extra: dict | None = None):
     """Parse, resolve and check `text` (plus optional other files) in memory."""
     texts = {}
