@@ -5,6 +5,8 @@ refused action must leave exactly as it was."""
 from __future__ import annotations
 
 import copy
+import functools
+from pathlib import Path
 from typing import Any
 
 
@@ -16,6 +18,17 @@ def P(name: str, type_: str, **fields: Any) -> dict:
 def C(sym: str, type_: str, **fields: Any) -> dict:
     """An action of the corporation `sym`."""
     return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
+
+
+@functools.cache
+def overlay_game(title: str, variant: str | None, overlay: Path):
+    """`compiler.emit.engines.overlay_game_class(title, variant, overlay)`, emitted once a process
+    (the same class each call: the function keeps the engine it emitted by the digest of its source,
+    but loads and emits it again first, a second or two) and when a test first asks for it, not as
+    pytest collects a file (a worker that runs none of its tests does not pay for it)."""
+    from compiler.emit.engines import overlay_game_class
+
+    return overlay_game_class(title, variant, overlay)
 
 
 def act(g: Any, action: dict) -> None:

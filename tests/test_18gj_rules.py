@@ -21,17 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from compiler.emit.engines import overlay_game_class
 from compiler.runtime import track
 from compiler.runtime.entities import BANK, DEPOT, SCRAP, SUBSIDY
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import acting, assert_refused, C, P, seats
+from tests.engine_helpers import acting, assert_refused, C, overlay_game, P, seats
 from tests.engine_helpers import act as act_watched
 
 FIXTURE = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
-Game = overlay_game_class("18 Grand Junction", None, FIXTURE)
-TwoPlayer = overlay_game_class("18 Grand Junction", "Two-Player", FIXTURE)
 
 
 # ---------------------------------------------------------------- helpers
@@ -56,7 +53,7 @@ def act(g, action):
 
 
 def new_game(players=4, seed=1):
-    cls = TwoPlayer if players == 2 else Game
+    cls = overlay_game("18 Grand Junction", "Two-Player" if players == 2 else None, FIXTURE)
     g = cls(players=[f"P{i + 1}" for i in range(players)], seed=seed)
     g._test_monitor = Monitor(g)
     return g
