@@ -116,9 +116,22 @@ PARSED_LIBRARIES = tuple(
 def verify_cache_of_its_own(tmp_path_factory):
     """`rulec verify`'s cache (`verify.Cache.default`) in a folder of the session's (each xdist
     worker has its own): the tests neither read a cache the checkout happens to hold nor write
-    into it, so a second run is the first one again and parallel workers share no file."""
+    into it, so a second run is the first one again and parallel workers share no file.
+
+    The parse cache is the exception: the session's `parse` is the folder rulec's own commands use
+    (`.rulec-cache/parse/` in the checkout; where the libraries were parsed as pytest imported this
+    file), shared by the workers and by later runs. A module is stored there under the digest of its
+    text, its path, the grammar and the code that builds it, written whole or not at all, so reading
+    one gives what parsing the text again would; each worker parsed every rulespec again (about 3 s
+    CPU a worker) where one reads what the other stored."""
+    from compiler.paths import cache_dir
+
+    parses = cache_dir("parse")  # as rulec finds it, before the session's folder is chosen
     before = os.environ.get("RULEC_CACHE_DIR")
-    os.environ["RULEC_CACHE_DIR"] = str(tmp_path_factory.mktemp("rulec-cache"))
+    root = tmp_path_factory.mktemp("rulec-cache")
+    if parses is not None:
+        (root / "parse").symlink_to(parses.resolve(), target_is_directory=True)
+    os.environ["RULEC_CACHE_DIR"] = str(root)
     yield
     if before is None:
         os.environ.pop("RULEC_CACHE_DIR", None)
