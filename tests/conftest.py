@@ -162,7 +162,8 @@ def rulespecs_loaded():
     from compiler.lang.pipeline import load
 
     result = load()
-    assert result.ok, "the rulespecs have errors; `rulec check` shows them"
+    assert result.ok, "the rulespecs have errors (`rulec check` shows them): " + "; ".join(
+        f"{d.span}: {d.code} {d.message}" for d in result.errors)
     return result
 
 

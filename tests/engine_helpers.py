@@ -85,10 +85,10 @@ def assert_refused(g: Any, action: dict, rule_contains: str | tuple[str, ...] | 
     return info.value
 
 
-def assumed_clauses(title: str) -> set[str]:
-    """The clauses `rulec coverage` lists as assumptions for `title` ("property stalemate_ends_game", …)."""
+def assumed_clauses(loaded: Any, title: str) -> set[str]:
+    """The clauses `rulec coverage` lists as assumptions for `title` ("property stalemate_ends_game", …),
+    of the rulespecs `loaded` (conftest's `rulespecs_loaded`: the real ones)."""
     from compiler.app.command import find_title
     from compiler.docs.coverage import coverage_report
-    from compiler.lang.pipeline import load
 
-    return {use.label() for _, use in coverage_report(find_title(load(), title)).assumptions}
+    return {use.label() for _, use in coverage_report(find_title(loaded, title)).assumptions}

@@ -448,14 +448,14 @@ def test_10_random_games_end_by_a_rulebook_end(players):
         assert not [c["sym"] for c in g.state()["corporations"] if c["floated"] and not c["closed"]]
 
 
-def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate():
+def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate(rulespecs_loaded):
     """§10 has no end for play that can no longer change: every corporation taken over (§6.2) or
     liquidated (§7.1.4) and the privates closed. The rulespec declares the reading
     (`stalemate_ends_game`, an assumption); seed 1 at 3 players reaches it (the listing's probes
     leave out what its guards refuse, so a seed draws otherwise than it did before them)."""
     record = play_one(Game, ["P0", "P1", "P2"], seed=1)
     assert record["end_reason"] == "stalemate"
-    assert "property stalemate_ends_game" in assumed_clauses("18CO")
+    assert "property stalemate_ends_game" in assumed_clauses(rulespecs_loaded, "18CO")
 
 
 # ---------------------------------------------------------------- §5.9.1 mines

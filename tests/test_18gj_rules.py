@@ -682,12 +682,11 @@ def test_two_player_rules_additional_end_game_conditions_the_final_train():
 # ---------------------------------------------------------------- what 18GJ changes in 1846 (coverage)
 
 
-def test_coverage_names_the_1846_clause_each_18gj_clause_replaces_or_adds_to():
+def test_coverage_names_the_1846_clause_each_18gj_clause_replaces_or_adds_to(rulespecs_loaded):
     from compiler.app.command import find_title
     from compiler.docs.coverage import coverage_report
-    from compiler.lang.pipeline import load
 
-    loaded = load()
+    loaded = rulespecs_loaded
     report = coverage_report(find_title(loaded, "18 Grand Junction"))
     assert report.base == "1846"
     changes = {c.clause: c for c in report.changes}
