@@ -91,14 +91,17 @@ def report(result: dict, top: int) -> None:
     for r in sorted(rows, key=lambda r: -(r["cpu"] + r["children"]))[:top]:
         print(f"{r['cpu'] + r['children']:>7.1f} {r['children']:>6.1f} {r['wall']:>7.1f}  {r['test']}")
     by_file: Counter = Counter()
+    in_file: Counter = Counter()
     by_group: Counter = Counter()
     for r in rows:
         by_file[r["test"].split("::")[0]] += r["cpu"] + r["children"]
+        in_file[r["test"].split("::")[0]] += 1
         if r["group"]:
             by_group[r["group"]] += r["cpu"] + r["children"]
-    print(f"\n{'CPU s':>7}  by test file (the top {top})")
+    # the mean a test is what tests/conftest.py's COST_PER_TEST holds (the costliest handed out first)
+    print(f"\n{'CPU s':>7} {'a test':>6}  by test file (the top {top})")
     for name, cpu in by_file.most_common(top):
-        print(f"{cpu:>7.1f}  {name}")
+        print(f"{cpu:>7.1f} {cpu / in_file[name]:>6.2f}  {name}")
     if by_group:
         print(f"\n{'CPU s':>7}  by xdist group (run by one worker each)")
         for name, cpu in by_group.most_common():

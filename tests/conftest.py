@@ -36,8 +36,8 @@ LIBRARIES = {
 # together.
 
 #: What a test of a file costs on one core (CPU s, the mean of the file's tests, as
-#: `benchmarks/tests.py --workers 1` measured them); a file not listed: DEFAULT_COST a test. Stale
-#: figures cost time, never a result: they only order the tests handed out.
+#: `benchmarks/tests.py --workers 1` measures them: its "a test" column); a file not listed:
+#: DEFAULT_COST a test. Stale figures cost time, never a result: they only order the work.
 COST_PER_TEST = {
     "test_site_browser.py": 28.0, "test_mutation.py": 5.4, "test_translation.py": 3.8,
     "test_simulate.py": 3.1, "test_docs.py": 1.8, "test_fuzz.py": 1.5, "test_mechanics_title.py": 1.3,
