@@ -91,29 +91,54 @@ def report(result: dict, top: int) -> None:
     for r in sorted(rows, key=lambda r: -(r["cpu"] + r["children"]))[:top]:
         print(f"{r['cpu'] + r['children']:>7.1f} {r['children']:>6.1f} {r['wall']:>7.1f}  {r['test']}")
     by_file: Counter = Counter()
+    in_file: Counter = Counter()
     by_group: Counter = Counter()
     for r in rows:
         by_file[r["test"].split("::")[0]] += r["cpu"] + r["children"]
+        in_file[r["test"].split("::")[0]] += 1
         if r["group"]:
             by_group[r["group"]] += r["cpu"] + r["children"]
-    print(f"\n{'CPU s':>7}  by test file (the top {top})")
+    # the mean a test is what tests/conftest.py's COST_PER_TEST holds (the costliest handed out first)
+    print(f"\n{'CPU s':>7} {'a test':>6}  by test file (the top {top})")
     for name, cpu in by_file.most_common(top):
-        print(f"{cpu:>7.1f}  {name}")
+        print(f"{cpu:>7.1f} {cpu / in_file[name]:>6.2f}  {name}")
     if by_group:
         print(f"\n{'CPU s':>7}  by xdist group (run by one worker each)")
         for name, cpu in by_group.most_common():
             print(f"{cpu:>7.1f}  {name}")
 
 
+def _counts_apart(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """The values that follow `--workers` and look like a count (digits, `auto`, `logical`), and
+    the other arguments: `--workers 1 tests/test_x.py` runs tests/test_x.py on one worker, where
+    argparse's `nargs="*"` would take the path for another count."""
+    rest, counts, i = [], None, 0
+    while i < len(argv):
+        if argv[i] == "--workers":
+            counts, i = [], i + 1
+            while i < len(argv) and (argv[i].isdigit() or argv[i] in ("auto", "logical")):
+                counts.append(argv[i])
+                i += 1
+            continue
+        rest.append(argv[i])
+        i += 1
+    return rest, counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", nargs="*", default=[None],
+    parser.add_argument("--workers", nargs="*", metavar="N",
                         help="xdist worker counts to run the suite with, in turn (default: -n auto)")
     parser.add_argument("--top", type=int, default=25)
-    args, extra = parser.parse_known_args()
+    parser.add_argument("--save", type=Path, help="also write every test's row to this JSON file")
+    argv, counts = _counts_apart(sys.argv[1:])
+    args, extra = parser.parse_known_args(argv)
+    args.workers = counts or [None]
     results = [run(w, extra) for w in args.workers]
     for result in results:
         report(result, args.top)
+    if args.save:
+        args.save.write_text(json.dumps(results, indent=1), encoding="utf-8")
     if len(results) > 1:
         print(f"\n{'workers':>8} {'wall s':>7} {'CPU s':>7} {'busy':>5} {'ratio':>6}")
         base = results[0]["wall"]

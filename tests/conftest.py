@@ -27,6 +27,55 @@ LIBRARIES = {
 }
 
 
+# ---------------------------------------------------------------- the costliest tests handed out first
+# pytest-xdist (`--dist loadgroup`) hands each worker a test (or an xdist group) at a time, in the
+# order collected, the groups with the most tests first: the costliest single tests, translation
+# validation's and the verifier's (files late in the alphabet), came last, and one worker ran them
+# while the other had finished. The scheduler below hands the work out costliest first (the
+# longest-processing-time rule), so that what is left at the end is short and both workers finish
+# together.
+
+#: What a test of a file costs on one core (CPU s, the mean of the file's tests, as
+#: `benchmarks/tests.py --workers 1` measures them: its "a test" column); a file not listed:
+#: DEFAULT_COST a test. Stale figures cost time, never a result: they only order the work.
+COST_PER_TEST = {
+    "test_site_browser.py": 28.0, "test_mutation.py": 5.4, "test_translation.py": 3.8,
+    "test_simulate.py": 3.1, "test_docs.py": 1.8, "test_fuzz.py": 1.5, "test_mechanics_title.py": 1.3,
+    "test_verify.py": 1.3, "test_impact.py": 1.2, "test_docs_readings.py": 0.65, "test_cli.py": 0.6,
+    "test_emit.py": 0.6, "test_layers.py": 0.5, "test_1880_variants.py": 0.4, "test_walkthrough.py": 0.35,
+    "test_1880_rules.py": 0.35, "test_guide_reference.py": 0.3, "test_lsp.py": 0.27,
+    "test_listing.py": 0.26, "test_1846_replays.py": 0.25, "test_18co_takeovers.py": 0.24,
+    "test_1880_starting_round.py": 0.21, "test_check.py": 0.18, "test_1800_three_player.py": 0.17,
+    "test_18co_rules.py": 0.16,
+}
+DEFAULT_COST = 0.1
+
+
+def estimated_cost(nodeid: str) -> float:
+    """The estimated CPU seconds of the test `nodeid` (COST_PER_TEST)."""
+    return COST_PER_TEST.get(nodeid.split("::", 1)[0].rsplit("/", 1)[-1], DEFAULT_COST)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadgroup` with its work handed out costliest first (see above)."""
+    if config.getoption("dist", None) != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class CostliestFirst(LoadGroupScheduling):
+        ordered = False
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:  # the queue of work units is built: order it once
+                units = sorted(self.workqueue.items(), key=lambda unit: -sum(map(estimated_cost, unit[1])))
+                self.workqueue.clear()
+                self.workqueue.update(units)
+                self.ordered = True
+            super()._assign_work_unit(node)
+
+    return CostliestFirst(config, log)
+
+
 def check_source(text: str, path: str = "t.rules", *, with_library: bool = False, extra: dict | None = None):
     """Parse, resolve and check `text` (plus optional other files) in memory."""
     texts = {}
@@ -67,9 +116,22 @@ PARSED_LIBRARIES = tuple(
 def verify_cache_of_its_own(tmp_path_factory):
     """`rulec verify`'s cache (`verify.Cache.default`) in a folder of the session's (each xdist
     worker has its own): the tests neither read a cache the checkout happens to hold nor write
-    into it, so a second run is the first one again and parallel workers share no file."""
+    into it, so a second run is the first one again and parallel workers share no file.
+
+    The parse cache is the exception: the session's `parse` is the folder rulec's own commands use
+    (`.rulec-cache/parse/` in the checkout; where the libraries were parsed as pytest imported this
+    file), shared by the workers and by later runs. A module is stored there under the digest of its
+    text, its path, the grammar and the code that builds it, written whole or not at all, so reading
+    one gives what parsing the text again would; each worker parsed every rulespec again (about 3 s
+    CPU a worker) where one reads what the other stored."""
+    from compiler.paths import cache_dir
+
+    parses = cache_dir("parse")  # as rulec finds it, before the session's folder is chosen
     before = os.environ.get("RULEC_CACHE_DIR")
-    os.environ["RULEC_CACHE_DIR"] = str(tmp_path_factory.mktemp("rulec-cache"))
+    root = tmp_path_factory.mktemp("rulec-cache")
+    if parses is not None:
+        (root / "parse").symlink_to(parses.resolve(), target_is_directory=True)
+    os.environ["RULEC_CACHE_DIR"] = str(root)
     yield
     if before is None:
         os.environ.pop("RULEC_CACHE_DIR", None)
@@ -100,7 +162,8 @@ def rulespecs_loaded():
     from compiler.lang.pipeline import load
 
     result = load()
-    assert result.ok, "the rulespecs have errors; `rulec check` shows them"
+    assert result.ok, "the rulespecs have errors (`rulec check` shows them): " + "; ".join(
+        f"{d.span}: {d.code} {d.message}" for d in result.errors)
     return result
 
 

@@ -5,6 +5,8 @@ refused action must leave exactly as it was."""
 from __future__ import annotations
 
 import copy
+import functools
+from pathlib import Path
 from typing import Any
 
 
@@ -16,6 +18,17 @@ def P(name: str, type_: str, **fields: Any) -> dict:
 def C(sym: str, type_: str, **fields: Any) -> dict:
     """An action of the corporation `sym`."""
     return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}
+
+
+@functools.cache
+def overlay_game(title: str, variant: str | None, overlay: Path):
+    """`compiler.emit.engines.overlay_game_class(title, variant, overlay)`, emitted once a process
+    (the same class each call: the function keeps the engine it emitted by the digest of its source,
+    but loads and emits it again first, a second or two) and when a test first asks for it, not as
+    pytest collects a file (a worker that runs none of its tests does not pay for it)."""
+    from compiler.emit.engines import overlay_game_class
+
+    return overlay_game_class(title, variant, overlay)
 
 
 def act(g: Any, action: dict) -> None:
@@ -72,10 +85,10 @@ def assert_refused(g: Any, action: dict, rule_contains: str | tuple[str, ...] | 
     return info.value
 
 
-def assumed_clauses(title: str) -> set[str]:
-    """The clauses `rulec coverage` lists as assumptions for `title` ("property stalemate_ends_game", …)."""
+def assumed_clauses(loaded: Any, title: str) -> set[str]:
+    """The clauses `rulec coverage` lists as assumptions for `title` ("property stalemate_ends_game", …),
+    of the rulespecs `loaded` (conftest's `rulespecs_loaded`: the real ones)."""
     from compiler.app.command import find_title
     from compiler.docs.coverage import coverage_report
-    from compiler.lang.pipeline import load
 
-    return {use.label() for _, use in coverage_report(find_title(load(), title)).assumptions}
+    return {use.label() for _, use in coverage_report(find_title(loaded, title)).assumptions}

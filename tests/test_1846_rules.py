@@ -835,7 +835,7 @@ def _stalemate_seed() -> int:
 
 
 @pytest.mark.xdist_group("stalemate")
-def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
+def test_game_end_play_that_cannot_change_ends_as_a_stalemate(rulespecs_loaded):
     """The stalemate is an assumption of the rulespec (`stalemate_ends_game`), not an 1846 end."""
     seed = _stalemate_seed()
     g = new_game(3, seed=seed)
@@ -845,7 +845,7 @@ def test_game_end_play_that_cannot_change_ends_as_a_stalemate():
     assert state["round"]["type"] == "finished"
     assert state["end_reason"] == "stalemate"
     assert all(c["closed"] or c["share_price"] is None for c in state["corporations"])
-    assert "property stalemate_ends_game" in assumed_clauses("1846")
+    assert "property stalemate_ends_game" in assumed_clauses(rulespecs_loaded, "1846")
 
 
 @pytest.mark.xdist_group("stalemate")

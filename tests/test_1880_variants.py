@@ -12,9 +12,10 @@ import pytest
 from pathlib import Path
 
 from compiler.app.cli import main
-from compiler.emit.engines import game_class, overlay_game_class
+from compiler.emit.engines import game_class
 from compiler.app.playout import play_one
 from compiler.runtime.errors import RuleGap
+from tests.engine_helpers import overlay_game
 
 TITLE = "1880 Romania"
 
@@ -81,7 +82,7 @@ TEST_MAPS = {
 def test_xi_a_variant_plays_to_the_end_on_its_test_overlay(variant, players, seed):
     """A random game of the variant, the invariant monitor after every action, ends (by the last 6E:
     one final stock round and three more turns, IX.1); the overlay's companies and investors only."""
-    Game = overlay_game_class(TITLE, variant, TEST_MAPS[variant])
+    Game = overlay_game(TITLE, variant, TEST_MAPS[variant])
     record = play_one(Game, [f"Player {i + 1}" for i in range(players)], seed)
     assert record["finished"] and record["end_reason"] == "last_train"
     data = Game.DATA
@@ -91,7 +92,7 @@ def test_xi_a_variant_plays_to_the_end_on_its_test_overlay(variant, players, see
 
 
 def _amira_game(seed=3):
-    Game = overlay_game_class(TITLE, "Amira", TEST_MAPS["Amira"])
+    Game = overlay_game(TITLE, "Amira", TEST_MAPS["Amira"])
     return Game(players=["Ann", "Bob"], seed=seed)
 
 

@@ -15,6 +15,7 @@ helper plays is followed by the invariant monitor.
 
 from __future__ import annotations
 
+import functools
 
 import pytest
 
@@ -433,29 +434,37 @@ def test_5_9_3_2_dividends_to_shareholders_only():
 # ---------------------------------------------------------------- §10 random games end
 
 
+@functools.cache
+def _seed_1_game(players: int) -> tuple[dict, dict]:
+    """Seed 1 played to the end at `players` players: its record and its log (played once a process:
+    the two tests below read the same 3-player game)."""
+    log: list = []
+    record = play_one(Game, [f"P{i}" for i in range(players)], seed=1, log_to=log)
+    return record, log[0]
+
+
 @pytest.mark.parametrize("players", [3, 6])
 def test_10_random_games_end_by_a_rulebook_end(players):
     """Seed 1 at 3 and 6 players ends by the bank breaking, a bankruptcy, or the declared stalemate
     (`stalemate_ends_game`), and then only when no corporation still operates."""
-    log: list = []
-    record = play_one(Game, [f"P{i}" for i in range(players)], seed=1, log_to=log)
+    record, log = _seed_1_game(players)
     assert record["end_reason"] in {"bank_broken", "bankruptcy", "stalemate"}
     if record["end_reason"] == "stalemate":
         g = Game(players=[f"P{i}" for i in range(players)], seed=1)
-        for action in log[0]["actions"]:
+        for action in log["actions"]:
             g.process({k: v for k, v in action.items() if k != "id"})
         assert g.finished
         assert not [c["sym"] for c in g.state()["corporations"] if c["floated"] and not c["closed"]]
 
 
-def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate():
+def test_10_a_game_every_corporation_has_left_ends_by_the_declared_stalemate(rulespecs_loaded):
     """§10 has no end for play that can no longer change: every corporation taken over (§6.2) or
     liquidated (§7.1.4) and the privates closed. The rulespec declares the reading
     (`stalemate_ends_game`, an assumption); seed 1 at 3 players reaches it (the listing's probes
     leave out what its guards refuse, so a seed draws otherwise than it did before them)."""
-    record = play_one(Game, ["P0", "P1", "P2"], seed=1)
+    record, _ = _seed_1_game(3)
     assert record["end_reason"] == "stalemate"
-    assert "property stalemate_ends_game" in assumed_clauses("18CO")
+    assert "property stalemate_ends_game" in assumed_clauses(rulespecs_loaded, "18CO")
 
 
 # ---------------------------------------------------------------- §5.9.1 mines

@@ -25,18 +25,17 @@ from compiler.emit.engines import overlay_game_class
 from compiler.runtime.entities import BANK
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, assert_refused, C, P
+from tests.engine_helpers import act, acting, assert_refused, C, overlay_game, P
 
 FIXTURE = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
-Game = overlay_game_class("18 Grand Junction", None, FIXTURE)
-TwoPlayer = overlay_game_class("18 Grand Junction", "Two-Player", FIXTURE)
 
 
 # ---------------------------------------------------------------- helpers
 
 
 def new_game(players=4, seed=1):
-    g = (TwoPlayer if players == 2 else Game)(players=[f"P{i + 1}" for i in range(players)], seed=seed)
+    Game = overlay_game("18 Grand Junction", "Two-Player" if players == 2 else None, FIXTURE)
+    g = Game(players=[f"P{i + 1}" for i in range(players)], seed=seed)
     g._test_monitor = Monitor(g)
     return g
 

@@ -21,17 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from compiler.emit.engines import overlay_game_class
 from compiler.runtime import track
 from compiler.runtime.entities import BANK, DEPOT, SCRAP, SUBSIDY
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import acting, assert_refused, C, P, seats
+from tests.engine_helpers import acting, assert_refused, C, overlay_game, P, seats
 from tests.engine_helpers import act as act_watched
 
 FIXTURE = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
-Game = overlay_game_class("18 Grand Junction", None, FIXTURE)
-TwoPlayer = overlay_game_class("18 Grand Junction", "Two-Player", FIXTURE)
 
 
 # ---------------------------------------------------------------- helpers
@@ -56,7 +53,7 @@ def act(g, action):
 
 
 def new_game(players=4, seed=1):
-    cls = TwoPlayer if players == 2 else Game
+    cls = overlay_game("18 Grand Junction", "Two-Player" if players == 2 else None, FIXTURE)
     g = cls(players=[f"P{i + 1}" for i in range(players)], seed=seed)
     g._test_monitor = Monitor(g)
     return g
@@ -685,12 +682,11 @@ def test_two_player_rules_additional_end_game_conditions_the_final_train():
 # ---------------------------------------------------------------- what 18GJ changes in 1846 (coverage)
 
 
-def test_coverage_names_the_1846_clause_each_18gj_clause_replaces_or_adds_to():
+def test_coverage_names_the_1846_clause_each_18gj_clause_replaces_or_adds_to(rulespecs_loaded):
     from compiler.app.command import find_title
     from compiler.docs.coverage import coverage_report
-    from compiler.lang.pipeline import load
 
-    loaded = load()
+    loaded = rulespecs_loaded
     report = coverage_report(find_title(loaded, "18 Grand Junction"))
     assert report.base == "1846"
     changes = {c.clause: c for c in report.changes}

@@ -199,10 +199,10 @@ def test_play_refuses_a_title_that_does_not_check(tmp_path, monkeypatch, capsys)
 # ---------------------------------------------------------------- stale engines
 
 
-def test_an_engine_whose_rulespecs_changed_is_built_in_memory():
+def test_an_engine_whose_rulespecs_changed_is_built_in_memory(rulespecs_loaded):
     from compiler.emit.engines import current_game_class, game_class
 
-    loaded = load()
+    loaded = rulespecs_loaded
     title = loaded.program.titles["1800"]
     Game, note = current_game_class(title, loaded.sources)
     assert Game is game_class("1800") and note is None
@@ -216,10 +216,10 @@ def test_an_engine_whose_rulespecs_changed_is_built_in_memory():
     assert Fresh.DATA.properties["bank"] == 3700
 
 
-def test_each_engine_records_the_rulespecs_it_was_built_from():
+def test_each_engine_records_the_rulespecs_it_was_built_from(rulespecs_loaded):
     from compiler.emit.engines import engine_module
 
-    loaded = load()
+    loaded = rulespecs_loaded
     for title in loaded.every_title():
         from compiler.emit.emitter import module_name
 
@@ -238,7 +238,7 @@ def test_each_engine_records_the_rulespecs_it_was_built_from():
 DYNAMIC_READS = ("_options", "_group", "_value_at_end", "limit_a", "limit_b", "draft_floor")
 
 
-def test_a_property_not_declared_documentation_is_read_by_the_engine_or_the_verifier():
+def test_a_property_not_declared_documentation_is_read_by_the_engine_or_the_verifier(rulespecs_loaded):
     """The schema's `documentation` flag is honest one way: a property without it is
     named by the runtime, the emitter, the verifier, the check or a DSL clause."""
     readers = ("compiler/runtime/", "compiler/verify/", "compiler/emit/", "compiler/app/cli.py",
@@ -249,7 +249,7 @@ def test_a_property_not_declared_documentation_is_read_by_the_engine_or_the_veri
         if str(path.relative_to(ROOT)).startswith(readers):
             literals |= {n.value for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
                          if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-    loaded = load()
+    loaded = rulespecs_loaded
     named: set[str] = set()
     for title in loaded.every_title():
         for clause in title.clauses:
@@ -270,8 +270,8 @@ def test_a_property_not_declared_documentation_is_read_by_the_engine_or_the_veri
     assert not unread, sorted(unread)
 
 
-def test_no_library_parameter_is_a_bare_name_where_its_values_are_a_closed_set():
-    loaded = load()
+def test_no_library_parameter_is_a_bare_name_where_its_values_are_a_closed_set(rulespecs_loaded):
+    loaded = rulespecs_loaded
     title = loaded.program.titles["1800"]
     bare = [c.name for c in title.of_kind("param") if c.origin.kind == "library" and str(c.decl.type) == "name"]
     assert bare == []
@@ -282,7 +282,6 @@ def test_check_of_one_file_checks_the_titles_built_from_it_and_reports_the_same(
     from FILE (`load(checking=...)`): FILE's diagnostics are those of a full check, and no time
     goes to the other titles (their own errors are not looked for)."""
     from compiler.paths import display
-    from compiler.lang.pipeline import load
     from tests.conftest import TOY
 
     toy = (TOY / "toy.rules").read_text(encoding="utf-8").replace(

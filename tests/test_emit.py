@@ -10,13 +10,13 @@ import pytest
 from compiler.app.cli import main
 from compiler.emit.emitter import emit_title, module_name, outputs
 from compiler.paths import GENERATED
-from compiler.lang.pipeline import load, load_texts
+from compiler.lang.pipeline import load_texts
 from tests.conftest import LIBRARIES
 
 
 @pytest.fixture(scope="module")
-def loaded():
-    return load()
+def loaded(rulespecs_loaded):
+    return rulespecs_loaded
 
 
 def test_compile_check_passes_on_the_committed_engines(capsys):

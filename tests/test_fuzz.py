@@ -8,6 +8,7 @@ success, and every diagnostic must point inside its file.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,19 @@ from tests.conftest import PARSED_LIBRARIES
 pytestmark = pytest.mark.xdist_group("fuzz")
 
 REAL = sorted(RULESPECS.rglob("*.rules"))
-#: Token lists of every real rulespec: (value, start, end) in the file's text.
-TOKENS = {
-    path: [(str(t), t.start_pos, t.end_pos) for t in parser().lex(path.read_text(encoding="utf-8"))]
-    for path in REAL
-}
+
+
+@functools.cache
+def real_tokens() -> dict[Path, list[tuple[str, int, int]]]:
+    """Token lists of every real rulespec: (value, start, end) in the file's text. Lexed when a
+    test first draws a mutation (not as pytest collects the file, on every xdist worker: these
+    tests run on one)."""
+    return {
+        path: [(str(t), t.start_pos, t.end_pos) for t in parser().lex(path.read_text(encoding="utf-8"))]
+        for path in REAL
+    }
+
+
 WINDOW = 400  # the most tokens of a file a mutation keeps; parse time grows with size
 RUNS = {"random": 0, "mutated": 0}
 SETTINGS = settings(
@@ -77,7 +86,7 @@ def test_random_dsl_words_never_raise(words):
 @st.composite
 def mutated_rulespec(draw):
     path = draw(st.sampled_from(REAL))
-    tokens = list(TOKENS[path])
+    tokens = list(real_tokens()[path])
     if len(tokens) > WINDOW:
         start = draw(st.integers(0, len(tokens) - WINDOW))
         tokens = tokens[start:start + WINDOW]
@@ -139,5 +148,5 @@ def test_adversarial_inputs():
 
 
 def test_every_real_rulespec_was_tokenised():
-    assert REAL and all(TOKENS[p] for p in REAL)
+    assert REAL and all(real_tokens()[p] for p in REAL)
     assert all(isinstance(p, Path) for p in REAL)

@@ -167,16 +167,15 @@ def test_a_wrong_state_is_E037(clause, says):
     assert found[0].span.path == "extra.rules"
 
 
-def test_the_model_of_the_privates_closing_keeps_a_private_that_stays_open():
+def test_the_model_of_the_privates_closing_keeps_a_private_that_stays_open(rulespecs_loaded):
     """close_privates is the library's procedure: its z3 model follows stays_open, which the old twin
     ignored (it closed every private). 1846's Mail Contract stays open in a corporation's hands only."""
     import z3
 
-    from compiler.lang.pipeline import load
     from compiler.verify.model import Model, hold_name
     from compiler.verify.translate import Translator
 
-    title = load().program.titles["1846"]
+    title = rulespecs_loaded.program.titles["1846"]
     model = Model(title)
     tr = Translator(model)
     clause = title.get("trigger", "privates_close")

@@ -20,7 +20,6 @@ from collections import Counter
 import pytest
 
 from compiler.paths import ROOT
-from compiler.lang.pipeline import load
 from tests.mutation import Checker, Mutator
 
 #: each title's own rulespec, and the title it holds
@@ -36,10 +35,8 @@ SEED = 38
 
 
 @pytest.fixture(scope="module")
-def loaded():
-    found = load()
-    assert found.ok, [d.message for d in found.errors]
-    return found
+def loaded(rulespecs_loaded):
+    return rulespecs_loaded
 
 
 def _mutator(loaded, path: str) -> Mutator:

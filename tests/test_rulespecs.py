@@ -6,14 +6,15 @@ from __future__ import annotations
 import pytest
 
 from compiler.lang.check import check_title
-from compiler.lang.pipeline import load
 
 TITLES = ["1800", "18CO", "1880 Romania", "1846", "18 Grand Junction"]
 
 
 @pytest.fixture(scope="module")
-def loaded():
-    return load()
+def loaded(rulespecs_loaded):
+    """The real rulespecs, loaded and checked once a worker (conftest.py; it fails listing the errors
+    where there are any)."""
+    return rulespecs_loaded
 
 
 def test_no_errors(loaded):

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from compiler import paths
-from compiler.emit.engines import game_class, overlay_game_class
+from compiler.emit.engines import game_class
 from compiler.lang.pipeline import load
 from compiler.runtime import track
 from compiler.runtime.entities import POOL, SCRAP
@@ -29,6 +29,7 @@ from compiler.runtime.errors import IllegalAction
 from compiler.verify.model import Model
 from compiler.verify.abstraction import depot_exact, scope_exact
 from compiler.verify.validate import ValidationReport, Validator, validate
+from tests.engine_helpers import overlay_game
 
 MAP = Path(__file__).parent / "fixtures" / "18gj_test_map.rules"
 
@@ -363,7 +364,7 @@ def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map(on
     title = on_the_test_map.program.titles["18 Grand Junction"]
     # (up to 400 samples an action: the rare actions' floors below were counted on that path, which
     # the constructions for actions still short of their samples follow)
-    report = _run(title, overlay_game_class("18 Grand Junction", None, MAP), limit=400)
+    report = _run(title, overlay_game("18 Grand Junction", None, MAP), limit=400)
     _check_title(title, report, floors={
         "par": 200, "take_over (no exchange)": 200, "corporation_sell_shares": 100, "pass": 60,
         "buy_shares": 40, "lay_tile": 40, "buy_train": 20, "contribute": 10, "discard_train": 5,
@@ -483,7 +484,7 @@ def test_a_company_presidents_pick_is_compared_with_the_deck_and_the_offer(on_th
     With the oracles' answers inverted, the model disagrees with the engine: the answers are read."""
     title = on_the_test_map.program.titles["18 Grand Junction"]
     model = Model(title)
-    game = overlay_game_class("18 Grand Junction", None, MAP)(players=[p.id for p in model.players], seed=1)
+    game = overlay_game("18 Grand Junction", None, MAP)(players=[p.id for p in model.players], seed=1)
     scope = {c.id for c in model.corporations}
     par = next(a for a in game.legal_actions() if a["type"] == "par" and a["corporation"] in scope)
     game.process(par)

@@ -82,10 +82,8 @@ def test_the_warning_agrees_with_what_the_runtime_lists(declaration, tried):
     assert bool(_candidates(loaded)) is tried
 
 
-def test_every_shipped_title_has_no_untried_action():
-    from compiler.lang.pipeline import load
-
-    loaded = load()  # every rulespec, as `rulec check` reads them
+def test_every_shipped_title_has_no_untried_action(rulespecs_loaded):
+    loaded = rulespecs_loaded  # every rulespec, as `rulec check` reads them
     assert [(d.code, d.span.path, d.span.line) for d in loaded.diagnostics if d.code == "W006"] == []
 
 
