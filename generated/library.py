@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '2fcb5aab63d82568',
+    'rulespecs/lib/18xx.rules': 'cd69c2e122f52791',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 

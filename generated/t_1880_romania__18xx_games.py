@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "a892e94550af8ab7",
-    "rulespecs/1880-romania.rules": "e44e84ac69dfab49",
-    "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+    "rulespecs/1880-romania.rules": "bc04f0603c06b3b1",
+    "rulespecs/lib/18xx.rules": "cd69c2e122f52791",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fcb5aab63d82568",
+        "rulespecs/lib/18xx.rules": "cd69c2e122f52791",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -483,18 +483,18 @@ DATA = TitleData(
             'at action assign': 'rulespecs/1880-romania-18xx-games.rules:445',
             'at action bid': 'rulespecs/1880-romania-18xx-games.rules:30',
             'at action buy_shares': 'rulespecs/1880-romania.rules:1981',
-            'at action buy_train': 'rulespecs/1880-romania.rules:2040',
+            'at action buy_train': 'rulespecs/1880-romania.rules:2041',
             'at action choose': 'rulespecs/1880-romania-18xx-games.rules:229',
             'at action choose_ability': 'rulespecs/1880-romania-18xx-games.rules:358',
             'at action destination_connection': 'rulespecs/1880-romania-18xx-games.rules:179',
             'at action discard_train': 'rulespecs/1880-romania-18xx-games.rules:536',
-            'at action dividend': 'rulespecs/lib/18xx.rules:956',
-            'at action end_game': 'rulespecs/lib/18xx.rules:1118',
+            'at action dividend': 'rulespecs/lib/18xx.rules:969',
+            'at action end_game': 'rulespecs/lib/18xx.rules:1131',
             'at action lay_tile': 'rulespecs/1880-romania.rules:1932',
             'at action minor_choose': 'rulespecs/1880-romania-18xx-games.rules:203',
             'at action par': 'rulespecs/1880-romania-18xx-games.rules:67',
             'at action pass': 'rulespecs/1880-romania.rules:1745',
-            'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2137',
+            'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2138',
             'at action place_token': 'rulespecs/1880-romania-18xx-games.rules:269',
             'at action player_choose': 'rulespecs/1880-romania-18xx-games.rules:103',
             'at action run_routes': 'rulespecs/1880-romania-18xx-games.rules:585',
@@ -994,9 +994,17 @@ def r_owner(g, v_item):
     return g.b_holder_of(v_item)
 
 
+def r_free_cash(g, v_player):
+    """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
+    # at rulespecs/lib/18xx.rules:687
+    return (g.b_cash(v_player) - sum(g.b_own_bid(v_player, v_x) for v_x in g.name("privates"))) - (
+        g.b_draft_committed(v_player) if g.b_in_round("draft") else 0
+    )
+
+
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:692
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -1004,7 +1012,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:691
+    # at rulespecs/lib/18xx.rules:695
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1014,7 +1022,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:702
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -1032,7 +1040,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:705
+    # at rulespecs/lib/18xx.rules:709
     return g.b_in_round("operating") and any(
         (
             (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
@@ -1044,7 +1052,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:710
+    # at rulespecs/lib/18xx.rules:714
     return sum(
         (
             r_max(
@@ -1059,11 +1067,11 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:714
+    # at rulespecs/lib/18xx.rules:718
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:715
+        # at rulespecs/lib/18xx.rules:719
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:716
+            # at rulespecs/lib/18xx.rules:720
             g.b_close_minor(v_m)
 
 
@@ -1323,7 +1331,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:824
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1337,7 +1345,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:822
+    # at rulespecs/lib/18xx.rules:834
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1433,54 +1441,56 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         True,
     )
     # at rulespecs/1880-romania.rules:2030
+    g.state_set("sold_this_turn", (v_corporation,), True)
+    # at rulespecs/1880-romania.rules:2031
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:869
+    # at rulespecs/lib/18xx.rules:882
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:872
-        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:873
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:877
-        for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:878
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:882
-        g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale_by_president":
         # at rulespecs/lib/18xx.rules:885
-        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
             # at rulespecs/lib/18xx.rules:886
             g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share":
+        # at rulespecs/lib/18xx.rules:890
+        for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:891
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:895
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:898
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:899
+            g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:891
+        # at rulespecs/lib/18xx.rules:904
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:892
+            # at rulespecs/lib/18xx.rules:905
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:893
+                # at rulespecs/lib/18xx.rules:906
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:896
+            # at rulespecs/lib/18xx.rules:909
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:882
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:869",
+            at="rulespecs/lib/18xx.rules:882",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:918
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1684,37 +1694,37 @@ def a_run_routes(g, v_corporation, v_routes):
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:970
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:970",
         )
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:971
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:958"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:971"
         )
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:972
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:973
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:974
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:975
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:963
+    # at rulespecs/lib/18xx.rules:976
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:977
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:983
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1738,7 +1748,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:1000
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1756,39 +1766,39 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1005
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:992
+        # at rulespecs/lib/18xx.rules:1005
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:992
+        # at rulespecs/lib/18xx.rules:1005
         g.b_market_move(v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2042
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
-        )
-    # at rulespecs/1880-romania.rules:2042
-    if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
+            at="rulespecs/1880-romania.rules:2042",
         )
     # at rulespecs/1880-romania.rules:2043
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction(
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2043"
+        )
+    # at rulespecs/1880-romania.rules:2044
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2044",
         )
-    # at rulespecs/1880-romania.rules:2044
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/1880-romania.rules:2045
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/1880-romania.rules:2046
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -1803,9 +1813,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2045",
+            at="rulespecs/1880-romania.rules:2046",
         )
-    # at rulespecs/1880-romania.rules:2047
+    # at rulespecs/1880-romania.rules:2048
     if not (
         (not (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -1828,127 +1838,127 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2047",
+            at="rulespecs/1880-romania.rules:2048",
         )
-    # at rulespecs/1880-romania.rules:2051
+    # at rulespecs/1880-romania.rules:2052
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2053
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2052",
+                at="rulespecs/1880-romania.rules:2053",
             )
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2054
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2053",
+                at="rulespecs/1880-romania.rules:2054",
             )
-        # at rulespecs/1880-romania.rules:2054
+        # at rulespecs/1880-romania.rules:2055
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2054",
+                at="rulespecs/1880-romania.rules:2055",
             )
-        # at rulespecs/1880-romania.rules:2055
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/1880-romania.rules:2056
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2057
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2056",
+                at="rulespecs/1880-romania.rules:2057",
             )
-        # at rulespecs/1880-romania.rules:2057
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2058
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2059
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/1880-romania.rules:2060
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2062
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2061",
+                at="rulespecs/1880-romania.rules:2062",
             )
-        # at rulespecs/1880-romania.rules:2062
+        # at rulespecs/1880-romania.rules:2063
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2062",
+                at="rulespecs/1880-romania.rules:2063",
             )
-        # at rulespecs/1880-romania.rules:2063
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/1880-romania.rules:2064
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2065
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2064",
+                at="rulespecs/1880-romania.rules:2065",
             )
-        # at rulespecs/1880-romania.rules:2065
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2066
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2067
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/1880-romania.rules:2068
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2070
         if not (g.b_phase_at_least("B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2069",
+                at="rulespecs/1880-romania.rules:2070",
             )
-        # at rulespecs/1880-romania.rules:2070
+        # at rulespecs/1880-romania.rules:2071
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2070",
+                at="rulespecs/1880-romania.rules:2071",
             )
-        # at rulespecs/1880-romania.rules:2071
+        # at rulespecs/1880-romania.rules:2072
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2071",
+                at="rulespecs/1880-romania.rules:2072",
             )
-        # at rulespecs/1880-romania.rules:2072
+        # at rulespecs/1880-romania.rules:2073
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2072",
+                at="rulespecs/1880-romania.rules:2073",
             )
-        # at rulespecs/1880-romania.rules:2073
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/1880-romania.rules:2074
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/1880-romania.rules:2075
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/1880-romania.rules:2076
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1050
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1051
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1052
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1052",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1053
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1956,23 +1966,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1053",
         )
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1055
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1042",
+            at="rulespecs/lib/18xx.rules:1055",
         )
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1056
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1056",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1057
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1981,71 +1991,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1044"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1057"
         )
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1059
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1060
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1061
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1062
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1073
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1073",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1074
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1074",
         )
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1075
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1076
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1076",
         )
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1077
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1064",
+            at="rulespecs/lib/18xx.rules:1077",
         )
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1078
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1065",
+            at="rulespecs/lib/18xx.rules:1078",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1079
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1066",
+            at="rulespecs/lib/18xx.rules:1079",
         )
-    # at rulespecs/lib/18xx.rules:1067
+    # at rulespecs/lib/18xx.rules:1080
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1068
+    # at rulespecs/lib/18xx.rules:1081
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1082
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1083
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2075,20 +2085,20 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1096
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1103
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1090",
+            at="rulespecs/lib/18xx.rules:1103",
         )
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1105
     if not (
         (
             (
@@ -2129,9 +2139,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1092",
+            at="rulespecs/lib/18xx.rules:1105",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1111
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2142,15 +2152,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1111",
         )
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1113
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1118
     return (
         (
             g.b_dearest_train_price()
@@ -2187,26 +2197,26 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1133
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1120",
+            at="rulespecs/lib/18xx.rules:1133",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1135
     g.b_end_game_now("agreement")
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1156
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1144
+        # at rulespecs/lib/18xx.rules:1157
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1145
+            # at rulespecs/lib/18xx.rules:1158
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1146
+            # at rulespecs/lib/18xx.rules:1159
             g.b_close_private(v_company)
 
 
@@ -2413,7 +2423,7 @@ def r_buys_trains(g, v_corporation):
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2082
+    # at rulespecs/1880-romania.rules:2083
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -2421,7 +2431,7 @@ def r_issued_percent(g, v_corporation):
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2087
+    # at rulespecs/1880-romania.rules:2088
     return r_issued_percent(g, v_corporation) >= (
         100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
     )
@@ -2429,41 +2439,41 @@ def r_sold_out(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2104
+    # at rulespecs/1880-romania.rules:2105
     if (
         (g.b_floated(v_corporation) and g.b_phase_at_least("B1"))
         and (not g.attr(v_corporation, "second_capital"))
     ) and (r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")):
-        # at rulespecs/1880-romania.rules:2106
-        g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
         # at rulespecs/1880-romania.rules:2107
+        g.transfer((5 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
+        # at rulespecs/1880-romania.rules:2108
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2138
+    # at rulespecs/1880-romania.rules:2139
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2138",
-        )
-    # at rulespecs/1880-romania.rules:2139
-    if not (g.b_debt(v_player) > 0):
-        raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
+            at="rulespecs/1880-romania.rules:2139",
         )
     # at rulespecs/1880-romania.rules:2140
-    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
+    if not (g.b_debt(v_player) > 0):
+        raise IllegalAction(
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2140"
+        )
     # at rulespecs/1880-romania.rules:2141
+    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
+    # at rulespecs/1880-romania.rules:2142
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2142"
         )
-    # at rulespecs/1880-romania.rules:2142
-    g.transfer(v_amount, v_player, g.name("bank"))
     # at rulespecs/1880-romania.rules:2143
+    g.transfer(v_amount, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:2144
     g.b_reduce_debt(v_player, v_amount)
 
 
@@ -3048,35 +3058,35 @@ def q_lay_tile(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:970
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:970",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2042
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
-        )
-    # at rulespecs/1880-romania.rules:2042
-    if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
+            at="rulespecs/1880-romania.rules:2042",
         )
     # at rulespecs/1880-romania.rules:2043
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction(
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2043"
+        )
+    # at rulespecs/1880-romania.rules:2044
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2044",
         )
 
 
@@ -3102,24 +3112,24 @@ def q_assign(g, v_company):
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2138
+    # at rulespecs/1880-romania.rules:2139
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2138",
-        )
-    # at rulespecs/1880-romania.rules:2139
-    if not (g.b_debt(v_player) > 0):
-        raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2139"
+            at="rulespecs/1880-romania.rules:2139",
         )
     # at rulespecs/1880-romania.rules:2140
-    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
+    if not (g.b_debt(v_player) > 0):
+        raise IllegalAction(
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2140"
+        )
     # at rulespecs/1880-romania.rules:2141
+    v_amount = r_min(g, g.b_debt(v_player), g.b_cash(v_player))
+    # at rulespecs/1880-romania.rules:2142
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2142"
         )
 
 
@@ -3377,44 +3387,44 @@ def q2_lay_tile(g, v_corporation, v_hex):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:970
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:970",
         )
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:971
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:958"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:971"
         )
 
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2042
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
-        )
-    # at rulespecs/1880-romania.rules:2042
-    if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2042"
+            at="rulespecs/1880-romania.rules:2042",
         )
     # at rulespecs/1880-romania.rules:2043
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction(
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2043"
+        )
+    # at rulespecs/1880-romania.rules:2044
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2044",
         )
-    # at rulespecs/1880-romania.rules:2044
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/1880-romania.rules:2045
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/1880-romania.rules:2046
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -3429,7 +3439,7 @@ def q2_buy_train(g, v_corporation, v_train):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2045",
+            at="rulespecs/1880-romania.rules:2046",
         )
 
 
@@ -3456,15 +3466,15 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1144
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1132
+        # at rulespecs/lib/18xx.rules:1145
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1150
     r_close_privates(g)
 
 
@@ -3486,23 +3496,23 @@ def t_dotted_border_opens(g, *_rest):
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate"""
-    # at rulespecs/1880-romania.rules:2092
+    # at rulespecs/1880-romania.rules:2093
     g.transfer(
         (g.b_phase_value(g.param("capital_on_start")) * g.b_par_price(v_corporation)),
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/1880-romania.rules:2093
+    # at rulespecs/1880-romania.rules:2094
     if g.b_phase_at_least("D1"):
-        # at rulespecs/1880-romania.rules:2094
+        # at rulespecs/1880-romania.rules:2095
         g.set_attr(v_corporation, "second_capital", True)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2112
+    # at rulespecs/1880-romania.rules:2113
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2113
+        # at rulespecs/1880-romania.rules:2114
         r_second_capitalisation(g, v_c)
 
 
@@ -3604,6 +3614,7 @@ class Game(GameBase):
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
         "owner": r_owner,
+        "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
         "director": r_director,
@@ -3687,9 +3698,10 @@ class Game(GameBase):
         "discard_train": q2_discard_train,
     }
     STATES = {
-        "bought_this_turn": "stock_turn_start",
-        "sold_this_round": "stock_round_start",
-        "done_this_turn": "operating_turn_start",
+        "bought_this_turn": ("stock_turn_start",),
+        "sold_this_round": ("stock_round_start",),
+        "sold_this_turn": ("stock_turn_start", "operating_turn_start"),
+        "done_this_turn": ("operating_turn_start",),
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation), (None, t_capitalise)],
