@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
-    "rulespecs/18co.rules": "13ad6f3d0d794cbe",
-    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+    "rulespecs/18co.rules": "bd311458d270bc5f",
+    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -569,25 +569,25 @@ RULES = _LIBRARY.rules(
         'action sell_shares': '§4.1',
         'action special_buy_shares': '§8.2',
         'at action bid': 'rulespecs/18co.rules:2032',
-        'at action buy_shares': 'rulespecs/18co.rules:2151',
-        'at action buy_train': 'rulespecs/18co.rules:2216',
-        'at action company_lay_tile': 'rulespecs/18co.rules:2130',
-        'at action contribute': 'rulespecs/18co.rules:2468',
-        'at action corporate_buy_shares': 'rulespecs/18co.rules:2427',
-        'at action corporate_sell_shares': 'rulespecs/18co.rules:2388',
+        'at action buy_shares': 'rulespecs/18co.rules:2152',
+        'at action buy_train': 'rulespecs/18co.rules:2217',
+        'at action company_lay_tile': 'rulespecs/18co.rules:2131',
+        'at action contribute': 'rulespecs/18co.rules:2469',
+        'at action corporate_buy_shares': 'rulespecs/18co.rules:2428',
+        'at action corporate_sell_shares': 'rulespecs/18co.rules:2389',
         'at action corporation_bid': 'rulespecs/18co.rules:489',
-        'at action corporation_buy_company': 'rulespecs/18co.rules:2197',
-        'at action corporation_buy_shares': 'rulespecs/18co.rules:2414',
-        'at action discard_train': 'rulespecs/18co.rules:2251',
-        'at action dividend': 'rulespecs/18co.rules:2287',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1119',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:932',
+        'at action corporation_buy_company': 'rulespecs/18co.rules:2198',
+        'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
+        'at action discard_train': 'rulespecs/18co.rules:2252',
+        'at action dividend': 'rulespecs/18co.rules:2288',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1132',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:945',
         'at action move_bid': 'rulespecs/18co.rules:2044',
-        'at action par': 'rulespecs/lib/18xx.rules:760',
-        'at action pass': 'rulespecs/lib/18xx.rules:908',
-        'at action place_token': 'rulespecs/18co.rules:2266',
-        'at action remove_token': 'rulespecs/18co.rules:2139',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:951',
+        'at action par': 'rulespecs/lib/18xx.rules:764',
+        'at action pass': 'rulespecs/lib/18xx.rules:921',
+        'at action place_token': 'rulespecs/18co.rules:2267',
+        'at action remove_token': 'rulespecs/18co.rules:2140',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:964',
         'at action sell_shares': 'rulespecs/18co.rules:2060',
         'at action special_buy_shares': 'rulespecs/18co.rules:518',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1180,9 +1180,17 @@ def r_owner(g, v_item):
     return g.b_holder_of(v_item)
 
 
+def r_free_cash(g, v_player):
+    """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
+    # at rulespecs/lib/18xx.rules:688
+    return (g.b_cash(v_player) - sum(g.b_own_bid(v_player, v_x) for v_x in g.name("privates"))) - (
+        g.b_draft_committed(v_player) if g.b_in_round("draft") else 0
+    )
+
+
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:689
+    # at rulespecs/lib/18xx.rules:693
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -1190,7 +1198,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:692
+    # at rulespecs/lib/18xx.rules:696
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1200,7 +1208,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:699
+    # at rulespecs/lib/18xx.rules:703
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -1218,7 +1226,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:706
+    # at rulespecs/lib/18xx.rules:710
     return g.b_in_round("operating") and any(
         (
             (g.b_must_buy_train(v_c) and (g.b_president(v_c) == v_player))
@@ -1230,7 +1238,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:715
     return sum(
         (
             r_max(
@@ -1245,11 +1253,11 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:715
+    # at rulespecs/lib/18xx.rules:719
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:716
+        # at rulespecs/lib/18xx.rules:720
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:717
+            # at rulespecs/lib/18xx.rules:721
             g.b_close_minor(v_m)
 
 
@@ -1281,7 +1289,7 @@ def a_bid(g, v_player, v_company, v_price):
             at="rulespecs/18co.rules:2037",
         )
     # at rulespecs/18co.rules:2039
-    if not ((g.b_free_cash(v_player) + g.b_own_bid(v_player, v_company)) >= v_price):
+    if not ((r_free_cash(g, v_player) + g.b_own_bid(v_player, v_company)) >= v_price):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
@@ -1293,186 +1301,186 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:765
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:761",
+            at="rulespecs/lib/18xx.rules:765",
         )
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:766
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:762",
+            at="rulespecs/lib/18xx.rules:766",
         )
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:767
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:767",
         )
-    # at rulespecs/lib/18xx.rules:764
+    # at rulespecs/lib/18xx.rules:768
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:764",
+            at="rulespecs/lib/18xx.rules:768",
         )
-    # at rulespecs/lib/18xx.rules:765
+    # at rulespecs/lib/18xx.rules:769
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:765"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:769"
         )
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:770
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:767
+    # at rulespecs/lib/18xx.rules:771
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:767",
+            at="rulespecs/lib/18xx.rules:771",
         )
-    # at rulespecs/lib/18xx.rules:768
+    # at rulespecs/lib/18xx.rules:772
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:768"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:772"
         )
-    # at rulespecs/lib/18xx.rules:769
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:770
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:770
-        g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:771
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:772
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:773
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:774
-    g.state_set("bought_this_turn", (), True)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:774
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:775
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    # at rulespecs/lib/18xx.rules:776
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:777
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:778
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:779
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
-    # at rulespecs/18co.rules:2154
+    # at rulespecs/18co.rules:2155
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2154",
+            at="rulespecs/18co.rules:2155",
         )
-    # at rulespecs/18co.rules:2155
+    # at rulespecs/18co.rules:2156
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2155",
-        )
-    # at rulespecs/18co.rules:2156
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2156"
+            at="rulespecs/18co.rules:2156",
         )
     # at rulespecs/18co.rules:2157
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2157"
+        )
+    # at rulespecs/18co.rules:2158
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§4.2.6",
-            at="rulespecs/18co.rules:2157",
-        )
-    # at rulespecs/18co.rules:2158
-    if not (g.b_len(v_shares) == 1):
-        raise IllegalAction(
-            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2158"
+            at="rulespecs/18co.rules:2158",
         )
     # at rulespecs/18co.rules:2159
+    if not (g.b_len(v_shares) == 1):
+        raise IllegalAction(
+            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2159"
+        )
+    # at rulespecs/18co.rules:2160
     if not (g.attr(v_shares[0], "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§4.2.2",
-            at="rulespecs/18co.rules:2159",
+            at="rulespecs/18co.rules:2160",
         )
-    # at rulespecs/18co.rules:2160
-    v_seller = g.b_holder_of(v_shares[0])
     # at rulespecs/18co.rules:2161
+    v_seller = g.b_holder_of(v_shares[0])
+    # at rulespecs/18co.rules:2162
     if (v_seller in g.name("corporations")) and (v_seller != v_corporation):
-        # at rulespecs/18co.rules:2162
-        v_cert = v_shares[0]
         # at rulespecs/18co.rules:2163
+        v_cert = v_shares[0]
+        # at rulespecs/18co.rules:2164
         if not (g.attr(v_cert, "corporation") == v_corporation):
             raise IllegalAction(
                 "the certificate is one of the corporation named",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2163",
+                at="rulespecs/18co.rules:2164",
             )
-        # at rulespecs/18co.rules:2164
+        # at rulespecs/18co.rules:2165
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is never sold",
                 rule="§4.1.5, §6.1",
-                at="rulespecs/18co.rules:2164",
+                at="rulespecs/18co.rules:2165",
             )
-        # at rulespecs/18co.rules:2165
+        # at rulespecs/18co.rules:2166
         if not (
             (g.b_president(v_seller) == v_player) or g.b_special_round_held("presidents_choice")
         ):
             raise IllegalAction(
                 "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
                 rule="§4.2.2, §8.4",
-                at="rulespecs/18co.rules:2165",
+                at="rulespecs/18co.rules:2166",
             )
-        # at rulespecs/18co.rules:2168
+        # at rulespecs/18co.rules:2169
         if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2168",
+                at="rulespecs/18co.rules:2169",
             )
-        # at rulespecs/18co.rules:2169
+        # at rulespecs/18co.rules:2170
         if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2169"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2170"
             )
-        # at rulespecs/18co.rules:2170
-        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         # at rulespecs/18co.rules:2171
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2171")
+        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         # at rulespecs/18co.rules:2172
-        g.transfer(v_cost, v_player, v_seller)
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2172")
         # at rulespecs/18co.rules:2173
-        g.move(v_cert, v_seller, v_player)
+        g.transfer(v_cost, v_player, v_seller)
         # at rulespecs/18co.rules:2174
-        g.state_set("bought_this_turn", (), True)
+        g.move(v_cert, v_seller, v_player)
         # at rulespecs/18co.rules:2175
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2176
         g.b_bought(v_player, v_corporation)
     else:
-        # at rulespecs/18co.rules:2177
+        # at rulespecs/18co.rules:2178
         if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
             raise IllegalAction(
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2177",
+                at="rulespecs/18co.rules:2178",
             )
-        # at rulespecs/18co.rules:2179
-        v_cert = v_shares[0]
         # at rulespecs/18co.rules:2180
+        v_cert = v_shares[0]
+        # at rulespecs/18co.rules:2181
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is bought only to launch the corporation",
                 rule="§4.2.3, §4.3",
-                at="rulespecs/18co.rules:2180",
+                at="rulespecs/18co.rules:2181",
             )
-        # at rulespecs/18co.rules:2181
+        # at rulespecs/18co.rules:2182
         if not (
             (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
             or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
@@ -1480,9 +1488,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate is bought where it lies, at that place's price",
                 rule="§4.2.2, §4.2.4",
-                at="rulespecs/18co.rules:2181",
+                at="rulespecs/18co.rules:2182",
             )
-        # at rulespecs/18co.rules:2183
+        # at rulespecs/18co.rules:2184
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1490,9 +1498,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2183",
+                at="rulespecs/18co.rules:2184",
             )
-        # at rulespecs/18co.rules:2185
+        # at rulespecs/18co.rules:2186
         if not (
             (
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1501,26 +1509,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2185"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2186"
             )
-        # at rulespecs/18co.rules:2187
-        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         # at rulespecs/18co.rules:2188
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2188")
+        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         # at rulespecs/18co.rules:2189
-        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2189")
         # at rulespecs/18co.rules:2190
-        g.move(v_cert, v_seller, v_player)
+        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
         # at rulespecs/18co.rules:2191
-        g.state_set("bought_this_turn", (), True)
+        g.move(v_cert, v_seller, v_player)
         # at rulespecs/18co.rules:2192
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2193
         g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:825
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1534,7 +1542,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:823
+    # at rulespecs/lib/18xx.rules:835
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1637,7 +1645,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         )
     # at rulespecs/18co.rules:2079
     if not (
-        (g.param("sale_set") == "each_sale") or (not g.b_sold_this_turn(v_player, v_corporation))
+        (g.param("sale_set") == "each_sale") or (not g.state_has("sold_this_turn", v_corporation))
     ):
         raise IllegalAction(
             "a turn's sale of a corporation's shares is one set: all its shares in one sale",
@@ -1676,95 +1684,97 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         True,
     )
     # at rulespecs/18co.rules:2091
+    g.state_set("sold_this_turn", (v_corporation,), True)
+    # at rulespecs/18co.rules:2092
     if v_exchange:
-        # at rulespecs/18co.rules:2094
-        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
         # at rulespecs/18co.rules:2095
+        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
+        # at rulespecs/18co.rules:2096
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2096
+            # at rulespecs/18co.rules:2097
             if v_c != v_pres:
-                # at rulespecs/18co.rules:2097
+                # at rulespecs/18co.rules:2098
                 g.move(v_c, v_player, g.name("pool"))
-        # at rulespecs/18co.rules:2100
-        v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
         # at rulespecs/18co.rules:2101
+        v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
+        # at rulespecs/18co.rules:2102
         for v_c in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
-            # at rulespecs/18co.rules:2102
+            # at rulespecs/18co.rules:2103
             if not (g.attr(v_c, "percent") <= v_owed):
                 raise IllegalAction(
                     "a certificate given in the exchange is sold whole, or kept",
                     rule="§4.1.5, §4.5.3",
-                    at="rulespecs/18co.rules:2102",
+                    at="rulespecs/18co.rules:2103",
                 )
-            # at rulespecs/18co.rules:2103
-            g.move(v_c, v_player, g.name("pool"))
             # at rulespecs/18co.rules:2104
+            g.move(v_c, v_player, g.name("pool"))
+            # at rulespecs/18co.rules:2105
             if g.attr(v_c, "percent") < v_owed:
-                # at rulespecs/18co.rules:2105
+                # at rulespecs/18co.rules:2106
                 for v_d in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
-                    # at rulespecs/18co.rules:2106
+                    # at rulespecs/18co.rules:2107
                     if not (g.attr(v_d, "percent") == (v_owed - g.attr(v_c, "percent"))):
                         raise IllegalAction(
                             "a certificate given in the exchange is sold whole, or kept",
                             rule="§4.1.5, §4.5.3",
-                            at="rulespecs/18co.rules:2106",
+                            at="rulespecs/18co.rules:2107",
                         )
-                    # at rulespecs/18co.rules:2107
+                    # at rulespecs/18co.rules:2108
                     g.move(v_d, v_player, g.name("pool"))
     else:
-        # at rulespecs/18co.rules:2112
+        # at rulespecs/18co.rules:2113
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2113
+            # at rulespecs/18co.rules:2114
             g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/18co.rules:2116
+    # at rulespecs/18co.rules:2117
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:870
+    # at rulespecs/lib/18xx.rules:883
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:873
-        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:874
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:878
-        for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:879
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:883
-        g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale_by_president":
         # at rulespecs/lib/18xx.rules:886
-        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
             # at rulespecs/lib/18xx.rules:887
             g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_share":
+        # at rulespecs/lib/18xx.rules:891
+        for v_k in range(1, (v_sold) + 1):
+            # at rulespecs/lib/18xx.rules:892
+            g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:896
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:899
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:900
+            g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:892
+        # at rulespecs/lib/18xx.rules:905
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:893
+            # at rulespecs/lib/18xx.rules:906
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:894
+                # at rulespecs/lib/18xx.rules:907
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:897
+            # at rulespecs/lib/18xx.rules:910
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:870
+        # at rulespecs/lib/18xx.rules:883
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:870",
+            at="rulespecs/lib/18xx.rules:883",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:919
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1772,7 +1782,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:922
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1782,62 +1792,62 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:909",
+            at="rulespecs/lib/18xx.rules:922",
         )
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:924
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:911",
+            at="rulespecs/lib/18xx.rules:924",
         )
-    # at rulespecs/lib/18xx.rules:913
+    # at rulespecs/lib/18xx.rules:926
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
-    # at rulespecs/18co.rules:2199
+    # at rulespecs/18co.rules:2200
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
-            at="rulespecs/18co.rules:2199",
+            at="rulespecs/18co.rules:2200",
         )
-    # at rulespecs/18co.rules:2200
+    # at rulespecs/18co.rules:2201
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2200",
+            at="rulespecs/18co.rules:2201",
         )
-    # at rulespecs/18co.rules:2201
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2201")
     # at rulespecs/18co.rules:2202
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2202")
+    # at rulespecs/18co.rules:2203
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
-            at="rulespecs/18co.rules:2202",
+            at="rulespecs/18co.rules:2203",
         )
-    # at rulespecs/18co.rules:2203
-    v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2204
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2205
     if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2204",
+            at="rulespecs/18co.rules:2205",
         )
-    # at rulespecs/18co.rules:2205
+    # at rulespecs/18co.rules:2206
     if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
         raise IllegalAction(
             "a private in the Market costs half its face value",
             rule="§5.3.3",
-            at="rulespecs/18co.rules:2205",
+            at="rulespecs/18co.rules:2206",
         )
-    # at rulespecs/18co.rules:2206
+    # at rulespecs/18co.rules:2207
     if not (
         (v_seller == g.name("pool"))
         or (
@@ -1848,133 +1858,133 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "a private is bought from a player for 50% to 150% of its face value",
             rule="§5.3.2",
-            at="rulespecs/18co.rules:2206",
+            at="rulespecs/18co.rules:2207",
         )
-    # at rulespecs/18co.rules:2208
-    if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2208")
     # at rulespecs/18co.rules:2209
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2209")
+    # at rulespecs/18co.rules:2210
     if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2209",
+            at="rulespecs/18co.rules:2210",
         )
-    # at rulespecs/18co.rules:2211
+    # at rulespecs/18co.rules:2212
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2212
+    # at rulespecs/18co.rules:2213
     g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:946
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:933",
+            at="rulespecs/lib/18xx.rules:946",
         )
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:947
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:948
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:935",
+            at="rulespecs/lib/18xx.rules:948",
         )
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:949
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:937
+    # at rulespecs/lib/18xx.rules:950
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
-    # at rulespecs/18co.rules:2268
+    # at rulespecs/18co.rules:2269
     if g.b_pending_decision(v_corporation, "place_token"):
-        # at rulespecs/18co.rules:2269
+        # at rulespecs/18co.rules:2270
         if not (g.b_takeover_station(v_corporation, v_city)):
             raise IllegalAction(
                 "only a station of the corporation taken over is replaced",
                 rule="§6.1.3",
-                at="rulespecs/18co.rules:2269",
+                at="rulespecs/18co.rules:2270",
             )
-        # at rulespecs/18co.rules:2271
+        # at rulespecs/18co.rules:2272
         g.b_swap_station(v_corporation, v_city)
     else:
-        # at rulespecs/18co.rules:2273
+        # at rulespecs/18co.rules:2274
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule="§5.2.5",
-                at="rulespecs/18co.rules:2273",
+                at="rulespecs/18co.rules:2274",
             )
-        # at rulespecs/18co.rules:2274
+        # at rulespecs/18co.rules:2275
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the corporation has no station token left",
                 rule="§5.7.5",
-                at="rulespecs/18co.rules:2274",
+                at="rulespecs/18co.rules:2275",
             )
-        # at rulespecs/18co.rules:2275
-        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18co.rules:2276
-        v_cost = g.b_next_token_cost(v_corporation)
+        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18co.rules:2277
+        v_cost = g.b_next_token_cost(v_corporation)
+        # at rulespecs/18co.rules:2278
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
-                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2277"
+                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2278"
             )
-        # at rulespecs/18co.rules:2278
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2279
-        g.b_place_station(v_corporation, v_spot)
+        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2280
+        g.b_place_station(v_corporation, v_spot)
+        # at rulespecs/18co.rules:2281
         g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:952
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:952",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:966
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:967
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
-    # at rulespecs/18co.rules:2288
+    # at rulespecs/18co.rules:2289
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
-            at="rulespecs/18co.rules:2288",
-        )
-    # at rulespecs/18co.rules:2289
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2289"
+            at="rulespecs/18co.rules:2289",
         )
     # at rulespecs/18co.rules:2290
-    v_revenue = g.b_revenue(v_corporation)
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2290"
+        )
     # at rulespecs/18co.rules:2291
+    v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/18co.rules:2292
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not g.b_closed(g.entity("private", "IMC"))
     )
-    # at rulespecs/18co.rules:2292
+    # at rulespecs/18co.rules:2293
     if v_revenue > 0:
-        # at rulespecs/18co.rules:2293
+        # at rulespecs/18co.rules:2294
         g.transfer(
             (
                 (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
@@ -1983,28 +1993,28 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
-    # at rulespecs/18co.rules:2295
+    # at rulespecs/18co.rules:2296
     if (
         ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
         and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
     ) and (not g.b_closed(g.entity("private", "DRGR"))):
-        # at rulespecs/18co.rules:2296
+        # at rulespecs/18co.rules:2297
         g.b_close_private(g.entity("private", "DRGR"))
-    # at rulespecs/18co.rules:2298
-    v_paid = v_revenue if (v_kind == "payout") else 0
     # at rulespecs/18co.rules:2299
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    v_paid = v_revenue if (v_kind == "payout") else 0
     # at rulespecs/18co.rules:2300
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2301
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/18co.rules:2302
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/18co.rules:2303
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:984
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2014,9 +2024,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:978
+    # at rulespecs/lib/18xx.rules:991
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:979
+        # at rulespecs/lib/18xx.rules:992
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -2026,7 +2036,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:1001
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2044,97 +2054,97 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
-    # at rulespecs/18co.rules:2217
+    # at rulespecs/18co.rules:2218
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
-            at="rulespecs/18co.rules:2217",
+            at="rulespecs/18co.rules:2218",
         )
-    # at rulespecs/18co.rules:2218
+    # at rulespecs/18co.rules:2219
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2218",
+            at="rulespecs/18co.rules:2219",
         )
-    # at rulespecs/18co.rules:2220
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/18co.rules:2221
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18co.rules:2222
     if v_seller == g.name("depot"):
-        # at rulespecs/18co.rules:2222
+        # at rulespecs/18co.rules:2223
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "later trains wait until the current phase's trains are sold",
                 rule="§5.10.3",
-                at="rulespecs/18co.rules:2222",
+                at="rulespecs/18co.rules:2223",
             )
-        # at rulespecs/18co.rules:2223
+        # at rulespecs/18co.rules:2224
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§5.10.2",
-                at="rulespecs/18co.rules:2223",
-            )
-        # at rulespecs/18co.rules:2224
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2224"
+                at="rulespecs/18co.rules:2224",
             )
         # at rulespecs/18co.rules:2225
-        r_forced_purchase_help(g, v_corporation, v_price)
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2225"
+            )
         # at rulespecs/18co.rules:2226
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2227
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2226",
+                at="rulespecs/18co.rules:2227",
             )
-        # at rulespecs/18co.rules:2227
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2228
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2229
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/18co.rules:2230
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18co.rules:2231
+        # at rulespecs/18co.rules:2232
         if not (v_price == (g.attr(v_train, "price") // 2)):
             raise IllegalAction(
                 "the Market sells trains at half list price",
                 rule="§5.10.1.2",
-                at="rulespecs/18co.rules:2231",
+                at="rulespecs/18co.rules:2232",
             )
-        # at rulespecs/18co.rules:2232
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/18co.rules:2233
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2234
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2233",
+                at="rulespecs/18co.rules:2234",
             )
-        # at rulespecs/18co.rules:2234
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2235
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2236
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18co.rules:2237
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18co.rules:2238
+        # at rulespecs/18co.rules:2239
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2238",
+                at="rulespecs/18co.rules:2239",
             )
-        # at rulespecs/18co.rules:2239
+        # at rulespecs/18co.rules:2240
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
                 rule="§5.10.6.1",
-                at="rulespecs/18co.rules:2239",
+                at="rulespecs/18co.rules:2240",
             )
-        # at rulespecs/18co.rules:2241
+        # at rulespecs/18co.rules:2242
         if not (
             (g.param("train_trades") == "any_corporation")
             or (g.b_president(v_seller) == g.b_president(v_corporation))
@@ -2142,44 +2152,44 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2241",
+                at="rulespecs/18co.rules:2242",
             )
-        # at rulespecs/18co.rules:2243
+        # at rulespecs/18co.rules:2244
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train sold between corporations costs at least $1",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2243",
+                at="rulespecs/18co.rules:2244",
             )
-        # at rulespecs/18co.rules:2244
+        # at rulespecs/18co.rules:2245
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2244",
+                at="rulespecs/18co.rules:2245",
             )
-        # at rulespecs/18co.rules:2245
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18co.rules:2246
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18co.rules:2247
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18co.rules:2248
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1051
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1052
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1053
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1040",
+            at="rulespecs/lib/18xx.rules:1053",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1054
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2187,23 +2197,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1041",
+            at="rulespecs/lib/18xx.rules:1054",
         )
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1056
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1043",
+            at="rulespecs/lib/18xx.rules:1056",
         )
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1057
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1044",
+            at="rulespecs/lib/18xx.rules:1057",
         )
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1058
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2214,113 +2224,113 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1045",
+            at="rulespecs/lib/18xx.rules:1058",
         )
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1060
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1061
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1062
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1063
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1074
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1074",
         )
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1075
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1076
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1077
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1064",
+            at="rulespecs/lib/18xx.rules:1077",
         )
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1078
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1065",
+            at="rulespecs/lib/18xx.rules:1078",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1079
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1066",
+            at="rulespecs/lib/18xx.rules:1079",
         )
-    # at rulespecs/lib/18xx.rules:1067
+    # at rulespecs/lib/18xx.rules:1080
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1067",
+            at="rulespecs/lib/18xx.rules:1080",
         )
-    # at rulespecs/lib/18xx.rules:1068
+    # at rulespecs/lib/18xx.rules:1081
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1082
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1083
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1084
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
-    # at rulespecs/18co.rules:2254
+    # at rulespecs/18co.rules:2255
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2254",
+            at="rulespecs/18co.rules:2255",
         )
-    # at rulespecs/18co.rules:2255
+    # at rulespecs/18co.rules:2256
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2255",
+            at="rulespecs/18co.rules:2256",
         )
-    # at rulespecs/18co.rules:2256
+    # at rulespecs/18co.rules:2257
     if g.attr(v_train, "on_discard") == "removed_from_game":
-        # at rulespecs/18co.rules:2257
+        # at rulespecs/18co.rules:2258
         g.move(v_train, v_corporation, g.name("scrap"))
     else:
-        # at rulespecs/18co.rules:2259
+        # at rulespecs/18co.rules:2260
         g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2261
+    # at rulespecs/18co.rules:2262
     if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
-        # at rulespecs/18co.rules:2262
+        # at rulespecs/18co.rules:2263
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1091
+    # at rulespecs/lib/18xx.rules:1104
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1091",
+            at="rulespecs/lib/18xx.rules:1104",
         )
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1106
     if not (
         (
             (
@@ -2361,9 +2371,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1093",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1112
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2374,15 +2384,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1099",
+            at="rulespecs/lib/18xx.rules:1112",
         )
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1114
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1119
     return (
         (
             g.b_dearest_train_price()
@@ -2395,48 +2405,48 @@ def r_emergency_need(g, v_player):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2380
+    # at rulespecs/18co.rules:2381
     g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1134
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1134",
         )
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1136
     g.b_end_game_now("agreement")
 
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1166
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1154
+        # at rulespecs/lib/18xx.rules:1167
         g.transfer(
             (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1155
+        # at rulespecs/lib/18xx.rules:1168
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1166
+    # at rulespecs/lib/18xx.rules:1179
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1167
+        # at rulespecs/lib/18xx.rules:1180
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1168
+            # at rulespecs/lib/18xx.rules:1181
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1169
+            # at rulespecs/lib/18xx.rules:1182
             g.b_close_private(v_company)
 
 
@@ -2588,7 +2598,7 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     # at rulespecs/18co.rules:2054
     if not (
         (
-            (g.b_free_cash(v_player) + g.b_own_bid(v_player, v_from_company))
+            (r_free_cash(g, v_player) + g.b_own_bid(v_player, v_from_company))
             + g.b_own_bid(v_player, v_company)
         )
         >= v_price
@@ -2604,45 +2614,45 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (Table B, §5.6)"""
-    # at rulespecs/18co.rules:2132
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2132")
     # at rulespecs/18co.rules:2133
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2133")
+    # at rulespecs/18co.rules:2134
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2133"
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2134"
         )
-    # at rulespecs/18co.rules:2134
-    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
     # at rulespecs/18co.rules:2135
+    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    # at rulespecs/18co.rules:2136
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
 def a_remove_token(g, v_company, v_city):
     """A corporation takes one of its stations back to its charter for the token's cost (Table B)"""
-    # at rulespecs/18co.rules:2142
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2142")
     # at rulespecs/18co.rules:2143
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2143")
+    # at rulespecs/18co.rules:2144
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
-            at="rulespecs/18co.rules:2143",
+            at="rulespecs/18co.rules:2144",
         )
-    # at rulespecs/18co.rules:2144
-    v_station = g.b_check_return_token(v_company, v_city)
     # at rulespecs/18co.rules:2145
-    v_corporation = g.b_holder_of(v_company)
+    v_station = g.b_check_return_token(v_company, v_city)
     # at rulespecs/18co.rules:2146
-    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    v_corporation = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2147
+    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2148
     g.b_return_token(v_company, v_station)
 
 
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
-    # at rulespecs/18co.rules:2342
+    # at rulespecs/18co.rules:2343
     return (g.b_len(r_treasury_certificates(g, v_corporation)) > 0) and (
         (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
@@ -2650,26 +2660,26 @@ def r_can_issue(g, v_corporation):
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
-    # at rulespecs/18co.rules:2390
-    if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2390")
     # at rulespecs/18co.rules:2391
-    v_target = g.attr(v_shares[0], "corporation")
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2391")
     # at rulespecs/18co.rules:2392
+    v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18co.rules:2393
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2392",
+            at="rulespecs/18co.rules:2393",
         )
-    # at rulespecs/18co.rules:2394
+    # at rulespecs/18co.rules:2395
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2394",
+            at="rulespecs/18co.rules:2395",
         )
-    # at rulespecs/18co.rules:2395
+    # at rulespecs/18co.rules:2396
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -2679,55 +2689,55 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2395",
+            at="rulespecs/18co.rules:2396",
         )
-    # at rulespecs/18co.rules:2397
+    # at rulespecs/18co.rules:2398
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2397",
+            at="rulespecs/18co.rules:2398",
         )
-    # at rulespecs/18co.rules:2399
+    # at rulespecs/18co.rules:2400
     if not (not g.state_has("corporate_purchase", v_target)):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2399",
+            at="rulespecs/18co.rules:2400",
         )
-    # at rulespecs/18co.rules:2401
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2402
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2403
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2402",
+            at="rulespecs/18co.rules:2403",
         )
-    # at rulespecs/18co.rules:2404
-    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2405
+    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2406
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2406
+        # at rulespecs/18co.rules:2407
         g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2408
+    # at rulespecs/18co.rules:2409
     if v_percent_sold > 10:
-        # at rulespecs/18co.rules:2409
+        # at rulespecs/18co.rules:2410
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
-    # at rulespecs/18co.rules:2411
+    # at rulespecs/18co.rules:2412
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
-    # at rulespecs/18co.rules:2416
+    # at rulespecs/18co.rules:2417
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2416",
+            at="rulespecs/18co.rules:2417",
         )
-    # at rulespecs/18co.rules:2417
+    # at rulespecs/18co.rules:2418
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -2735,76 +2745,76 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2417",
+            at="rulespecs/18co.rules:2418",
         )
-    # at rulespecs/18co.rules:2419
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     # at rulespecs/18co.rules:2420
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2420")
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     # at rulespecs/18co.rules:2421
-    g.transfer(v_cost, v_corporation, g.name("bank"))
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2421")
     # at rulespecs/18co.rules:2422
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/18co.rules:2423
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2423
+        # at rulespecs/18co.rules:2424
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
-    # at rulespecs/18co.rules:2430
+    # at rulespecs/18co.rules:2431
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2430",
+            at="rulespecs/18co.rules:2431",
         )
-    # at rulespecs/18co.rules:2432
+    # at rulespecs/18co.rules:2433
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2432",
+            at="rulespecs/18co.rules:2433",
         )
-    # at rulespecs/18co.rules:2433
-    v_cert = v_shares[0]
     # at rulespecs/18co.rules:2434
-    v_target = g.attr(v_cert, "corporation")
+    v_cert = v_shares[0]
     # at rulespecs/18co.rules:2435
+    v_target = g.attr(v_cert, "corporation")
+    # at rulespecs/18co.rules:2436
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2435",
+            at="rulespecs/18co.rules:2436",
         )
-    # at rulespecs/18co.rules:2436
+    # at rulespecs/18co.rules:2437
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2436",
+            at="rulespecs/18co.rules:2437",
         )
-    # at rulespecs/18co.rules:2437
-    v_seller = g.b_holder_of(v_cert)
     # at rulespecs/18co.rules:2438
+    v_seller = g.b_holder_of(v_cert)
+    # at rulespecs/18co.rules:2439
     if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2438",
+            at="rulespecs/18co.rules:2439",
         )
-    # at rulespecs/18co.rules:2440
+    # at rulespecs/18co.rules:2441
     if not (
         (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
     ):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2440",
+            at="rulespecs/18co.rules:2441",
         )
-    # at rulespecs/18co.rules:2442
-    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
     # at rulespecs/18co.rules:2443
+    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
+    # at rulespecs/18co.rules:2444
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -2821,56 +2831,56 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2443",
+            at="rulespecs/18co.rules:2444",
         )
-    # at rulespecs/18co.rules:2448
-    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:2449
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2449")
+    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:2450
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2450")
+    # at rulespecs/18co.rules:2451
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2451
-    g.move(v_cert, v_seller, v_corporation)
     # at rulespecs/18co.rules:2452
-    g.state_set("corporate_purchased", (), True)
+    g.move(v_cert, v_seller, v_corporation)
     # at rulespecs/18co.rules:2453
-    g.state_set("corporate_purchase", (v_target,), True)
+    g.state_set("corporate_purchased", (), True)
     # at rulespecs/18co.rules:2454
+    g.state_set("corporate_purchase", (v_target,), True)
+    # at rulespecs/18co.rules:2455
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2471
+    # at rulespecs/18co.rules:2472
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2471",
+            at="rulespecs/18co.rules:2472",
         )
-    # at rulespecs/18co.rules:2472
-    if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2472")
     # at rulespecs/18co.rules:2473
+    if not (v_player == g.b_president(v_corporation)):
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2473")
+    # at rulespecs/18co.rules:2474
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2473",
+            at="rulespecs/18co.rules:2474",
         )
-    # at rulespecs/18co.rules:2474
+    # at rulespecs/18co.rules:2475
     if not (
         (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
     ):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2474",
+            at="rulespecs/18co.rules:2475",
         )
-    # at rulespecs/18co.rules:2476
+    # at rulespecs/18co.rules:2477
     g.transfer(v_amount, v_player, v_corporation)
 
 
@@ -2887,44 +2897,44 @@ def q_bid(g, v_player):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:765
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:761",
+            at="rulespecs/lib/18xx.rules:765",
         )
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:766
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:762",
+            at="rulespecs/lib/18xx.rules:766",
         )
-    # at rulespecs/lib/18xx.rules:767
+    # at rulespecs/lib/18xx.rules:771
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:767",
+            at="rulespecs/lib/18xx.rules:771",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2154
+    # at rulespecs/18co.rules:2155
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2154",
+            at="rulespecs/18co.rules:2155",
         )
-    # at rulespecs/18co.rules:2155
+    # at rulespecs/18co.rules:2156
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2155",
+            at="rulespecs/18co.rules:2156",
         )
 
 
@@ -2955,77 +2965,77 @@ def q_sell_shares(g, v_player):
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2199
+    # at rulespecs/18co.rules:2200
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
-            at="rulespecs/18co.rules:2199",
+            at="rulespecs/18co.rules:2200",
         )
-    # at rulespecs/18co.rules:2200
+    # at rulespecs/18co.rules:2201
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2200",
+            at="rulespecs/18co.rules:2201",
         )
-    # at rulespecs/18co.rules:2209
+    # at rulespecs/18co.rules:2210
     if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2209",
+            at="rulespecs/18co.rules:2210",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:946
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:933",
+            at="rulespecs/lib/18xx.rules:946",
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2288
+    # at rulespecs/18co.rules:2289
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
-            at="rulespecs/18co.rules:2288",
+            at="rulespecs/18co.rules:2289",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2217
+    # at rulespecs/18co.rules:2218
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
-            at="rulespecs/18co.rules:2217",
+            at="rulespecs/18co.rules:2218",
         )
-    # at rulespecs/18co.rules:2218
+    # at rulespecs/18co.rules:2219
     if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2218",
+            at="rulespecs/18co.rules:2219",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2254
+    # at rulespecs/18co.rules:2255
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2254",
+            at="rulespecs/18co.rules:2255",
         )
 
 
@@ -3069,78 +3079,78 @@ def q_move_bid(g, v_player):
 
 def q_company_lay_tile(g, v_company):
     """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2132
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2132")
     # at rulespecs/18co.rules:2133
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2133")
+    # at rulespecs/18co.rules:2134
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2133"
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2134"
         )
 
 
 def q_remove_token(g, v_company):
     """The opening guards of remove_token that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2142
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2142")
     # at rulespecs/18co.rules:2143
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2143")
+    # at rulespecs/18co.rules:2144
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
-            at="rulespecs/18co.rules:2143",
+            at="rulespecs/18co.rules:2144",
         )
 
 
 def q_corporate_sell_shares(g, v_corporation):
     """The opening guards of corporate_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2392
+    # at rulespecs/18co.rules:2393
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2392",
+            at="rulespecs/18co.rules:2393",
         )
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2416
+    # at rulespecs/18co.rules:2417
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2416",
+            at="rulespecs/18co.rules:2417",
         )
 
 
 def q_corporate_buy_shares(g, v_corporation):
     """The opening guards of corporate_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2430
+    # at rulespecs/18co.rules:2431
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2430",
+            at="rulespecs/18co.rules:2431",
         )
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2471
+    # at rulespecs/18co.rules:2472
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2471",
+            at="rulespecs/18co.rules:2472",
         )
-    # at rulespecs/18co.rules:2473
+    # at rulespecs/18co.rules:2474
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2473",
+            at="rulespecs/18co.rules:2474",
         )
 
 
@@ -3155,35 +3165,35 @@ def q2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:767
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:767",
         )
-    # at rulespecs/lib/18xx.rules:764
+    # at rulespecs/lib/18xx.rules:768
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:764",
+            at="rulespecs/lib/18xx.rules:768",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:2156
+    # at rulespecs/18co.rules:2157
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2156"
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2157"
         )
-    # at rulespecs/18co.rules:2157
+    # at rulespecs/18co.rules:2158
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§4.2.6",
-            at="rulespecs/18co.rules:2157",
+            at="rulespecs/18co.rules:2158",
         )
 
 
@@ -3200,7 +3210,7 @@ def q2_sell_shares(g, v_player, v_corporation):
     v_pres = g.b_president_certificate(v_corporation)
     # at rulespecs/18co.rules:2079
     if not (
-        (g.param("sale_set") == "each_sale") or (not g.b_sold_this_turn(v_player, v_corporation))
+        (g.param("sale_set") == "each_sale") or (not g.state_has("sold_this_turn", v_corporation))
     ):
         raise IllegalAction(
             "a turn's sale of a corporation's shares is one set: all its shares in one sale",
@@ -3211,55 +3221,55 @@ def q2_sell_shares(g, v_player, v_corporation):
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/18co.rules:2201
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2201")
     # at rulespecs/18co.rules:2202
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2202")
+    # at rulespecs/18co.rules:2203
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
-            at="rulespecs/18co.rules:2202",
+            at="rulespecs/18co.rules:2203",
         )
-    # at rulespecs/18co.rules:2203
-    v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2204
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2205
     if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2204",
+            at="rulespecs/18co.rules:2205",
         )
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:948
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:935",
+            at="rulespecs/lib/18xx.rules:948",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/18co.rules:2289
+    # at rulespecs/18co.rules:2290
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2289"
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2290"
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/18co.rules:2255
+    # at rulespecs/18co.rules:2256
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2255",
+            at="rulespecs/18co.rules:2256",
         )
 
 
@@ -3292,19 +3302,19 @@ def q2_move_bid(g, v_player, v_from_company):
 
 def q2_corporate_sell_shares(g, v_corporation, v_shares):
     """The opening guards of corporate_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2390
-    if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2390")
     # at rulespecs/18co.rules:2391
+    if not (g.b_len(v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2391")
+    # at rulespecs/18co.rules:2392
     v_target = g.attr(v_shares[0], "corporation")
-    # at rulespecs/18co.rules:2394
+    # at rulespecs/18co.rules:2395
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2394",
+            at="rulespecs/18co.rules:2395",
         )
-    # at rulespecs/18co.rules:2395
+    # at rulespecs/18co.rules:2396
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -3314,36 +3324,36 @@ def q2_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2395",
+            at="rulespecs/18co.rules:2396",
         )
-    # at rulespecs/18co.rules:2397
+    # at rulespecs/18co.rules:2398
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2397",
+            at="rulespecs/18co.rules:2398",
         )
-    # at rulespecs/18co.rules:2399
+    # at rulespecs/18co.rules:2400
     if not (not g.state_has("corporate_purchase", v_target)):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2399",
+            at="rulespecs/18co.rules:2400",
         )
-    # at rulespecs/18co.rules:2401
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2402
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2403
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2402",
+            at="rulespecs/18co.rules:2403",
         )
 
 
 def q2_corporation_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2417
+    # at rulespecs/18co.rules:2418
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -3351,63 +3361,63 @@ def q2_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2417",
+            at="rulespecs/18co.rules:2418",
         )
-    # at rulespecs/18co.rules:2419
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     # at rulespecs/18co.rules:2420
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+    # at rulespecs/18co.rules:2421
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2420")
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2421")
 
 
 def q2_corporate_buy_shares(g, v_corporation, v_shares):
     """The opening guards of corporate_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2432
+    # at rulespecs/18co.rules:2433
     if not (g.b_len(v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2432",
+            at="rulespecs/18co.rules:2433",
         )
-    # at rulespecs/18co.rules:2433
-    v_cert = v_shares[0]
     # at rulespecs/18co.rules:2434
-    v_target = g.attr(v_cert, "corporation")
+    v_cert = v_shares[0]
     # at rulespecs/18co.rules:2435
+    v_target = g.attr(v_cert, "corporation")
+    # at rulespecs/18co.rules:2436
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2435",
+            at="rulespecs/18co.rules:2436",
         )
-    # at rulespecs/18co.rules:2436
+    # at rulespecs/18co.rules:2437
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2436",
+            at="rulespecs/18co.rules:2437",
         )
-    # at rulespecs/18co.rules:2437
-    v_seller = g.b_holder_of(v_cert)
     # at rulespecs/18co.rules:2438
+    v_seller = g.b_holder_of(v_cert)
+    # at rulespecs/18co.rules:2439
     if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2438",
+            at="rulespecs/18co.rules:2439",
         )
-    # at rulespecs/18co.rules:2440
+    # at rulespecs/18co.rules:2441
     if not (
         (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
     ):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2440",
+            at="rulespecs/18co.rules:2441",
         )
-    # at rulespecs/18co.rules:2442
-    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
     # at rulespecs/18co.rules:2443
+    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
+    # at rulespecs/18co.rules:2444
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -3424,35 +3434,35 @@ def q2_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2443",
+            at="rulespecs/18co.rules:2444",
         )
-    # at rulespecs/18co.rules:2448
-    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:2449
+    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
+    # at rulespecs/18co.rules:2450
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2449")
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2450")
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/18co.rules:2472
+    # at rulespecs/18co.rules:2473
     if not (v_player == g.b_president(v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2472")
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2473")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1132
+    # at rulespecs/lib/18xx.rules:1145
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1133
+        # at rulespecs/lib/18xx.rules:1146
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1160
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1148
+        # at rulespecs/lib/18xx.rules:1161
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -3462,15 +3472,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1173
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1188
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1176
+        # at rulespecs/lib/18xx.rules:1189
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -3482,21 +3492,21 @@ def t_presidents_choice_called(g, *_rest):
 
 def t_homes_unreserved(g, *_rest):
     """Brown tiles end the home reservations of corporations not yet launched"""
-    # at rulespecs/18co.rules:2306
+    # at rulespecs/18co.rules:2307
     for v_c in g.name("corporations"):
-        # at rulespecs/18co.rules:2307
+        # at rulespecs/18co.rules:2308
         if not g.b_started(v_c):
-            # at rulespecs/18co.rules:2308
+            # at rulespecs/18co.rules:2309
             g.b_unreserve_home(v_c)
 
 
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
-    # at rulespecs/18co.rules:2313
+    # at rulespecs/18co.rules:2314
     g.b_discard_collected("mine")
 
 
 def t_imc_closes(g, *_rest):
     """Phase 6 closes the Idarado Mining Company"""
-    # at rulespecs/18co.rules:2316
+    # at rulespecs/18co.rules:2317
     g.b_close_private(g.entity("private", "IMC"))

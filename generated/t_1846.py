@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -237,6 +237,7 @@ class Game(GameBase):
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
         "owner": r_owner,
+        "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
         "director": r_director,
@@ -328,10 +329,11 @@ class Game(GameBase):
         "lay_tile": qb_lay_tile,
     }
     STATES = {
-        "bought_this_turn": "stock_turn_start",
-        "sold_this_round": "stock_round_start",
-        "capital_released": None,
-        "done_this_turn": "operating_turn_start",
+        "bought_this_turn": ("stock_turn_start",),
+        "sold_this_round": ("stock_round_start",),
+        "sold_this_turn": ("stock_turn_start", "operating_turn_start"),
+        "capital_released": (),
+        "done_this_turn": ("operating_turn_start",),
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation), (None, t_partial_capitalisation)],

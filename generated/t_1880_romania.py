@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania.rules": "b362f8c1590228b8",
-    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+    "rulespecs/1880-romania.rules": "66989f574a0a49c1",
+    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
-        "rulespecs/1880-romania.rules": "b362f8c1590228b8",
-        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+        "rulespecs/1880-romania.rules": "66989f574a0a49c1",
+        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -213,6 +213,7 @@ class Game(GameBase):
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
         "owner": r_owner,
+        "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
         "director": r_director,
@@ -286,10 +287,11 @@ class Game(GameBase):
         "discard_train": q2_discard_train,
     }
     STATES = {
-        "bought_this_turn": "stock_turn_start",
-        "sold_this_round": "stock_round_start",
-        "capital_released": None,
-        "done_this_turn": "operating_turn_start",
+        "bought_this_turn": ("stock_turn_start",),
+        "sold_this_round": ("stock_round_start",),
+        "sold_this_turn": ("stock_turn_start", "operating_turn_start"),
+        "capital_released": (),
+        "done_this_turn": ("operating_turn_start",),
     }
     TRIGGERS = {
         "floated": [

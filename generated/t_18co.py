@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co.rules": "13ad6f3d0d794cbe",
-    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+    "rulespecs/18co.rules": "bd311458d270bc5f",
+    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -31,8 +31,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
-        "rulespecs/18co.rules": "13ad6f3d0d794cbe",
-        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+        "rulespecs/18co.rules": "bd311458d270bc5f",
+        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -99,8 +99,8 @@ DATA = TitleData(
         {
             'action bankrupt': '§10',
             'action corporation_sell_shares': '§5.11, §5.2.9, §5.10.6.1.1',
-            'at action bankrupt': 'rulespecs/18co.rules:2479',
-            'at action corporation_sell_shares': 'rulespecs/18co.rules:2344',
+            'at action bankrupt': 'rulespecs/18co.rules:2480',
+            'at action corporation_sell_shares': 'rulespecs/18co.rules:2345',
             'enum turn_marks': '§5.10.6.1',
             'function may_buy_train_from': '§5.10.6.1',
             'function money_raised_for_train': '§5.10.6.1',
@@ -128,26 +128,26 @@ _TITLE.define(
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Withhold: one space left; pay: one space right, and one up for revenue of twice the value (§5.9.2.2, §5.9.3.3)"""
-    # at rulespecs/18co.rules:2323
-    v_value = g.b_price(v_corporation)
     # at rulespecs/18co.rules:2324
+    v_value = g.b_price(v_corporation)
+    # at rulespecs/18co.rules:2325
     if g.b_revenue(v_corporation) > 0:
-        # at rulespecs/18co.rules:2325
+        # at rulespecs/18co.rules:2326
         if v_kind == "withhold":
-            # at rulespecs/18co.rules:2326
+            # at rulespecs/18co.rules:2327
             g.b_market_move(v_corporation, "left")
         else:
-            # at rulespecs/18co.rules:2328
-            g.b_market_move(v_corporation, "right")
             # at rulespecs/18co.rules:2329
+            g.b_market_move(v_corporation, "right")
+            # at rulespecs/18co.rules:2330
             if v_paid >= (2 * v_value):
-                # at rulespecs/18co.rules:2330
+                # at rulespecs/18co.rules:2331
                 g.b_market_move(v_corporation, "up")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once money is raised for a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2386
+    # at rulespecs/18co.rules:2387
     return not r_money_raised_for_train(g)
 
 
@@ -157,18 +157,18 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
-    # at rulespecs/18co.rules:2346
+    # at rulespecs/18co.rules:2347
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    # at rulespecs/18co.rules:2348
+    # at rulespecs/18co.rules:2349
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
-            at="rulespecs/18co.rules:2348",
+            at="rulespecs/18co.rules:2349",
         )
-    # at rulespecs/18co.rules:2350
+    # at rulespecs/18co.rules:2351
     if not (
         (g.b_len(v_shares) == 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
@@ -176,38 +176,38 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "certificates are issued one at a time from the treasury",
             rule="§5.11.1",
-            at="rulespecs/18co.rules:2350",
+            at="rulespecs/18co.rules:2351",
         )
-    # at rulespecs/18co.rules:2352
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2353
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2354
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2353",
+            at="rulespecs/18co.rules:2354",
         )
-    # at rulespecs/18co.rules:2355
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2356
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2357
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2357
-        g.move(v_c, v_corporation, g.name("pool"))
         # at rulespecs/18co.rules:2358
-        g.b_market_move(v_corporation, "down")
+        g.move(v_c, v_corporation, g.name("pool"))
         # at rulespecs/18co.rules:2359
+        g.b_market_move(v_corporation, "down")
+        # at rulespecs/18co.rules:2360
         if g.attr(v_c, "percent") > 10:
-            # at rulespecs/18co.rules:2360
+            # at rulespecs/18co.rules:2361
             g.b_market_move(v_corporation, "down")
-    # at rulespecs/18co.rules:2363
+    # at rulespecs/18co.rules:2364
     if v_emergency:
-        # at rulespecs/18co.rules:2364
+        # at rulespecs/18co.rules:2365
         g.state_set("done_this_turn", ("emergency_issue",), True)
 
 
 def r_money_raised_for_train(g):
     """the corporation operating has raised money for a train it must buy this turn (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2383
+    # at rulespecs/18co.rules:2384
     return g.state_has("done_this_turn", "emergency_issue") or g.state_has(
         "done_this_turn", "emergency_sale"
     )
@@ -215,34 +215,34 @@ def r_money_raised_for_train(g):
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§10)"""
-    # at rulespecs/18co.rules:2480
+    # at rulespecs/18co.rules:2481
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2480",
+            at="rulespecs/18co.rules:2481",
         )
-    # at rulespecs/18co.rules:2481
+    # at rulespecs/18co.rules:2482
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2481",
+            at="rulespecs/18co.rules:2482",
         )
-    # at rulespecs/18co.rules:2482
+    # at rulespecs/18co.rules:2483
     if not (
         (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
         < g.b_cheapest_train_price()
     ):
         raise IllegalAction(
-            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2482"
+            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2483"
         )
-    # at rulespecs/18co.rules:2484
+    # at rulespecs/18co.rules:2485
     if not (not g.b_can_emergency_sell(g.b_president(v_corporation))):
         raise IllegalAction(
-            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2484"
+            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2485"
         )
-    # at rulespecs/18co.rules:2486
+    # at rulespecs/18co.rules:2487
     g.b_end_game_now("bankruptcy")
 
 
@@ -251,22 +251,22 @@ def a_bankrupt(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2346
+    # at rulespecs/18co.rules:2347
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    # at rulespecs/18co.rules:2348
+    # at rulespecs/18co.rules:2349
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
-            at="rulespecs/18co.rules:2348",
+            at="rulespecs/18co.rules:2349",
         )
 
 
 def q2_corporation_sell_shares(g, v_corporation, v_shares):
     """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2350
+    # at rulespecs/18co.rules:2351
     if not (
         (g.b_len(v_shares) == 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
@@ -274,16 +274,16 @@ def q2_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "certificates are issued one at a time from the treasury",
             rule="§5.11.1",
-            at="rulespecs/18co.rules:2350",
+            at="rulespecs/18co.rules:2351",
         )
-    # at rulespecs/18co.rules:2352
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2353
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2354
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2353",
+            at="rulespecs/18co.rules:2354",
         )
 
 
@@ -394,6 +394,7 @@ class Game(GameBase):
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
         "owner": r_owner,
+        "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
         "director": r_director,
@@ -485,12 +486,13 @@ class Game(GameBase):
         "lay_tile": qb_lay_tile,
     }
     STATES = {
-        "bought_this_turn": "stock_turn_start",
-        "sold_this_round": "stock_round_start",
-        "capital_released": None,
-        "done_this_turn": "operating_turn_start",
-        "corporate_purchase": "operating_turn_start",
-        "corporate_purchased": "operating_turn_start",
+        "bought_this_turn": ("stock_turn_start",),
+        "sold_this_round": ("stock_round_start",),
+        "sold_this_turn": ("stock_turn_start", "operating_turn_start"),
+        "capital_released": (),
+        "done_this_turn": ("operating_turn_start",),
+        "corporate_purchase": ("operating_turn_start",),
+        "corporate_purchased": ("operating_turn_start",),
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation), (None, t_partial_capitalisation)],

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
-    "rulespecs/18co.rules": "13ad6f3d0d794cbe",
-    "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+    "rulespecs/18co.rules": "bd311458d270bc5f",
+    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
-        "rulespecs/18co.rules": "13ad6f3d0d794cbe",
-        "rulespecs/lib/18xx.rules": "117ab4f2050b26a6",
+        "rulespecs/18co.rules": "bd311458d270bc5f",
+        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -483,6 +483,7 @@ class Game(GameBase):
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
         "owner": r_owner,
+        "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
         "director": r_director,
@@ -575,12 +576,13 @@ class Game(GameBase):
         "lay_tile": qb_lay_tile,
     }
     STATES = {
-        "bought_this_turn": "stock_turn_start",
-        "sold_this_round": "stock_round_start",
-        "capital_released": None,
-        "done_this_turn": "operating_turn_start",
-        "corporate_purchase": "operating_turn_start",
-        "corporate_purchased": "operating_turn_start",
+        "bought_this_turn": ("stock_turn_start",),
+        "sold_this_round": ("stock_round_start",),
+        "sold_this_turn": ("stock_turn_start", "operating_turn_start"),
+        "capital_released": (),
+        "done_this_turn": ("operating_turn_start",),
+        "corporate_purchase": ("operating_turn_start",),
+        "corporate_purchased": ("operating_turn_start",),
     }
     TRIGGERS = {
         "floated": [(None, t_full_capitalisation), (None, t_partial_capitalisation)],

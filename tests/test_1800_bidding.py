@@ -49,7 +49,7 @@ def test_s7_a_bid_exceeds_the_face_value_by_5_and_is_set_aside():
     error = refused(g, type="bid", company="RGS", price=150)
     assert "§7" in error.rule
     act(g, type="bid", company="RGS", price=155)
-    assert g.cash[bidder] == 520 and g.b_free_cash(bidder) == 365
+    assert g.cash[bidder] == 520 and g.call("free_cash", bidder) == 365
 
 
 def test_s7_no_bid_for_the_private_now_on_sale():

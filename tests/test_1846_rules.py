@@ -327,6 +327,27 @@ def test_stock_round_a_percent_that_is_not_the_certificates_named_is_refused():
     assert g.b_percent(g.entity("player", "P3"), g.entity("corporation", "GT")) == 10
 
 
+def test_stock_round_a_corporations_shares_are_sold_in_one_block_a_turn():
+    """sell_in_blocks (18xx.games' MUST_SELL_IN_BLOCKS): after a sale of GT in his turn, P3 sells no more
+    GT in that turn; the library's state sold_this_turn, emptied as the next turn starts, says so."""
+    g = new_game(4)
+    first_or(g, {"GT": ("P1", 100)})
+    for cert in ("GT_3", "GT_4", "GT_5"):
+        g.j.set(g.owner, cert, g.entity("player", "P3"))   # test setup: the second stock round, P3 with 30%
+    g.j.set(g.g, "round", "stock")
+    g.j.set(g.g, "stock_rounds", 2)
+    g.j.set(g.g, "turn", 2)
+    g.j.set(g.corp["GT"], "operated", True)
+    g._new_turn()
+    p3, gt = g.entity("player", "P3"), g.entity("corporation", "GT")
+    act(g, P("P3", "sell_shares", shares=["GT_3"], percent=10))
+    assert g.state_has("sold_this_turn", gt) and g.b_sellable(p3, gt) == []
+    assert_refused(g, P("P3", "sell_shares", shares=["GT_4"], percent=10), "Stock Round", "cannot be sold")
+    act(g, P("P3", "pass"))
+    assert acting(g) == "P4" and not g.state_has("sold_this_turn", gt)
+    assert [c.id for c in g.b_sellable(p3, gt)] == ["GT_5", "GT_4"]
+
+
 # ---------------------------------------------------------------- operating round
 
 

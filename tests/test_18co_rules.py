@@ -174,7 +174,7 @@ def test_2_4_bid_money_is_reserved():
     a = acting(g)
     act(g, bid(a, "DRGR", 300))
     assert cash(g, a) == 375                               # set aside, not paid
-    assert g.b_free_cash(g.find(a)) == 75
+    assert g.call("free_cash", g.find(a)) == 75
 
 
 def test_2_5_total_bids_within_cash():

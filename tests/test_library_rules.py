@@ -76,6 +76,7 @@ def test_a_call_without_a_required_argument_is_E036(call, missing):
 NOTED = ('variant "Noted" of "Toy" {\n'
          '  state noted: set[(player, corporation)] reset on stock_round_start "what each player noted this round" §1\n'
          '  state ever: set[corporation] "the corporations ever noted" §1\n'
+         '  state turned: set[corporation] reset on stock_turn_start, operating_turn_start "noted this turn" §1\n'
          '  procedure note(p: player, c: corporation) "note" §1 {\n'
          '    set noted(p, c) = true\n'
          '    set ever(c) = true\n'
@@ -96,7 +97,8 @@ def test_a_declared_state_is_set_read_undone_by_the_journal_and_emptied_at_its_m
     assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
     _, game = _variant(loaded, "Noted")
     a, b, corp = game.find("A"), game.find("B"), game.find("TOY")
-    assert {k: game.STATES[k] for k in ("noted", "ever")} == {"noted": "stock_round_start", "ever": None}
+    assert {k: game.STATES[k] for k in ("noted", "ever", "turned")} == {
+        "noted": ("stock_round_start",), "ever": (), "turned": ("stock_turn_start", "operating_turn_start")}
     game.j.begin()
     game.call("note", a, corp)
     assert game.call("was_noted", a, corp) and not game.call("was_noted", b, corp)
@@ -113,12 +115,37 @@ def test_a_declared_state_is_set_read_undone_by_the_journal_and_emptied_at_its_m
     assert not game.call("was_noted", b, corp)
 
 
+def test_a_declared_state_with_several_moments_is_emptied_at_each():
+    """`reset on stock_turn_start, operating_turn_start`: emptied as a stock-round turn starts and as an
+    operating turn starts, and at no other moment (the library's sold_this_turn is one)."""
+    loaded = toy(NOTED)
+    _, game = _variant(loaded, "Noted")
+    corp = game.find("TOY")
+    for moment in ("stock_turn_start", "operating_turn_start"):
+        game.state_set("turned", (corp,), True)
+        game._reset_states("stock_round_start")  # not one of its moments
+        assert game.state_has("turned", corp)
+        game._reset_states(moment)
+        assert not game.state_has("turned", corp), moment
+
+
+def test_sold_this_turn_is_the_librarys_state_of_two_moments():
+    """A sale sets the library's sold_this_turn; the next stock-round turn empties it."""
+    loaded = toy()
+    game = new_game(loaded)
+    assert game.STATES["sold_this_turn"] == ("stock_turn_start", "operating_turn_start")
+    corp = game.find("TOY")
+    game.state_set("sold_this_turn", (corp,), True)
+    game._new_turn()
+    assert not game.state_has("sold_this_turn", corp)
+
+
 def test_bought_this_turn_is_a_flag_the_purchase_sets_and_the_next_turn_clears():
     """The library's `state bought_this_turn: bool reset on stock_turn_start`: the par sets it (one purchase
     a turn), the turn's end clears it for the next player; a refused purchase leaves it as it was."""
     loaded = toy()
     game = new_game(loaded)
-    assert game.STATES["bought_this_turn"] == "stock_turn_start"
+    assert game.STATES["bought_this_turn"] == ("stock_turn_start",)
     assert not game.state_has("bought_this_turn")
     act(game, P("A", "par", corporation="TOY", share_price="70,0,2"))
     assert game.state_has("bought_this_turn") and game.call("may_buy_now", game.find("A")) is False

@@ -386,11 +386,11 @@ class _Builder(Transformer):
         type_ = children[1]
         if len(type_.alternatives) == 1 and isinstance(type_.alternatives[0], s.TypeRef):
             type_ = type_.alternatives[0]  # set[...]: the type itself, not a one-way union of it
-        return s.StateDecl(_key(children[0]), type_, reset.event if reset else None,
+        return s.StateDecl(_key(children[0]), type_, reset.events if reset else (),
                            strings[0] if strings else None, self._prov(children), self._sp(meta))
 
     def state_reset(self, meta, children):
-        return _Reset(str(children[0]))
+        return _Reset(tuple(str(c) for c in children))
 
     def params(self, meta, children):
         return _Params(tuple(children))
@@ -794,8 +794,8 @@ class _Documentation:
 
 
 class _Reset:
-    def __init__(self, event):
-        self.event = event
+    def __init__(self, events):
+        self.events = events
 
 
 # ---------------------------------------------------------------- errors

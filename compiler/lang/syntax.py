@@ -617,12 +617,13 @@ class StateDecl:
     """`state sold_this_round: set[(player, corporation)] reset on stock_round_start "meaning"`: state the
     rules keep themselves. A set of entities (or of tuples of them): `sold_this_round(P, C)` reads whether
     (P, C) is in it, `set sold_this_round(P, C) = true` (or false) puts it in (or takes it out); or a flag
-    (`bool`), read `NAME()`. The runtime empties it at the moment `reset_on` names
-    (`runtime.game.STATE_RESETS`); with none it lasts the game."""
+    (`bool`), read `NAME()`. The runtime empties it at each moment `reset_on` names
+    (`runtime.game.STATE_RESETS`; `reset on stock_turn_start, operating_turn_start`: at either); with none
+    it lasts the game."""
 
     name: str
     type: TypeRef
-    reset_on: str | None
+    reset_on: tuple[str, ...]
     title: str | None
     prov: Provenance
     span: Span = _span()

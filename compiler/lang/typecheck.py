@@ -244,7 +244,7 @@ class Checker:
     # -- declared states
     def _states(self) -> None:
         """E037 for a declared state that is not a set of entities or values of the title's enums (or of
-        tuples of them), one whose `reset on` names a moment the runtime does not empty states at, a read
+        tuples of them), one whose `reset on` names a moment (or one of its moments) the runtime does not empty states at, a read
         or a `set` of one with another number of arguments than its elements have parts, and an enum part
         given a literal that is no value of its enum: the engine and the z3 model both need the elements'
         kinds and the moment."""
@@ -260,11 +260,13 @@ class Checker:
                     "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
                             + ", ".join(kinds) + " or values of an enum of the title, or of tuples of them, or a bool",
                     decl.type.span or decl.span, help="write set[corporation], set[(player, corporation)], set[ENUM] or bool"))
-            if decl.reset_on is not None and decl.reset_on not in STATE_RESETS:
-                self.out.append(error(
-                    "E037", f"the runtime empties no state at `{decl.reset_on}`"
-                            + did_you_mean(nearest(decl.reset_on, list(STATE_RESETS))),
-                    decl.span, help="its moments: " + listing(list(STATE_RESETS)) + " (no `reset`: the state lasts the game)"))
+            for moment in decl.reset_on:
+                if moment not in STATE_RESETS:
+                    self.out.append(error(
+                        "E037", f"the runtime empties no state at `{moment}`"
+                                + did_you_mean(nearest(moment, list(STATE_RESETS))),
+                        decl.span, help="its moments: " + listing(list(STATE_RESETS))
+                                        + " (no `reset`: the state lasts the game)"))
         if not states:
             return
         for clause in self.title.clauses:

@@ -208,7 +208,7 @@ class Auctions:
         """The opening auction in which every private in play takes bids at once: in seating order from the
         priority holder, each player bids, raises or moves a bid (the title's `bid` and `move_bid`
         actions, whose guards state the rules), or passes; a pass does not bar later bids. The money of a
-        player's bids is set aside (`free_cash`). When all pass in succession the auction ends
+        player's bids is set aside (the library's `free_cash`). When all pass in succession the auction ends
         (`_end_open_auction`)."""
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "auction")
@@ -474,13 +474,6 @@ class Auctions:
         self._offer_next_private()
 
     # 1830-style bidding for privates not yet offered (a title's option may turn it on)
-
-    def b_free_cash(self, player: Entity) -> int:
-        """free_cash(P): P's cash less the money set aside for bids."""
-        locked = sum(amount for _, pid, amount in self.g.get("bids", ()) if pid == player.id)
-        if self.g["round"] == "draft":
-            locked += self.b_draft_committed(player)
-        return self.cash[player] - locked
 
     def b_highest_bid(self, item: Entity) -> int:
         """highest_bid(X): the highest bid on private X, or 0."""

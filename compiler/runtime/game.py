@@ -61,8 +61,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     PROBES: dict[str, Callable] = {}
     #: the same of an action's first two parameters (`_pair_refused`)
     PAIR_PROBES: dict[str, Callable] = {}
-    #: the title's declared states (`state NAME: set[...] reset on MOMENT`): name -> its moment (None: the game)
-    STATES: dict[str, str | None] = {}
+    #: the title's declared states (`state NAME: set[...] reset on MOMENT, ...`): name -> the moments it is
+    #: emptied at (none: it lasts the game)
+    STATES: dict[str, tuple[str, ...]] = {}
 
     # ------------------------------------------------------------ setup
 
@@ -759,8 +760,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     def _reset_states(self, moment: str) -> None:
         """The declared states whose lifetime ends at `moment` (one of STATE_RESETS) are emptied."""
-        for name, reset in self.STATES.items():
-            if reset == moment and self.g.get(f"state:{name}"):
+        for name, resets in self.STATES.items():
+            if moment in resets and self.g.get(f"state:{name}"):
                 self.j.set(self.g, f"state:{name}", frozenset())
 
     def attr(self, obj: Any, name: str):

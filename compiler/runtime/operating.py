@@ -762,8 +762,6 @@ class OperatingRound:
         self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
         self._reset_states("operating_turn_start")
-        if self.g.get("turn_sold"):
-            self.j.set(self.g, "turn_sold", frozenset())
         if self.g.get("armed"):
             self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
         self.j.set(self.g, "lays", 0)

@@ -193,7 +193,8 @@ class StockRound:
 
     def b_sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
         """The certificates `player` may sell of `corp`, president's last (none in a stock-round turn in
-        which he sold some already, where the title says `sell_in_blocks: true`)."""
+        which he sold some already, where the title says `sell_in_blocks: true`: the library's state
+        sold_this_turn)."""
         certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
         if self.b_in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
             return []
@@ -205,7 +206,7 @@ class StockRound:
             # the president's certificate is sold only where another player holds as much, who then presides
             certs = [c for c in certs if not c.president]
         if (self.DATA.properties.get("sell_in_blocks") and self.g["round"] == "stock"
-                and corp.id in self.g.get("turn_sold", frozenset())):
+                and self.state_has("sold_this_turn", corp)):
             return []  # a corporation's shares are sold in one block in a turn
         return sorted(certs, key=lambda c: (c.president, -c.index))
 
@@ -270,12 +271,6 @@ class StockRound:
         self.j.set(self.g, "round_acted", True)
         self.j.set(self.g, "sold", True)
         self.j.set(self.g, "acted", True)
-        self.j.set(self.g, "turn_sold", self.g.get("turn_sold", frozenset()) | {corp.id})
-
-    def b_sold_this_turn(self, player: Entity, corp: Entity) -> bool:
-        """sold_this_turn(P, C): P, on turn, has already sold certificates of C in this turn (a stock
-        round turn, or the operating turn whose train he is raising money for)."""
-        return corp.id in self.g.get("turn_sold", frozenset())
 
     def b_market_move(self, corp: Entity, direction: str) -> None:
         """market_move(C, d): C's price token moves one step in direction d (not while prices are frozen, nor
@@ -552,7 +547,9 @@ class StockRound:
                 # the library's price drop, the sale naming no certificates (the runtime makes it)
                 self.call("price_drop_on_sale", player, corp, [], len(normal))
                 self.b_note_sold(player, corp)
-                self.state_set("sold_this_round", (player, corp), True)  # the library's record of the round's sales
+                # the library's records of the round's and the turn's sales
+                self.state_set("sold_this_round", (player, corp), True)
+                self.state_set("sold_this_turn", (corp,), True)
             if self.corp[corp.id]["closed"]:
                 continue
             rest = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
@@ -660,8 +657,6 @@ class StockRound:
         self.j.set(self.g, "acted", False)
         self._reset_states("stock_turn_start")
         self.j.set(self.g, "sold", False)
-        if self.g.get("turn_sold"):
-            self.j.set(self.g, "turn_sold", frozenset())
 
     def current_entity(self) -> Entity | None:
         if self.g["finished"]:

@@ -29,7 +29,7 @@ STEP_ACTIONS = {"track_and_token": ("lay_tile", "place_token"), "lay_tile": ("la
 HOLDING_STEPS = {"buy_company": ("buy_company",)}
 #: a combined step: tiles and a station token in any order, one pass ends both
 COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
-#: the moments at which a declared state (`state NAME: set[...] reset on MOMENT`) is emptied: as a stock
+#: the moments at which a declared state (`state NAME: set[...] reset on MOMENT, ...`) is emptied: as a stock
 #: round starts, as each turn of a stock round (or of its auctions and special rounds) starts, as a
 #: company's operating turn starts (a state with no `reset` lasts the game)
 STATE_RESETS = ("stock_round_start", "stock_turn_start", "operating_turn_start")

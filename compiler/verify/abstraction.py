@@ -578,8 +578,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         held = g.get(key, frozenset())
         for name, ids in elements:
             out[name] = ids in held
-    for c in model.corporations:
-        out[f"sold_this_turn:{c.id}"] = c.id in g.get("turn_sold", frozenset())
     if model.cards is not None:
         for c in model.corporations:
             key = g.get("cards", {}).get(c.id)

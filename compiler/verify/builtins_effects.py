@@ -139,14 +139,11 @@ class EffectBuiltins:
         return out
 
     def b_note_sold(self, ctx: Ctx, player: Any, corp: Any) -> None:
-        """As GameBase.b_note_sold: the turn's sale marks (the round's sales are the library's state
-        sold_this_round, which the sale sets itself)."""
+        """As GameBase.b_note_sold: the turn's sale marks (the round's and the turn's sales are the
+        library's states sold_this_round and sold_this_turn, which the sale sets itself)."""
         st = ctx.state
         st["sold"] = IF(ctx.path, True, st["sold"])
         st["acted"] = IF(ctx.path, True, st["acted"])
-        for c, cond in self.corp_of(ctx, corp):
-            name = f"sold_this_turn:{c.id}"
-            st[name] = IF(AND(ctx.path, cond), True, st[name])
 
     def b_price_after_moves(self, ctx: Ctx, corp: Any, direction: Any, n: Any) -> Any:
         """As GameBase.b_price_after_moves: the price `n` market moves would give. A number of moves that
@@ -329,8 +326,11 @@ class EffectBuiltins:
             self.tr.call("price_drop_on_sale", [p, m.z(c), SymList([]), SUM([IF(t, 1, 0) for t in taken.values()])],
                          {}, sale)
             self.b_note_sold(sale, p, m.z(c))
-            if "sold_this_round" in self.tr.states:  # as the runtime: the library's record of the round's sales
+            # as the runtime: the library's records of the round's and the turn's sales
+            if "sold_this_round" in self.tr.states:
                 self.tr.state_set(self.tr.states["sold_this_round"], [p, m.z(c)], True, sale)
+            if "sold_this_turn" in self.tr.states:
+                self.tr.state_set(self.tr.states["sold_this_turn"], [m.z(c)], True, sale)
             # the rest, at the price the sale left; every certificate he held ends in the pool, written
             # as one move from the holdings before (the end state of the runtime's two moves)
             holdings = {hold_name(x, b) for x in certs for b in m.buckets["certificate"] + [None]}

@@ -700,10 +700,6 @@ class StateBuiltins:
         return AND(st["round"] == ROUNDS.index("operating"), st["operating"] == self.ent(corp),
                    OR(*[st["step"] == code for code in codes]))
 
-    def b_sold_this_turn(self, ctx: Ctx, player: Any, corp: Any) -> Any:
-        """As GameBase.b_sold_this_turn: certificates of the corporation sold in this turn."""
-        return OR(*[AND(cond, ctx.state[f"sold_this_turn:{c.id}"]) for c, cond in self.corp_of(ctx, corp)])
-
     def privates_for_sale(self, ctx: Ctx) -> list[tuple[Ent, Any]]:
         """`_privates_for_sale`: the sale order's privates still with the bank, open."""
         m = self.m
@@ -786,8 +782,10 @@ class StateBuiltins:
         ctx.shared.reads.add("property", "sell_in_blocks", blocks)
         if selling == "forbidden":
             barred = self.in_receivership(ctx, c)
-        if blocks is True:
-            barred = OR(barred, AND(st["round"] == ROUNDS.index("stock"), st[f"sold_this_turn:{c.id}"]))
+        if blocks is True and "sold_this_turn" in self.tr.states:
+            # the library's state of the turn's sales (GameBase.state_has)
+            sold = self.tr.state_has(self.tr.states["sold_this_turn"], [m.z(c)], ctx)
+            barred = OR(barred, AND(st["round"] == ROUNDS.index("stock"), sold))
         certs = m.certs_for(c.id)
         out = []
         for cert in sorted((x for x in certs if saleable or not x.president), key=lambda x: (x.president, -x.index)):
@@ -1003,16 +1001,6 @@ class StateBuiltins:
                            self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
 
         return self.per_corp(ctx, corp, funded)
-
-    def b_free_cash(self, ctx: Ctx, player: Any) -> Any:
-        m = self.m
-        p = self.ent(player)
-        locked = SUM([IF(p == m.z(q), ctx.state[f"bid:{x.id}@{q.id}"], 0) for x in m.privates for q in m.players])
-        if m.draft_items:
-            # in the draft, what the player's picks will cost is set aside too
-            drafting = ctx.state["round"] == ROUNDS.index("draft")
-            locked = SUM([locked, IF(drafting, self.b_draft_committed(ctx, player), 0)])
-        return SUM([self.cash_of(ctx, p), NEG(locked)])
 
     def b_highest_bid(self, ctx: Ctx, item: Any) -> Any:
         m = self.m

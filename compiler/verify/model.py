@@ -963,8 +963,6 @@ class StateVars:
                 continue  # the translation refuses the rules that read or write it
             for parts in elements:
                 add(state_var(decl.name, parts), "bool", "turn" if decl.reset_on else "game")
-        for c in model.corporations:
-            add(f"sold_this_turn:{c.id}", "bool", "turn")
         self.list = out
         self.by_name = {v.name: v for v in out}
         self.action_codes: dict[str, int] = {}
