@@ -772,6 +772,34 @@ def test_checks_shared_out_to_two_processes_give_the_results_of_one(toy):
     assert [verify_title(t, cache=cache).title for t in titles] == [r.title for r in one]
 
 
+def test_a_variant_s_checks_its_base_has_made_are_not_solved_again_on_two_processes():
+    """`warm` checks a transition of a title and of its variants in one task, one after the other:
+    a variant whose checks have the keys of its base's (here it changes only the starting cash,
+    which no step reads) takes every result from its base's, on two processes as on one."""
+    from compiler.paths import ROOT as root
+
+    texts = {f"rulespecs/lib/{p.name}": p.read_text(encoding="utf-8")
+             for p in sorted((root / "rulespecs" / "lib").glob("*.rules"))}
+    texts["toy.rules"] = (root / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8") + """
+variant "Poor" of "Toy" §1 {
+  replace table starting_cash by players §1 {
+    2 => $300 §1
+  }
+}
+"""
+    loaded = load_texts(texts)
+    assert loaded.ok, [d.message for d in loaded.errors]
+    titles = select_titles(loaded, ["Toy/Poor"]) + select_titles(loaded, ["Toy"])[:1]
+    assert [t.display_name for t in titles] == ["Toy (Poor)", "Toy"]
+    cache = Cache(None)
+    added = warm(titles, cache, jobs=2)
+    poor, toy = [verify_title(t, cache=cache) for t in titles]
+    assert added == len(toy.results) > 0  # each check solved once
+    assert all(x.cached for x in toy.results)
+    assert [(x.invariant, x.transition, x.status) for x in toy.results] == \
+        [(x.invariant, x.transition, x.status) for x in poor.results]
+
+
 def test_an_unknown_is_a_failure_that_says_so(real):
     title = real.program.titles["1800"]
     report = verify_title(title, timeout=0.001, only=["buy_shares", "sell_shares"])

@@ -1145,9 +1145,11 @@ class _RecordingCache(Cache):
         self.added[key] = value
 
 
-#: A task of `warm`: (title, transition or "init", timeout, options, the invariants to check: all
-#: when None).
-WarmTask = tuple[str, str, float, tuple[str, ...], "tuple[str, ...] | None"]
+#: A task of `warm`: (the titles, transition or "init", timeout, options, the invariants to check:
+#: all when None). The titles are a title and its variants that have the transition (`_families`),
+#: checked one after the other in one process: a check whose key (`Verifier.check_keys`) a title
+#: shares with one before it is taken from the cache, not solved again.
+WarmTask = tuple[tuple[str, ...], str, float, tuple[str, ...], "tuple[str, ...] | None"]
 #: What a transition is estimated to take per binding where no earlier run's time is known (`warm`)
 SECONDS_PER_BINDING = 1.0
 #: A transition estimated to take more than this share of a process's work is shared out among
@@ -1155,40 +1157,62 @@ SECONDS_PER_BINDING = 1.0
 HEAVY_SHARE = 0.25
 
 
-def _warm_one(task: WarmTask) -> tuple[str, str, list["CheckResult"], dict[str, dict[str, Any]]]:
-    """In a worker: one transition of one title (or its initial state, "init"), through the cache;
-    its results and the cache entries it added."""
-    name, transition, timeout, options, invariants = task
+def check_one(verifier: "Verifier", transition: str,
+              invariants: "Iterable[str] | None" = None) -> list["CheckResult"]:
+    """One transition of a title (its initial state for "init"), through the verifier's cache;
+    `invariants`: only these (all when None)."""
+    if transition == "init":
+        return verifier.check_init()
+    wanted = None if invariants is None else set(invariants)
+    if wanted is not None and not wanted & {inv.name for inv in verifier.invariants}:
+        return []
+    return verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
+                                     invariants=invariants)
+
+
+def _warm_one(task: WarmTask) -> tuple[str, list[tuple[str, list["CheckResult"]]], dict[str, dict[str, Any]]]:
+    """In a worker: one transition of a family of titles (or their initial states, "init"), each
+    through the cache in turn; the transition, each title's results and the cache entries added."""
+    names, transition, timeout, options, invariants = task
     cache = _RecordingCache(_WARM_STATE["cache"])
     verifiers = _WARM_STATE.setdefault("verifiers", {})
-    if name not in verifiers:
-        verifiers[name] = Verifier(_WARM_TITLES[name], timeout, None, None, options)
-    verifier = verifiers[name]
-    verifier.cache = cache
-    if transition == "init":
-        results = verifier.check_init()
-    else:
-        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
-                                            invariants=invariants)
-    return name, transition, results, cache.added
+    out = []
+    for name in names:
+        if name not in verifiers:
+            verifiers[name] = Verifier(_WARM_TITLES[name], timeout, None, None, options)
+        verifier = verifiers[name]
+        verifier.cache = cache
+        out.append((name, check_one(verifier, transition, invariants)))
+    return transition, out, cache.added
 
 
-def plan(estimates: list[tuple[float, str, str, list[str]]], jobs: int, timeout: float,
+def _families(titles: list[Title]) -> dict[str, tuple[str, ...]]:
+    """Each title's family (by display name): the title and its variants, in `titles`' order.
+    A variant (an errata overlay, another player count) shares most of its checks' keys with
+    its base or a sibling (18CO (18xx.games) the most of 18CO's buy_shares, 1846 (Two-Player,
+    18xx.games) of 1846 (Two-Player)'s): `warm` checks a family's transition in one task."""
+    by_base: dict[str, list[str]] = {}
+    for title in titles:
+        by_base.setdefault(title.name, []).append(title.display_name)
+    return {name: tuple(group) for group in by_base.values() for name in group}
+
+
+def plan(estimates: list[tuple[float, Any, str, list[str]]], jobs: int, timeout: float,
          options: tuple[str, ...]) -> list[WarmTask]:
     """`warm`'s tasks, the heaviest first (so that the last to end is a light one), from each
-    transition's estimate (seconds, title, transition, its invariants); a transition estimated at
+    transition's estimate (seconds, titles, transition, their invariants); a transition estimated at
     more than `HEAVY_SHARE` of a process's work is dealt to `jobs` tasks, each with every
     `jobs`-th invariant."""
     total = sum(e for e, *_ in estimates)
     heavy = HEAVY_SHARE * total / max(1, jobs)
     weighted: list[tuple[float, WarmTask]] = []
-    for seconds, name, transition, invariants in estimates:
+    for seconds, names, transition, invariants in estimates:
         parts = jobs if jobs > 1 and seconds > heavy and len(invariants) >= jobs else 1
         if parts == 1:
-            weighted.append((seconds, (name, transition, timeout, options, None)))
+            weighted.append((seconds, (names, transition, timeout, options, None)))
             continue
         for i in range(parts):
-            weighted.append((seconds / parts, (name, transition, timeout, options, tuple(invariants[i::parts]))))
+            weighted.append((seconds / parts, (names, transition, timeout, options, tuple(invariants[i::parts]))))
     weighted.sort(key=lambda wt: -wt[0])  # stable: equal estimates keep the titles' order
     return [task for _, task in weighted]
 
@@ -1199,10 +1223,11 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     """Check every (invariant, transition) of `titles` on `jobs` processes (all the machine's cores
     when None), through `cache`, and keep the results for `verify_title`, which then only gathers
     them (and puts what was new in `cache`). Each process translates and checks one transition at
-    a time, through the cache; one process (`jobs` 1) leaves all the work to `verify_title`.
-    The transitions go heaviest first, by the seconds they took when last checked (`Cache.times`),
-    else by their bindings, and a heavy one is shared out by invariant (`plan`).
-    With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
+    a time, through the cache, of a title and of its variants one after the other (`_families`:
+    a check a variant shares with its base is solved once); one process (`jobs` 1) leaves all the
+    work to `verify_title`. The transitions go heaviest first, by the seconds they took when last
+    checked (`Cache.times`), else by their bindings, and a heavy one is shared out by invariant
+    (`plan`). With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
     (`scheduler`), whatever `jobs` says. Returns how many results were new."""
     jobs = jobs or os.cpu_count() or 1
     if (jobs <= 1 and scheduler is None) or not titles:
@@ -1210,8 +1235,17 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    estimates: list[tuple[float, str, str, list[str]]] = []
+    families = _families(titles)
+    # (family, transition) -> [seconds, titles, invariants], in the titles' order
+    grouped: dict[tuple[tuple[str, ...], str], list[Any]] = {}
     order: dict[str, dict[str, int]] = {}
+
+    def estimate(name: str, transition: str, seconds: float, invariants: list[str]) -> None:
+        entry = grouped.setdefault((families[name], transition), [0.0, [], []])
+        entry[0] += seconds
+        entry[1].append(name)
+        entry[2].extend(n for n in invariants if n not in entry[2])
+
     for title in titles:
         try:
             verifier = Verifier(title, timeout, None, None, options)
@@ -1221,7 +1255,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
         _WARM_TITLES[name] = title
         invariants = [inv.name for inv in verifier.invariants]
         order[name] = {n: i for i, n in enumerate(invariants)}
-        estimates.append((cache.times.get(Cache.times_key(name, options, "init"), 0.0), name, "init", []))
+        estimate(name, "init", cache.times.get(Cache.times_key(name, options, "init"), 0.0), [])
         for tn in verifier.transitions:
             seconds = cache.times.get(Cache.times_key(name, options, tn.name))
             if seconds is None:
@@ -1229,35 +1263,39 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
                     seconds = SECONDS_PER_BINDING * len(tn.bindings())
                 except (GapError, Unsupported):
                     seconds = 0.0
-            estimates.append((seconds, name, tn.name, invariants))
+            estimate(name, tn.name, seconds, invariants)
+    estimates = [(seconds, tuple(names), transition, invariants)
+                 for (_, transition), (seconds, names, invariants) in grouped.items()]
     tasks = plan(estimates, 1 if scheduler is not None else jobs, timeout, options)
     parts_left: dict[tuple[str, str], int] = {}
-    for name, transition, *_ in tasks:
-        parts_left[(name, transition)] = parts_left.get((name, transition), 0) + 1
+    for names, transition, *_ in tasks:
+        for name in names:
+            parts_left[(name, transition)] = parts_left.get((name, transition), 0) + 1
     pieces: dict[tuple[str, str], list[CheckResult]] = {}
     added = 0
 
-    def gathered(name: str, transition: str, results: list, new: dict) -> None:
+    def gathered(transition: str, by_title: list[tuple[str, list[CheckResult]]], new: dict) -> None:
         nonlocal added
         for key, value in new.items():
             cache.put(key, value)
         added += len(new)
-        pieces.setdefault((name, transition), []).extend(results)
-        parts_left[(name, transition)] -= 1
-        if parts_left[(name, transition)]:
-            return  # a transition shared out is taken whole or not at all (`verify_title` checks the rest)
-        whole = sorted(pieces.pop((name, transition)), key=lambda r: order[name].get(r.invariant, -1))
-        _WARMED.setdefault((name, options, timeout), {})[transition] = whole
-        # (a result taken from the cache has the seconds of the run that made it: the sum is the cold cost)
-        cache.times[Cache.times_key(name, options, transition)] = round(sum(r.seconds for r in whole), 3)
-        if progress is not None:
-            progress(f"{name}: {transition}")
+        for name, results in by_title:
+            pieces.setdefault((name, transition), []).extend(results)
+            parts_left[(name, transition)] -= 1
+            if parts_left[(name, transition)]:
+                continue  # a transition shared out is taken whole or not at all (`verify_title` checks the rest)
+            whole = sorted(pieces.pop((name, transition)), key=lambda r: order[name].get(r.invariant, -1))
+            _WARMED.setdefault((name, options, timeout), {})[transition] = whole
+            # (a result taken from the cache has the seconds of the run that made it: the sum is the cold cost)
+            cache.times[Cache.times_key(name, options, transition)] = round(sum(r.seconds for r in whole), 3)
+            if progress is not None:
+                progress(f"{name}: {transition}")
 
     if scheduler is not None:
         from compiler.verify.scheduler import warm_on
 
         try:
-            warm_on(scheduler, dict(_WARM_TITLES), tasks, cache.data, gathered, (Verifier, _RecordingCache))
+            warm_on(scheduler, dict(_WARM_TITLES), tasks, cache.data, gathered, (Verifier, _RecordingCache, check_one))
         finally:
             _WARM_TITLES.clear()
         cache.save()
@@ -1269,10 +1307,10 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
             futures = [pool.submit(_warm_one, task) for task in tasks]
             for future in as_completed(futures):
                 try:
-                    name, transition, results, new = future.result()
+                    transition, by_title, new = future.result()
                 except Exception:  # noqa: BLE001 - a worker lost: `verify_title` checks it itself
                     continue
-                gathered(name, transition, results, new)
+                gathered(transition, by_title, new)
     finally:
         _WARM_TITLES.clear()
         _WARM_STATE.clear()
