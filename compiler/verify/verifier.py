@@ -97,6 +97,11 @@ TOGETHER_SECONDS = 1.0
 TOGETHER_TRIES = 2
 # how many bindings each way is measured on before the cheaper is chosen (`_cheaper_together`)
 TOGETHER_SAMPLES = 3
+# the fewest bindings a transition has for its invariants to be tried together: on a few (sell_shares,
+# par, corporation_sell_shares: 2 to 6) a failed try costs more than the rest can win back (a cold
+# run with no such floor: sell_shares 148 s -> 218 s, corporation_sell_shares 48 -> 74 s, of checks'
+# seconds), on many it pays (buy_shares 167 -> 105 s, buy_train 130 -> 101 s: 42 to 306 bindings)
+TOGETHER_MIN_BINDINGS = 24
 # a wall-clock guard on a single check, against a hang only
 WALL_GUARD_SECONDS = 600
 
@@ -693,7 +698,8 @@ class Verifier:
                 continue
             guard = zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard))
             props: dict[str, Any] = {}
-            if len(pending) > 1 and together_failed < TOGETHER_TRIES and _cheaper_together(cost):
+            if (len(pending) > 1 and len(steps) >= TOGETHER_MIN_BINDINGS and together_failed < TOGETHER_TRIES
+                    and _cheaper_together(cost)):
                 # First every pending invariant at once: one query, "some property fails", on a
                 # fresh solver, within `TOGETHER_SECONDS`. Unsat proves them all on this binding
                 # (each one's query implies it); else each is checked on its own as below.
