@@ -535,6 +535,31 @@ errata "Own invariants" of "1800" {
     assert inv.kind == "title" and inv.cite == "§13" and inv.where.startswith("overlay0.rules:")
 
 
+def test_invariants_checked_together_first_give_the_results_of_one_by_one(monkeypatch):
+    """`Verifier._solve` may first ask whether any pending invariant fails on a binding, in one
+    query: unsat settles them all, anything else leaves them to the checks one by one. Forced on
+    every binding, it gives the statuses of the checks one by one, the counterexample too."""
+    loaded = load_with("""
+errata "Own invariants" of "1800" {
+  invariant bank_keeps_money "the bank never runs short" §13 { cash(bank) >= 0 }
+}
+""")
+    title = loaded.program.titles["1800"]
+    only = ["dividend", "sell_shares", "buy_train"]
+    monkeypatch.setattr(verifier_module, "TOGETHER_TRIES", 0)
+    apart = verify_title(title, cache=Cache(None), only=only)
+    tried: list[bool] = []
+    monkeypatch.setattr(verifier_module, "TOGETHER_TRIES", 10**6)
+    monkeypatch.setattr(verifier_module, "TOGETHER_MIN_BINDINGS", 0)
+    monkeypatch.setattr(verifier_module, "_cheaper_together", lambda cost: tried.append(True) or True)
+    together = verify_title(title, cache=Cache(None), only=only)
+    assert len(tried) > 10
+    assert [(r.invariant, r.transition, r.status) for r in together.results] == \
+        [(r.invariant, r.transition, r.status) for r in apart.results]
+    assert together.result("bank_keeps_money", "sell_shares").status == "counterexample"
+    assert "breaks bank_keeps_money" in (together.result("bank_keeps_money", "sell_shares").detail or "")
+
+
 # ---------------------------------------------------------------- other titles
 
 
