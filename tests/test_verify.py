@@ -535,6 +535,31 @@ errata "Own invariants" of "1800" {
     assert inv.kind == "title" and inv.cite == "§13" and inv.where.startswith("overlay0.rules:")
 
 
+def test_invariants_checked_together_first_give_the_results_of_one_by_one(monkeypatch):
+    """`Verifier._solve` may first ask whether any pending invariant fails on a binding, in one
+    query: unsat settles them all, anything else leaves them to the checks one by one. Forced on
+    every binding, it gives the statuses of the checks one by one, the counterexample too."""
+    loaded = load_with("""
+errata "Own invariants" of "1800" {
+  invariant bank_keeps_money "the bank never runs short" §13 { cash(bank) >= 0 }
+}
+""")
+    title = loaded.program.titles["1800"]
+    only = ["dividend", "sell_shares", "buy_train"]
+    monkeypatch.setattr(verifier_module, "TOGETHER_TRIES", 0)
+    apart = verify_title(title, cache=Cache(None), only=only)
+    tried: list[bool] = []
+    monkeypatch.setattr(verifier_module, "TOGETHER_TRIES", 10**6)
+    monkeypatch.setattr(verifier_module, "TOGETHER_MIN_BINDINGS", 0)
+    monkeypatch.setattr(verifier_module, "_cheaper_together", lambda cost: tried.append(True) or True)
+    together = verify_title(title, cache=Cache(None), only=only)
+    assert len(tried) > 10
+    assert [(r.invariant, r.transition, r.status) for r in together.results] == \
+        [(r.invariant, r.transition, r.status) for r in apart.results]
+    assert together.result("bank_keeps_money", "sell_shares").status == "counterexample"
+    assert "breaks bank_keeps_money" in (together.result("bank_keeps_money", "sell_shares").detail or "")
+
+
 # ---------------------------------------------------------------- other titles
 
 
@@ -770,6 +795,34 @@ def test_checks_shared_out_to_two_processes_give_the_results_of_one(toy):
     assert all(x.cached for r in three for x in r.results) and outcomes(three) == outcomes(one)
     assert warm(titles, cache, jobs=2) == 0  # nothing new to check
     assert [verify_title(t, cache=cache).title for t in titles] == [r.title for r in one]
+
+
+def test_a_variant_s_checks_its_base_has_made_are_not_solved_again_on_two_processes():
+    """`warm` checks a transition of a title and of its variants in one task, one after the other:
+    a variant whose checks have the keys of its base's (here it changes only the starting cash,
+    which no step reads) takes every result from its base's, on two processes as on one."""
+    from compiler.paths import ROOT as root
+
+    texts = {f"rulespecs/lib/{p.name}": p.read_text(encoding="utf-8")
+             for p in sorted((root / "rulespecs" / "lib").glob("*.rules"))}
+    texts["toy.rules"] = (root / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8") + """
+variant "Poor" of "Toy" §1 {
+  replace table starting_cash by players §1 {
+    2 => $300 §1
+  }
+}
+"""
+    loaded = load_texts(texts)
+    assert loaded.ok, [d.message for d in loaded.errors]
+    titles = select_titles(loaded, ["Toy/Poor"]) + select_titles(loaded, ["Toy"])[:1]
+    assert [t.display_name for t in titles] == ["Toy (Poor)", "Toy"]
+    cache = Cache(None)
+    added = warm(titles, cache, jobs=2)
+    poor, toy = [verify_title(t, cache=cache) for t in titles]
+    assert added == len(toy.results) > 0  # each check solved once
+    assert all(x.cached for x in toy.results)
+    assert [(x.invariant, x.transition, x.status) for x in toy.results] == \
+        [(x.invariant, x.transition, x.status) for x in poor.results]
 
 
 def test_an_unknown_is_a_failure_that_says_so(real):

@@ -1,7 +1,7 @@
 """`rulec verify --scheduler ADDRESS`: the checks of `verify.warm` as tasks on a Dask cluster.
 
-The same tasks as the `--jobs` pool's (one per title and transition, "init" for the initial
-state), the same work per task (`Verifier.check_init` / `check_transition` through the
+The same tasks as the `--jobs` pool's (one per family of titles and transition, "init" for the
+initial state), the same work per task (`Verifier.check_init` / `check_transition` through the
 cache), the same gathering. What differs is what a worker knows: a Dask worker is not a fork
 of this process, so the titles (`ir.Title`, pickled) and the cache as this process holds it
 are sent once to every worker (scattered), and each worker builds a `Verifier` per title
@@ -20,32 +20,31 @@ from typing import Any, Callable
 _VERIFIERS: dict[tuple, Any] = {}
 
 
-def check_task(titles: dict, cache_data: dict, token: str, kinds: tuple[type, type], name: str,
+def check_task(titles: dict, cache_data: dict, token: str, kinds: tuple, names: tuple[str, ...],
                transition: str, timeout: float, options: tuple[str, ...],
-               invariants: tuple[str, ...] | None = None) -> tuple[str, str, list, dict]:
-    """On a worker: one transition of one title (or its initial state, "init"), through the
-    cache (`invariants`: only these, all when None); its results and the cache entries it added. `kinds` is the verifier's
-    `(Verifier, recording cache)` classes, sent by reference (the worker imports them), so
-    that this module does not import the verifier that imports it."""
-    Verifier, RecordingCache = kinds
+               invariants: tuple[str, ...] | None = None) -> tuple[str, list, dict]:
+    """On a worker: one transition of a family of titles (or their initial states, "init"), each
+    through the cache in turn (`invariants`: only these, all when None); the transition, each
+    title's results and the cache entries added. `kinds` is the verifier's `(Verifier, recording
+    cache, check_one)`, sent by reference (the worker imports them), so that this module does
+    not import the verifier that imports it."""
+    Verifier, RecordingCache, check_one = kinds
     cache = RecordingCache(cache_data)
-    key = (token, name, options, timeout)
-    if key not in _VERIFIERS:
-        _VERIFIERS[key] = Verifier(titles[name], timeout, None, None, options)
-    verifier = _VERIFIERS[key]
-    verifier.cache = cache
-    if transition == "init":
-        results = verifier.check_init()
-    else:
-        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
-                                            invariants=invariants)
-    return name, transition, results, cache.added
+    out = []
+    for name in names:
+        key = (token, name, options, timeout)
+        if key not in _VERIFIERS:
+            _VERIFIERS[key] = Verifier(titles[name], timeout, None, None, options)
+        verifier = _VERIFIERS[key]
+        verifier.cache = cache
+        out.append((name, check_one(verifier, transition, invariants)))
+    return transition, out, cache.added
 
 
-def warm_on(scheduler: str, titles: dict, tasks: list[tuple[str, str, float, tuple[str, ...], tuple[str, ...] | None]],
-            cache_data: dict, gathered: Callable[[str, str, list, dict], None], kinds: tuple[type, type]) -> None:
-    """Run `tasks` ((title, transition, timeout, options, invariants or None for all)) on the Dask cluster at `scheduler`,
-    calling `gathered(name, transition, results, new cache entries)` as each ends. A task that
+def warm_on(scheduler: str, titles: dict, tasks: list[tuple[tuple[str, ...], str, float, tuple[str, ...], tuple[str, ...] | None]],
+            cache_data: dict, gathered: Callable[[str, list, dict], None], kinds: tuple) -> None:
+    """Run `tasks` ((titles, transition, timeout, options, invariants or None for all)) on the Dask cluster at
+    `scheduler`, calling `gathered(transition, [(title, results)], new cache entries)` as each ends. A task that
     fails is left to `verify_title`, which checks it in this process. `kinds`: see `check_task`."""
     from distributed import Client, as_completed
 
@@ -57,7 +56,7 @@ def warm_on(scheduler: str, titles: dict, tasks: list[tuple[str, str, float, tup
                    for task in tasks]
         for future in as_completed(futures):
             try:
-                name, transition, results, new = future.result()
+                transition, by_title, new = future.result()
             except Exception:  # noqa: BLE001 - a task lost: `verify_title` checks it itself
                 continue
-            gathered(name, transition, results, new)
+            gathered(transition, by_title, new)

@@ -88,6 +88,20 @@ MAX_CASES = 9
 # (invariant, transition) pair used there was 38 million (before 18CO's
 # corporate certificates).
 RLIMIT_PER_SECOND = 8_000_000
+# how long a binding's pending invariants are first tried together, in one query (`Verifier._solve`),
+# and after how many such tries that fail the transition's other bindings check them one by one:
+# on 18CO's buy_shares (126 bindings, 11 invariants each) one query takes 0.25 s a binding where
+# the guard's check and eleven took 0.45 s; on its sell_shares, where a single invariant needs a
+# split, the whole is far slower than the parts, and two tries of a second each are what it loses
+TOGETHER_SECONDS = 1.0
+TOGETHER_TRIES = 2
+# how many bindings each way is measured on before the cheaper is chosen (`_cheaper_together`)
+TOGETHER_SAMPLES = 3
+# the fewest bindings a transition has for its invariants to be tried together: on a few (sell_shares,
+# par, corporation_sell_shares: 2 to 6) a failed try costs more than the rest can win back (a cold
+# run with no such floor: sell_shares 148 s -> 218 s, corporation_sell_shares 48 -> 74 s, of checks'
+# seconds), on many it pays (buy_shares 167 -> 105 s, buy_train 130 -> 101 s: 42 to 306 bindings)
+TOGETHER_MIN_BINDINGS = 24
 # a wall-clock guard on a single check, against a hang only
 WALL_GUARD_SECONDS = 600
 
@@ -654,7 +668,22 @@ class Verifier:
                 unsupported[inv.name].add(self._inv_unsupported[inv.name])
         live = [inv for inv in invs if not gaps[inv.name] and not unsupported[inv.name]]
         split: set[str] = set()
+        together_failed = 0
+        # the CPU seconds per invariant of a binding's checks, together and one by one, and how
+        # many bindings each was measured on: which way is the cheaper on this transition (the
+        # CPU time, not z3's units: a fresh solver's setup, which the units hardly count, is most
+        # of a quick check's cost; the choice changes no outcome, only the time)
+        cost: dict[str, list[float]] = {"together": [0.0, 0], "apart": [0.0, 0]}
+        apart_from: list[tuple[int, float]] = []  # (pending, CPU time) of the binding checked one by one
+
+        def tally() -> None:
+            if apart_from:
+                n, before = apart_from.pop()
+                cost["apart"][0] += (time.process_time() - before) / n
+                cost["apart"][1] += 1
+
         for binding, step in steps:
+            tally()
             if isinstance(step, GapError):
                 for inv in live:
                     gaps[inv.name].add(step.what)
@@ -671,14 +700,47 @@ class Verifier:
             pending = [inv for inv in pending if used[inv.name] < self.budget]
             if not pending:
                 continue
+            guard = zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard))
+            props: dict[str, Any] = {}
+            if (len(pending) > 1 and len(steps) >= TOGETHER_MIN_BINDINGS and together_failed < TOGETHER_TRIES
+                    and _cheaper_together(cost)):
+                # First every pending invariant at once: one query, "some property fails", on a
+                # fresh solver, within `TOGETHER_SECONDS`. Unsat proves them all on this binding
+                # (each one's query implies it); else each is checked on its own as below.
+                # Which way is taken on a binding is decided by the time each took on the
+                # transition's bindings before (`_cheaper_together`): on 18CO's buy_shares one
+                # query took half the work of the guard's check and eleven, on 1846's, where each
+                # check is quick, half as much again.
+                t0, c0 = time.perf_counter(), time.process_time()
+                try:
+                    props = {inv.name: self._property(inv, step) for inv in pending}
+                except (GapError, Unsupported):
+                    props = {}  # the checks one by one record it
+                if props:
+                    s = z3.Solver()
+                    s.add(*self.assumption)
+                    s.add(*[zb(a) for a in step.axioms])
+                    s.add(guard)
+                    s.add(z3.Or([_negated(p) for p in props.values()]))
+                    left = min(self.budget - used[inv.name] for inv in pending)
+                    r, units = _check(s, min(left, int(TOGETHER_SECONDS * RLIMIT_PER_SECOND)))
+                    for inv in pending:
+                        used[inv.name] += units // len(pending)
+                        spent[inv.name] += (time.perf_counter() - t0) / len(pending)
+                    cost["together"][0] += (time.process_time() - c0) / len(pending)
+                    cost["together"][1] += 1
+                    if r == z3.unsat:
+                        continue
+                    together_failed += 1
             # a fresh solver for each binding: one reused across bindings runs in
             # z3's incremental mode, without the preprocessing that a first
             # check gets, and some checks then time out
+            if len(pending) > 1 and not props:
+                apart_from.append((len(pending), time.process_time()))
             t0 = time.perf_counter()
             solver = z3.Solver()
             solver.add(*self.assumption)
             solver.add(*[zb(a) for a in step.axioms])
-            guard = zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard))
             solver.add(guard)
             r, units = _check(solver, min(self.budget - used[inv.name] for inv in pending))
             for inv in pending:
@@ -692,12 +754,7 @@ class Verifier:
             for inv in pending:
                 t1 = time.perf_counter()
                 try:
-                    if inv.step_property is not None:
-                        prop = inv.step_property(self.tr, step)
-                    elif inv.sanctions:
-                        prop = inv.relaxed(self.tr, step.pre, step.post)
-                    else:
-                        prop = inv.holds(self.tr, step.post)
+                    prop = props[inv.name] if inv.name in props else self._property(inv, step)
                 except GapError as exc:
                     gaps[inv.name].add(exc.what)
                     continue
@@ -770,6 +827,7 @@ class Verifier:
                     if r != z3.unknown:
                         break
                 spent[inv.name] += time.perf_counter() - t1
+        tally()
         out: dict[str, _Outcome] = {}
         for inv in invs:
             name = inv.name
@@ -786,6 +844,14 @@ class Verifier:
             o.seconds = spent[name]
             out[name] = o
         return out
+
+    def _property(self, inv: Invariant, step: Step) -> Any:
+        """What the check of `inv` against `step` proves holds (a term, or a bool)."""
+        if inv.step_property is not None:
+            return inv.step_property(self.tr, step)
+        if inv.sanctions:
+            return inv.relaxed(self.tr, step.pre, step.post)
+        return inv.holds(self.tr, step.post)
 
     def _monotone(self, inv: Invariant, step: Step, guard: Any) -> bool:
         """Whether the step is proved to keep `inv` by `Invariant.monotone` (no term of a limit's sum
@@ -884,6 +950,21 @@ class Verifier:
                                    model_completion=True)
                 lines.append(f"  {var.name:<38} {_show(self.model, value):>14}")
         return "\n".join(lines)
+
+
+def _cheaper_together(cost: dict[str, list[float]]) -> bool:
+    """Whether a binding's invariants are checked together first (`Verifier._solve`), from the CPU
+    seconds per invariant the transition's bindings took each way so far: each way in turn on the
+    first `TOGETHER_SAMPLES` bindings each, then the way that took fewer on average."""
+    (together, n_together), (apart, n_apart) = cost["together"], cost["apart"]
+    if n_together < TOGETHER_SAMPLES or n_apart < TOGETHER_SAMPLES:
+        return n_together <= n_apart
+    return together * n_apart <= apart * n_together
+
+
+def _negated(prop: Any) -> Any:
+    """`not prop`, as a z3 term."""
+    return z3.Not(zb(prop)) if truth(prop) is None else z3.BoolVal(not prop)
 
 
 def _conjuncts(prop: Any) -> list[Any]:
@@ -1149,9 +1230,11 @@ class _RecordingCache(Cache):
         self.added[key] = value
 
 
-#: A task of `warm`: (title, transition or "init", timeout, options, the invariants to check: all
-#: when None).
-WarmTask = tuple[str, str, float, tuple[str, ...], "tuple[str, ...] | None"]
+#: A task of `warm`: (the titles, transition or "init", timeout, options, the invariants to check:
+#: all when None). The titles are a title and its variants that have the transition (`_families`),
+#: checked one after the other in one process: a check whose key (`Verifier.check_keys`) a title
+#: shares with one before it is taken from the cache, not solved again.
+WarmTask = tuple[tuple[str, ...], str, float, tuple[str, ...], "tuple[str, ...] | None"]
 #: What a transition is estimated to take per binding where no earlier run's time is known (`warm`)
 SECONDS_PER_BINDING = 1.0
 #: A transition estimated to take more than this share of a process's work is shared out among
@@ -1159,40 +1242,62 @@ SECONDS_PER_BINDING = 1.0
 HEAVY_SHARE = 0.25
 
 
-def _warm_one(task: WarmTask) -> tuple[str, str, list["CheckResult"], dict[str, dict[str, Any]]]:
-    """In a worker: one transition of one title (or its initial state, "init"), through the cache;
-    its results and the cache entries it added."""
-    name, transition, timeout, options, invariants = task
+def check_one(verifier: "Verifier", transition: str,
+              invariants: "Iterable[str] | None" = None) -> list["CheckResult"]:
+    """One transition of a title (its initial state for "init"), through the verifier's cache;
+    `invariants`: only these (all when None)."""
+    if transition == "init":
+        return verifier.check_init()
+    wanted = None if invariants is None else set(invariants)
+    if wanted is not None and not wanted & {inv.name for inv in verifier.invariants}:
+        return []
+    return verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
+                                     invariants=invariants)
+
+
+def _warm_one(task: WarmTask) -> tuple[str, list[tuple[str, list["CheckResult"]]], dict[str, dict[str, Any]]]:
+    """In a worker: one transition of a family of titles (or their initial states, "init"), each
+    through the cache in turn; the transition, each title's results and the cache entries added."""
+    names, transition, timeout, options, invariants = task
     cache = _RecordingCache(_WARM_STATE["cache"])
     verifiers = _WARM_STATE.setdefault("verifiers", {})
-    if name not in verifiers:
-        verifiers[name] = Verifier(_WARM_TITLES[name], timeout, None, None, options)
-    verifier = verifiers[name]
-    verifier.cache = cache
-    if transition == "init":
-        results = verifier.check_init()
-    else:
-        results = verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
-                                            invariants=invariants)
-    return name, transition, results, cache.added
+    out = []
+    for name in names:
+        if name not in verifiers:
+            verifiers[name] = Verifier(_WARM_TITLES[name], timeout, None, None, options)
+        verifier = verifiers[name]
+        verifier.cache = cache
+        out.append((name, check_one(verifier, transition, invariants)))
+    return transition, out, cache.added
 
 
-def plan(estimates: list[tuple[float, str, str, list[str]]], jobs: int, timeout: float,
+def _families(titles: list[Title]) -> dict[str, tuple[str, ...]]:
+    """Each title's family (by display name): the title and its variants, in `titles`' order.
+    A variant (an errata overlay, another player count) shares most of its checks' keys with
+    its base or a sibling (18CO (18xx.games) the most of 18CO's buy_shares, 1846 (Two-Player,
+    18xx.games) of 1846 (Two-Player)'s): `warm` checks a family's transition in one task."""
+    by_base: dict[str, list[str]] = {}
+    for title in titles:
+        by_base.setdefault(title.name, []).append(title.display_name)
+    return {name: tuple(group) for group in by_base.values() for name in group}
+
+
+def plan(estimates: list[tuple[float, Any, str, list[str]]], jobs: int, timeout: float,
          options: tuple[str, ...]) -> list[WarmTask]:
     """`warm`'s tasks, the heaviest first (so that the last to end is a light one), from each
-    transition's estimate (seconds, title, transition, its invariants); a transition estimated at
+    transition's estimate (seconds, titles, transition, their invariants); a transition estimated at
     more than `HEAVY_SHARE` of a process's work is dealt to `jobs` tasks, each with every
     `jobs`-th invariant."""
     total = sum(e for e, *_ in estimates)
     heavy = HEAVY_SHARE * total / max(1, jobs)
     weighted: list[tuple[float, WarmTask]] = []
-    for seconds, name, transition, invariants in estimates:
+    for seconds, names, transition, invariants in estimates:
         parts = jobs if jobs > 1 and seconds > heavy and len(invariants) >= jobs else 1
         if parts == 1:
-            weighted.append((seconds, (name, transition, timeout, options, None)))
+            weighted.append((seconds, (names, transition, timeout, options, None)))
             continue
         for i in range(parts):
-            weighted.append((seconds / parts, (name, transition, timeout, options, tuple(invariants[i::parts]))))
+            weighted.append((seconds / parts, (names, transition, timeout, options, tuple(invariants[i::parts]))))
     weighted.sort(key=lambda wt: -wt[0])  # stable: equal estimates keep the titles' order
     return [task for _, task in weighted]
 
@@ -1203,10 +1308,11 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     """Check every (invariant, transition) of `titles` on `jobs` processes (all the machine's cores
     when None), through `cache`, and keep the results for `verify_title`, which then only gathers
     them (and puts what was new in `cache`). Each process translates and checks one transition at
-    a time, through the cache; one process (`jobs` 1) leaves all the work to `verify_title`.
-    The transitions go heaviest first, by the seconds they took when last checked (`Cache.times`),
-    else by their bindings, and a heavy one is shared out by invariant (`plan`).
-    With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
+    a time, through the cache, of a title and of its variants one after the other (`_families`:
+    a check a variant shares with its base is solved once); one process (`jobs` 1) leaves all the
+    work to `verify_title`. The transitions go heaviest first, by the seconds they took when last
+    checked (`Cache.times`), else by their bindings, and a heavy one is shared out by invariant
+    (`plan`). With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
     (`scheduler`), whatever `jobs` says. Returns how many results were new."""
     jobs = jobs or os.cpu_count() or 1
     if (jobs <= 1 and scheduler is None) or not titles:
@@ -1214,8 +1320,17 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    estimates: list[tuple[float, str, str, list[str]]] = []
+    families = _families(titles)
+    # (family, transition) -> [seconds, titles, invariants], in the titles' order
+    grouped: dict[tuple[tuple[str, ...], str], list[Any]] = {}
     order: dict[str, dict[str, int]] = {}
+
+    def estimate(name: str, transition: str, seconds: float, invariants: list[str]) -> None:
+        entry = grouped.setdefault((families[name], transition), [0.0, [], []])
+        entry[0] += seconds
+        entry[1].append(name)
+        entry[2].extend(n for n in invariants if n not in entry[2])
+
     for title in titles:
         try:
             verifier = Verifier(title, timeout, None, None, options)
@@ -1225,7 +1340,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
         _WARM_TITLES[name] = title
         invariants = [inv.name for inv in verifier.invariants]
         order[name] = {n: i for i, n in enumerate(invariants)}
-        estimates.append((cache.times.get(Cache.times_key(name, options, "init"), 0.0), name, "init", []))
+        estimate(name, "init", cache.times.get(Cache.times_key(name, options, "init"), 0.0), [])
         for tn in verifier.transitions:
             seconds = cache.times.get(Cache.times_key(name, options, tn.name))
             if seconds is None:
@@ -1233,35 +1348,39 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
                     seconds = SECONDS_PER_BINDING * len(tn.bindings())
                 except (GapError, Unsupported):
                     seconds = 0.0
-            estimates.append((seconds, name, tn.name, invariants))
+            estimate(name, tn.name, seconds, invariants)
+    estimates = [(seconds, tuple(names), transition, invariants)
+                 for (_, transition), (seconds, names, invariants) in grouped.items()]
     tasks = plan(estimates, 1 if scheduler is not None else jobs, timeout, options)
     parts_left: dict[tuple[str, str], int] = {}
-    for name, transition, *_ in tasks:
-        parts_left[(name, transition)] = parts_left.get((name, transition), 0) + 1
+    for names, transition, *_ in tasks:
+        for name in names:
+            parts_left[(name, transition)] = parts_left.get((name, transition), 0) + 1
     pieces: dict[tuple[str, str], list[CheckResult]] = {}
     added = 0
 
-    def gathered(name: str, transition: str, results: list, new: dict) -> None:
+    def gathered(transition: str, by_title: list[tuple[str, list[CheckResult]]], new: dict) -> None:
         nonlocal added
         for key, value in new.items():
             cache.put(key, value)
         added += len(new)
-        pieces.setdefault((name, transition), []).extend(results)
-        parts_left[(name, transition)] -= 1
-        if parts_left[(name, transition)]:
-            return  # a transition shared out is taken whole or not at all (`verify_title` checks the rest)
-        whole = sorted(pieces.pop((name, transition)), key=lambda r: order[name].get(r.invariant, -1))
-        _WARMED.setdefault((name, options, timeout), {})[transition] = whole
-        # (a result taken from the cache has the seconds of the run that made it: the sum is the cold cost)
-        cache.times[Cache.times_key(name, options, transition)] = round(sum(r.seconds for r in whole), 3)
-        if progress is not None:
-            progress(f"{name}: {transition}")
+        for name, results in by_title:
+            pieces.setdefault((name, transition), []).extend(results)
+            parts_left[(name, transition)] -= 1
+            if parts_left[(name, transition)]:
+                continue  # a transition shared out is taken whole or not at all (`verify_title` checks the rest)
+            whole = sorted(pieces.pop((name, transition)), key=lambda r: order[name].get(r.invariant, -1))
+            _WARMED.setdefault((name, options, timeout), {})[transition] = whole
+            # (a result taken from the cache has the seconds of the run that made it: the sum is the cold cost)
+            cache.times[Cache.times_key(name, options, transition)] = round(sum(r.seconds for r in whole), 3)
+            if progress is not None:
+                progress(f"{name}: {transition}")
 
     if scheduler is not None:
         from compiler.verify.scheduler import warm_on
 
         try:
-            warm_on(scheduler, dict(_WARM_TITLES), tasks, cache.data, gathered, (Verifier, _RecordingCache))
+            warm_on(scheduler, dict(_WARM_TITLES), tasks, cache.data, gathered, (Verifier, _RecordingCache, check_one))
         finally:
             _WARM_TITLES.clear()
         cache.save()
@@ -1273,10 +1392,10 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
             futures = [pool.submit(_warm_one, task) for task in tasks]
             for future in as_completed(futures):
                 try:
-                    name, transition, results, new = future.result()
+                    transition, by_title, new = future.result()
                 except Exception:  # noqa: BLE001 - a worker lost: `verify_title` checks it itself
                     continue
-                gathered(name, transition, results, new)
+                gathered(transition, by_title, new)
     finally:
         _WARM_TITLES.clear()
         _WARM_STATE.clear()
