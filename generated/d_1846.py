@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+    "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -1911,29 +1911,32 @@ def a_end_game(g, v_player):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1166
+    # at rulespecs/lib/18xx.rules:1168
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1167
+        # at rulespecs/lib/18xx.rules:1169
         g.transfer(
-            (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
+            (
+                (10 * g.b_par_price(v_corporation))
+                - ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10)
+            ),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1168
+        # at rulespecs/lib/18xx.rules:1170
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1179
+    # at rulespecs/lib/18xx.rules:1181
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1180
+        # at rulespecs/lib/18xx.rules:1182
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1181
+            # at rulespecs/lib/18xx.rules:1183
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1182
+            # at rulespecs/lib/18xx.rules:1184
             g.b_close_private(v_company)
 
 
@@ -2848,15 +2851,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1173
+    # at rulespecs/lib/18xx.rules:1175
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1188
+    # at rulespecs/lib/18xx.rules:1190
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1189
+        # at rulespecs/lib/18xx.rules:1191
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

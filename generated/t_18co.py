@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "bd311458d270bc5f",
-    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+    "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "bd311458d270bc5f",
-        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",

@@ -84,6 +84,34 @@ def test_partial_capitalisation_releases_the_rest_once_and_only_to_a_floated_cor
     assert (game.cash[corp], game.cash[bank]) == (700, before - 490)  # once
 
 
+def test_partial_capitalisation_pays_ten_shares_at_par_in_all_whatever_the_percentage():
+    """At a percentage that does not divide the capital (25% of ten shares at $65, $162.50) the float
+    pays $162, rounded down, and release_capital the rest, $488: $650 in all, never a dollar short."""
+    from compiler.emit.engines import current_game_class
+    from compiler.lang.pipeline import load_texts
+
+    text = (TOY / "toy.rules").read_text(encoding="utf-8")
+    for old, new in (("(price: 70, zones: [par])", "(price: 65, zones: [par])"), ("par_prices: [$70]", "par_prices: [$65]"),
+                     ("    par: [$70] §2", "    par: [$65] §2"),
+                     ("  capitalisation: incremental §2", "  capitalisation: partial §2\n  capitalised_percent: 25% §2")):
+        assert old in text
+        text = text.replace(old, new)
+    loaded = load_texts({**LIBRARIES, "toy.rules": text})
+    assert loaded.ok, [(d.code, d.message) for d in loaded.errors]
+    Game = current_game_class(loaded.program.titles["Toy"], loaded.sources)[0]
+    game = Game(players=["A", "B"], seed=1)
+    corp, bank = game.corporations[0], game.name("bank")
+    monitor = Monitor(game)
+    for who, kind in (("A", "par"), ("A", "pass"), ("B", "buy_shares")):
+        action = next(a for a in game.legal_actions() if (a["entity"], a["type"]) == (who, kind))
+        game.process(action)
+        monitor.check(game, action)
+    assert game.cash[corp] == 162
+    before = game.cash[bank]
+    game.call("release_capital", corp)
+    assert (game.cash[corp], before - game.cash[bank]) == (650, 488)
+
+
 def test_partial_capitalisation_needs_its_percentage():
     """`capitalised_percent` is required under partial capitalisation (E027 on the title's line)."""
     from compiler.lang.pipeline import load_texts
