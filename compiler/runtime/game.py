@@ -1283,6 +1283,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if board is not None:
             memo[id(board.reaches)] = {}
             memo[id(board.graphs)] = {}
+            memo[id(board.walks)] = {}
             memo[id(board.judged)] = {}
         return copying.deepcopy(self, memo)
 
