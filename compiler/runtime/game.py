@@ -107,6 +107,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         #: pick may come from anywhere in the deck (`replaying()`)
         self.log_hints = frozenset(str(h) for h in log_hints)
         self._named_shares: tuple[str, ...] = ()
+        #: (round, entity kind, entity id) -> the action the automatic pass last found legal for the entity
+        #: in such a round (`_auto_pass`), to try first when it asks again: a cache of the asking, not state
+        self._found_legal: dict[tuple[str, str, str], str] = {}
         #: a route search that only asks whether a paying run exists (`_some_legal`)
         self._quick_routes = False
         #: candidates listed with no shortcut (`oracle_legal_actions`)
@@ -1055,14 +1058,21 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                     return  # nothing the company may do (the caller reports it)
                 self._dispatch(skip)
                 continue
+            # the action found legal when the entity was last asked in this round is tried first: any legal
+            # one answers, so the order changes what it costs to ask, not the answer
+            asked = (self.g["round"], entity.kind, entity.id)
+            first = self._found_legal.get(asked)
+            candidates = self._iter_candidates(cheap_first=True, prefer=first)
             if own:
                 # only the entity's own actions count, each tried only until one that is not a pass is legal
-                if self._some_legal(a for a in self._iter_candidates(cheap_first=True) if str(a.get("entity")) == entity.id):
-                    return  # something to decide
+                candidates = (a for a in candidates if str(a.get("entity")) == entity.id)
+            found = self._first_legal(candidates)
+            if found is not None:
+                self._found_legal[asked] = self.action_name(found)
+                return  # something to decide
+            if own:
                 idle = [a for a in self._candidates() if str(a.get("entity")) == entity.id and self._idle(a) and self.is_legal(a)]
             else:
-                if self._some_legal(self._iter_candidates(cheap_first=True)):
-                    return  # something to decide
                 idle = [a for a in self._candidates() if self._idle(a) and self.is_legal(a)]
             if not idle:
                 return  # nothing legal at all, which the caller reports

@@ -134,9 +134,9 @@ class Listing:
     #: where only the existence of a legal action is asked
     COSTLY = ("run_routes", "lay_tile")
 
-    def _iter_candidates(self, cheap_first: bool = False) -> Iterator[Action]:
+    def _iter_candidates(self, cheap_first: bool = False, prefer: str | None = None) -> Iterator[Action]:
         """The candidates of `_candidates`, generated one action type at a time (the costly types last
-        with `cheap_first`)."""
+        with `cheap_first`, and the action `prefer` first among those of its cost)."""
         entity = self.current_entity()
         if entity is None:
             return
@@ -150,7 +150,7 @@ class Listing:
         if self._declinable_pending() and "pass" in self.ACTION_PARAMS:
             names.append("pass")  # a decision the title lets its owner decline
         if cheap_first:
-            names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
+            names.sort(key=lambda name: (any(name.endswith(kind) for kind in self.COSTLY), name != prefer))
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
             if president is not None and self.b_must_buy_train(entity):
@@ -173,11 +173,15 @@ class Listing:
     def _some_legal(self, candidates: Iterable[Action]) -> bool:
         """Whether one of `candidates` other than an idle one is legal now; stops at the first, and a route
         search stops at its first paying run (`_quick_routes`)."""
+        return self._first_legal(candidates) is not None
+
+    def _first_legal(self, candidates: Iterable[Action]) -> Action | None:
+        """The first of `candidates` other than an idle one that is legal now, or None (see `_some_legal`)."""
         self._quick_routes = True
         try:
             with self._listing(probing=True):
                 self._known_refused = None  # only whether one is legal: a group a bound probe refuses is left out
-                return any(not self._idle(c) and self.is_legal(c) for c in candidates)
+                return next((c for c in candidates if not self._idle(c) and self.is_legal(c)), None)
         finally:
             self._quick_routes = False
 
