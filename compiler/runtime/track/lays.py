@@ -87,35 +87,46 @@ def _walk(board: Board, company: str) -> Reach:
     entries: set[tuple[str, int]] = set()
     paths: set[tuple[str, int]] = set()
     starts = set(board.tokens_of(company))
-    stack: list[tuple[str, str, int]] = [("n", h, i) for h, i in starts]
+    placed, nbr, borders = board.placed, board.nbr, board.borders
+    layouts: dict[str, _Layout] = {}  # each hex's layout, read once in the walk
+    # (hex, NODE + node): a node reached; (hex, edge): the track leaving the hex by that edge
+    stack: list[tuple[str, int]] = [(h, NODE + i) for h, i in starts]
 
     while stack:
-        what, h, x = stack.pop()
-        if what == "n":
-            ref = (h, x)
+        h, x = stack.pop()
+        if x >= NODE:
+            ref = (h, x - NODE)
             nodes.add(ref)
             if ref in expanded or not (ref in starts or board.passable(ref, company)):
                 continue
             expanded.add(ref)
-            lay = board.layout_at(h)
-            for p in lay.node_paths[x]:
+            lay = layouts.get(h)
+            if lay is None:
+                here = placed[h]
+                lay = layouts[h] = _layout(here.tile, here.rotation)
+            ends = lay.ends
+            for p in lay.node_paths[x - NODE]:
                 paths.add((h, p))
-                other = _other(lay.ends[p], NODE + x)
-                stack.append(("n", h, other - NODE) if other >= NODE else ("x", h, other))
-        elif what == "x":  # leaving hex h through edge x
-            nb = board.nbr[h][x]
-            border = board.borders.get((h, x))
-            if nb is None or (border is not None and border.type == "impassable"):
+                stack.append((h, _other(ends[p], x)))
+        else:  # leaving hex h through edge x
+            nb = nbr[h][x]
+            if nb is None:
+                continue
+            border = borders.get((h, x))
+            if border is not None and border.type == "impassable":
                 continue
             e = opposite(x)
             if (nb, e) in entries:
                 continue
             entries.add((nb, e))
-            lay = board.layout_at(nb)
+            lay = layouts.get(nb)
+            if lay is None:
+                there = placed[nb]
+                lay = layouts[nb] = _layout(there.tile, there.rotation)
+            ends = lay.ends
             for p in lay.edge_paths[e]:
                 paths.add((nb, p))
-                other = _other(lay.ends[p], e)
-                stack.append(("n", nb, other - NODE) if other >= NODE else ("x", nb, other))
+                stack.append((nb, _other(ends[p], e)))
     return Reach(company, frozenset(nodes), frozenset(entries), frozenset(paths))
 
 
