@@ -1127,7 +1127,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return False
         if self.g["step"] == "track_and_token" and self._done_this_turn("token"):
             return False
-        return bool(track.legal_tokens(self.board, corp.id))
+        return bool(track.legal_tokens(self.board, corp.id, first=True))
 
     def b_lays_left(self) -> int:
         """lays_left(): the tile lays the operating company has left in this turn."""

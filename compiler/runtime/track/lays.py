@@ -598,16 +598,23 @@ class TokenSpot:
         }
 
 
-def legal_tokens(board: Board, company: str) -> list[TokenSpot]:
+def legal_tokens(board: Board, company: str, *, first: bool = False) -> list[TokenSpot]:
     """Cities where `company` may place a station token now (1800 §11.2,
     18CO 5.7, 1880 VII.3.4): reachable over unblocked track, a free slot
     after other companies' reservations, and no token of the company in the
-    hex already."""
+    hex already. With `first`, only the first of them (whether there is one)."""
     out = []
+    # the hexes where the company has a station: `_token_verdict` refuses their cities, as it does a node
+    # that is no city
+    placed = {h for (h, _), held in board.tokens.items() if company in held}
     for ref in sorted(reach(board, company).nodes):
+        if ref[0] in placed or board.node(ref).kind != "city":
+            continue
         verdict = _token_verdict(board, company, ref, reachable=True)
         if isinstance(verdict, TokenSpot):
             out.append(verdict)
+            if first:
+                break
     return out
 
 
