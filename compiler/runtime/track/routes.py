@@ -348,17 +348,17 @@ class _Graph:
     ):
         self.board = board
         refs = sorted(scope) if scope is not None else sorted(board.nodes())
-        refs = [r for r in refs if board.node(r).kind != "junction"]
+        nodes = [(r, board.node(r)) for r in refs]
+        nodes = [(r, node) for r, node in nodes if node.kind != "junction"]
+        refs = [r for r, _node in nodes]
         self.refs = refs
         self.index = {r: k for k, r in enumerate(refs)}
-        self.kind = [board.node(r).kind for r in refs]
+        self.kind = [node.kind for _r, node in nodes]
         self.stops_as = [
             board.hexes[r[0]].stops_as if r[0] in board.hexes and self.kind[k] != "junction" else None
             for k, r in enumerate(refs)
         ]
-        self.rev = [
-            board.revenue(r, phase) if board.node(r).kind != "junction" else 0 for r in refs
-        ]
+        self.rev = [node.revenue_at(phase, board.phases) for _r, node in nodes]
         self.passable = [board.passable(r, company) for r in refs]
         self.token = [company in board.holders(r) for r in refs] if refs else []
         self.bits: dict[tuple[Any, ...], int] = {}
@@ -370,33 +370,32 @@ class _Graph:
         self.by_chain: dict[tuple[str, ...], list[int]] = {}
         seen: set[tuple[int, int, int]] = set()
         bits = self.bits
+        index = self.index
         for k, (h, i) in enumerate(refs):
-            lay = board.layout_at(h)
-            for p in lay.node_paths[i]:
-                trace, ends = _node_walks(board, h, i, p)
-                for piece in trace:  # the track's bits, numbered in the order the walk meets the pieces
-                    if piece not in bits:
-                        bits[piece] = 1 << len(bits)
-                for end, pieces, chain in ends:
-                    other = self.index.get(end)
-                    if other is None or other == k:
-                        continue
-                    mask = 0
-                    for piece in pieces:
-                        mask |= bits[piece]
-                    key = (min(k, other), max(k, other), mask)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    s = len(self.seg_a)
-                    self.seg_a.append(k)
-                    self.seg_b.append(other)
-                    self.seg_mask.append(mask)
-                    self.seg_chain.append(chain)
-                    self.adj[k].append((s, other))
-                    self.adj[other].append((s, k))
-                    self.by_chain.setdefault(chain, []).append(s)
-                    self.by_chain.setdefault(tuple(reversed(chain)), []).append(s)
+            trace, ends = _node_walks(board, h, i)
+            for piece in trace:  # the track's bits, numbered in the order the walks meet the pieces
+                if piece not in bits:
+                    bits[piece] = 1 << len(bits)
+            for end, pieces, chain in ends:
+                other = index.get(end)
+                if other is None or other == k:
+                    continue
+                mask = 0
+                for piece in pieces:
+                    mask |= bits[piece]
+                key = (min(k, other), max(k, other), mask)
+                if key in seen:
+                    continue
+                seen.add(key)
+                s = len(self.seg_a)
+                self.seg_a.append(k)
+                self.seg_b.append(other)
+                self.seg_mask.append(mask)
+                self.seg_chain.append(chain)
+                self.adj[k].append((s, other))
+                self.adj[other].append((s, k))
+                self.by_chain.setdefault(chain, []).append(s)
+                self.by_chain.setdefault(tuple(reversed(chain)), []).append(s)
 
         for ways in self.adj:  # the search tries valuable neighbours first
             ways.sort(key=lambda way: -self.rev[way[1]])
@@ -581,17 +580,17 @@ def _route_revenue_on(
 
 
 def _node_walks(
-    board: Board, h: str, i: int, p: int
+    board: Board, h: str, i: int
 ) -> tuple[tuple[tuple[Any, ...], ...], list[tuple[NodeRef, tuple[tuple[Any, ...], ...], tuple[str, ...]]]]:
-    """The segments that leave node `i` of hex `h` by its path `p`, through plain track and
-    junctions, to the next node: (the pieces of track the walk meets, in the order it meets them;
+    """The segments that leave node `i` of hex `h`, path by path, through plain track and
+    junctions, to the next node: (the pieces of track the walks meet, in the order they meet them;
     for each segment, its far node, the pieces it uses and the hexes it crosses). A piece is a
     hex side (hex, edge) or a path between two nodes (hex, "path", path). A function of the tiles
-    on the hexes the walk crosses and the borders it meets: kept in the board's `walks` while
+    on the hexes the walks cross and the borders they meet: kept in the board's `walks` while
     those stand (one lay changes the walks through one hex; a token, none), so that a route
     graph (`_Graph`) is built from the walks kept, as the walks themselves would build it."""
     placed, borders = board.placed, board.borders
-    kept = board.walks.get((h, i, p))
+    kept = board.walks.get((h, i))
     if kept is not None:
         tiles, sides, trace, ends = kept
         if all(placed[x] is held for x, held in tiles) and all(borders.get(e) is b for e, b in sides):
@@ -639,9 +638,11 @@ def _node_walks(
         for q in _layout(there.tile, there.rotation).edge_paths[e]:
             walk(nb, q, e, used, chain + (nb,))
 
-    walk(h, p, NODE + i, (), (h,))
+    start = seen_tiles.setdefault(h, placed[h])
+    for p in _layout(start.tile, start.rotation).node_paths[i]:
+        walk(h, p, NODE + i, (), (h,))
     trace = tuple(met)
-    board.walks[(h, i, p)] = (tuple(seen_tiles.items()), tuple(seen_sides.items()), trace, found)
+    board.walks[(h, i)] = (tuple(seen_tiles.items()), tuple(seen_sides.items()), trace, found)
     return trace, found
 
 
