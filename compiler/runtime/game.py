@@ -1095,17 +1095,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if self.g["finished"]:
             return False
         step = self.g.get("step")
-        own = set(STEP_ACTIONS.get(step, (step,)))
-        holding = set(HOLDING_STEPS.get(step, ()))
-
-        def vtype(name: str) -> str:
-            for kind in ("player", "corporation", "company"):
-                if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
-                    return name[len(kind) + 1:]
-            return name
-
-        names = [n for n in self.ACTION_PARAMS if (n in own or vtype(n) in holding) and n not in OUT_OF_TURN]
-        names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
+        holding = HOLDING_STEPS.get(step, ())
+        names = self._step_action_names(step)
 
         def candidates() -> Iterator[Action]:
             yield from self._iter_candidates_for(operator, names)
@@ -1119,6 +1110,29 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                             yield from self._iter_candidates_for(other, [name])
 
         return self._some_legal(candidates())
+
+    #: (engine class, step) -> `_step_action_names`: a function of the title's actions alone
+    _STEP_NAMES: dict[tuple[type, Any], list[str]] = {}
+
+    def _step_action_names(self, step: Any) -> list[str]:
+        """The title's actions `step_actions_legal` asks about at `step`: the step's own and, at a holding
+        step, those of the types it holds (not the out-of-turn ones), the costly ones last."""
+        key = (type(self), step)
+        names = self._STEP_NAMES.get(key)
+        if names is None:
+            own = set(STEP_ACTIONS.get(step, (step,)))
+            holding = set(HOLDING_STEPS.get(step, ()))
+
+            def vtype(name: str) -> str:
+                for kind in ("player", "corporation", "company"):
+                    if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
+                        return name[len(kind) + 1:]
+                return name
+
+            names = [n for n in self.ACTION_PARAMS if (n in own or vtype(n) in holding) and n not in OUT_OF_TURN]
+            names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
+            self._STEP_NAMES[key] = names
+        return names
 
     def b_station_possible(self, corp: Entity) -> bool:
         """station_possible(C): C could place a station token now, money aside: it is at its station step,

@@ -197,11 +197,12 @@ class Listing:
             out.extend(p for p in self.privates if not self.closed[p.id])
         return out
 
-    def _later_step_actions(self, entity: Entity) -> frozenset[str]:
+    def _later_step_actions(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
         """The actions of the steps after the operating company's current one, while it may pass that step:
         no candidates (taken now they would pass the steps between, as a log's action does, see
         `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
-        train owed), its guards judge them as they stand."""
+        train owed), its guards judge them as they stand. With `names`, only those of `names` are asked
+        about: where none of them is of a later step, the pass is not tried."""
         if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("operating") != entity.id:
             return frozenset()
         steps, current = self._steps(), self.g.get("step")
@@ -209,6 +210,8 @@ class Listing:
             return frozenset()
         later = {kind for step in steps[steps.index(current) + 1:] for kind in STEP_ACTIONS.get(step, (step,))}
         later -= set(STEP_ACTIONS.get(current, (current,)))
+        if names is not None and later.isdisjoint(names):
+            return frozenset()
         if not later or not self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)}):
             return frozenset()
         return frozenset(later)
@@ -258,8 +261,9 @@ class Listing:
         with none asks no probe; the same candidates either way."""
         etype_of = self.entity_type(entity)
         who = {"entity": entity.id, "entity_type": etype_of}
-        later = self._later_step_actions(entity)
-        for name, vtype, round_of in self._shaped_names(entity, etype_of, names):
+        shaped = self._shaped_names(entity, etype_of, names)
+        later = self._later_step_actions(entity, [name for name, _vtype, _round in shaped])
+        for name, vtype, round_of in shaped:
             if name in later:
                 continue
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
