@@ -97,13 +97,18 @@ def _walk(board: Board, company: str) -> Reach:
         if x >= NODE:
             ref = (h, x - NODE)
             nodes.add(ref)
-            if ref in expanded or not (ref in starts or board.passable(ref, company)):
+            if ref in expanded:
                 continue
-            expanded.add(ref)
             lay = layouts.get(h)
             if lay is None:
                 here = placed[h]
                 lay = layouts[h] = _layout(here.tile, here.rotation)
+            if ref not in starts:
+                # `Board.passable`: a junction is passed, a terminal node is not, nor a city it blocks
+                kind = placed[h].tile.nodes[ref[1]].kind
+                if kind != "junction" and (ref[1] in lay.terminal or (kind == "city" and board.blocked(ref, company))):
+                    continue
+            expanded.add(ref)
             ends = lay.ends
             for p in lay.node_paths[x - NODE]:
                 paths.add((h, p))
