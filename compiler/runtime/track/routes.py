@@ -370,7 +370,8 @@ class _Graph:
         self.by_chain: dict[tuple[str, ...], list[int]] = {}
         seen: set[tuple[int, int, int]] = set()
         bits = self.bits
-        index = self.index
+        index, seg_a, seg_b, seg_mask, seg_chain = self.index, self.seg_a, self.seg_b, self.seg_mask, self.seg_chain
+        adj, by_chain = self.adj, self.by_chain
         for k, (h, i) in enumerate(refs):
             trace, ends = _node_walks(board, h, i)
             for piece in trace:  # the track's bits, numbered in the order the walks meet the pieces
@@ -383,19 +384,19 @@ class _Graph:
                 mask = 0
                 for piece in pieces:
                     mask |= bits[piece]
-                key = (min(k, other), max(k, other), mask)
+                key = (k, other, mask) if k < other else (other, k, mask)
                 if key in seen:
                     continue
                 seen.add(key)
-                s = len(self.seg_a)
-                self.seg_a.append(k)
-                self.seg_b.append(other)
-                self.seg_mask.append(mask)
-                self.seg_chain.append(chain)
-                self.adj[k].append((s, other))
-                self.adj[other].append((s, k))
-                self.by_chain.setdefault(chain, []).append(s)
-                self.by_chain.setdefault(tuple(reversed(chain)), []).append(s)
+                s = len(seg_a)
+                seg_a.append(k)
+                seg_b.append(other)
+                seg_mask.append(mask)
+                seg_chain.append(chain)
+                adj[k].append((s, other))
+                adj[other].append((s, k))
+                by_chain.setdefault(chain, []).append(s)
+                by_chain.setdefault(chain[::-1], []).append(s)
 
         for ways in self.adj:  # the search tries valuable neighbours first
             ways.sort(key=lambda way: -self.rev[way[1]])
@@ -593,8 +594,15 @@ def _node_walks(
     kept = board.walks.get((h, i))
     if kept is not None:
         tiles, sides, trace, ends = kept
-        if all(placed[x] is held for x, held in tiles) and all(borders.get(e) is b for e, b in sides):
-            return trace, ends
+        for x, held in tiles:
+            if placed[x] is not held:
+                break
+        else:
+            for side, border in sides:
+                if borders.get(side) is not border:
+                    break
+            else:
+                return trace, ends
     met: dict[tuple[Any, ...], None] = {}
     seen_tiles: dict[str, Any] = {}
     seen_sides: dict[tuple[str, int], Any] = {}
