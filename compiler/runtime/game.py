@@ -1054,9 +1054,18 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                     return
                 who = {"entity": entity.id, "entity_type": self.entity_type(entity)}
                 skip = {"type": "run_routes", **who, "routes": []} if self.g["step"] == "run_routes" else {"type": "pass", **who}
-                if not self.is_legal(skip):
-                    return  # nothing the company may do (the caller reports it)
-                self._dispatch(skip)
+                # taken in a transaction of its own: where it is refused, nothing the company may do (the
+                # caller reports it), and the game is as it was
+                self.j.begin()
+                try:
+                    self._dispatch(skip)
+                except (IllegalAction, RuleGap):
+                    self.j.rollback()
+                    return
+                except BaseException:
+                    self.j.rollback()
+                    raise
+                self.j.commit()
                 continue
             # the action found legal when the entity was last asked in this round is tried first: any legal
             # one answers, so the order changes what it costs to ask, not the answer
