@@ -107,6 +107,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         #: pick may come from anywhere in the deck (`replaying()`)
         self.log_hints = frozenset(str(h) for h in log_hints)
         self._named_shares: tuple[str, ...] = ()
+        #: (round, entity kind, entity id) -> the action the automatic pass last found legal for the entity
+        #: in such a round (`_auto_pass`), to try first when it asks again: a cache of the asking, not state
+        self._found_legal: dict[tuple[str, str, str], str] = {}
         #: a route search that only asks whether a paying run exists (`_some_legal`)
         self._quick_routes = False
         #: candidates listed with no shortcut (`oracle_legal_actions`)
@@ -1051,18 +1054,34 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                     return
                 who = {"entity": entity.id, "entity_type": self.entity_type(entity)}
                 skip = {"type": "run_routes", **who, "routes": []} if self.g["step"] == "run_routes" else {"type": "pass", **who}
-                if not self.is_legal(skip):
-                    return  # nothing the company may do (the caller reports it)
-                self._dispatch(skip)
+                # taken in a transaction of its own: where it is refused, nothing the company may do (the
+                # caller reports it), and the game is as it was
+                self.j.begin()
+                try:
+                    self._dispatch(skip)
+                except (IllegalAction, RuleGap):
+                    self.j.rollback()
+                    return
+                except BaseException:
+                    self.j.rollback()
+                    raise
+                self.j.commit()
                 continue
+            # the action found legal when the entity was last asked in this round is tried first: any legal
+            # one answers, so the order changes what it costs to ask, not the answer
+            asked = (self.g["round"], entity.kind, entity.id)
+            first = self._found_legal.get(asked)
+            candidates = self._iter_candidates(cheap_first=True, prefer=first)
             if own:
                 # only the entity's own actions count, each tried only until one that is not a pass is legal
-                if self._some_legal(a for a in self._iter_candidates(cheap_first=True) if str(a.get("entity")) == entity.id):
-                    return  # something to decide
+                candidates = (a for a in candidates if str(a.get("entity")) == entity.id)
+            found = self._first_legal(candidates)
+            if found is not None:
+                self._found_legal[asked] = self.action_name(found)
+                return  # something to decide
+            if own:
                 idle = [a for a in self._candidates() if str(a.get("entity")) == entity.id and self._idle(a) and self.is_legal(a)]
             else:
-                if self._some_legal(self._iter_candidates(cheap_first=True)):
-                    return  # something to decide
                 idle = [a for a in self._candidates() if self._idle(a) and self.is_legal(a)]
             if not idle:
                 return  # nothing legal at all, which the caller reports
@@ -1085,17 +1104,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if self.g["finished"]:
             return False
         step = self.g.get("step")
-        own = set(STEP_ACTIONS.get(step, (step,)))
-        holding = set(HOLDING_STEPS.get(step, ()))
-
-        def vtype(name: str) -> str:
-            for kind in ("player", "corporation", "company"):
-                if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
-                    return name[len(kind) + 1:]
-            return name
-
-        names = [n for n in self.ACTION_PARAMS if (n in own or vtype(n) in holding) and n not in OUT_OF_TURN]
-        names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
+        holding = HOLDING_STEPS.get(step, ())
+        names = self._step_action_names(step)
 
         def candidates() -> Iterator[Action]:
             yield from self._iter_candidates_for(operator, names)
@@ -1110,6 +1120,29 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
         return self._some_legal(candidates())
 
+    #: (engine class, step) -> `_step_action_names`: a function of the title's actions alone
+    _STEP_NAMES: dict[tuple[type, Any], list[str]] = {}
+
+    def _step_action_names(self, step: Any) -> list[str]:
+        """The title's actions `step_actions_legal` asks about at `step`: the step's own and, at a holding
+        step, those of the types it holds (not the out-of-turn ones), the costly ones last."""
+        key = (type(self), step)
+        names = self._STEP_NAMES.get(key)
+        if names is None:
+            own = set(STEP_ACTIONS.get(step, (step,)))
+            holding = set(HOLDING_STEPS.get(step, ()))
+
+            def vtype(name: str) -> str:
+                for kind in ("player", "corporation", "company"):
+                    if name.startswith(kind + "_") and name[len(kind) + 1:] in VOCABULARY:
+                        return name[len(kind) + 1:]
+                return name
+
+            names = [n for n in self.ACTION_PARAMS if (n in own or vtype(n) in holding) and n not in OUT_OF_TURN]
+            names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
+            self._STEP_NAMES[key] = names
+        return names
+
     def b_station_possible(self, corp: Entity) -> bool:
         """station_possible(C): C could place a station token now, money aside: it is at its station step,
         has placed none this turn, has one left, and reaches a city with a slot it may take."""
@@ -1117,7 +1150,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return False
         if self.g["step"] == "track_and_token" and self._done_this_turn("token"):
             return False
-        return bool(track.legal_tokens(self.board, corp.id))
+        return bool(track.legal_tokens(self.board, corp.id, first=True))
 
     def b_lays_left(self) -> int:
         """lays_left(): the tile lays the operating company has left in this turn."""
@@ -1283,6 +1316,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if board is not None:
             memo[id(board.reaches)] = {}
             memo[id(board.graphs)] = {}
+            memo[id(board.walks)] = {}
             memo[id(board.judged)] = {}
         return copying.deepcopy(self, memo)
 

@@ -134,9 +134,9 @@ class Listing:
     #: where only the existence of a legal action is asked
     COSTLY = ("run_routes", "lay_tile")
 
-    def _iter_candidates(self, cheap_first: bool = False) -> Iterator[Action]:
+    def _iter_candidates(self, cheap_first: bool = False, prefer: str | None = None) -> Iterator[Action]:
         """The candidates of `_candidates`, generated one action type at a time (the costly types last
-        with `cheap_first`)."""
+        with `cheap_first`, and the action `prefer` first among those of its cost)."""
         entity = self.current_entity()
         if entity is None:
             return
@@ -150,7 +150,7 @@ class Listing:
         if self._declinable_pending() and "pass" in self.ACTION_PARAMS:
             names.append("pass")  # a decision the title lets its owner decline
         if cheap_first:
-            names.sort(key=lambda name: any(name.endswith(kind) for kind in self.COSTLY))
+            names.sort(key=lambda name: (any(name.endswith(kind) for kind in self.COSTLY), name != prefer))
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
             if president is not None and self.b_must_buy_train(entity):
@@ -173,11 +173,15 @@ class Listing:
     def _some_legal(self, candidates: Iterable[Action]) -> bool:
         """Whether one of `candidates` other than an idle one is legal now; stops at the first, and a route
         search stops at its first paying run (`_quick_routes`)."""
+        return self._first_legal(candidates) is not None
+
+    def _first_legal(self, candidates: Iterable[Action]) -> Action | None:
+        """The first of `candidates` other than an idle one that is legal now, or None (see `_some_legal`)."""
         self._quick_routes = True
         try:
             with self._listing(probing=True):
                 self._known_refused = None  # only whether one is legal: a group a bound probe refuses is left out
-                return any(not self._idle(c) and self.is_legal(c) for c in candidates)
+                return next((c for c in candidates if not self._idle(c) and self.is_legal(c)), None)
         finally:
             self._quick_routes = False
 
@@ -193,11 +197,12 @@ class Listing:
             out.extend(p for p in self.privates if not self.closed[p.id])
         return out
 
-    def _later_step_actions(self, entity: Entity) -> frozenset[str]:
+    def _later_step_actions(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
         """The actions of the steps after the operating company's current one, while it may pass that step:
         no candidates (taken now they would pass the steps between, as a log's action does, see
         `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
-        train owed), its guards judge them as they stand."""
+        train owed), its guards judge them as they stand. With `names`, only those of `names` are asked
+        about: where none of them is of a later step, the pass is not tried."""
         if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("operating") != entity.id:
             return frozenset()
         steps, current = self._steps(), self.g.get("step")
@@ -205,6 +210,8 @@ class Listing:
             return frozenset()
         later = {kind for step in steps[steps.index(current) + 1:] for kind in STEP_ACTIONS.get(step, (step,))}
         later -= set(STEP_ACTIONS.get(current, (current,)))
+        if names is not None and later.isdisjoint(names):
+            return frozenset()
         if not later or not self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)}):
             return frozenset()
         return frozenset(later)
@@ -254,8 +261,9 @@ class Listing:
         with none asks no probe; the same candidates either way."""
         etype_of = self.entity_type(entity)
         who = {"entity": entity.id, "entity_type": etype_of}
-        later = self._later_step_actions(entity)
-        for name, vtype, round_of in self._shaped_names(entity, etype_of, names):
+        shaped = self._shaped_names(entity, etype_of, names)
+        later = self._later_step_actions(entity, [name for name, _vtype, _round in shaped])
+        for name, vtype, round_of in shaped:
             if name in later:
                 continue
             generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \

@@ -36,33 +36,45 @@ class Monitor:
         for holder, cash in game.cash.items():
             if holder is not BANK and cash < 0:
                 raise InvariantViolation("no_negative_cash", f"{holder} has {cash}", action)
-        # each holder's percentage of each corporation, from one pass over the certificates (what
-        # `b_percent` answers holder by holder)
+        # each holder's percentage of each corporation and its number of certificates, from one pass over
+        # the certificates (what `b_percent` answers holder by holder, and `b_certificates` counts)
         held: dict[tuple[str, str, str], int] = {}
+        tallies: dict[str, dict[tuple[str, str], int]] = {}
+        owning: dict[tuple[str, str], list[tuple[object, int]]] = {}  # holder -> (corporation, percent)
         owner = game.owner
         for corp in game.corporations:
-            certs = game.certs_of[corp.id]
-            total = sum(c.percent for c in certs)
-            if total != 100:
-                raise InvariantViolation("shares_sum_to_100", f"{corp} certificates sum to {total}%", action)
-            for cert in certs:
+            total, missing = 0, None
+            percents: dict[tuple[str, str], int] = {}
+            numbers: dict[tuple[str, str], int] = {}
+            for cert in game.certs_of[corp.id]:
+                total += cert.percent
                 holder = owner.get(cert.id)
                 if holder is None:
-                    raise InvariantViolation("shares_sum_to_100", f"{cert} has no holder", action)
-                key = (holder.kind, holder.id, corp.id)
-                held[key] = held.get(key, 0) + cert.percent
+                    if missing is None:
+                        missing = cert
+                    continue
+                key = (holder.kind, holder.id)
+                percents[key] = percents.get(key, 0) + cert.percent
+                numbers[key] = numbers.get(key, 0) + 1
+            if total != 100:
+                raise InvariantViolation("shares_sum_to_100", f"{corp} certificates sum to {total}%", action)
+            if missing is not None:
+                raise InvariantViolation("shares_sum_to_100", f"{missing} has no holder", action)
+            tallies[corp.id] = numbers
+            for key, pct in percents.items():
+                held[(key[0], key[1], corp.id)] = pct
+                owning.setdefault(key, []).append((corp, pct))
         sanctioned = game.g["sanctioned"]
         limit = game.param("cert_limit")
         cap = game.param("holding_cap")
-        counted = game._certificate_counts()  # `b_certificates` of every player, in one pass
+        counted = game._certificate_counts(tallies)  # `b_certificates` of every player, in one pass
         for player in game.players:
             certificates = counted.get((player.kind, player.id), 0)
             if certificates > limit and ("cert_limit", player.id) not in sanctioned:
                 raise InvariantViolation(
                     "cert_limit", f"{player} holds {certificates} certificates, limit {limit}", action
                 )
-            for corp in game.corporations:
-                pct = held.get((player.kind, player.id, corp.id), 0)
+            for corp, pct in owning.get((player.kind, player.id), ()):
                 if pct > cap and "unlimited_holding" not in game.b_zones(corp) and (
                     ("holding_cap", player.id) not in sanctioned
                 ):

@@ -117,19 +117,23 @@ class StockRound:
                     zones = zones | {str(z) for z in ability.get("zones") or ()}
         return zones
 
-    def _certificate_counts(self) -> dict[tuple[str, str], int]:
+    def _certificate_counts(self, tallies: dict[str, dict[tuple[str, str], int]] | None = None) -> dict[tuple[str, str], int]:
         """`b_certificates` of every holder at once, by (kind, id): one pass over the certificates (the
-        monitor asks it of every player after every action)."""
+        monitor asks it of every player after every action, giving `tallies`: for each corporation, how
+        many of its certificates each holder has, which it counts in its own pass)."""
         counts = self.param("cert_limit_counts")
         out: dict[tuple[str, str], int] = {}
         if "shares" in counts:
             owner, certs_of = self.owner, self.certs_of
             for corp in self.corporations:
-                held: dict[tuple[str, str], int] = {}
-                for cert in certs_of[corp.id]:
-                    holder = owner[cert.id]
-                    key = (holder.kind, holder.id)
-                    held[key] = held.get(key, 0) + 1
+                if tallies is not None:
+                    held = tallies[corp.id]
+                else:
+                    held = {}
+                    for cert in certs_of[corp.id]:
+                        holder = owner[cert.id]
+                        key = (holder.kind, holder.id)
+                        held[key] = held.get(key, 0) + 1
                 if held and "no_cert_limit" not in self.b_zones(corp):
                     for key, n in held.items():
                         out[key] = out.get(key, 0) + n

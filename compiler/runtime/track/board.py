@@ -218,6 +218,9 @@ class Board:
         self.reaches: dict[tuple[str, int], Any] = {}
         #: (company, version, phase) -> the whole map's route graph (`_route_graph`), lately
         self.graphs: dict[tuple, Any] = {}  # routes._Graph (and the graph of what the company reaches)
+        #: (hex, node) -> the track walked from a node along each of its paths, with the tiles and
+        #: borders the walks met (`routes._node_walks`): kept while those stand, whatever else changes
+        self.walks: dict[tuple[str, int], Any] = {}
         #: (version, company, hex, tile, rotation, ...) -> a lay's verdict whatever the cash (`lays._judge`):
         #: the listing judges a lay, then its trial judges it again in the same state
         self.judged: dict[tuple, Any] = {}

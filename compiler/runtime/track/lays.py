@@ -87,35 +87,51 @@ def _walk(board: Board, company: str) -> Reach:
     entries: set[tuple[str, int]] = set()
     paths: set[tuple[str, int]] = set()
     starts = set(board.tokens_of(company))
-    stack: list[tuple[str, str, int]] = [("n", h, i) for h, i in starts]
+    placed, nbr, borders = board.placed, board.nbr, board.borders
+    layouts: dict[str, _Layout] = {}  # each hex's layout, read once in the walk
+    # (hex, NODE + node): a node reached; (hex, edge): the track leaving the hex by that edge
+    stack: list[tuple[str, int]] = [(h, NODE + i) for h, i in starts]
 
     while stack:
-        what, h, x = stack.pop()
-        if what == "n":
-            ref = (h, x)
+        h, x = stack.pop()
+        if x >= NODE:
+            ref = (h, x - NODE)
             nodes.add(ref)
-            if ref in expanded or not (ref in starts or board.passable(ref, company)):
+            if ref in expanded:
                 continue
+            lay = layouts.get(h)
+            if lay is None:
+                here = placed[h]
+                lay = layouts[h] = _layout(here.tile, here.rotation)
+            if ref not in starts:
+                # `Board.passable`: a junction is passed, a terminal node is not, nor a city it blocks
+                kind = placed[h].tile.nodes[ref[1]].kind
+                if kind != "junction" and (ref[1] in lay.terminal or (kind == "city" and board.blocked(ref, company))):
+                    continue
             expanded.add(ref)
-            lay = board.layout_at(h)
-            for p in lay.node_paths[x]:
+            ends = lay.ends
+            for p in lay.node_paths[x - NODE]:
                 paths.add((h, p))
-                other = _other(lay.ends[p], NODE + x)
-                stack.append(("n", h, other - NODE) if other >= NODE else ("x", h, other))
-        elif what == "x":  # leaving hex h through edge x
-            nb = board.nbr[h][x]
-            border = board.borders.get((h, x))
-            if nb is None or (border is not None and border.type == "impassable"):
+                stack.append((h, _other(ends[p], x)))
+        else:  # leaving hex h through edge x
+            nb = nbr[h][x]
+            if nb is None:
+                continue
+            border = borders.get((h, x))
+            if border is not None and border.type == "impassable":
                 continue
             e = opposite(x)
             if (nb, e) in entries:
                 continue
             entries.add((nb, e))
-            lay = board.layout_at(nb)
+            lay = layouts.get(nb)
+            if lay is None:
+                there = placed[nb]
+                lay = layouts[nb] = _layout(there.tile, there.rotation)
+            ends = lay.ends
             for p in lay.edge_paths[e]:
                 paths.add((nb, p))
-                other = _other(lay.ends[p], e)
-                stack.append(("n", nb, other - NODE) if other >= NODE else ("x", nb, other))
+                stack.append((nb, _other(ends[p], e)))
     return Reach(company, frozenset(nodes), frozenset(entries), frozenset(paths))
 
 
@@ -587,16 +603,23 @@ class TokenSpot:
         }
 
 
-def legal_tokens(board: Board, company: str) -> list[TokenSpot]:
+def legal_tokens(board: Board, company: str, *, first: bool = False) -> list[TokenSpot]:
     """Cities where `company` may place a station token now (1800 §11.2,
     18CO 5.7, 1880 VII.3.4): reachable over unblocked track, a free slot
     after other companies' reservations, and no token of the company in the
-    hex already."""
+    hex already. With `first`, only the first of them (whether there is one)."""
     out = []
+    # the hexes where the company has a station: `_token_verdict` refuses their cities, as it does a node
+    # that is no city
+    placed = {h for (h, _), held in board.tokens.items() if company in held}
     for ref in sorted(reach(board, company).nodes):
+        if ref[0] in placed or board.node(ref).kind != "city":
+            continue
         verdict = _token_verdict(board, company, ref, reachable=True)
         if isinstance(verdict, TokenSpot):
             out.append(verdict)
+            if first:
+                break
     return out
 
 

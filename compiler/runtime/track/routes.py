@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from compiler.runtime.errors import IllegalAction
-from compiler.runtime.track.tiles import NODE, node_id, NodeRef, opposite, _other, parse_node_id
+from compiler.runtime.track.tiles import NODE, _layout, node_id, NodeRef, opposite, _other, parse_node_id
 from compiler.runtime.track.board import Board
 from compiler.runtime.track.lays import reach
 
@@ -348,17 +348,17 @@ class _Graph:
     ):
         self.board = board
         refs = sorted(scope) if scope is not None else sorted(board.nodes())
-        refs = [r for r in refs if board.node(r).kind != "junction"]
+        nodes = [(r, board.node(r)) for r in refs]
+        nodes = [(r, node) for r, node in nodes if node.kind != "junction"]
+        refs = [r for r, _node in nodes]
         self.refs = refs
         self.index = {r: k for k, r in enumerate(refs)}
-        self.kind = [board.node(r).kind for r in refs]
+        self.kind = [node.kind for _r, node in nodes]
         self.stops_as = [
             board.hexes[r[0]].stops_as if r[0] in board.hexes and self.kind[k] != "junction" else None
             for k, r in enumerate(refs)
         ]
-        self.rev = [
-            board.revenue(r, phase) if board.node(r).kind != "junction" else 0 for r in refs
-        ]
+        self.rev = [node.revenue_at(phase, board.phases) for _r, node in nodes]
         self.passable = [board.passable(r, company) for r in refs]
         self.token = [company in board.holders(r) for r in refs] if refs else []
         self.bits: dict[tuple[Any, ...], int] = {}
@@ -369,26 +369,34 @@ class _Graph:
         self.adj: list[list[tuple[int, int]]] = [[] for _ in refs]
         self.by_chain: dict[tuple[str, ...], list[int]] = {}
         seen: set[tuple[int, int, int]] = set()
+        bits = self.bits
+        index, seg_a, seg_b, seg_mask, seg_chain = self.index, self.seg_a, self.seg_b, self.seg_mask, self.seg_chain
+        adj, by_chain = self.adj, self.by_chain
         for k, (h, i) in enumerate(refs):
-            lay = board.layout_at(h)
-            for p in lay.node_paths[i]:
-                for end, mask, chain in self._walk(h, p, NODE + i, 0, (h,), 0):
-                    other = self.index.get(end)
-                    if other is None or other == k:
-                        continue
-                    key = (min(k, other), max(k, other), mask)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    s = len(self.seg_a)
-                    self.seg_a.append(k)
-                    self.seg_b.append(other)
-                    self.seg_mask.append(mask)
-                    self.seg_chain.append(chain)
-                    self.adj[k].append((s, other))
-                    self.adj[other].append((s, k))
-                    self.by_chain.setdefault(chain, []).append(s)
-                    self.by_chain.setdefault(tuple(reversed(chain)), []).append(s)
+            trace, ends = _node_walks(board, h, i)
+            for piece in trace:  # the track's bits, numbered in the order the walks meet the pieces
+                if piece not in bits:
+                    bits[piece] = 1 << len(bits)
+            for end, pieces, chain in ends:
+                other = index.get(end)
+                if other is None or other == k:
+                    continue
+                mask = 0
+                for piece in pieces:
+                    mask |= bits[piece]
+                key = (k, other, mask) if k < other else (other, k, mask)
+                if key in seen:
+                    continue
+                seen.add(key)
+                s = len(seg_a)
+                seg_a.append(k)
+                seg_b.append(other)
+                seg_mask.append(mask)
+                seg_chain.append(chain)
+                adj[k].append((s, other))
+                adj[other].append((s, k))
+                by_chain.setdefault(chain, []).append(s)
+                by_chain.setdefault(chain[::-1], []).append(s)
 
         for ways in self.adj:  # the search tries valuable neighbours first
             ways.sort(key=lambda way: -self.rev[way[1]])
@@ -404,43 +412,6 @@ class _Graph:
         if key not in self.bits:
             self.bits[key] = 1 << len(self.bits)
         return self.bits[key]
-
-    def _walk(
-        self, h: str, p: int, frm: int, mask: int, chain: tuple[str, ...], depth: int
-    ) -> Iterator[tuple[NodeRef, int, tuple[str, ...]]]:
-        board = self.board
-        lay = board.layout_at(h)
-        other = _other(lay.ends[p], frm)
-        if frm >= NODE and other >= NODE:
-            b = self.bit((h, "path", p))
-            if mask & b:
-                return
-            mask |= b
-        if other >= NODE:
-            j = other - NODE
-            if board.tile_at(h).nodes[j].kind == "junction":
-                for q in lay.node_paths[j]:
-                    if q != p:
-                        yield from self._walk(h, q, other, mask, chain, depth + 1)
-                return
-            yield (h, j), mask, chain
-            return
-        b = self.bit((h, other))
-        if mask & b:
-            return
-        mask |= b
-        nb = board.nbr[h][other]
-        border = board.borders.get((h, other))
-        if nb is None or (border is not None and border.type == "impassable"):
-            return
-        e = opposite(other)
-        b = self.bit((nb, e))
-        if mask & b:
-            return
-        mask |= b
-        nlay = board.layout_at(nb)
-        for q in nlay.edge_paths[e]:
-            yield from self._walk(nb, q, e, mask, chain + (nb,), depth + 1)
 
     def chain(self, seg: int, start: int) -> tuple[str, ...]:
         """The segment's hexes, from node `start`'s end."""
@@ -537,8 +508,29 @@ def route_revenue(
     hex chains). Rules: no node twice; no track twice within the company's
     routes; a company token on every route; blocked cities and off-boards
     only at the ends; no stop skipped; the train's distance. Raises
-    IllegalAction naming the route and the rule broken."""
-    g = _route_graph(board, company, phase)
+    IllegalAction naming the route and the rule broken.
+
+    The routes are read on the graph of what the company reaches (`_reach_graph`, the one the best-route
+    search reads in the same state): every node of a legal route is reached from the company's station on
+    it through nodes a route may pass, so a legal set of routes reads there as on the whole map, reading for
+    reading, in the same order. Where they do not read there as a legal set, the whole map's graph
+    (`_route_graph`) judges them, so that a refusal names what it names on the whole map."""
+    if not routes:
+        return RouteSet((), 0)  # no train runs: no graph to read
+    try:
+        return _route_revenue_on(_reach_graph(board, company, phase), company, routes, trains, extras)
+    except IllegalAction:
+        return _route_revenue_on(_route_graph(board, company, phase), company, routes, trains, extras)
+
+
+def _route_revenue_on(
+    g: _Graph,
+    company: str,
+    routes: Sequence[Mapping[str, Any]],
+    trains: Mapping[str, Any] | None,
+    extras: Bonuses,
+) -> RouteSet:
+    """`route_revenue` on the route graph `g`."""
     options: list[list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = []
     specs = []
     for number, route in enumerate(routes, 1):
@@ -586,6 +578,93 @@ def route_revenue(
     )
     runs = _with_per_stop(g, specs, runs, [b[0] for b in best or []], extras)
     return RouteSet(runs, sum(r.revenue for r in runs))
+
+
+def _node_walks(
+    board: Board, h: str, i: int
+) -> tuple[tuple[tuple[Any, ...], ...], list[tuple[NodeRef, tuple[tuple[Any, ...], ...], tuple[str, ...]]]]:
+    """The segments that leave node `i` of hex `h`, path by path, through plain track and
+    junctions, to the next node: (the pieces of track the walks meet, in the order they meet them;
+    for each segment, its far node, the pieces it uses and the hexes it crosses). A piece is a
+    hex side (hex, edge) or a path between two nodes (hex, "path", path). A function of the tiles
+    on the hexes the walks cross and the borders they meet: kept in the board's `walks` while
+    those stand (one lay changes the walks through one hex; a token, none), so that a route
+    graph (`_Graph`) is built from the walks kept, as the walks themselves would build it."""
+    placed, borders = board.placed, board.borders
+    kept = board.walks.get((h, i))
+    if kept is not None:
+        tiles, sides, trace, ends = kept
+        for x, held in tiles:
+            if placed[x] is not held:
+                break
+        else:
+            for side, border in sides:
+                if borders.get(side) is not border:
+                    break
+            else:
+                return trace, ends
+    met: dict[tuple[Any, ...], None] = {}
+    seen_tiles: dict[str, Any] = {}
+    seen_sides: dict[tuple[str, int], Any] = {}
+    found: list[tuple[NodeRef, tuple[tuple[Any, ...], ...], tuple[str, ...]]] = []
+
+    def walk(h: str, p: int, frm: int, used: tuple[tuple[Any, ...], ...], chain: tuple[str, ...]) -> None:
+        here = seen_tiles.setdefault(h, placed[h])
+        lay = _layout(here.tile, here.rotation)
+        other = _other(lay.ends[p], frm)
+        if frm >= NODE and other >= NODE:
+            piece: tuple[Any, ...] = (h, "path", p)
+            met[piece] = None
+            if piece in used:
+                return
+            used += (piece,)
+        if other >= NODE:
+            j = other - NODE
+            if here.tile.nodes[j].kind == "junction":
+                for q in lay.node_paths[j]:
+                    if q != p:
+                        walk(h, q, other, used, chain)
+                return
+            found.append(((h, j), used, chain))
+            return
+        piece = (h, other)
+        met[piece] = None
+        if piece in used:
+            return
+        used += (piece,)
+        nb = board.nbr[h][other]
+        border = seen_sides.setdefault((h, other), borders.get((h, other)))
+        if nb is None or (border is not None and border.type == "impassable"):
+            return
+        e = opposite(other)
+        piece = (nb, e)
+        met[piece] = None
+        if piece in used:
+            return
+        used += (piece,)
+        there = seen_tiles.setdefault(nb, placed[nb])
+        for q in _layout(there.tile, there.rotation).edge_paths[e]:
+            walk(nb, q, e, used, chain + (nb,))
+
+    start = seen_tiles.setdefault(h, placed[h])
+    for p in _layout(start.tile, start.rotation).node_paths[i]:
+        walk(h, p, NODE + i, (), (h,))
+    trace = tuple(met)
+    board.walks[(h, i)] = (tuple(seen_tiles.items()), tuple(seen_sides.items()), trace, found)
+    return trace, found
+
+
+def _reach_graph(board: Board, company: str, phase: str | None) -> _Graph:
+    """The route graph of what `company` reaches (`lays.reach`), kept per board version as the whole
+    map's is (`_route_graph`): the search's question whether any run pays, its search for the best and
+    the check of the run taken ask it in one state."""
+    key = (company, board.version, phase, "reach")
+    g = board.graphs.get(key)
+    if g is None:
+        if len(board.graphs) >= _GRAPHS_KEPT:
+            board.graphs.clear()
+        g = board.graphs[key] = _Graph(board, company, phase, scope=reach(board, company).nodes)
+    return g
 
 
 def _route_graph(board: Board, company: str, phase: str | None) -> _Graph:
@@ -1014,14 +1093,7 @@ def best_routes(
     turn to the next while others build elsewhere; the same question gets the same answer."""
     started = time.perf_counter()
     specs = [_spec(t, None) for t in trains]
-    # the graph of what the company reaches, kept per board version as the whole map's is (`_route_graph`):
-    # the search's question whether any run pays and its search for the best ask it in one state
-    graph_key = (company, board.version, phase, "reach")
-    g = board.graphs.get(graph_key)
-    if g is None:
-        if len(board.graphs) >= _GRAPHS_KEPT:
-            board.graphs.clear()
-        g = board.graphs[graph_key] = _Graph(board, company, phase, scope=reach(board, company).nodes)
+    g = _reach_graph(board, company, phase)
     key: tuple[Any, ...] | None = None
     if memo is not None:
         key = (g.signature(), tuple(specs), extras, max_routes)
