@@ -103,7 +103,7 @@ class Listing:
         answers = self._pair_answers
         key = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
-            if self._pair_refused(action, answers[1]):
+            if self._pair_refused(action, answers[1]) or self._prefix_refused(action, answers[1]):
                 return False
             if action.get("type") == "pass" and len(action) <= 3:
                 # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
@@ -397,6 +397,51 @@ class Listing:
         if known is None:
             known = answers[key] = self._probe_refuses(action, probe, value)
         return known
+
+    def _prefix_refused(self, action: Action, answers: dict) -> bool:
+        """Whether a probe of the action's first k parameters (`PREFIX_PROBES`: the guards that read only
+        those, `q3_`, ..., or those that read more judged by a lower bound, `qb2_`, ...) refuses `action`,
+        asked once per listing for each entity and values of those parameters (`answers`, as
+        `_pair_refused` keeps them): 1880's `par` refused for cash by company, whatever the price, row
+        and layout; 1800's `trade_company` by private and seller, whatever the price."""
+        kind = self.action_name(action)
+        probes = self.PREFIX_PROBES.get(kind)
+        if not probes:
+            return False
+        params = self.ACTION_PARAMS[kind]
+        values: list = []
+        for arity, probe in probes:
+            try:
+                while len(values) < arity - 1:
+                    name, types = params[len(values) + 1]
+                    values.append(self._bind_param(kind, name, types, action))
+                key = (probe, action["entity"], action.get("entity_type"), *values[:arity - 1])
+                known = answers.get(key)
+            except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
+                return False
+            if known is None:
+                known = answers[key] = self._probe_refuses(action, probe, *values[:arity - 1])
+            if known:
+                return True
+        return False
+
+    @staticmethod
+    def _least(values) -> Any:
+        """The least of `values` (a bound probe's lower limit of a parameter a guard requires to be one of
+        them, `Compiler._lower_limits`); None, which no bound compares with, where there is none."""
+        numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)] if values is not None else []
+        return min(numbers) if numbers and len(numbers) == len(values) else None
+
+    @staticmethod
+    def _least_product(a: Any, b: Any) -> Any:
+        """A lower bound of x * y for x at least `a` and y at least `b`: a * b where both are at least 0,
+        else None (no bound: the probe lets the candidates through)."""
+        return a * b if isinstance(a, int) and isinstance(b, int) and a >= 0 and b >= 0 else None
+
+    @staticmethod
+    def _least_quotient(a: Any, d: Any) -> Any:
+        """A lower bound of x / d (the DSL's division, floored) for x at least `a`: a // d where d > 0."""
+        return a // d if isinstance(a, int) and isinstance(d, int) and d > 0 else None
 
     #: (engine class, action name) -> `_action_shape`: a function of the title's vocabulary alone
     _SHAPES: dict[tuple[type, str], tuple[str, str | None, str | None, frozenset[str] | None]] = {}
