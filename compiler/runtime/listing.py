@@ -320,24 +320,27 @@ class Listing:
         action = {"type": self._action_shape(name)[0], **who}
         if self.action_name(action) != name:
             return False
-        return self._probe_refuses(action, probe or self.PROBES[name])
+        return self._probe_refuses(action, probe or self.PROBES[name], kind=name)
 
-    def _probe_refuses(self, action: Action, probe: Callable, *values: Any) -> bool:
+    def _probe_refuses(self, action: Action, probe: Callable, *values: Any, kind: str | None = None) -> bool:
         """Whether `probe` (an action's opening guards, given its entity and `values`) refuses `action`,
         run as the action's dispatch runs them, in a transaction rolled back: the refusals before the
         binding (`_open_action`), the turn check (`_check_actor`), then the guards. Anything but a
         refusal the probe meets leaves the candidates to be tried (their own trial meets it, as the
-        oracle's does)."""
+        oracle's does). `kind`: the action's name, where the caller has it."""
+        opening = self._listing_opening()
+        quiet = self._opens_quietly(action, kind, opening)
         named = self._named_shares
         self.j.begin()
         try:
-            kind, rule = self._opens_quietly(action), None
+            kind, rule = quiet, None
             if kind is None:
                 kind, _routine, rule = self._open_action(action)
             # else `_open_action` would refuse nothing and change nothing the guards read: the turn check
             # and the guards, as they stand
             actor = self.find(action["entity"])
-            self._check_actor(kind, [actor], rule)
+            if quiet is None or opening is None or actor != opening[0]:
+                self._check_actor(kind, [actor], rule)  # (the entity acting passes it)
             probe(self, actor, *values)
         except (IllegalAction, RuleGap):
             return True
@@ -348,27 +351,59 @@ class Listing:
             self.j.rollback()
         return False
 
-    def _opens_quietly(self, action: Action) -> str | None:
+    def _listing_opening(self) -> tuple | None:
+        """In a listing, in the state it lists: (the entity acting, the operating company's steps, its
+        current step's index or None), worked out once and kept with the listing's answers; None
+        elsewhere, or where the game is over or a decision is pending (nothing opens quietly then)."""
+        answers = self._pair_answers
+        if answers is None or answers[0] != len(self.j._marks):
+            return None
+        opening = answers[1].get("opening", False)
+        if opening is False:
+            g = self.g
+            opening = None
+            if not g["finished"] and not g.get("pending"):
+                acting = self.current_entity()
+                steps: list[str] = []
+                current = None
+                if g["round"] == "operating" and g.get("step") is not None and acting is not None:
+                    steps = self._steps()
+                    current = steps.index(g["step"]) if g["step"] in steps else None
+                opening = (acting, steps, current)
+            answers[1]["opening"] = opening
+        return opening
+
+    def _opens_quietly(self, action: Action, kind: str | None = None, opening: tuple | None = None) -> str | None:
         """The DSL action `action` names where `_open_action` would neither refuse it nor change what an
         action's guards read (else None):
         the game goes on, no decision is pending, the title has the action and no step passes before it
         (`_pass_steps_before`: the action is not one of a later step of the operating company's turn).
         What it changes then (the current action's name, the certificates the action names) no guard of a
-        probe reads (`Compiler.probe` leaves out the guards that read an action's certificates)."""
+        probe reads (`Compiler.probe` leaves out the guards that read an action's certificates). `kind`:
+        the action's name, and `opening`: `_listing_opening`, where the caller has them."""
         g = self.g
-        if g["finished"] or g.get("pending"):
-            return None
-        kind = self.action_name(action)
-        if f"action:{kind}" not in self.ROUTINES:
-            return None
-        if g["round"] != "operating" or g.get("step") is None:
-            return kind
-        operator = self.current_entity()
+        kind = kind or self.action_name(action)
+        if opening is not None:
+            # the listing's state: the game goes on, no decision is pending (`_listing_opening`)
+            if f"action:{kind}" not in self.ROUTINES:
+                return None
+            if g["round"] != "operating" or g.get("step") is None:
+                return kind
+            operator, steps, current = opening
+        else:
+            if g["finished"] or g.get("pending"):
+                return None
+            if f"action:{kind}" not in self.ROUTINES:
+                return None
+            if g["round"] != "operating" or g.get("step") is None:
+                return kind
+            operator = self.current_entity()
+            steps = self._steps() if operator is not None else []
+            current = steps.index(g["step"]) if g["step"] in steps else None
         if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
             return kind
-        steps, current = self._steps(), g.get("step")
         target = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
-        return kind if current not in steps or target is None or steps.index(current) >= target else None
+        return kind if current is None or target is None or current >= target else None
 
     def _pair_skips(self, action: Action) -> bool:
         """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
