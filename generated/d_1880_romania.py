@@ -2928,6 +2928,28 @@ def q2_discard_train(g, v_corporation, v_train):
         )
 
 
+def qs_close_for_cash(g, v_company):
+    """The opening guards of close_for_cash that read only its entity, and nothing of it that changes during play (the listing static probe)"""
+    # at rulespecs/1880-romania.rules:1851
+    if not (g.b_has_ability(v_company, "close_for_cash")):
+        raise IllegalAction(
+            "only the Banater Montanbahn may be closed for cash",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1851",
+        )
+
+
+def qs_assign(g, v_company):
+    """The opening guards of assign that read only its entity, and nothing of it that changes during play (the listing static probe)"""
+    # at rulespecs/1880-romania.rules:1869
+    if not (g.b_has_ability(v_company, "harbour_token")):
+        raise IllegalAction(
+            "only the D.B.S.R. has a harbour token",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1869",
+        )
+
+
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
     # at rulespecs/lib/18xx.rules:1145

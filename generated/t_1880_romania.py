@@ -286,6 +286,10 @@ class Game(GameBase):
         "buy_train": q2_buy_train,
         "discard_train": q2_discard_train,
     }
+    STATIC_PROBES = {
+        "close_for_cash": qs_close_for_cash,
+        "assign": qs_assign,
+    }
     PREFIX_PROBES = {
         "par": (
             (2, qb2_par),

@@ -255,6 +255,8 @@ _TITLE.define(
         "q_place_token",
         "qb2_par",
         "qb3_par",
+        "qs_assign",
+        "qs_close_for_cash",
         "r_forced_purchase_help",
         "r_minor_turn_end",
         "t_loan_interest",

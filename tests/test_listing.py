@@ -217,3 +217,36 @@ def test_a_bound_probe_of_two_parameters_judges_a_founding_by_its_least_cost():
     finally:
         g.j.rollback()
         del g.ROUTINES
+
+
+def test_a_static_probe_refuses_an_entity_once_a_game():
+    """1880 Romania's close_for_cash opens with `require has_ability(company, "close_for_cash")`
+    (II.3.1: only the Banater Montanbahn), a guard that reads nothing that changes during play: its
+    static probe (`qs_close_for_cash`) is asked once a game for each private, and a private without the
+    ability has no candidate listed, generated or probed again; the one with it is left to its probe.
+    The listing is the oracle's."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1880 Romania")(players=["P1", "P2", "P3", "P4"], seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        g.process(g.random_legal_action(rng))
+    assert "close_for_cash" in g.STATIC_PROBES and "close_for_cash" in g.PROBES
+    able = [p for p in g.privates if g.b_has_ability(p, "close_for_cash")]
+    assert len(able) == 1 and len(g.privates) > 1
+    asked = []
+    real = g.STATIC_PROBES["close_for_cash"]
+
+    def counted(game, company):
+        asked.append(company.id)
+        return real(game, company)
+
+    g.STATIC_PROBES = {**type(g).STATIC_PROBES, "close_for_cash": counted}
+    g.__dict__.pop("_static_answers", None)  # as a new game: nothing asked yet
+    try:
+        for _ in range(3):
+            assert sorted(map(repr, g.legal_actions())) == sorted(map(repr, g.oracle_legal_actions()))
+        assert sorted(asked) == sorted(p.id for p in g.privates if not g.closed[p.id])  # once each
+        assert all(g._static_refused("close_for_cash", p) == (p not in able) for p in g.privates)
+    finally:
+        del g.STATIC_PROBES

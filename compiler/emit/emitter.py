@@ -599,6 +599,53 @@ class Compiler:
             return None
         return prefix, tainted, lets
 
+    #: builtins whose answer is a function of their arguments' fixed data (a component's abilities never
+    #: change during play): a guard made of them, the entity and literals answers the same in every state
+    STATIC = frozenset({"has_ability"})
+
+    def _static(self, e, entity: str) -> bool:
+        """Whether expression `e` reads nothing that changes during play: the entity (`entity`) only as an
+        argument of a builtin of `STATIC`, literals, `not`, `and`, `or`, `==` and `!=`."""
+        if isinstance(e, (s.Str, s.Int, s.Bool, s.NoneLit)):
+            return True
+        if isinstance(e, s.Unary):
+            return e.op == "not" and self._static(e.operand, entity)
+        if isinstance(e, s.Binary):
+            return e.op in ("and", "or", "==", "!=") and self._static(e.left, entity) and self._static(e.right, entity)
+        if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.STATIC \
+                and e.func.name not in self.routines and e.func.name not in self.states and not e.kwargs:
+            return all((isinstance(a, s.Name) and a.name == entity) or isinstance(a, (s.Str, s.Int, s.Bool))
+                       for a in e.args)
+        return False
+
+    def static_probe(self, clause: Clause) -> str | None:
+        """The static probe of an action (`qs_`): its opening guards (those of its probe, `probe`) that read
+        nothing that changes during play (`_static`: 1880 Romania's `has_ability(company,
+        "close_for_cash")`), as a function of its entity; None where there is none. Where it refuses an
+        entity it refuses it in every state, so a listing asks it once a game for each entity
+        (`GameBase._static_refused`) and then lists nothing of the action for that entity, as the probe,
+        which holds the same guard, would refuse it."""
+        plan = self._probe_plan(clause, 1, False)
+        if plan is None:
+            return None
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        entity = decl.params[0].name
+        guards = [st for st in plan[0] if isinstance(st, s.Require) and st.unless is None
+                  and self._static(st.cond, entity)]
+        if not guards:
+            return None
+        rule = (
+            _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
+            or _cite(decl.prov)
+            or f"{clause.origin} {decl.kind} {decl.name}"
+        )
+        scope = _Scope({entity}, self.routines)
+        lines = [f"def {_ident(decl.name, 'qs_')}(g, {_ident(entity)}):",
+                 f"    {docstring('The opening guards of ' + decl.name + ' that read only its entity, and nothing of it that changes during play (the listing static probe)')}"]
+        for st in guards:
+            lines.extend(self.stmts((st,), scope, rule, 1))
+        return "\n".join(lines)
+
     def probe(self, clause: Clause, arity: int = 1, bounded: bool = False) -> str | None:
         """The probe of an action: the guards among its opening `require`s and `let`s (those before its
         first statement of another kind) that read only its first parameter (the entity acting), as a
@@ -840,6 +887,7 @@ class EngineParts:
     pair_probes: list[tuple[str, str]]
     bound_probes: list[tuple[str, str]]
     prefix_probes: list[tuple[str, str]]  # (action, a tuple of (arity, function) as source)
+    static_probes: list[tuple[str, str]]
     trigger_table: list[tuple[str, list[tuple[str | None, str]]]]
     states: list[tuple[str, object]]
 
@@ -864,6 +912,7 @@ def parts(title: Title) -> EngineParts:
     probes = []  # (action, function): each action's listing probe (`Compiler.probe`)
     pair_probes = []  # the same of its first two parameters
     bound_probes = []  # its probe with the guards a lower bound judges (`Compiler.probe(..., bounded=True)`)
+    static_probes = []  # its opening guards that read nothing that changes during play (`Compiler.static_probe`)
     prefix_probes = []  # its probes of more parameters, and bound probes of two or more: (action, tuple source)
     action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
     pair_functions = []
@@ -887,6 +936,10 @@ def parts(title: Title) -> EngineParts:
                 if pair is not None:
                     pair_probes.append((decl.name, _ident(decl.name, "q2_")))
                     pair_functions.append((_ident(decl.name, "q2_"), "probe", pair))
+                static = compiler.static_probe(clause)
+                if static is not None:
+                    static_probes.append((decl.name, _ident(decl.name, "qs_")))
+                    pair_functions.append((_ident(decl.name, "qs_"), "probe", static))
                 bound = compiler.probe(clause, bounded=True)
                 if bound is not None:
                     bound_probes.append((decl.name, _ident(decl.name, "qb_")))
@@ -939,7 +992,7 @@ def parts(title: Title) -> EngineParts:
     return EngineParts(
         title=title, properties=properties, components=values, rules=rules, functions=functions,
         routines=routines, action_params=action_params, action_defaults=action_defaults, probes=probes,
-        pair_probes=pair_probes, bound_probes=bound_probes, prefix_probes=prefix_probes, trigger_table=list(by_event.items()),
+        pair_probes=pair_probes, bound_probes=bound_probes, prefix_probes=prefix_probes, static_probes=static_probes, trigger_table=list(by_event.items()),
         states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
     )
 
@@ -1154,6 +1207,7 @@ def render_module(title: Title, sources=None, library: Library | None = None,
         pair_probes=engine.pair_probes,
         bound_probes=engine.bound_probes,
         prefix_probes=engine.prefix_probes,
+        static_probes=engine.static_probes,
         trigger_table=engine.trigger_table,
         states=engine.states,
         rules=sorted((engine.rules if rules is None else rules).items()),

@@ -267,6 +267,8 @@ class Listing:
                 return self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
 
             probed = self._probing and not self._exhaustive and vtype not in self.UNPROBED
+            if probed and name in self.STATIC_PROBES and self._static_refused(name, entity):
+                continue  # refused in every state by a guard of its probe: neither generated nor probed
             first: list[Action] = []
             candidates: Iterable[Action] | None = None
             if probed and generate_first and generator is not None:
@@ -321,6 +323,24 @@ class Listing:
         if self.action_name(action) != name:
             return False
         return self._probe_refuses(action, probe or self.PROBES[name], kind=name)
+
+    def _static_refused(self, name: str, entity: Entity) -> bool:
+        """Whether the action `name`'s static probe (`STATIC_PROBES`: opening guards of its probe that read
+        nothing that changes during play) refuses `entity`: asked once a game for each entity. Where it
+        refuses, the probe would refuse the entity in every state (at that guard or before it)."""
+        answers = self.__dict__.setdefault("_static_answers", {})
+        key = (name, entity.kind, entity.id)
+        known = answers.get(key)
+        if known is None:
+            try:
+                self.STATIC_PROBES[name](self, entity)
+                known = False
+            except IllegalAction:
+                known = True
+            except Exception:  # noqa: BLE001 - the probe and the trials decide, as ever
+                known = False
+            answers[key] = known
+        return known
 
     def _probe_refuses(self, action: Action, probe: Callable, *values: Any, kind: str | None = None) -> bool:
         """Whether `probe` (an action's opening guards, given its entity and `values`) refuses `action`,
