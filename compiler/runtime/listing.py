@@ -453,7 +453,17 @@ class Listing:
             known = answers[key] = self._probe_refuses(action, probe, value)
         return known
 
-    def _prefix_refused(self, action: Action, answers: dict) -> bool:
+    def _group_known_refused(self, action: Action) -> bool:
+        """In a listing that keeps the candidates it knows refused (`_known_refused`), whether a probe of
+        the action's first two parameters in `PREFIX_PROBES` (a bound probe, `qb2_`) refuses `action`,
+        the group of candidates that share its type, entity and second parameter: its generator then lists
+        them as known refused (`is_legal` answers at once, as `_prefix_refused` would)."""
+        answers = self._pair_answers
+        return (self._probing and not self._exhaustive and self._known_refused is not None
+                and answers is not None and answers[0] == len(self.j._marks)
+                and self._prefix_refused(action, answers[1], upto=2))
+
+    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None) -> bool:
         """Whether a probe of the action's first k parameters (`PREFIX_PROBES`: the guards that read only
         those, `q3_`, ..., or those that read more judged by a lower bound, `qb2_`, ...) refuses `action`,
         asked once per listing for each entity and values of those parameters (`answers`, as
@@ -466,6 +476,8 @@ class Listing:
         params = self.ACTION_PARAMS[kind]
         values: list = []
         for arity, probe in probes:
+            if upto is not None and arity > upto:
+                break  # (in order of arity)
             try:
                 while len(values) < arity - 1:
                     name, types = params[len(values) + 1]
@@ -619,8 +631,10 @@ class Listing:
         slots: dict[int, list] = {}  # the free rows of each price (the same for every corporation)
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
-                if self._pair_skips({"type": "par", **who, "corporation": corp.id}):
+                group = {"type": "par", **who, "corporation": corp.id}
+                if self._pair_skips(group):
                     continue  # its guards refuse the founder this corporation: no price, row or layout listed
+                start = len(out)
                 for price in self.b_par_prices(corp):
                     cell = self.market.par_cell(price)
                     if cell is None:
@@ -638,6 +652,10 @@ class Listing:
                         out.extend({**a, "president_percent": p} for a in actions for p in sorted(layouts))
                     else:
                         out.extend(actions)
+                if len(out) > start and self._group_known_refused(group):
+                    # refused whatever the price, row and layout (a bound probe: the least founding is too
+                    # dear): listed, known refused
+                    self._known_refused.update((id(a), a) for a in out[start:])
         return out
 
     def _cand_buy_shares(self, entity, who):
