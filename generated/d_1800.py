@@ -2316,6 +2316,18 @@ def q2_par(g, v_player, v_corporation):
         )
 
 
+def qb2_par(g, v_player, v_corporation):
+    """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:770
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:772
+    if not (
+        g.b_cash(v_player)
+        >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
+    ):
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:772")
+
+
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/lib/18xx.rules:804
@@ -2356,6 +2368,13 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
         raise IllegalAction(
             "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:935"
         )
+
+
+def qb2_corporation_buy_company(g, v_corporation, v_company):
+    """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:937
+    if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:937")
 
 
 def qb_lay_tile(g, v_corporation):
@@ -2417,42 +2436,23 @@ def q2_collect_bond(g, v_corporation, v_to_company):
         )
 
 
-def q2_corporation_sell_shares(g, v_corporation, v_shares):
-    """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800.rules:787
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "the company sells only shares on its mat", rule="§11.9", at="rulespecs/1800.rules:787"
-        )
-    # at rulespecs/1800.rules:789
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1800.rules:790
-    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction(
-            "the bank pool would hold too much", rule="§11.9", at="rulespecs/1800.rules:790"
-        )
+def qb2_trade_company(g, v_player, v_company):
+    """The opening guards of trade_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/1800.rules:778
+    if not (g.b_cash(v_player) >= g.attr(v_company, "min_price")):
+        raise IllegalAction("not enough cash", rule="§12.3", at="rulespecs/1800.rules:778")
 
 
-def q2_corporation_buy_shares(g, v_corporation, v_shares):
-    """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800.rules:802
+def q3_trade_company(g, v_player, v_company, v_seller):
+    """The opening guards of trade_company that read only its entity and company, seller (the listing probe)"""
+    # at rulespecs/1800.rules:774
     if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
+        ((g.b_holder_of(v_company) == v_seller) and (v_seller != v_player))
+        and (not g.b_closed(v_company))
     ):
         raise IllegalAction(
-            "the company buys back only its shares in the Bank Pool",
-            rule="§11.9",
-            at="rulespecs/1800.rules:802",
+            "the seller does not hold it", rule="§12.3", at="rulespecs/1800.rules:774"
         )
-    # at rulespecs/1800.rules:804
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/1800.rules:805
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§11.9", at="rulespecs/1800.rules:805")
 
 
 def q2_contribute(g, v_corporation, v_player):

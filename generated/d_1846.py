@@ -2683,6 +2683,22 @@ def q2_par(g, v_player, v_corporation):
         )
 
 
+def qb2_par(g, v_player, v_corporation):
+    """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:770
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:772
+    if not (
+        g.b_cash(v_player)
+        >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
+    ):
+        raise IllegalAction(
+            "not enough cash",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:772",
+        )
+
+
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/lib/18xx.rules:804
@@ -2731,6 +2747,17 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
         )
 
 
+def qb2_corporation_buy_company(g, v_corporation, v_company):
+    """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/1846.rules:1285
+    if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
+        raise IllegalAction(
+            "not enough cash",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1285",
+        )
+
+
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/lib/18xx.rules:948
@@ -2776,45 +2803,6 @@ def q2_discard_train(g, v_corporation, v_train):
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
             at="rulespecs/lib/18xx.rules:1089",
-        )
-
-
-def q2_corporation_sell_shares(g, v_corporation, v_shares):
-    """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1846.rules:1358
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "a corporation issues only shares from its treasury",
-            rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1358",
-        )
-
-
-def q2_corporation_buy_shares(g, v_corporation, v_shares):
-    """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1846.rules:1427
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "a corporation redeems only its shares in the market",
-            rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1427",
-        )
-    # at rulespecs/1846.rules:1429
-    v_cost = (
-        r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
-    ) // 10
-    # at rulespecs/1846.rules:1430
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction(
-            "not enough cash",
-            rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1430",
         )
 
 

@@ -2776,6 +2776,74 @@ def q2_par(g, v_player, v_corporation):
         )
 
 
+def qb2_par(g, v_player, v_corporation):
+    """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/1880-romania.rules:1786
+    v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
+        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        for v_x in g.name("privates")
+    )
+    # at rulespecs/1880-romania.rules:1803
+    if not (
+        g.b_cash(v_player)
+        >= (
+            0
+            if v_granted
+            else g._least_quotient(
+                g._least_product(
+                    g._least(g.b_par_prices(v_corporation)),
+                    g._least(g.param("president_share_sizes")),
+                ),
+                10,
+            )
+        )
+    ):
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1803")
+
+
+def q3_par(g, v_player, v_corporation, v_price):
+    """The opening guards of par that read only its entity and corporation, price (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1793
+    if not (v_price in g.b_par_prices(v_corporation)):
+        raise IllegalAction(
+            "the par prices are 70, 80, 90 and 100",
+            rule="VI.6",
+            at="rulespecs/1880-romania.rules:1793",
+        )
+
+
+def qb3_par(g, v_player, v_corporation, v_price):
+    """The opening guards of par that read more than its entity and corporation, price, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/1880-romania.rules:1786
+    v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
+        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        for v_x in g.name("privates")
+    )
+    # at rulespecs/1880-romania.rules:1803
+    if not (
+        g.b_cash(v_player)
+        >= (
+            0
+            if v_granted
+            else g._least_quotient(
+                g._least_product(v_price, g._least(g.param("president_share_sizes"))), 10
+            )
+        )
+    ):
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1803")
+
+
+def q4_par(g, v_player, v_corporation, v_price, v_slot):
+    """The opening guards of par that read only its entity and corporation, price, slot (the listing probe)"""
+    # at rulespecs/1880-romania.rules:1797
+    if not (g.b_round_track_row_free(v_price, v_slot)):
+        raise IllegalAction(
+            "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
+            rule="VI.6, §X",
+            at="rulespecs/1880-romania.rules:1797",
+        )
+
+
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/1880-romania.rules:1981
@@ -2860,6 +2928,28 @@ def q2_discard_train(g, v_corporation, v_train):
             "the corporation does not own that train",
             rule="VII.3.8",
             at="rulespecs/lib/18xx.rules:1089",
+        )
+
+
+def qs_close_for_cash(g, v_company):
+    """The opening guards of close_for_cash that read only its entity, and nothing of it that changes during play (the listing static probe)"""
+    # at rulespecs/1880-romania.rules:1851
+    if not (g.b_has_ability(v_company, "close_for_cash")):
+        raise IllegalAction(
+            "only the Banater Montanbahn may be closed for cash",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1851",
+        )
+
+
+def qs_assign(g, v_company):
+    """The opening guards of assign that read only its entity, and nothing of it that changes during play (the listing static probe)"""
+    # at rulespecs/1880-romania.rules:1869
+    if not (g.b_has_ability(v_company, "harbour_token")):
+        raise IllegalAction(
+            "only the D.B.S.R. has a harbour token",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1869",
         )
 
 

@@ -2225,6 +2225,22 @@ def q2_par(g, v_player, v_corporation):
         )
 
 
+def qb2_par(g, v_player, v_corporation):
+    """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18-grand-junction.rules:467
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/18-grand-junction.rules:469
+    if not (
+        g.b_cash(v_player)
+        >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
+    ):
+        raise IllegalAction(
+            "not enough cash",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:469",
+        )
+
+
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18-grand-junction.rules:502
@@ -2255,28 +2271,6 @@ def q2_discard_train(g, v_corporation, v_train):
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
             at="rulespecs/lib/18xx.rules:1089",
-        )
-
-
-def q2_corporation_sell_shares(g, v_corporation, v_shares):
-    """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:892
-    if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction(
-            "name the certificates",
-            rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:892",
-        )
-
-
-def q2_corporation_buy_shares(g, v_corporation, v_shares):
-    """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:855
-    if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction(
-            "name the certificates",
-            rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:855",
         )
 
 

@@ -3166,6 +3166,20 @@ def q2_bid(g, v_player, v_company):
         )
 
 
+def qb2_bid(g, v_player, v_company):
+    """The opening guards of bid that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:2039
+    if not (
+        (r_free_cash(g, v_player) + g.b_own_bid(v_player, v_company))
+        >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))
+    ):
+        raise IllegalAction(
+            "a player's bids together may not exceed his cash",
+            rule="§2.4, §2.5",
+            at="rulespecs/18co.rules:2039",
+        )
+
+
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
     # at rulespecs/lib/18xx.rules:767
@@ -3181,6 +3195,20 @@ def q2_par(g, v_player, v_corporation):
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
             at="rulespecs/lib/18xx.rules:768",
+        )
+
+
+def qb2_par(g, v_player, v_corporation):
+    """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:770
+    v_cert = g.b_president_certificate(v_corporation)
+    # at rulespecs/lib/18xx.rules:772
+    if not (
+        g.b_cash(v_player)
+        >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
+    ):
+        raise IllegalAction(
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:772"
         )
 
 
@@ -3292,6 +3320,17 @@ def q2_corporation_bid(g, v_bidder, v_corporation):
         )
 
 
+def qb_corporation_bid(g, v_bidder):
+    """The opening guards of corporation_bid that read more than its entity, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:498
+    if not (g.b_cash(v_bidder) >= g.param("acquisition_bid_min")):
+        raise IllegalAction(
+            "the winner pays its bid from its treasury",
+            rule="§7.1.2",
+            at="rulespecs/18co.rules:498",
+        )
+
+
 def q2_move_bid(g, v_player, v_from_company):
     """The opening guards of move_bid that read only its entity and from_company (the listing probe)"""
     # at rulespecs/18co.rules:2047
@@ -3303,147 +3342,32 @@ def q2_move_bid(g, v_player, v_from_company):
         )
 
 
-def q2_corporate_sell_shares(g, v_corporation, v_shares):
-    """The opening guards of corporate_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2391
-    if not (g.b_len(v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2391")
-    # at rulespecs/18co.rules:2392
-    v_target = g.attr(v_shares[0], "corporation")
-    # at rulespecs/18co.rules:2395
-    if not (v_target != v_corporation):
+def q3_move_bid(g, v_player, v_from_company, v_company):
+    """The opening guards of move_bid that read only its entity and from_company, company (the listing probe)"""
+    # at rulespecs/18co.rules:2048
+    if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
         raise IllegalAction(
-            "a corporation's own certificates are issued, not sold",
-            rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2395",
-        )
-    # at rulespecs/18co.rules:2396
-    if not (
-        all(
-            ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
-            for v_c in v_shares
-        )
-    ):
-        raise IllegalAction(
-            "a corporation sells certificates it holds of one other corporation",
-            rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2396",
-        )
-    # at rulespecs/18co.rules:2398
-    if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
-        raise IllegalAction(
-            "a President's certificate is never sold (a corporation holding one takes that corporation over)",
-            rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2398",
-        )
-    # at rulespecs/18co.rules:2400
-    if not (not g.state_has("corporate_purchase", v_target)):
-        raise IllegalAction(
-            "not after buying that corporation's certificates this turn",
-            rule="§5.12.1",
-            at="rulespecs/18co.rules:2400",
-        )
-    # at rulespecs/18co.rules:2402
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2403
-    if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction(
-            "the Market holds at most 5 shares of a corporation",
-            rule="§4.1.6",
-            at="rulespecs/18co.rules:2403",
+            "a bid is moved to another private in the auction",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2048",
         )
 
 
-def q2_corporation_buy_shares(g, v_corporation, v_shares):
-    """The opening guards of corporation_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2418
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "a corporation redeems only its own certificates in the Market",
-            rule="§5.4.1",
-            at="rulespecs/18co.rules:2418",
-        )
-    # at rulespecs/18co.rules:2420
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/18co.rules:2421
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2421")
-
-
-def q2_corporate_buy_shares(g, v_corporation, v_shares):
-    """The opening guards of corporate_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2433
-    if not (g.b_len(v_shares) == 1):
-        raise IllegalAction(
-            "certificates of another corporation are bought one at a time",
-            rule="§5.5.4",
-            at="rulespecs/18co.rules:2433",
-        )
-    # at rulespecs/18co.rules:2434
-    v_cert = v_shares[0]
-    # at rulespecs/18co.rules:2435
-    v_target = g.attr(v_cert, "corporation")
-    # at rulespecs/18co.rules:2436
-    if not (v_target != v_corporation):
-        raise IllegalAction(
-            "a corporation's own certificates are redeemed, not bought",
-            rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2436",
-        )
-    # at rulespecs/18co.rules:2437
-    if not (not g.attr(v_cert, "president")):
-        raise IllegalAction(
-            "a corporation never buys a President's certificate",
-            rule="§5.5.3",
-            at="rulespecs/18co.rules:2437",
-        )
-    # at rulespecs/18co.rules:2438
-    v_seller = g.b_holder_of(v_cert)
-    # at rulespecs/18co.rules:2439
-    if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
-        raise IllegalAction(
-            "certificates are bought from the Market or from the corporation's President",
-            rule="§5.5.1",
-            at="rulespecs/18co.rules:2439",
-        )
-    # at rulespecs/18co.rules:2441
-    if not (
-        (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
-    ):
-        raise IllegalAction(
-            "certificates of only one other corporation a turn",
-            rule="§5.5.1",
-            at="rulespecs/18co.rules:2441",
-        )
-    # at rulespecs/18co.rules:2443
-    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
-    # at rulespecs/18co.rules:2444
+def qb3_move_bid(g, v_player, v_from_company, v_company):
+    """The opening guards of move_bid that read more than its entity and from_company, company, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:2054
     if not (
         (
-            (g.param("corporate_purchase_presidency") == "any_holder")
-            or ((g.b_percent(v_corporation, v_target) + g.attr(v_cert, "percent")) > v_mine)
+            (r_free_cash(g, v_player) + g.b_own_bid(v_player, v_from_company))
+            + g.b_own_bid(v_player, v_company)
         )
-        or all(
-            (
-                ((v_q == g.b_president(v_corporation)) or (g.b_percent(v_q, v_target) == 0))
-                or ((g.b_percent(v_q, v_target) + g.attr(v_cert, "percent")) <= v_mine)
-            )
-            for v_q in g.name("players")
-        )
+        >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))
     ):
         raise IllegalAction(
-            "with Major Investors, a corporation's purchase may not pass the presidency to another player",
-            rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2444",
+            "a player's bids together may not exceed his cash",
+            rule="§2.4, §2.5",
+            at="rulespecs/18co.rules:2054",
         )
-    # at rulespecs/18co.rules:2449
-    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
-    # at rulespecs/18co.rules:2450
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2450")
 
 
 def q2_contribute(g, v_corporation, v_player):

@@ -482,12 +482,18 @@ class Game(GameBase):
         "discard_train": q2_discard_train,
         "buy_bond": q2_buy_bond,
         "collect_bond": q2_collect_bond,
-        "corporation_sell_shares": q2_corporation_sell_shares,
-        "corporation_buy_shares": q2_corporation_buy_shares,
         "contribute": q2_contribute,
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+    }
+    PREFIX_PROBES = {
+        "par": ((2, qb2_par),),
+        "corporation_buy_company": ((2, qb2_corporation_buy_company),),
+        "trade_company": (
+            (2, qb2_trade_company),
+            (3, q3_trade_company),
+        ),
     }
     STATES = {
         "bought_this_turn": ("stock_turn_start",),

@@ -468,33 +468,6 @@ def q_company_buy_shares(g, v_company):
         )
 
 
-def q2_company_buy_shares(g, v_company, v_shares):
-    """The opening guards of company_buy_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/1800-three-player.rules:217
-    if not (g.b_len(v_shares) == 1):
-        raise IllegalAction(
-            "the D&SL is traded for one share",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:217",
-        )
-    # at rulespecs/1800-three-player.rules:218
-    v_cert = v_shares[0]
-    # at rulespecs/1800-three-player.rules:219
-    if not (g.b_holder_of(v_cert) == g.name("pool")):
-        raise IllegalAction(
-            "the trade is for a share in the Bank Pool",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:219",
-        )
-    # at rulespecs/1800-three-player.rules:220
-    if not (r_may_take_in_trade(g, v_company, v_cert)):
-        raise IllegalAction(
-            "the Director cannot hold more than 70% of a company",
-            rule="§8.1, §8.2.3",
-            at="rulespecs/1800-three-player.rules:220",
-        )
-
-
 # ------------------------------------------------------------ triggers
 
 
@@ -674,13 +647,18 @@ class Game(GameBase):
         "discard_train": q2_discard_train,
         "buy_bond": q2_buy_bond,
         "collect_bond": q2_collect_bond,
-        "corporation_sell_shares": q2_corporation_sell_shares,
-        "corporation_buy_shares": q2_corporation_buy_shares,
         "contribute": q2_contribute,
-        "company_buy_shares": q2_company_buy_shares,
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+    }
+    PREFIX_PROBES = {
+        "par": ((2, qb2_par),),
+        "corporation_buy_company": ((2, qb2_corporation_buy_company),),
+        "trade_company": (
+            (2, qb2_trade_company),
+            (3, q3_trade_company),
+        ),
     }
     STATES = {
         "bought_this_turn": ("stock_turn_start",),

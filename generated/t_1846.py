@@ -321,12 +321,14 @@ class Game(GameBase):
         "place_token": q2_place_token,
         "dividend": q2_dividend,
         "discard_train": q2_discard_train,
-        "corporation_sell_shares": q2_corporation_sell_shares,
-        "corporation_buy_shares": q2_corporation_buy_shares,
         "contribute": q2_contribute,
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+    }
+    PREFIX_PROBES = {
+        "par": ((2, qb2_par),),
+        "corporation_buy_company": ((2, qb2_corporation_buy_company),),
     }
     STATES = {
         "bought_this_turn": ("stock_turn_start",),

@@ -245,12 +245,18 @@ _TITLE.define(
         "a_run_routes",
         "q2_discard_train",
         "q2_par",
+        "q3_par",
+        "q4_par",
         "q_assign",
         "q_choose",
         "q_close_for_cash",
         "q_discard_train",
         "q_par",
         "q_place_token",
+        "qb2_par",
+        "qb3_par",
+        "qs_assign",
+        "qs_close_for_cash",
         "r_forced_purchase_help",
         "r_minor_turn_end",
         "t_loan_interest",
@@ -1309,6 +1315,29 @@ def q2_par(g, v_player, v_corporation):
         )
 
 
+def q3_par(g, v_player, v_corporation, v_price):
+    """The opening guards of par that read only its entity and corporation, price (the listing probe)"""
+    # at rulespecs/1880-romania-18xx-games.rules:70
+    v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
+        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        for v_x in g.name("privates")
+    )
+    # at rulespecs/1880-romania-18xx-games.rules:77
+    if not (v_price in g.b_par_prices(v_corporation)):
+        raise IllegalAction(
+            "the par prices are 70, 80, 90 and 100",
+            rule="VI.6",
+            at="rulespecs/1880-romania-18xx-games.rules:77",
+        )
+    # at rulespecs/1880-romania-18xx-games.rules:78
+    if not (v_granted or (g.b_cash(v_player) >= (2 * v_price))):
+        raise IllegalAction(
+            "a par price is offered only to a founder who can pay the 20% certificate at it",
+            rule="VI.5",
+            at="rulespecs/1880-romania-18xx-games.rules:78",
+        )
+
+
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:539
@@ -1504,6 +1533,9 @@ class Game(GameBase):
         "dividend": q2_dividend,
         "buy_train": q2_buy_train,
         "discard_train": q2_discard_train,
+    }
+    PREFIX_PROBES = {
+        "par": ((3, q3_par),),
     }
     STATES = {
         "bought_this_turn": ("stock_turn_start",),

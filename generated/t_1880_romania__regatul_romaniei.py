@@ -433,6 +433,18 @@ class Game(GameBase):
         "buy_train": q2_buy_train,
         "discard_train": q2_discard_train,
     }
+    STATIC_PROBES = {
+        "close_for_cash": qs_close_for_cash,
+        "assign": qs_assign,
+    }
+    PREFIX_PROBES = {
+        "par": (
+            (2, qb2_par),
+            (3, q3_par),
+            (3, qb3_par),
+            (4, q4_par),
+        ),
+    }
     STATES = {
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),

@@ -720,8 +720,6 @@ class Game(GameBase):
         "buy_shares": q2_buy_shares,
         "dividend": q2_dividend,
         "discard_train": q2_discard_train,
-        "corporation_sell_shares": q2_corporation_sell_shares,
-        "corporation_buy_shares": q2_corporation_buy_shares,
         "contribute": q2_contribute,
         "select_president": q2_select_president,
         "top_up_revenue": q2_top_up_revenue,
@@ -729,6 +727,9 @@ class Game(GameBase):
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+    }
+    PREFIX_PROBES = {
+        "par": ((2, qb2_par),),
     }
     STATES = {
         "bought_this_turn": ("stock_turn_start",),

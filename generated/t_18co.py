@@ -264,29 +264,6 @@ def q_corporation_sell_shares(g, v_corporation):
         )
 
 
-def q2_corporation_sell_shares(g, v_corporation, v_shares):
-    """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co.rules:2351
-    if not (
-        (g.b_len(v_shares) == 1)
-        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "certificates are issued one at a time from the treasury",
-            rule="§5.11.1",
-            at="rulespecs/18co.rules:2351",
-        )
-    # at rulespecs/18co.rules:2353
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2354
-    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction(
-            "the Market holds at most 5 shares of a corporation",
-            rule="§4.1.6",
-            at="rulespecs/18co.rules:2354",
-        )
-
-
 # ------------------------------------------------------------ triggers
 
 
@@ -476,14 +453,19 @@ class Game(GameBase):
         "discard_train": q2_discard_train,
         "corporation_bid": q2_corporation_bid,
         "move_bid": q2_move_bid,
-        "corporation_sell_shares": q2_corporation_sell_shares,
-        "corporate_sell_shares": q2_corporate_sell_shares,
-        "corporation_buy_shares": q2_corporation_buy_shares,
-        "corporate_buy_shares": q2_corporate_buy_shares,
         "contribute": q2_contribute,
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+        "corporation_bid": qb_corporation_bid,
+    }
+    PREFIX_PROBES = {
+        "bid": ((2, qb2_bid),),
+        "par": ((2, qb2_par),),
+        "move_bid": (
+            (3, q3_move_bid),
+            (3, qb3_move_bid),
+        ),
     }
     STATES = {
         "bought_this_turn": ("stock_turn_start",),

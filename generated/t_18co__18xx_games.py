@@ -333,49 +333,6 @@ def q_corporation_sell_shares(g, v_corporation):
         )
 
 
-def q2_corporation_sell_shares(g, v_corporation, v_shares):
-    """The opening guards of corporation_sell_shares that read only its entity and shares (the listing probe)"""
-    # at rulespecs/18co-18xx-games.rules:41
-    v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
-    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
-    # at rulespecs/18co-18xx-games.rules:45
-    if not (
-        (g.b_len(v_shares) >= 1)
-        and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
-    ):
-        raise IllegalAction(
-            "the corporation issues certificates from its treasury",
-            rule="§5.11.1",
-            at="rulespecs/18co-18xx-games.rules:45",
-        )
-    # at rulespecs/18co-18xx-games.rules:47
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co-18xx-games.rules:48
-    if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
-        raise IllegalAction(
-            "the Market holds at most 5 shares of a corporation",
-            rule="§4.1.6",
-            at="rulespecs/18co-18xx-games.rules:48",
-        )
-    # at rulespecs/18co-18xx-games.rules:50
-    if not (
-        (not v_emergency)
-        or (
-            (
-                g.b_cash(v_corporation)
-                + g.b_falling_sale_value(v_corporation, ((v_percent_sold // 10) - 1))
-            )
-            < g.b_cheapest_train_price()
-        )
-    ):
-        raise IllegalAction(
-            "raising money for a train, no more certificates than needed",
-            rule="§5.10.6.1",
-            at="rulespecs/18co-18xx-games.rules:50",
-        )
-
-
 # ------------------------------------------------------------ triggers
 
 
@@ -566,14 +523,19 @@ class Game(GameBase):
         "discard_train": q2_discard_train,
         "corporation_bid": q2_corporation_bid,
         "move_bid": q2_move_bid,
-        "corporation_sell_shares": q2_corporation_sell_shares,
-        "corporate_sell_shares": q2_corporate_sell_shares,
-        "corporation_buy_shares": q2_corporation_buy_shares,
-        "corporate_buy_shares": q2_corporate_buy_shares,
         "contribute": q2_contribute,
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+        "corporation_bid": qb_corporation_bid,
+    }
+    PREFIX_PROBES = {
+        "bid": ((2, qb2_bid),),
+        "par": ((2, qb2_par),),
+        "move_bid": (
+            (3, q3_move_bid),
+            (3, qb3_move_bid),
+        ),
     }
     STATES = {
         "bought_this_turn": ("stock_turn_start",),

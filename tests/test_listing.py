@@ -164,3 +164,89 @@ def test_a_bound_probe_judges_a_lays_least_cost_once():
         assert lays(g.legal_actions()) and lays(g.legal_actions()) == lays(g.oracle_legal_actions())
     finally:
         g.j.rollback()
+
+
+def test_a_bound_probe_of_two_parameters_judges_a_founding_by_its_least_cost():
+    """1880 Romania's par guard `cash(player) >= cost`, cost = price * president_percent / 10, reads the
+    price and the certificate's size; `price in par_prices(corporation)` and `president_percent in
+    president_share_sizes`, guards before it, give their least (VI.6: Ł70 and 20%, so Ł140). Its bound
+    probe of two parameters (`qb2_par`) refuses a player with Ł139 every founding of a company, whatever
+    the price, row and size, and no founding is tried; with Ł140 it lets him through, and the probe of
+    three (`qb3_par`) then refuses the Ł80 price (Ł160) by price. Listed as the oracle lists, the same
+    candidates listed either way."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1880 Romania")(players=["P1", "P2", "P3", "P4"], seed=2)
+    rng = random.Random(2)
+
+    def foundings(listed):
+        return [a for a in listed if a["type"] == "par"]
+
+    while not (g.g["round"] == "stock" and not g.g.get("pending") and foundings(g.legal_actions())):
+        g.process(g.random_legal_action(rng))
+    player = g.current_entity()
+    probes = dict(g.PREFIX_PROBES["par"])
+    assert set(probes) >= {2, 3} and probes[2].__name__ == "qb2_par" and probes[3].__name__ == "qb3_par"
+    tried = []
+    real = type(g).ROUTINES["action:par"]
+
+    def counted(game, *args):
+        tried.append(args)
+        return real(game, *args)
+
+    g.j.begin()
+    try:
+        g.ROUTINES = {**type(g).ROUTINES, "action:par": counted}
+        with g._listing(probing=True):
+            listed = foundings(g._candidates())
+        g.j.set(g.cash, player, 139)
+        assert foundings(g.legal_actions()) == foundings(g.oracle_legal_actions()) == []
+        tried.clear()
+        with g._listing(probing=True):
+            assert foundings(g._candidates()) == listed  # the same candidates, each refused untried
+            assert not any(g.is_legal(a) for a in listed)
+        assert tried == []
+        g.j.set(g.cash, player, 140)
+        legal = foundings(g.legal_actions())
+        assert legal and legal == foundings(g.oracle_legal_actions())
+        assert {int(a["share_price"].split(",")[0]) * a["president_percent"] // 10 for a in legal} == {140}
+        tried.clear()
+        with g._listing(probing=True):
+            assert not any(g.is_legal(a) for a in listed if a["share_price"].startswith("80,"))
+        assert tried == []  # refused by price, untried
+    finally:
+        g.j.rollback()
+        del g.ROUTINES
+
+
+def test_a_static_probe_refuses_an_entity_once_a_game():
+    """1880 Romania's close_for_cash opens with `require has_ability(company, "close_for_cash")`
+    (II.3.1: only the Banater Montanbahn), a guard that reads nothing that changes during play: its
+    static probe (`qs_close_for_cash`) is asked once a game for each private, and a private without the
+    ability has no candidate listed, generated or probed again; the one with it is left to its probe.
+    The listing is the oracle's."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1880 Romania")(players=["P1", "P2", "P3", "P4"], seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        g.process(g.random_legal_action(rng))
+    assert "close_for_cash" in g.STATIC_PROBES and "close_for_cash" in g.PROBES
+    able = [p for p in g.privates if g.b_has_ability(p, "close_for_cash")]
+    assert len(able) == 1 and len(g.privates) > 1
+    asked = []
+    real = g.STATIC_PROBES["close_for_cash"]
+
+    def counted(game, company):
+        asked.append(company.id)
+        return real(game, company)
+
+    g.STATIC_PROBES = {**type(g).STATIC_PROBES, "close_for_cash": counted}
+    g.__dict__.pop("_static_answers", None)  # as a new game: nothing asked yet
+    try:
+        for _ in range(3):
+            assert sorted(map(repr, g.legal_actions())) == sorted(map(repr, g.oracle_legal_actions()))
+        assert sorted(asked) == sorted(p.id for p in g.privates if not g.closed[p.id])  # once each
+        assert all(g._static_refused("close_for_cash", p) == (p not in able) for p in g.privates)
+    finally:
+        del g.STATIC_PROBES

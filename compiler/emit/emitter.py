@@ -49,6 +49,12 @@ def _ident(name: str, prefix: str = "v_") -> str:
     return prefix + name
 
 
+def probe_prefix(arity: int, bounded: bool) -> str:
+    """The prefix of an action's listing probe of `arity` parameters: `q_`, `q2_`, `q3_`, ...; with
+    `bounded`, `qb_`, `qb2_`, ... (`Compiler.probe`)."""
+    return ("qb" if bounded else "q") + (str(arity) if arity > 1 else "") + "_"
+
+
 def docstring(text: str, indent: str = "") -> str:
     """A triple-quoted Python literal for `text`, safe whatever it holds:
     backslashes and every quote are escaped, so it cannot close early."""
@@ -398,34 +404,84 @@ class Compiler:
     #: the `GameBase` method that gives the bound (`probe(..., bounded=True)`)
     BOUNDS = {"lay_cost": "_least_lay_cost"}
 
-    def _bound(self, e, scope: _Scope | None, tainted: set[str], lets: dict) -> str | None:
+    def _bound(self, e, scope: _Scope | None, tainted: set[str], lets: dict, lower: dict | None = None) -> str | None:
         """Python for a lower bound of expression `e` over the values of the `tainted` names (those the
         candidates enumerate), or None where there is none to give: a builtin of `BOUNDS` (whatever its
-        arguments), a tainted `let`'s value (`lets`) bound so, a value that reads no tainted name
-        (itself), a choice whose test reads none (the bound of the branch it takes), a sum of bounded
-        terms. Without a `scope`, only whether there is one ("" for yes)."""
+        arguments), a tainted `let`'s value (`lets`) bound so, a tainted parameter an earlier guard bounds
+        (`lower`: `require p in E` gives the least of `E`, `require p >= E` gives `E`), a value that reads
+        no tainted name (itself), a choice (the bound of the branch its test takes, or the lesser of the
+        two where the test is tainted), a sum of bounded terms, a product of two and a quotient by a value
+        that reads none (where the bounds are at least 0 and the divisor positive, else no bound: the
+        probe lets the candidates through, `GameBase._least_product`). Without a `scope`, only whether
+        there is one ("" for yes)."""
+        lower = lower or {}
+
         def code(x) -> str:
             return "" if scope is None else self.expr(x, scope)
+
+        def bound(x) -> str | None:
+            return self._bound(x, scope, tainted, lets, lower)
 
         if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.BOUNDS \
                 and e.func.name not in self.routines and e.func.name not in self.states:
             return "" if scope is None else f"g.{self.BOUNDS[e.func.name]}()"
         if isinstance(e, s.Name) and e.name in lets:
-            return self._bound(lets[e.name], scope, tainted, lets)
+            return bound(lets[e.name])
+        if isinstance(e, s.Name) and e.name in lower:
+            kind, limit = lower[e.name]
+            if scope is None:
+                return ""
+            return f"g._least({code(limit)})" if kind == "in" else code(limit)
         names = set(_names(e))
         if not names & tainted and not self._reaches(names, self.ACTION_READERS):
             return code(e)
-        if isinstance(e, s.Cond) and not set(_names(e.test)) & tainted:
-            then, otherwise = (self._bound(x, scope, tainted, lets) for x in (e.then, e.otherwise))
+        if isinstance(e, s.Cond):
+            then, otherwise = (bound(x) for x in (e.then, e.otherwise))
             if then is not None and otherwise is not None:
-                return "" if scope is None else f"({then} if {code(e.test)} else {otherwise})"
-        if isinstance(e, s.Binary) and e.op == "+":
-            left, right = (self._bound(x, scope, tainted, lets) for x in (e.left, e.right))
+                if scope is None:
+                    return ""
+                if not set(_names(e.test)) & tainted and not self._reaches(set(_names(e.test)), self.ACTION_READERS):
+                    return f"({then} if {code(e.test)} else {otherwise})"
+                return f"min({then}, {otherwise})"
+        if isinstance(e, s.Binary) and e.op in ("+", "*"):
+            left, right = (bound(x) for x in (e.left, e.right))
             if left is not None and right is not None:
-                return "" if scope is None else f"({left} + {right})"
+                if scope is None:
+                    return ""
+                return f"({left} + {right})" if e.op == "+" else f"g._least_product({left}, {right})"
+        if isinstance(e, s.Binary) and e.op == "/":
+            names = set(_names(e.right))
+            left = bound(e.left)
+            if left is not None and not names & tainted and not self._reaches(names, self.ACTION_READERS):
+                return "" if scope is None else f"g._least_quotient({left}, {code(e.right)})"
         return None
 
-    def _bounded_guard(self, st, scope: _Scope | None, tainted: set[str], lets: dict, rule: str) -> list[str] | None:
+    def _lower_limits(self, st, tainted: set[str], lower: dict) -> None:
+        """Record in `lower` the lower limits a guard `require A and B ...` (no `unless`) sets on its
+        tainted parameters: a conjunct `p in E` or `p >= E` (`E <= p`) whose `E` reads no tainted name.
+        A candidate that passes the guard has `p` at least the least of `E` (or `E`)."""
+        if not isinstance(st, s.Require) or st.unless is not None:
+            return
+        todo = [st.cond]
+        while todo:
+            e = todo.pop()
+            if not isinstance(e, s.Binary):
+                continue
+            if e.op == "and":
+                todo += [e.left, e.right]
+                continue
+            op, left, right = e.op, e.left, e.right
+            if op == "<=":
+                op, left, right = ">=", right, left
+            if op not in ("in", ">=") or not isinstance(left, s.Name) or left.name not in tainted:
+                continue
+            names = set(_names(right))
+            if names & tainted or self._reaches(names, self.ACTION_READERS) or left.name in lower:
+                continue
+            lower[left.name] = (op, right)
+
+    def _bounded_guard(self, st, scope: _Scope | None, tainted: set[str], lets: dict, rule: str,
+                       lower: dict | None = None) -> list[str] | None:
         """The lines of a guard `require A >= B` (or `>`, `<=`, `<`) whose `A` reads no tainted name and
         whose `B` has a lower bound (`_bound`), judged with the bound for `B`: where `A` is under the
         bound it is under `B` for every candidate, which the guard refuses. None for any other guard;
@@ -438,7 +494,7 @@ class Compiler:
         names = set(_names(left))
         if op not in (">=", ">") or names & tainted or self._reaches(names, self.ACTION_READERS):
             return None
-        bound = self._bound(right, scope, tainted, lets)
+        bound = self._bound(right, scope, tainted, lets, lower)
         if bound is None or scope is None:
             return None if bound is None else []
         cite = self.rule_for([st.cond], rule) if not st.prov.citations else _cite(st.prov)
@@ -448,31 +504,29 @@ class Compiler:
             f"    if not ({self.expr(left, scope)} {op} {bound}):",
             f"        raise IllegalAction({message!r}, rule={cite!r}, at={at!r})"]
 
-    def probe(self, clause: Clause, arity: int = 1, bounded: bool = False) -> str | None:
-        """The probe of an action: the guards among its opening `require`s and `let`s (those before its
-        first statement of another kind) that read only its first parameter (the entity acting), as a
-        function of that parameter; None where there is none. With `arity` 2, those that read only its
-        first two parameters (`q2_`, for `GameBase._pair_refused`), None where none reads the second (the
-        guards of the entity alone left to the probe of arity 1, run before). Listing runs it in the state the
-        action's own dispatch would (`GameBase._group_refused`). The opening statements change
-        nothing, so a guard of the probe that refuses refuses every candidate of the action for that
-        entity (the action refuses it there or at an earlier guard), and none is generated."""
+    def _probe_plan(self, clause: Clause, arity: int, bounded: bool) -> tuple | None:
+        """What `probe` writes: (the statements, the tainted names, the tainted `let`s), None where the
+        probe has nothing to judge. A bounded guard is ("bound", statement, lower limits as they stand
+        at it: `_lower_limits`)."""
         from compiler.runtime.game import OUT_OF_TURN, GameBase
 
         decl: s.Routine = clause.decl  # type: ignore[assignment]
         params = [p.name for p in decl.params]
-        if decl.kind != "action" or len(params) < arity:
+        if decl.kind != "action" or len(params) < arity or (bounded and len(params) <= arity):
             return None
         if arity == 1 and any(decl.name == t or decl.name.endswith("_" + t)
                               for t in (*GameBase.UNPROBED, *OUT_OF_TURN)):
             return None  # listed without a probe (`GameBase.UNPROBED`) or never listed
-        if arity == 2 and decl.params[1].type.is_list:
-            return None  # a list names no group of candidates (`GameBase._pair_refused` keys by the value)
+        if arity >= 2 and any(_collection(p.type) for p in decl.params[1:arity]):
+            return None  # a list names no group of candidates (`GameBase._pair_refused` keys by the values)
+        if arity >= 3 and not bounded and arity >= len(params):
+            return None  # a probe of every parameter judges one candidate: no cheaper than its trial
         procedures = frozenset(name for name, c in self.routines.items() if c.kind == "procedure")
         tainted = set(params[arity:])  # what reads more than the probe's parameters, or the action's other fields
-        second = {params[1]} if arity == 2 else set()  # and what reads the second parameter
+        newest = {params[arity - 1]} if arity >= 2 else set()  # and what reads its last parameter
         prefix: list = []
         lets: dict = {}  # the tainted `let`s: name -> value (for `_bound`)
+        lower: dict = {}  # the tainted parameters' lower limits (`_lower_limits`)
         for st in decl.body:
             if isinstance(st, s.Require):
                 exprs = [st.cond] + ([st.unless] if st.unless is not None else [])
@@ -487,34 +541,40 @@ class Compiler:
                 if isinstance(st, s.Let):
                     tainted.add(st.name)
                     lets[st.name] = st.value
-                elif bounded and self._bounded_guard(st, None, tainted, lets, "") is not None:
-                    prefix.append(("bound", st))  # judged with its lower bound (`_bounded_guard`)
-                continue
-            if names & second:
-                if isinstance(st, s.Let):
-                    second.add(st.name)
                 else:
-                    second.add("")  # a guard reads the second parameter: the pair probe is worth running
-            elif arity == 2 and isinstance(st, s.Require):
-                # a guard of the entity alone: the action's probe (`q_`) judges it once for every value of
-                # the second parameter (where it would refuse, the action's dispatch refuses at it or
-                # before: the pair probe may leave it out)
+                    if bounded and self._bounded_guard(st, None, tainted, lets, "", lower) is not None:
+                        prefix.append(("bound", st, dict(lower)))  # judged with its lower bound (`_bounded_guard`)
+                    self._lower_limits(st, tainted, lower)
+                continue
+            if bounded:
+                prefix.append(st)
+                continue
+            if names & newest:
+                if isinstance(st, s.Let):
+                    newest.add(st.name)
+                else:
+                    newest.add("")  # a guard reads the last parameter: the probe is worth running
+            elif arity >= 2 and isinstance(st, s.Require):
+                # a guard of the parameters before the last alone: a probe of lower arity (`q_`, `q2_`, ...)
+                # judges it once for every value of the last (where it would refuse, the action's dispatch
+                # refuses at it or before: this probe may leave it out)
                 continue
             prefix.append(st)
-        if arity == 2:
-            # a `let` of the entity alone that no guard left reads: the probe of arity 1 evaluates it
+        if arity >= 2 and not bounded:
+            # a `let` of the parameters before the last that no guard left reads: a probe of lower arity
+            # evaluates it
             needed: set[str] = set()
             kept: list = []
             for st in reversed(prefix):
-                if isinstance(st, s.Let) and st.name not in needed and st.name not in second:
+                if isinstance(st, s.Let) and st.name not in needed and st.name not in newest:
                     continue
                 exprs = [st.value] if isinstance(st, s.Let) else [st.cond] + ([st.unless] if st.unless is not None else [])
                 needed |= {name for e in exprs for name in _names(e)}
                 kept.append(st)
             prefix = kept[::-1]
         if bounded:
-            # only the guards judged by a bound, and the lets they read: the probe (`q_`), asked first,
-            # judges the rest (where a bound refuses, the dispatch refuses at its guard or before)
+            # only the guards judged by a bound, and the lets they read: the probes without bounds, asked
+            # first, judge the rest (where a bound refuses, the dispatch refuses at its guard or before)
             needed = set()
             kept = []
             for st in reversed(prefix):
@@ -525,6 +585,7 @@ class Compiler:
                         if name not in needed:
                             needed.add(name)
                             todo |= set(_names(lets[name])) if name in lets else set()
+                            todo |= set(_names(st[2][name][1])) if name in st[2] else set()
                 elif not (isinstance(st, s.Let) and st.name in needed):
                     continue
                 else:
@@ -533,25 +594,92 @@ class Compiler:
             prefix = kept[::-1]
         while prefix and isinstance(prefix[-1], s.Let):
             prefix.pop()  # a trailing `let` refuses nothing
-        if not prefix or (arity == 2 and "" not in second) or (bounded and not any(isinstance(st, tuple) for st in prefix)):
+        if not prefix or (arity >= 2 and not bounded and "" not in newest) \
+                or (bounded and not any(isinstance(st, tuple) for st in prefix)):
+            return None
+        return prefix, tainted, lets
+
+    #: builtins whose answer is a function of their arguments' fixed data (a component's abilities never
+    #: change during play): a guard made of them, the entity and literals answers the same in every state
+    STATIC = frozenset({"has_ability"})
+
+    def _static(self, e, entity: str) -> bool:
+        """Whether expression `e` reads nothing that changes during play: the entity (`entity`) only as an
+        argument of a builtin of `STATIC`, literals, `not`, `and`, `or`, `==` and `!=`."""
+        if isinstance(e, (s.Str, s.Int, s.Bool, s.NoneLit)):
+            return True
+        if isinstance(e, s.Unary):
+            return e.op == "not" and self._static(e.operand, entity)
+        if isinstance(e, s.Binary):
+            return e.op in ("and", "or", "==", "!=") and self._static(e.left, entity) and self._static(e.right, entity)
+        if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.STATIC \
+                and e.func.name not in self.routines and e.func.name not in self.states and not e.kwargs:
+            return all((isinstance(a, s.Name) and a.name == entity) or isinstance(a, (s.Str, s.Int, s.Bool))
+                       for a in e.args)
+        return False
+
+    def static_probe(self, clause: Clause) -> str | None:
+        """The static probe of an action (`qs_`): its opening guards (those of its probe, `probe`) that read
+        nothing that changes during play (`_static`: 1880 Romania's `has_ability(company,
+        "close_for_cash")`), as a function of its entity; None where there is none. Where it refuses an
+        entity it refuses it in every state, so a listing asks it once a game for each entity
+        (`GameBase._static_refused`) and then lists nothing of the action for that entity, as the probe,
+        which holds the same guard, would refuse it."""
+        plan = self._probe_plan(clause, 1, False)
+        if plan is None:
+            return None
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        entity = decl.params[0].name
+        guards = [st for st in plan[0] if isinstance(st, s.Require) and st.unless is None
+                  and self._static(st.cond, entity)]
+        if not guards:
             return None
         rule = (
             _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
             or _cite(decl.prov)
             or f"{clause.origin} {decl.kind} {decl.name}"
         )
+        scope = _Scope({entity}, self.routines)
+        lines = [f"def {_ident(decl.name, 'qs_')}(g, {_ident(entity)}):",
+                 f"    {docstring('The opening guards of ' + decl.name + ' that read only its entity, and nothing of it that changes during play (the listing static probe)')}"]
+        for st in guards:
+            lines.extend(self.stmts((st,), scope, rule, 1))
+        return "\n".join(lines)
+
+    def probe(self, clause: Clause, arity: int = 1, bounded: bool = False) -> str | None:
+        """The probe of an action: the guards among its opening `require`s and `let`s (those before its
+        first statement of another kind) that read only its first parameter (the entity acting), as a
+        function of that parameter; None where there is none. With `arity` k of 2 or more, those that read
+        only its first k parameters and read the k-th (`q2_`, `q3_`, ..., for `GameBase._pair_refused` and
+        `_prefix_refused`), None where none reads the k-th (the guards of fewer parameters left to the
+        probes of lower arity, run before). With `bounded`, the guards that read more than those
+        parameters judged by a lower bound (`qb_`, `qb2_`, ...: `_bounded_guard`). Listing runs it in the state the
+        action's own dispatch would (`GameBase._group_refused`). The opening statements change
+        nothing, so a guard of the probe that refuses refuses every candidate of the action for that
+        entity (the action refuses it there or at an earlier guard), and none is generated."""
+        plan = self._probe_plan(clause, arity, bounded)
+        if plan is None:
+            return None
+        prefix, tainted, lets = plan
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        params = [p.name for p in decl.params]
+        rule = (
+            _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
+            or _cite(decl.prov)
+            or f"{clause.origin} {decl.kind} {decl.name}"
+        )
         scope = _Scope(set(params[:arity]), self.routines)
-        what = "its entity" if arity == 1 else f"its entity and {params[1]}"
+        what = "its entity" if arity == 1 else f"its entity and {', '.join(params[1:arity])}"
         sig = ", ".join(["g"] + [_ident(p) for p in params[:arity]])
         if bounded:
-            lines = [f"def {_ident(decl.name, 'qb_')}({sig}):",
+            lines = [f"def {_ident(decl.name, probe_prefix(arity, bounded))}({sig}):",
                      f"    {docstring('The opening guards of ' + decl.name + ' that read more than ' + what + ', judged by a lower bound (the listing bound probe)')}"]
         else:
-            lines = [f"def {_ident(decl.name, 'q_' if arity == 1 else 'q2_')}({sig}):",
+            lines = [f"def {_ident(decl.name, probe_prefix(arity, bounded))}({sig}):",
                      f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ' (the listing probe)')}"]
         for st in prefix:
             if isinstance(st, tuple):
-                lines.extend(self._bounded_guard(st[1], scope, tainted, lets, rule) or ())
+                lines.extend(self._bounded_guard(st[1], scope, tainted, lets, rule, st[2]) or ())
             else:
                 lines.extend(self.stmts((st,), scope, rule, 1))
         return "\n".join(lines)
@@ -610,6 +738,13 @@ def _names(expr):
                         yield from _names(sub)
             elif hasattr(item, "span") and not isinstance(item, str):
                 yield from _names(item)
+
+
+def _collection(t) -> bool:
+    """Whether a parameter's type is a list, set or map (or one of its alternatives is): a value no
+    listing keys a group of candidates by."""
+    return t.is_list or t.is_set or t.key is not None or any(
+        isinstance(a, s.TypeRef) and _collection(a) for a in t.alternatives)
 
 
 def _at(span) -> str | None:
@@ -751,6 +886,8 @@ class EngineParts:
     probes: list[tuple[str, str]]  # (action, function)
     pair_probes: list[tuple[str, str]]
     bound_probes: list[tuple[str, str]]
+    prefix_probes: list[tuple[str, str]]  # (action, a tuple of (arity, function) as source)
+    static_probes: list[tuple[str, str]]
     trigger_table: list[tuple[str, list[tuple[str | None, str]]]]
     states: list[tuple[str, object]]
 
@@ -775,6 +912,8 @@ def parts(title: Title) -> EngineParts:
     probes = []  # (action, function): each action's listing probe (`Compiler.probe`)
     pair_probes = []  # the same of its first two parameters
     bound_probes = []  # its probe with the guards a lower bound judges (`Compiler.probe(..., bounded=True)`)
+    static_probes = []  # its opening guards that read nothing that changes during play (`Compiler.static_probe`)
+    prefix_probes = []  # its probes of more parameters, and bound probes of two or more: (action, tuple source)
     action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
     pair_functions = []
     for clause in title.clauses:
@@ -797,10 +936,35 @@ def parts(title: Title) -> EngineParts:
                 if pair is not None:
                     pair_probes.append((decl.name, _ident(decl.name, "q2_")))
                     pair_functions.append((_ident(decl.name, "q2_"), "probe", pair))
+                static = compiler.static_probe(clause)
+                if static is not None:
+                    static_probes.append((decl.name, _ident(decl.name, "qs_")))
+                    pair_functions.append((_ident(decl.name, "qs_"), "probe", static))
                 bound = compiler.probe(clause, bounded=True)
                 if bound is not None:
                     bound_probes.append((decl.name, _ident(decl.name, "qb_")))
                     pair_functions.append((_ident(decl.name, "qb_"), "probe", bound))
+                # the probes of more parameters (`q3_`, ...) and the bound probes of two or more (`qb2_`,
+                # ...) where they judge a guard no probe of fewer judges: asked of each candidate tried
+                # (`GameBase._prefix_refused`)
+                prefixed = []
+                judged = bound and bound.split('"""', 2)[2]
+                for arity in range(2, len(decl.params)):
+                    source = compiler.probe(clause, arity) if arity >= 3 else None
+                    if source is not None:
+                        prefixed.append((arity, False))
+                        pair_functions.append((_ident(decl.name, probe_prefix(arity, False)), "probe", source))
+                    # a bound probe where it judges a guard the one of fewer parameters does not, or judges
+                    # one with a closer bound (its guards' code differs)
+                    guards = compiler.probe(clause, arity, bounded=True)
+                    body = guards and guards.split('"""', 2)[2]
+                    if body and body != judged:
+                        prefixed.append((arity, True))
+                        pair_functions.append((_ident(decl.name, probe_prefix(arity, True)), "probe", guards))
+                    judged = body or judged
+                if prefixed:
+                    prefix_probes.append((decl.name, "(" + "".join(
+                        f"({arity}, {_ident(decl.name, probe_prefix(arity, bounded))}), " for arity, bounded in prefixed) + ")"))
                 optional = {p.name: py_value(p.default) for p in decl.params if p.default is not None}
                 if optional:
                     action_defaults.append((decl.name, "{" + ", ".join(f"{k!r}: {v}" for k, v in optional.items()) + "}"))
@@ -828,7 +992,7 @@ def parts(title: Title) -> EngineParts:
     return EngineParts(
         title=title, properties=properties, components=values, rules=rules, functions=functions,
         routines=routines, action_params=action_params, action_defaults=action_defaults, probes=probes,
-        pair_probes=pair_probes, bound_probes=bound_probes, trigger_table=list(by_event.items()),
+        pair_probes=pair_probes, bound_probes=bound_probes, prefix_probes=prefix_probes, static_probes=static_probes, trigger_table=list(by_event.items()),
         states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
     )
 
@@ -1042,6 +1206,8 @@ def render_module(title: Title, sources=None, library: Library | None = None,
         probes=engine.probes,
         pair_probes=engine.pair_probes,
         bound_probes=engine.bound_probes,
+        prefix_probes=engine.prefix_probes,
+        static_probes=engine.static_probes,
         trigger_table=engine.trigger_table,
         states=engine.states,
         rules=sorted((engine.rules if rules is None else rules).items()),

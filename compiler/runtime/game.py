@@ -61,6 +61,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     PROBES: dict[str, Callable] = {}
     #: the same of an action's first two parameters (`_pair_refused`)
     PAIR_PROBES: dict[str, Callable] = {}
+    #: an action's probes of more of its parameters, and its bound probes of two or more: (arity, probe),
+    #: asked of each candidate tried in a listing (`_prefix_refused`)
+    PREFIX_PROBES: dict[str, tuple[tuple[int, Callable], ...]] = {}
+    #: an action's opening guards that read nothing that changes during play (`_static_refused`)
+    STATIC_PROBES: dict[str, Callable] = {}
     #: the title's declared states (`state NAME: set[...] reset on MOMENT, ...`): name -> the moments it is
     #: emptied at (none: it lasts the game)
     STATES: dict[str, tuple[str, ...]] = {}

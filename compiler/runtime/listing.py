@@ -103,7 +103,7 @@ class Listing:
         answers = self._pair_answers
         key = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
-            if self._pair_refused(action, answers[1]):
+            if self._pair_refused(action, answers[1]) or self._prefix_refused(action, answers[1]):
                 return False
             if action.get("type") == "pass" and len(action) <= 3:
                 # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
@@ -275,6 +275,8 @@ class Listing:
                 return self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
 
             probed = self._probing and not self._exhaustive and vtype not in self.UNPROBED
+            if probed and name in self.STATIC_PROBES and self._static_refused(name, entity):
+                continue  # refused in every state by a guard of its probe: neither generated nor probed
             first: list[Action] = []
             candidates: Iterable[Action] | None = None
             if probed and generate_first and generator is not None:
@@ -328,24 +330,45 @@ class Listing:
         action = {"type": self._action_shape(name)[0], **who}
         if self.action_name(action) != name:
             return False
-        return self._probe_refuses(action, probe or self.PROBES[name])
+        return self._probe_refuses(action, probe or self.PROBES[name], kind=name)
 
-    def _probe_refuses(self, action: Action, probe: Callable, *values: Any) -> bool:
+    def _static_refused(self, name: str, entity: Entity) -> bool:
+        """Whether the action `name`'s static probe (`STATIC_PROBES`: opening guards of its probe that read
+        nothing that changes during play) refuses `entity`: asked once a game for each entity. Where it
+        refuses, the probe would refuse the entity in every state (at that guard or before it)."""
+        answers = self.__dict__.setdefault("_static_answers", {})
+        key = (name, entity.kind, entity.id)
+        known = answers.get(key)
+        if known is None:
+            try:
+                self.STATIC_PROBES[name](self, entity)
+                known = False
+            except IllegalAction:
+                known = True
+            except Exception:  # noqa: BLE001 - the probe and the trials decide, as ever
+                known = False
+            answers[key] = known
+        return known
+
+    def _probe_refuses(self, action: Action, probe: Callable, *values: Any, kind: str | None = None) -> bool:
         """Whether `probe` (an action's opening guards, given its entity and `values`) refuses `action`,
         run as the action's dispatch runs them, in a transaction rolled back: the refusals before the
         binding (`_open_action`), the turn check (`_check_actor`), then the guards. Anything but a
         refusal the probe meets leaves the candidates to be tried (their own trial meets it, as the
-        oracle's does)."""
+        oracle's does). `kind`: the action's name, where the caller has it."""
+        opening = self._listing_opening()
+        quiet = self._opens_quietly(action, kind, opening)
         named = self._named_shares
         self.j.begin()
         try:
-            kind, rule = self._opens_quietly(action), None
+            kind, rule = quiet, None
             if kind is None:
                 kind, _routine, rule = self._open_action(action)
             # else `_open_action` would refuse nothing and change nothing the guards read: the turn check
             # and the guards, as they stand
             actor = self.find(action["entity"])
-            self._check_actor(kind, [actor], rule)
+            if quiet is None or opening is None or actor != opening[0]:
+                self._check_actor(kind, [actor], rule)  # (the entity acting passes it)
             probe(self, actor, *values)
         except (IllegalAction, RuleGap):
             return True
@@ -356,27 +379,59 @@ class Listing:
             self.j.rollback()
         return False
 
-    def _opens_quietly(self, action: Action) -> str | None:
+    def _listing_opening(self) -> tuple | None:
+        """In a listing, in the state it lists: (the entity acting, the operating company's steps, its
+        current step's index or None), worked out once and kept with the listing's answers; None
+        elsewhere, or where the game is over or a decision is pending (nothing opens quietly then)."""
+        answers = self._pair_answers
+        if answers is None or answers[0] != len(self.j._marks):
+            return None
+        opening = answers[1].get("opening", False)
+        if opening is False:
+            g = self.g
+            opening = None
+            if not g["finished"] and not g.get("pending"):
+                acting = self.current_entity()
+                steps: list[str] = []
+                current = None
+                if g["round"] == "operating" and g.get("step") is not None and acting is not None:
+                    steps = self._steps()
+                    current = steps.index(g["step"]) if g["step"] in steps else None
+                opening = (acting, steps, current)
+            answers[1]["opening"] = opening
+        return opening
+
+    def _opens_quietly(self, action: Action, kind: str | None = None, opening: tuple | None = None) -> str | None:
         """The DSL action `action` names where `_open_action` would neither refuse it nor change what an
         action's guards read (else None):
         the game goes on, no decision is pending, the title has the action and no step passes before it
         (`_pass_steps_before`: the action is not one of a later step of the operating company's turn).
         What it changes then (the current action's name, the certificates the action names) no guard of a
-        probe reads (`Compiler.probe` leaves out the guards that read an action's certificates)."""
+        probe reads (`Compiler.probe` leaves out the guards that read an action's certificates). `kind`:
+        the action's name, and `opening`: `_listing_opening`, where the caller has them."""
         g = self.g
-        if g["finished"] or g.get("pending"):
-            return None
-        kind = self.action_name(action)
-        if f"action:{kind}" not in self.ROUTINES:
-            return None
-        if g["round"] != "operating" or g.get("step") is None:
-            return kind
-        operator = self.current_entity()
+        kind = kind or self.action_name(action)
+        if opening is not None:
+            # the listing's state: the game goes on, no decision is pending (`_listing_opening`)
+            if f"action:{kind}" not in self.ROUTINES:
+                return None
+            if g["round"] != "operating" or g.get("step") is None:
+                return kind
+            operator, steps, current = opening
+        else:
+            if g["finished"] or g.get("pending"):
+                return None
+            if f"action:{kind}" not in self.ROUTINES:
+                return None
+            if g["round"] != "operating" or g.get("step") is None:
+                return kind
+            operator = self.current_entity()
+            steps = self._steps() if operator is not None else []
+            current = steps.index(g["step"]) if g["step"] in steps else None
         if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
             return kind
-        steps, current = self._steps(), g.get("step")
         target = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
-        return kind if current not in steps or target is None or steps.index(current) >= target else None
+        return kind if current is None or target is None or current >= target else None
 
     def _pair_skips(self, action: Action) -> bool:
         """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
@@ -405,6 +460,63 @@ class Listing:
         if known is None:
             known = answers[key] = self._probe_refuses(action, probe, value)
         return known
+
+    def _group_known_refused(self, action: Action) -> bool:
+        """In a listing that keeps the candidates it knows refused (`_known_refused`), whether a probe of
+        the action's first two parameters in `PREFIX_PROBES` (a bound probe, `qb2_`) refuses `action`,
+        the group of candidates that share its type, entity and second parameter: its generator then lists
+        them as known refused (`is_legal` answers at once, as `_prefix_refused` would)."""
+        answers = self._pair_answers
+        return (self._probing and not self._exhaustive and self._known_refused is not None
+                and answers is not None and answers[0] == len(self.j._marks)
+                and self._prefix_refused(action, answers[1], upto=2))
+
+    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None) -> bool:
+        """Whether a probe of the action's first k parameters (`PREFIX_PROBES`: the guards that read only
+        those, `q3_`, ..., or those that read more judged by a lower bound, `qb2_`, ...) refuses `action`,
+        asked once per listing for each entity and values of those parameters (`answers`, as
+        `_pair_refused` keeps them): 1880's `par` refused for cash by company, whatever the price, row
+        and layout; 1800's `trade_company` by private and seller, whatever the price."""
+        kind = self.action_name(action)
+        probes = self.PREFIX_PROBES.get(kind)
+        if not probes:
+            return False
+        params = self.ACTION_PARAMS[kind]
+        values: list = []
+        for arity, probe in probes:
+            if upto is not None and arity > upto:
+                break  # (in order of arity)
+            try:
+                while len(values) < arity - 1:
+                    name, types = params[len(values) + 1]
+                    values.append(self._bind_param(kind, name, types, action))
+                key = (probe, action["entity"], action.get("entity_type"), *values[:arity - 1])
+                known = answers.get(key)
+            except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
+                return False
+            if known is None:
+                known = answers[key] = self._probe_refuses(action, probe, *values[:arity - 1])
+            if known:
+                return True
+        return False
+
+    @staticmethod
+    def _least(values) -> Any:
+        """The least of `values` (a bound probe's lower limit of a parameter a guard requires to be one of
+        them, `Compiler._lower_limits`); None, which no bound compares with, where there is none."""
+        numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)] if values is not None else []
+        return min(numbers) if numbers and len(numbers) == len(values) else None
+
+    @staticmethod
+    def _least_product(a: Any, b: Any) -> Any:
+        """A lower bound of x * y for x at least `a` and y at least `b`: a * b where both are at least 0,
+        else None (no bound: the probe lets the candidates through)."""
+        return a * b if isinstance(a, int) and isinstance(b, int) and a >= 0 and b >= 0 else None
+
+    @staticmethod
+    def _least_quotient(a: Any, d: Any) -> Any:
+        """A lower bound of x / d (the DSL's division, floored) for x at least `a`: a // d where d > 0."""
+        return a // d if isinstance(a, int) and isinstance(d, int) and d > 0 else None
 
     #: (engine class, action name) -> `_action_shape`: a function of the title's vocabulary alone
     _SHAPES: dict[tuple[type, str], tuple[str, str | None, str | None, frozenset[str] | None]] = {}
@@ -527,8 +639,10 @@ class Listing:
         slots: dict[int, list] = {}  # the free rows of each price (the same for every corporation)
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
-                if self._pair_skips({"type": "par", **who, "corporation": corp.id}):
+                group = {"type": "par", **who, "corporation": corp.id}
+                if self._pair_skips(group):
                     continue  # its guards refuse the founder this corporation: no price, row or layout listed
+                start = len(out)
                 for price in self.b_par_prices(corp):
                     cell = self.market.par_cell(price)
                     if cell is None:
@@ -546,6 +660,10 @@ class Listing:
                         out.extend({**a, "president_percent": p} for a in actions for p in sorted(layouts))
                     else:
                         out.extend(actions)
+                if len(out) > start and self._group_known_refused(group):
+                    # refused whatever the price, row and layout (a bound probe: the least founding is too
+                    # dear): listed, known refused
+                    self._known_refused.update((id(a), a) for a in out[start:])
         return out
 
     def _cand_buy_shares(self, entity, who):
