@@ -18,7 +18,7 @@ relaxed, two-state form: it may not *create or deepen* a breach (a limit atom:
 after <= bound, or after <= before; another atom: held before, holds after).
 A sanctioned action that fails this relaxed check is reported "sanctioned";
 any other action that fails it is a counterexample. A sanction may name an
-action, a trigger, a runtime step (`take_over`, `end_stock_round`,
+action, a trigger, a runtime step (`take_over`, `check_take_over`,
 `first_train`, ...), or a procedure or builtin, which then covers every
 transition that calls it (`sanction cert_limit for market_move`).
 
