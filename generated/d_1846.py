@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+    "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+        "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )

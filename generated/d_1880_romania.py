@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
     "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-    "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+    "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+        "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+    "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+        "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )

@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'eeb20a6716433172',
+    'rulespecs/lib/18xx.rules': '9d3f7c554eadcf7d',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "51275a2b19d2b472",
-    "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+    "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+        "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "51275a2b19d2b472",
-        "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+        "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1800",

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+    "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+        "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "eeb20a6716433172",
+        "rulespecs/lib/18xx.rules": "9d3f7c554eadcf7d",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
