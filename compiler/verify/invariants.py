@@ -532,8 +532,9 @@ STANDARD: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[st
      "them) together hold the money the game began with (with an unlimited bank: what it paid out less "
      "what it took in)", money_conserved, ("bank",)),
     ("shares_sum_to_100", "each certificate of each corporation is held exactly once, by a player, a corporation, "
-     "the bank pool or a minor (where a title's minors hold shares), so each corporation's shares add up to "
-     "100% (of the share layout chosen, where a title has several)", shares_sum_to_100, ()),
+     "the bank pool or a minor (where a title's minors hold shares), or the scrap heap (a corporation taken "
+     "over, where a title has take-overs), so each corporation's shares add up to 100% (of the share layout "
+     "chosen, where a title has several)", shares_sum_to_100, ()),
     ("cert_limit", "no player holds more certificates than the limit (certificates in exempt zones not counted)",
      cert_limit, ("cert_limit", "cert_limit_counts")),
     ("holding_cap", "no player holds more of a corporation than the holding cap, outside exempt zones",
