@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+    "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -305,22 +305,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:801',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:802',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1087',
-        'at action dividend': 'rulespecs/lib/18xx.rules:970',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1132',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1091',
+        'at action dividend': 'rulespecs/lib/18xx.rules:971',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1136',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:964',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:965',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:847',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:848',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -532,55 +532,55 @@ RULES = _LIBRARY.rules(
 
 def r_min(g, v_a, v_b):
     """min(a, b): the smaller of two amounts (library '18xx' function min)"""
-    # at rulespecs/lib/18xx.rules:647
+    # at rulespecs/lib/18xx.rules:648
     return v_a if (v_a <= v_b) else v_b
 
 
 def r_max(g, v_a, v_b):
     """max(a, b): the larger of two amounts (library '18xx' function max)"""
-    # at rulespecs/lib/18xx.rules:648
+    # at rulespecs/lib/18xx.rules:649
     return v_a if (v_a >= v_b) else v_b
 
 
 def r_floor_to(g, v_x, v_n):
     """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
-    # at rulespecs/lib/18xx.rules:649
+    # at rulespecs/lib/18xx.rules:650
     return v_x - (v_x % v_n)
 
 
 def r_ceil_to(g, v_x, v_n):
     """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
-    # at rulespecs/lib/18xx.rules:651
+    # at rulespecs/lib/18xx.rules:652
     return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:654
+    # at rulespecs/lib/18xx.rules:655
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:656
+    # at rulespecs/lib/18xx.rules:657
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:658
+    # at rulespecs/lib/18xx.rules:659
     return g.b_held_certificates(g.name("pool"), v_corporation)
 
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:661
+    # at rulespecs/lib/18xx.rules:662
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:664
+    # at rulespecs/lib/18xx.rules:665
     return [
         v_c
         for v_c in g.b_held_certificates(v_corporation, v_corporation)
@@ -590,7 +590,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:667
+    # at rulespecs/lib/18xx.rules:668
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -600,7 +600,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:670
+    # at rulespecs/lib/18xx.rules:671
     return (
         g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
         if (
@@ -613,7 +613,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:672
+    # at rulespecs/lib/18xx.rules:673
     return [
         v_p
         for v_p in g.name("privates")
@@ -626,19 +626,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:674
+    # at rulespecs/lib/18xx.rules:675
     return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:677
+    # at rulespecs/lib/18xx.rules:678
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:681
+    # at rulespecs/lib/18xx.rules:682
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -647,13 +647,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:684
+    # at rulespecs/lib/18xx.rules:685
     return g.b_holder_of(v_item)
 
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:689
     return (g.b_cash(v_player) - sum(g.b_own_bid(v_player, v_x) for v_x in g.name("privates"))) - (
         g.b_draft_committed(v_player) if g.b_in_round("draft") else 0
     )
@@ -661,7 +661,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:693
+    # at rulespecs/lib/18xx.rules:694
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -669,7 +669,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:696
+    # at rulespecs/lib/18xx.rules:697
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -679,7 +679,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:703
+    # at rulespecs/lib/18xx.rules:704
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -705,7 +705,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:715
+    # at rulespecs/lib/18xx.rules:716
     return sum(
         (
             r_max(
@@ -720,11 +720,11 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:719
+    # at rulespecs/lib/18xx.rules:720
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:720
+        # at rulespecs/lib/18xx.rules:721
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:721
+            # at rulespecs/lib/18xx.rules:722
             g.b_close_minor(v_m)
 
 
@@ -811,7 +811,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:825
+    # at rulespecs/lib/18xx.rules:826
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -825,7 +825,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:836
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -849,23 +849,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:848
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:849
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:850
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:849",
+            at="rulespecs/lib/18xx.rules:850",
         )
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:851
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:850",
+            at="rulespecs/lib/18xx.rules:851",
         )
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:852
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -873,9 +873,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:851",
+            at="rulespecs/lib/18xx.rules:852",
         )
-    # at rulespecs/lib/18xx.rules:853
+    # at rulespecs/lib/18xx.rules:854
     if not (
         (
             (
@@ -904,39 +904,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:853",
+            at="rulespecs/lib/18xx.rules:854",
         )
-    # at rulespecs/lib/18xx.rules:858
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/lib/18xx.rules:859
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:860
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:860",
         )
-    # at rulespecs/lib/18xx.rules:861
+    # at rulespecs/lib/18xx.rules:862
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:861",
+            at="rulespecs/lib/18xx.rules:862",
         )
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:864
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:864
+        # at rulespecs/lib/18xx.rules:865
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:866
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:867
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:868
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:868
+        # at rulespecs/lib/18xx.rules:869
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:870
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:871
-    g.b_note_sold(v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:872
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:873
     g.state_set(
         "sold_this_round",
         (
@@ -945,57 +945,57 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:873
-    g.state_set("sold_this_turn", (v_corporation,), True)
     # at rulespecs/lib/18xx.rules:874
+    g.state_set("sold_this_turn", (v_corporation,), True)
+    # at rulespecs/lib/18xx.rules:875
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:884
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:886
+        # at rulespecs/lib/18xx.rules:887
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:887
+            # at rulespecs/lib/18xx.rules:888
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:891
+        # at rulespecs/lib/18xx.rules:892
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:892
+            # at rulespecs/lib/18xx.rules:893
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:896
+        # at rulespecs/lib/18xx.rules:897
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:899
+        # at rulespecs/lib/18xx.rules:900
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:900
+            # at rulespecs/lib/18xx.rules:901
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:905
+        # at rulespecs/lib/18xx.rules:906
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:906
+            # at rulespecs/lib/18xx.rules:907
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:907
+                # at rulespecs/lib/18xx.rules:908
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:910
+            # at rulespecs/lib/18xx.rules:911
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:883
+        # at rulespecs/lib/18xx.rules:884
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:884",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:919
+    # at rulespecs/lib/18xx.rules:920
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1107,54 +1107,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:966
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:966",
         )
-    # at rulespecs/lib/18xx.rules:966
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
     # at rulespecs/lib/18xx.rules:967
+    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:968
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:972
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:971",
+            at="rulespecs/lib/18xx.rules:972",
         )
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:973
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:972",
+            at="rulespecs/lib/18xx.rules:973",
         )
-    # at rulespecs/lib/18xx.rules:973
-    v_revenue = g.b_revenue(v_corporation)
     # at rulespecs/lib/18xx.rules:974
+    v_revenue = g.b_revenue(v_corporation)
+    # at rulespecs/lib/18xx.rules:975
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:975
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:976
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:977
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/lib/18xx.rules:978
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:979
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:985
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1164,19 +1164,21 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:993
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:992
-        g.transfer(
-            r_pay_per_share(g, v_corporation, v_holder, v_paid),
-            g.name("bank"),
-            r_dividend_payee(g, v_holder, v_corporation),
-        )
+        # at rulespecs/lib/18xx.rules:994
+        if v_holder != g.name("scrap"):
+            # at rulespecs/lib/18xx.rules:995
+            g.transfer(
+                r_pay_per_share(g, v_corporation, v_holder, v_paid),
+                g.name("bank"),
+                r_dividend_payee(g, v_holder, v_corporation),
+            )
 
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1005
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1221,81 +1223,81 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1078
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1078",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1079
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1079",
         )
-    # at rulespecs/lib/18xx.rules:1076
+    # at rulespecs/lib/18xx.rules:1080
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1077
+    # at rulespecs/lib/18xx.rules:1081
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1077",
+            at="rulespecs/lib/18xx.rules:1081",
         )
-    # at rulespecs/lib/18xx.rules:1078
+    # at rulespecs/lib/18xx.rules:1082
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1078",
+            at="rulespecs/lib/18xx.rules:1082",
         )
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1083
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1079",
+            at="rulespecs/lib/18xx.rules:1083",
         )
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1084
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1080",
+            at="rulespecs/lib/18xx.rules:1084",
         )
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1085
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1082
+    # at rulespecs/lib/18xx.rules:1086
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1087
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1088
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1092
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1088",
+            at="rulespecs/lib/18xx.rules:1092",
         )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1093
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1093",
         )
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1094
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1091
+    # at rulespecs/lib/18xx.rules:1095
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1092
+        # at rulespecs/lib/18xx.rules:1096
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -1310,7 +1312,7 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1123
     return (
         (
             g.b_dearest_train_price()
@@ -1333,24 +1335,115 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1138
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1134",
+            at="rulespecs/lib/18xx.rules:1138",
         )
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1140
     g.b_end_game_now("agreement")
+
+
+def r_check_take_over(g, v_corporation):
+    """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
+    # at rulespecs/lib/18xx.rules:1151
+    v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
+    # at rulespecs/lib/18xx.rules:1153
+    if (
+        (
+            ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
+            and g.b_floated(v_owner)
+        )
+        and (not g.b_closed(v_owner))
+    ) and (not g.b_closed(v_corporation)):
+        # at rulespecs/lib/18xx.rules:1155
+        r_take_over(g, v_owner, v_corporation)
+
+
+def r_take_over(g, v_owner, v_owned):
+    """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
+    # at rulespecs/lib/18xx.rules:1166
+    for v_other in g.name("corporations"):
+        # at rulespecs/lib/18xx.rules:1167
+        if (v_other != v_owner) and (v_other != v_owned):
+            # at rulespecs/lib/18xx.rules:1168
+            for v_c in g.b_held_certificates(v_owned, v_other):
+                # at rulespecs/lib/18xx.rules:1169
+                g.transfer(
+                    ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
+                )
+                # at rulespecs/lib/18xx.rules:1170
+                g.move(v_c, v_owned, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1176
+    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1179
+    g.b_stack_charter(
+        v_owner,
+        v_owned,
+        g.param_or("takeover_train_limit_bonus", 0),
+        g.param_or("takeover_assets_usable_at_once", False),
+    )
+    # at rulespecs/lib/18xx.rules:1180
+    for v_t in g.b_trains(v_owned):
+        # at rulespecs/lib/18xx.rules:1181
+        g.move(v_t, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1183
+    for v_c in g.b_held_certificates(v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:1184
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1186
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1187
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
+            # at rulespecs/lib/18xx.rules:1188
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1193
+    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
+    # at rulespecs/lib/18xx.rules:1194
+    for v_holder in g.b_shareholders(v_owned):
+        # at rulespecs/lib/18xx.rules:1195
+        if (v_holder != v_owned) and (v_holder != g.name("scrap")):
+            # at rulespecs/lib/18xx.rules:1196
+            g.transfer(
+                r_pay_per_share(g, v_owned, v_holder, v_payout),
+                v_owned,
+                (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
+            )
+    # at rulespecs/lib/18xx.rules:1199
+    g.transfer(g.b_cash(v_owned), v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1200
+    g.b_close_corporation(v_owned)
+    # at rulespecs/lib/18xx.rules:1201
+    if g.b_len(g.b_trains(v_owner)) > g.b_train_limit(v_owner):
+        # at rulespecs/lib/18xx.rules:1202
+        g.b_require_decision(v_owner, "discard_train")
+
+
+def r_sold_out(g, v_corporation):
+    """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
+    # at rulespecs/lib/18xx.rules:1227
+    return (
+        sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
+        + (
+            sum(
+                (0 if (v_o == v_corporation) else g.b_percent(v_o, v_corporation))
+                for v_o in g.name("corporations")
+            )
+            if ("corporations" in g.param_or("sold_out_holders", ["players"]))
+            else 0
+        )
+    ) == 100
 
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1260
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1169
+        # at rulespecs/lib/18xx.rules:1261
         g.transfer(
             (
                 (10 * g.b_par_price(v_corporation))
@@ -1359,19 +1452,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1170
+        # at rulespecs/lib/18xx.rules:1262
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1181
+    # at rulespecs/lib/18xx.rules:1273
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1182
+        # at rulespecs/lib/18xx.rules:1274
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1183
+            # at rulespecs/lib/18xx.rules:1275
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1184
+            # at rulespecs/lib/18xx.rules:1276
             g.b_close_private(v_company)
 
 
@@ -2028,39 +2121,39 @@ def q_par(g, v_player):
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:802
+    # at rulespecs/lib/18xx.rules:803
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:802",
+            at="rulespecs/lib/18xx.rules:803",
         )
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:804
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:804",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:848
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:849
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:850
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:849",
+            at="rulespecs/lib/18xx.rules:850",
         )
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:851
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:850",
+            at="rulespecs/lib/18xx.rules:851",
         )
 
 
@@ -2077,23 +2170,23 @@ def q_lay_tile(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:972
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:971",
+            at="rulespecs/lib/18xx.rules:972",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1092
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1088",
+            at="rulespecs/lib/18xx.rules:1092",
         )
 
 
@@ -2254,23 +2347,23 @@ def qb_lay_tile(g, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:973
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:972",
+            at="rulespecs/lib/18xx.rules:973",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1093
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1093",
         )
 
 
@@ -2347,19 +2440,35 @@ def q2_choose_turn(g, v_player, v_corporation):
         )
 
 
+def t_end_stock_round(g, *_rest):
+    """At the end of a stock round, sold-out corporations rise"""
+    # at rulespecs/lib/18xx.rules:1213
+    for v_c in g.b_market_order():
+        # at rulespecs/lib/18xx.rules:1214
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1215
+            g.b_market_move(v_c, "up")
+        # at rulespecs/lib/18xx.rules:1217
+        if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
+            r_pool_percent(g, v_c) > 0
+        ):
+            # at rulespecs/lib/18xx.rules:1218
+            g.b_market_move(v_c, "down")
+
+
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1237
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1146
+        # at rulespecs/lib/18xx.rules:1238
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1252
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1161
+        # at rulespecs/lib/18xx.rules:1253
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -2369,15 +2478,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1267
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1190
+    # at rulespecs/lib/18xx.rules:1282
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1191
+        # at rulespecs/lib/18xx.rules:1283
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+    "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -272,6 +272,9 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "check_take_over": r_check_take_over,
+        "take_over": r_take_over,
+        "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
         "emergency_sale_left": r_emergency_sale_left,
@@ -338,6 +341,7 @@ class Game(GameBase):
         "done_this_turn": ("operating_turn_start",),
     }
     TRIGGERS = {
+        "stock_round_end": [(None, t_end_stock_round)],
         "floated": [(None, t_full_capitalisation), (None, t_partial_capitalisation)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],

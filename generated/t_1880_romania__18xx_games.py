@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
-    "rulespecs/1880-romania.rules": "66989f574a0a49c1",
-    "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+    "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
+    "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
-        "rulespecs/1880-romania.rules": "66989f574a0a49c1",
-        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+        "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
+        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -1484,6 +1484,9 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "check_take_over": r_check_take_over,
+        "take_over": r_take_over,
+        "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
         "action:choose": a_choose,
@@ -1494,7 +1497,6 @@ class Game(GameBase):
         "pays_for_track": r_pays_for_track,
         "buys_trains": r_buys_trains,
         "issued_percent": r_issued_percent,
-        "sold_out": r_sold_out,
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,
         "action:player_choose": a_player_choose,
@@ -1545,6 +1547,7 @@ class Game(GameBase):
         "done_this_turn": ("operating_turn_start",),
     }
     TRIGGERS = {
+        "stock_round_end": [(None, t_end_stock_round), (None, t_loan_interest)],
         "floated": [
             (None, t_full_capitalisation),
             (None, t_partial_capitalisation),
@@ -1554,6 +1557,5 @@ class Game(GameBase):
         "operating_round_start": [(None, t_private_income)],
         "dotted_border_opens": [(None, t_dotted_border_opens)],
         "second_capitalization": [(None, t_second_capital_in_b)],
-        "stock_round_end": [(None, t_loan_interest)],
         "communist_phase_begins": [(None, t_communist_privates)],
     }

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
-    "rulespecs/18co.rules": "bd311458d270bc5f",
-    "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+    "rulespecs/18co.rules": "a790dbe89cedaee0",
+    "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
-        "rulespecs/18co.rules": "bd311458d270bc5f",
-        "rulespecs/lib/18xx.rules": "8121ac87cf7f61ea",
+        "rulespecs/18co.rules": "a790dbe89cedaee0",
+        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -475,6 +475,9 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "action:end_game": a_end_game,
+        "check_take_over": r_check_take_over,
+        "take_over": r_take_over,
+        "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
         "action:corporation_bid": a_corporation_bid,
@@ -547,6 +550,7 @@ class Game(GameBase):
         "corporate_purchased": ("operating_turn_start",),
     }
     TRIGGERS = {
+        "stock_round_end": [(None, t_end_stock_round)],
         "floated": [(None, t_full_capitalisation), (None, t_partial_capitalisation)],
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],

@@ -25,12 +25,13 @@ from tests.test_18co_rules import assert_refused, cash, corp_state, end_auction,
 # ---------------------------------------------------------------- helpers
 
 
-def _game():
-    """Stock round 2: KPAC (Dee), CM (Ann) and CS (Dee) floated at 60; one set of ORs played.
+def _game(g=None):
+    """Stock round 2: KPAC (Dee), CM (Ann) and CS (Dee) floated at 60; one set of ORs played (on `g`, a new
+    game of another engine of 18CO, where given).
 
     Dee: KPAC 20% (president), CS 20% (president); Ann: CM 20% (president);
     Cid: KPAC 20%; Bob: CM 20%, CS 20%."""
-    g = new_game()
+    g = new_game() if g is None else g
     end_auction(g)
     assert seats(g) == ["Dee", "Ann", "Cid", "Bob"]
     holdings = {"Dee": [("KPAC", 60), ("CS", 60)], "Ann": [("CM", 60)],
@@ -89,6 +90,40 @@ def test_6_1_a_corporation_holding_a_presidents_certificate_takes_the_corporatio
     assert all("CM" not in stack for stack in g.stacks.values())   # §6.2: its stock token leaves
     assert all(g.owner[c.id] is SCRAP for c in g.certs_of["CM"])    # §6.2: its certificates leave the game
     assert all(g.b_percent(p, _corp(g, "CM")) == 0 for p in g.players)   # §16.3.1: no compensation
+
+
+def test_6_1_the_takeover_is_the_librarys_procedure():
+    """The take-over is written once, as the library's DSL (`check_take_over`, `take_over` in
+    rulespecs/lib/18xx.rules): an erratum replacing `take_over` with a reading that closes the corporation
+    and does nothing else plays that reading, the engine emitted in memory with no Python changed."""
+    from compiler.emit.engines import memory_game_class
+    from compiler.lang.pipeline import load_texts
+    from compiler.paths import ROOT
+    from compiler.runtime.monitor import Monitor
+    from tests.test_18co_rules import NAMES
+
+    texts = {f"rulespecs/{path.relative_to(ROOT / 'rulespecs').as_posix()}": path.read_text(encoding="utf-8")
+             for path in sorted((ROOT / "rulespecs").rglob("*.rules"))}
+    texts["bare.rules"] = ('errata "Bare take-over" of "18CO" {\n'
+                           '  replace procedure take_over(owner: corporation, owned: corporation) "only closes" {\n'
+                           '    transfer cash(owned) from owned to bank\n'
+                           '    do close_corporation(owned)\n'
+                           '  }\n'
+                           '}\n')
+    loaded = load_texts(texts, checking=frozenset({"bare.rules"}))
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    title = loaded.program.titles["18CO"]
+    g = memory_game_class(title, loaded.sources, "<18CO bare take-over>")(players=list(NAMES), seed=1)
+    g._test_monitor = Monitor(g)
+    g = _game(g)
+    trains = g.b_trains(_corp(g, "CM"))
+    assert trains
+    kpac = cash(g, "KPAC")
+    _hand_president_certificate(g, "CM", "KPAC")
+    _trigger(g)
+    assert corp_state(g, "CM")["closed"]
+    assert all(g.owner[t.id] is SCRAP for t in trains)             # not the owner's: the erratum's reading
+    assert cash(g, "KPAC") == kpac
 
 
 def test_6_1_no_takeover_while_players_hold_the_presidents_certificate():

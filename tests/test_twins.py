@@ -20,8 +20,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: done_this_turn / mark_done_this_turn the titles' state over their enum turn_marks, and 18CO's
 #: corporate_purchase_this_turn / note_corporate_purchase its state corporate_purchase; 174 with trade_in_discount a
 #: library function; 172 with sold_this_turn the library's state of two moments (reset on stock_turn_start,
-#: operating_turn_start) and free_cash a library function)
-RECORDED = 172
+#: operating_turn_start) and free_cash a library function; 175 with 18CO's take-over (§6) moved out of the runtime's
+#: Python, where it had no twin and the proofs did not follow it, into the library's procedures check_take_over and
+#: take_over, over three new primitives for what the model does not hold: take_over_stations (the map),
+#: stack_charter (mines collected, the train limit, trains that ran) and close_corporation; 176 with the end of a
+#: stock round's price moves the library's trigger end_stock_round over the primitive market_order, in place of
+#: the verifier's hand-written runtime step)
+RECORDED = 176
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",

@@ -210,6 +210,9 @@ class Compiler:
         self.constants: set[str] = set()
         self.entities: dict[str, str] = {}
         self.params: dict[str, s.Provenance] = {}
+        #: the declared defaults of parameters the title does not set (`param NAME: bool = false`): a read
+        #: of one is its default, as the verifier reads it (`Model.param`)
+        self.param_defaults: dict[str, s.Expr] = {}
         self.cites: dict[str, s.Provenance] = {}
         for clause in title.clauses:
             decl = clause.decl
@@ -224,8 +227,13 @@ class Compiler:
                 self.params[decl.name] = decl.prov
             elif isinstance(decl, s.Param):
                 self.params.setdefault(decl.name, s.NO_PROVENANCE)
+                if decl.default is not None:
+                    self.param_defaults[decl.name] = decl.default
             elif isinstance(decl, s.Cite):
                 self.cites[f"{decl.kind} {decl.name}"] = decl.prov
+        for clause in title.clauses:
+            if isinstance(clause.decl, (s.Property, s.Table)):
+                self.param_defaults.pop(clause.decl.name, None)
         self.constants.update(c.name for c in title.clauses if c.kind in ("action", "enum"))
         #: the declared states (`state NAME: set[...]`), read `NAME(a, b)` and written `set NAME(a, b) = v`
         self.states = {c.name: c.decl for c in title.clauses if isinstance(c.decl, s.StateDecl)}
@@ -249,6 +257,8 @@ class Compiler:
                 return _ident(e.name)
             if e.name in VALUES:  # the holders: `bank` is the bank, not the title's `bank:` size
                 return f"g.name({e.name!r})"
+            if e.name in self.param_defaults:
+                return f"g.param_or({e.name!r}, {py_value(self.param_defaults[e.name])})"
             if e.name in self.params:
                 return f"g.param({e.name!r})"
             if e.name in self.entities:

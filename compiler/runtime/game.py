@@ -355,6 +355,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
 
+    def param_or(self, name: str, default: Any) -> Any:
+        """A parameter the rulespec declares with a default (`param NAME: bool = false`): the title's value (or
+        its chosen option's), else the default."""
+        return self.param(name) if self.DATA.has(name) or name in self.option_sets else default
+
     def _build_state(self) -> None:
         bank = self.param("bank")
         self.unlimited_bank = bank == "unlimited"

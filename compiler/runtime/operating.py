@@ -8,6 +8,7 @@ set of operating rounds (acquisition, special).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from compiler.runtime import track
@@ -977,93 +978,71 @@ class OperatingRound:
         return self.DATA.properties.get("takeover_when") == "president_certificate_held"
 
     def _check_takeovers(self) -> None:
-        """Where the title says `takeover_when: president_certificate_held`, a corporation holding another
-        corporation's president's certificate takes that corporation over at once (`_take_over`)."""
-        if not self._takeovers_on():
+        """Where the title says `takeover_when: president_certificate_held`, after every action: the library's
+        `check_take_over` for each corporation (a corporation holding another's president's certificate takes
+        it over at once, by the library's `take_over`)."""
+        if not self._takeovers_on() or "check_take_over" not in self.ROUTINES:
             return
-        for _ in range(len(self.corporations)):
+
+        def check() -> None:
             for owned in self.corporations:
-                if self.corp[owned.id]["closed"]:
-                    continue
-                holder = self.owner[self.certs_of[owned.id][0].id]
-                if isinstance(holder, Entity) and holder.kind == "corporation" and holder != owned \
-                        and not self.corp[holder.id]["closed"]:
-                    self._take_over(holder, owned)
-                    break
-            else:
-                return
+                self.call("check_take_over", owned)
+
+        self._sanctioning_take_over(check)
 
     def _take_over(self, owner: Entity, owned: Entity) -> None:
-        """`owner` takes `owned` over (the title's `takeover_*` properties; 18CO §6.1-§6.2):
+        """`owner` takes `owned` over: the library's procedure `take_over` (an acquisition round's winner)."""
+        self._sanctioning_take_over(lambda: self.call("take_over", owner, owned))
 
-        1. certificates `owned` holds of third corporations go to the market at their price, which does
-           not move; the money goes to `owned` (`takeover_third_party_shares: market`);
-        2. stations of `owned` in hexes where `owner` has one leave the map;
-        3. up to `takeover_token_swaps` of its other stations become `owner`'s, free, counted off the
-           far end of `owner`'s charter (they do not raise its next token's cost), in the order of their
-           hexes' names, while `owner` has tokens left;
-        4. its trains, `owner`'s certificates it holds, its collected components (mines) and its privates
-           pass to `owner`;
-        5. its cash rounded down to `takeover_payout_rounding` is paid as a dividend on its shares
-           (players and corporations; the market's part to the bank; none on its own unsold shares), the
-           rest goes to `owner`;
-        6. `owner`'s train limit rises by `takeover_train_limit_bonus`; it discards any excess
-           (a `discard_train` decision);
-        7. `owned` closes: its certificates, stock token and remaining stations leave the game.
-        Money moves only by `transfer`, items only by `move`."""
-        props = self.DATA.properties
-        for cert in list(self.certificates.values()):
-            if self.owner[cert.id] != owned or cert.corporation in (owner.id, owned.id):
-                continue
-            corp = self.entity("corporation", cert.corporation)
-            self.transfer(self.b_price(corp) * cert.percent // 10, BANK, owned)
-            self.move(cert, owned, POOL)
-            if self.b_percent(POOL, corp) > self.param("pool_cap") and self._sanctioned("pool_cap", "take_over"):
+    def _sanctioning_take_over(self, step: Callable[[], None]) -> None:
+        """Run `step`; a corporation whose certificates it sent to the market past the pool cap is marked, where
+        the title sanctions `pool_cap for take_over` (the holders buy them back later)."""
+        if not self._sanctioned("pool_cap", "take_over"):
+            step()
+            return
+        before = {c.id: self.b_percent(POOL, c) for c in self.corporations}
+        step()
+        for corp in self.corporations:
+            pct = self.b_percent(POOL, corp)
+            if pct > before[corp.id] and pct > self.param("pool_cap"):
                 self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
+
+    def b_take_over_stations(self, owner: Entity, owned: Entity, swaps: int) -> None:
+        """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has
+        stations left and O tokens, O's president chooses up to n of them to replace with O's own, free
+        (`place_token` while the decision is pending, `pass` to replace no more; `swap_station`); the rest
+        leave the map when the choice is over."""
         board = self.board
-        if board is not None:
-            owner_hexes = {ref[0] for ref in board.tokens_of(owner.id)}
-            for ref in list(board.tokens_of(owned.id)):
-                if ref[0] in owner_hexes:
-                    self._board_change(lambda ref=ref: board.remove_token(owned.id, ref))
-            swaps = int(self._value(props.get("takeover_token_swaps", 0), "takeover_token_swaps"))
-            if swaps > 0 and board.tokens_of(owned.id) and self.b_tokens_left(owner) > 0:
-                # the owner's president chooses which stations to replace (`place_token` while the decision
-                # is pending; `pass` declines the rest); the others leave the map then
-                self.j.set(self.g, "station_swaps", tuple(self.g.get("station_swaps", ()))
-                           + ((owner.id, owned.id, swaps),))
-                self.b_require_decision(owner, "place_token")
-        moved = self.b_trains(owned)
-        for train in moved:
-            self.move(train, owned, owner)
-        if props.get("takeover_assets_usable_at_once") and self.g.get("ran"):
-            # the trains taken over may run for their new owner in this operating round, whether or not
-            # they ran for the corporation taken over (18CO §16.4.1)
-            self.j.set(self.g, "ran", self.g["ran"] - {t.id for t in moved})
-        for cert in self.certs_of[owner.id]:
-            if self.owner[cert.id] == owned:
-                self.move(cert, owned, owner)
+        if board is None:
+            return
+        owner_hexes = {ref[0] for ref in board.tokens_of(owner.id)}
+        for ref in list(board.tokens_of(owned.id)):
+            if ref[0] in owner_hexes:
+                self._board_change(lambda ref=ref: board.remove_token(owned.id, ref))
+        swaps = int(swaps)
+        if swaps > 0 and board.tokens_of(owned.id) and self.b_tokens_left(owner) > 0:
+            self.j.set(self.g, "station_swaps", tuple(self.g.get("station_swaps", ()))
+                       + ((owner.id, owned.id, swaps),))
+            self.b_require_decision(owner, "place_token")
+
+    def b_stack_charter(self, owner: Entity, owned: Entity, bonus: int, usable: bool) -> None:
+        """stack_charter(O, C, n, usable): C's charter goes under O's: the components C collected (mines)
+        become O's, O's train limit rises by n, and, where `usable`, C's trains may run for O in this
+        operating round whether or not they ran for C."""
+        if usable and self.g.get("ran"):
+            self.j.set(self.g, "ran", self.g["ran"] - {t.id for t in self.b_trains(owned)})
         collected = self.g.get("collected", ())
         if any(holder == owned.id for _, _, holder in collected):
             self.j.set(self.g, "collected", tuple((k, key, owner.id if holder == owned.id else holder)
                                                   for k, key, holder in collected))
-        for item in self.privates:
-            if self.owner[item.id] == owned and not self.closed[item.id]:
-                self.move(item, owned, owner)
-        step = int(self._value(props.get("takeover_payout_rounding", 1), "takeover_payout_rounding"))
-        payout = self.cash[owned] - self.cash[owned] % step
-        for holder in self.b_shareholders(owned):
-            if holder == owned or holder is SCRAP:
-                continue
-            amount = payout * self.b_percent(holder, owned) // 100
-            self.transfer(amount, owned, BANK if holder is POOL else holder)
-        self.transfer(self.cash[owned], owned, owner)
-        bonus = int(self._value(props.get("takeover_train_limit_bonus", 0), "takeover_train_limit_bonus"))
-        self.j.set(self.corp[owner.id], "train_limit_bonus", self.corp[owner.id].get("train_limit_bonus", 0) + bonus)
-        self._close_corporation(owned, keep_stations=self._station_swap(owner) is not None)
-        if len(self.b_trains(owner)) > self.b_train_limit(owner):
-            self.b_require_decision(owner, "discard_train")
-        self.emit("taken_over", owner, owned)
+        self.j.set(self.corp[owner.id], "train_limit_bonus", self.corp[owner.id].get("train_limit_bonus", 0) + int(bonus))
+
+    def b_close_corporation(self, corp: Entity) -> None:
+        """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains
+        leave the game, its privates close, its stations leave the map (but those a take-over's owner still
+        chooses among, which leave when the choice is over)."""
+        keep = any(swap[1] == corp.id for swap in self.g.get("station_swaps", ()))
+        self._close_corporation(corp, keep_stations=keep)
 
     def _station_swap(self, owner: Entity) -> tuple[str, str, int] | None:
         """The station replacement `owner` still has to choose after a takeover: (owner, owned, left)."""

@@ -309,6 +309,12 @@ class StockRound:
         frozen = self.DATA.components_of("market")[0].get("frozen_in") or []
         return self.g["phase"] in [str(p) for p in frozen]
 
+    def b_market_order(self) -> list[Entity]:
+        """market_order(): the open corporations with a share price, in operating order (the highest price
+        first; ties: farther right, then higher in the stack)."""
+        priced = [c for c in self.corporations if self.corp[c.id]["cell"] is not None and not self.corp[c.id]["closed"]]
+        return sorted(priced, key=self._operating_key)
+
     def b_check_president(self, corp: Entity) -> None:
         self._check_president(corp)
 
@@ -803,17 +809,7 @@ class StockRound:
             self.j.set(self.g, "idle_holdings", holdings)
         else:
             self.j.set(self.g, "idle_holdings", None)
-        # the prices move corporation by corporation, in operating order (where two share a cell, which
-        # moves first decides their order in the next): a sold-out corporation rises (owned entirely by
-        # players, or, with `sold_out_holders: [players, corporations]`, by players and other corporations),
-        # one with shares in the market falls
-        priced = [c for c in self.corporations if self.corp[c.id]["cell"] is not None and not self.corp[c.id]["closed"]]
-        for corp in sorted(priced, key=self._operating_key):
-            if self.param("sold_out_rise") and self._sold_out(corp):
-                self.b_market_move(corp, "up")
-            if self.DATA.properties.get("pool_drop_at_round_end") and not self.corp[corp.id]["closed"] \
-                    and self.b_percent(POOL, corp) > 0:
-                self.b_market_move(corp, "down")
+        # the prices move at the event: the library's trigger `stock_round_end_prices`
         self.emit("stock_round_end")
         if self.g.get("resume"):
             self._resume_operating_round()
@@ -826,14 +822,3 @@ class StockRound:
         self.j.set(self.g, "or", 0)
         self._start_operating_round()
 
-    def _sold_out(self, corp: Entity) -> bool:
-        """Whether `corp` is sold out at the end of a stock round: the title's `sold_out` function where it
-        has one (1880 Romania VIII.3: every share then available is out of the bank), else every share is
-        with the players (with `sold_out_holders: [players, corporations]`, with players and other
-        corporations)."""
-        if "sold_out" in self.ROUTINES:
-            return bool(self.call("sold_out", corp))
-        holders = list(self.players)
-        if "corporations" in (self.DATA.properties.get("sold_out_holders") or ()):
-            holders += [c for c in self.corporations if c != corp]
-        return sum(self.b_percent(h, corp) for h in holders) == 100

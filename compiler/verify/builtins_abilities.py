@@ -307,6 +307,13 @@ class AbilityBuiltins:
         """As GameBase.b_discount_used: the declaration is spent (the model keeps none)."""
         self.corp_of(ctx, corp)
 
+    def b_market_order(self, ctx: Ctx) -> Any:
+        """As GameBase.b_market_order: the corporations with a share price (the model has no closed corporation).
+        Their order, by price and stack, is the runtime's; the model's price moves of one corporation do not
+        depend on another's, so the list is in the scope's order."""
+        m = self.m
+        return SymList([(m.z(c), ctx.state[f"has_cell:{c.id}"]) for c in m.corporations])
+
     def b_operating_order(self, ctx: Ctx) -> Any:
         """As GameBase.b_operating_order: the companies of the current or last operating round, in
         their order. Which ones and in what order is the runtime's: position i holds an oracle

@@ -17,6 +17,7 @@ from compiler.verify.model import (
     NONE,
     POOL,
     ROUNDS,
+    SCRAP,
     STEPS,
     Ent,
     GapError,
@@ -668,6 +669,56 @@ class StateBuiltins:
         """As GameBase.b_swap_station: a station changes hands on the map (not modelled) and the decision
         may end: whoever acts next is the runtime's to say."""
         ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+
+    def b_take_over_stations(self, ctx: Ctx, owner: Any, owned: Any, swaps: Any) -> None:
+        """As GameBase.b_take_over_stations: stations are outside the model; whether the owner's president now
+        owes a choice of the stations to replace (a pending `place_token`) is the map's to say (an oracle),
+        and never where the title allows no swap."""
+        if truth(self.tr.cmp(">", swaps, 0)) is False:
+            return
+        owed = self.oracle(ctx, "station_choice_owed", ("take_over_stations",), "bool")
+        sub = ctx.fork(AND(owed, self.tr.cmp(">", swaps, 0)))
+        self.b_require_decision(sub, owner, "place_token")
+        ctx.state = sub.state
+
+    def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, bonus: Any, usable: Any) -> None:
+        """As GameBase.b_stack_charter: the components the corporation taken over collected become the owner's;
+        the train limit's rise and which trains have run this round are outside the model."""
+        m = self.m
+        for kind in m.collect_kinds():
+            for c_owned, own_cond in self.corp_of(ctx, owned):
+                was = ctx.state[f"collected:{kind}@{c_owned.id}"]
+                when = AND(ctx.path, own_cond)
+                for c_owner, owner_cond in self.corp_of(ctx, owner):
+                    if c_owner == c_owned:
+                        continue
+                    name = f"collected:{kind}@{c_owner.id}"
+                    ctx.state[name] = IF(AND(when, owner_cond), ctx.state[name] + was, ctx.state[name])
+                name = f"collected:{kind}@{c_owned.id}"
+                ctx.state[name] = IF(AND(when, NOT(ent_is(m, self.ent(owner), c_owned))), 0, ctx.state[name])
+
+    def b_close_corporation(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_close_corporation: the corporation's certificates go to the scrap heap, wherever they
+        are, its cash to the bank, its trains to the scrap heap; its privates close. That it is closed (its
+        stations, its place on the market, its turns) is outside the model."""
+        m = self.m
+        if not m.certificates_scrapped:
+            raise Unsupported("close_corporation where the model keeps no certificate in the scrap heap")
+        for c, cond in self.corp_of(ctx, corp):
+            when = AND(ctx.path, cond)
+            for cert in m.certs_for(c.id):
+                held = SUM([ctx.state[hold_name(cert, h)] for h in m.buckets["certificate"]])
+                for h in m.buckets["certificate"]:
+                    name = hold_name(cert, h)
+                    ctx.state[name] = IF(when, held if h == SCRAP else 0, ctx.state[name])
+            sub = ctx.fork(cond)
+            self.transfer(sub, sub.state[f"cash:{c.id}"], m.z(c), m.z(BANK))
+            ctx.state = sub.state
+            for t in m.trains:
+                self.set_holder(ctx, t, SCRAP, AND(when, self.held(ctx, t, m.z(c))))
+            for x in m.privates:
+                name = f"closed:{x.id}"
+                ctx.state[name] = IF(AND(when, self.held(ctx, m.item_of_ent(x), m.z(c))), True, ctx.state[name])
 
     def b_acquisition_target(self, ctx: Ctx) -> Any:
         """As GameBase.b_acquisition_target: the corporation the runtime auctions (any entity)."""

@@ -18,7 +18,7 @@ relaxed, two-state form: it may not *create or deepen* a breach (a limit atom:
 after <= bound, or after <= before; another atom: held before, holds after).
 A sanctioned action that fails this relaxed check is reported "sanctioned";
 any other action that fails it is a counterexample. A sanction may name an
-action, a trigger, a runtime step (`take_over`, `end_stock_round`,
+action, a trigger, a runtime step (`take_over`, `check_take_over`,
 `first_train`, ...), or a procedure or builtin, which then covers every
 transition that calls it (`sanction cert_limit for market_move`).
 
@@ -532,8 +532,9 @@ STANDARD: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[st
      "them) together hold the money the game began with (with an unlimited bank: what it paid out less "
      "what it took in)", money_conserved, ("bank",)),
     ("shares_sum_to_100", "each certificate of each corporation is held exactly once, by a player, a corporation, "
-     "the bank pool or a minor (where a title's minors hold shares), so each corporation's shares add up to "
-     "100% (of the share layout chosen, where a title has several)", shares_sum_to_100, ()),
+     "the bank pool or a minor (where a title's minors hold shares), or the scrap heap (a corporation taken "
+     "over, where a title has take-overs), so each corporation's shares add up to 100% (of the share layout "
+     "chosen, where a title has several)", shares_sum_to_100, ()),
     ("cert_limit", "no player holds more certificates than the limit (certificates in exempt zones not counted)",
      cert_limit, ("cert_limit", "cert_limit_counts")),
     ("holding_cap", "no player holds more of a corporation than the holding cap, outside exempt zones",

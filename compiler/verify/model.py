@@ -335,10 +335,6 @@ class Model:
             out.append("not followed: a corporation whose share price reaches a close cell closes (its "
                        "certificates leave the game, its cash goes to the bank, its trains and stations leave)"
                        + cites(*markets[:1]) + "; no invariant is checked across the closing")
-        if self.prop_value("takeover_when") == "president_certificate_held":
-            out.append("not followed: a corporation holding another's president's certificate takes it over "
-                       "(its treasury paid out, its trains, stations and certificates passed on, then closed)"
-                       + cites(self.title.prop("takeover_when")) + "; no invariant is checked across the take-over")
         if "acquisition_round" in (self.prop_value("round_order") or ()):
             out.append("not followed: the end of each auction of the Acquisition Round (the winner pays its bid "
                        "and takes the corporation over; with no bid, it is liquidated)"
@@ -572,9 +568,13 @@ class Model:
         self._by_name = {str(c): e for e, c in zip(ents, consts)}
         self._by_id = {c.get_id(): e for e, c in zip(ents, consts)}
         # the holders each kind of item may have
+        #: whether a corporation's certificates may leave the game while others play on (a take-over closes
+        #: the corporation taken over: the library's `take_over`), held then by the scrap heap
+        self.certificates_scrapped = self.prop_value("takeover_when") == "president_certificate_held"
         self.buckets: dict[str, list[Ent]] = {
             "certificate": self.players + self.corporations + [POOL]
-            + (self.minors if self.minors_hold_certificates else []),
+            + (self.minors if self.minors_hold_certificates else [])
+            + ([SCRAP] if self.certificates_scrapped else []),
             "train": [DEPOT] + self.corporations + [POOL, SCRAP],
             "private": [BANK] + self.players + self.corporations + [POOL],
             "bond": self.corporations + self.players,
@@ -759,7 +759,14 @@ class Model:
             return value
         clause = self.title.get("property", name) or self.title.get("table", name)
         if clause is None:
-            if self.title.get("param", name) is not None:
+            declared = self.title.get("param", name)
+            if declared is not None and declared.decl.default is not None:
+                # the declared default of a parameter the title does not set (as the engine reads it)
+                value = data_value(declared.decl.default)
+                if reads is not None:
+                    reads.add("param", name, value)
+                return value
+            if declared is not None:
                 if reads is not None:
                     reads.add("param", name, "unset")
                 raise GapError(name, "the title does not set this library parameter")

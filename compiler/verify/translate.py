@@ -1,9 +1,10 @@
 """The IR of a title's actions, procedures, functions and triggers, translated to z3.
 
-One *transition* is an action schema (`action buy_shares(...)`), a trigger, or
-a step of the runtime's round machinery that the DSL does not spell out (the
-§9.2-style take-over, the end of a stock round, the first purchase of a train
-type, ...). A transition has *bindings*: its entity-typed and enum-typed
+One *transition* is an action schema (`action buy_shares(...)`), a trigger, a
+library procedure the runtime calls at its moment (`check_take_over`, after every
+action, where the title has 18CO's take-overs), or a step of the runtime's round
+machinery that the DSL does not spell out (the §9.2-style presidency exchange,
+the first purchase of a train type, ...). A transition has *bindings*: its entity-typed and enum-typed
 parameters are enumerated over the scope (`buy_shares(player=Player 1,
 corporation=DRGW, source=pool)`), its money parameters and certificate lists
 stay symbolic. `Transition.translate(binding)` (for an action,
@@ -173,36 +174,26 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         "a player holding more than the president takes the presidency, giving shares worth the president's certificate",
         "take_over/1", take_over_bindings, take_over))
 
+    check = tr.title.get("procedure", "check_take_over")
+    if m.prop_value("takeover_when") == "president_certificate_held" and check is not None:
+        # the library's take-over check, which the runtime calls for each corporation after every action
+        # (`OperatingRound._check_takeovers`): translated from the DSL, as an action's body is
+        def check_take_over(binding: Binding) -> Step:
+            corp: Ent = binding.get("corporation")
+            pre = m.vars.fresh_state("pre")
+            ctx = tr.new_ctx(pre)
+            ctx.shared.calls.add("check_take_over")
+            tr.call_routine(check, [m.z(corp)], {}, ctx)
+            return tr.finish(binding.label("check_take_over"), ctx, pre)
+
+        out.append(Transition(
+            "check_take_over", "runtime", None, f"{operating}._check_takeovers, {check.decl.span}",
+            _prop_cite(m, "takeover_when") or "runtime",
+            "a corporation holding another's president's certificate takes it over (the library's take_over)",
+            "check_take_over/1", take_over_bindings, check_take_over))
+
     def single() -> list[Binding]:
         return [Binding(())]
-
-    def end_stock_round(binding: Binding) -> Step:
-        pre = m.vars.fresh_state("pre")
-        ctx = tr.new_ctx(pre)
-        ctx.require(pre["round"] == ROUNDS.index("stock"))
-        rise = tr.param_value("sold_out_rise", ctx)
-        holders = m.prop_value("sold_out_holders") or ()
-        ctx.shared.reads.add("property", "sold_out_holders", holders)
-        if rise is True or (isinstance(rise, str) and rise != "none"):
-            own = tr.title.get("function", "sold_out")  # the title's reading of "sold out" (as GameBase._sold_out)
-            for c in m.corporations:
-                if own is not None:
-                    out = tr.truthy(tr.call_routine(own, [m.z(c)], {}, ctx))
-                else:
-                    # as GameBase._end_stock_round: players' holdings, and other corporations' where the title says
-                    owners = [m.z(p) for p in m.players] + (
-                        [m.z(o) for o in m.corporations if o != c] if "corporations" in holders else [])
-                    out = tr.eq(SUM([b.percent_of(ctx, e, c) for e in owners]), 100)
-                b.market_move(ctx, c, "up", AND(pre[f"has_cell:{c.id}"], out))
-        ctx.shared.calls.update({"market_move", "emit:operating_round_start"})
-        b.turn_over(ctx)
-        return tr.finish("end_stock_round()", ctx, pre)
-
-    out.append(Transition(
-        "end_stock_round", "runtime", None, f"{stock}._end_stock_round",
-        _prop_cite(m, "sold_out_rise") or "runtime",
-        "all players passed: sold-out corporations rise, the operating rounds begin",
-        "end_stock_round/1", single, end_stock_round))
 
     def first_train_bindings() -> list[Binding]:
         return [Binding((("train_type", t),)) for t in m.train_types]
