@@ -6,9 +6,10 @@ Runs `warm` (what `rulec verify --jobs N` does before it gathers) on the titles 
 none is) with an empty cache in a temporary folder, and no times file unless `--times` names one
 (a `verify-times.json` to plan by, as a warm cache would), then `verify_title` on each to gather.
 Logs each task as it ends (its process, start and end in wall seconds from the start, its CPU
-seconds, its titles, transition and invariants, the plan's estimate) and prints: the wall and CPU
+seconds, its titles, transition and invariants) and prints: the wall and CPU
 time of planning, of the tasks and of the gathering; each process's busy time and how long it sat
-idle while another still worked; the ten longest tasks; and the tasks that ran last.
+idle while another still worked; the ten longest tasks; the tasks that ran last; and every
+(invariant, transition) whose status differs from the one `site/proofs.json` records.
 `--log FILE`: the tasks as JSON lines too, for a closer look. Figures only.
 """
 
@@ -25,6 +26,7 @@ import time
 from pathlib import Path
 
 from compiler.lang.pipeline import load
+from compiler.paths import ROOT
 from compiler.verify import verifier as V
 
 
@@ -80,8 +82,7 @@ def main() -> int:
         V.warm(titles, cache, args.jobs)
         warm_wall, warm_cpu = time.perf_counter() - t0, cpu_all() - c0
         g0, c1 = time.perf_counter(), cpu_all()
-        for title in titles:
-            V.verify_title(title, cache=cache)
+        reports = [V.verify_title(title, cache=cache) for title in titles]
         gather_wall, gather_cpu = time.perf_counter() - g0, cpu_all() - c1
         rows = [json.loads(line) for line in tasks_log.read_text(encoding="utf-8").splitlines()] if tasks_log.exists() else []
     if args.log:
@@ -91,7 +92,7 @@ def main() -> int:
     print(f"  warm (all)    {warm_wall:7.1f} s wall  {warm_cpu:7.1f} s CPU")
     print(f"  gathering     {gather_wall:7.1f} s wall  {gather_cpu:7.1f} s CPU")
     if not rows:
-        return 0
+        rows = [{"pid": 0, "start": 0.0, "end": 0.0, "cpu": 0.0, "titles": [], "transition": "none", "invariants": None}]
     last = max(r["end"] for r in rows)
     first = min(r["start"] for r in rows)
     for pid in sorted({r["pid"] for r in rows}):
@@ -108,6 +109,13 @@ def main() -> int:
     for r in sorted(rows, key=lambda r: -r["end"])[:6]:
         print(f"    {r['start']:6.1f}-{r['end']:6.1f} s  {r['transition']} of {', '.join(r['titles'])}"
               + (f" ({r['invariants']} invariants)" if r["invariants"] else ""))
+    record = json.loads((ROOT / "site" / "proofs.json").read_text(encoding="utf-8"))["titles"]
+    differ = [(r.title, x.invariant, x.transition, x.status, was)
+              for r in reports for x in r.results
+              for was in [{(row[0], row[1]): row[2] for row in record.get(r.title, {}).get("results", [])}.get((x.invariant, x.transition))]
+              if was != x.status]
+    print(f"statuses: {sum(len(r.results) for r in reports)} checks, {len(differ)} differ from site/proofs.json"
+          + "".join(f"\n    {t}: {i} after {tn}: {st} (recorded {was})" for t, i, tn, st, was in differ[:20]))
     return 0
 
 

@@ -33,7 +33,6 @@ again.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import time
@@ -107,9 +106,10 @@ TOGETHER_MIN_BINDINGS = 24
 WALL_GUARD_SECONDS = 600
 # z3's arithmetic solver for every check (`smt.arith.solver`): 2, the older simplex one, rather than
 # 6, the default. These checks are linear sums of holdings and cash under a large propositional guard;
-# on them the older solver is 2 to 4 times as fast (issue 33: 1846's corporation_sell_shares, its
-# 22 checks 18.4 -> 5.3 s of CPU, pool_cap's emergency-issue case 5.1 -> 1.3 s; 18CO's sell_shares
-# 55.4 -> 36.7 s; 1846's bankrupt, buy_train and buy_shares 22.7 -> 15.9 s), with the same statuses
+# on them the older solver is up to 4 times as fast (issue 33, CPU seconds: 1846's
+# corporation_sell_shares, its 22 checks, 18.4 -> 5.3 s, pool_cap's emergency-issue case 5.1 -> 1.3 s;
+# 18CO's sell_shares 55.4 -> 36.7 s; 1846's bankrupt, buy_train and buy_shares 22.7 -> 15.9 s; 18CO's
+# buy_shares 40.4 -> 36.5 s; 1880 Romania's buy_train 10.4 -> 9.1 s), with the same statuses
 ARITH_SOLVER = 2
 
 
@@ -1245,53 +1245,37 @@ class _RecordingCache(Cache):
 WarmTask = tuple[tuple[str, ...], str, float, tuple[str, ...], "tuple[str, ...] | None"]
 #: What a transition is estimated to take per binding where no earlier run's time is known (`warm`)
 SECONDS_PER_BINDING = 1.0
-#: The most of a process's work one task is planned to take (`plan`): a transition estimated at more
-#: is shared out in as many tasks as it takes, its invariants dealt in turn. Fine tasks let the
-#: processes end together: on a cold run of every title on 2 processes (issue 33), with a quarter
-#: and whole families, the last task (a family's transition whose few bindings hid its cost) ran
-#: alone for a minute of the run's six.
-HEAVY_SHARE = 0.1
+#: A transition estimated to take more than this share of a process's work is shared out among
+#: the processes, its invariants dealt in turn (`warm`)
+HEAVY_SHARE = 0.25
 
 
 def check_one(verifier: "Verifier", transition: str,
-              invariants: "Iterable[str] | None" = None, prepared: tuple | None = None) -> list["CheckResult"]:
+              invariants: "Iterable[str] | None" = None) -> list["CheckResult"]:
     """One transition of a title (its initial state for "init"), through the verifier's cache;
-    `invariants`: only these (all when None); `prepared`: its `check_keys`, when known."""
+    `invariants`: only these (all when None)."""
     if transition == "init":
         return verifier.check_init()
     wanted = None if invariants is None else set(invariants)
     if wanted is not None and not wanted & {inv.name for inv in verifier.invariants}:
         return []
-    tn = next(t for t in verifier.transitions if t.name == transition)
-    return verifier.check_transition(tn, prepared=prepared, invariants=invariants)
+    return verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
+                                     invariants=invariants)
 
 
 def _warm_one(task: WarmTask) -> tuple[str, list[tuple[str, list["CheckResult"]]], dict[str, dict[str, Any]]]:
     """In a worker: one transition of a family of titles (or their initial states, "init"), each
-    through the cache in turn; the transition, each title's results and the cache entries added.
-    A transition shared out in several tasks (`plan`) is translated once in a worker that takes
-    more than one of them: the translations of the last transition are kept."""
+    through the cache in turn; the transition, each title's results and the cache entries added."""
     names, transition, timeout, options, invariants = task
     cache = _RecordingCache(_WARM_STATE["cache"])
     verifiers = _WARM_STATE.setdefault("verifiers", {})
-    kept = _WARM_STATE.setdefault("translated", {})
-    if invariants is None or kept.get("transition") != (names, transition):
-        kept.clear()
     out = []
     for name in names:
         if name not in verifiers:
             verifiers[name] = Verifier(_WARM_TITLES[name], timeout, None, None, options)
         verifier = verifiers[name]
         verifier.cache = cache
-        prepared = None
-        if invariants is not None and transition != "init":
-            tn = next((t for t in verifier.transitions if t.name == transition), None)
-            if tn is not None:
-                kept["transition"] = (names, transition)
-                if name not in kept:
-                    kept[name] = verifier.check_keys(tn)
-                prepared = kept[name]
-        out.append((name, check_one(verifier, transition, invariants, prepared)))
+        out.append((name, check_one(verifier, transition, invariants)))
     return transition, out, cache.added
 
 
@@ -1310,15 +1294,13 @@ def plan(estimates: list[tuple[float, Any, str, list[str]]], jobs: int, timeout:
          options: tuple[str, ...]) -> list[WarmTask]:
     """`warm`'s tasks, the heaviest first (so that the last to end is a light one), from each
     transition's estimate (seconds, titles, transition, their invariants); a transition estimated at
-    more than `HEAVY_SHARE` of a process's work is dealt to as many tasks as it takes to bring each
-    under it (no more than it has invariants), each with every n-th invariant."""
+    more than `HEAVY_SHARE` of a process's work is dealt to `jobs` tasks, each with every
+    `jobs`-th invariant."""
     total = sum(e for e, *_ in estimates)
     heavy = HEAVY_SHARE * total / max(1, jobs)
     weighted: list[tuple[float, WarmTask]] = []
     for seconds, names, transition, invariants in estimates:
-        parts = 1
-        if jobs > 1 and seconds > heavy and len(invariants) >= 2:
-            parts = len(invariants) if heavy <= 0 else min(len(invariants), math.ceil(seconds / heavy))
+        parts = jobs if jobs > 1 and seconds > heavy and len(invariants) >= jobs else 1
         if parts == 1:
             weighted.append((seconds, (names, transition, timeout, options, None)))
             continue
