@@ -109,7 +109,8 @@ WALL_GUARD_SECONDS = 600
 # on them the older solver is up to 4 times as fast (issue 33, CPU seconds: 1846's
 # corporation_sell_shares, its 22 checks, 18.4 -> 5.3 s, pool_cap's emergency-issue case 5.1 -> 1.3 s;
 # 18CO's sell_shares 55.4 -> 36.7 s; 1846's bankrupt, buy_train and buy_shares 22.7 -> 15.9 s; 18CO's
-# buy_shares 40.4 -> 36.5 s; 1880 Romania's buy_train 10.4 -> 9.1 s), with the same statuses
+# buy_shares 40.4 -> 36.5 s; 1880 Romania's buy_train 10.4 -> 9.1 s); a cold run of every title on 2
+# processes, its tasks' CPU 771 -> 496 s (benchmarks/warm_tasks.py), all 10661 statuses the record's
 ARITH_SOLVER = 2
 
 
