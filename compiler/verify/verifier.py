@@ -104,10 +104,19 @@ TOGETHER_SAMPLES = 3
 TOGETHER_MIN_BINDINGS = 24
 # a wall-clock guard on a single check, against a hang only
 WALL_GUARD_SECONDS = 600
+# z3's arithmetic solver for every check (`smt.arith.solver`): 2, the older simplex one, rather than
+# 6, the default. These checks are linear sums of holdings and cash under a large propositional guard;
+# on them the older solver is up to 4 times as fast (issue 33, CPU seconds: 1846's
+# corporation_sell_shares, its 22 checks, 18.4 -> 5.3 s, pool_cap's emergency-issue case 5.1 -> 1.3 s;
+# 18CO's sell_shares 55.4 -> 36.7 s; 1846's bankrupt, buy_train and buy_shares 22.7 -> 15.9 s; 18CO's
+# buy_shares 40.4 -> 36.5 s; 1880 Romania's buy_train 10.4 -> 9.1 s); a cold run of every title on 2
+# processes, its tasks' CPU 771 -> 496 s (benchmarks/warm_tasks.py), all 10661 statuses the record's
+ARITH_SOLVER = 2
 
 
 def _check(solver: z3.Solver, units: int) -> tuple[Any, int]:
     """One check within `units` of z3's resources: (result, units used)."""
+    solver.set("smt.arith.solver", ARITH_SOLVER)
     solver.set("rlimit", max(1, int(units)))
     solver.set("timeout", WALL_GUARD_SECONDS * 1000)
     before = _resource_count()
