@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "51275a2b19d2b472",
-    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+    "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+        "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -312,25 +312,25 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§11.9',
         'action trade_company': '§12.3',
         'at action bankrupt': 'rulespecs/1800.rules:835',
-        'at action bid': 'rulespecs/lib/18xx.rules:741',
+        'at action bid': 'rulespecs/lib/18xx.rules:751',
         'at action buy_bond': 'rulespecs/1800.rules:734',
-        'at action buy_company': 'rulespecs/lib/18xx.rules:728',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:801',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1011',
+        'at action buy_company': 'rulespecs/lib/18xx.rules:738',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:811',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1021',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:825',
-        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:929',
+        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:939',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1087',
-        'at action dividend': 'rulespecs/lib/18xx.rules:970',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1132',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:945',
-        'at action par': 'rulespecs/lib/18xx.rules:764',
-        'at action pass': 'rulespecs/lib/18xx.rules:921',
-        'at action place_token': 'rulespecs/lib/18xx.rules:953',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:964',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:847',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1097',
+        'at action dividend': 'rulespecs/lib/18xx.rules:980',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1142',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:955',
+        'at action par': 'rulespecs/lib/18xx.rules:774',
+        'at action pass': 'rulespecs/lib/18xx.rules:931',
+        'at action place_token': 'rulespecs/lib/18xx.rules:963',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:974',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:857',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
         'bond DRGW_bond': '§2',
@@ -643,7 +643,7 @@ def r_open_privates(g):
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
     # at rulespecs/lib/18xx.rules:674
-    return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
+    return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
@@ -748,33 +748,54 @@ def r_close_minors(g):
             g.b_close_minor(v_m)
 
 
+def r_corporation_of(g, v_bond):
+    """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
+    # at rulespecs/lib/18xx.rules:730
+    return g.attr(v_bond, "corporation")
+
+
+def r_can_emergency_sell(g, v_player):
+    """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
+    # at rulespecs/lib/18xx.rules:733
+    return any(
+        (
+            (g.b_started(v_c) and (not g.b_closed(v_c)))
+            and any(
+                ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
+                for v_x in g.b_sellable(v_player, v_c)
+            )
+        )
+        for v_c in g.name("corporations")
+    )
+
+
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:729
+    # at rulespecs/lib/18xx.rules:739
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:729"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:739"
         )
-    # at rulespecs/lib/18xx.rules:730
+    # at rulespecs/lib/18xx.rules:740
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:730",
+            at="rulespecs/lib/18xx.rules:740",
         )
-    # at rulespecs/lib/18xx.rules:731
+    # at rulespecs/lib/18xx.rules:741
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:731",
+            at="rulespecs/lib/18xx.rules:741",
         )
-    # at rulespecs/lib/18xx.rules:732
+    # at rulespecs/lib/18xx.rules:742
     if not (v_price == g.b_sale_price()):
         raise IllegalAction(
-            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:732"
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:742"
         )
-    # at rulespecs/lib/18xx.rules:733
+    # at rulespecs/lib/18xx.rules:743
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -782,88 +803,88 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:733",
+            at="rulespecs/lib/18xx.rules:743",
         )
-    # at rulespecs/lib/18xx.rules:735
+    # at rulespecs/lib/18xx.rules:745
     if not (r_free_cash(g, v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:735",
+            at="rulespecs/lib/18xx.rules:745",
         )
-    # at rulespecs/lib/18xx.rules:736
+    # at rulespecs/lib/18xx.rules:746
     g.transfer(v_price, v_player, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:737
+    # at rulespecs/lib/18xx.rules:747
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:738
+    # at rulespecs/lib/18xx.rules:748
     g.b_private_sold(v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:742
+    # at rulespecs/lib/18xx.rules:752
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:743
+        # at rulespecs/lib/18xx.rules:753
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:743",
+                at="rulespecs/lib/18xx.rules:753",
             )
-        # at rulespecs/lib/18xx.rules:744
+        # at rulespecs/lib/18xx.rules:754
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:744",
+                at="rulespecs/lib/18xx.rules:754",
             )
-        # at rulespecs/lib/18xx.rules:745
+        # at rulespecs/lib/18xx.rules:755
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:745",
+                at="rulespecs/lib/18xx.rules:755",
             )
-        # at rulespecs/lib/18xx.rules:746
+        # at rulespecs/lib/18xx.rules:756
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:748
+        # at rulespecs/lib/18xx.rules:758
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:748",
+                at="rulespecs/lib/18xx.rules:758",
             )
-        # at rulespecs/lib/18xx.rules:749
+        # at rulespecs/lib/18xx.rules:759
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:750
+            # at rulespecs/lib/18xx.rules:760
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:750",
+                    at="rulespecs/lib/18xx.rules:760",
                 )
-            # at rulespecs/lib/18xx.rules:751
+            # at rulespecs/lib/18xx.rules:761
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:751",
+                    at="rulespecs/lib/18xx.rules:761",
                 )
-            # at rulespecs/lib/18xx.rules:752
+            # at rulespecs/lib/18xx.rules:762
             if not (r_free_cash(g, v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:752")
-            # at rulespecs/lib/18xx.rules:753
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:762")
+            # at rulespecs/lib/18xx.rules:763
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:755
+            # at rulespecs/lib/18xx.rules:765
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:755",
+                    at="rulespecs/lib/18xx.rules:765",
                 )
-            # at rulespecs/lib/18xx.rules:756
+            # at rulespecs/lib/18xx.rules:766
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -871,114 +892,114 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:756",
+                    at="rulespecs/lib/18xx.rules:766",
                 )
-            # at rulespecs/lib/18xx.rules:758
+            # at rulespecs/lib/18xx.rules:768
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:758",
+                    at="rulespecs/lib/18xx.rules:768",
                 )
-            # at rulespecs/lib/18xx.rules:759
+            # at rulespecs/lib/18xx.rules:769
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:765
+    # at rulespecs/lib/18xx.rules:775
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:765",
+            at="rulespecs/lib/18xx.rules:775",
         )
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:776
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:776",
         )
-    # at rulespecs/lib/18xx.rules:767
+    # at rulespecs/lib/18xx.rules:777
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:767"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:777"
         )
-    # at rulespecs/lib/18xx.rules:768
+    # at rulespecs/lib/18xx.rules:778
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:768"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:778"
         )
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:779
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:769")
-    # at rulespecs/lib/18xx.rules:770
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:779")
+    # at rulespecs/lib/18xx.rules:780
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:771
+    # at rulespecs/lib/18xx.rules:781
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:771",
+            at="rulespecs/lib/18xx.rules:781",
         )
-    # at rulespecs/lib/18xx.rules:772
+    # at rulespecs/lib/18xx.rules:782
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:772")
-    # at rulespecs/lib/18xx.rules:773
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:782")
+    # at rulespecs/lib/18xx.rules:783
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:774
+    # at rulespecs/lib/18xx.rules:784
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:774
+        # at rulespecs/lib/18xx.rules:784
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:785
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:776
+    # at rulespecs/lib/18xx.rules:786
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:777
+    # at rulespecs/lib/18xx.rules:787
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:778
+    # at rulespecs/lib/18xx.rules:788
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:779
+    # at rulespecs/lib/18xx.rules:789
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:802
+    # at rulespecs/lib/18xx.rules:812
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:802"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:812"
         )
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:813
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:813",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:814
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:804"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:814"
         )
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:815
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:805",
+            at="rulespecs/lib/18xx.rules:815",
         )
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:816
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:807
+    # at rulespecs/lib/18xx.rules:817
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:807",
+            at="rulespecs/lib/18xx.rules:817",
         )
-    # at rulespecs/lib/18xx.rules:808
+    # at rulespecs/lib/18xx.rules:818
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -986,9 +1007,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:808",
+            at="rulespecs/lib/18xx.rules:818",
         )
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:820
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -997,26 +1018,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:810"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:820"
         )
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:822
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:823
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:813")
-    # at rulespecs/lib/18xx.rules:814
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:823")
+    # at rulespecs/lib/18xx.rules:824
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:825
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:826
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:817
+    # at rulespecs/lib/18xx.rules:827
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:825
+    # at rulespecs/lib/18xx.rules:835
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1030,7 +1051,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:845
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1054,31 +1075,31 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:848
+    # at rulespecs/lib/18xx.rules:858
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:849
+    # at rulespecs/lib/18xx.rules:859
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:849",
+            at="rulespecs/lib/18xx.rules:859",
         )
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:860
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:850",
+            at="rulespecs/lib/18xx.rules:860",
         )
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:861
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:851"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:861"
         )
-    # at rulespecs/lib/18xx.rules:853
+    # at rulespecs/lib/18xx.rules:863
     if not (
         (
             (
@@ -1107,39 +1128,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:853",
+            at="rulespecs/lib/18xx.rules:863",
         )
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:868
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:859
+    # at rulespecs/lib/18xx.rules:869
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:869",
         )
-    # at rulespecs/lib/18xx.rules:861
+    # at rulespecs/lib/18xx.rules:871
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:861",
+            at="rulespecs/lib/18xx.rules:871",
         )
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:873
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:864
+        # at rulespecs/lib/18xx.rules:874
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:876
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:867
+    # at rulespecs/lib/18xx.rules:877
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:868
+        # at rulespecs/lib/18xx.rules:878
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:870
+    # at rulespecs/lib/18xx.rules:880
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:881
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:872
+    # at rulespecs/lib/18xx.rules:882
     g.state_set(
         "sold_this_round",
         (
@@ -1148,57 +1169,57 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:873
+    # at rulespecs/lib/18xx.rules:883
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:874
+    # at rulespecs/lib/18xx.rules:884
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:893
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:886
+        # at rulespecs/lib/18xx.rules:896
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:887
+            # at rulespecs/lib/18xx.rules:897
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:891
+        # at rulespecs/lib/18xx.rules:901
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:892
+            # at rulespecs/lib/18xx.rules:902
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:896
+        # at rulespecs/lib/18xx.rules:906
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:899
+        # at rulespecs/lib/18xx.rules:909
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:900
+            # at rulespecs/lib/18xx.rules:910
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:905
+        # at rulespecs/lib/18xx.rules:915
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:906
+            # at rulespecs/lib/18xx.rules:916
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:907
+                # at rulespecs/lib/18xx.rules:917
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:910
+            # at rulespecs/lib/18xx.rules:920
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:883
+        # at rulespecs/lib/18xx.rules:893
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:893",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:919
+    # at rulespecs/lib/18xx.rules:929
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1206,7 +1227,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:922
+    # at rulespecs/lib/18xx.rules:932
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1216,170 +1237,170 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:922",
+            at="rulespecs/lib/18xx.rules:932",
         )
-    # at rulespecs/lib/18xx.rules:924
+    # at rulespecs/lib/18xx.rules:934
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:924",
+            at="rulespecs/lib/18xx.rules:934",
         )
-    # at rulespecs/lib/18xx.rules:926
+    # at rulespecs/lib/18xx.rules:936
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:931
+    # at rulespecs/lib/18xx.rules:941
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:931",
+            at="rulespecs/lib/18xx.rules:941",
         )
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:942
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:932",
+            at="rulespecs/lib/18xx.rules:942",
         )
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:943
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:933"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:943"
         )
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:944
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:945
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:935"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:945"
         )
-    # at rulespecs/lib/18xx.rules:936
+    # at rulespecs/lib/18xx.rules:946
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:936"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:946"
         )
-    # at rulespecs/lib/18xx.rules:937
+    # at rulespecs/lib/18xx.rules:947
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:937")
-    # at rulespecs/lib/18xx.rules:938
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:947")
+    # at rulespecs/lib/18xx.rules:948
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:939
+    # at rulespecs/lib/18xx.rules:949
     g.move(v_company, v_seller, v_corporation)
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:950
     g.b_ability_sold(v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:956
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:946"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:956"
         )
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:957
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:958
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:958",
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:959
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:960
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:964
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:955",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:966
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:967
     v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:968
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:958"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:968"
         )
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:969
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:970
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:971
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:975
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:975",
         )
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:976
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:977
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:981
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:971",
+            at="rulespecs/lib/18xx.rules:981",
         )
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:982
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:972"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:982"
         )
-    # at rulespecs/lib/18xx.rules:973
+    # at rulespecs/lib/18xx.rules:983
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:984
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:985
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:986
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:987
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:978
+    # at rulespecs/lib/18xx.rules:988
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:994
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1389,9 +1410,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:1001
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:992
+        # at rulespecs/lib/18xx.rules:1002
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -1401,7 +1422,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1011
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1432,209 +1453,209 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1022
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1012",
+            at="rulespecs/lib/18xx.rules:1022",
         )
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1023
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1013"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1023"
         )
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1024
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1015
+    # at rulespecs/lib/18xx.rules:1025
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1016
+        # at rulespecs/lib/18xx.rules:1026
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1018
+        # at rulespecs/lib/18xx.rules:1028
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1018"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1028"
             )
-        # at rulespecs/lib/18xx.rules:1019
+        # at rulespecs/lib/18xx.rules:1029
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1019",
+                at="rulespecs/lib/18xx.rules:1029",
             )
-        # at rulespecs/lib/18xx.rules:1020
+        # at rulespecs/lib/18xx.rules:1030
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1020",
+                at="rulespecs/lib/18xx.rules:1030",
             )
-        # at rulespecs/lib/18xx.rules:1021
+        # at rulespecs/lib/18xx.rules:1031
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1022
+        # at rulespecs/lib/18xx.rules:1032
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1022",
+                at="rulespecs/lib/18xx.rules:1032",
             )
-        # at rulespecs/lib/18xx.rules:1023
+        # at rulespecs/lib/18xx.rules:1033
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1024
+        # at rulespecs/lib/18xx.rules:1034
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1025
+        # at rulespecs/lib/18xx.rules:1035
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1027
+        # at rulespecs/lib/18xx.rules:1037
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1027",
+                at="rulespecs/lib/18xx.rules:1037",
             )
-        # at rulespecs/lib/18xx.rules:1028
+        # at rulespecs/lib/18xx.rules:1038
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1028",
+                at="rulespecs/lib/18xx.rules:1038",
             )
-        # at rulespecs/lib/18xx.rules:1029
+        # at rulespecs/lib/18xx.rules:1039
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1030
+        # at rulespecs/lib/18xx.rules:1040
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1031
+        # at rulespecs/lib/18xx.rules:1041
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1033
+        # at rulespecs/lib/18xx.rules:1043
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1033",
+                at="rulespecs/lib/18xx.rules:1043",
             )
-        # at rulespecs/lib/18xx.rules:1034
+        # at rulespecs/lib/18xx.rules:1044
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1034",
+                at="rulespecs/lib/18xx.rules:1044",
             )
-        # at rulespecs/lib/18xx.rules:1035
+        # at rulespecs/lib/18xx.rules:1045
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1035",
+                at="rulespecs/lib/18xx.rules:1045",
             )
-        # at rulespecs/lib/18xx.rules:1036
+        # at rulespecs/lib/18xx.rules:1046
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1036",
+                at="rulespecs/lib/18xx.rules:1046",
             )
-        # at rulespecs/lib/18xx.rules:1037
+        # at rulespecs/lib/18xx.rules:1047
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1038
+        # at rulespecs/lib/18xx.rules:1048
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1039
+        # at rulespecs/lib/18xx.rules:1049
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1084
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1084",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1085
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1075",
+            at="rulespecs/lib/18xx.rules:1085",
         )
-    # at rulespecs/lib/18xx.rules:1076
+    # at rulespecs/lib/18xx.rules:1086
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1077
+    # at rulespecs/lib/18xx.rules:1087
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1077",
+            at="rulespecs/lib/18xx.rules:1087",
         )
-    # at rulespecs/lib/18xx.rules:1078
+    # at rulespecs/lib/18xx.rules:1088
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1078",
+            at="rulespecs/lib/18xx.rules:1088",
         )
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1089
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1079",
+            at="rulespecs/lib/18xx.rules:1089",
         )
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1090
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1080",
+            at="rulespecs/lib/18xx.rules:1090",
         )
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1091
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1082
+    # at rulespecs/lib/18xx.rules:1092
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1093
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1094
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1098
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1088",
+            at="rulespecs/lib/18xx.rules:1098",
         )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1099
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1099",
         )
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1100
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1091
+    # at rulespecs/lib/18xx.rules:1101
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1092
+        # at rulespecs/lib/18xx.rules:1102
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1107
     return True
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1129
     return (
         (
             g.b_dearest_train_price()
@@ -1663,42 +1684,42 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1144
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1134",
+            at="rulespecs/lib/18xx.rules:1144",
         )
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1146
     g.b_end_game_now("agreement")
 
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1166
+    # at rulespecs/lib/18xx.rules:1176
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1167
+        # at rulespecs/lib/18xx.rules:1177
         g.transfer(
             (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1168
+        # at rulespecs/lib/18xx.rules:1178
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1179
+    # at rulespecs/lib/18xx.rules:1189
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1180
+        # at rulespecs/lib/18xx.rules:1190
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1181
+            # at rulespecs/lib/18xx.rules:1191
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1182
+            # at rulespecs/lib/18xx.rules:1192
             g.b_close_private(v_company)
 
 
@@ -1715,7 +1736,7 @@ def a_buy_bond(g, v_player, v_bond):
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction("one purchase per turn", rule="§5", at="rulespecs/1800.rules:736")
     # at rulespecs/1800.rules:737
-    v_corporation = g.b_corporation_of(v_bond)
+    v_corporation = r_corporation_of(g, v_bond)
     # at rulespecs/1800.rules:738
     if not (g.b_president(v_corporation) == v_player):
         raise IllegalAction(
@@ -1998,19 +2019,19 @@ def a_bankrupt(g, v_corporation):
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:729
+    # at rulespecs/lib/18xx.rules:739
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:729"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:739"
         )
-    # at rulespecs/lib/18xx.rules:730
+    # at rulespecs/lib/18xx.rules:740
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:730",
+            at="rulespecs/lib/18xx.rules:740",
         )
-    # at rulespecs/lib/18xx.rules:733
+    # at rulespecs/lib/18xx.rules:743
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -2018,153 +2039,153 @@ def q_buy_company(g, v_player):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:733",
+            at="rulespecs/lib/18xx.rules:743",
         )
 
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:765
+    # at rulespecs/lib/18xx.rules:775
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:765",
+            at="rulespecs/lib/18xx.rules:775",
         )
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:776
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:776",
         )
-    # at rulespecs/lib/18xx.rules:771
+    # at rulespecs/lib/18xx.rules:781
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:771",
+            at="rulespecs/lib/18xx.rules:781",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:802
+    # at rulespecs/lib/18xx.rules:812
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:802"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:812"
         )
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:813
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:813",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:848
+    # at rulespecs/lib/18xx.rules:858
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:849
+    # at rulespecs/lib/18xx.rules:859
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:849",
+            at="rulespecs/lib/18xx.rules:859",
         )
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:860
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:850",
+            at="rulespecs/lib/18xx.rules:860",
         )
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:931
+    # at rulespecs/lib/18xx.rules:941
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:931",
+            at="rulespecs/lib/18xx.rules:941",
         )
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:942
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:932",
+            at="rulespecs/lib/18xx.rules:942",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:956
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:946"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:956"
         )
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:964
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:955",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:967
     v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:968
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:958"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:968"
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:981
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:971",
+            at="rulespecs/lib/18xx.rules:981",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1022
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1012",
+            at="rulespecs/lib/18xx.rules:1022",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1098
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1088",
+            at="rulespecs/lib/18xx.rules:1098",
         )
 
 
@@ -2290,44 +2311,44 @@ def q_contribute(g, v_corporation):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:731
+    # at rulespecs/lib/18xx.rules:741
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:731",
+            at="rulespecs/lib/18xx.rules:741",
         )
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:767
+    # at rulespecs/lib/18xx.rules:777
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:767"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:777"
         )
-    # at rulespecs/lib/18xx.rules:768
+    # at rulespecs/lib/18xx.rules:778
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:768"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:778"
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:814
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:804"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:814"
         )
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:815
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:805",
+            at="rulespecs/lib/18xx.rules:815",
         )
-    # at rulespecs/lib/18xx.rules:808
+    # at rulespecs/lib/18xx.rules:818
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2335,61 +2356,61 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:808",
+            at="rulespecs/lib/18xx.rules:818",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:943
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:933"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:943"
         )
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:944
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:945
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:935"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:945"
         )
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:958
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:958",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:982
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:972"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:982"
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1099
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1099",
         )
 
 
 def q2_buy_bond(g, v_player, v_bond):
     """The opening guards of buy_bond that read only its entity and bond (the listing probe)"""
     # at rulespecs/1800.rules:737
-    v_corporation = g.b_corporation_of(v_bond)
+    v_corporation = r_corporation_of(g, v_bond)
     # at rulespecs/1800.rules:738
     if not (g.b_president(v_corporation) == v_player):
         raise IllegalAction(
@@ -2465,17 +2486,17 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1155
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1146
+        # at rulespecs/lib/18xx.rules:1156
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1170
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1161
+        # at rulespecs/lib/18xx.rules:1171
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -2485,7 +2506,7 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1188
+    # at rulespecs/lib/18xx.rules:1198
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1189
+        # at rulespecs/lib/18xx.rules:1199
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))

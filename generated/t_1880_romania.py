@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "66989f574a0a49c1",
-    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+    "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+        "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "66989f574a0a49c1",
-        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+        "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -220,6 +220,8 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "corporation_of": r_corporation_of,
+        "can_emergency_sell": r_can_emergency_sell,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,

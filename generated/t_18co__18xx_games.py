@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "bd311458d270bc5f",
-    "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+    "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+        "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "bd311458d270bc5f",
-        "rulespecs/lib/18xx.rules": "b2a624e424e9fa01",
+        "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -293,7 +293,7 @@ def a_bankrupt(g, v_corporation):
             at="rulespecs/18co-18xx-games.rules:114",
         )
     # at rulespecs/18co-18xx-games.rules:116
-    if not (r_can_issue(g, v_corporation) or (not g.b_can_emergency_sell(v_player))):
+    if not (r_can_issue(g, v_corporation) or (not r_can_emergency_sell(g, v_player))):
         raise IllegalAction(
             "the president must first sell shares",
             rule="§5.10.6.1",
@@ -490,6 +490,8 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "corporation_of": r_corporation_of,
+        "can_emergency_sell": r_can_emergency_sell,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,

@@ -561,7 +561,7 @@ def _broke_gt(g, players_shares=()):
     for cert, player in dict(players_shares).items():
         g.j.set(g.owner, cert, g.entity("player", player))
     corporation_to_step(g, "GT", "buy_train")
-    assert g.b_president(gt) == p1 and not g.b_can_emergency_sell(p1)
+    assert g.b_president(gt) == p1 and not g.call("can_emergency_sell", p1)
     assert g.call("issuable", gt) == 0
     return gt, p1
 

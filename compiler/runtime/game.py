@@ -651,10 +651,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         xs = list(xs)
         return xs[0] if xs else None
 
-    def b_corporation_of(self, item: Entity) -> Entity:
-        """corporation_of(x): the corporation a bond (or other item) belongs to."""
-        return self.entity("corporation", item.get("corporation"))
-
     @staticmethod
     def b_part(name: Any, sep: str, index: int) -> str | None:
         """part(x, sep, i): the i-th part (0 first) of the name x cut at each `sep`, or none where it has no

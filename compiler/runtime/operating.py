@@ -229,16 +229,6 @@ class OperatingRound:
             cell = self.market.move(cell, "down")
         return total
 
-    def b_can_emergency_sell(self, player: Entity) -> bool:
-        """can_emergency_sell(P): whether P holds a certificate he could sell to the market now."""
-        for corp in self.corporations:
-            if self.corp[corp.id]["cell"] is None or self.corp[corp.id]["closed"]:
-                continue
-            for cert in self.b_sellable(player, corp):
-                if self.b_percent(POOL, corp) + cert.percent <= self.param("pool_cap"):
-                    return True
-        return False
-
     def _side_prices(self, train: Train) -> list[int]:
         return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
 

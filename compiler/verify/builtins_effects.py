@@ -268,24 +268,6 @@ class EffectBuiltins:
 
         return self.per_corp(ctx, corp, value)
 
-    def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
-        """As GameBase.b_can_emergency_sell: the player holds a certificate of a
-        corporation with a price that the pool could take now."""
-        m = self.m
-        cap = self.param(ctx, "pool_cap")
-        parts = []
-        for c in m.corporations:
-            pool = self.percent_of(ctx, m.z(POOL), c)
-            for cert, ok in self.sellable_certs(ctx, player, c):
-                parts.append(AND(ctx.state[f"has_cell:{c.id}"], ok,
-                                 self.tr.cmp("<=", pool + self.cert_percent(ctx, cert), cap)))
-        if m.truncated:
-            # a certificate of a corporation outside the scope: the engine's answer (any value)
-            outside = ctx.fresh("emergency_sellable_outside_scope", "bool")
-            ctx.shared.oracles.append(("emergency_sellable_outside_scope", (), outside))
-            parts.append(outside)
-        return OR(*parts)
-
     def b_sell_out(self, ctx: Ctx, player: Any) -> None:
         """As GameBase.b_sell_out: a bankrupt player's certificates all go to the pool, corporation by
         corporation. First those he may sell by the usual rules, within the pool's room, president's

@@ -923,20 +923,6 @@ class StateBuiltins:
     def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
         return ctx.state["bank_buys"]
 
-    def b_corporation_of(self, ctx: Ctx, item: Any) -> Any:
-        m = self.m
-        e = self.ent(item)
-        k = self.known(e)
-        cands = [k] if k is not None else [x for x in m.bonds]
-        out: Any = m.z(NONE)
-        for x in reversed(cands):
-            cid = m.data.get(x, {}).get("corporation")
-            corp = m.corp(str(cid)) if cid is not None else None
-            if corp is None:
-                raise Unsupported(f"corporation_of({x})")
-            out = IF(e == m.z(x), m.z(corp), out) if k is None else m.z(corp)
-        return out
-
     def b_must_buy_train(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m
         e = self.ent(corp)
