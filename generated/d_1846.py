@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
+    "rulespecs/lib/18xx.rules": "a14218b6a09beb97",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
+        "rulespecs/lib/18xx.rules": "a14218b6a09beb97",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -344,24 +344,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1486',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action bid': 'rulespecs/lib/18xx.rules:751',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:811',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1021',
+        'at action bid': 'rulespecs/lib/18xx.rules:758',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:818',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1028',
         'at action company_lay_tile': 'rulespecs/1846.rules:1507',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1097',
-        'at action dividend': 'rulespecs/lib/18xx.rules:980',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1142',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:955',
-        'at action par': 'rulespecs/lib/18xx.rules:774',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1104',
+        'at action dividend': 'rulespecs/lib/18xx.rules:987',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1149',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:962',
+        'at action par': 'rulespecs/lib/18xx.rules:781',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:974',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:857',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:981',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:864',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -844,75 +844,88 @@ def r_can_emergency_sell(g, v_player):
     )
 
 
+def r_reduce_debt(g, v_player, v_amount):
+    """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
+    # at rulespecs/lib/18xx.rules:739
+    if not ((v_amount >= 0) and (v_amount <= g.b_debt(v_player))):
+        raise IllegalAction(
+            "a debt falls by at most what is owed",
+            rule="library '18xx' procedure reduce_debt",
+            at="rulespecs/lib/18xx.rules:739",
+        )
+    # at rulespecs/lib/18xx.rules:740
+    g.b_add_debt(v_player, (0 - v_amount))
+
+
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:752
+    # at rulespecs/lib/18xx.rules:759
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:753
+        # at rulespecs/lib/18xx.rules:760
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:753",
+                at="rulespecs/lib/18xx.rules:760",
             )
-        # at rulespecs/lib/18xx.rules:754
+        # at rulespecs/lib/18xx.rules:761
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:754",
+                at="rulespecs/lib/18xx.rules:761",
             )
-        # at rulespecs/lib/18xx.rules:755
+        # at rulespecs/lib/18xx.rules:762
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:755",
+                at="rulespecs/lib/18xx.rules:762",
             )
-        # at rulespecs/lib/18xx.rules:756
+        # at rulespecs/lib/18xx.rules:763
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:758
+        # at rulespecs/lib/18xx.rules:765
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:758",
+                at="rulespecs/lib/18xx.rules:765",
             )
-        # at rulespecs/lib/18xx.rules:759
+        # at rulespecs/lib/18xx.rules:766
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:760
+            # at rulespecs/lib/18xx.rules:767
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:760",
+                    at="rulespecs/lib/18xx.rules:767",
                 )
-            # at rulespecs/lib/18xx.rules:761
+            # at rulespecs/lib/18xx.rules:768
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:761",
+                    at="rulespecs/lib/18xx.rules:768",
                 )
-            # at rulespecs/lib/18xx.rules:762
+            # at rulespecs/lib/18xx.rules:769
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:762",
+                    at="rulespecs/lib/18xx.rules:769",
                 )
-            # at rulespecs/lib/18xx.rules:763
+            # at rulespecs/lib/18xx.rules:770
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:765
+            # at rulespecs/lib/18xx.rules:772
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:765",
+                    at="rulespecs/lib/18xx.rules:772",
                 )
-            # at rulespecs/lib/18xx.rules:766
+            # at rulespecs/lib/18xx.rules:773
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -920,130 +933,130 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:766",
+                    at="rulespecs/lib/18xx.rules:773",
                 )
-            # at rulespecs/lib/18xx.rules:768
+            # at rulespecs/lib/18xx.rules:775
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:768",
+                    at="rulespecs/lib/18xx.rules:775",
                 )
-            # at rulespecs/lib/18xx.rules:769
+            # at rulespecs/lib/18xx.rules:776
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:782
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:775",
+            at="rulespecs/lib/18xx.rules:782",
         )
-    # at rulespecs/lib/18xx.rules:776
+    # at rulespecs/lib/18xx.rules:783
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:776",
+            at="rulespecs/lib/18xx.rules:783",
         )
-    # at rulespecs/lib/18xx.rules:777
+    # at rulespecs/lib/18xx.rules:784
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:777",
+            at="rulespecs/lib/18xx.rules:784",
         )
-    # at rulespecs/lib/18xx.rules:778
+    # at rulespecs/lib/18xx.rules:785
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:778",
+            at="rulespecs/lib/18xx.rules:785",
         )
-    # at rulespecs/lib/18xx.rules:779
+    # at rulespecs/lib/18xx.rules:786
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:779",
+            at="rulespecs/lib/18xx.rules:786",
         )
-    # at rulespecs/lib/18xx.rules:780
+    # at rulespecs/lib/18xx.rules:787
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:781
+    # at rulespecs/lib/18xx.rules:788
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:781",
+            at="rulespecs/lib/18xx.rules:788",
         )
-    # at rulespecs/lib/18xx.rules:782
+    # at rulespecs/lib/18xx.rules:789
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:782",
+            at="rulespecs/lib/18xx.rules:789",
         )
-    # at rulespecs/lib/18xx.rules:783
+    # at rulespecs/lib/18xx.rules:790
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:784
+    # at rulespecs/lib/18xx.rules:791
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:784
+        # at rulespecs/lib/18xx.rules:791
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:785
+    # at rulespecs/lib/18xx.rules:792
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:786
+    # at rulespecs/lib/18xx.rules:793
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:794
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:788
+    # at rulespecs/lib/18xx.rules:795
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:796
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:819
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:812",
+            at="rulespecs/lib/18xx.rules:819",
         )
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:820
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:813",
+            at="rulespecs/lib/18xx.rules:820",
         )
-    # at rulespecs/lib/18xx.rules:814
+    # at rulespecs/lib/18xx.rules:821
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:814",
+            at="rulespecs/lib/18xx.rules:821",
         )
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:822
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:815",
+            at="rulespecs/lib/18xx.rules:822",
         )
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:823
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:817
+    # at rulespecs/lib/18xx.rules:824
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:817",
+            at="rulespecs/lib/18xx.rules:824",
         )
-    # at rulespecs/lib/18xx.rules:818
+    # at rulespecs/lib/18xx.rules:825
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1051,9 +1064,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:818",
+            at="rulespecs/lib/18xx.rules:825",
         )
-    # at rulespecs/lib/18xx.rules:820
+    # at rulespecs/lib/18xx.rules:827
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1064,28 +1077,28 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:820",
+            at="rulespecs/lib/18xx.rules:827",
         )
-    # at rulespecs/lib/18xx.rules:822
+    # at rulespecs/lib/18xx.rules:829
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:823
+    # at rulespecs/lib/18xx.rules:830
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:823"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:830"
         )
-    # at rulespecs/lib/18xx.rules:824
+    # at rulespecs/lib/18xx.rules:831
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:825
+    # at rulespecs/lib/18xx.rules:832
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:826
+    # at rulespecs/lib/18xx.rules:833
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:827
+    # at rulespecs/lib/18xx.rules:834
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:842
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1099,7 +1112,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:852
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1123,23 +1136,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:865
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:859
+    # at rulespecs/lib/18xx.rules:866
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:866",
         )
-    # at rulespecs/lib/18xx.rules:860
+    # at rulespecs/lib/18xx.rules:867
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:860",
+            at="rulespecs/lib/18xx.rules:867",
         )
-    # at rulespecs/lib/18xx.rules:861
+    # at rulespecs/lib/18xx.rules:868
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -1147,9 +1160,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:861",
+            at="rulespecs/lib/18xx.rules:868",
         )
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:870
     if not (
         (
             (
@@ -1178,39 +1191,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:863",
+            at="rulespecs/lib/18xx.rules:870",
         )
-    # at rulespecs/lib/18xx.rules:868
+    # at rulespecs/lib/18xx.rules:875
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:869
+    # at rulespecs/lib/18xx.rules:876
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:869",
+            at="rulespecs/lib/18xx.rules:876",
         )
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:878
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:871",
+            at="rulespecs/lib/18xx.rules:878",
         )
-    # at rulespecs/lib/18xx.rules:873
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:874
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:876
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:877
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:878
-        g.move(v_c, v_player, g.name("pool"))
     # at rulespecs/lib/18xx.rules:880
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:881
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:883
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:884
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:885
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:887
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:888
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:882
+    # at rulespecs/lib/18xx.rules:889
     g.state_set(
         "sold_this_round",
         (
@@ -1219,57 +1232,57 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:890
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:891
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:893
+    # at rulespecs/lib/18xx.rules:900
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:896
+        # at rulespecs/lib/18xx.rules:903
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:897
+            # at rulespecs/lib/18xx.rules:904
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:901
+        # at rulespecs/lib/18xx.rules:908
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:902
+            # at rulespecs/lib/18xx.rules:909
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:906
+        # at rulespecs/lib/18xx.rules:913
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:909
+        # at rulespecs/lib/18xx.rules:916
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:910
+            # at rulespecs/lib/18xx.rules:917
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:915
+        # at rulespecs/lib/18xx.rules:922
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:916
+            # at rulespecs/lib/18xx.rules:923
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:917
+                # at rulespecs/lib/18xx.rules:924
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:920
+            # at rulespecs/lib/18xx.rules:927
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:893
+        # at rulespecs/lib/18xx.rules:900
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:893",
+            at="rulespecs/lib/18xx.rules:900",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:929
+    # at rulespecs/lib/18xx.rules:936
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1387,25 +1400,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:963
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:956",
+            at="rulespecs/lib/18xx.rules:963",
         )
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:964
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:958",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:966
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:967
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1446,54 +1459,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:982
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:975",
+            at="rulespecs/lib/18xx.rules:982",
         )
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:983
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:984
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:988
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:981",
+            at="rulespecs/lib/18xx.rules:988",
         )
-    # at rulespecs/lib/18xx.rules:982
+    # at rulespecs/lib/18xx.rules:989
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:982",
+            at="rulespecs/lib/18xx.rules:989",
         )
-    # at rulespecs/lib/18xx.rules:983
+    # at rulespecs/lib/18xx.rules:990
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:991
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:985
+    # at rulespecs/lib/18xx.rules:992
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:986
+    # at rulespecs/lib/18xx.rules:993
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:994
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:995
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:1001
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1503,9 +1516,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1008
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1002
+        # at rulespecs/lib/18xx.rules:1009
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -1515,7 +1528,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1018
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1558,14 +1571,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1029
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1022",
+            at="rulespecs/lib/18xx.rules:1029",
         )
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1030
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
@@ -1573,123 +1586,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1023",
+            at="rulespecs/lib/18xx.rules:1030",
         )
-    # at rulespecs/lib/18xx.rules:1024
+    # at rulespecs/lib/18xx.rules:1031
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1025
+    # at rulespecs/lib/18xx.rules:1032
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1026
+        # at rulespecs/lib/18xx.rules:1033
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1028
+        # at rulespecs/lib/18xx.rules:1035
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1028",
+                at="rulespecs/lib/18xx.rules:1035",
             )
-        # at rulespecs/lib/18xx.rules:1029
+        # at rulespecs/lib/18xx.rules:1036
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1029",
+                at="rulespecs/lib/18xx.rules:1036",
             )
-        # at rulespecs/lib/18xx.rules:1030
+        # at rulespecs/lib/18xx.rules:1037
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1030",
+                at="rulespecs/lib/18xx.rules:1037",
             )
-        # at rulespecs/lib/18xx.rules:1031
+        # at rulespecs/lib/18xx.rules:1038
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1032
+        # at rulespecs/lib/18xx.rules:1039
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1032",
+                at="rulespecs/lib/18xx.rules:1039",
             )
-        # at rulespecs/lib/18xx.rules:1033
+        # at rulespecs/lib/18xx.rules:1040
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1034
+        # at rulespecs/lib/18xx.rules:1041
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1035
+        # at rulespecs/lib/18xx.rules:1042
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1037
+        # at rulespecs/lib/18xx.rules:1044
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1037",
-            )
-        # at rulespecs/lib/18xx.rules:1038
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1038",
-            )
-        # at rulespecs/lib/18xx.rules:1039
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1040
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1041
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
-        # at rulespecs/lib/18xx.rules:1043
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
-            raise IllegalAction(
-                "trains are bought from the bank or another corporation",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1043",
-            )
-        # at rulespecs/lib/18xx.rules:1044
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1044",
             )
         # at rulespecs/lib/18xx.rules:1045
-        if not (v_price >= g.param("min_train_price")):
+        if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
-                "below the least price for a train",
+                "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1045",
             )
         # at rulespecs/lib/18xx.rules:1046
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1047
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1048
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/lib/18xx.rules:1050
+        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1050",
+            )
+        # at rulespecs/lib/18xx.rules:1051
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1051",
+            )
+        # at rulespecs/lib/18xx.rules:1052
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1052",
+            )
+        # at rulespecs/lib/18xx.rules:1053
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1046",
+                at="rulespecs/lib/18xx.rules:1053",
             )
-        # at rulespecs/lib/18xx.rules:1047
+        # at rulespecs/lib/18xx.rules:1054
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1048
+        # at rulespecs/lib/18xx.rules:1055
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1049
+        # at rulespecs/lib/18xx.rules:1056
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1068
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1069
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1070
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1070",
         )
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1071
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1697,23 +1710,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1064",
+            at="rulespecs/lib/18xx.rules:1071",
         )
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1073
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1066",
+            at="rulespecs/lib/18xx.rules:1073",
         )
-    # at rulespecs/lib/18xx.rules:1067
+    # at rulespecs/lib/18xx.rules:1074
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1067",
+            at="rulespecs/lib/18xx.rules:1074",
         )
-    # at rulespecs/lib/18xx.rules:1068
+    # at rulespecs/lib/18xx.rules:1075
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1724,95 +1737,95 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1068",
+            at="rulespecs/lib/18xx.rules:1075",
         )
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1077
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1078
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1079
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1080
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1091
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1084",
+            at="rulespecs/lib/18xx.rules:1091",
         )
-    # at rulespecs/lib/18xx.rules:1085
+    # at rulespecs/lib/18xx.rules:1092
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1085",
+            at="rulespecs/lib/18xx.rules:1092",
         )
-    # at rulespecs/lib/18xx.rules:1086
+    # at rulespecs/lib/18xx.rules:1093
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1094
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1094",
         )
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1095
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1088",
+            at="rulespecs/lib/18xx.rules:1095",
         )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1096
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1096",
         )
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1097
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1090",
+            at="rulespecs/lib/18xx.rules:1097",
         )
-    # at rulespecs/lib/18xx.rules:1091
+    # at rulespecs/lib/18xx.rules:1098
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1099
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1100
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1101
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1105
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1105",
         )
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1106
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1099",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1107
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1108
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1102
+        # at rulespecs/lib/18xx.rules:1109
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -1827,14 +1840,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1121
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1114",
+            at="rulespecs/lib/18xx.rules:1121",
         )
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1123
     if not (
         (
             (
@@ -1875,9 +1888,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1116",
+            at="rulespecs/lib/18xx.rules:1123",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1129
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1888,15 +1901,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1122",
+            at="rulespecs/lib/18xx.rules:1129",
         )
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1131
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1136
     return (
         (
             g.b_dearest_train_price()
@@ -1919,42 +1932,42 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1144
+    # at rulespecs/lib/18xx.rules:1151
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1144",
+            at="rulespecs/lib/18xx.rules:1151",
         )
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1153
     g.b_end_game_now("agreement")
 
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1183
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1177
+        # at rulespecs/lib/18xx.rules:1184
         g.transfer(
             (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1178
+        # at rulespecs/lib/18xx.rules:1185
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1189
+    # at rulespecs/lib/18xx.rules:1196
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1190
+        # at rulespecs/lib/18xx.rules:1197
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1191
+            # at rulespecs/lib/18xx.rules:1198
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1192
+            # at rulespecs/lib/18xx.rules:1199
             g.b_close_private(v_company)
 
 
@@ -2433,64 +2446,64 @@ def a_company_place_token(g, v_company, v_city):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:782
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:775",
+            at="rulespecs/lib/18xx.rules:782",
         )
-    # at rulespecs/lib/18xx.rules:776
+    # at rulespecs/lib/18xx.rules:783
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:776",
+            at="rulespecs/lib/18xx.rules:783",
         )
-    # at rulespecs/lib/18xx.rules:781
+    # at rulespecs/lib/18xx.rules:788
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:781",
+            at="rulespecs/lib/18xx.rules:788",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:819
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:812",
+            at="rulespecs/lib/18xx.rules:819",
         )
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:820
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:813",
+            at="rulespecs/lib/18xx.rules:820",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:865
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:859
+    # at rulespecs/lib/18xx.rules:866
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:859",
+            at="rulespecs/lib/18xx.rules:866",
         )
-    # at rulespecs/lib/18xx.rules:860
+    # at rulespecs/lib/18xx.rules:867
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:860",
+            at="rulespecs/lib/18xx.rules:867",
         )
 
 
@@ -2524,12 +2537,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:963
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:956",
+            at="rulespecs/lib/18xx.rules:963",
         )
 
 
@@ -2553,34 +2566,34 @@ def q_place_token(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:988
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:981",
+            at="rulespecs/lib/18xx.rules:988",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1029
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1022",
+            at="rulespecs/lib/18xx.rules:1029",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1105
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1105",
         )
 
 
@@ -2685,39 +2698,39 @@ def q_company_place_token(g, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:777
+    # at rulespecs/lib/18xx.rules:784
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:777",
+            at="rulespecs/lib/18xx.rules:784",
         )
-    # at rulespecs/lib/18xx.rules:778
+    # at rulespecs/lib/18xx.rules:785
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:778",
+            at="rulespecs/lib/18xx.rules:785",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:814
+    # at rulespecs/lib/18xx.rules:821
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:814",
+            at="rulespecs/lib/18xx.rules:821",
         )
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:822
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:815",
+            at="rulespecs/lib/18xx.rules:822",
         )
-    # at rulespecs/lib/18xx.rules:818
+    # at rulespecs/lib/18xx.rules:825
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2725,7 +2738,7 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:818",
+            at="rulespecs/lib/18xx.rules:825",
         )
 
 
@@ -2751,12 +2764,12 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:958",
+            at="rulespecs/lib/18xx.rules:965",
         )
 
 
@@ -2777,23 +2790,23 @@ def q2_place_token(g, v_corporation, v_city):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:982
+    # at rulespecs/lib/18xx.rules:989
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:982",
+            at="rulespecs/lib/18xx.rules:989",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1106
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1099",
+            at="rulespecs/lib/18xx.rules:1106",
         )
 
 
@@ -2849,17 +2862,17 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1162
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1156
+        # at rulespecs/lib/18xx.rules:1163
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1177
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1171
+        # at rulespecs/lib/18xx.rules:1178
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -2869,15 +2882,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1190
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1205
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1199
+        # at rulespecs/lib/18xx.rules:1206
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "bd311458d270bc5f",
-    "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
+    "rulespecs/lib/18xx.rules": "a14218b6a09beb97",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
+        "rulespecs/lib/18xx.rules": "a14218b6a09beb97",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "bd311458d270bc5f",
-        "rulespecs/lib/18xx.rules": "cccd11f8fe994973",
+        "rulespecs/lib/18xx.rules": "a14218b6a09beb97",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -492,6 +492,7 @@ class Game(GameBase):
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
         "can_emergency_sell": r_can_emergency_sell,
+        "reduce_debt": r_reduce_debt,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,

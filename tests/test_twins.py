@@ -21,14 +21,15 @@ ROOT = Path(__file__).resolve().parent.parent
 #: corporate_purchase_this_turn / note_corporate_purchase its state corporate_purchase; 174 with trade_in_discount a
 #: library function; 172 with sold_this_turn the library's state of two moments (reset on stock_turn_start,
 #: operating_turn_start) and free_cash a library function; 170 with corporation_of and can_emergency_sell library
-#: functions)
-RECORDED = 170
+#: functions; 169 with reduce_debt a library procedure over add_debt)
+RECORDED = 169
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
          "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
-         "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell"]
+         "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
+         "reduce_debt"]
 
 
 @functools.cache

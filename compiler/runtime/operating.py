@@ -292,16 +292,11 @@ class OperatingRound:
         return self.debts.get(player.id, 0)
 
     def b_add_debt(self, player: Entity, amount: int) -> None:
-        """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves)."""
-        if amount < 0:
-            raise IllegalAction("a debt cannot grow by a negative amount")
+        """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x
+        is a repayment (the library's reduce_debt). Refused where the debt would fall below zero."""
+        if self.debts.get(player.id, 0) + amount < 0:
+            raise IllegalAction(f"{player} owes {self.money(self.b_debt(player))}, not {self.money(-amount)}")
         self.j.set(self.debts, player.id, self.debts.get(player.id, 0) + amount)
-
-    def b_reduce_debt(self, player: Entity, amount: int) -> None:
-        """reduce_debt(P, x): P's debt falls by x (after paying x to the bank)."""
-        if not 0 <= amount <= self.b_debt(player):
-            raise IllegalAction(f"{player} owes {self.money(self.b_debt(player))}, not {self.money(amount)}")
-        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) - amount)
 
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
         """set_revenue(C, x): C's trains earned x this turn (a declared `longer_trains` run is spent)."""

@@ -399,22 +399,14 @@ class EffectBuiltins:
         return self.debt_of(ctx, player)
 
     def b_add_debt(self, ctx: Ctx, player: Any, amount: Any) -> None:
-        """As GameBase.b_add_debt: refused for a negative amount."""
+        """As GameBase.b_add_debt: refused where the debt would fall below zero (a negative amount is a
+        repayment, the library's reduce_debt)."""
         m = self.m
-        ctx.require(self.tr.cmp(">=", amount, 0))
+        ctx.require(self.tr.cmp(">=", SUM([self.debt_of(ctx, player), amount]), 0))
         p = self.ent(player)
         for q in m.players:
             name = f"debt:{q.id}"
             ctx.state[name] = IF(AND(ctx.path, p == m.z(q)), zi(ctx.state[name]) + zi(amount), ctx.state[name])
-
-    def b_reduce_debt(self, ctx: Ctx, player: Any, amount: Any) -> None:
-        """As GameBase.b_reduce_debt: refused unless 0 <= amount <= the debt."""
-        m = self.m
-        ctx.require(AND(self.tr.cmp(">=", amount, 0), self.tr.cmp("<=", amount, self.debt_of(ctx, player))))
-        p = self.ent(player)
-        for q in m.players:
-            name = f"debt:{q.id}"
-            ctx.state[name] = IF(AND(ctx.path, p == m.z(q)), zi(ctx.state[name]) - zi(amount), ctx.state[name])
 
     def b_market_move(self, ctx: Ctx, corp: Any, direction: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):
