@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'a14218b6a09beb97',
+    'rulespecs/lib/18xx.rules': '8a6403a85fbb39c7',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "a14218b6a09beb97",
+    "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a14218b6a09beb97",
+        "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "a14218b6a09beb97",
+        "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -330,6 +330,8 @@ class Game(GameBase):
         "corporation_of": r_corporation_of,
         "can_emergency_sell": r_can_emergency_sell,
         "reduce_debt": r_reduce_debt,
+        "leave_game": r_leave_game,
+        "players_in_game": r_players_in_game,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
@@ -419,6 +421,7 @@ class Game(GameBase):
         "lay_tile": qb_lay_tile,
     }
     STATES = {
+        "out_of_game": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),
         "sold_this_turn": ("stock_turn_start", "operating_turn_start"),

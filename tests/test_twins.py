@@ -21,15 +21,16 @@ ROOT = Path(__file__).resolve().parent.parent
 #: corporate_purchase_this_turn / note_corporate_purchase its state corporate_purchase; 174 with trade_in_discount a
 #: library function; 172 with sold_this_turn the library's state of two moments (reset on stock_turn_start,
 #: operating_turn_start) and free_cash a library function; 170 with corporation_of and can_emergency_sell library
-#: functions; 169 with reduce_debt a library procedure over add_debt)
-RECORDED = 169
+#: functions; 169 with reduce_debt a library procedure over add_debt; 167 with the players out of the game the
+#: library's state out_of_game, leave_game a procedure setting it and players_in_game a function counting)
+RECORDED = 167
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
          "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
          "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
-         "reduce_debt"]
+         "reduce_debt", "leave_game", "players_in_game"]
 
 
 @functools.cache
@@ -81,7 +82,7 @@ def test_the_moved_rules_are_the_librarys(name):
 
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
-STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn"]
+STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -123,3 +124,4 @@ def test_where_unsold_certificates_sit_is_written_once():
     (fn,) = [f for f in base.body if isinstance(f, ast.FunctionDef) and f.name == "_ipo_of"]
     body = ast.unparse(fn)
     assert "capitalisation" not in body and "ipo_of" in body
+

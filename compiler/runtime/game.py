@@ -408,7 +408,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             "end_reason": None,
             "sanctioned": frozenset(),
             "first_bought": frozenset(),
-            "out": frozenset(),
         }
 
     def _start(self) -> None:

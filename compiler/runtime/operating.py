@@ -1238,7 +1238,7 @@ class OperatingRound:
         self.j.set(self.g, "round_due", None)
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "special")
-        out = frozenset(p.id for p in self.players if p.id in self.g["out"])
+        out = frozenset(p.id for p in self.players if self._out_of_game(p))
         self.j.set(self.g, "special", {"name": name, "turn": self.g["priority"], "passed": out})
         if len(out) >= self.n:
             self._end_special_round()

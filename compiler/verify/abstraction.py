@@ -568,7 +568,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
             out[f"other_certs:{pid}"] = count
     for p in model.players:
         out[f"debt:{p.id}"] = game.debts.get(p.id, 0)
-        out[f"out:{p.id}"] = p.id in g["out"]
     for kind in model.collect_kinds():
         for c in model.corporations:
             out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)

@@ -350,18 +350,6 @@ class EffectBuiltins:
                 ctx.shared.axioms.append(AND(left >= 0, left <= ctx.state[name]))
                 ctx.state[name] = IF(AND(ctx.path, ent_is(m, p, q)), left, ctx.state[name])
 
-    def b_leave_game(self, ctx: Ctx, player: Any) -> None:
-        """As GameBase.b_leave_game: the player is out of the game."""
-        m = self.m
-        p = self.ent(player)
-        for q in m.players:
-            name = f"out:{q.id}"
-            ctx.state[name] = IF(AND(ctx.path, ent_is(m, p, q)), True, ctx.state[name])
-
-    def b_players_in_game(self, ctx: Ctx) -> Any:
-        """As GameBase.b_players_in_game: how many players are not out."""
-        return SUM([IF(ctx.state[f"out:{q.id}"], 0, 1) for q in self.m.players])
-
     def b_prices_frozen(self, ctx: Ctx) -> Any:
         """As GameBase.b_prices_frozen: the phase is one the market's `frozen_in` names."""
         m = self.m

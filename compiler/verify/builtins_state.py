@@ -788,11 +788,17 @@ class StateBuiltins:
             barred = OR(barred, AND(st["round"] == ROUNDS.index("stock"), sold))
         certs = m.certs_for(c.id)
         out = []
+        # the players out of the game: the library's state (GameBase._out_of_game)
+        out_state = self.tr.states.get("out_of_game")
+
+        def out_of_game(q: Ent) -> Any:
+            return self.tr.state_has(out_state, [m.z(q)], ctx) if out_state is not None else False
+
         for cert in sorted((x for x in certs if saleable or not x.president), key=lambda x: (x.president, -x.index)):
             ok = AND(self.held(ctx, cert, p), NOT(barred))
             if cert.president:
                 worth = self.cert_percent(ctx, cert)
-                ok = AND(ok, OR(*[AND(NOT(ent_is(m, p, q)), NOT(st[f"out:{q.id}"]),
+                ok = AND(ok, OR(*[AND(NOT(ent_is(m, p, q)), NOT(out_of_game(q)),
                                       self.tr.cmp(">=", self.percent_of(ctx, m.z(q), c), worth))
                                   for q in m.players]))
             out.append((cert, ok))

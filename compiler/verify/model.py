@@ -930,7 +930,6 @@ class StateVars:
         add("phase", "int", "game")
         for p in model.players:
             add(f"debt:{p.id}", "int", "player")
-            add(f"out:{p.id}", "bool", "player")
         for kind in model.collect_kinds():
             for c in model.corporations:
                 add(f"collected:{kind}@{c.id}", "int", "corp")
