@@ -11,7 +11,7 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-    "rulespecs/1800.rules": "51275a2b19d2b472",
+    "rulespecs/1800.rules": "96beeb3eca0f4efb",
     "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -311,14 +311,14 @@ RULES = _LIBRARY.rules(
         'action corporation_buy_shares': '§11.9',
         'action corporation_sell_shares': '§11.9',
         'action trade_company': '§12.3',
-        'at action bankrupt': 'rulespecs/1800.rules:835',
+        'at action bankrupt': 'rulespecs/1800.rules:844',
         'at action bid': 'rulespecs/lib/18xx.rules:767',
         'at action buy_bond': 'rulespecs/1800.rules:734',
         'at action buy_company': 'rulespecs/lib/18xx.rules:754',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:827',
         'at action buy_train': 'rulespecs/lib/18xx.rules:1037',
         'at action collect_bond': 'rulespecs/1800.rules:747',
-        'at action contribute': 'rulespecs/1800.rules:825',
+        'at action contribute': 'rulespecs/1800.rules:834',
         'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:955',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
@@ -358,6 +358,8 @@ RULES = _LIBRARY.rules(
         'contradiction private_purchase_start': '§10.2, §11.8, §12.3',
         'contradiction station_tokens': '§2, §9.1, §11.2',
         'enum turn_marks': '§11.9, §11.10',
+        'function bank_contribution': '§11.11',
+        'function forced_shortfall': '§11.11',
         'hex A5': '§9.1',
         'hex A7': '§11.4',
         'hex B6': '§11.1',
@@ -1697,14 +1699,10 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """The Bank contributes 10% of a forced train's price per pool share (§11.11)"""
-    # at rulespecs/1800.rules:820
+    # at rulespecs/1800.rules:824
     if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1800.rules:821
-        g.transfer(
-            r_min(g, v_price, ((v_price * r_pool_percent(g, v_corporation)) // 100)),
-            g.name("bank"),
-            v_corporation,
-        )
+        # at rulespecs/1800.rules:825
+        g.transfer(r_bank_contribution(g, v_corporation, v_price), g.name("bank"), v_corporation)
 
 
 def a_end_game(g, v_player):
@@ -1954,53 +1952,39 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
     g.state_set("done_this_turn", ("bought_own_shares",), True)
 
 
+def r_bank_contribution(g, v_corporation, v_price):
+    """What the Bank adds towards a train the company must buy at that price and cannot pay for: 10% of the price per pool share, at most the price (§11.11)"""
+    # at rulespecs/1800.rules:820
+    return (
+        r_min(g, v_price, ((v_price * r_pool_percent(g, v_corporation)) // 100))
+        if (g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price))
+        else 0
+    )
+
+
+def r_forced_shortfall(g, v_corporation):
+    """What the company still lacks for the cheapest train it must buy after the Bank's contribution (0 where it need not buy one) (§11.11)"""
+    # at rulespecs/1800.rules:831
+    return (
+        r_max(
+            g,
+            0,
+            (
+                (g.b_cheapest_train_price() - g.b_cash(v_corporation))
+                - r_bank_contribution(g, v_corporation, g.b_cheapest_train_price())
+            ),
+        )
+        if g.b_must_buy_train(v_corporation)
+        else 0
+    )
+
+
 def a_contribute(g, v_corporation, v_player, v_amount):
     """A shareholder contributes to a forced train purchase (§11.11)"""
-    # at rulespecs/1800.rules:827
-    if not (g.b_must_buy_train(v_corporation)):
-        raise IllegalAction(
-            "contributions are for a train the company must buy",
-            rule="§11.11",
-            at="rulespecs/1800.rules:827",
-        )
-    # at rulespecs/1800.rules:828
-    if not (g.b_percent(v_corporation, v_corporation) == 0):
-        raise IllegalAction(
-            "the Director must first sell the shares on the company mat",
-            rule="§11.11",
-            at="rulespecs/1800.rules:828",
-        )
-    # at rulespecs/1800.rules:829
-    if not (g.b_percent(v_player, v_corporation) > 0):
-        raise IllegalAction(
-            "only the Director and other shareholders contribute",
-            rule="§11.11",
-            at="rulespecs/1800.rules:829",
-        )
-    # at rulespecs/1800.rules:830
-    if not ((v_amount > 0) and (v_amount <= g.b_forced_shortfall(v_corporation))):
-        raise IllegalAction(
-            "a contribution covers at most what is missing",
-            rule="§11.11",
-            at="rulespecs/1800.rules:830",
-        )
-    # at rulespecs/1800.rules:831
-    if not (v_amount <= g.b_cash(v_player)):
-        raise IllegalAction(
-            "a player contributes only the cash he has",
-            rule="§11.11",
-            at="rulespecs/1800.rules:831",
-        )
-    # at rulespecs/1800.rules:832
-    g.transfer(v_amount, v_player, v_corporation)
-
-
-def a_bankrupt(g, v_corporation):
-    """The company goes bankrupt (§11.11)"""
     # at rulespecs/1800.rules:836
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
-            "only a company that must buy a train goes bankrupt",
+            "contributions are for a train the company must buy",
             rule="§11.11",
             at="rulespecs/1800.rules:836",
         )
@@ -2012,33 +1996,74 @@ def a_bankrupt(g, v_corporation):
             at="rulespecs/1800.rules:837",
         )
     # at rulespecs/1800.rules:838
-    if not (g.b_forced_shortfall(v_corporation) > 0):
+    if not (g.b_percent(v_player, v_corporation) > 0):
         raise IllegalAction(
-            "the company can pay for a train", rule="§11.11", at="rulespecs/1800.rules:838"
+            "only the Director and other shareholders contribute",
+            rule="§11.11",
+            at="rulespecs/1800.rules:838",
         )
     # at rulespecs/1800.rules:839
+    if not ((v_amount > 0) and (v_amount <= r_forced_shortfall(g, v_corporation))):
+        raise IllegalAction(
+            "a contribution covers at most what is missing",
+            rule="§11.11",
+            at="rulespecs/1800.rules:839",
+        )
+    # at rulespecs/1800.rules:840
+    if not (v_amount <= g.b_cash(v_player)):
+        raise IllegalAction(
+            "a player contributes only the cash he has",
+            rule="§11.11",
+            at="rulespecs/1800.rules:840",
+        )
+    # at rulespecs/1800.rules:841
+    g.transfer(v_amount, v_player, v_corporation)
+
+
+def a_bankrupt(g, v_corporation):
+    """The company goes bankrupt (§11.11)"""
+    # at rulespecs/1800.rules:845
+    if not (g.b_must_buy_train(v_corporation)):
+        raise IllegalAction(
+            "only a company that must buy a train goes bankrupt",
+            rule="§11.11",
+            at="rulespecs/1800.rules:845",
+        )
+    # at rulespecs/1800.rules:846
+    if not (g.b_percent(v_corporation, v_corporation) == 0):
+        raise IllegalAction(
+            "the Director must first sell the shares on the company mat",
+            rule="§11.11",
+            at="rulespecs/1800.rules:846",
+        )
+    # at rulespecs/1800.rules:847
+    if not (r_forced_shortfall(g, v_corporation) > 0):
+        raise IllegalAction(
+            "the company can pay for a train", rule="§11.11", at="rulespecs/1800.rules:847"
+        )
+    # at rulespecs/1800.rules:848
     for v_holder in g.name("players"):
-        # at rulespecs/1800.rules:840
+        # at rulespecs/1800.rules:849
         g.transfer(
             ((g.param("bankruptcy_payout_per_share") * g.b_percent(v_holder, v_corporation)) // 10),
             g.name("bank"),
             v_holder,
         )
-    # at rulespecs/1800.rules:842
+    # at rulespecs/1800.rules:851
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/1800.rules:843
+    # at rulespecs/1800.rules:852
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/1800.rules:844
+        # at rulespecs/1800.rules:853
         g.move(v_t, v_corporation, g.name("pool"))
-    # at rulespecs/1800.rules:846
+    # at rulespecs/1800.rules:855
     for v_x in g.name("privates"):
-        # at rulespecs/1800.rules:847
+        # at rulespecs/1800.rules:856
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/1800.rules:847
+            # at rulespecs/1800.rules:856
             g.move(v_x, v_corporation, g.name("pool"))
-    # at rulespecs/1800.rules:849
+    # at rulespecs/1800.rules:858
     g.b_reset_corporation(v_corporation)
-    # at rulespecs/1800.rules:850
+    # at rulespecs/1800.rules:859
     g.b_end_turn(v_corporation)
 
 
@@ -2318,19 +2343,19 @@ def q_corporation_buy_shares(g, v_corporation):
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/1800.rules:827
+    # at rulespecs/1800.rules:836
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "contributions are for a train the company must buy",
             rule="§11.11",
-            at="rulespecs/1800.rules:827",
+            at="rulespecs/1800.rules:836",
         )
-    # at rulespecs/1800.rules:828
+    # at rulespecs/1800.rules:837
     if not (g.b_percent(v_corporation, v_corporation) == 0):
         raise IllegalAction(
             "the Director must first sell the shares on the company mat",
             rule="§11.11",
-            at="rulespecs/1800.rules:828",
+            at="rulespecs/1800.rules:837",
         )
 
 
@@ -2500,12 +2525,12 @@ def q2_corporation_buy_shares(g, v_corporation, v_shares):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1800.rules:829
+    # at rulespecs/1800.rules:838
     if not (g.b_percent(v_player, v_corporation) > 0):
         raise IllegalAction(
             "only the Director and other shareholders contribute",
             rule="§11.11",
-            at="rulespecs/1800.rules:829",
+            at="rulespecs/1800.rules:838",
         )
 
 

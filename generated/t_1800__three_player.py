@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-    "rulespecs/1800.rules": "51275a2b19d2b472",
+    "rulespecs/1800.rules": "96beeb3eca0f4efb",
     "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
@@ -32,7 +32,7 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-        "rulespecs/1800.rules": "51275a2b19d2b472",
+        "rulespecs/1800.rules": "96beeb3eca0f4efb",
         "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
@@ -645,6 +645,8 @@ class Game(GameBase):
         "action:trade_company": a_trade_company,
         "action:corporation_sell_shares": a_corporation_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
+        "bank_contribution": r_bank_contribution,
+        "forced_shortfall": r_forced_shortfall,
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "may_take_in_trade": r_may_take_in_trade,

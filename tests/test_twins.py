@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: library function; 172 with sold_this_turn the library's state of two moments (reset on stock_turn_start,
 #: operating_turn_start) and free_cash a library function; 170 with corporation_of and can_emergency_sell library
 #: functions; 169 with reduce_debt a library procedure over add_debt; 167 with the players out of the game the
-#: library's state out_of_game, leave_game a procedure setting it and players_in_game a function counting)
-RECORDED = 167
+#: library's state out_of_game, leave_game a procedure setting it and players_in_game a function counting; 166 with
+#: forced_shortfall 1800's function over its bank_contribution, which its forced_purchase_help pays)
+RECORDED = 166
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -125,3 +126,13 @@ def test_where_unsold_certificates_sit_is_written_once():
     body = ast.unparse(fn)
     assert "capitalisation" not in body and "ipo_of" in body
 
+
+#: builtins that became a title's own function (the rule is that title's alone), by the rulespec that defines it
+TITLE_ROUTINES = {"forced_shortfall": "1800.rules"}
+
+
+@pytest.mark.parametrize("name", sorted(TITLE_ROUTINES))
+def test_the_moved_title_rules_are_the_titles(name):
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert f"function {name}(" in (ROOT / "rulespecs" / TITLE_ROUTINES[name]).read_text(encoding="utf-8")

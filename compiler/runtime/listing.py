@@ -691,9 +691,11 @@ class Listing:
         out = []
         if entity.kind != "corporation":
             return out
-        need = self.b_forced_shortfall(entity)
+        # what is still missing: the title's function forced_shortfall (1800 §11.11), where it has one; else
+        # each player's whole cash, the action's guards judging
+        shortfall = self.ROUTINES.get("forced_shortfall")
         for player in self.players:
-            amount = min(need, self.cash[player])
+            amount = self.cash[player] if shortfall is None else min(shortfall(self, entity), self.cash[player])
             if amount > 0:
                 out.append({"type": "contribute", **who, "player": player.id, "amount": amount})
         return out

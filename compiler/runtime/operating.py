@@ -264,23 +264,6 @@ class OperatingRound:
                   for side in [self.trains[t].name, *self.train_sides.get(self.trains[t].name, ())]]
         return min(prices) if prices else 0
 
-    def b_forced_shortfall(self, corp: Entity) -> int:
-        """forced_shortfall(C): what C lacks for the cheapest train it must buy, after outside help."""
-        if not self.b_must_buy_train(corp):
-            return 0
-        price = self.b_cheapest_train_price()
-        help_ = 0
-        self.j.begin()
-        try:
-            before = self.cash[corp]
-            self.call("forced_purchase_help", corp, price)
-            help_ = self.cash[corp] - before
-        except IllegalAction:
-            help_ = 0  # help the title refuses now (the corporation must first issue) is none
-        finally:
-            self.j.rollback()
-        return max(0, price - self.cash[corp] - help_)
-
     def b_phase_value(self, value):
         """phase_value(m): m read at the current phase (a map keyed by phase name or phase group)."""
         return self._by_phase(value, "phase_value")

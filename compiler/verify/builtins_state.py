@@ -963,19 +963,6 @@ class StateBuiltins:
 
         return self.on_depot(ctx, "cheapest_train_price", cheapest)
 
-    def b_forced_shortfall(self, ctx: Ctx, corp: Any) -> Any:
-        must = self.b_must_buy_train(ctx, corp)
-        if truth(must) is False:
-            return 0
-        sub = ctx.fork(must)
-        price = self.b_cheapest_train_price(sub)
-        before = self.cash_of(sub, self.ent(corp))
-        self.tr.call("forced_purchase_help", [corp, price], {}, sub)
-        after = self.cash_of(sub, self.ent(corp))
-        help_ = SUM([after, NEG(before)])
-        short = SUM([price, NEG(before), NEG(help_)])
-        return IF(must, IF(self.tr.cmp(">", short, 0), short, 0), 0)
-
     def b_closed(self, ctx: Ctx, item: Any) -> Any:
         m = self.m
         e = self.ent(item)
