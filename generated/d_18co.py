@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "bd311458d270bc5f",
-    "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
+    "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
+        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -580,14 +580,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
         'at action discard_train': 'rulespecs/18co.rules:2252',
         'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1158',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:971',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1165',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:978',
         'at action move_bid': 'rulespecs/18co.rules:2044',
-        'at action par': 'rulespecs/lib/18xx.rules:790',
-        'at action pass': 'rulespecs/lib/18xx.rules:947',
+        'at action par': 'rulespecs/lib/18xx.rules:797',
+        'at action pass': 'rulespecs/lib/18xx.rules:954',
         'at action place_token': 'rulespecs/18co.rules:2267',
         'at action remove_token': 'rulespecs/18co.rules:2140',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:990',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:997',
         'at action sell_shares': 'rulespecs/18co.rules:2060',
         'at action special_buy_shares': 'rulespecs/18co.rules:518',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1282,28 +1282,41 @@ def r_can_emergency_sell(g, v_player):
     )
 
 
+def r_add_debt(g, v_player, v_amount):
+    """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
+    # at rulespecs/lib/18xx.rules:741
+    if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
+        raise IllegalAction(
+            "a debt cannot fall below zero",
+            rule="library '18xx' procedure add_debt",
+            at="rulespecs/lib/18xx.rules:741",
+        )
+    # at rulespecs/lib/18xx.rules:742
+    g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
+
+
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:739
-    if not ((v_amount >= 0) and (v_amount <= g.b_debt(v_player))):
+    # at rulespecs/lib/18xx.rules:746
+    if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:739",
+            at="rulespecs/lib/18xx.rules:746",
         )
-    # at rulespecs/lib/18xx.rules:740
-    g.b_add_debt(v_player, (0 - v_amount))
+    # at rulespecs/lib/18xx.rules:747
+    r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:754
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:750
+    # at rulespecs/lib/18xx.rules:757
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
@@ -1347,68 +1360,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:798
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:791",
+            at="rulespecs/lib/18xx.rules:798",
         )
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:799
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:799",
         )
-    # at rulespecs/lib/18xx.rules:793
+    # at rulespecs/lib/18xx.rules:800
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:793",
+            at="rulespecs/lib/18xx.rules:800",
         )
-    # at rulespecs/lib/18xx.rules:794
+    # at rulespecs/lib/18xx.rules:801
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:794",
+            at="rulespecs/lib/18xx.rules:801",
         )
-    # at rulespecs/lib/18xx.rules:795
+    # at rulespecs/lib/18xx.rules:802
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:795"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:802"
         )
-    # at rulespecs/lib/18xx.rules:796
+    # at rulespecs/lib/18xx.rules:803
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:797
+    # at rulespecs/lib/18xx.rules:804
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:797",
+            at="rulespecs/lib/18xx.rules:804",
         )
-    # at rulespecs/lib/18xx.rules:798
+    # at rulespecs/lib/18xx.rules:805
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:798"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:805"
         )
-    # at rulespecs/lib/18xx.rules:799
+    # at rulespecs/lib/18xx.rules:806
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:800
+    # at rulespecs/lib/18xx.rules:807
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:800
+        # at rulespecs/lib/18xx.rules:807
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:808
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:802
+    # at rulespecs/lib/18xx.rules:809
     g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:810
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:811
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:812
     g.b_bought(v_player, v_corporation)
 
 
@@ -1574,7 +1587,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:858
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1588,7 +1601,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:861
+    # at rulespecs/lib/18xx.rules:868
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1778,49 +1791,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:916
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:912
+        # at rulespecs/lib/18xx.rules:919
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:913
+            # at rulespecs/lib/18xx.rules:920
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:917
+        # at rulespecs/lib/18xx.rules:924
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:918
+            # at rulespecs/lib/18xx.rules:925
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:922
+        # at rulespecs/lib/18xx.rules:929
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:925
+        # at rulespecs/lib/18xx.rules:932
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:926
+            # at rulespecs/lib/18xx.rules:933
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:931
+        # at rulespecs/lib/18xx.rules:938
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:932
+            # at rulespecs/lib/18xx.rules:939
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:933
+                # at rulespecs/lib/18xx.rules:940
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:936
+            # at rulespecs/lib/18xx.rules:943
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:909
+        # at rulespecs/lib/18xx.rules:916
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:909",
+            at="rulespecs/lib/18xx.rules:916",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:952
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1828,7 +1841,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:955
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1838,16 +1851,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:955",
         )
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:957
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:950",
+            at="rulespecs/lib/18xx.rules:957",
         )
-    # at rulespecs/lib/18xx.rules:952
+    # at rulespecs/lib/18xx.rules:959
     g.b_pass_turn(v_entity)
 
 
@@ -1926,25 +1939,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:979
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:972",
+            at="rulespecs/lib/18xx.rules:979",
         )
-    # at rulespecs/lib/18xx.rules:973
+    # at rulespecs/lib/18xx.rules:980
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:981
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:981",
         )
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:982
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:983
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1995,16 +2008,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:998
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:998",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:999
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1000
     g.b_end_step(v_corporation)
 
 
@@ -2060,7 +2073,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1010
+    # at rulespecs/lib/18xx.rules:1017
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2070,9 +2083,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1024
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1018
+        # at rulespecs/lib/18xx.rules:1025
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -2082,7 +2095,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1027
+    # at rulespecs/lib/18xx.rules:1034
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2224,18 +2237,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1077
+    # at rulespecs/lib/18xx.rules:1084
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1078
+    # at rulespecs/lib/18xx.rules:1085
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1086
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1079",
+            at="rulespecs/lib/18xx.rules:1086",
         )
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1087
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2243,23 +2256,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1080",
+            at="rulespecs/lib/18xx.rules:1087",
         )
-    # at rulespecs/lib/18xx.rules:1082
+    # at rulespecs/lib/18xx.rules:1089
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1082",
+            at="rulespecs/lib/18xx.rules:1089",
         )
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1090
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1083",
+            at="rulespecs/lib/18xx.rules:1090",
         )
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1091
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2270,71 +2283,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1084",
+            at="rulespecs/lib/18xx.rules:1091",
         )
-    # at rulespecs/lib/18xx.rules:1086
+    # at rulespecs/lib/18xx.rules:1093
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1094
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1095
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1096
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1107
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1100",
+            at="rulespecs/lib/18xx.rules:1107",
         )
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1108
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1101",
+            at="rulespecs/lib/18xx.rules:1108",
         )
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1109
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1110
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1103",
+            at="rulespecs/lib/18xx.rules:1110",
         )
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1111
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1104",
+            at="rulespecs/lib/18xx.rules:1111",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1112
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1105",
+            at="rulespecs/lib/18xx.rules:1112",
         )
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1113
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1106",
+            at="rulespecs/lib/18xx.rules:1113",
         )
-    # at rulespecs/lib/18xx.rules:1107
+    # at rulespecs/lib/18xx.rules:1114
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1108
+    # at rulespecs/lib/18xx.rules:1115
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1109
+    # at rulespecs/lib/18xx.rules:1116
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1117
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2369,14 +2382,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1130
+    # at rulespecs/lib/18xx.rules:1137
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1130",
+            at="rulespecs/lib/18xx.rules:1137",
         )
-    # at rulespecs/lib/18xx.rules:1132
+    # at rulespecs/lib/18xx.rules:1139
     if not (
         (
             (
@@ -2417,9 +2430,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1132",
+            at="rulespecs/lib/18xx.rules:1139",
         )
-    # at rulespecs/lib/18xx.rules:1138
+    # at rulespecs/lib/18xx.rules:1145
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2430,15 +2443,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1138",
+            at="rulespecs/lib/18xx.rules:1145",
         )
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1147
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1152
     return (
         (
             g.b_dearest_train_price()
@@ -2457,42 +2470,42 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1167
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1160",
+            at="rulespecs/lib/18xx.rules:1167",
         )
-    # at rulespecs/lib/18xx.rules:1162
+    # at rulespecs/lib/18xx.rules:1169
     g.b_end_game_now("agreement")
 
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1192
+    # at rulespecs/lib/18xx.rules:1199
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1193
+        # at rulespecs/lib/18xx.rules:1200
         g.transfer(
             (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1194
+        # at rulespecs/lib/18xx.rules:1201
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1205
+    # at rulespecs/lib/18xx.rules:1212
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1206
+        # at rulespecs/lib/18xx.rules:1213
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1207
+            # at rulespecs/lib/18xx.rules:1214
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1208
+            # at rulespecs/lib/18xx.rules:1215
             g.b_close_private(v_company)
 
 
@@ -2943,26 +2956,26 @@ def q_bid(g, v_player):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:798
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:791",
+            at="rulespecs/lib/18xx.rules:798",
         )
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:799
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:799",
         )
-    # at rulespecs/lib/18xx.rules:797
+    # at rulespecs/lib/18xx.rules:804
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:797",
+            at="rulespecs/lib/18xx.rules:804",
         )
 
 
@@ -3036,12 +3049,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:979
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:972",
+            at="rulespecs/lib/18xx.rules:979",
         )
 
 
@@ -3211,19 +3224,19 @@ def q2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:793
+    # at rulespecs/lib/18xx.rules:800
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:793",
+            at="rulespecs/lib/18xx.rules:800",
         )
-    # at rulespecs/lib/18xx.rules:794
+    # at rulespecs/lib/18xx.rules:801
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:794",
+            at="rulespecs/lib/18xx.rules:801",
         )
 
 
@@ -3290,12 +3303,12 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:981
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:974",
+            at="rulespecs/lib/18xx.rules:981",
         )
 
 
@@ -3498,17 +3511,17 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1178
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1172
+        # at rulespecs/lib/18xx.rules:1179
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1186
+    # at rulespecs/lib/18xx.rules:1193
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1187
+        # at rulespecs/lib/18xx.rules:1194
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -3518,15 +3531,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1206
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1214
+    # at rulespecs/lib/18xx.rules:1221
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1215
+        # at rulespecs/lib/18xx.rules:1222
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

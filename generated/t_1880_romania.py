@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "66989f574a0a49c1",
-    "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
+    "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
+        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "66989f574a0a49c1",
-        "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
+        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -222,6 +222,7 @@ class Game(GameBase):
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
         "can_emergency_sell": r_can_emergency_sell,
+        "add_debt": r_add_debt,
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
@@ -292,6 +293,7 @@ class Game(GameBase):
         "discard_train": q2_discard_train,
     }
     STATES = {
+        "debt": (),
         "out_of_game": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),

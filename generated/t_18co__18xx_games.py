@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "bd311458d270bc5f",
-    "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
+    "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
+        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "bd311458d270bc5f",
-        "rulespecs/lib/18xx.rules": "8a6403a85fbb39c7",
+        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -492,6 +492,7 @@ class Game(GameBase):
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
         "can_emergency_sell": r_can_emergency_sell,
+        "add_debt": r_add_debt,
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
@@ -581,6 +582,7 @@ class Game(GameBase):
         "lay_tile": qb_lay_tile,
     }
     STATES = {
+        "debt": (),
         "out_of_game": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),

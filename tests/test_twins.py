@@ -23,15 +23,16 @@ ROOT = Path(__file__).resolve().parent.parent
 #: operating_turn_start) and free_cash a library function; 170 with corporation_of and can_emergency_sell library
 #: functions; 169 with reduce_debt a library procedure over add_debt; 167 with the players out of the game the
 #: library's state out_of_game, leave_game a procedure setting it and players_in_game a function counting; 166 with
-#: forced_shortfall 1800's function over its bank_contribution, which its forced_purchase_help pays)
-RECORDED = 166
+#: forced_shortfall 1800's function over its bank_contribution, which its forced_purchase_help pays; 164 with debt
+#: the library's amount per player, `state debt: map[player, money]`, and add_debt a procedure setting it)
+RECORDED = 164
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
          "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
          "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
-         "reduce_debt", "leave_game", "players_in_game"]
+         "reduce_debt", "leave_game", "players_in_game", "add_debt"]
 
 
 @functools.cache
@@ -83,7 +84,7 @@ def test_the_moved_rules_are_the_librarys(name):
 
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
-STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game"]
+STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt"]
 
 
 @pytest.mark.parametrize("name", STATES)

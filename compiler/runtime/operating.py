@@ -270,17 +270,6 @@ class OperatingRound:
 
     # -- personal loans (a player's debt to the bank)
 
-    def b_debt(self, player: Entity) -> int:
-        """debt(P): what P owes the bank (loans with their interest)."""
-        return self.debts.get(player.id, 0)
-
-    def b_add_debt(self, player: Entity, amount: int) -> None:
-        """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x
-        is a repayment (the library's reduce_debt). Refused where the debt would fall below zero."""
-        if self.debts.get(player.id, 0) + amount < 0:
-            raise IllegalAction(f"{player} owes {self.money(self.b_debt(player))}, not {self.money(-amount)}")
-        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) + amount)
-
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
         """set_revenue(C, x): C's trains earned x this turn (a declared `longer_trains` run is spent)."""
         if self._armed(corp, "longer_trains"):

@@ -566,8 +566,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     if model.truncated:
         for pid, count in _other_certificates_of_players(game, model).items():
             out[f"other_certs:{pid}"] = count
-    for p in model.players:
-        out[f"debt:{p.id}"] = game.debts.get(p.id, 0)
     for kind in model.collect_kinds():
         for c in model.corporations:
             out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
@@ -576,7 +574,8 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for key, elements in _states_plan(model):  # the declared states: each element of the scope in the set or not
         held = g.get(key, frozenset())
         for name, ids in elements:
-            out[name] = ids in held
+            # (an amount's: its number, 0 where none was set)
+            out[name] = held.get(ids, 0) if isinstance(held, dict) else ids in held
     if model.cards is not None:
         for c in model.corporations:
             key = g.get("cards", {}).get(c.id)

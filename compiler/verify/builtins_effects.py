@@ -374,28 +374,6 @@ class EffectBuiltins:
             raise GapError("phase_value", "no phase has a value")
         return out
 
-    def debt_of(self, ctx: Ctx, player: Any) -> Any:
-        m = self.m
-        p = self.ent(player)
-        out: Any = 0
-        for q in reversed(m.players):
-            out = IF(p == m.z(q), ctx.state[f"debt:{q.id}"], out)
-        return out
-
-    def b_debt(self, ctx: Ctx, player: Any) -> Any:
-        """As GameBase.b_debt: what the player owes the bank."""
-        return self.debt_of(ctx, player)
-
-    def b_add_debt(self, ctx: Ctx, player: Any, amount: Any) -> None:
-        """As GameBase.b_add_debt: refused where the debt would fall below zero (a negative amount is a
-        repayment, the library's reduce_debt)."""
-        m = self.m
-        ctx.require(self.tr.cmp(">=", SUM([self.debt_of(ctx, player), amount]), 0))
-        p = self.ent(player)
-        for q in m.players:
-            name = f"debt:{q.id}"
-            ctx.state[name] = IF(AND(ctx.path, p == m.z(q)), zi(ctx.state[name]) + zi(amount), ctx.state[name])
-
     def b_market_move(self, ctx: Ctx, corp: Any, direction: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):
             self.market_move(ctx, c, str(direction), cond)

@@ -928,8 +928,6 @@ class StateVars:
         add("auction_company", "ent", "private")
         add("auction_high", "int", "private")
         add("phase", "int", "game")
-        for p in model.players:
-            add(f"debt:{p.id}", "int", "player")
         for kind in model.collect_kinds():
             for c in model.corporations:
                 add(f"collected:{kind}@{c.id}", "int", "corp")
@@ -961,7 +959,7 @@ class StateVars:
             except Unsupported:
                 continue  # the translation refuses the rules that read or write it
             for parts in elements:
-                add(state_var(decl.name, parts), "bool", "turn" if decl.reset_on else "game")
+                add(state_var(decl.name, parts), "int" if decl.is_amount else "bool", "turn" if decl.reset_on else "game")
         self.list = out
         self.by_name = {v.name: v for v in out}
         self.action_codes: dict[str, int] = {}
@@ -1026,9 +1024,6 @@ class StateVars:
                     out.append(z3.Implies(state["acting"] == m.z(c), floated))
         if want("pending_entity"):
             out.append(z3.Or([state["pending_entity"] == a for a in actors]))
-        for p in m.players:
-            if want(f"debt:{p.id}"):
-                out.append(state[f"debt:{p.id}"] >= 0)
         for x in m.minors:
             # a minor is the bank's until drafted, then its owner's (a player's or a corporation's; one
             # outside the scope is elsewhere)

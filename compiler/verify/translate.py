@@ -388,8 +388,6 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
         for name, sort in m.corp_fields.items():
             start = m.data[c].get(name)
             state[f"field:{c.id}.{name}"] = z3.BoolVal(bool(start)) if sort == "bool" else z3.IntVal(int(start))
-    for p in m.players:
-        state[f"debt:{p.id}"] = z3.IntVal(0)
     for kind in m.collect_kinds():
         for c in m.corporations:
             state[f"collected:{kind}@{c.id}"] = z3.IntVal(0)

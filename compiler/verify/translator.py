@@ -781,11 +781,18 @@ class Translator:
         return term == part
 
     def state_has(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> Any:
-        """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is)."""
-        return OR(*[AND(cond, ctx.state[name]) for name, cond in self._state_matches(decl, args, ctx)])
+        """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is); of an
+        amount (`map[..., int]`), its amount (0 for an element outside the scope, as the engine's unset)."""
+        matches = self._state_matches(decl, args, ctx)
+        if decl.is_amount:
+            return SUM([IF(cond, ctx.state[name], 0) for name, cond in matches])
+        return OR(*[AND(cond, ctx.state[name]) for name, cond in matches])
 
     def state_set(self, decl: s.StateDecl, args: list[Any], value: Any, ctx: Ctx) -> None:
-        """`set NAME(a, b) = v`: (a, b) put in the state (v true) or taken out (v false), on the path."""
+        """`set NAME(a, b) = v`: (a, b) put in the state (v true) or taken out (v false), on the path; of an
+        amount, (a, b)'s amount becomes v."""
+        if not decl.is_amount:
+            value = self.truthy(value)
         for name, cond in self._state_matches(decl, args, ctx):
             ctx.state[name] = IF(AND(ctx.path, cond), value, ctx.state[name])
 
@@ -906,7 +913,7 @@ class Translator:
             elif (isinstance(st.target, s.Call) and isinstance(st.target.func, s.Name)
                   and st.target.func.name in self.states and not st.target.kwargs):
                 args = [self.expr(a, ctx) for a in st.target.args]
-                self.state_set(self.states[st.target.func.name], args, self.truthy(self.expr(st.value, ctx)), ctx)
+                self.state_set(self.states[st.target.func.name], args, self.expr(st.value, ctx), ctx)
             elif isinstance(st.target, s.Name) and st.target.name in ctx.locals:
                 ctx.locals[st.target.name] = self.expr(st.value, ctx)
             else:
