@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "96beeb3eca0f4efb",
-    "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+    "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+        "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -312,25 +312,25 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§11.9',
         'action trade_company': '§12.3',
         'at action bankrupt': 'rulespecs/1800.rules:844',
-        'at action bid': 'rulespecs/lib/18xx.rules:774',
+        'at action bid': 'rulespecs/lib/18xx.rules:778',
         'at action buy_bond': 'rulespecs/1800.rules:734',
-        'at action buy_company': 'rulespecs/lib/18xx.rules:761',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:834',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1044',
+        'at action buy_company': 'rulespecs/lib/18xx.rules:765',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:838',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1048',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
-        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:962',
+        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:966',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1120',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1003',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1165',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:978',
-        'at action par': 'rulespecs/lib/18xx.rules:797',
-        'at action pass': 'rulespecs/lib/18xx.rules:954',
-        'at action place_token': 'rulespecs/lib/18xx.rules:986',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:997',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:880',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1124',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1007',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1169',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:982',
+        'at action par': 'rulespecs/lib/18xx.rules:801',
+        'at action pass': 'rulespecs/lib/18xx.rules:958',
+        'at action place_token': 'rulespecs/lib/18xx.rules:990',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1001',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:884',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
         'bond DRGW_bond': '§2',
@@ -811,31 +811,31 @@ def r_players_in_game(g):
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:766
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:762"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:766"
         )
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:767
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:767",
         )
-    # at rulespecs/lib/18xx.rules:764
+    # at rulespecs/lib/18xx.rules:768
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:764",
+            at="rulespecs/lib/18xx.rules:768",
         )
-    # at rulespecs/lib/18xx.rules:765
+    # at rulespecs/lib/18xx.rules:769
     if not (v_price == g.b_sale_price()):
         raise IllegalAction(
-            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:765"
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:769"
         )
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:770
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -843,88 +843,88 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:770",
         )
-    # at rulespecs/lib/18xx.rules:768
+    # at rulespecs/lib/18xx.rules:772
     if not (r_free_cash(g, v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:768",
+            at="rulespecs/lib/18xx.rules:772",
         )
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:773
     g.transfer(v_price, v_player, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:770
+    # at rulespecs/lib/18xx.rules:774
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:771
+    # at rulespecs/lib/18xx.rules:775
     g.b_private_sold(v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:779
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:776
+        # at rulespecs/lib/18xx.rules:780
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:776",
+                at="rulespecs/lib/18xx.rules:780",
             )
-        # at rulespecs/lib/18xx.rules:777
+        # at rulespecs/lib/18xx.rules:781
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:777",
+                at="rulespecs/lib/18xx.rules:781",
             )
-        # at rulespecs/lib/18xx.rules:778
+        # at rulespecs/lib/18xx.rules:782
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:778",
+                at="rulespecs/lib/18xx.rules:782",
             )
-        # at rulespecs/lib/18xx.rules:779
+        # at rulespecs/lib/18xx.rules:783
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:781
+        # at rulespecs/lib/18xx.rules:785
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:781",
+                at="rulespecs/lib/18xx.rules:785",
             )
-        # at rulespecs/lib/18xx.rules:782
+        # at rulespecs/lib/18xx.rules:786
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:783
+            # at rulespecs/lib/18xx.rules:787
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:783",
+                    at="rulespecs/lib/18xx.rules:787",
                 )
-            # at rulespecs/lib/18xx.rules:784
+            # at rulespecs/lib/18xx.rules:788
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:784",
+                    at="rulespecs/lib/18xx.rules:788",
                 )
-            # at rulespecs/lib/18xx.rules:785
+            # at rulespecs/lib/18xx.rules:789
             if not (r_free_cash(g, v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:785")
-            # at rulespecs/lib/18xx.rules:786
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:789")
+            # at rulespecs/lib/18xx.rules:790
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:788
+            # at rulespecs/lib/18xx.rules:792
             if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:788",
+                    at="rulespecs/lib/18xx.rules:792",
                 )
-            # at rulespecs/lib/18xx.rules:789
+            # at rulespecs/lib/18xx.rules:793
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -932,114 +932,114 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:789",
+                    at="rulespecs/lib/18xx.rules:793",
                 )
-            # at rulespecs/lib/18xx.rules:791
+            # at rulespecs/lib/18xx.rules:795
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:791",
+                    at="rulespecs/lib/18xx.rules:795",
                 )
-            # at rulespecs/lib/18xx.rules:792
+            # at rulespecs/lib/18xx.rules:796
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:798
+    # at rulespecs/lib/18xx.rules:802
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:798",
+            at="rulespecs/lib/18xx.rules:802",
         )
-    # at rulespecs/lib/18xx.rules:799
+    # at rulespecs/lib/18xx.rules:803
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:799",
+            at="rulespecs/lib/18xx.rules:803",
         )
-    # at rulespecs/lib/18xx.rules:800
+    # at rulespecs/lib/18xx.rules:804
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:800"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:804"
         )
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:805
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:801"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:805"
         )
-    # at rulespecs/lib/18xx.rules:802
+    # at rulespecs/lib/18xx.rules:806
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:802")
-    # at rulespecs/lib/18xx.rules:803
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:806")
+    # at rulespecs/lib/18xx.rules:807
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:808
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:808",
         )
-    # at rulespecs/lib/18xx.rules:805
-    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:805")
-    # at rulespecs/lib/18xx.rules:806
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:807
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:807
-        g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:808
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:809
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:809")
     # at rulespecs/lib/18xx.rules:810
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:811
-    g.state_set("bought_this_turn", (), True)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:811
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:812
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    # at rulespecs/lib/18xx.rules:813
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:814
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:815
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:816
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:839
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:835"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:839"
         )
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:840
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:840",
         )
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:841
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:837"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:841"
         )
-    # at rulespecs/lib/18xx.rules:838
+    # at rulespecs/lib/18xx.rules:842
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:838",
+            at="rulespecs/lib/18xx.rules:842",
         )
-    # at rulespecs/lib/18xx.rules:839
+    # at rulespecs/lib/18xx.rules:843
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:844
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:840",
+            at="rulespecs/lib/18xx.rules:844",
         )
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:845
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1047,9 +1047,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:841",
+            at="rulespecs/lib/18xx.rules:845",
         )
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:847
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1058,26 +1058,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:843"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:847"
         )
-    # at rulespecs/lib/18xx.rules:845
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:846
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:846")
-    # at rulespecs/lib/18xx.rules:847
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:848
-    g.move(v_cert, v_source, v_player)
     # at rulespecs/lib/18xx.rules:849
-    g.state_set("bought_this_turn", (), True)
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:850
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:850")
+    # at rulespecs/lib/18xx.rules:851
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:852
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:853
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:854
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:862
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1091,7 +1091,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:868
+    # at rulespecs/lib/18xx.rules:872
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1115,31 +1115,31 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:885
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:882
+    # at rulespecs/lib/18xx.rules:886
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:882",
+            at="rulespecs/lib/18xx.rules:886",
         )
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:887
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:887",
         )
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:888
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:884"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:888"
         )
-    # at rulespecs/lib/18xx.rules:886
+    # at rulespecs/lib/18xx.rules:890
     if not (
         (
             (
@@ -1157,7 +1157,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
                     (g.param("first_round_selling") == "granted_shares")
                     and g.b_started(v_corporation)
                 )
-                and all(g.b_granted(v_c) for v_c in v_shares)
+                and all(g.state_has("granted", v_c) for v_c in v_shares)
             )
         )
         or (
@@ -1168,39 +1168,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:886",
+            at="rulespecs/lib/18xx.rules:890",
         )
-    # at rulespecs/lib/18xx.rules:891
+    # at rulespecs/lib/18xx.rules:895
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:892
+    # at rulespecs/lib/18xx.rules:896
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:892",
+            at="rulespecs/lib/18xx.rules:896",
         )
-    # at rulespecs/lib/18xx.rules:894
+    # at rulespecs/lib/18xx.rules:898
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:894",
+            at="rulespecs/lib/18xx.rules:898",
         )
-    # at rulespecs/lib/18xx.rules:896
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:897
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:899
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:900
-    for v_c in v_shares:
+    if v_emergency and (not g.b_in_round("stock")):
         # at rulespecs/lib/18xx.rules:901
-        g.move(v_c, v_player, g.name("pool"))
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:903
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:904
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:905
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:907
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/lib/18xx.rules:908
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:909
     g.state_set(
         "sold_this_round",
         (
@@ -1209,57 +1209,57 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:910
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:911
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:920
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:919
+        # at rulespecs/lib/18xx.rules:923
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:920
+            # at rulespecs/lib/18xx.rules:924
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:924
+        # at rulespecs/lib/18xx.rules:928
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:925
+            # at rulespecs/lib/18xx.rules:929
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:929
+        # at rulespecs/lib/18xx.rules:933
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:932
+        # at rulespecs/lib/18xx.rules:936
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:933
+            # at rulespecs/lib/18xx.rules:937
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:938
+        # at rulespecs/lib/18xx.rules:942
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:939
+            # at rulespecs/lib/18xx.rules:943
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:940
+                # at rulespecs/lib/18xx.rules:944
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:943
+            # at rulespecs/lib/18xx.rules:947
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:916
+        # at rulespecs/lib/18xx.rules:920
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:916",
+            at="rulespecs/lib/18xx.rules:920",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:952
+    # at rulespecs/lib/18xx.rules:956
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1267,7 +1267,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:959
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1277,170 +1277,170 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:955",
+            at="rulespecs/lib/18xx.rules:959",
         )
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:961
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:961",
         )
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:963
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:968
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:964",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:969
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:969",
         )
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:970
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:966"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:970"
         )
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:971
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:972
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:968"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:972"
         )
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:973
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:969"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:973"
         )
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:974
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:970")
-    # at rulespecs/lib/18xx.rules:971
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:974")
+    # at rulespecs/lib/18xx.rules:975
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:976
     g.move(v_company, v_seller, v_corporation)
-    # at rulespecs/lib/18xx.rules:973
+    # at rulespecs/lib/18xx.rules:977
     g.b_ability_sold(v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:979
+    # at rulespecs/lib/18xx.rules:983
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:979"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:983"
         )
-    # at rulespecs/lib/18xx.rules:980
+    # at rulespecs/lib/18xx.rules:984
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:985
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:981",
+            at="rulespecs/lib/18xx.rules:985",
         )
-    # at rulespecs/lib/18xx.rules:982
+    # at rulespecs/lib/18xx.rules:986
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:983
+    # at rulespecs/lib/18xx.rules:987
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:991
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:987",
+            at="rulespecs/lib/18xx.rules:991",
         )
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:992
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:992",
         )
-    # at rulespecs/lib/18xx.rules:989
+    # at rulespecs/lib/18xx.rules:993
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:994
     v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:995
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:991"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:995"
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:996
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:997
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:998
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1002
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:1002",
         )
-    # at rulespecs/lib/18xx.rules:999
+    # at rulespecs/lib/18xx.rules:1003
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1004
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1008
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1004",
+            at="rulespecs/lib/18xx.rules:1008",
         )
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1009
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1005"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1009"
         )
-    # at rulespecs/lib/18xx.rules:1006
+    # at rulespecs/lib/18xx.rules:1010
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:1007
+    # at rulespecs/lib/18xx.rules:1011
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1008
+    # at rulespecs/lib/18xx.rules:1012
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1013
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1010
+    # at rulespecs/lib/18xx.rules:1014
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1015
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1021
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1450,9 +1450,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1024
+    # at rulespecs/lib/18xx.rules:1028
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1025
+        # at rulespecs/lib/18xx.rules:1029
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -1462,7 +1462,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1038
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1493,209 +1493,209 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1049
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1045",
+            at="rulespecs/lib/18xx.rules:1049",
         )
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1050
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1046"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1050"
         )
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1051
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1052
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1049
+        # at rulespecs/lib/18xx.rules:1053
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1051
+        # at rulespecs/lib/18xx.rules:1055
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1051"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1055"
             )
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1056
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1052",
+                at="rulespecs/lib/18xx.rules:1056",
             )
-        # at rulespecs/lib/18xx.rules:1053
+        # at rulespecs/lib/18xx.rules:1057
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1053",
+                at="rulespecs/lib/18xx.rules:1057",
             )
-        # at rulespecs/lib/18xx.rules:1054
+        # at rulespecs/lib/18xx.rules:1058
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1055
+        # at rulespecs/lib/18xx.rules:1059
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1055",
+                at="rulespecs/lib/18xx.rules:1059",
             )
-        # at rulespecs/lib/18xx.rules:1056
+        # at rulespecs/lib/18xx.rules:1060
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1057
+        # at rulespecs/lib/18xx.rules:1061
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1058
+        # at rulespecs/lib/18xx.rules:1062
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1060
+        # at rulespecs/lib/18xx.rules:1064
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1060",
+                at="rulespecs/lib/18xx.rules:1064",
             )
-        # at rulespecs/lib/18xx.rules:1061
+        # at rulespecs/lib/18xx.rules:1065
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1061",
+                at="rulespecs/lib/18xx.rules:1065",
             )
-        # at rulespecs/lib/18xx.rules:1062
+        # at rulespecs/lib/18xx.rules:1066
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1063
+        # at rulespecs/lib/18xx.rules:1067
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1064
+        # at rulespecs/lib/18xx.rules:1068
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1066
+        # at rulespecs/lib/18xx.rules:1070
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1066",
+                at="rulespecs/lib/18xx.rules:1070",
             )
-        # at rulespecs/lib/18xx.rules:1067
+        # at rulespecs/lib/18xx.rules:1071
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1067",
+                at="rulespecs/lib/18xx.rules:1071",
             )
-        # at rulespecs/lib/18xx.rules:1068
+        # at rulespecs/lib/18xx.rules:1072
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1068",
+                at="rulespecs/lib/18xx.rules:1072",
             )
-        # at rulespecs/lib/18xx.rules:1069
+        # at rulespecs/lib/18xx.rules:1073
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1069",
+                at="rulespecs/lib/18xx.rules:1073",
             )
-        # at rulespecs/lib/18xx.rules:1070
+        # at rulespecs/lib/18xx.rules:1074
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1071
+        # at rulespecs/lib/18xx.rules:1075
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1072
+        # at rulespecs/lib/18xx.rules:1076
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1107
+    # at rulespecs/lib/18xx.rules:1111
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1107",
+            at="rulespecs/lib/18xx.rules:1111",
         )
-    # at rulespecs/lib/18xx.rules:1108
+    # at rulespecs/lib/18xx.rules:1112
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1108",
+            at="rulespecs/lib/18xx.rules:1112",
         )
-    # at rulespecs/lib/18xx.rules:1109
+    # at rulespecs/lib/18xx.rules:1113
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1114
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1114",
         )
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1115
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1111",
+            at="rulespecs/lib/18xx.rules:1115",
         )
-    # at rulespecs/lib/18xx.rules:1112
+    # at rulespecs/lib/18xx.rules:1116
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1112",
+            at="rulespecs/lib/18xx.rules:1116",
         )
-    # at rulespecs/lib/18xx.rules:1113
+    # at rulespecs/lib/18xx.rules:1117
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1113",
+            at="rulespecs/lib/18xx.rules:1117",
         )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1118
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1119
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1120
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1121
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1125
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1125",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1126
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1122",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1127
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1128
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1125
+        # at rulespecs/lib/18xx.rules:1129
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1130
+    # at rulespecs/lib/18xx.rules:1134
     return True
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1156
     return (
         (
             g.b_dearest_train_price()
@@ -1720,42 +1720,42 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1167
+    # at rulespecs/lib/18xx.rules:1171
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1167",
+            at="rulespecs/lib/18xx.rules:1171",
         )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1173
     g.b_end_game_now("agreement")
 
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1203
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1200
+        # at rulespecs/lib/18xx.rules:1204
         g.transfer(
             (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1201
+        # at rulespecs/lib/18xx.rules:1205
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1212
+    # at rulespecs/lib/18xx.rules:1216
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1213
+        # at rulespecs/lib/18xx.rules:1217
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1214
+            # at rulespecs/lib/18xx.rules:1218
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1215
+            # at rulespecs/lib/18xx.rules:1219
             g.b_close_private(v_company)
 
 
@@ -2082,19 +2082,19 @@ def a_bankrupt(g, v_corporation):
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:766
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:762"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:766"
         )
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:767
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:767",
         )
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:770
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -2102,153 +2102,153 @@ def q_buy_company(g, v_player):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:766",
+            at="rulespecs/lib/18xx.rules:770",
         )
 
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:798
+    # at rulespecs/lib/18xx.rules:802
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:798",
+            at="rulespecs/lib/18xx.rules:802",
         )
-    # at rulespecs/lib/18xx.rules:799
+    # at rulespecs/lib/18xx.rules:803
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:799",
+            at="rulespecs/lib/18xx.rules:803",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:808
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:808",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:839
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:835"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:839"
         )
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:840
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:840",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:885
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:882
+    # at rulespecs/lib/18xx.rules:886
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:882",
+            at="rulespecs/lib/18xx.rules:886",
         )
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:887
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:887",
         )
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:968
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:964",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:969
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:969",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:979
+    # at rulespecs/lib/18xx.rules:983
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:979"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:983"
         )
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:991
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:987",
+            at="rulespecs/lib/18xx.rules:991",
         )
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:992
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:992",
         )
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:994
     v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:995
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:991"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:995"
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1008
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1004",
+            at="rulespecs/lib/18xx.rules:1008",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1049
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1045",
+            at="rulespecs/lib/18xx.rules:1049",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1125
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1125",
         )
 
 
@@ -2374,44 +2374,44 @@ def q_contribute(g, v_corporation):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:764
+    # at rulespecs/lib/18xx.rules:768
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:764",
+            at="rulespecs/lib/18xx.rules:768",
         )
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:800
+    # at rulespecs/lib/18xx.rules:804
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:800"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:804"
         )
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:805
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:801"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:805"
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:841
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:837"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:841"
         )
-    # at rulespecs/lib/18xx.rules:838
+    # at rulespecs/lib/18xx.rules:842
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:838",
+            at="rulespecs/lib/18xx.rules:842",
         )
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:845
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2419,54 +2419,54 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:841",
+            at="rulespecs/lib/18xx.rules:845",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:970
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:966"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:970"
         )
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:971
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:972
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:968"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:972"
         )
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:985
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:981",
+            at="rulespecs/lib/18xx.rules:985",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1009
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1005"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1009"
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1126
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1122",
+            at="rulespecs/lib/18xx.rules:1126",
         )
 
 
@@ -2549,17 +2549,17 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1182
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1183
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1197
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1194
+        # at rulespecs/lib/18xx.rules:1198
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -2569,7 +2569,7 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1225
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1222
+        # at rulespecs/lib/18xx.rules:1226
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+    "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+        "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -305,22 +305,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:834',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:838',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1120',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1003',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1165',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1124',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1007',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1169',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:997',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1001',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:880',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:884',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -870,7 +870,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:862
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -884,7 +884,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:868
+    # at rulespecs/lib/18xx.rules:872
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -908,23 +908,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:885
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:882
+    # at rulespecs/lib/18xx.rules:886
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:882",
+            at="rulespecs/lib/18xx.rules:886",
         )
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:887
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:887",
         )
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:888
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -932,9 +932,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:884",
+            at="rulespecs/lib/18xx.rules:888",
         )
-    # at rulespecs/lib/18xx.rules:886
+    # at rulespecs/lib/18xx.rules:890
     if not (
         (
             (
@@ -952,7 +952,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
                     (g.param("first_round_selling") == "granted_shares")
                     and g.b_started(v_corporation)
                 )
-                and all(g.b_granted(v_c) for v_c in v_shares)
+                and all(g.state_has("granted", v_c) for v_c in v_shares)
             )
         )
         or (
@@ -963,39 +963,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:886",
+            at="rulespecs/lib/18xx.rules:890",
         )
-    # at rulespecs/lib/18xx.rules:891
+    # at rulespecs/lib/18xx.rules:895
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:892
+    # at rulespecs/lib/18xx.rules:896
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:892",
+            at="rulespecs/lib/18xx.rules:896",
         )
-    # at rulespecs/lib/18xx.rules:894
+    # at rulespecs/lib/18xx.rules:898
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:894",
+            at="rulespecs/lib/18xx.rules:898",
         )
-    # at rulespecs/lib/18xx.rules:896
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:897
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:899
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:900
-    for v_c in v_shares:
+    if v_emergency and (not g.b_in_round("stock")):
         # at rulespecs/lib/18xx.rules:901
-        g.move(v_c, v_player, g.name("pool"))
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:903
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:904
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:905
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:907
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/lib/18xx.rules:908
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:909
     g.state_set(
         "sold_this_round",
         (
@@ -1004,57 +1004,57 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:910
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:911
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:920
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:919
+        # at rulespecs/lib/18xx.rules:923
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:920
+            # at rulespecs/lib/18xx.rules:924
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:924
+        # at rulespecs/lib/18xx.rules:928
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:925
+            # at rulespecs/lib/18xx.rules:929
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:929
+        # at rulespecs/lib/18xx.rules:933
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:932
+        # at rulespecs/lib/18xx.rules:936
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:933
+            # at rulespecs/lib/18xx.rules:937
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:938
+        # at rulespecs/lib/18xx.rules:942
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:939
+            # at rulespecs/lib/18xx.rules:943
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:940
+                # at rulespecs/lib/18xx.rules:944
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:943
+            # at rulespecs/lib/18xx.rules:947
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:916
+        # at rulespecs/lib/18xx.rules:920
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:916",
+            at="rulespecs/lib/18xx.rules:920",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:952
+    # at rulespecs/lib/18xx.rules:956
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1166,54 +1166,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1002
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:1002",
         )
-    # at rulespecs/lib/18xx.rules:999
+    # at rulespecs/lib/18xx.rules:1003
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1004
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1008
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1004",
+            at="rulespecs/lib/18xx.rules:1008",
         )
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1009
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1005",
+            at="rulespecs/lib/18xx.rules:1009",
         )
-    # at rulespecs/lib/18xx.rules:1006
+    # at rulespecs/lib/18xx.rules:1010
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:1007
+    # at rulespecs/lib/18xx.rules:1011
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1008
+    # at rulespecs/lib/18xx.rules:1012
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1013
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1010
+    # at rulespecs/lib/18xx.rules:1014
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1015
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1021
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1223,9 +1223,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1024
+    # at rulespecs/lib/18xx.rules:1028
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1025
+        # at rulespecs/lib/18xx.rules:1029
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -1235,7 +1235,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1038
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1280,81 +1280,81 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1107
+    # at rulespecs/lib/18xx.rules:1111
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1107",
+            at="rulespecs/lib/18xx.rules:1111",
         )
-    # at rulespecs/lib/18xx.rules:1108
+    # at rulespecs/lib/18xx.rules:1112
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1108",
+            at="rulespecs/lib/18xx.rules:1112",
         )
-    # at rulespecs/lib/18xx.rules:1109
+    # at rulespecs/lib/18xx.rules:1113
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1114
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1114",
         )
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1115
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1111",
+            at="rulespecs/lib/18xx.rules:1115",
         )
-    # at rulespecs/lib/18xx.rules:1112
+    # at rulespecs/lib/18xx.rules:1116
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1112",
+            at="rulespecs/lib/18xx.rules:1116",
         )
-    # at rulespecs/lib/18xx.rules:1113
+    # at rulespecs/lib/18xx.rules:1117
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1113",
+            at="rulespecs/lib/18xx.rules:1117",
         )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1118
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1119
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1120
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1121
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1125
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1125",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1126
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1122",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1127
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1128
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1125
+        # at rulespecs/lib/18xx.rules:1129
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -1369,7 +1369,7 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1156
     return (
         (
             g.b_dearest_train_price()
@@ -1392,42 +1392,42 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1167
+    # at rulespecs/lib/18xx.rules:1171
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1167",
+            at="rulespecs/lib/18xx.rules:1171",
         )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1173
     g.b_end_game_now("agreement")
 
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1203
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1200
+        # at rulespecs/lib/18xx.rules:1204
         g.transfer(
             (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1201
+        # at rulespecs/lib/18xx.rules:1205
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1212
+    # at rulespecs/lib/18xx.rules:1216
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1213
+        # at rulespecs/lib/18xx.rules:1217
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1214
+            # at rulespecs/lib/18xx.rules:1218
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1215
+            # at rulespecs/lib/18xx.rules:1219
             g.b_close_private(v_company)
 
 
@@ -2084,39 +2084,39 @@ def q_par(g, v_player):
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:839
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:835",
+            at="rulespecs/lib/18xx.rules:839",
         )
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:840
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:840",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:885
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:882
+    # at rulespecs/lib/18xx.rules:886
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:882",
+            at="rulespecs/lib/18xx.rules:886",
         )
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:887
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:883",
+            at="rulespecs/lib/18xx.rules:887",
         )
 
 
@@ -2133,23 +2133,23 @@ def q_lay_tile(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1008
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1004",
+            at="rulespecs/lib/18xx.rules:1008",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1125
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1125",
         )
 
 
@@ -2294,23 +2294,23 @@ def qb_lay_tile(g, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1009
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1005",
+            at="rulespecs/lib/18xx.rules:1009",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1126
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1122",
+            at="rulespecs/lib/18xx.rules:1126",
         )
 
 
@@ -2411,17 +2411,17 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1182
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1183
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1197
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1194
+        # at rulespecs/lib/18xx.rules:1198
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -2431,15 +2431,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1206
+    # at rulespecs/lib/18xx.rules:1210
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1225
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1222
+        # at rulespecs/lib/18xx.rules:1226
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

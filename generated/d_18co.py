@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "bd311458d270bc5f",
-    "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+    "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+        "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -580,14 +580,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
         'at action discard_train': 'rulespecs/18co.rules:2252',
         'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1165',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:978',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1169',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:982',
         'at action move_bid': 'rulespecs/18co.rules:2044',
-        'at action par': 'rulespecs/lib/18xx.rules:797',
-        'at action pass': 'rulespecs/lib/18xx.rules:954',
+        'at action par': 'rulespecs/lib/18xx.rules:801',
+        'at action pass': 'rulespecs/lib/18xx.rules:958',
         'at action place_token': 'rulespecs/18co.rules:2267',
         'at action remove_token': 'rulespecs/18co.rules:2140',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:997',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1001',
         'at action sell_shares': 'rulespecs/18co.rules:2060',
         'at action special_buy_shares': 'rulespecs/18co.rules:518',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1360,68 +1360,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:798
+    # at rulespecs/lib/18xx.rules:802
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:798",
+            at="rulespecs/lib/18xx.rules:802",
         )
-    # at rulespecs/lib/18xx.rules:799
+    # at rulespecs/lib/18xx.rules:803
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:799",
+            at="rulespecs/lib/18xx.rules:803",
         )
-    # at rulespecs/lib/18xx.rules:800
+    # at rulespecs/lib/18xx.rules:804
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:804",
         )
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:805
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:801",
+            at="rulespecs/lib/18xx.rules:805",
         )
-    # at rulespecs/lib/18xx.rules:802
+    # at rulespecs/lib/18xx.rules:806
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:802"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:806"
         )
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:807
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:808
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:808",
         )
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:809
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:805"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:809"
         )
-    # at rulespecs/lib/18xx.rules:806
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:807
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:807
-        g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:808
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:809
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:810
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:811
-    g.state_set("bought_this_turn", (), True)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:811
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:812
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    # at rulespecs/lib/18xx.rules:813
+    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:814
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:815
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:816
     g.b_bought(v_player, v_corporation)
 
 
@@ -1587,7 +1587,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:862
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1601,7 +1601,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:868
+    # at rulespecs/lib/18xx.rules:872
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1791,49 +1791,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:920
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:919
+        # at rulespecs/lib/18xx.rules:923
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:920
+            # at rulespecs/lib/18xx.rules:924
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:924
+        # at rulespecs/lib/18xx.rules:928
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:925
+            # at rulespecs/lib/18xx.rules:929
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:929
+        # at rulespecs/lib/18xx.rules:933
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:932
+        # at rulespecs/lib/18xx.rules:936
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:933
+            # at rulespecs/lib/18xx.rules:937
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:938
+        # at rulespecs/lib/18xx.rules:942
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:939
+            # at rulespecs/lib/18xx.rules:943
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:940
+                # at rulespecs/lib/18xx.rules:944
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:943
+            # at rulespecs/lib/18xx.rules:947
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:916
+        # at rulespecs/lib/18xx.rules:920
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:916",
+            at="rulespecs/lib/18xx.rules:920",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:952
+    # at rulespecs/lib/18xx.rules:956
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1841,7 +1841,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:959
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1851,16 +1851,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:955",
+            at="rulespecs/lib/18xx.rules:959",
         )
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:961
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:961",
         )
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:963
     g.b_pass_turn(v_entity)
 
 
@@ -1939,25 +1939,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:979
+    # at rulespecs/lib/18xx.rules:983
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:979",
+            at="rulespecs/lib/18xx.rules:983",
         )
-    # at rulespecs/lib/18xx.rules:980
+    # at rulespecs/lib/18xx.rules:984
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:985
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:981",
+            at="rulespecs/lib/18xx.rules:985",
         )
-    # at rulespecs/lib/18xx.rules:982
+    # at rulespecs/lib/18xx.rules:986
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:983
+    # at rulespecs/lib/18xx.rules:987
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -2008,16 +2008,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1002
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:1002",
         )
-    # at rulespecs/lib/18xx.rules:999
+    # at rulespecs/lib/18xx.rules:1003
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1004
     g.b_end_step(v_corporation)
 
 
@@ -2073,7 +2073,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1021
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2083,9 +2083,9 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1024
+    # at rulespecs/lib/18xx.rules:1028
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1025
+        # at rulespecs/lib/18xx.rules:1029
         g.transfer(
             r_pay_per_share(g, v_corporation, v_holder, v_paid),
             g.name("bank"),
@@ -2095,7 +2095,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1038
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2237,18 +2237,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1088
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1085
+    # at rulespecs/lib/18xx.rules:1089
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1086
+    # at rulespecs/lib/18xx.rules:1090
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1086",
+            at="rulespecs/lib/18xx.rules:1090",
         )
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1091
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2256,23 +2256,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1091",
         )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1093
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1089",
+            at="rulespecs/lib/18xx.rules:1093",
         )
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1094
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1090",
+            at="rulespecs/lib/18xx.rules:1094",
         )
-    # at rulespecs/lib/18xx.rules:1091
+    # at rulespecs/lib/18xx.rules:1095
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2283,71 +2283,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1091",
+            at="rulespecs/lib/18xx.rules:1095",
         )
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1097
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1098
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1099
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1096
+    # at rulespecs/lib/18xx.rules:1100
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1107
+    # at rulespecs/lib/18xx.rules:1111
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1107",
+            at="rulespecs/lib/18xx.rules:1111",
         )
-    # at rulespecs/lib/18xx.rules:1108
+    # at rulespecs/lib/18xx.rules:1112
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1108",
+            at="rulespecs/lib/18xx.rules:1112",
         )
-    # at rulespecs/lib/18xx.rules:1109
+    # at rulespecs/lib/18xx.rules:1113
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1114
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1114",
         )
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1115
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1111",
+            at="rulespecs/lib/18xx.rules:1115",
         )
-    # at rulespecs/lib/18xx.rules:1112
+    # at rulespecs/lib/18xx.rules:1116
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1112",
+            at="rulespecs/lib/18xx.rules:1116",
         )
-    # at rulespecs/lib/18xx.rules:1113
+    # at rulespecs/lib/18xx.rules:1117
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1113",
+            at="rulespecs/lib/18xx.rules:1117",
         )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1118
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1119
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1120
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1121
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2382,14 +2382,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1141
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1137",
+            at="rulespecs/lib/18xx.rules:1141",
         )
-    # at rulespecs/lib/18xx.rules:1139
+    # at rulespecs/lib/18xx.rules:1143
     if not (
         (
             (
@@ -2430,9 +2430,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1139",
+            at="rulespecs/lib/18xx.rules:1143",
         )
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1149
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2443,15 +2443,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1145",
+            at="rulespecs/lib/18xx.rules:1149",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1151
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1156
     return (
         (
             g.b_dearest_train_price()
@@ -2470,42 +2470,42 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1167
+    # at rulespecs/lib/18xx.rules:1171
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1167",
+            at="rulespecs/lib/18xx.rules:1171",
         )
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1173
     g.b_end_game_now("agreement")
 
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1203
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1200
+        # at rulespecs/lib/18xx.rules:1204
         g.transfer(
             (((100 - g.param("capitalised_percent")) * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1201
+        # at rulespecs/lib/18xx.rules:1205
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1212
+    # at rulespecs/lib/18xx.rules:1216
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1213
+        # at rulespecs/lib/18xx.rules:1217
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1214
+            # at rulespecs/lib/18xx.rules:1218
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1215
+            # at rulespecs/lib/18xx.rules:1219
             g.b_close_private(v_company)
 
 
@@ -2956,26 +2956,26 @@ def q_bid(g, v_player):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:798
+    # at rulespecs/lib/18xx.rules:802
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:798",
+            at="rulespecs/lib/18xx.rules:802",
         )
-    # at rulespecs/lib/18xx.rules:799
+    # at rulespecs/lib/18xx.rules:803
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:799",
+            at="rulespecs/lib/18xx.rules:803",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:808
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:808",
         )
 
 
@@ -3049,12 +3049,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:979
+    # at rulespecs/lib/18xx.rules:983
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:979",
+            at="rulespecs/lib/18xx.rules:983",
         )
 
 
@@ -3224,19 +3224,19 @@ def q2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:800
+    # at rulespecs/lib/18xx.rules:804
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:800",
+            at="rulespecs/lib/18xx.rules:804",
         )
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:805
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:801",
+            at="rulespecs/lib/18xx.rules:805",
         )
 
 
@@ -3303,12 +3303,12 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:985
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:981",
+            at="rulespecs/lib/18xx.rules:985",
         )
 
 
@@ -3511,17 +3511,17 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1182
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1183
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1197
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1194
+        # at rulespecs/lib/18xx.rules:1198
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -3531,15 +3531,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1206
+    # at rulespecs/lib/18xx.rules:1210
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1225
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1222
+        # at rulespecs/lib/18xx.rules:1226
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'eb0873c8e3a4a9d8',
+    'rulespecs/lib/18xx.rules': '8673ec9cebbbe057',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+    "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+        "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+        "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -424,6 +424,7 @@ class Game(GameBase):
     STATES = {
         "debt": (),
         "out_of_game": (),
+        "granted": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),
         "sold_this_turn": ("stock_turn_start", "operating_turn_start"),

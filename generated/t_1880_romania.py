@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "66989f574a0a49c1",
-    "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+    "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+        "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "66989f574a0a49c1",
-        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+        "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -295,6 +295,7 @@ class Game(GameBase):
     STATES = {
         "debt": (),
         "out_of_game": (),
+        "granted": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),
         "sold_this_turn": ("stock_turn_start", "operating_turn_start"),

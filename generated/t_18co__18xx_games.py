@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "bd311458d270bc5f",
-    "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+    "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+        "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "bd311458d270bc5f",
-        "rulespecs/lib/18xx.rules": "eb0873c8e3a4a9d8",
+        "rulespecs/lib/18xx.rules": "8673ec9cebbbe057",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -584,6 +584,7 @@ class Game(GameBase):
     STATES = {
         "debt": (),
         "out_of_game": (),
+        "granted": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),
         "sold_this_turn": ("stock_turn_start", "operating_turn_start"),

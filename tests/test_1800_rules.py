@@ -497,7 +497,7 @@ def test_s8_2_4_the_free_drgw_share_may_be_sold_in_the_first_round_once_it_has_a
 
 
 def free_share(g):
-    (cert,) = g.g["granted"]
+    ((cert,),) = g.g["state:granted"]  # the library's state of granted certificates: (certificate id,)
     return cert
 
 

@@ -349,3 +349,38 @@ def test_debt_is_the_librarys_amount_kept_by_the_engine_and_the_model_alike():
     assert z3.Solver().check(guard, z3.Not(z3.And(ctx.state[mine] == pre[mine] + amount,
                                                    ctx.state[other] == pre[other]))) == z3.unsat
     assert z3.Solver().check(guard, pre[mine] + amount < 0) == z3.unsat
+
+
+CERTIFIED = ('variant "Certified" of "Toy" {\n'
+             '  state marked: set[certificate] "the certificates marked" §1\n'
+             '  procedure mark(c: certificate) "mark" §1 { set marked(c) = true }\n'
+             '  function is_marked(c: certificate) "whether c is marked" §1 = marked(c)\n'
+             '}\n')
+
+
+def test_a_state_over_certificates_is_kept_by_the_engine_and_the_model_alike():
+    """`state marked: set[certificate]` (the library's `granted` is one): the engine keeps the certificate's
+    id; the model a truth value per certificate of the scope, which `set` makes true for that one alone, and
+    which starts false in the initial state, as the engine's."""
+    import z3
+
+    from compiler.verify.model import Model, Reads, state_var
+    from compiler.verify.translate import Translator, initial_state
+
+    loaded = toy(CERTIFIED)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    title, game = _variant(loaded, "Certified")
+    first, second = game.certs_of["TOY"][:2]
+    game.call("mark", second)
+    assert game.call("is_marked", second) and not game.call("is_marked", first)
+    model = Model(title)
+    tr = Translator(model)
+    one, two = model.certs_for("TOY")[:2]
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    tr.call_routine(tr.routines["mark"], [two], {}, ctx)
+    mine, other = state_var("marked", (two,)), state_var("marked", (one,))
+    assert z3.Solver().check(z3.Not(z3.And(ctx.state[mine], ctx.state[other] == pre[other]))) == z3.unsat
+    read = tr.call_routine(tr.routines["is_marked"], [one], {}, ctx)
+    assert z3.Solver().check(read != pre[other]) == z3.unsat
+    assert z3.is_false(z3.simplify(initial_state(tr, Reads())[mine]))

@@ -250,7 +250,7 @@ class Checker:
         kinds and the moment."""
         from compiler.runtime.game import STATE_RESETS
 
-        kinds = ("player", "corporation", "private", "minor")
+        kinds = ("player", "corporation", "private", "minor", "certificate")
         enums = {clause.decl.name: clause.decl.values for clause in self.title.clauses if isinstance(clause.decl, s.Enum)}
         constants = {v for values in enums.values() for v in values}
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}

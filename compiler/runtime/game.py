@@ -632,10 +632,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def b_acting(self, entity: Entity) -> bool:
         return self.current_entity() == entity
 
-    def b_granted(self, cert: Certificate) -> bool:
-        """Whether a private's ability granted this certificate."""
-        return cert.id in self.g.get("granted", frozenset())
-
     def b_len(self, xs) -> int:
         """len(xs): how many."""
         return len(xs)
@@ -737,7 +733,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     @staticmethod
     def _state_key(value: Any) -> Any:
-        return value.id if isinstance(value, Entity) else value
+        return value.id if isinstance(value, (Entity, Certificate)) else value
 
     def state_has(self, name: str, *parts: Any) -> bool:
         """`NAME(a, b)` of a declared state: whether (a, b) is in it."""

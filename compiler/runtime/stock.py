@@ -226,10 +226,9 @@ class StockRound:
         says so (`bank_funds_on_par`), the certificates a private granted that players hold unpaid."""
         if not corp.get("bank_funds_on_par"):
             return 0
-        granted = self.g.get("granted", frozenset())
         return sum(
             c.shares for c in self.certs_of[corp.id]
-            if c.id in granted and self.owner[c.id].kind == "player"
+            if self.state_has("granted", c) and self.owner[c.id].kind == "player"
         )
 
     def _done_this_turn(self, mark: str) -> bool:

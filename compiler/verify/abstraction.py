@@ -517,9 +517,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"revenue:{c.id}"] = st["revenue"]
     for c in model.layout_corps:
         out[f"layout:{c.id}"] = game.certs_of[c.id][0].percent
-    granted = g.get("granted", frozenset())
-    for cert in model.certs:
-        out[f"granted:{cert.id}"] = cert.id in granted
     bids = {(x, pid): amount for x, pid, amount in g.get("bids", ())}
     starting = g.get("starting")
     if g["round"] in ("auction", "finished") and starting and starting.get("queue") \

@@ -19,6 +19,7 @@ from compiler.verify.model import (
     GapError,
     Item,
     Unsupported,
+    granted_var,
     hold_name,
 )
 from compiler.verify.terms import (
@@ -732,7 +733,9 @@ class EffectBuiltins:
                         here = ctx.state[hold_name(cert, self.tr.ipo_of(corp))] >= 1
                         go = AND(on, chosen, here, NOT(taken))
                         self._move_one(ctx, cert, m.z(self.tr.ipo_of(corp)), player, go)
-                        ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
+                        granted = granted_var(cert)  # the library's state of granted certificates
+                        if granted in ctx.state:
+                            ctx.state[granted] = IF(go, True, ctx.state[granted])
                         taken = OR(taken, here)
 
             if outside:

@@ -23,6 +23,7 @@ from compiler.verify.model import (
     Item,
     Reads,
     Unsupported,
+    granted_var,
     hold_name,
 )
 from compiler.verify.terms import (
@@ -804,10 +805,6 @@ class StateBuiltins:
             out.append((cert, ok))
         return out
 
-    def b_granted(self, ctx: Ctx, cert: Any) -> Any:
-        sel = self.sel(cert)
-        return OR(*[AND(c, ctx.state[f"granted:{it.id}"]) for it, c in sel.alts if it.kind == "certificate"])
-
     def b_len(self, ctx: Ctx, xs: Any) -> Any:
         return self.tr.length(xs)
 
@@ -976,7 +973,7 @@ class StateBuiltins:
             ctx.shared.reads.add("corporation", f"{c.id}.bank_funds_on_par", flag)
             if not flag:
                 return 0
-            return SUM([IF(AND(ctx.state[f"granted:{x.id}"], OR(*[ctx.state[hold_name(x, p)] >= 1 for p in m.players])),
+            return SUM([IF(AND(ctx.state.get(granted_var(x), False), OR(*[ctx.state[hold_name(x, p)] >= 1 for p in m.players])),
                            self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
 
         return self.per_corp(ctx, corp, funded)

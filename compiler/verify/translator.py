@@ -765,7 +765,8 @@ class Translator:
         if len(args) != len(decl.element):
             raise Unsupported(f"state {decl.name} has {len(decl.element)} parts; {len(args)} given")
         # a part of an enum is a value named in the rules (a constant), compared as it is; an entity's, a term
-        terms = [a if isinstance(part, str) else self.as_ent(a) for a, part in zip(args, elements[0] if elements else ())]
+        terms = [a if isinstance(part, (str, Item)) else self.as_ent(a)
+                 for a, part in zip(args, elements[0] if elements else ())]
         out = []
         for parts in elements:
             cond = AND(*[self._part_is(term, part) for term, part in zip(terms, parts)])
@@ -773,7 +774,10 @@ class Translator:
                 out.append((state_var(decl.name, parts), cond))
         return out
 
-    def _part_is(self, term: Any, part: Ent | str) -> Any:
+    def _part_is(self, term: Any, part: Ent | Item | str) -> Any:
+        if isinstance(part, Item):
+            # a certificate: the alternatives the term may be that are it
+            return OR(*[cond for item, cond in self.as_sel(term).alts if item.id == part.id])
         if not isinstance(part, str):
             return self.ent_is(term, part)
         if not isinstance(term, str):
