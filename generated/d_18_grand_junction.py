@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+    "rulespecs/lib/18xx.rules": "cc814d653545c870",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+        "rulespecs/lib/18xx.rules": "cc814d653545c870",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -305,22 +305,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:802',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:839',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1091',
-        'at action dividend': 'rulespecs/lib/18xx.rules:971',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1136',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1128',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1008',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1173',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:965',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1002',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:848',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:885',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -627,7 +627,7 @@ def r_open_privates(g):
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
     # at rulespecs/lib/18xx.rules:675
-    return [v_b for v_b in g.name("bonds") if (g.b_corporation_of(v_b) == v_corporation)]
+    return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
@@ -728,6 +728,65 @@ def r_close_minors(g):
             g.b_close_minor(v_m)
 
 
+def r_corporation_of(g, v_bond):
+    """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
+    # at rulespecs/lib/18xx.rules:731
+    return g.attr(v_bond, "corporation")
+
+
+def r_can_emergency_sell(g, v_player):
+    """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
+    # at rulespecs/lib/18xx.rules:734
+    return any(
+        (
+            (g.b_started(v_c) and (not g.b_closed(v_c)))
+            and any(
+                ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
+                for v_x in g.b_sellable(v_player, v_c)
+            )
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_add_debt(g, v_player, v_amount):
+    """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
+    # at rulespecs/lib/18xx.rules:742
+    if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
+        raise IllegalAction(
+            "a debt cannot fall below zero",
+            rule="library '18xx' procedure add_debt",
+            at="rulespecs/lib/18xx.rules:742",
+        )
+    # at rulespecs/lib/18xx.rules:743
+    g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
+
+
+def r_reduce_debt(g, v_player, v_amount):
+    """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
+    # at rulespecs/lib/18xx.rules:747
+    if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
+        raise IllegalAction(
+            "a debt falls by at most what is owed",
+            rule="library '18xx' procedure reduce_debt",
+            at="rulespecs/lib/18xx.rules:747",
+        )
+    # at rulespecs/lib/18xx.rules:748
+    r_add_debt(g, v_player, (0 - v_amount))
+
+
+def r_leave_game(g, v_player):
+    """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
+    # at rulespecs/lib/18xx.rules:755
+    g.state_set("out_of_game", (v_player,), True)
+
+
+def r_players_in_game(g):
+    """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
+    # at rulespecs/lib/18xx.rules:758
+    return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
+
+
 def a_par(g, v_player, v_corporation, v_price):
     """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
     # at rulespecs/18-grand-junction.rules:458
@@ -811,7 +870,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:826
+    # at rulespecs/lib/18xx.rules:863
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -825,7 +884,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:873
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -849,23 +908,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:849
+    # at rulespecs/lib/18xx.rules:886
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:887
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:850",
+            at="rulespecs/lib/18xx.rules:887",
         )
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:888
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:851",
+            at="rulespecs/lib/18xx.rules:888",
         )
-    # at rulespecs/lib/18xx.rules:852
+    # at rulespecs/lib/18xx.rules:889
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -873,9 +932,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:852",
+            at="rulespecs/lib/18xx.rules:889",
         )
-    # at rulespecs/lib/18xx.rules:854
+    # at rulespecs/lib/18xx.rules:891
     if not (
         (
             (
@@ -893,7 +952,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
                     (g.param("first_round_selling") == "granted_shares")
                     and g.b_started(v_corporation)
                 )
-                and all(g.b_granted(v_c) for v_c in v_shares)
+                and all(g.state_has("granted", v_c) for v_c in v_shares)
             )
         )
         or (
@@ -904,39 +963,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:854",
+            at="rulespecs/lib/18xx.rules:891",
         )
-    # at rulespecs/lib/18xx.rules:859
+    # at rulespecs/lib/18xx.rules:896
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:860
+    # at rulespecs/lib/18xx.rules:897
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:860",
+            at="rulespecs/lib/18xx.rules:897",
         )
-    # at rulespecs/lib/18xx.rules:862
+    # at rulespecs/lib/18xx.rules:899
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:862",
+            at="rulespecs/lib/18xx.rules:899",
         )
-    # at rulespecs/lib/18xx.rules:864
+    # at rulespecs/lib/18xx.rules:901
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:865
+        # at rulespecs/lib/18xx.rules:902
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:867
+    # at rulespecs/lib/18xx.rules:904
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:868
+    # at rulespecs/lib/18xx.rules:905
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:869
+        # at rulespecs/lib/18xx.rules:906
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:908
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:872
+    # at rulespecs/lib/18xx.rules:909
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:873
+    # at rulespecs/lib/18xx.rules:910
     g.state_set(
         "sold_this_round",
         (
@@ -945,57 +1004,57 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:874
+    # at rulespecs/lib/18xx.rules:911
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:875
+    # at rulespecs/lib/18xx.rules:912
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:921
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:887
+        # at rulespecs/lib/18xx.rules:924
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:888
+            # at rulespecs/lib/18xx.rules:925
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:892
+        # at rulespecs/lib/18xx.rules:929
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:893
+            # at rulespecs/lib/18xx.rules:930
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:897
+        # at rulespecs/lib/18xx.rules:934
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:900
+        # at rulespecs/lib/18xx.rules:937
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:901
+            # at rulespecs/lib/18xx.rules:938
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:906
+        # at rulespecs/lib/18xx.rules:943
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:907
+            # at rulespecs/lib/18xx.rules:944
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:908
+                # at rulespecs/lib/18xx.rules:945
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:911
+            # at rulespecs/lib/18xx.rules:948
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:884
+        # at rulespecs/lib/18xx.rules:921
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:884",
+            at="rulespecs/lib/18xx.rules:921",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:920
+    # at rulespecs/lib/18xx.rules:957
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1107,54 +1166,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:1003
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:1003",
         )
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:1004
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:1005
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:1009
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:972",
+            at="rulespecs/lib/18xx.rules:1009",
         )
-    # at rulespecs/lib/18xx.rules:973
+    # at rulespecs/lib/18xx.rules:1010
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:973",
+            at="rulespecs/lib/18xx.rules:1010",
         )
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:1011
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:1012
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:1013
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:1014
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:978
+    # at rulespecs/lib/18xx.rules:1015
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:979
+    # at rulespecs/lib/18xx.rules:1016
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:985
+    # at rulespecs/lib/18xx.rules:1022
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1164,11 +1223,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1030
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:994
+        # at rulespecs/lib/18xx.rules:1031
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:995
+            # at rulespecs/lib/18xx.rules:1032
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1178,7 +1237,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1042
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1223,81 +1282,81 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1078
+    # at rulespecs/lib/18xx.rules:1115
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1078",
+            at="rulespecs/lib/18xx.rules:1115",
         )
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1116
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1079",
+            at="rulespecs/lib/18xx.rules:1116",
         )
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1117
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1118
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1081",
+            at="rulespecs/lib/18xx.rules:1118",
         )
-    # at rulespecs/lib/18xx.rules:1082
+    # at rulespecs/lib/18xx.rules:1119
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1082",
+            at="rulespecs/lib/18xx.rules:1119",
         )
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1120
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1083",
+            at="rulespecs/lib/18xx.rules:1120",
         )
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1121
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1084",
+            at="rulespecs/lib/18xx.rules:1121",
         )
-    # at rulespecs/lib/18xx.rules:1085
+    # at rulespecs/lib/18xx.rules:1122
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1086
+    # at rulespecs/lib/18xx.rules:1123
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1124
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1125
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1129
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1092",
+            at="rulespecs/lib/18xx.rules:1129",
         )
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1130
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1093",
+            at="rulespecs/lib/18xx.rules:1130",
         )
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1131
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1132
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1096
+        # at rulespecs/lib/18xx.rules:1133
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -1312,7 +1371,7 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1160
     return (
         (
             g.b_dearest_train_price()
@@ -1335,22 +1394,22 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1138
+    # at rulespecs/lib/18xx.rules:1175
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1138",
+            at="rulespecs/lib/18xx.rules:1175",
         )
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1177
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1188
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1190
     if (
         (
             ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
@@ -1358,72 +1417,72 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1155
+        # at rulespecs/lib/18xx.rules:1192
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1166
+    # at rulespecs/lib/18xx.rules:1203
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1167
+        # at rulespecs/lib/18xx.rules:1204
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1168
+            # at rulespecs/lib/18xx.rules:1205
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1169
+                # at rulespecs/lib/18xx.rules:1206
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1170
+                # at rulespecs/lib/18xx.rules:1207
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1213
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1179
+    # at rulespecs/lib/18xx.rules:1216
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param_or("takeover_train_limit_bonus", 0),
         g.param_or("takeover_assets_usable_at_once", False),
     )
-    # at rulespecs/lib/18xx.rules:1180
+    # at rulespecs/lib/18xx.rules:1217
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1181
+        # at rulespecs/lib/18xx.rules:1218
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1220
     for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1184
+        # at rulespecs/lib/18xx.rules:1221
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1186
+    # at rulespecs/lib/18xx.rules:1223
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1187
+        # at rulespecs/lib/18xx.rules:1224
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1188
+            # at rulespecs/lib/18xx.rules:1225
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1230
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1231
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1195
+        # at rulespecs/lib/18xx.rules:1232
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1196
+            # at rulespecs/lib/18xx.rules:1233
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1236
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1200
+    # at rulespecs/lib/18xx.rules:1237
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1201
+    # at rulespecs/lib/18xx.rules:1238
     if g.b_len(g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1202
+        # at rulespecs/lib/18xx.rules:1239
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1227
+    # at rulespecs/lib/18xx.rules:1264
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -1439,11 +1498,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1260
+    # at rulespecs/lib/18xx.rules:1297
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1261
+        # at rulespecs/lib/18xx.rules:1298
         g.transfer(
             (
                 (10 * g.b_par_price(v_corporation))
@@ -1452,19 +1511,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1262
+        # at rulespecs/lib/18xx.rules:1299
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1310
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1274
+        # at rulespecs/lib/18xx.rules:1311
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1275
+            # at rulespecs/lib/18xx.rules:1312
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1276
+            # at rulespecs/lib/18xx.rules:1313
             g.b_close_private(v_company)
 
 
@@ -1955,9 +2014,9 @@ def a_bankrupt(g, v_corporation):
     # at rulespecs/1846.rules:1464
     g.transfer(g.b_cash(v_player), v_player, v_corporation)
     # at rulespecs/1846.rules:1465
-    g.b_leave_game(v_player)
+    r_leave_game(g, v_player)
     # at rulespecs/1846.rules:1466
-    if g.b_players_in_game() <= 1:
+    if r_players_in_game(g) <= 1:
         # at rulespecs/1846.rules:1467
         g.b_end_game_now("bankruptcy")
 
@@ -2121,39 +2180,39 @@ def q_par(g, v_player):
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:840
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:840",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:841
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:841",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:849
+    # at rulespecs/lib/18xx.rules:886
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:887
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:850",
+            at="rulespecs/lib/18xx.rules:887",
         )
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:888
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:851",
+            at="rulespecs/lib/18xx.rules:888",
         )
 
 
@@ -2170,23 +2229,23 @@ def q_lay_tile(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:1009
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:972",
+            at="rulespecs/lib/18xx.rules:1009",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1129
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1092",
+            at="rulespecs/lib/18xx.rules:1129",
         )
 
 
@@ -2347,23 +2406,23 @@ def qb_lay_tile(g, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:973
+    # at rulespecs/lib/18xx.rules:1010
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:973",
+            at="rulespecs/lib/18xx.rules:1010",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1130
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1093",
+            at="rulespecs/lib/18xx.rules:1130",
         )
 
 
@@ -2442,33 +2501,33 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1213
+    # at rulespecs/lib/18xx.rules:1250
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1214
+        # at rulespecs/lib/18xx.rules:1251
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1215
+            # at rulespecs/lib/18xx.rules:1252
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1217
+        # at rulespecs/lib/18xx.rules:1254
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1218
+            # at rulespecs/lib/18xx.rules:1255
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1237
+    # at rulespecs/lib/18xx.rules:1274
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1238
+        # at rulespecs/lib/18xx.rules:1275
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1289
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1253
+        # at rulespecs/lib/18xx.rules:1290
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -2478,15 +2537,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1304
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1319
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1283
+        # at rulespecs/lib/18xx.rules:1320
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '89eac489b4df3fc8',
+    'rulespecs/lib/18xx.rules': 'cc814d653545c870',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 

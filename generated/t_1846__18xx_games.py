@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+    "rulespecs/lib/18xx.rules": "cc814d653545c870",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+        "rulespecs/lib/18xx.rules": "cc814d653545c870",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+        "rulespecs/lib/18xx.rules": "cc814d653545c870",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -327,6 +327,12 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "corporation_of": r_corporation_of,
+        "can_emergency_sell": r_can_emergency_sell,
+        "add_debt": r_add_debt,
+        "reduce_debt": r_reduce_debt,
+        "leave_game": r_leave_game,
+        "players_in_game": r_players_in_game,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
@@ -421,6 +427,9 @@ class Game(GameBase):
         "corporation_buy_company": ((2, qb2_corporation_buy_company),),
     }
     STATES = {
+        "debt": (),
+        "out_of_game": (),
+        "granted": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),
         "sold_this_turn": ("stock_turn_start", "operating_turn_start"),

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-    "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+    "rulespecs/lib/18xx.rules": "cc814d653545c870",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+        "rulespecs/lib/18xx.rules": "cc814d653545c870",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+        "rulespecs/lib/18xx.rules": "cc814d653545c870",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -220,6 +220,12 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "corporation_of": r_corporation_of,
+        "can_emergency_sell": r_can_emergency_sell,
+        "add_debt": r_add_debt,
+        "reduce_debt": r_reduce_debt,
+        "leave_game": r_leave_game,
+        "players_in_game": r_players_in_game,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
@@ -301,6 +307,9 @@ class Game(GameBase):
         ),
     }
     STATES = {
+        "debt": (),
+        "out_of_game": (),
+        "granted": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),
         "sold_this_turn": ("stock_turn_start", "operating_turn_start"),

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-    "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+    "rulespecs/lib/18xx.rules": "cc814d653545c870",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+        "rulespecs/lib/18xx.rules": "cc814d653545c870",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+        "rulespecs/lib/18xx.rules": "cc814d653545c870",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -369,7 +369,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
             at="rulespecs/1880-romania-18xx-games.rules:74",
         )
     # at rulespecs/1880-romania-18xx-games.rules:75
-    if not (g.b_debt(v_player) == 0):
+    if not (g.state_amount("debt", v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
@@ -544,7 +544,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
             # at rulespecs/1880-romania-18xx-games.rules:636
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
             # at rulespecs/1880-romania-18xx-games.rules:637
-            g.b_add_debt(v_owner, ((v_short - v_paid) + (((v_short - v_paid) + 1) // 2)))
+            r_add_debt(g, v_owner, ((v_short - v_paid) + (((v_short - v_paid) + 1) // 2)))
 
 
 def a_choose(g, v_corporation, v_choice):
@@ -1161,7 +1161,7 @@ def r_market_bonus(g, v_corporation):
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:75
-    if not (g.b_debt(v_player) == 0):
+    if not (g.state_amount("debt", v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
@@ -1357,9 +1357,9 @@ def t_loan_interest(g, *_rest):
     # at rulespecs/1880-romania-18xx-games.rules:646
     for v_p in g.name("players"):
         # at rulespecs/1880-romania-18xx-games.rules:647
-        g.b_add_debt(v_p, ((g.b_debt(v_p) + 1) // 2))
+        r_add_debt(g, v_p, ((g.state_amount("debt", v_p) + 1) // 2))
         # at rulespecs/1880-romania-18xx-games.rules:648
-        g.b_add_debt(v_p, ((g.b_debt(v_p) + 1) // 2))
+        r_add_debt(g, v_p, ((g.state_amount("debt", v_p) + 1) // 2))
 
 
 def t_communist_privates(g, *_rest):
@@ -1457,6 +1457,12 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "corporation_of": r_corporation_of,
+        "can_emergency_sell": r_can_emergency_sell,
+        "add_debt": r_add_debt,
+        "reduce_debt": r_reduce_debt,
+        "leave_game": r_leave_game,
+        "players_in_game": r_players_in_game,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
@@ -1540,6 +1546,9 @@ class Game(GameBase):
         "par": ((3, q3_par),),
     }
     STATES = {
+        "debt": (),
+        "out_of_game": (),
+        "granted": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),
         "sold_this_turn": ("stock_turn_start", "operating_turn_start"),

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+    "rulespecs/lib/18xx.rules": "cc814d653545c870",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+        "rulespecs/lib/18xx.rules": "cc814d653545c870",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "89eac489b4df3fc8",
+        "rulespecs/lib/18xx.rules": "cc814d653545c870",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -293,7 +293,7 @@ def a_bankrupt(g, v_corporation):
             at="rulespecs/18co-18xx-games.rules:114",
         )
     # at rulespecs/18co-18xx-games.rules:116
-    if not (r_can_issue(g, v_corporation) or (not g.b_can_emergency_sell(v_player))):
+    if not (r_can_issue(g, v_corporation) or (not r_can_emergency_sell(g, v_player))):
         raise IllegalAction(
             "the president must first sell shares",
             rule="§5.10.6.1",
@@ -447,6 +447,12 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "corporation_of": r_corporation_of,
+        "can_emergency_sell": r_can_emergency_sell,
+        "add_debt": r_add_debt,
+        "reduce_debt": r_reduce_debt,
+        "leave_game": r_leave_game,
+        "players_in_game": r_players_in_game,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
@@ -541,6 +547,9 @@ class Game(GameBase):
         ),
     }
     STATES = {
+        "debt": (),
+        "out_of_game": (),
+        "granted": (),
         "bought_this_turn": ("stock_turn_start",),
         "sold_this_round": ("stock_round_start",),
         "sold_this_turn": ("stock_turn_start", "operating_turn_start"),

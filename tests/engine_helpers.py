@@ -52,11 +52,11 @@ def seats(g: Any) -> list[str]:
 def snapshot(g: Any) -> Any:
     """Everything a refused action must leave alone: the public state and the
     internals behind it (round state, cash, holders, corporations, closed
-    privates, market stacks, debts, the unlimited bank's flow, the seating,
-    the map)."""
+    privates, market stacks, the unlimited bank's flow, the seating, the map; the
+    declared states, debts among them, are in the round state)."""
     board = g.board.snapshot() if g.board is not None else None
     return copy.deepcopy((g.state(), g.g, dict(g.cash), dict(g.owner), g.corp, g.closed,
-                          {k: list(v) for k, v in g.stacks.items()}, g.debts, dict(g.flow), seats(g), board))
+                          {k: list(v) for k, v in g.stacks.items()}, dict(g.flow), seats(g), board))
 
 
 def assert_refused(g: Any, action: dict, rule_contains: str | tuple[str, ...] | None,

@@ -497,7 +497,7 @@ def test_s8_2_4_the_free_drgw_share_may_be_sold_in_the_first_round_once_it_has_a
 
 
 def free_share(g):
-    (cert,) = g.g["granted"]
+    ((cert,),) = g.g["state:granted"]  # the library's state of granted certificates: (certificate id,)
     return cert
 
 
@@ -1492,7 +1492,7 @@ def test_s11_11_personal_stock_is_not_sold_for_the_train():
     act(g, corp_sell(g, "DRGW", 1))
     ann = g.entity("player", "Ann")
     g.transfer(g.cash[ann], ann, BANK)                      # test setup: Ann has nothing to contribute
-    assert g.b_forced_shortfall(g.entity("corporation", "DRGW")) > 0
+    assert g.call("forced_shortfall", g.entity("corporation", "DRGW")) > 0
     assert_refused(g, sell_action(g, "Ann", "CS", 1), "§11.11", "does not sell his own shares")
     assert_refused(g, sell_action(g, "Ann", "DRGW", 1), "§11.11", "does not sell his own shares")
     act(g, C("DRGW", "bankrupt"))                           # so the company goes bankrupt
@@ -1504,7 +1504,7 @@ def test_s11_11_shareholders_contribute_and_the_bank_adds_10_percent_per_pool_sh
     forced_drgw(g)
     act(g, corp_sell(g, "DRGW", 1))
     short = 450 - cash(g, "DRGW") - 45  # one pool share: the Bank gives 10% of $450
-    assert g.b_forced_shortfall(g.entity("corporation", "DRGW")) == short
+    assert g.call("forced_shortfall", g.entity("corporation", "DRGW")) == short
     assert_refused(g, C("DRGW", "contribute", player="Ann", amount=short + 1), "§11.11")
     assert_refused(g, C("DRGW", "contribute", player="Ann", amount=0), "§11.11")
     act(g, C("DRGW", "contribute", player="Bob", amount=20))  # another shareholder may help

@@ -561,7 +561,7 @@ def _broke_gt(g, players_shares=()):
     for cert, player in dict(players_shares).items():
         g.j.set(g.owner, cert, g.entity("player", player))
     corporation_to_step(g, "GT", "buy_train")
-    assert g.b_president(gt) == p1 and not g.b_can_emergency_sell(p1)
+    assert g.b_president(gt) == p1 and not g.call("can_emergency_sell", p1)
     assert g.call("issuable", gt) == 0
     return gt, p1
 
@@ -572,7 +572,7 @@ def test_bankruptcy_the_player_leaves_and_the_corporation_enters_receivership():
     price = g.b_price(gt)
     act(g, C("GT", "bankrupt"))
     assert not g.finished  # three players are left (all_but_one)
-    assert "P1" in g.g["out"] and g.b_players_in_game() == 3
+    assert g.state_has("out_of_game", g.entity("player", "P1")) and g.call("players_in_game") == 3
     # his president's certificate went to the market at the price (no sale moved it: he could sell
     # nothing by the usual rules), its 20% paid to him and on to GT, even past the 50% pool cap
     assert g.b_percent(POOL, gt) == 60 and g.b_percent(p1, gt) == 0 and g.cash[p1] == 0

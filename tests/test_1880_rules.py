@@ -395,14 +395,14 @@ def test_vii_3_9_emergency_funding_president_pays_then_borrows_with_interest():
     t = train_id(g, "2+2")
     act(g, C("GWR", "buy_train", train=t, price=180))
     assert cash(g, "GWR") == 0 and cash(g, "Ann") == 0
-    assert g.debts["Ann"] == 110 + 55               # the loan plus 50% interest, rounded down
+    assert g.state_amount("debt", g.entity("player", "Ann")) == 110 + 55               # the loan plus 50% interest, rounded down
     assert g.state()["loans"] == {"Ann": 165}
     assert g.player_value(ann) == 0 - 165 + 2 * price(g, "GWR")   # IX.2: debts are deducted
 
 
 def _in_debt(g, amount):
     """A direct state edit: Ann owes `amount`."""
-    g.debts["Ann"] = amount
+    g.state_put("debt", (g.entity("player", "Ann"),), amount)
 
 
 def test_vii_3_9_debt_blocks_buying_and_grows_at_the_end_of_a_stock_round():
@@ -413,14 +413,14 @@ def test_vii_3_9_debt_blocks_buying_and_grows_at_the_end_of_a_stock_round():
     assert_refused(g, par_action(g, "Ann", "VRL", 70), "VII.3.9")
     assert_refused(g, buy_action(g, "Ann", "GWR"), "VII.3.9")
     end_stock_round(g)
-    assert g.debts["Ann"] == 101 + 50
+    assert g.state_amount("debt", g.entity("player", "Ann")) == 101 + 50
 
 
 def test_vii_3_9_repaying_a_loan():
     g = new_game()
     _in_debt(g, 100)
     act(g, P("Ann", "payoff_player_debt"))
-    assert g.debts["Ann"] == 0 and cash(g, "Ann") == 380
+    assert g.state_amount("debt", g.entity("player", "Ann")) == 0 and cash(g, "Ann") == 380
     act(g, par_action(g, "Ann", "GWR", 100))
     choose_rights(g)
     to_turn(g, "Bob")
@@ -571,7 +571,7 @@ def test_vii_3_9_emergency_share_sales_before_the_loan():
     assert cash(g, "Ann") == 30 + vrl - 5 and pct(g, "Ann", "VRL") == 0
     act(g, C("GWR", "buy_train", train=train_id(g, "2+2"), price=180))
     short = 180 - (30 + vrl - 5)
-    assert cash(g, "Ann") == 0 and g.debts["Ann"] == short + short // 2
+    assert cash(g, "Ann") == 0 and g.state_amount("debt", g.entity("player", "Ann")) == short + short // 2
 
 
 def test_vii_3_5_1_rebuilt_2_trains_from_phase_c2():

@@ -185,6 +185,7 @@ def test_a_declared_state_in_the_z3_model_is_what_the_engine_keeps():
 @pytest.mark.parametrize("clause, says", [
     ('state s: set[(player, corporation)] reset on stock_round_end "s" §1', "the runtime empties no state at `stock_round_end`"),
     ('state s: set[train] "s" §1', "a state is a set of"),
+    ('state s: map[player, string] "s" §1', "or an amount (int or money) per such element"),
     ('state s: set[(player, corporation)] "s" §1\n  function f(p: player) "f" §1 = s(p)', "name 2 parts"),
 ])
 def test_a_wrong_state_is_E037(clause, says):
@@ -300,3 +301,86 @@ def test_where_unsold_certificates_sit_is_the_library_function_for_the_engine_an
         (mcorp,) = model.corporations
         assert (tr.ipo_of(mcorp) == IPO) == (where == "ipo") and model.ipo_apart == (where == "ipo")
         assert (IPO in model.buckets["certificate"]) == (where == "ipo")
+
+
+# ---------------------------------------------------------------- an amount per element: the library's debt
+
+
+def test_debt_is_the_librarys_amount_kept_by_the_engine_and_the_model_alike():
+    """`state debt: map[player, money]` (1880 VII.3.9's loans, no longer builtins): 0 until set; the library's
+    add_debt adds to one player's (refused where it would fall below zero), reduce_debt takes off at most what
+    he owes, and the journal undoes both. The model has an amount per player, which add_debt raises by exactly
+    that for that player alone, and refuses below zero as the engine does."""
+    import z3
+
+    from compiler.runtime.errors import IllegalAction
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+
+    loaded = toy()
+    game = new_game(loaded)
+    a, b = game.find("A"), game.find("B")
+    assert game.state_amount("debt", a) == 0
+    game.j.begin()
+    game.call("add_debt", a, 150)
+    assert (game.state_amount("debt", a), game.state_amount("debt", b)) == (150, 0)
+    game.j.rollback()
+    assert game.state_amount("debt", a) == 0
+    game.call("add_debt", a, 150)
+    game.call("reduce_debt", a, 100)
+    assert game.state_amount("debt", a) == 50
+    with pytest.raises(IllegalAction, match="at most what is owed"):
+        game.call("reduce_debt", a, 60)
+    with pytest.raises(IllegalAction, match="below zero"):
+        game.call("add_debt", a, -60)
+    assert game.state_amount("debt", a) == 50
+
+    title = next(iter(t for t in loaded.program.titles.values() if t.name == "Toy"))
+    model = Model(title)
+    tr = Translator(model)
+    p, q = model.players[0], model.players[1]
+    assert {v.name: v.sort for v in model.vars.list}[state_var("debt", (p,))] == "int"
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    amount = z3.Int("amount")
+    tr.call_routine(tr.routines["add_debt"], [model.z(p), amount], {}, ctx)
+    mine, other = state_var("debt", (p,)), state_var("debt", (q,))
+    guard = z3.And(*ctx.shared.guards)
+    assert z3.Solver().check(guard, z3.Not(z3.And(ctx.state[mine] == pre[mine] + amount,
+                                                   ctx.state[other] == pre[other]))) == z3.unsat
+    assert z3.Solver().check(guard, pre[mine] + amount < 0) == z3.unsat
+
+
+CERTIFIED = ('variant "Certified" of "Toy" {\n'
+             '  state marked: set[certificate] "the certificates marked" §1\n'
+             '  procedure mark(c: certificate) "mark" §1 { set marked(c) = true }\n'
+             '  function is_marked(c: certificate) "whether c is marked" §1 = marked(c)\n'
+             '}\n')
+
+
+def test_a_state_over_certificates_is_kept_by_the_engine_and_the_model_alike():
+    """`state marked: set[certificate]` (the library's `granted` is one): the engine keeps the certificate's
+    id; the model a truth value per certificate of the scope, which `set` makes true for that one alone, and
+    which starts false in the initial state, as the engine's."""
+    import z3
+
+    from compiler.verify.model import Model, Reads, state_var
+    from compiler.verify.translate import Translator, initial_state
+
+    loaded = toy(CERTIFIED)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    title, game = _variant(loaded, "Certified")
+    first, second = game.certs_of["TOY"][:2]
+    game.call("mark", second)
+    assert game.call("is_marked", second) and not game.call("is_marked", first)
+    model = Model(title)
+    tr = Translator(model)
+    one, two = model.certs_for("TOY")[:2]
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    tr.call_routine(tr.routines["mark"], [two], {}, ctx)
+    mine, other = state_var("marked", (two,)), state_var("marked", (one,))
+    assert z3.Solver().check(z3.Not(z3.And(ctx.state[mine], ctx.state[other] == pre[other]))) == z3.unsat
+    read = tr.call_routine(tr.routines["is_marked"], [one], {}, ctx)
+    assert z3.Solver().check(read != pre[other]) == z3.unsat
+    assert z3.is_false(z3.simplify(initial_state(tr, Reads())[mine]))

@@ -20,19 +20,25 @@ ROOT = Path(__file__).resolve().parent.parent
 #: done_this_turn / mark_done_this_turn the titles' state over their enum turn_marks, and 18CO's
 #: corporate_purchase_this_turn / note_corporate_purchase its state corporate_purchase; 174 with trade_in_discount a
 #: library function; 172 with sold_this_turn the library's state of two moments (reset on stock_turn_start,
-#: operating_turn_start) and free_cash a library function; 175 with 18CO's take-over (§6) moved out of the runtime's
-#: Python, where it had no twin and the proofs did not follow it, into the library's procedures check_take_over and
+#: operating_turn_start) and free_cash a library function; 170 with corporation_of and can_emergency_sell library
+#: functions; 169 with reduce_debt a library procedure over add_debt; 167 with the players out of the game the
+#: library's state out_of_game, leave_game a procedure setting it and players_in_game a function counting; 166 with
+#: forced_shortfall 1800's function over its bank_contribution, which its forced_purchase_help pays; 164 with debt
+#: the library's amount per player, `state debt: map[player, money]`, and add_debt a procedure setting it; 163 with
+#: granted the library's state over certificates; 167 after 4 new primitives (176 before those moves) with 18CO's
+#: take-over (§6) moved out of the runtime's Python, where it had no twin and the proofs did not follow it, into the library's procedures check_take_over and
 #: take_over, over three new primitives for what the model does not hold: take_over_stations (the map),
-#: stack_charter (mines collected, the train limit, trains that ran) and close_corporation; 176 with the end of a
+#: stack_charter (mines collected, the train limit, trains that ran) and close_corporation; and the end of a
 #: stock round's price moves the library's trigger end_stock_round over the primitive market_order, in place of
 #: the verifier's hand-written runtime step)
-RECORDED = 176
+RECORDED = 167
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
          "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
-         "close_privates", "trade_in_discount", "free_cash"]
+         "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
+         "reduce_debt", "leave_game", "players_in_game", "add_debt"]
 
 
 @functools.cache
@@ -84,7 +90,7 @@ def test_the_moved_rules_are_the_librarys(name):
 
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
-STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn"]
+STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -126,3 +132,14 @@ def test_where_unsold_certificates_sit_is_written_once():
     (fn,) = [f for f in base.body if isinstance(f, ast.FunctionDef) and f.name == "_ipo_of"]
     body = ast.unparse(fn)
     assert "capitalisation" not in body and "ipo_of" in body
+
+
+#: builtins that became a title's own function (the rule is that title's alone), by the rulespec that defines it
+TITLE_ROUTINES = {"forced_shortfall": "1800.rules"}
+
+
+@pytest.mark.parametrize("name", sorted(TITLE_ROUTINES))
+def test_the_moved_title_rules_are_the_titles(name):
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert f"function {name}(" in (ROOT / "rulespecs" / TITLE_ROUTINES[name]).read_text(encoding="utf-8")

@@ -298,7 +298,8 @@ class Compiler:
                 raise EmitError("only named routines can be called", e.span)
             name = e.func.name
             if name in self.states and name not in scope.locals:
-                return f"g.state_has({name!r}{''.join(', ' + a for a in args)})"
+                read = "state_amount" if self.states[name].is_amount else "state_has"
+                return f"g.{read}({name!r}{''.join(', ' + a for a in args)})"
             if name in self.routines:
                 return f"{_ident(name, 'r_')}(g{''.join(', ' + a for a in args)})"
             _ident(name)
@@ -352,7 +353,8 @@ class Compiler:
                 elif (isinstance(st.target, s.Call) and isinstance(st.target.func, s.Name)
                       and st.target.func.name in self.states and not st.target.kwargs):
                     parts = "".join(self.expr(a, scope) + ", " for a in st.target.args)
-                    out.append(f"{pad}g.state_set({st.target.func.name!r}, ({parts}), {self.expr(st.value, scope)})")
+                    write = "state_put" if self.states[st.target.func.name].is_amount else "state_set"
+                    out.append(f"{pad}g.{write}({st.target.func.name!r}, ({parts}), {self.expr(st.value, scope)})")
                 elif isinstance(st.target, s.Name) and st.target.name in scope.locals:
                     out.append(f"{pad}{_ident(st.target.name)} = {self.expr(st.value, scope)}")
                 else:

@@ -617,9 +617,10 @@ class StateDecl:
     """`state sold_this_round: set[(player, corporation)] reset on stock_round_start "meaning"`: state the
     rules keep themselves. A set of entities (or of tuples of them): `sold_this_round(P, C)` reads whether
     (P, C) is in it, `set sold_this_round(P, C) = true` (or false) puts it in (or takes it out); or a flag
-    (`bool`), read `NAME()`. The runtime empties it at each moment `reset_on` names
-    (`runtime.game.STATE_RESETS`; `reset on stock_turn_start, operating_turn_start`: at either); with none
-    it lasts the game."""
+    (`bool`), read `NAME()`; or an amount per element (`map[player, money]`, `map[(player, corporation), int]`):
+    `debt(P)` reads P's (0 until set), `set debt(P) = x` sets it. The runtime empties it at each moment
+    `reset_on` names (`runtime.game.STATE_RESETS`; `reset on stock_turn_start, operating_turn_start`: at
+    either); with none it lasts the game."""
 
     name: str
     type: TypeRef
@@ -639,9 +640,20 @@ class StateDecl:
         return not self.type.is_set and self.type.alternatives == ("bool",)
 
     @property
+    def is_amount(self) -> bool:
+        """`state NAME: map[KEY, money]` (or `int`): a number per element, 0 where none was set."""
+        return self.type.key is not None and self.type.alternatives in (("int",), ("money",))
+
+    @property
     def element(self) -> tuple[str, ...]:
-        """The kinds of an element's parts: ("player", "corporation") for set[(player, corporation)]; none
-        for a flag (`bool`)."""
+        """The kinds of an element's parts: ("player", "corporation") for set[(player, corporation)] (or an
+        amount's map[(player, corporation), int]); none for a flag (`bool`)."""
+        if self.is_amount:
+            key = self.type.key
+            assert key is not None
+            if key.parts:
+                return key.parts
+            return (key.alternatives[0],) if len(key.alternatives) == 1 and isinstance(key.alternatives[0], str) else ()
         inner = self.type.alternatives[0] if self.type.is_set and len(self.type.alternatives) == 1 else None
         if isinstance(inner, TypeRef) and inner.parts:
             return inner.parts

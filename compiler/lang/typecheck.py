@@ -250,7 +250,7 @@ class Checker:
         kinds and the moment."""
         from compiler.runtime.game import STATE_RESETS
 
-        kinds = ("player", "corporation", "private", "minor")
+        kinds = ("player", "corporation", "private", "minor", "certificate")
         enums = {clause.decl.name: clause.decl.values for clause in self.title.clauses if isinstance(clause.decl, s.Enum)}
         constants = {v for values in enums.values() for v in values}
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
@@ -258,8 +258,10 @@ class Checker:
             if not decl.is_flag and (not decl.element or any(k not in kinds and k not in enums for k in decl.element)):
                 self.out.append(error(
                     "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
-                            + ", ".join(kinds) + " or values of an enum of the title, or of tuples of them, or a bool",
-                    decl.type.span or decl.span, help="write set[corporation], set[(player, corporation)], set[ENUM] or bool"))
+                            + ", ".join(kinds) + " or values of an enum of the title, or of tuples of them, or a bool, "
+                            "or an amount (int or money) per such element",
+                    decl.type.span or decl.span,
+                    help="write set[corporation], set[(player, corporation)], set[ENUM], bool or map[player, money]"))
             for moment in decl.reset_on:
                 if moment not in STATE_RESETS:
                     self.out.append(error(

@@ -658,4 +658,4 @@ class Auctions:
         cert = ordinary(corp)
         if cert is not None:
             self.move(cert, self._ipo_of(corp), player)
-            self.j.set(self.g, "granted", self.g.get("granted", frozenset()) | {cert.id})
+            self.state_set("granted", (cert,), True)  # the library's state of granted certificates

@@ -393,8 +393,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         #: certificate id -> the number of the move that gave it to its holder (the order in which a holder
         #: came by his certificates, which `presidency_exchange: first_acquired` reads)
         self.acquired: dict[str, int] = {}
-        #: players' debts to the bank (loans), where a title has them
-        self.debts: dict[str, int] = {}
         self.stacks: dict[tuple[int, int], list[str]] = {}
         self.g: dict[str, Any] = {
             "phase": self.phases[0]["key"],
@@ -421,7 +419,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             "end_reason": None,
             "sanctioned": frozenset(),
             "first_bought": frozenset(),
-            "out": frozenset(),
         }
 
     def _start(self) -> None:
@@ -648,10 +645,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def b_acting(self, entity: Entity) -> bool:
         return self.current_entity() == entity
 
-    def b_granted(self, cert: Certificate) -> bool:
-        """Whether a private's ability granted this certificate."""
-        return cert.id in self.g.get("granted", frozenset())
-
     def b_len(self, xs) -> int:
         """len(xs): how many."""
         return len(xs)
@@ -663,10 +656,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def b_first(self, xs):
         xs = list(xs)
         return xs[0] if xs else None
-
-    def b_corporation_of(self, item: Entity) -> Entity:
-        """corporation_of(x): the corporation a bond (or other item) belongs to."""
-        return self.entity("corporation", item.get("corporation"))
 
     @staticmethod
     def b_part(name: Any, sep: str, index: int) -> str | None:
@@ -757,7 +746,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     @staticmethod
     def _state_key(value: Any) -> Any:
-        return value.id if isinstance(value, Entity) else value
+        return value.id if isinstance(value, (Entity, Certificate)) else value
 
     def state_has(self, name: str, *parts: Any) -> bool:
         """`NAME(a, b)` of a declared state: whether (a, b) is in it."""
@@ -771,11 +760,27 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if (element in held) != bool(present):
             self.j.set(self.g, key, held | {element} if present else held - {element})
 
+    def state_amount(self, name: str, *parts: Any) -> int:
+        """`NAME(a, b)` of a declared amount (`state NAME: map[..., int]`): its amount for (a, b), 0 where
+        none was set."""
+        return self.g.get(f"state:{name}", {}).get(tuple(self._state_key(p) for p in parts), 0)
+
+    def state_put(self, name: str, parts: tuple, amount: int) -> None:
+        """`set NAME(a, b) = x` of a declared amount: (a, b)'s amount becomes x (a new dict: the journal
+        keeps the old one)."""
+        key = f"state:{name}"
+        element = tuple(self._state_key(p) for p in parts)
+        held = self.g.get(key, {})
+        if held.get(element, 0) != amount:
+            self.j.set(self.g, key, {**held, element: amount})
+
     def _reset_states(self, moment: str) -> None:
-        """The declared states whose lifetime ends at `moment` (one of STATE_RESETS) are emptied."""
+        """The declared states whose lifetime ends at `moment` (one of STATE_RESETS) are emptied (an
+        amount's elements back to 0)."""
         for name, resets in self.STATES.items():
-            if moment in resets and self.g.get(f"state:{name}"):
-                self.j.set(self.g, f"state:{name}", frozenset())
+            held = self.g.get(f"state:{name}")
+            if moment in resets and held:
+                self.j.set(self.g, f"state:{name}", {} if isinstance(held, dict) else frozenset())
 
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data."""
@@ -885,7 +890,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     def player_value(self, player: Entity) -> int:
         """Cash, plus shares at market price, plus each held item's end value."""
-        total = self.cash[player] - self.debts.get(player.id, 0)
+        total = self.cash[player] - self.state_amount("debt", player)  # the library's state of loans
         for corp in self.corporations:
             pct = self.b_percent(player, corp)
             if pct and self.corp[corp.id]["cell"] is not None:
@@ -1390,7 +1395,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                  "removed": x.id in self.g.get("removed", ())} for x in self.pickables]} if self.pickables else {}),
             **({"auction": self._auction_summary()} if self.g["round"] == "auction" else {}),
             "bonds": {b.id: self.owner[b.id].id for b in self.bonds},
-            **({"loans": {k: v for k, v in self.debts.items() if v}} if self.DATA.components_of("loan") else {}),
+            **({"loans": {pid: v for (pid,), v in self.g.get("state:debt", {}).items() if v}}
+               if self.DATA.components_of("loan") else {}),
             # components collected on a lay (`collect_on_lay`): key -> its holder
             **({str(kind) + "s": {key: holder for k, key, holder in self.g.get("collected", ()) if k == str(kind)}
                 for kind in self.DATA.properties.get("collect_on_lay") or ()}),

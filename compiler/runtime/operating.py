@@ -230,16 +230,6 @@ class OperatingRound:
             cell = self.market.move(cell, "down")
         return total
 
-    def b_can_emergency_sell(self, player: Entity) -> bool:
-        """can_emergency_sell(P): whether P holds a certificate he could sell to the market now."""
-        for corp in self.corporations:
-            if self.corp[corp.id]["cell"] is None or self.corp[corp.id]["closed"]:
-                continue
-            for cert in self.b_sellable(player, corp):
-                if self.b_percent(POOL, corp) + cert.percent <= self.param("pool_cap"):
-                    return True
-        return False
-
     def _side_prices(self, train: Train) -> list[int]:
         return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
 
@@ -275,44 +265,11 @@ class OperatingRound:
                   for side in [self.trains[t].name, *self.train_sides.get(self.trains[t].name, ())]]
         return min(prices) if prices else 0
 
-    def b_forced_shortfall(self, corp: Entity) -> int:
-        """forced_shortfall(C): what C lacks for the cheapest train it must buy, after outside help."""
-        if not self.b_must_buy_train(corp):
-            return 0
-        price = self.b_cheapest_train_price()
-        help_ = 0
-        self.j.begin()
-        try:
-            before = self.cash[corp]
-            self.call("forced_purchase_help", corp, price)
-            help_ = self.cash[corp] - before
-        except IllegalAction:
-            help_ = 0  # help the title refuses now (the corporation must first issue) is none
-        finally:
-            self.j.rollback()
-        return max(0, price - self.cash[corp] - help_)
-
     def b_phase_value(self, value):
         """phase_value(m): m read at the current phase (a map keyed by phase name or phase group)."""
         return self._by_phase(value, "phase_value")
 
     # -- personal loans (a player's debt to the bank)
-
-    def b_debt(self, player: Entity) -> int:
-        """debt(P): what P owes the bank (loans with their interest)."""
-        return self.debts.get(player.id, 0)
-
-    def b_add_debt(self, player: Entity, amount: int) -> None:
-        """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves)."""
-        if amount < 0:
-            raise IllegalAction("a debt cannot grow by a negative amount")
-        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) + amount)
-
-    def b_reduce_debt(self, player: Entity, amount: int) -> None:
-        """reduce_debt(P, x): P's debt falls by x (after paying x to the bank)."""
-        if not 0 <= amount <= self.b_debt(player):
-            raise IllegalAction(f"{player} owes {self.money(self.b_debt(player))}, not {self.money(amount)}")
-        self.j.set(self.debts, player.id, self.debts.get(player.id, 0) - amount)
 
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
         """set_revenue(C, x): C's trains earned x this turn (a declared `longer_trains` run is spent)."""
@@ -1232,7 +1189,7 @@ class OperatingRound:
         self.j.set(self.g, "round_due", None)
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "special")
-        out = frozenset(p.id for p in self.players if p.id in self.g["out"])
+        out = frozenset(p.id for p in self.players if self._out_of_game(p))
         self.j.set(self.g, "special", {"name": name, "turn": self.g["priority"], "passed": out})
         if len(out) >= self.n:
             self._end_special_round()

@@ -206,7 +206,7 @@ class StockRound:
             certs = [c for c in certs if not c.president]
         elif any(c.president for c in certs) and not any(
                 self.b_percent(p, corp) >= self.certs_of[corp.id][0].percent
-                for p in self.players if p != player and p.id not in self.g["out"]):
+                for p in self.players if p != player and not self._out_of_game(p)):
             # the president's certificate is sold only where another player holds as much, who then presides
             certs = [c for c in certs if not c.president]
         if (self.DATA.properties.get("sell_in_blocks") and self.g["round"] == "stock"
@@ -230,10 +230,9 @@ class StockRound:
         says so (`bank_funds_on_par`), the certificates a private granted that players hold unpaid."""
         if not corp.get("bank_funds_on_par"):
             return 0
-        granted = self.g.get("granted", frozenset())
         return sum(
             c.shares for c in self.certs_of[corp.id]
-            if c.id in granted and self.owner[c.id].kind == "player"
+            if self.state_has("granted", c) and self.owner[c.id].kind == "player"
         )
 
     def _done_this_turn(self, mark: str) -> bool:
@@ -509,7 +508,7 @@ class StockRound:
             [start] + self._seating_from(start)
         best, taker = pres_cert.percent - 1, None
         for p in order:
-            if p.id in self.g["out"]:
+            if self._out_of_game(p):
                 continue
             held = self.b_percent(p, corp)
             if held > best:
@@ -578,13 +577,15 @@ class StockRound:
             if self.owner[minor.id] == player:
                 self._close_minor(minor)
 
-    def b_leave_game(self, player: Entity) -> None:
-        """leave_game(P): P is out of the game (bankrupt): he takes no more turns."""
-        self.j.set(self.g, "out", self.g["out"] | {player.id})
+    def _out_of_game(self, player: Entity) -> bool:
+        """Whether `player` is out of the game (bankrupt): the library's state out_of_game, set by its
+        procedure leave_game."""
+        return self.state_has("out_of_game", player)
 
-    def b_players_in_game(self) -> int:
-        """players_in_game(): the players not out of the game."""
-        return sum(1 for p in self.players if p.id not in self.g["out"])
+    def _players_in_game(self) -> int:
+        """The players not out of the game, for the round machinery (the rules read the library's
+        function players_in_game)."""
+        return sum(1 for p in self.players if not self._out_of_game(p))
 
     def _receivership_action(self, corp: Entity) -> Action:
         """What a corporation in receivership does at its current step (the title's `receivership_steps`;
@@ -655,7 +656,7 @@ class StockRound:
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "stock")
         self.j.set(self.g, "stock_rounds", self.g["stock_rounds"] + 1)
-        while self.players[first_player].id in self.g["out"] and self.b_players_in_game():
+        while self._out_of_game(self.players[first_player]) and self._players_in_game():
             first_player = (first_player + 1) % self.n
         self.j.set(self.g, "turn", first_player)
         self.j.set(self.g, "passes", 0)
@@ -721,7 +722,7 @@ class StockRound:
             else:
                 self.j.set(self.g, "passes", self.g["passes"] + 1)
                 self._take_pass_card(entity)
-            if self.g["passes"] >= self.b_players_in_game():
+            if self.g["passes"] >= self._players_in_game():
                 last = self.g["turn"]
                 self.j.set(self.g, "priority", (last + 1) % self.n)
                 if self._passing_order_cards():
@@ -783,7 +784,7 @@ class StockRound:
 
     def _next_turn(self) -> None:
         turn = (self.g["turn"] + 1) % self.n
-        while self.players[turn].id in self.g["out"] and self.b_players_in_game():
+        while self._out_of_game(self.players[turn]) and self._players_in_game():
             turn = (turn + 1) % self.n  # a player out of the game (bankrupt) takes no turn
         self.j.set(self.g, "turn", turn)
         self._new_turn()

@@ -517,9 +517,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"revenue:{c.id}"] = st["revenue"]
     for c in model.layout_corps:
         out[f"layout:{c.id}"] = game.certs_of[c.id][0].percent
-    granted = g.get("granted", frozenset())
-    for cert in model.certs:
-        out[f"granted:{cert.id}"] = cert.id in granted
     bids = {(x, pid): amount for x, pid, amount in g.get("bids", ())}
     starting = g.get("starting")
     if g["round"] in ("auction", "finished") and starting and starting.get("queue") \
@@ -566,9 +563,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     if model.truncated:
         for pid, count in _other_certificates_of_players(game, model).items():
             out[f"other_certs:{pid}"] = count
-    for p in model.players:
-        out[f"debt:{p.id}"] = game.debts.get(p.id, 0)
-        out[f"out:{p.id}"] = p.id in g["out"]
     for kind in model.collect_kinds():
         for c in model.corporations:
             out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
@@ -577,7 +571,8 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for key, elements in _states_plan(model):  # the declared states: each element of the scope in the set or not
         held = g.get(key, frozenset())
         for name, ids in elements:
-            out[name] = ids in held
+            # (an amount's: its number, 0 where none was set)
+            out[name] = held.get(ids, 0) if isinstance(held, dict) else ids in held
     if model.cards is not None:
         for c in model.corporations:
             key = g.get("cards", {}).get(c.id)

@@ -19,6 +19,7 @@ from compiler.verify.model import (
     GapError,
     Item,
     Unsupported,
+    granted_var,
     hold_name,
 )
 from compiler.verify.terms import (
@@ -268,24 +269,6 @@ class EffectBuiltins:
 
         return self.per_corp(ctx, corp, value)
 
-    def b_can_emergency_sell(self, ctx: Ctx, player: Any) -> Any:
-        """As GameBase.b_can_emergency_sell: the player holds a certificate of a
-        corporation with a price that the pool could take now."""
-        m = self.m
-        cap = self.param(ctx, "pool_cap")
-        parts = []
-        for c in m.corporations:
-            pool = self.percent_of(ctx, m.z(POOL), c)
-            for cert, ok in self.sellable_certs(ctx, player, c):
-                parts.append(AND(ctx.state[f"has_cell:{c.id}"], ok,
-                                 self.tr.cmp("<=", pool + self.cert_percent(ctx, cert), cap)))
-        if m.truncated:
-            # a certificate of a corporation outside the scope: the engine's answer (any value)
-            outside = ctx.fresh("emergency_sellable_outside_scope", "bool")
-            ctx.shared.oracles.append(("emergency_sellable_outside_scope", (), outside))
-            parts.append(outside)
-        return OR(*parts)
-
     def b_sell_out(self, ctx: Ctx, player: Any) -> None:
         """As GameBase.b_sell_out: a bankrupt player's certificates all go to the pool, corporation by
         corporation. First those he may sell by the usual rules, within the pool's room, president's
@@ -368,18 +351,6 @@ class EffectBuiltins:
                 ctx.shared.axioms.append(AND(left >= 0, left <= ctx.state[name]))
                 ctx.state[name] = IF(AND(ctx.path, ent_is(m, p, q)), left, ctx.state[name])
 
-    def b_leave_game(self, ctx: Ctx, player: Any) -> None:
-        """As GameBase.b_leave_game: the player is out of the game."""
-        m = self.m
-        p = self.ent(player)
-        for q in m.players:
-            name = f"out:{q.id}"
-            ctx.state[name] = IF(AND(ctx.path, ent_is(m, p, q)), True, ctx.state[name])
-
-    def b_players_in_game(self, ctx: Ctx) -> Any:
-        """As GameBase.b_players_in_game: how many players are not out."""
-        return SUM([IF(ctx.state[f"out:{q.id}"], 0, 1) for q in self.m.players])
-
     def b_prices_frozen(self, ctx: Ctx) -> Any:
         """As GameBase.b_prices_frozen: the phase is one the market's `frozen_in` names."""
         m = self.m
@@ -403,36 +374,6 @@ class EffectBuiltins:
         if out is None:
             raise GapError("phase_value", "no phase has a value")
         return out
-
-    def debt_of(self, ctx: Ctx, player: Any) -> Any:
-        m = self.m
-        p = self.ent(player)
-        out: Any = 0
-        for q in reversed(m.players):
-            out = IF(p == m.z(q), ctx.state[f"debt:{q.id}"], out)
-        return out
-
-    def b_debt(self, ctx: Ctx, player: Any) -> Any:
-        """As GameBase.b_debt: what the player owes the bank."""
-        return self.debt_of(ctx, player)
-
-    def b_add_debt(self, ctx: Ctx, player: Any, amount: Any) -> None:
-        """As GameBase.b_add_debt: refused for a negative amount."""
-        m = self.m
-        ctx.require(self.tr.cmp(">=", amount, 0))
-        p = self.ent(player)
-        for q in m.players:
-            name = f"debt:{q.id}"
-            ctx.state[name] = IF(AND(ctx.path, p == m.z(q)), zi(ctx.state[name]) + zi(amount), ctx.state[name])
-
-    def b_reduce_debt(self, ctx: Ctx, player: Any, amount: Any) -> None:
-        """As GameBase.b_reduce_debt: refused unless 0 <= amount <= the debt."""
-        m = self.m
-        ctx.require(AND(self.tr.cmp(">=", amount, 0), self.tr.cmp("<=", amount, self.debt_of(ctx, player))))
-        p = self.ent(player)
-        for q in m.players:
-            name = f"debt:{q.id}"
-            ctx.state[name] = IF(AND(ctx.path, p == m.z(q)), zi(ctx.state[name]) - zi(amount), ctx.state[name])
 
     def b_market_move(self, ctx: Ctx, corp: Any, direction: Any) -> None:
         for c, cond in self.corp_of(ctx, corp):
@@ -792,7 +733,9 @@ class EffectBuiltins:
                         here = ctx.state[hold_name(cert, self.tr.ipo_of(corp))] >= 1
                         go = AND(on, chosen, here, NOT(taken))
                         self._move_one(ctx, cert, m.z(self.tr.ipo_of(corp)), player, go)
-                        ctx.state[f"granted:{cert.id}"] = IF(go, True, ctx.state[f"granted:{cert.id}"])
+                        granted = granted_var(cert)  # the library's state of granted certificates
+                        if granted in ctx.state:
+                            ctx.state[granted] = IF(go, True, ctx.state[granted])
                         taken = OR(taken, here)
 
             if outside:

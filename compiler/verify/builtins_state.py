@@ -24,6 +24,7 @@ from compiler.verify.model import (
     Item,
     Reads,
     Unsupported,
+    granted_var,
     hold_name,
 )
 from compiler.verify.terms import (
@@ -839,19 +840,21 @@ class StateBuiltins:
             barred = OR(barred, AND(st["round"] == ROUNDS.index("stock"), sold))
         certs = m.certs_for(c.id)
         out = []
+        # the players out of the game: the library's state (GameBase._out_of_game)
+        out_state = self.tr.states.get("out_of_game")
+
+        def out_of_game(q: Ent) -> Any:
+            return self.tr.state_has(out_state, [m.z(q)], ctx) if out_state is not None else False
+
         for cert in sorted((x for x in certs if saleable or not x.president), key=lambda x: (x.president, -x.index)):
             ok = AND(self.held(ctx, cert, p), NOT(barred))
             if cert.president:
                 worth = self.cert_percent(ctx, cert)
-                ok = AND(ok, OR(*[AND(NOT(ent_is(m, p, q)), NOT(st[f"out:{q.id}"]),
+                ok = AND(ok, OR(*[AND(NOT(ent_is(m, p, q)), NOT(out_of_game(q)),
                                       self.tr.cmp(">=", self.percent_of(ctx, m.z(q), c), worth))
                                   for q in m.players]))
             out.append((cert, ok))
         return out
-
-    def b_granted(self, ctx: Ctx, cert: Any) -> Any:
-        sel = self.sel(cert)
-        return OR(*[AND(c, ctx.state[f"granted:{it.id}"]) for it, c in sel.alts if it.kind == "certificate"])
 
     def b_len(self, ctx: Ctx, xs: Any) -> Any:
         return self.tr.length(xs)
@@ -974,20 +977,6 @@ class StateBuiltins:
     def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
         return ctx.state["bank_buys"]
 
-    def b_corporation_of(self, ctx: Ctx, item: Any) -> Any:
-        m = self.m
-        e = self.ent(item)
-        k = self.known(e)
-        cands = [k] if k is not None else [x for x in m.bonds]
-        out: Any = m.z(NONE)
-        for x in reversed(cands):
-            cid = m.data.get(x, {}).get("corporation")
-            corp = m.corp(str(cid)) if cid is not None else None
-            if corp is None:
-                raise Unsupported(f"corporation_of({x})")
-            out = IF(e == m.z(x), m.z(corp), out) if k is None else m.z(corp)
-        return out
-
     def b_must_buy_train(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m
         e = self.ent(corp)
@@ -1022,19 +1011,6 @@ class StateBuiltins:
 
         return self.on_depot(ctx, "cheapest_train_price", cheapest)
 
-    def b_forced_shortfall(self, ctx: Ctx, corp: Any) -> Any:
-        must = self.b_must_buy_train(ctx, corp)
-        if truth(must) is False:
-            return 0
-        sub = ctx.fork(must)
-        price = self.b_cheapest_train_price(sub)
-        before = self.cash_of(sub, self.ent(corp))
-        self.tr.call("forced_purchase_help", [corp, price], {}, sub)
-        after = self.cash_of(sub, self.ent(corp))
-        help_ = SUM([after, NEG(before)])
-        short = SUM([price, NEG(before), NEG(help_)])
-        return IF(must, IF(self.tr.cmp(">", short, 0), short, 0), 0)
-
     def b_closed(self, ctx: Ctx, item: Any) -> Any:
         m = self.m
         e = self.ent(item)
@@ -1048,7 +1024,7 @@ class StateBuiltins:
             ctx.shared.reads.add("corporation", f"{c.id}.bank_funds_on_par", flag)
             if not flag:
                 return 0
-            return SUM([IF(AND(ctx.state[f"granted:{x.id}"], OR(*[ctx.state[hold_name(x, p)] >= 1 for p in m.players])),
+            return SUM([IF(AND(ctx.state.get(granted_var(x), False), OR(*[ctx.state[hold_name(x, p)] >= 1 for p in m.players])),
                            self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
 
         return self.per_corp(ctx, corp, funded)

@@ -47,6 +47,7 @@ from compiler.verify.model import (
     GapError,
     Model,
     Reads,
+    granted_var,
     hold_name,
     rulebook_cites,
     stable_hash,
@@ -370,7 +371,7 @@ def unstarted_on_mat(tr: Translator, ctx: Ctx) -> list[Atom]:
         parts = []
         for cert in m.certs_for(c.id):
             parts.append(IMPLIES(tr.builtins.cert_exists(ctx, cert),
-                                 OR(st[f"granted:{cert.id}"], st[hold_name(cert, tr.ipo_of(c))] >= 1)))
+                                 OR(st.get(granted_var(cert), False), st[hold_name(cert, tr.ipo_of(c))] >= 1)))
         out.append(Atom(c.id, IMPLIES(NOT(st[f"has_par:{c.id}"]), AND(*parts))))
     return out
 
@@ -396,9 +397,9 @@ def grants_bounded(tr: Translator, ctx: Ctx) -> list[Atom]:
     ctx.shared.reads.add("lemma", "granting", granting)
     out = []
     for c in m.corporations:
-        granted = SUM([IF(st[f"granted:{cert.id}"], 1, 0) for cert in m.certs_for(c.id)])
+        granted = SUM([IF(st.get(granted_var(cert), False), 1, 0) for cert in m.certs_for(c.id)])
         sold = SUM([IF(st[hold_name(m.item(x), BANK)] >= 1, 0, 1) for x in granting.get(c.id, [])])  # type: ignore[arg-type]
-        grants_ok = AND(*[NOT(st[f"granted:{cert.id}"]) for cert in m.certs_for(c.id) if cert.president])
+        grants_ok = AND(*[NOT(st.get(granted_var(cert), False)) for cert in m.certs_for(c.id) if cert.president])
         out.append(Atom(c.id, AND(tr.cmp("<=", granted, sold), grants_ok)))
     return out
 
@@ -409,7 +410,7 @@ def no_shares_during_private_sale(tr: Translator, ctx: Ctx) -> list[Atom]:
     for_sale = OR(*[cond for _, cond in tr.builtins.privates_for_sale(ctx)])
     out = []
     for p in m.players:
-        parts = [IMPLIES(st[hold_name(cert, p)] >= 1, st[f"granted:{cert.id}"]) for cert in m.certs]
+        parts = [IMPLIES(st[hold_name(cert, p)] >= 1, st.get(granted_var(cert), False)) for cert in m.certs]
         if m.truncated:
             parts.append(st[f"other_certs:{p.id}"] == 0)
         out.append(Atom(p.id, IMPLIES(for_sale, AND(*parts))))

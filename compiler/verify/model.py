@@ -645,10 +645,10 @@ class Model:
 
     def state_elements(self, decl: s.StateDecl) -> list[tuple[Ent | str, ...]]:
         """Every element a declared state may hold in the scope: tuples of the scope's entities of its
-        parts' kinds (players, corporations, privates, minors), or of the values of an enum of the title
+        parts' kinds (players, corporations, privates, minors; the certificates, items), or of the values of an enum of the title
         (`set[turn_marks]`); a part of another kind is Unsupported."""
         domains: dict[str, list[Any]] = {"player": self.players, "corporation": self.corporations,
-                                         "private": self.privates, "minor": self.minors}
+                                         "private": self.privates, "minor": self.minors, "certificate": self.certs}
         for clause in self.title.clauses:
             if isinstance(clause.decl, s.Enum) and clause.decl.name not in domains:
                 domains[clause.decl.name] = list(clause.decl.values)
@@ -656,7 +656,7 @@ class Model:
         if decl.is_flag:
             return [()]
         if not parts or any(k not in domains for k in parts):
-            raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors, "
+            raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors, certificates, "
                               "an enum's values, or tuples of them)")
         return list(itertools.product(*[domains[k] for k in parts]))
 
@@ -920,8 +920,6 @@ class StateVars:
                 add(f"extra_tokens:{c.id}", "int", "corp")
             for name, sort in model.corp_fields.items():
                 add(f"field:{c.id}.{name}", sort, "corp")
-        for cert in model.certs:
-            add(f"granted:{cert.id}", "bool", "corp")
         for c in model.layout_corps:
             add(f"layout:{c.id}", "int", "corp")
         for x in model.privates:
@@ -935,9 +933,6 @@ class StateVars:
         add("auction_company", "ent", "private")
         add("auction_high", "int", "private")
         add("phase", "int", "game")
-        for p in model.players:
-            add(f"debt:{p.id}", "int", "player")
-            add(f"out:{p.id}", "bool", "player")
         for kind in model.collect_kinds():
             for c in model.corporations:
                 add(f"collected:{kind}@{c.id}", "int", "corp")
@@ -969,7 +964,7 @@ class StateVars:
             except Unsupported:
                 continue  # the translation refuses the rules that read or write it
             for parts in elements:
-                add(state_var(decl.name, parts), "bool", "turn" if decl.reset_on else "game")
+                add(state_var(decl.name, parts), "int" if decl.is_amount else "bool", "turn" if decl.reset_on else "game")
         self.list = out
         self.by_name = {v.name: v for v in out}
         self.action_codes: dict[str, int] = {}
@@ -1034,9 +1029,6 @@ class StateVars:
                     out.append(z3.Implies(state["acting"] == m.z(c), floated))
         if want("pending_entity"):
             out.append(z3.Or([state["pending_entity"] == a for a in actors]))
-        for p in m.players:
-            if want(f"debt:{p.id}"):
-                out.append(state[f"debt:{p.id}"] >= 0)
         for x in m.minors:
             # a minor is the bank's until drafted, then its owner's (a player's or a corporation's; one
             # outside the scope is elsewhere)
@@ -1131,10 +1123,15 @@ def _gives_extra_tokens(title: Title, privates: list[dict[str, Any]]) -> bool:
                for data in privates for a in data.get("children") or ())
 
 
-def state_var(name: str, parts: tuple[Ent | str, ...]) -> str:
+def state_var(name: str, parts: tuple[Ent | Item | str, ...]) -> str:
     """The state variable of one element of a declared state: `state:sold_this_round:P1@B&O`,
     `state:done_this_turn:emergency_issue` (a part of an enum is its value)."""
     return f"state:{name}:" + "@".join(p if isinstance(p, str) else p.id for p in parts)
+
+
+def granted_var(cert: Item) -> str:
+    """Whether a private's ability granted `cert`: the library's `state granted: set[certificate]`."""
+    return state_var("granted", (cert,))
 
 
 def hold_name(item: Item, holder: Ent | None) -> str:

@@ -59,6 +59,7 @@ from compiler.verify.model import (
     Unsupported,
     component_data,
     hold_name,
+    state_var,
 )
 from compiler.verify.terms import (
     AND,
@@ -379,17 +380,20 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
         for name, sort in m.corp_fields.items():
             start = m.data[c].get(name)
             state[f"field:{c.id}.{name}"] = z3.BoolVal(bool(start)) if sort == "bool" else z3.IntVal(int(start))
-    for p in m.players:
-        state[f"debt:{p.id}"] = z3.IntVal(0)
-        state[f"out:{p.id}"] = z3.BoolVal(False)
     for kind in m.collect_kinds():
         for c in m.corporations:
             state[f"collected:{kind}@{c.id}"] = z3.IntVal(0)
-    for cert in m.certs:
-        state[f"granted:{cert.id}"] = z3.BoolVal(False)
     for x in m.privates:
         for p in m.players:
             state[f"bid:{x.id}@{p.id}"] = z3.IntVal(0)
+    for decl in m.states():
+        # the declared states start empty, as the engine's (an amount: 0)
+        try:
+            elements = m.state_elements(decl)
+        except Unsupported:
+            continue
+        for parts in elements:
+            state[state_var(decl.name, parts)] = z3.IntVal(0) if decl.is_amount else z3.BoolVal(False)
     state["auction"] = z3.BoolVal(False)
     for x in m.draft_items:
         state[f"drafter:{x.id}"] = m.z(NONE)

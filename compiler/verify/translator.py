@@ -765,7 +765,8 @@ class Translator:
         if len(args) != len(decl.element):
             raise Unsupported(f"state {decl.name} has {len(decl.element)} parts; {len(args)} given")
         # a part of an enum is a value named in the rules (a constant), compared as it is; an entity's, a term
-        terms = [a if isinstance(part, str) else self.as_ent(a) for a, part in zip(args, elements[0] if elements else ())]
+        terms = [a if isinstance(part, (str, Item)) else self.as_ent(a)
+                 for a, part in zip(args, elements[0] if elements else ())]
         out = []
         for parts in elements:
             cond = AND(*[self._part_is(term, part) for term, part in zip(terms, parts)])
@@ -773,7 +774,10 @@ class Translator:
                 out.append((state_var(decl.name, parts), cond))
         return out
 
-    def _part_is(self, term: Any, part: Ent | str) -> Any:
+    def _part_is(self, term: Any, part: Ent | Item | str) -> Any:
+        if isinstance(part, Item):
+            # a certificate: the alternatives the term may be that are it
+            return OR(*[cond for item, cond in self.as_sel(term).alts if item.id == part.id])
         if not isinstance(part, str):
             return self.ent_is(term, part)
         if not isinstance(term, str):
@@ -781,11 +785,18 @@ class Translator:
         return term == part
 
     def state_has(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> Any:
-        """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is)."""
-        return OR(*[AND(cond, ctx.state[name]) for name, cond in self._state_matches(decl, args, ctx)])
+        """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is); of an
+        amount (`map[..., int]`), its amount (0 for an element outside the scope, as the engine's unset)."""
+        matches = self._state_matches(decl, args, ctx)
+        if decl.is_amount:
+            return SUM([IF(cond, ctx.state[name], 0) for name, cond in matches])
+        return OR(*[AND(cond, ctx.state[name]) for name, cond in matches])
 
     def state_set(self, decl: s.StateDecl, args: list[Any], value: Any, ctx: Ctx) -> None:
-        """`set NAME(a, b) = v`: (a, b) put in the state (v true) or taken out (v false), on the path."""
+        """`set NAME(a, b) = v`: (a, b) put in the state (v true) or taken out (v false), on the path; of an
+        amount, (a, b)'s amount becomes v."""
+        if not decl.is_amount:
+            value = self.truthy(value)
         for name, cond in self._state_matches(decl, args, ctx):
             ctx.state[name] = IF(AND(ctx.path, cond), value, ctx.state[name])
 
@@ -906,7 +917,7 @@ class Translator:
             elif (isinstance(st.target, s.Call) and isinstance(st.target.func, s.Name)
                   and st.target.func.name in self.states and not st.target.kwargs):
                 args = [self.expr(a, ctx) for a in st.target.args]
-                self.state_set(self.states[st.target.func.name], args, self.truthy(self.expr(st.value, ctx)), ctx)
+                self.state_set(self.states[st.target.func.name], args, self.expr(st.value, ctx), ctx)
             elif isinstance(st.target, s.Name) and st.target.name in ctx.locals:
                 ctx.locals[st.target.name] = self.expr(st.value, ctx)
             else:

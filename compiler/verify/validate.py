@@ -345,13 +345,14 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     j.rollback()
     short_other = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
     if short_other and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
-        # each player to act owing the bank a debt (a personal loan: what the runtime's `debts` hold,
-        # which random play rarely reaches), for the stock round's other actions (its repayment)
+        # each player to act owing the bank a debt (a personal loan: the library's state `debt`, which
+        # random play rarely reaches), for the stock round's other actions (its repayment)
         for i in range(len(game.players)):
             j.begin()
             try:
                 j.set(game.g, "turn", i)
-                j.set(game.debts, game.players[i].id, game.debts.get(game.players[i].id, 0) + rng.choice((20, 150)))
+                player = game.players[i]
+                game.state_put("debt", (player,), game.state_amount("debt", player) + rng.choice((20, 150)))
                 validator.try_all(short_other, legal=False)
             finally:
                 j.rollback()

@@ -15,7 +15,7 @@ import z3
 
 from compiler.lang import syntax
 from compiler.lang.ir import Title
-from compiler.runtime.entities import BANK as RT_BANK, POOL as RT_POOL, Certificate, Entity, Train
+from compiler.runtime.entities import BANK as RT_BANK, Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.game import GameBase
 from compiler.verify.abstraction import (
@@ -401,29 +401,6 @@ class Validator:
                 self.report.mismatches.append(Mismatch(
                     {"draft_ends": True}, kind, f"{name}: model {value}, engine {after.get(name)} (before {before.get(name)})"))
 
-    def _outside_sellable(self, action: dict) -> bool | None:
-        """Whether the president of the action's corporation (or the acting player) holds a certificate
-        of a corporation outside the scope that the pool could take now (the runtime's
-        can_emergency_sell, for what the model leaves out); None without such a player."""
-        game = self.game
-        player = None
-        try:
-            if action.get("entity_type") == "player":
-                player = game.entity("player", action["entity"])
-            elif action.get("entity_type") == "corporation":
-                player = game.b_president(game.entity("corporation", action["entity"]))
-        except (IllegalAction, KeyError):
-            return None
-        if player is None or player.kind != "player":
-            return None
-        cap = game.param("pool_cap")
-        for corp in game.corporations:
-            if self.model.corp(corp.id) is not None or game.corp[corp.id]["cell"] is None or game.corp[corp.id]["closed"]:
-                continue
-            if any(game.b_percent(RT_POOL, corp) + cert.percent <= cap for cert in game.b_sellable(player, corp)):
-                return True
-        return False
-
     def _outside_sell_out(self, action: dict) -> tuple[int, bool] | None:
         """What the runtime's sell_out of the action corporation's president pays him for his
         certificates of the corporations outside the scope, and whether any of them went as a usual
@@ -684,8 +661,6 @@ class Validator:
         # (the oracles the engine answers with a trial of its own, in the pre-state: the action's trial
         # is rolled back; each asked for only where the step reads it)
         names = {name for name, _, _, _ in oracle_names}
-        outside_sellable = (self._outside_sellable(action)
-                            if "emergency_sellable_outside_scope" in names else None)
         outside_proceeds = (self._outside_sell_out(action)
                             if "sell_out_outside_scope" in names else None)
         for name, _args, cname, _is_bool in oracle_names:
@@ -709,8 +684,6 @@ class Validator:
                 env[cname] = outside_proceeds[0]
             elif name == "sell_out_sale_outside_scope" and outside_proceeds is not None:
                 env[cname] = outside_proceeds[1]
-            elif name == "emergency_sellable_outside_scope" and outside_sellable is not None:
-                env[cname] = outside_sellable
             elif name == "presides_acting_outside_scope":
                 # the acting corporation is outside the scope: whether the acting player presides it
                 acting = game.current_entity()
