@@ -631,7 +631,16 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     def b_percent(self, holder: Entity, corp: Entity) -> int:
         owner = self.owner
-        return sum([c.percent for c in self.certs_of[corp.id] if owner[c.id] == holder])
+        if holder.__class__ is not Entity:
+            return sum([c.percent for c in self.certs_of[corp.id] if owner[c.id] == holder])
+        # Entity equality (kind and id) without a call per certificate: asked in every listing's guards
+        hid, hkind = holder.id, holder.kind
+        total = 0
+        for c in self.certs_of[corp.id]:
+            o = owner[c.id]
+            if o is holder or (o.id == hid and o.kind == hkind):
+                total += c.percent
+        return total
 
     def b_holder_of(self, item: Any) -> Entity:
         return self.owner[item.id]

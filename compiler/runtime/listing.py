@@ -670,6 +670,7 @@ class Listing:
         out = []
         sources = (POOL,) if entity.kind == "corporation" else None
         corporate_certificates = any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
+        owner = self.owner
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
@@ -686,7 +687,7 @@ class Listing:
                         out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
                 continue
             holders = sources or tuple(dict.fromkeys((self._ipo_of(corp), corp, POOL)))
-            if entity.kind == "player" and "shares" in [n for n, _ in self.ACTION_PARAMS.get("buy_shares", ())]:
+            if entity.kind == "player" and corporate_certificates:
                 # a certificate another corporation holds, where the title's buy_shares names the certificate
                 # bought (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
                 for cert in self.certs_of[corp.id]:
@@ -695,8 +696,12 @@ class Listing:
                             and not cert.president:
                         out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
                         break
+            corp_certs = self.certs_of[corp.id]
             for holder in holders:
-                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == holder and not c.president]
+                # Entity equality (kind and id; every holder here is an Entity) without a call per certificate
+                hid, hkind = holder.id, holder.kind
+                certs = [c for c in corp_certs
+                         if not c.president and ((o := owner[c.id]) is holder or (o.id == hid and o.kind == hkind))]
                 limit = len(certs) if entity.kind == "corporation" else min(1, len(certs))
                 for k in range(1, limit + 1):
                     chosen = certs[:k]
@@ -739,10 +744,12 @@ class Listing:
         if entity.kind != "corporation":
             return []
         out = []
+        owner, eid, ekind = self.owner, entity.id, entity.kind  # Entity equality without a call per certificate
         for corp in self.corporations:
             if corp == entity:
                 continue
-            certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == entity and not c.president]
+            certs = [c for c in self.certs_of[corp.id]
+                     if not c.president and ((o := owner[c.id]) is entity or (o.id == eid and o.kind == ekind))]
             for k in range(1, len(certs) + 1):
                 out.append({"type": "corporate_sell_shares", **who, "shares": [c.id for c in certs[:k]],
                             "percent": sum(c.percent for c in certs[:k])})
@@ -750,13 +757,15 @@ class Listing:
 
     def _cand_sell_shares(self, entity, who):
         out = []
+        owner, eid, ekind = self.owner, entity.id, entity.kind  # Entity equality without a call per certificate
         for corp in self.corporations:
             if entity.kind == "corporation" and corp != entity and "corporate_sell_shares" in self.ACTION_PARAMS:
                 continue  # the vocabulary's corporate_sell_shares names these
             if entity.kind == "corporation":
                 # its own certificates (issuing), or those it holds of another corporation (where the title
                 # lets it sell them, its guards say)
-                certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == entity and not c.president]
+                certs = [c for c in self.certs_of[corp.id]
+                         if not c.president and ((o := owner[c.id]) is entity or (o.id == eid and o.kind == ekind))]
             else:
                 certs = self.b_sellable(entity, corp)
             for k in range(1, len(certs) + 1):

@@ -199,7 +199,13 @@ class StockRound:
         """The certificates `player` may sell of `corp`, president's last (none in a stock-round turn in
         which he sold some already, where the title says `sell_in_blocks: true`: the library's state
         sold_this_turn)."""
-        certs = [c for c in self.certs_of[corp.id] if self.owner[c.id] == player]
+        owner = self.owner
+        if player.__class__ is Entity:
+            # Entity equality (kind and id) without a call per certificate: asked in every listing
+            pid, pkind = player.id, player.kind
+            certs = [c for c in self.certs_of[corp.id] if (o := owner[c.id]) is player or (o.id == pid and o.kind == pkind)]
+        else:
+            certs = [c for c in self.certs_of[corp.id] if owner[c.id] == player]
         if self.b_in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
             return []
         if not self.param("president_certificate_saleable"):
