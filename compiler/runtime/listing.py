@@ -223,6 +223,10 @@ class Listing:
     #: `_iter_candidates_for` its shapes leave (`_shaped_names`)
     _SHAPED: dict[tuple, tuple] = {}
 
+    #: engine class -> {(round, vocabulary type): the `_cand_` function that generates its candidates, or
+    #: None}: `_iter_candidates_for` looks each up once, not once per listing
+    _GENERATORS: dict[type, dict[tuple, Callable | None]] = {}
+
     def _shaped_names(self, entity: Entity, etype_of: str, names: Iterable[str]) -> tuple:
         """The (name, vocabulary type, round) of `names` whose shape (`_action_shape`) lets `entity` take
         them in this round: a function of the names, the round, the entity's type and kind and whether a
@@ -259,22 +263,33 @@ class Listing:
         entity. With `generate_first` (another entity's any-time actions: a private's ability, mostly
         none to list), an action's candidates are generated before its probe is asked, and an action
         with none asks no probe; the same candidates either way."""
-        etype_of = self.entity_type(entity)
+        etype_of = "company" if entity.kind == "private" else entity.kind  # (`entity_type`)
         who = {"entity": entity.id, "entity_type": etype_of}
         shaped = self._shaped_names(entity, etype_of, names)
+        if not shaped:
+            return
         later = self._later_step_actions(entity, [name for name, _vtype, _round in shaped])
+        probing = self._probing and not self._exhaustive
+        generators = self._GENERATORS.get(type(self))
+        if generators is None:
+            generators = self._GENERATORS[type(self)] = {}
         for name, vtype, round_of in shaped:
             if name in later:
                 continue
-            generator = (getattr(self, f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
-                or getattr(self, f"_cand_{vtype}", None)
+            found = generators.get((round_of, vtype), False)
+            if found is False:
+                # the vocabulary type's generator (the round's own first), looked up once for each engine class
+                found = generators[(round_of, vtype)] = \
+                    (getattr(type(self), f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
+                    or getattr(type(self), f"_cand_{vtype}", None)
+            generator = None if found is None else found.__get__(self)
 
             def candidates_of(generator=generator, name=name, vtype=vtype) -> Iterable[Action]:
                 if generator is not None:
                     return generator(entity, who)
                 return self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
 
-            probed = self._probing and not self._exhaustive and vtype not in self.UNPROBED
+            probed = probing and vtype not in self.UNPROBED
             if probed and name in self.STATIC_PROBES and self._static_refused(name, entity):
                 continue  # refused in every state by a guard of its probe: neither generated nor probed
             first: list[Action] = []
