@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'cc814d653545c870',
+    'rulespecs/lib/18xx.rules': 'bdf7c9b9dd8a51db',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 

@@ -30,15 +30,16 @@ ROOT = Path(__file__).resolve().parent.parent
 #: take_over, over three new primitives for what the model does not hold: take_over_stations (the map),
 #: stack_charter (mines collected, the train limit, trains that ran) and close_corporation; and the end of a
 #: stock round's price moves the library's trigger end_stock_round over the primitive market_order, in place of
-#: the verifier's hand-written runtime step)
-RECORDED = 167
+#: the verifier's hand-written runtime step); 166 with bank_funded_shares a library function, a kind's parameter
+#: defaults (`param bank_funds_on_par: int = 0`) now read by the components that do not set them
+RECORDED = 166
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
          "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
          "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
-         "reduce_debt", "leave_game", "players_in_game", "add_debt"]
+         "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares"]
 
 
 @functools.cache

@@ -119,10 +119,16 @@ def table_value(table: s.Table) -> str:
     return f"Table({tuple(table.dims)!r}, ({', '.join(rows)},))" if rows else f"Table({tuple(table.dims)!r}, ())"
 
 
-def component_value(comp: s.Component) -> str:
+def component_value(comp: s.Component, defaults: dict[str, s.Expr] | None = None) -> str:
+    """A component's data as Python source; `defaults`: its kind's parameter defaults
+    (`Title.kind_defaults`), for those it does not set."""
     parts = [f"'key': {comp.key!r}", f"'title': {comp.title!r}"]
     for prop in comp.properties:
         parts.append(f"{prop.name!r}: {py_value(prop.value)}")
+    given = {prop.name for prop in comp.properties}
+    for name, default in (defaults or {}).items():
+        if name not in given:
+            parts.append(f"{name!r}: {py_value(default)}")
     if comp.children:
         parts.append("'children': [" + ", ".join(
             component_value(c)[:-1] + f", 'kind': {c.kind!r}}}" for c in comp.children) + "]")
@@ -814,7 +820,8 @@ def library_of(titles: list[Title], sources) -> Library | None:
                 continue
             paths.add(clause.span.path)
             if isinstance(clause.decl, s.Component):
-                values.setdefault((clause.decl.kind, clause.decl.key), Counter())[component_value(clause.decl)] += 1
+                values.setdefault((clause.decl.kind, clause.decl.key), Counter())[
+                    component_value(clause.decl, title.kind_defaults(clause.decl.kind))] += 1
             cite = _cite(clause.prov)
             if cite:
                 cites.setdefault(f"{clause.kind} {clause.name}", Counter())[cite] += 1
@@ -916,7 +923,7 @@ def parts(title: Title) -> EngineParts:
         elif isinstance(decl, s.Table):
             properties.append((decl.name, table_value(decl)))
         elif isinstance(decl, s.Component):
-            values.setdefault(decl.kind, []).append((decl.key, component_value(decl)))
+            values.setdefault(decl.kind, []).append((decl.key, component_value(decl, title.kind_defaults(decl.kind))))
     functions: list[tuple[str, str, str]] = []
     probe_functions: list[tuple[str, str, str]] = []
     routines = []
