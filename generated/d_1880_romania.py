@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
     "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-    "rulespecs/lib/18xx.rules": "bdf7c9b9dd8a51db",
+    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "bdf7c9b9dd8a51db",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -477,15 +477,15 @@ RULES = _LIBRARY.rules(
         'at action buy_train': 'rulespecs/1880-romania.rules:2036',
         'at action choose': 'rulespecs/1880-romania.rules:1827',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1132',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1012',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1177',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1136',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1016',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1181',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1927',
         'at action par': 'rulespecs/1880-romania.rules:1784',
         'at action pass': 'rulespecs/1880-romania.rules:1740',
         'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2135',
         'at action place_token': 'rulespecs/1880-romania.rules:1954',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1006',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1010',
         'at action sell_shares': 'rulespecs/1880-romania.rules:2001',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
@@ -1059,9 +1059,21 @@ def r_bank_funded_shares(g, v_corporation):
     )
 
 
+def r_offered_later(g, v_company):
+    """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
+    # at rulespecs/lib/18xx.rules:738
+    return (
+        (
+            (v_company in g.as_entities(g.param("private_sale_order")))
+            and (g.b_holder_of(v_company) == g.name("bank"))
+        )
+        and (not g.b_closed(v_company))
+    ) and (v_company != g.b_private_on_sale())
+
+
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:738
+    # at rulespecs/lib/18xx.rules:742
     return any(
         (
             (g.b_started(v_c) and (not g.b_closed(v_c)))
@@ -1076,39 +1088,39 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:746
+    # at rulespecs/lib/18xx.rules:750
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:746",
+            at="rulespecs/lib/18xx.rules:750",
         )
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:751
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:751
+    # at rulespecs/lib/18xx.rules:755
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:751",
+            at="rulespecs/lib/18xx.rules:755",
         )
-    # at rulespecs/lib/18xx.rules:752
+    # at rulespecs/lib/18xx.rules:756
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:759
+    # at rulespecs/lib/18xx.rules:763
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:762
+    # at rulespecs/lib/18xx.rules:766
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
@@ -1388,7 +1400,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:867
+    # at rulespecs/lib/18xx.rules:871
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1402,7 +1414,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:877
+    # at rulespecs/lib/18xx.rules:881
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1508,49 +1520,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:925
+    # at rulespecs/lib/18xx.rules:929
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:928
+        # at rulespecs/lib/18xx.rules:932
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:929
+            # at rulespecs/lib/18xx.rules:933
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:933
+        # at rulespecs/lib/18xx.rules:937
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:934
+            # at rulespecs/lib/18xx.rules:938
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:938
+        # at rulespecs/lib/18xx.rules:942
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:941
+        # at rulespecs/lib/18xx.rules:945
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:942
+            # at rulespecs/lib/18xx.rules:946
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:947
+        # at rulespecs/lib/18xx.rules:951
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:948
+            # at rulespecs/lib/18xx.rules:952
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:949
+                # at rulespecs/lib/18xx.rules:953
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:952
+            # at rulespecs/lib/18xx.rules:956
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:925
+        # at rulespecs/lib/18xx.rules:929
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:925",
+            at="rulespecs/lib/18xx.rules:929",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:965
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1725,52 +1737,52 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1007
+    # at rulespecs/lib/18xx.rules:1011
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1007",
+            at="rulespecs/lib/18xx.rules:1011",
         )
-    # at rulespecs/lib/18xx.rules:1008
+    # at rulespecs/lib/18xx.rules:1012
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1013
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1013",
+            at="rulespecs/lib/18xx.rules:1017",
         )
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1018
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1014"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1018"
         )
-    # at rulespecs/lib/18xx.rules:1015
+    # at rulespecs/lib/18xx.rules:1019
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1020
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1021
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1018
+    # at rulespecs/lib/18xx.rules:1022
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1019
+    # at rulespecs/lib/18xx.rules:1023
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1024
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1026
+    # at rulespecs/lib/18xx.rules:1030
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1794,7 +1806,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1050
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1812,12 +1824,12 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1055
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1051
+        # at rulespecs/lib/18xx.rules:1055
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1051
+        # at rulespecs/lib/18xx.rules:1055
         g.b_market_move(v_corporation, "left")
 
 
@@ -1993,18 +2005,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1096
+    # at rulespecs/lib/18xx.rules:1100
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1102
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1102",
         )
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1103
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2012,23 +2024,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1099",
+            at="rulespecs/lib/18xx.rules:1103",
         )
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1105
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1101",
+            at="rulespecs/lib/18xx.rules:1105",
         )
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1106
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1102",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1107
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2037,114 +2049,114 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1103"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1107"
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1109
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1110
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1107
+    # at rulespecs/lib/18xx.rules:1111
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1108
+    # at rulespecs/lib/18xx.rules:1112
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1123
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1119",
+            at="rulespecs/lib/18xx.rules:1123",
         )
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1124
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1120",
+            at="rulespecs/lib/18xx.rules:1124",
         )
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1125
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1126
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1122",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1127
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1123",
+            at="rulespecs/lib/18xx.rules:1127",
         )
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1128
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1124",
+            at="rulespecs/lib/18xx.rules:1128",
         )
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1129
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1125",
+            at="rulespecs/lib/18xx.rules:1129",
         )
-    # at rulespecs/lib/18xx.rules:1126
+    # at rulespecs/lib/18xx.rules:1130
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1127
+    # at rulespecs/lib/18xx.rules:1131
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1132
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1133
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1133
+    # at rulespecs/lib/18xx.rules:1137
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1133",
+            at="rulespecs/lib/18xx.rules:1137",
         )
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1138
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1134",
+            at="rulespecs/lib/18xx.rules:1138",
         )
-    # at rulespecs/lib/18xx.rules:1135
+    # at rulespecs/lib/18xx.rules:1139
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1140
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1137
+        # at rulespecs/lib/18xx.rules:1141
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1142
+    # at rulespecs/lib/18xx.rules:1146
     return True
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1153
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1149",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1155
     if not (
         (
             (
@@ -2185,9 +2197,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1151",
+            at="rulespecs/lib/18xx.rules:1155",
         )
-    # at rulespecs/lib/18xx.rules:1157
+    # at rulespecs/lib/18xx.rules:1161
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2198,15 +2210,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1157",
+            at="rulespecs/lib/18xx.rules:1161",
         )
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1163
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1164
+    # at rulespecs/lib/18xx.rules:1168
     return (
         (
             g.b_dearest_train_price()
@@ -2243,22 +2255,22 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1179
+    # at rulespecs/lib/18xx.rules:1183
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1179",
+            at="rulespecs/lib/18xx.rules:1183",
         )
-    # at rulespecs/lib/18xx.rules:1181
+    # at rulespecs/lib/18xx.rules:1185
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1192
+    # at rulespecs/lib/18xx.rules:1196
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1198
     if (
         (
             ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
@@ -2266,66 +2278,66 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1196
+        # at rulespecs/lib/18xx.rules:1200
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1207
+    # at rulespecs/lib/18xx.rules:1211
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1208
+        # at rulespecs/lib/18xx.rules:1212
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1209
+            # at rulespecs/lib/18xx.rules:1213
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1210
+                # at rulespecs/lib/18xx.rules:1214
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1211
+                # at rulespecs/lib/18xx.rules:1215
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1221
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1224
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param_or("takeover_train_limit_bonus", 0),
         g.param_or("takeover_assets_usable_at_once", False),
     )
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1225
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1222
+        # at rulespecs/lib/18xx.rules:1226
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1228
     for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1225
+        # at rulespecs/lib/18xx.rules:1229
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1227
+    # at rulespecs/lib/18xx.rules:1231
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1228
+        # at rulespecs/lib/18xx.rules:1232
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1229
+            # at rulespecs/lib/18xx.rules:1233
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1234
+    # at rulespecs/lib/18xx.rules:1238
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1235
+    # at rulespecs/lib/18xx.rules:1239
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1236
+        # at rulespecs/lib/18xx.rules:1240
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1237
+            # at rulespecs/lib/18xx.rules:1241
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1240
+    # at rulespecs/lib/18xx.rules:1244
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1241
+    # at rulespecs/lib/18xx.rules:1245
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1242
+    # at rulespecs/lib/18xx.rules:1246
     if g.b_len(g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1243
+        # at rulespecs/lib/18xx.rules:1247
         g.b_require_decision(v_owner, "discard_train")
 
 
@@ -2339,11 +2351,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1305
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1302
+        # at rulespecs/lib/18xx.rules:1306
         g.transfer(
             (
                 (10 * g.b_par_price(v_corporation))
@@ -2352,19 +2364,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1303
+        # at rulespecs/lib/18xx.rules:1307
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1314
+    # at rulespecs/lib/18xx.rules:1318
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1315
+        # at rulespecs/lib/18xx.rules:1319
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1316
+            # at rulespecs/lib/18xx.rules:1320
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1317
+            # at rulespecs/lib/18xx.rules:1321
             g.b_close_private(v_company)
 
 
@@ -2772,12 +2784,12 @@ def q_place_token(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1013",
+            at="rulespecs/lib/18xx.rules:1017",
         )
 
 
@@ -2806,12 +2818,12 @@ def q_buy_train(g, v_corporation):
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1133
+    # at rulespecs/lib/18xx.rules:1137
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1133",
+            at="rulespecs/lib/18xx.rules:1137",
         )
 
 
@@ -3042,10 +3054,10 @@ def q2_lay_tile(g, v_corporation, v_hex):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1018
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1014"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1018"
         )
 
 
@@ -3074,12 +3086,12 @@ def q2_buy_train(g, v_corporation, v_train):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1138
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1134",
+            at="rulespecs/lib/18xx.rules:1138",
         )
 
 
@@ -3107,33 +3119,33 @@ def qs_assign(g, v_company):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1258
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1255
+        # at rulespecs/lib/18xx.rules:1259
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1256
+            # at rulespecs/lib/18xx.rules:1260
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1258
+        # at rulespecs/lib/18xx.rules:1262
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1259
+            # at rulespecs/lib/18xx.rules:1263
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1278
+    # at rulespecs/lib/18xx.rules:1282
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1279
+        # at rulespecs/lib/18xx.rules:1283
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1297
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1294
+        # at rulespecs/lib/18xx.rules:1298
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -3143,7 +3155,7 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1312
     r_close_privates(g)
 
 

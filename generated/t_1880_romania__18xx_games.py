@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-    "rulespecs/lib/18xx.rules": "bdf7c9b9dd8a51db",
+    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "bdf7c9b9dd8a51db",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-        "rulespecs/lib/18xx.rules": "bdf7c9b9dd8a51db",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -1459,6 +1459,7 @@ class Game(GameBase):
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
+        "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,
         "reduce_debt": r_reduce_debt,

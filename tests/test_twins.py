@@ -31,15 +31,18 @@ ROOT = Path(__file__).resolve().parent.parent
 #: stack_charter (mines collected, the train limit, trains that ran) and close_corporation; and the end of a
 #: stock round's price moves the library's trigger end_stock_round over the primitive market_order, in place of
 #: the verifier's hand-written runtime step); 166 with bank_funded_shares a library function, a kind's parameter
-#: defaults (`param bank_funds_on_par: int = 0`) now read by the components that do not set them
-RECORDED = 166
+#: defaults (`param bank_funds_on_par: int = 0`) now read by the components that do not set them; 165 with
+#: offered_later a library function over private_sale_order, a parameter whose type names a kind of entity
+#: (`list[private]`) now read as entities in the engine as in the model
+RECORDED = 165
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
          "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
          "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
-         "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares"]
+         "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares",
+         "offered_later"]
 
 
 @functools.cache

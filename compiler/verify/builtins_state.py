@@ -1070,15 +1070,6 @@ class StateBuiltins:
                 name = f"bid:{y.id}@{q.id}"
                 ctx.state[name] = IF(AND(ctx.path, item == m.z(y)), new(q, ctx.state[name]), ctx.state[name])
 
-    def b_offered_later(self, ctx: Ctx, item: Any) -> Any:
-        e = self.ent(item)
-        sale = self.privates_for_sale(ctx)
-        parts = []
-        for i, (x, cond) in enumerate(sale):
-            earlier = OR(*[c for _, c in sale[:i]])
-            parts.append(AND(e == self.m.z(x), cond, earlier))
-        return OR(*parts)
-
     def b_sale_price(self, ctx: Ctx) -> Any:
         return ctx.state["sale_price"]
 
