@@ -147,3 +147,40 @@ def test_the_moved_title_rules_are_the_titles(name):
     found = _census()
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     assert f"function {name}(" in (ROOT / "rulespecs" / TITLE_ROUTINES[name]).read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the DSL gaps these moves closed
+
+
+def test_a_kinds_parameter_default_is_read_where_a_component_does_not_set_it(rulespecs_loaded):
+    """`param bank_funds_on_par: int = 0` on the corporation kind: 1846's corporations, which do not set it,
+    read 0 in the engine and the model alike (a gap before, which kept bank_funded_shares a builtin);
+    18CO's DPRT corporations read their own 1."""
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+
+    for name, want in (("1846", {0}), ("18CO", {0, 1})):
+        title = rulespecs_loaded.program.titles[name]
+        model = Model(title)
+        read = {model.data[c]["bank_funds_on_par"] for c in model.corporations}
+        g = game_class(name)(players=["Ann", "Bob", "Cy"], seed=1)
+        played = {g.attr(c, "bank_funds_on_par") for c in g.corporations}
+        assert read == played == want, (name, read, played)
+
+
+def test_a_parameter_typed_by_a_kind_reads_as_its_entities(rulespecs_loaded):
+    """`private_sale_order: list[private]`: the engine's DSL reads 1800's order as the privates, as the model
+    does (a list of keys before, which kept offered_later a builtin)."""
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    g = game_class("1800")(players=["Ann", "Bob"], seed=1)
+    order = g.as_entities(g.param("private_sale_order"))
+    assert [x.kind for x in order] == ["private"] * 3 and [x.id for x in order] == ["MT", "DSL", "RGS"]
+    # the library's offered_later over it: MT on sale first, the other two behind it
+    offered_later = g.ROUTINES["offered_later"]
+    assert [offered_later(g, x) for x in order] == [False, True, True]
+    model = Model(rulespecs_loaded.program.titles["1800"])
+    lifted = Translator(model).param_value("private_sale_order", Translator(model).new_ctx(model.vars.fresh_state("s")))
+    assert [str(v) for v, _ in lifted.elems] == [str(model.z(model.entity("private", k))) for k in ("MT", "DSL", "RGS")]
