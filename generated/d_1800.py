@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "96beeb3eca0f4efb",
-    "rulespecs/lib/18xx.rules": "cc814d653545c870",
+    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -191,7 +191,7 @@ COMPONENTS = {
         {'key': 'E7', 'title': None, 'color': 'red', 'nodes': [{'kind': 'offboard', 'revenue': {'2': 10, '4': 20, '5': 30}}], 'paths': [{'a': 3, 'b': 'n0'}]},
     ],
     'market': [
-        {'key': 'stock', 'title': 'Stock Market', 'rows': [[80, 90, 100, 110, 120, 140, 160, 180, 200, 225], [70, 80, 90, {'price': 100, 'zones': ['par']}, 110, 120, 140, 160, 180], [60, 70, 80, {'price': 90, 'zones': ['par']}, 100, 110, 120], [{'price': 50, 'zones': ['no_cert_limit']}, {'price': 60, 'zones': ['no_cert_limit']}, 70, {'price': 80, 'zones': ['par']}, 90, 100, 110], [{'price': 40, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 50, 'zones': ['no_cert_limit']}, 60, {'price': 70, 'zones': ['par']}, 80, 90], [{'price': 30, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 40, 'zones': ['no_cert_limit']}, {'price': 50, 'zones': ['no_cert_limit']}, {'price': 60, 'zones': ['par']}, 70], [{'price': 20, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 30, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 40, 'zones': ['no_cert_limit']}, 50, 60], [{'price': 10, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 20, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 30, 'zones': ['no_cert_limit']}, 40]], 'zone_areas': 'legend 0 cells are the upper outlined area, legend 1 cells the lowest', 'kind': 'two_dimensional', 'left_edge': 'down', 'right_edge': 'up', 'down_blocked': 'stay', 'up_blocked': 'stay', 'new_token_in_box': 'bottom_of_stack'},
+        {'key': 'stock', 'title': 'Stock Market', 'rows': [[80, 90, 100, 110, 120, 140, 160, 180, 200, 225], [70, 80, 90, {'price': 100, 'zones': ['par']}, 110, 120, 140, 160, 180], [60, 70, 80, {'price': 90, 'zones': ['par']}, 100, 110, 120], [{'price': 50, 'zones': ['no_cert_limit']}, {'price': 60, 'zones': ['no_cert_limit']}, 70, {'price': 80, 'zones': ['par']}, 90, 100, 110], [{'price': 40, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 50, 'zones': ['no_cert_limit']}, 60, {'price': 70, 'zones': ['par']}, 80, 90], [{'price': 30, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 40, 'zones': ['no_cert_limit']}, {'price': 50, 'zones': ['no_cert_limit']}, {'price': 60, 'zones': ['par']}, 70], [{'price': 20, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 30, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 40, 'zones': ['no_cert_limit']}, 50, 60], [{'price': 10, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 20, 'zones': ['no_cert_limit', 'unlimited_holding']}, {'price': 30, 'zones': ['no_cert_limit']}, 40]], 'zone_areas': 'legend 0 cells are the upper outlined area, legend 1 cells the lowest', 'kind': 'two_dimensional', 'left_edge': 'down', 'right_edge': 'up', 'down_blocked': 'stay', 'up_blocked': 'stay', 'new_token_in_box': 'bottom_of_stack', 'top_edge': 'stay'},
     ],
     'option': [
         {'key': 'private_bidding', 'title': 'Bidding for Private Railroads', 'summary': 'An optional rule, borrowed from 1830: players may bid ahead for privates not yet on sale, setting the bid money aside; a bid private is not offered at its fixed price but goes to its only bidder, or by auction among its bidders once the private before it is sold.', 'order_kept': True, 'min_bid_over_face': 5, 'min_raise': 5, 'bid_money_locked': True, 'auction_start': 'highest_bid', 'resume_after': 'left_of_last_buyer_at_face', 'sets': {'private_sale_bidding': True}},
@@ -291,8 +291,8 @@ COMPONENTS = {
             '166', '1200', '200']),
     ],
     'train': [
-        {'key': '4', 'title': None, 'distance': 4, 'price': 430, 'count': 1},
-        {'key': '2x2E', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}], 'may_skip': ['town'], 'multiplier': 2, 'price': 500, 'count': 1, 'available_after': '5'},
+        {'key': '4', 'title': None, 'distance': 4, 'price': 430, 'count': 1, 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '2x2E', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}], 'may_skip': ['town'], 'multiplier': 2, 'price': 500, 'count': 1, 'available_after': '5', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
     ],
     'zone': [
         {'key': 'par', 'title': 'a cell where a corporation may be started', 'summary': 'Boxes in the vertical band from $60 to $100 where a new Director may set the price.'},
@@ -312,25 +312,25 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§11.9',
         'action trade_company': '§12.3',
         'at action bankrupt': 'rulespecs/1800.rules:844',
-        'at action bid': 'rulespecs/lib/18xx.rules:779',
+        'at action bid': 'rulespecs/lib/18xx.rules:787',
         'at action buy_bond': 'rulespecs/1800.rules:734',
-        'at action buy_company': 'rulespecs/lib/18xx.rules:766',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:839',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1052',
+        'at action buy_company': 'rulespecs/lib/18xx.rules:774',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:847',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1060',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
-        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:967',
+        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:975',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1128',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1008',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1173',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:983',
-        'at action par': 'rulespecs/lib/18xx.rules:802',
-        'at action pass': 'rulespecs/lib/18xx.rules:959',
-        'at action place_token': 'rulespecs/lib/18xx.rules:991',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1002',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:885',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1136',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1016',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1181',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:991',
+        'at action par': 'rulespecs/lib/18xx.rules:810',
+        'at action pass': 'rulespecs/lib/18xx.rules:967',
+        'at action place_token': 'rulespecs/lib/18xx.rules:999',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1010',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:893',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
         'bond DRGW_bond': '§2',
@@ -756,9 +756,37 @@ def r_corporation_of(g, v_bond):
     return g.attr(v_bond, "corporation")
 
 
+def r_bank_funded_shares(g, v_corporation):
+    """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
+    # at rulespecs/lib/18xx.rules:734
+    return (
+        0
+        if (g.attr(v_corporation, "bank_funds_on_par") == 0)
+        else sum(
+            sum(
+                (g.attr(v_c, "shares") if g.state_has("granted", v_c) else 0)
+                for v_c in g.b_held_certificates(v_p, v_corporation)
+            )
+            for v_p in g.name("players")
+        )
+    )
+
+
+def r_offered_later(g, v_company):
+    """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
+    # at rulespecs/lib/18xx.rules:738
+    return (
+        (
+            (v_company in g.as_entities(g.param("private_sale_order")))
+            and (g.b_holder_of(v_company) == g.name("bank"))
+        )
+        and (not g.b_closed(v_company))
+    ) and (v_company != g.b_private_on_sale())
+
+
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:734
+    # at rulespecs/lib/18xx.rules:742
     return any(
         (
             (g.b_started(v_c) and (not g.b_closed(v_c)))
@@ -773,69 +801,69 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:742
+    # at rulespecs/lib/18xx.rules:750
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:742",
+            at="rulespecs/lib/18xx.rules:750",
         )
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:751
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:755
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:755",
         )
-    # at rulespecs/lib/18xx.rules:748
+    # at rulespecs/lib/18xx.rules:756
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:755
+    # at rulespecs/lib/18xx.rules:763
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:766
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:767
+    # at rulespecs/lib/18xx.rules:775
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:767"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:775"
         )
-    # at rulespecs/lib/18xx.rules:768
+    # at rulespecs/lib/18xx.rules:776
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:768",
+            at="rulespecs/lib/18xx.rules:776",
         )
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:777
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:769",
+            at="rulespecs/lib/18xx.rules:777",
         )
-    # at rulespecs/lib/18xx.rules:770
+    # at rulespecs/lib/18xx.rules:778
     if not (v_price == g.b_sale_price()):
         raise IllegalAction(
-            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:770"
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:778"
         )
-    # at rulespecs/lib/18xx.rules:771
+    # at rulespecs/lib/18xx.rules:779
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -843,88 +871,88 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:771",
+            at="rulespecs/lib/18xx.rules:779",
         )
-    # at rulespecs/lib/18xx.rules:773
+    # at rulespecs/lib/18xx.rules:781
     if not (r_free_cash(g, v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:773",
+            at="rulespecs/lib/18xx.rules:781",
         )
-    # at rulespecs/lib/18xx.rules:774
+    # at rulespecs/lib/18xx.rules:782
     g.transfer(v_price, v_player, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:783
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:776
+    # at rulespecs/lib/18xx.rules:784
     g.b_private_sold(v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:780
+    # at rulespecs/lib/18xx.rules:788
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:781
+        # at rulespecs/lib/18xx.rules:789
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:781",
+                at="rulespecs/lib/18xx.rules:789",
             )
-        # at rulespecs/lib/18xx.rules:782
+        # at rulespecs/lib/18xx.rules:790
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:782",
+                at="rulespecs/lib/18xx.rules:790",
             )
-        # at rulespecs/lib/18xx.rules:783
+        # at rulespecs/lib/18xx.rules:791
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:783",
+                at="rulespecs/lib/18xx.rules:791",
             )
-        # at rulespecs/lib/18xx.rules:784
+        # at rulespecs/lib/18xx.rules:792
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:786
+        # at rulespecs/lib/18xx.rules:794
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:786",
+                at="rulespecs/lib/18xx.rules:794",
             )
-        # at rulespecs/lib/18xx.rules:787
+        # at rulespecs/lib/18xx.rules:795
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:788
+            # at rulespecs/lib/18xx.rules:796
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:788",
+                    at="rulespecs/lib/18xx.rules:796",
                 )
-            # at rulespecs/lib/18xx.rules:789
+            # at rulespecs/lib/18xx.rules:797
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:789",
+                    at="rulespecs/lib/18xx.rules:797",
                 )
-            # at rulespecs/lib/18xx.rules:790
+            # at rulespecs/lib/18xx.rules:798
             if not (r_free_cash(g, v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:790")
-            # at rulespecs/lib/18xx.rules:791
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:798")
+            # at rulespecs/lib/18xx.rules:799
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:793
-            if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
+            # at rulespecs/lib/18xx.rules:801
+            if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:793",
+                    at="rulespecs/lib/18xx.rules:801",
                 )
-            # at rulespecs/lib/18xx.rules:794
+            # at rulespecs/lib/18xx.rules:802
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -932,114 +960,114 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:794",
+                    at="rulespecs/lib/18xx.rules:802",
                 )
-            # at rulespecs/lib/18xx.rules:796
+            # at rulespecs/lib/18xx.rules:804
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:796",
+                    at="rulespecs/lib/18xx.rules:804",
                 )
-            # at rulespecs/lib/18xx.rules:797
+            # at rulespecs/lib/18xx.rules:805
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:811
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:811",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:812
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:812",
         )
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:813
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:805"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:813"
         )
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:814
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:806"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:814"
         )
-    # at rulespecs/lib/18xx.rules:807
+    # at rulespecs/lib/18xx.rules:815
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:807")
-    # at rulespecs/lib/18xx.rules:808
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:815")
+    # at rulespecs/lib/18xx.rules:816
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:817
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:809",
+            at="rulespecs/lib/18xx.rules:817",
         )
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:818
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:810")
-    # at rulespecs/lib/18xx.rules:811
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:818")
+    # at rulespecs/lib/18xx.rules:819
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:820
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:812
+        # at rulespecs/lib/18xx.rules:820
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:821
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:814
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:822
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:823
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:824
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:817
+    # at rulespecs/lib/18xx.rules:825
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:848
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:840"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:848"
         )
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:849
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:841",
+            at="rulespecs/lib/18xx.rules:849",
         )
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:850
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:842"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:850"
         )
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:851
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:843",
+            at="rulespecs/lib/18xx.rules:851",
         )
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:852
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:853
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:845",
+            at="rulespecs/lib/18xx.rules:853",
         )
-    # at rulespecs/lib/18xx.rules:846
+    # at rulespecs/lib/18xx.rules:854
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1047,9 +1075,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:854",
         )
-    # at rulespecs/lib/18xx.rules:848
+    # at rulespecs/lib/18xx.rules:856
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1058,26 +1086,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:848"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:856"
         )
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:858
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:859
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:851")
-    # at rulespecs/lib/18xx.rules:852
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:859")
+    # at rulespecs/lib/18xx.rules:860
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:853
+    # at rulespecs/lib/18xx.rules:861
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:854
+    # at rulespecs/lib/18xx.rules:862
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:855
+    # at rulespecs/lib/18xx.rules:863
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:871
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1091,7 +1119,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:873
+    # at rulespecs/lib/18xx.rules:881
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1115,31 +1143,31 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:886
+    # at rulespecs/lib/18xx.rules:894
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:887
+    # at rulespecs/lib/18xx.rules:895
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:887",
+            at="rulespecs/lib/18xx.rules:895",
         )
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:896
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:888",
+            at="rulespecs/lib/18xx.rules:896",
         )
-    # at rulespecs/lib/18xx.rules:889
+    # at rulespecs/lib/18xx.rules:897
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:889"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:897"
         )
-    # at rulespecs/lib/18xx.rules:891
+    # at rulespecs/lib/18xx.rules:899
     if not (
         (
             (
@@ -1168,39 +1196,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:891",
+            at="rulespecs/lib/18xx.rules:899",
         )
-    # at rulespecs/lib/18xx.rules:896
+    # at rulespecs/lib/18xx.rules:904
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:897
+    # at rulespecs/lib/18xx.rules:905
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:897",
+            at="rulespecs/lib/18xx.rules:905",
         )
-    # at rulespecs/lib/18xx.rules:899
+    # at rulespecs/lib/18xx.rules:907
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:899",
+            at="rulespecs/lib/18xx.rules:907",
         )
-    # at rulespecs/lib/18xx.rules:901
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:902
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:904
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:905
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:906
-        g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:908
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:909
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:910
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:912
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:913
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:914
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:916
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/lib/18xx.rules:917
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:918
     g.state_set(
         "sold_this_round",
         (
@@ -1209,57 +1237,57 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:919
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:912
+    # at rulespecs/lib/18xx.rules:920
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:921
+    # at rulespecs/lib/18xx.rules:929
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:924
+        # at rulespecs/lib/18xx.rules:932
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:925
+            # at rulespecs/lib/18xx.rules:933
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:929
-        for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:930
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:934
-        g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale_by_president":
         # at rulespecs/lib/18xx.rules:937
-        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+        for v_k in range(1, (v_sold) + 1):
             # at rulespecs/lib/18xx.rules:938
             g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:942
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:945
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:946
+            g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:943
+        # at rulespecs/lib/18xx.rules:951
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:944
+            # at rulespecs/lib/18xx.rules:952
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:945
+                # at rulespecs/lib/18xx.rules:953
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:948
+            # at rulespecs/lib/18xx.rules:956
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:921
+        # at rulespecs/lib/18xx.rules:929
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:921",
+            at="rulespecs/lib/18xx.rules:929",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:965
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1267,7 +1295,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:968
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1277,170 +1305,170 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:960",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:970
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:962",
+            at="rulespecs/lib/18xx.rules:970",
         )
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:972
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:977
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:969",
+            at="rulespecs/lib/18xx.rules:977",
         )
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:978
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:970",
+            at="rulespecs/lib/18xx.rules:978",
         )
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:979
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:971"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:979"
         )
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:980
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:973
+    # at rulespecs/lib/18xx.rules:981
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:973"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:981"
         )
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:982
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:974"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:982"
         )
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:983
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:975")
-    # at rulespecs/lib/18xx.rules:976
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:983")
+    # at rulespecs/lib/18xx.rules:984
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:985
     g.move(v_company, v_seller, v_corporation)
-    # at rulespecs/lib/18xx.rules:978
+    # at rulespecs/lib/18xx.rules:986
     g.b_ability_sold(v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:992
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:984"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:992"
         )
-    # at rulespecs/lib/18xx.rules:985
+    # at rulespecs/lib/18xx.rules:993
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:986
+    # at rulespecs/lib/18xx.rules:994
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:986",
+            at="rulespecs/lib/18xx.rules:994",
         )
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:995
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:996
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1000
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1000",
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1001
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1001",
         )
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:1002
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:1003
     v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1004
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:996"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1004"
         )
-    # at rulespecs/lib/18xx.rules:997
+    # at rulespecs/lib/18xx.rules:1005
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1006
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:999
+    # at rulespecs/lib/18xx.rules:1007
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1003
+    # at rulespecs/lib/18xx.rules:1011
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1003",
+            at="rulespecs/lib/18xx.rules:1011",
         )
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1012
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1013
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1009",
+            at="rulespecs/lib/18xx.rules:1017",
         )
-    # at rulespecs/lib/18xx.rules:1010
+    # at rulespecs/lib/18xx.rules:1018
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1010"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1018"
         )
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1019
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1020
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1021
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1022
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1015
+    # at rulespecs/lib/18xx.rules:1023
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1024
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1030
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1450,11 +1478,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1038
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1031
+        # at rulespecs/lib/18xx.rules:1039
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1032
+            # at rulespecs/lib/18xx.rules:1040
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1464,7 +1492,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1050
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1495,102 +1523,67 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1053",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1054
+    # at rulespecs/lib/18xx.rules:1062
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1054"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1062"
         )
-    # at rulespecs/lib/18xx.rules:1055
+    # at rulespecs/lib/18xx.rules:1063
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1056
+    # at rulespecs/lib/18xx.rules:1064
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1057
+        # at rulespecs/lib/18xx.rules:1065
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1059
+        # at rulespecs/lib/18xx.rules:1067
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1059"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1067"
             )
-        # at rulespecs/lib/18xx.rules:1060
+        # at rulespecs/lib/18xx.rules:1068
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1060",
+                at="rulespecs/lib/18xx.rules:1068",
             )
-        # at rulespecs/lib/18xx.rules:1061
+        # at rulespecs/lib/18xx.rules:1069
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1061",
-            )
-        # at rulespecs/lib/18xx.rules:1062
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1063
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1063",
-            )
-        # at rulespecs/lib/18xx.rules:1064
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1065
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1066
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1068
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1068",
-            )
-        # at rulespecs/lib/18xx.rules:1069
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule="§11.7",
                 at="rulespecs/lib/18xx.rules:1069",
             )
         # at rulespecs/lib/18xx.rules:1070
-        g.transfer(v_price, v_corporation, g.name("bank"))
+        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:1071
-        g.move(v_train, g.name("pool"), v_corporation)
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1071",
+            )
         # at rulespecs/lib/18xx.rules:1072
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1073
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1074
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
-            raise IllegalAction(
-                "trains are bought from the bank or another corporation",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1074",
-            )
-        # at rulespecs/lib/18xx.rules:1075
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1075",
-            )
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
         # at rulespecs/lib/18xx.rules:1076
-        if not (v_price >= g.param("min_train_price")):
+        if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "below the least price for a train",
+                "the bank pool sells trains at the printed price",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:1076",
             )
@@ -1602,102 +1595,137 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
                 at="rulespecs/lib/18xx.rules:1077",
             )
         # at rulespecs/lib/18xx.rules:1078
-        g.transfer(v_price, v_corporation, v_seller)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1079
-        g.move(v_train, v_seller, v_corporation)
+        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/lib/18xx.rules:1080
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/lib/18xx.rules:1082
+        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1082",
+            )
+        # at rulespecs/lib/18xx.rules:1083
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1083",
+            )
+        # at rulespecs/lib/18xx.rules:1084
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1084",
+            )
+        # at rulespecs/lib/18xx.rules:1085
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1085",
+            )
+        # at rulespecs/lib/18xx.rules:1086
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:1087
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1088
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1123
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1115",
+            at="rulespecs/lib/18xx.rules:1123",
         )
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1124
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1116",
+            at="rulespecs/lib/18xx.rules:1124",
         )
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1125
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1118
+    # at rulespecs/lib/18xx.rules:1126
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1118",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1127
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1119",
+            at="rulespecs/lib/18xx.rules:1127",
         )
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1128
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1120",
+            at="rulespecs/lib/18xx.rules:1128",
         )
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1129
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1129",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1130
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1131
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1132
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1133
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1137
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1129",
+            at="rulespecs/lib/18xx.rules:1137",
         )
-    # at rulespecs/lib/18xx.rules:1130
+    # at rulespecs/lib/18xx.rules:1138
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1130",
+            at="rulespecs/lib/18xx.rules:1138",
         )
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1139
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1132
+    # at rulespecs/lib/18xx.rules:1140
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1133
+        # at rulespecs/lib/18xx.rules:1141
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1138
+    # at rulespecs/lib/18xx.rules:1146
     return True
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1168
     return (
         (
             g.b_dearest_train_price()
@@ -1722,22 +1750,22 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1183
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1175",
+            at="rulespecs/lib/18xx.rules:1183",
         )
-    # at rulespecs/lib/18xx.rules:1177
+    # at rulespecs/lib/18xx.rules:1185
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1188
+    # at rulespecs/lib/18xx.rules:1196
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
-    # at rulespecs/lib/18xx.rules:1190
+    # at rulespecs/lib/18xx.rules:1198
     if (
         (
             ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
@@ -1745,72 +1773,72 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1192
+        # at rulespecs/lib/18xx.rules:1200
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1211
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1204
+        # at rulespecs/lib/18xx.rules:1212
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1205
+            # at rulespecs/lib/18xx.rules:1213
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1206
+                # at rulespecs/lib/18xx.rules:1214
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1207
+                # at rulespecs/lib/18xx.rules:1215
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1213
+    # at rulespecs/lib/18xx.rules:1221
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1216
+    # at rulespecs/lib/18xx.rules:1224
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param_or("takeover_train_limit_bonus", 0),
         g.param_or("takeover_assets_usable_at_once", False),
     )
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1225
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1218
+        # at rulespecs/lib/18xx.rules:1226
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1228
     for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1221
+        # at rulespecs/lib/18xx.rules:1229
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1223
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1224
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1225
-            g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1230
-    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
     # at rulespecs/lib/18xx.rules:1231
-    for v_holder in g.b_shareholders(v_owned):
+    for v_company in g.name("privates"):
         # at rulespecs/lib/18xx.rules:1232
-        if (v_holder != v_owned) and (v_holder != g.name("scrap")):
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
             # at rulespecs/lib/18xx.rules:1233
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1238
+    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
+    # at rulespecs/lib/18xx.rules:1239
+    for v_holder in g.b_shareholders(v_owned):
+        # at rulespecs/lib/18xx.rules:1240
+        if (v_holder != v_owned) and (v_holder != g.name("scrap")):
+            # at rulespecs/lib/18xx.rules:1241
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1236
+    # at rulespecs/lib/18xx.rules:1244
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1237
+    # at rulespecs/lib/18xx.rules:1245
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1238
+    # at rulespecs/lib/18xx.rules:1246
     if g.b_len(g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1239
+        # at rulespecs/lib/18xx.rules:1247
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1272
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -1826,11 +1854,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1305
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1298
+        # at rulespecs/lib/18xx.rules:1306
         g.transfer(
             (
                 (10 * g.b_par_price(v_corporation))
@@ -1839,19 +1867,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1299
+        # at rulespecs/lib/18xx.rules:1307
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1318
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1311
+        # at rulespecs/lib/18xx.rules:1319
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1312
+            # at rulespecs/lib/18xx.rules:1320
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1313
+            # at rulespecs/lib/18xx.rules:1321
             g.b_close_private(v_company)
 
 
@@ -2178,19 +2206,19 @@ def a_bankrupt(g, v_corporation):
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:767
+    # at rulespecs/lib/18xx.rules:775
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:767"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:775"
         )
-    # at rulespecs/lib/18xx.rules:768
+    # at rulespecs/lib/18xx.rules:776
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:768",
+            at="rulespecs/lib/18xx.rules:776",
         )
-    # at rulespecs/lib/18xx.rules:771
+    # at rulespecs/lib/18xx.rules:779
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -2198,153 +2226,153 @@ def q_buy_company(g, v_player):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:771",
+            at="rulespecs/lib/18xx.rules:779",
         )
 
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:811
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:811",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:812
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:812",
         )
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:817
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:809",
+            at="rulespecs/lib/18xx.rules:817",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:848
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:840"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:848"
         )
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:849
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:841",
+            at="rulespecs/lib/18xx.rules:849",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:886
+    # at rulespecs/lib/18xx.rules:894
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:887
+    # at rulespecs/lib/18xx.rules:895
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:887",
+            at="rulespecs/lib/18xx.rules:895",
         )
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:896
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:888",
+            at="rulespecs/lib/18xx.rules:896",
         )
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:977
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:969",
+            at="rulespecs/lib/18xx.rules:977",
         )
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:978
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:970",
+            at="rulespecs/lib/18xx.rules:978",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:992
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
-            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:984"
+            "tiles are laid at the start of a turn", rule="§11.1", at="rulespecs/lib/18xx.rules:992"
         )
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1000
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1000",
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1001
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1001",
         )
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:1003
     v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1004
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:996"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1004"
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1009",
+            at="rulespecs/lib/18xx.rules:1017",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1053",
+            at="rulespecs/lib/18xx.rules:1061",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1137
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1129",
+            at="rulespecs/lib/18xx.rules:1137",
         )
 
 
@@ -2470,56 +2498,56 @@ def q_contribute(g, v_corporation):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:777
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:769",
+            at="rulespecs/lib/18xx.rules:777",
         )
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:813
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:805"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:813"
         )
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:814
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:806"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:814"
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:808
+    # at rulespecs/lib/18xx.rules:816
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:818
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
     ):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:810")
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:818")
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:850
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:842"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:850"
         )
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:851
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:843",
+            at="rulespecs/lib/18xx.rules:851",
         )
-    # at rulespecs/lib/18xx.rules:846
+    # at rulespecs/lib/18xx.rules:854
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2527,61 +2555,61 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:854",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:979
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:971"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:979"
         )
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:980
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:973
+    # at rulespecs/lib/18xx.rules:981
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:973"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:981"
         )
 
 
 def qb2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:983
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:975")
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:983")
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:986
+    # at rulespecs/lib/18xx.rules:994
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:986",
+            at="rulespecs/lib/18xx.rules:994",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1010
+    # at rulespecs/lib/18xx.rules:1018
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1010"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1018"
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1130
+    # at rulespecs/lib/18xx.rules:1138
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1130",
+            at="rulespecs/lib/18xx.rules:1138",
         )
 
 
@@ -2645,33 +2673,33 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1250
+    # at rulespecs/lib/18xx.rules:1258
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1251
+        # at rulespecs/lib/18xx.rules:1259
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1252
+            # at rulespecs/lib/18xx.rules:1260
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1254
+        # at rulespecs/lib/18xx.rules:1262
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1255
+            # at rulespecs/lib/18xx.rules:1263
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1282
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1275
+        # at rulespecs/lib/18xx.rules:1283
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1289
+    # at rulespecs/lib/18xx.rules:1297
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1290
+        # at rulespecs/lib/18xx.rules:1298
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -2681,7 +2709,7 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1319
+    # at rulespecs/lib/18xx.rules:1327
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1320
+        # at rulespecs/lib/18xx.rules:1328
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "cc814d653545c870",
+    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -109,13 +109,13 @@ COMPONENTS = {
         {'key': 'privates_by_edition', 'title': 'Which privates are in the game', 'rulebook': 'none: the 1846 rulebook is not among ours', 'supplement': '18xx-games-1846.json lists twelve companies (ten privates and the two minors), among them Boomtown ($40, $10) and Little Miami ($40, $15)', 'other_supplement': '18xx-maker-1846.json lists ten companies (eight privates and the two minors), without Boomtown and Little Miami', 'reading': 'the two files describe different editions: the second (GMT) edition has Boomtown and Little Miami, the first does not. The base title follows the second edition; option first_edition removes the two'},
     ],
     'corporation': [
-        {'key': 'PRR', 'title': 'Pennsylvania Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80, 80], 'home': 'F20', 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'E11', 'price': 40, 'teleport_price': 60, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
-        {'key': 'NYC', 'title': 'New York Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'D20'},
-        {'key': 'BO', 'title': 'Baltimore & Ohio Railroad', 'log_id': 'B&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'G19', 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'H12', 'price': 40, 'teleport_price': 100, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
-        {'key': 'CO', 'title': 'Chesapeake & Ohio Railroad', 'log_id': 'C&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'I15'},
-        {'key': 'ERIE', 'title': 'Erie Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'E21', 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'The second slot of Erie (D20) is reserved for the Erie Railroad until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'D20', 'slot': 1, 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
-        {'key': 'GT', 'title': 'Grand Trunk Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80], 'home': 'B16'},
-        {'key': 'IC', 'title': 'Illinois Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'K3', 'children': [{'key': 'par_subsidy', 'title': None, 'summary': 'When the IC is started, the bank pays it a subsidy equal to its par price.', 'kind': 'ability'}, {'key': 'ic_track', 'title': None, 'summary': 'The IC lays yellow track (tiles 7, 8, 9) in the five hexes marked with its symbol with $20 off, so without cost.', 'hexes': ['E5', 'F6', 'G5', 'H6', 'J4'], 'tiles': ['7', '8', '9'], 'discount': 20, 'kind': 'ability'}, {'key': 'reserved_token', 'title': None, 'summary': 'A slot in Centralia (I5) is reserved for the IC until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'I5', 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'PRR', 'title': 'Pennsylvania Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80, 80], 'home': 'F20', 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'E11', 'price': 40, 'teleport_price': 60, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'NYC', 'title': 'New York Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'D20', 'bank_funds_on_par': 0},
+        {'key': 'BO', 'title': 'Baltimore & Ohio Railroad', 'log_id': 'B&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'G19', 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'H12', 'price': 40, 'teleport_price': 100, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'CO', 'title': 'Chesapeake & Ohio Railroad', 'log_id': 'C&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'I15', 'bank_funds_on_par': 0},
+        {'key': 'ERIE', 'title': 'Erie Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'E21', 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'The second slot of Erie (D20) is reserved for the Erie Railroad until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'D20', 'slot': 1, 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'GT', 'title': 'Grand Trunk Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80], 'home': 'B16', 'bank_funds_on_par': 0},
+        {'key': 'IC', 'title': 'Illinois Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'K3', 'bank_funds_on_par': 0, 'children': [{'key': 'par_subsidy', 'title': None, 'summary': 'When the IC is started, the bank pays it a subsidy equal to its par price.', 'kind': 'ability'}, {'key': 'ic_track', 'title': None, 'summary': 'The IC lays yellow track (tiles 7, 8, 9) in the five hexes marked with its symbol with $20 off, so without cost.', 'hexes': ['E5', 'F6', 'G5', 'H6', 'J4'], 'tiles': ['7', '8', '9'], 'discount': 20, 'kind': 'ability'}, {'key': 'reserved_token', 'title': None, 'summary': 'A slot in Centralia (I5) is reserved for the IC until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'I5', 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
     ],
     'dividend_rule': [
         {'key': 'half_pay', 'title': 'Dividend choices', 'summary': 'A corporation pays out its revenue, pays out half and keeps half, or withholds it all.', 'choices': ['payout', 'half', 'withhold']},
@@ -210,7 +210,7 @@ COMPONENTS = {
         {'key': 'issue_redeem', 'title': 'Issuing and redeeming shares', 'summary': 'A corporation may issue shares from its treasury to the market at one price step below the current price, or redeem shares from the market at one step above. It may not issue more shares than players hold less those already in the market.', 'issue_price': 'one space left of the current price', 'redeem_price': 'one space right of the current price', 'issue_limit': 'shares held by players minus shares in the market'},
     ],
     'market': [
-        {'key': 'main', 'title': 'Stock Market (one row)', 'rows': [[{'price': 0, 'zones': ['close']}, 10, 20, 30, {'price': 40, 'zones': ['par']}, {'price': 50, 'zones': ['par']}, {'price': 60, 'zones': ['par']}, {'price': 70, 'zones': ['par']}, {'price': 80, 'zones': ['par']}, {'price': 90, 'zones': ['par']}, {'price': 100, 'zones': ['par']}, {'price': 112, 'zones': ['par']}, {'price': 124, 'zones': ['par']}, {'price': 137, 'zones': ['par']}, {'price': 150, 'zones': ['par']}, 165, 180, 195, 212, 230, 250, 270, 295, 320, 345, 375, 405, 440, 475, 510, 550]], 'move_left': ['the president sells (one space per sale)', 'shares lie in the market at the end of a stock round', 'the dividend is under half the share price'], 'move_right': ['players hold all the shares at the end of a stock round', 'the dividend is at least the share price'], 'move_right_twice': 'the dividend is at least twice the share price', 'move_right_thrice': 'the dividend is at least three times the share price and the price is $165 or more', 'pool_sale_drop': 'down_block', 'sell_movement': 'left_block_pres'},
+        {'key': 'main', 'title': 'Stock Market (one row)', 'rows': [[{'price': 0, 'zones': ['close']}, 10, 20, 30, {'price': 40, 'zones': ['par']}, {'price': 50, 'zones': ['par']}, {'price': 60, 'zones': ['par']}, {'price': 70, 'zones': ['par']}, {'price': 80, 'zones': ['par']}, {'price': 90, 'zones': ['par']}, {'price': 100, 'zones': ['par']}, {'price': 112, 'zones': ['par']}, {'price': 124, 'zones': ['par']}, {'price': 137, 'zones': ['par']}, {'price': 150, 'zones': ['par']}, 165, 180, 195, 212, 230, 250, 270, 295, 320, 345, 375, 405, 440, 475, 510, 550]], 'move_left': ['the president sells (one space per sale)', 'shares lie in the market at the end of a stock round', 'the dividend is under half the share price'], 'move_right': ['players hold all the shares at the end of a stock round', 'the dividend is at least the share price'], 'move_right_twice': 'the dividend is at least twice the share price', 'move_right_thrice': 'the dividend is at least three times the share price and the price is $165 or more', 'pool_sale_drop': 'down_block', 'sell_movement': 'left_block_pres', 'left_edge': 'down', 'right_edge': 'up', 'top_edge': 'stay'},
     ],
     'minor': [
         {'key': 'MS', 'title': 'Michigan Southern', 'cost': 60, 'treasury': 60, 'draft_floor': 80, 'min_price': 1, 'max_price': 60, 'draft_price': 140, 'income': 0, 'home': 'C15', 'tokens': [0], 'trains': ['2'], 'closes': 'phase III', 'dividend': 'half to the minor, the rest to its owner (procedure minor_dividend)', 'acquisition': "a corporation that buys the minor's certificate takes over its cash, train and station"},
@@ -244,7 +244,7 @@ COMPONENTS = {
         {'key': 'up_to_face', 'title': 'Purchasing private companies', 'summary': 'In phases I and II a corporation may buy a private from a player for between $1 and its face value.', 'phases': ['I', 'II'], 'price_range': '$1 up to face value'},
     ],
     'removal': [
-        {'key': 'privates', 'title': 'Removal of private companies at setup', 'summary': 'Before the draft some privates leave the game at random: eight of the ten privates fall in two groups of four, and a number of each group is removed that depends on the player count.', 'orange_group': ['LSL', 'MC', 'OI', 'LM'], 'blue_group': ['SC', 'MPC', 'TBC', 'BT'], 'removed_per_group': {3: 3, 4: 2, 5: 1}, 'not_removed': ['MS', 'BIG4', 'CWI', 'MAIL']},
+        {'key': 'privates', 'title': 'Removal of private companies at setup', 'summary': 'Before the draft some privates leave the game at random: eight of the ten privates fall in two groups of four, and a number of each group is removed that depends on the player count.', 'orange_group': ['LSL', 'MC', 'OI', 'LM'], 'blue_group': ['SC', 'MPC', 'TBC', 'BT'], 'removed_per_group': {3: 3, 4: 2, 5: 1}, 'not_removed': ['MS', 'BIG4', 'CWI', 'MAIL'], 'home_token_placed': False},
         {'key': 'corporations', 'title': 'Removal of corporations at setup', 'summary': "With fewer than five players some corporations are removed at random from a fixed group; a removed corporation's home station is blocked by its token and its reservations are cancelled.", 'group': ['CO', 'ERIE', 'PRR'], 'removed_per_group': {3: 2, 4: 1, 5: 0}, 'corporations_in_game': {3: 5, 4: 6, 5: 7}, 'home_token_placed': True},
     ],
     'revenue_bonus': [
@@ -313,13 +313,13 @@ COMPONENTS = {
         {'key': '300', 'title': None, 'color': 'gray', 'nodes': [{'kind': 'city', 'revenue': 90, 'slots': 1}, {'kind': 'city', 'revenue': 90, 'slots': 1}, {'kind': 'city', 'revenue': 90, 'slots': 1}, {'kind': 'city', 'revenue': 90, 'slots': 1}], 'paths': [{'a': 0, 'b': 'n0'}, {'a': 'n0', 'b': 2}, {'a': 3, 'b': 'n1'}, {'a': 'n1', 'b': 2}, {'a': 4, 'b': 'n2'}, {'a': 'n2', 'b': 2}, {'a': 5, 'b': 'n3'}, {'a': 'n3', 'b': 2}], 'label': 'Chi'},
     ],
     'train': [
-        {'key': '2', 'title': None, 'distance': 2, 'price': 80, 'count': {3: 5, 4: 6, 5: 7}, 'count_note': 'for sale; each minor also starts with one more 2-train', 'obsolete_on': '5', 'rusts_on': '6'},
-        {'key': '4', 'title': None, 'distance': 4, 'price': 180, 'count': {3: 4, 4: 5, 5: 6}, 'obsolete_on': '6'},
-        {'key': '3/5', 'title': None, 'variant_of': '4', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 5}], 'must_count_own_station_city': True, 'price': 160, 'obsolete_on': '6'},
-        {'key': '5', 'title': None, 'distance': 5, 'price': 500, 'count': {3: 3, 4: 4, 5: 5}, 'events': ['close_privates']},
-        {'key': '4/6', 'title': None, 'variant_of': '5', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 4, 'visit': 6}], 'must_count_own_station_city': True, 'price': 450},
-        {'key': '6', 'title': None, 'distance': 6, 'price': 800, 'count': 9, 'count_note': 'the maker phase chart prints the 3-5 player supply as unlimited; its roster has nine cards', 'events': ['remove_markers', 'remove_reservations']},
-        {'key': '7/8', 'title': None, 'variant_of': '6', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 7, 'visit': 8}], 'must_count_own_station_city': True, 'price': 900},
+        {'key': '2', 'title': None, 'distance': 2, 'price': 80, 'count': {3: 5, 4: 6, 5: 7}, 'count_note': 'for sale; each minor also starts with one more 2-train', 'obsolete_on': '5', 'rusts_on': '6', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '4', 'title': None, 'distance': 4, 'price': 180, 'count': {3: 4, 4: 5, 5: 6}, 'obsolete_on': '6', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '3/5', 'title': None, 'variant_of': '4', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 5}], 'must_count_own_station_city': True, 'price': 160, 'obsolete_on': '6', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'satisfies_train_obligation': True},
+        {'key': '5', 'title': None, 'distance': 5, 'price': 500, 'count': {3: 3, 4: 4, 5: 5}, 'events': ['close_privates'], 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '4/6', 'title': None, 'variant_of': '5', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 4, 'visit': 6}], 'must_count_own_station_city': True, 'price': 450, 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'satisfies_train_obligation': True},
+        {'key': '6', 'title': None, 'distance': 6, 'price': 800, 'count': 9, 'count_note': 'the maker phase chart prints the 3-5 player supply as unlimited; its roster has nine cards', 'events': ['remove_markers', 'remove_reservations'], 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '7/8', 'title': None, 'variant_of': '6', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 7, 'visit': 8}], 'must_count_own_station_city': True, 'price': 900, 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'satisfies_train_obligation': True},
     ],
     'zone': [
         {'key': 'par', 'title': 'a cell where a corporation may be started', 'summary': 'Prices at which a corporation may be started ($40 to $150).'},
@@ -344,24 +344,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1486',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action bid': 'rulespecs/lib/18xx.rules:779',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:839',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1052',
+        'at action bid': 'rulespecs/lib/18xx.rules:787',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:847',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1060',
         'at action company_lay_tile': 'rulespecs/1846.rules:1507',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1128',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1008',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1173',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:983',
-        'at action par': 'rulespecs/lib/18xx.rules:802',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1136',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1016',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1181',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:991',
+        'at action par': 'rulespecs/lib/18xx.rules:810',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1002',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:885',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1010',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:893',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -829,9 +829,37 @@ def r_corporation_of(g, v_bond):
     return g.attr(v_bond, "corporation")
 
 
+def r_bank_funded_shares(g, v_corporation):
+    """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
+    # at rulespecs/lib/18xx.rules:734
+    return (
+        0
+        if (g.attr(v_corporation, "bank_funds_on_par") == 0)
+        else sum(
+            sum(
+                (g.attr(v_c, "shares") if g.state_has("granted", v_c) else 0)
+                for v_c in g.b_held_certificates(v_p, v_corporation)
+            )
+            for v_p in g.name("players")
+        )
+    )
+
+
+def r_offered_later(g, v_company):
+    """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
+    # at rulespecs/lib/18xx.rules:738
+    return (
+        (
+            (v_company in g.as_entities(g.param("private_sale_order")))
+            and (g.b_holder_of(v_company) == g.name("bank"))
+        )
+        and (not g.b_closed(v_company))
+    ) and (v_company != g.b_private_on_sale())
+
+
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:734
+    # at rulespecs/lib/18xx.rules:742
     return any(
         (
             (g.b_started(v_c) and (not g.b_closed(v_c)))
@@ -846,111 +874,111 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:742
+    # at rulespecs/lib/18xx.rules:750
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:742",
+            at="rulespecs/lib/18xx.rules:750",
         )
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:751
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:755
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:755",
         )
-    # at rulespecs/lib/18xx.rules:748
+    # at rulespecs/lib/18xx.rules:756
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:755
+    # at rulespecs/lib/18xx.rules:763
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:766
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:780
+    # at rulespecs/lib/18xx.rules:788
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:781
+        # at rulespecs/lib/18xx.rules:789
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:781",
+                at="rulespecs/lib/18xx.rules:789",
             )
-        # at rulespecs/lib/18xx.rules:782
+        # at rulespecs/lib/18xx.rules:790
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:782",
+                at="rulespecs/lib/18xx.rules:790",
             )
-        # at rulespecs/lib/18xx.rules:783
+        # at rulespecs/lib/18xx.rules:791
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:783",
+                at="rulespecs/lib/18xx.rules:791",
             )
-        # at rulespecs/lib/18xx.rules:784
+        # at rulespecs/lib/18xx.rules:792
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:786
+        # at rulespecs/lib/18xx.rules:794
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:786",
+                at="rulespecs/lib/18xx.rules:794",
             )
-        # at rulespecs/lib/18xx.rules:787
+        # at rulespecs/lib/18xx.rules:795
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:788
+            # at rulespecs/lib/18xx.rules:796
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:788",
+                    at="rulespecs/lib/18xx.rules:796",
                 )
-            # at rulespecs/lib/18xx.rules:789
+            # at rulespecs/lib/18xx.rules:797
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:789",
+                    at="rulespecs/lib/18xx.rules:797",
                 )
-            # at rulespecs/lib/18xx.rules:790
+            # at rulespecs/lib/18xx.rules:798
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:790",
+                    at="rulespecs/lib/18xx.rules:798",
                 )
-            # at rulespecs/lib/18xx.rules:791
+            # at rulespecs/lib/18xx.rules:799
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:793
-            if not (g.b_in_round("stock") and g.b_offered_later(v_company)):
+            # at rulespecs/lib/18xx.rules:801
+            if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:793",
+                    at="rulespecs/lib/18xx.rules:801",
                 )
-            # at rulespecs/lib/18xx.rules:794
+            # at rulespecs/lib/18xx.rules:802
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -958,130 +986,130 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:794",
+                    at="rulespecs/lib/18xx.rules:802",
                 )
-            # at rulespecs/lib/18xx.rules:796
+            # at rulespecs/lib/18xx.rules:804
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:796",
+                    at="rulespecs/lib/18xx.rules:804",
                 )
-            # at rulespecs/lib/18xx.rules:797
+            # at rulespecs/lib/18xx.rules:805
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:811
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:811",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:812
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:812",
         )
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:813
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:805",
+            at="rulespecs/lib/18xx.rules:813",
         )
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:814
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:806",
+            at="rulespecs/lib/18xx.rules:814",
         )
-    # at rulespecs/lib/18xx.rules:807
+    # at rulespecs/lib/18xx.rules:815
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:807",
+            at="rulespecs/lib/18xx.rules:815",
         )
-    # at rulespecs/lib/18xx.rules:808
+    # at rulespecs/lib/18xx.rules:816
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:817
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:809",
+            at="rulespecs/lib/18xx.rules:817",
         )
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:818
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:810",
+            at="rulespecs/lib/18xx.rules:818",
         )
-    # at rulespecs/lib/18xx.rules:811
+    # at rulespecs/lib/18xx.rules:819
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:820
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:812
+        # at rulespecs/lib/18xx.rules:820
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:821
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:814
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:822
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:823
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:824
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:817
+    # at rulespecs/lib/18xx.rules:825
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:848
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:840",
+            at="rulespecs/lib/18xx.rules:848",
         )
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:849
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:841",
+            at="rulespecs/lib/18xx.rules:849",
         )
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:850
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:842",
+            at="rulespecs/lib/18xx.rules:850",
         )
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:851
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:843",
+            at="rulespecs/lib/18xx.rules:851",
         )
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:852
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:853
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:845",
+            at="rulespecs/lib/18xx.rules:853",
         )
-    # at rulespecs/lib/18xx.rules:846
+    # at rulespecs/lib/18xx.rules:854
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1089,9 +1117,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:854",
         )
-    # at rulespecs/lib/18xx.rules:848
+    # at rulespecs/lib/18xx.rules:856
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1102,28 +1130,28 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:856",
         )
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:858
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:859
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:851"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:859"
         )
-    # at rulespecs/lib/18xx.rules:852
+    # at rulespecs/lib/18xx.rules:860
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:853
+    # at rulespecs/lib/18xx.rules:861
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:854
+    # at rulespecs/lib/18xx.rules:862
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:855
+    # at rulespecs/lib/18xx.rules:863
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:871
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1137,7 +1165,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:873
+    # at rulespecs/lib/18xx.rules:881
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1161,23 +1189,23 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:886
+    # at rulespecs/lib/18xx.rules:894
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:887
+    # at rulespecs/lib/18xx.rules:895
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:887",
+            at="rulespecs/lib/18xx.rules:895",
         )
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:896
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:888",
+            at="rulespecs/lib/18xx.rules:896",
         )
-    # at rulespecs/lib/18xx.rules:889
+    # at rulespecs/lib/18xx.rules:897
     if not (
         (g.b_len(v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -1185,9 +1213,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:889",
+            at="rulespecs/lib/18xx.rules:897",
         )
-    # at rulespecs/lib/18xx.rules:891
+    # at rulespecs/lib/18xx.rules:899
     if not (
         (
             (
@@ -1216,39 +1244,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:891",
+            at="rulespecs/lib/18xx.rules:899",
         )
-    # at rulespecs/lib/18xx.rules:896
+    # at rulespecs/lib/18xx.rules:904
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:897
+    # at rulespecs/lib/18xx.rules:905
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:897",
+            at="rulespecs/lib/18xx.rules:905",
         )
-    # at rulespecs/lib/18xx.rules:899
+    # at rulespecs/lib/18xx.rules:907
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:899",
+            at="rulespecs/lib/18xx.rules:907",
         )
-    # at rulespecs/lib/18xx.rules:901
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:902
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:904
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:905
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:906
-        g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:908
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
     # at rulespecs/lib/18xx.rules:909
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:910
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:912
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:913
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:914
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:916
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
+    # at rulespecs/lib/18xx.rules:917
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:918
     g.state_set(
         "sold_this_round",
         (
@@ -1257,57 +1285,57 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:919
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:912
+    # at rulespecs/lib/18xx.rules:920
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:921
+    # at rulespecs/lib/18xx.rules:929
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:924
+        # at rulespecs/lib/18xx.rules:932
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:925
+            # at rulespecs/lib/18xx.rules:933
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:929
-        for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:930
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:934
-        g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale_by_president":
         # at rulespecs/lib/18xx.rules:937
-        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+        for v_k in range(1, (v_sold) + 1):
             # at rulespecs/lib/18xx.rules:938
             g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:942
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:945
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:946
+            g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:943
+        # at rulespecs/lib/18xx.rules:951
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:944
+            # at rulespecs/lib/18xx.rules:952
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:945
+                # at rulespecs/lib/18xx.rules:953
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:948
+            # at rulespecs/lib/18xx.rules:956
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:921
+        # at rulespecs/lib/18xx.rules:929
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:921",
+            at="rulespecs/lib/18xx.rules:929",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:965
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1425,25 +1453,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:992
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:984",
+            at="rulespecs/lib/18xx.rules:992",
         )
-    # at rulespecs/lib/18xx.rules:985
+    # at rulespecs/lib/18xx.rules:993
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:986
+    # at rulespecs/lib/18xx.rules:994
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:986",
+            at="rulespecs/lib/18xx.rules:994",
         )
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:995
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:996
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1484,54 +1512,54 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1003
+    # at rulespecs/lib/18xx.rules:1011
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1003",
+            at="rulespecs/lib/18xx.rules:1011",
         )
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1012
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1013
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1009",
+            at="rulespecs/lib/18xx.rules:1017",
         )
-    # at rulespecs/lib/18xx.rules:1010
+    # at rulespecs/lib/18xx.rules:1018
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1010",
+            at="rulespecs/lib/18xx.rules:1018",
         )
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1019
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1020
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1021
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1022
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1015
+    # at rulespecs/lib/18xx.rules:1023
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1024
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1030
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1541,11 +1569,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1038
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1031
+        # at rulespecs/lib/18xx.rules:1039
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1032
+            # at rulespecs/lib/18xx.rules:1040
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1555,7 +1583,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1050
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1598,14 +1626,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1053",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1054
+    # at rulespecs/lib/18xx.rules:1062
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
@@ -1613,91 +1641,56 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1054",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1055
+    # at rulespecs/lib/18xx.rules:1063
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1056
+    # at rulespecs/lib/18xx.rules:1064
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1057
+        # at rulespecs/lib/18xx.rules:1065
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1059
+        # at rulespecs/lib/18xx.rules:1067
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1059",
+                at="rulespecs/lib/18xx.rules:1067",
             )
-        # at rulespecs/lib/18xx.rules:1060
+        # at rulespecs/lib/18xx.rules:1068
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1060",
+                at="rulespecs/lib/18xx.rules:1068",
             )
-        # at rulespecs/lib/18xx.rules:1061
+        # at rulespecs/lib/18xx.rules:1069
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1061",
-            )
-        # at rulespecs/lib/18xx.rules:1062
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1063
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1063",
-            )
-        # at rulespecs/lib/18xx.rules:1064
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1065
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1066
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1068
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1068",
-            )
-        # at rulespecs/lib/18xx.rules:1069
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1069",
             )
         # at rulespecs/lib/18xx.rules:1070
-        g.transfer(v_price, v_corporation, g.name("bank"))
+        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:1071
-        g.move(v_train, g.name("pool"), v_corporation)
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1071",
+            )
         # at rulespecs/lib/18xx.rules:1072
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1073
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1074
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
-            raise IllegalAction(
-                "trains are bought from the bank or another corporation",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1074",
-            )
-        # at rulespecs/lib/18xx.rules:1075
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1075",
-            )
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
         # at rulespecs/lib/18xx.rules:1076
-        if not (v_price >= g.param("min_train_price")):
+        if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "below the least price for a train",
+                "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1076",
             )
@@ -1709,27 +1702,62 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
                 at="rulespecs/lib/18xx.rules:1077",
             )
         # at rulespecs/lib/18xx.rules:1078
-        g.transfer(v_price, v_corporation, v_seller)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1079
-        g.move(v_train, v_seller, v_corporation)
+        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/lib/18xx.rules:1080
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/lib/18xx.rules:1082
+        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1082",
+            )
+        # at rulespecs/lib/18xx.rules:1083
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1083",
+            )
+        # at rulespecs/lib/18xx.rules:1084
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1084",
+            )
+        # at rulespecs/lib/18xx.rules:1085
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1085",
+            )
+        # at rulespecs/lib/18xx.rules:1086
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:1087
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1088
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1100
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1102
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1094",
+            at="rulespecs/lib/18xx.rules:1102",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1103
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1737,23 +1765,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1103",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1105
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1097",
+            at="rulespecs/lib/18xx.rules:1105",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1106
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1107
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1764,95 +1792,95 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1099",
+            at="rulespecs/lib/18xx.rules:1107",
         )
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1109
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1110
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1111
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1112
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1123
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1115",
+            at="rulespecs/lib/18xx.rules:1123",
         )
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1124
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1116",
+            at="rulespecs/lib/18xx.rules:1124",
         )
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1125
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1118
+    # at rulespecs/lib/18xx.rules:1126
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1118",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1127
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1119",
+            at="rulespecs/lib/18xx.rules:1127",
         )
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1128
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1120",
+            at="rulespecs/lib/18xx.rules:1128",
         )
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1129
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1129",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1130
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1131
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1132
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1133
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1137
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1129",
+            at="rulespecs/lib/18xx.rules:1137",
         )
-    # at rulespecs/lib/18xx.rules:1130
+    # at rulespecs/lib/18xx.rules:1138
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1130",
+            at="rulespecs/lib/18xx.rules:1138",
         )
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1139
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1132
+    # at rulespecs/lib/18xx.rules:1140
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1133
+        # at rulespecs/lib/18xx.rules:1141
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -1867,14 +1895,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1153
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1145",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1155
     if not (
         (
             (
@@ -1915,9 +1943,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1147",
+            at="rulespecs/lib/18xx.rules:1155",
         )
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1161
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1928,15 +1956,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1161",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1163
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1168
     return (
         (
             g.b_dearest_train_price()
@@ -1959,22 +1987,22 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1183
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1175",
+            at="rulespecs/lib/18xx.rules:1183",
         )
-    # at rulespecs/lib/18xx.rules:1177
+    # at rulespecs/lib/18xx.rules:1185
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1188
+    # at rulespecs/lib/18xx.rules:1196
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
-    # at rulespecs/lib/18xx.rules:1190
+    # at rulespecs/lib/18xx.rules:1198
     if (
         (
             ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
@@ -1982,72 +2010,72 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1192
+        # at rulespecs/lib/18xx.rules:1200
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1211
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1204
+        # at rulespecs/lib/18xx.rules:1212
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1205
+            # at rulespecs/lib/18xx.rules:1213
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1206
+                # at rulespecs/lib/18xx.rules:1214
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1207
+                # at rulespecs/lib/18xx.rules:1215
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1213
+    # at rulespecs/lib/18xx.rules:1221
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1216
+    # at rulespecs/lib/18xx.rules:1224
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param_or("takeover_train_limit_bonus", 0),
         g.param_or("takeover_assets_usable_at_once", False),
     )
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1225
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1218
+        # at rulespecs/lib/18xx.rules:1226
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1228
     for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1221
+        # at rulespecs/lib/18xx.rules:1229
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1223
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1224
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1225
-            g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1230
-    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
     # at rulespecs/lib/18xx.rules:1231
-    for v_holder in g.b_shareholders(v_owned):
+    for v_company in g.name("privates"):
         # at rulespecs/lib/18xx.rules:1232
-        if (v_holder != v_owned) and (v_holder != g.name("scrap")):
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
             # at rulespecs/lib/18xx.rules:1233
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1238
+    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
+    # at rulespecs/lib/18xx.rules:1239
+    for v_holder in g.b_shareholders(v_owned):
+        # at rulespecs/lib/18xx.rules:1240
+        if (v_holder != v_owned) and (v_holder != g.name("scrap")):
+            # at rulespecs/lib/18xx.rules:1241
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1236
+    # at rulespecs/lib/18xx.rules:1244
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1237
+    # at rulespecs/lib/18xx.rules:1245
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1238
+    # at rulespecs/lib/18xx.rules:1246
     if g.b_len(g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1239
+        # at rulespecs/lib/18xx.rules:1247
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1272
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2063,11 +2091,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1305
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1298
+        # at rulespecs/lib/18xx.rules:1306
         g.transfer(
             (
                 (10 * g.b_par_price(v_corporation))
@@ -2076,19 +2104,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1299
+        # at rulespecs/lib/18xx.rules:1307
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1318
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1311
+        # at rulespecs/lib/18xx.rules:1319
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1312
+            # at rulespecs/lib/18xx.rules:1320
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1313
+            # at rulespecs/lib/18xx.rules:1321
             g.b_close_private(v_company)
 
 
@@ -2567,64 +2595,64 @@ def a_company_place_token(g, v_company, v_city):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:811
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:811",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:812
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:812",
         )
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:817
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:809",
+            at="rulespecs/lib/18xx.rules:817",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:848
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:840",
+            at="rulespecs/lib/18xx.rules:848",
         )
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:849
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:841",
+            at="rulespecs/lib/18xx.rules:849",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:886
+    # at rulespecs/lib/18xx.rules:894
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:887
+    # at rulespecs/lib/18xx.rules:895
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:887",
+            at="rulespecs/lib/18xx.rules:895",
         )
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:896
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:888",
+            at="rulespecs/lib/18xx.rules:896",
         )
 
 
@@ -2658,12 +2686,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:992
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:984",
+            at="rulespecs/lib/18xx.rules:992",
         )
 
 
@@ -2687,34 +2715,34 @@ def q_place_token(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1009",
+            at="rulespecs/lib/18xx.rules:1017",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1053",
+            at="rulespecs/lib/18xx.rules:1061",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1137
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1129",
+            at="rulespecs/lib/18xx.rules:1137",
         )
 
 
@@ -2819,27 +2847,27 @@ def q_company_place_token(g, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:813
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:805",
+            at="rulespecs/lib/18xx.rules:813",
         )
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:814
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:806",
+            at="rulespecs/lib/18xx.rules:814",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:808
+    # at rulespecs/lib/18xx.rules:816
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:818
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -2847,27 +2875,27 @@ def qb2_par(g, v_player, v_corporation):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:810",
+            at="rulespecs/lib/18xx.rules:818",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:850
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:842",
+            at="rulespecs/lib/18xx.rules:850",
         )
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:851
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:843",
+            at="rulespecs/lib/18xx.rules:851",
         )
-    # at rulespecs/lib/18xx.rules:846
+    # at rulespecs/lib/18xx.rules:854
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2875,7 +2903,7 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:846",
+            at="rulespecs/lib/18xx.rules:854",
         )
 
 
@@ -2912,12 +2940,12 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:986
+    # at rulespecs/lib/18xx.rules:994
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:986",
+            at="rulespecs/lib/18xx.rules:994",
         )
 
 
@@ -2938,23 +2966,23 @@ def q2_place_token(g, v_corporation, v_city):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1010
+    # at rulespecs/lib/18xx.rules:1018
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1010",
+            at="rulespecs/lib/18xx.rules:1018",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1130
+    # at rulespecs/lib/18xx.rules:1138
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1130",
+            at="rulespecs/lib/18xx.rules:1138",
         )
 
 
@@ -2971,33 +2999,33 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1250
+    # at rulespecs/lib/18xx.rules:1258
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1251
+        # at rulespecs/lib/18xx.rules:1259
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1252
+            # at rulespecs/lib/18xx.rules:1260
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1254
+        # at rulespecs/lib/18xx.rules:1262
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1255
+            # at rulespecs/lib/18xx.rules:1263
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1282
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1275
+        # at rulespecs/lib/18xx.rules:1283
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1289
+    # at rulespecs/lib/18xx.rules:1297
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1290
+        # at rulespecs/lib/18xx.rules:1298
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -3007,15 +3035,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1312
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1319
+    # at rulespecs/lib/18xx.rules:1327
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1320
+        # at rulespecs/lib/18xx.rules:1328
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

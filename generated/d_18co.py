@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "cc814d653545c870",
+    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -243,13 +243,13 @@ COMPONENTS = {
         {'key': 'CM', 'title': 'Colorado Midland Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40, 100, 100], 'home_location': 'Colorado Springs, CO', 'home': 'G17', 'color': 'Light Blue'},
         {'key': 'CS', 'title': 'Colorado and Southern Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40, 100, 100], 'home_location': 'Trinidad, CO', 'home': 'K17', 'color': 'Black'},
         {'key': 'DPAC', 'title': 'Denver Pacific Railway', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'bank_funds_on_par': 1, 'tokens': [0, 40], 'home': 'E15', 'home_city': 2, 'home_location': 'Denver', 'color': 'Purple'},
-        {'key': 'DSL', 'title': 'Denver & Salt Lake Railroad', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'tokens': [0, 40], 'home': 'E15', 'home_city': 1, 'home_location': 'Denver'},
-        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'class': 'II', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['purple', 'brown'], 'par': [80, 90, 100, 110, 120, 135, 145, 160], 'float': {'purple': 50, 'brown': 60}, 'tokens': [0, 40, 80, 100, 100, 100], 'home': 'E15', 'home_city': 0, 'home_location': 'Denver'},
-        {'key': 'ATSF', 'title': 'Atchison, Topeka and Santa Fe', 'kind': 'major', 'class': 'II', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['purple', 'brown'], 'par': [80, 90, 100, 110, 120, 135, 145, 160], 'float': {'purple': 50, 'brown': 60}, 'tokens': [0, 40, 80, 100, 100, 100], 'home': 'J26', 'home_location': 'Wichita, KS'},
-        {'key': 'CBQ', 'title': 'Chicago, Burlington and Quincy', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100], 'home': 'B26', 'home_location': 'Lincoln, NE'},
-        {'key': 'ROCK', 'title': 'Chicago, Rock Island and Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'G27', 'home_location': 'Kansas City, KS'},
-        {'key': 'UP', 'title': 'Union Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'A17', 'home_location': 'Cheyenne, WY'},
-        {'key': 'DSNG', 'title': 'Durango & Silverton Narrow Gauge', 'kind': 'major', 'summary': "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private", 'class': Gap('Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class', at='rulespecs/18co.rules:1030'), 'shares': [20, 10, 20, 20, 10, 10, 10], 'par_zones': ['blue'], 'par': [75], 'float': 40, 'tokens': [0, 40], 'home': 'K5', 'home_location': 'Durango', 'trains_at_start': ['2P'], 'presidents_certificate_source': 'DRGR'},
+        {'key': 'DSL', 'title': 'Denver & Salt Lake Railroad', 'kind': 'major', 'class': 'III', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['blue', 'purple', 'brown'], 'par': [40, 50, 60, 75, 80, 90, 100, 110, 120, 135, 145, 160], 'float': {'blue': 40, 'purple': 50, 'brown': 60}, 'tokens': [0, 40], 'home': 'E15', 'home_city': 1, 'home_location': 'Denver', 'bank_funds_on_par': 0},
+        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'class': 'II', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['purple', 'brown'], 'par': [80, 90, 100, 110, 120, 135, 145, 160], 'float': {'purple': 50, 'brown': 60}, 'tokens': [0, 40, 80, 100, 100, 100], 'home': 'E15', 'home_city': 0, 'home_location': 'Denver', 'bank_funds_on_par': 0},
+        {'key': 'ATSF', 'title': 'Atchison, Topeka and Santa Fe', 'kind': 'major', 'class': 'II', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['purple', 'brown'], 'par': [80, 90, 100, 110, 120, 135, 145, 160], 'float': {'purple': 50, 'brown': 60}, 'tokens': [0, 40, 80, 100, 100, 100], 'home': 'J26', 'home_location': 'Wichita, KS', 'bank_funds_on_par': 0},
+        {'key': 'CBQ', 'title': 'Chicago, Burlington and Quincy', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100], 'home': 'B26', 'home_location': 'Lincoln, NE', 'bank_funds_on_par': 0},
+        {'key': 'ROCK', 'title': 'Chicago, Rock Island and Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'G27', 'home_location': 'Kansas City, KS', 'bank_funds_on_par': 0},
+        {'key': 'UP', 'title': 'Union Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'A17', 'home_location': 'Cheyenne, WY', 'bank_funds_on_par': 0},
+        {'key': 'DSNG', 'title': 'Durango & Silverton Narrow Gauge', 'kind': 'major', 'summary': "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private", 'class': Gap('Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class', at='rulespecs/18co.rules:1030'), 'shares': [20, 10, 20, 20, 10, 10, 10], 'par_zones': ['blue'], 'par': [75], 'float': 40, 'tokens': [0, 40], 'home': 'K5', 'home_location': 'Durango', 'trains_at_start': ['2P'], 'presidents_certificate_source': 'DRGR', 'bank_funds_on_par': 0},
     ],
     'effect': [
         *_LIBRARY.components('effect'),
@@ -528,15 +528,15 @@ COMPONENTS = {
         {'key': 'co7', 'title': None, 'color': 'brown', 'label': 'C', 'nodes': [{'kind': 'city', 'revenue': 60, 'slots': 3}], 'paths': [{'a': 0, 'b': 'n0'}, {'a': 1, 'b': 'n0'}, {'a': 2, 'b': 'n0'}, {'a': 3, 'b': 'n0'}, {'a': 4, 'b': 'n0'}, {'a': 5, 'b': 'n0'}]},
     ],
     'train': [
-        {'key': '2P', 'title': 'Durango & Silverton permanent 2-train', 'summary': "the DSNG's own 2-train; it never rusts and leaves the game if it is ever discarded", 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 0, 'count': 1, 'permanent': True, 'owner': 'DSNG', 'delivered': 'float', 'on_discard': 'removed_from_game'},
-        {'key': '2', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 100, 'count': 6, 'rusts_on': '4'},
-        {'key': '3', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 180, 'count': 5, 'available_after_sold_out': ['2'], 'rusts_on': '4D'},
-        {'key': '4', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 4, 'visit': 4}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 280, 'count': 4, 'available_after_sold_out': ['3'], 'rusts_on': '6'},
-        {'key': '5', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 5, 'visit': 5}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 500, 'count': 2, 'available_after_sold_out': ['4'], 'rusts_on': 'E'},
-        {'key': '4D', 'title': None, 'summary': 'range 4; doubles cities and off-boards; towns and villages may be passed but earn nothing', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 4, 'visit': 4, 'multiplier': 2}, {'nodes': ['town', 'village'], 'pay': 0, 'visit': 'unlimited'}], 'price': 650, 'count': 3, 'available_on': '5', 'available_after': ['4'], 'permanent': True},
-        {'key': '6', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 6, 'visit': 6}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 720, 'count': 10, 'available_after_sold_out': ['5', '4D'], 'permanent': True},
-        {'key': '5D', 'title': None, 'summary': 'range 5; doubles cities and off-boards; towns and villages earn nothing', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 5, 'visit': 5, 'multiplier': 2}, {'nodes': ['town', 'village'], 'pay': 0, 'visit': 'unlimited'}], 'price': 850, 'count': 2, 'available_on': '6', 'available_after': ['5', '4D'], 'permanent': True},
-        {'key': 'E', 'title': None, 'summary': 'unlimited range; every location counts at face value', 'distance': [{'nodes': ['city', 'offboard', 'town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 1000, 'count': 1, 'available_on': '6', 'available_after': ['5', '4D'], 'permanent': True},
+        {'key': '2P', 'title': 'Durango & Silverton permanent 2-train', 'summary': "the DSNG's own 2-train; it never rusts and leaves the game if it is ever discarded", 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 0, 'count': 1, 'permanent': True, 'owner': 'DSNG', 'delivered': 'float', 'on_discard': 'removed_from_game', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '2', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 100, 'count': 6, 'rusts_on': '4', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '3', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 180, 'count': 5, 'available_after_sold_out': ['2'], 'rusts_on': '4D', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '4', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 4, 'visit': 4}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 280, 'count': 4, 'available_after_sold_out': ['3'], 'rusts_on': '6', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '5', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 5, 'visit': 5}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 500, 'count': 2, 'available_after_sold_out': ['4'], 'rusts_on': 'E', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '4D', 'title': None, 'summary': 'range 4; doubles cities and off-boards; towns and villages may be passed but earn nothing', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 4, 'visit': 4, 'multiplier': 2}, {'nodes': ['town', 'village'], 'pay': 0, 'visit': 'unlimited'}], 'price': 650, 'count': 3, 'available_on': '5', 'available_after': ['4'], 'permanent': True, 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '6', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 6, 'visit': 6}, {'nodes': ['town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 720, 'count': 10, 'available_after_sold_out': ['5', '4D'], 'permanent': True, 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': '5D', 'title': None, 'summary': 'range 5; doubles cities and off-boards; towns and villages earn nothing', 'distance': [{'nodes': ['city', 'offboard'], 'pay': 5, 'visit': 5, 'multiplier': 2}, {'nodes': ['town', 'village'], 'pay': 0, 'visit': 'unlimited'}], 'price': 850, 'count': 2, 'available_on': '6', 'available_after': ['5', '4D'], 'permanent': True, 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+        {'key': 'E', 'title': None, 'summary': 'unlimited range; every location counts at face value', 'distance': [{'nodes': ['city', 'offboard', 'town', 'village'], 'pay': 'unlimited', 'visit': 'unlimited'}], 'price': 1000, 'count': 1, 'available_on': '6', 'available_after': ['5', '4D'], 'permanent': True, 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
     ],
     'zone': [
         {'key': 'par', 'title': 'a cell where a corporation may be started', 'summary': "cells where a launching President may place the corporation's stock token"},
@@ -580,14 +580,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
         'at action discard_train': 'rulespecs/18co.rules:2252',
         'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1173',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:983',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1181',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:991',
         'at action move_bid': 'rulespecs/18co.rules:2044',
-        'at action par': 'rulespecs/lib/18xx.rules:802',
-        'at action pass': 'rulespecs/lib/18xx.rules:959',
+        'at action par': 'rulespecs/lib/18xx.rules:810',
+        'at action pass': 'rulespecs/lib/18xx.rules:967',
         'at action place_token': 'rulespecs/18co.rules:2267',
         'at action remove_token': 'rulespecs/18co.rules:2140',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1002',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1010',
         'at action sell_shares': 'rulespecs/18co.rules:2060',
         'at action special_buy_shares': 'rulespecs/18co.rules:518',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1267,9 +1267,37 @@ def r_corporation_of(g, v_bond):
     return g.attr(v_bond, "corporation")
 
 
+def r_bank_funded_shares(g, v_corporation):
+    """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
+    # at rulespecs/lib/18xx.rules:734
+    return (
+        0
+        if (g.attr(v_corporation, "bank_funds_on_par") == 0)
+        else sum(
+            sum(
+                (g.attr(v_c, "shares") if g.state_has("granted", v_c) else 0)
+                for v_c in g.b_held_certificates(v_p, v_corporation)
+            )
+            for v_p in g.name("players")
+        )
+    )
+
+
+def r_offered_later(g, v_company):
+    """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
+    # at rulespecs/lib/18xx.rules:738
+    return (
+        (
+            (v_company in g.as_entities(g.param("private_sale_order")))
+            and (g.b_holder_of(v_company) == g.name("bank"))
+        )
+        and (not g.b_closed(v_company))
+    ) and (v_company != g.b_private_on_sale())
+
+
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:734
+    # at rulespecs/lib/18xx.rules:742
     return any(
         (
             (g.b_started(v_c) and (not g.b_closed(v_c)))
@@ -1284,39 +1312,39 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:742
+    # at rulespecs/lib/18xx.rules:750
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:742",
+            at="rulespecs/lib/18xx.rules:750",
         )
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:751
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:755
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:747",
+            at="rulespecs/lib/18xx.rules:755",
         )
-    # at rulespecs/lib/18xx.rules:748
+    # at rulespecs/lib/18xx.rules:756
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:755
+    # at rulespecs/lib/18xx.rules:763
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:758
+    # at rulespecs/lib/18xx.rules:766
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
@@ -1360,68 +1388,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:811
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:811",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:812
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:812",
         )
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:813
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:805",
+            at="rulespecs/lib/18xx.rules:813",
         )
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:814
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:806",
+            at="rulespecs/lib/18xx.rules:814",
         )
-    # at rulespecs/lib/18xx.rules:807
+    # at rulespecs/lib/18xx.rules:815
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:807"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:815"
         )
-    # at rulespecs/lib/18xx.rules:808
+    # at rulespecs/lib/18xx.rules:816
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:817
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:809",
+            at="rulespecs/lib/18xx.rules:817",
         )
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:818
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:810"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:818"
         )
-    # at rulespecs/lib/18xx.rules:811
+    # at rulespecs/lib/18xx.rules:819
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:820
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:812
+        # at rulespecs/lib/18xx.rules:820
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:821
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:814
-    g.transfer((v_price * g.b_bank_funded_shares(v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:822
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:823
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:824
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:817
+    # at rulespecs/lib/18xx.rules:825
     g.b_bought(v_player, v_corporation)
 
 
@@ -1587,7 +1615,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:871
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1601,7 +1629,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:873
+    # at rulespecs/lib/18xx.rules:881
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1791,49 +1819,49 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:921
+    # at rulespecs/lib/18xx.rules:929
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:924
+        # at rulespecs/lib/18xx.rules:932
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:925
+            # at rulespecs/lib/18xx.rules:933
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:929
-        for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:930
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:934
-        g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale_by_president":
         # at rulespecs/lib/18xx.rules:937
-        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+        for v_k in range(1, (v_sold) + 1):
             # at rulespecs/lib/18xx.rules:938
             g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale":
+        # at rulespecs/lib/18xx.rules:942
+        g.b_market_move(v_corporation, "down")
+    elif g.param("sell_price_drop") == "per_sale_by_president":
+        # at rulespecs/lib/18xx.rules:945
+        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
+            # at rulespecs/lib/18xx.rules:946
+            g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:943
+        # at rulespecs/lib/18xx.rules:951
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:944
+            # at rulespecs/lib/18xx.rules:952
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:945
+                # at rulespecs/lib/18xx.rules:953
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:948
+            # at rulespecs/lib/18xx.rules:956
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:921
+        # at rulespecs/lib/18xx.rules:929
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:921",
+            at="rulespecs/lib/18xx.rules:929",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:965
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1841,7 +1869,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:968
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1851,16 +1879,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:960",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:970
     if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:962",
+            at="rulespecs/lib/18xx.rules:970",
         )
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:972
     g.b_pass_turn(v_entity)
 
 
@@ -1939,25 +1967,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:992
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:984",
+            at="rulespecs/lib/18xx.rules:992",
         )
-    # at rulespecs/lib/18xx.rules:985
+    # at rulespecs/lib/18xx.rules:993
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:986
+    # at rulespecs/lib/18xx.rules:994
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:986",
+            at="rulespecs/lib/18xx.rules:994",
         )
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:995
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:996
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -2008,16 +2036,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1003
+    # at rulespecs/lib/18xx.rules:1011
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1003",
+            at="rulespecs/lib/18xx.rules:1011",
         )
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1012
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1013
     g.b_end_step(v_corporation)
 
 
@@ -2073,7 +2101,7 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1030
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2083,11 +2111,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1038
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1031
+        # at rulespecs/lib/18xx.rules:1039
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1032
+            # at rulespecs/lib/18xx.rules:1040
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2097,7 +2125,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1050
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2239,18 +2267,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1100
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1102
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1094",
+            at="rulespecs/lib/18xx.rules:1102",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1103
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2258,23 +2286,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1103",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1105
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1097",
+            at="rulespecs/lib/18xx.rules:1105",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1106
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1107
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2285,71 +2313,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1099",
+            at="rulespecs/lib/18xx.rules:1107",
         )
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1109
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1110
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1111
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1112
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1123
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1115",
+            at="rulespecs/lib/18xx.rules:1123",
         )
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1124
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1116",
+            at="rulespecs/lib/18xx.rules:1124",
         )
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1125
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1118
+    # at rulespecs/lib/18xx.rules:1126
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1118",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1127
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1119",
+            at="rulespecs/lib/18xx.rules:1127",
         )
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1128
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1120",
+            at="rulespecs/lib/18xx.rules:1128",
         )
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1129
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1129",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1130
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1131
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1132
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1133
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2384,14 +2412,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1153
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1145",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1155
     if not (
         (
             (
@@ -2432,9 +2460,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1147",
+            at="rulespecs/lib/18xx.rules:1155",
         )
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1161
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2445,15 +2473,15 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1161",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1163
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1168
     return (
         (
             g.b_dearest_train_price()
@@ -2472,22 +2500,22 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1183
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1175",
+            at="rulespecs/lib/18xx.rules:1183",
         )
-    # at rulespecs/lib/18xx.rules:1177
+    # at rulespecs/lib/18xx.rules:1185
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1188
+    # at rulespecs/lib/18xx.rules:1196
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
-    # at rulespecs/lib/18xx.rules:1190
+    # at rulespecs/lib/18xx.rules:1198
     if (
         (
             ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
@@ -2495,72 +2523,72 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1192
+        # at rulespecs/lib/18xx.rules:1200
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1211
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1204
+        # at rulespecs/lib/18xx.rules:1212
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1205
+            # at rulespecs/lib/18xx.rules:1213
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1206
+                # at rulespecs/lib/18xx.rules:1214
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1207
+                # at rulespecs/lib/18xx.rules:1215
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1213
+    # at rulespecs/lib/18xx.rules:1221
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1216
+    # at rulespecs/lib/18xx.rules:1224
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param("takeover_train_limit_bonus"),
         g.param("takeover_assets_usable_at_once"),
     )
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1225
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1218
+        # at rulespecs/lib/18xx.rules:1226
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1228
     for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1221
+        # at rulespecs/lib/18xx.rules:1229
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1223
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1224
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1225
-            g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1230
-    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
     # at rulespecs/lib/18xx.rules:1231
-    for v_holder in g.b_shareholders(v_owned):
+    for v_company in g.name("privates"):
         # at rulespecs/lib/18xx.rules:1232
-        if (v_holder != v_owned) and (v_holder != g.name("scrap")):
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
             # at rulespecs/lib/18xx.rules:1233
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1238
+    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
+    # at rulespecs/lib/18xx.rules:1239
+    for v_holder in g.b_shareholders(v_owned):
+        # at rulespecs/lib/18xx.rules:1240
+        if (v_holder != v_owned) and (v_holder != g.name("scrap")):
+            # at rulespecs/lib/18xx.rules:1241
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1236
+    # at rulespecs/lib/18xx.rules:1244
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1237
+    # at rulespecs/lib/18xx.rules:1245
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1238
+    # at rulespecs/lib/18xx.rules:1246
     if g.b_len(g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1239
+        # at rulespecs/lib/18xx.rules:1247
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1272
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2576,11 +2604,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1305
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1298
+        # at rulespecs/lib/18xx.rules:1306
         g.transfer(
             (
                 (10 * g.b_par_price(v_corporation))
@@ -2589,19 +2617,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1299
+        # at rulespecs/lib/18xx.rules:1307
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1318
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1311
+        # at rulespecs/lib/18xx.rules:1319
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1312
+            # at rulespecs/lib/18xx.rules:1320
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1313
+            # at rulespecs/lib/18xx.rules:1321
             g.b_close_private(v_company)
 
 
@@ -3052,26 +3080,26 @@ def q_bid(g, v_player):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:811
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:803",
+            at="rulespecs/lib/18xx.rules:811",
         )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:812
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:804",
+            at="rulespecs/lib/18xx.rules:812",
         )
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:817
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:809",
+            at="rulespecs/lib/18xx.rules:817",
         )
 
 
@@ -3145,12 +3173,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:992
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:984",
+            at="rulespecs/lib/18xx.rules:992",
         )
 
 
@@ -3334,33 +3362,33 @@ def qb2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:813
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:805",
+            at="rulespecs/lib/18xx.rules:813",
         )
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:814
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:806",
+            at="rulespecs/lib/18xx.rules:814",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:808
+    # at rulespecs/lib/18xx.rules:816
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:818
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
     ):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:810"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:818"
         )
 
 
@@ -3427,12 +3455,12 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:986
+    # at rulespecs/lib/18xx.rules:994
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:986",
+            at="rulespecs/lib/18xx.rules:994",
         )
 
 
@@ -3531,33 +3559,33 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1250
+    # at rulespecs/lib/18xx.rules:1258
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1251
+        # at rulespecs/lib/18xx.rules:1259
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1252
+            # at rulespecs/lib/18xx.rules:1260
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1254
+        # at rulespecs/lib/18xx.rules:1262
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1255
+            # at rulespecs/lib/18xx.rules:1263
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1282
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1275
+        # at rulespecs/lib/18xx.rules:1283
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1289
+    # at rulespecs/lib/18xx.rules:1297
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1290
+        # at rulespecs/lib/18xx.rules:1298
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -3567,15 +3595,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1312
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1319
+    # at rulespecs/lib/18xx.rules:1327
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1320
+        # at rulespecs/lib/18xx.rules:1328
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

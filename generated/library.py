@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'cc814d653545c870',
+    'rulespecs/lib/18xx.rules': '12b1bd52c07489ec',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "96beeb3eca0f4efb",
-    "rulespecs/lib/18xx.rules": "cc814d653545c870",
+    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "96beeb3eca0f4efb",
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1800",
@@ -71,8 +71,8 @@ DATA = TitleData(
         ],
         'corporation': [
             {'key': 'DRGW', 'title': 'Denver & Rio Grande Western', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'free_share_holder': 'RGS', 'tokens': [0, 40, 100], 'home': 'A5', 'float': 50, 'floats_on_director_certificate': True, 'par': [60, 70, 80, 90, 100], 'bank_funds_on_par': 1, 'reserved_small_town': False, 'bond': 'DRGW_bond'},
-            {'key': 'CS', 'title': 'Colorado & Southern', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'tokens': [0, 40, 100], 'home': 'E5', 'float': 50, 'par': [60, 70, 80, 90, 100], 'reserved_small_town': False, 'bond': 'CS_bond'},
-            {'key': 'CW', 'title': 'Colorado & Western', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'tokens': [0, 40, 100], 'home': 'C9', 'float': 50, 'par': [60, 70, 80, 90, 100], 'reserved_denver_station': True, 'reserved_station_released': 'if unused, both stations of the brown and gray Denver tiles are open to all', 'reserved_small_town': False, 'bond': 'CW_bond'},
+            {'key': 'CS', 'title': 'Colorado & Southern', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'tokens': [0, 40, 100], 'home': 'E5', 'float': 50, 'par': [60, 70, 80, 90, 100], 'reserved_small_town': False, 'bond': 'CS_bond', 'bank_funds_on_par': 0},
+            {'key': 'CW', 'title': 'Colorado & Western', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'tokens': [0, 40, 100], 'home': 'C9', 'float': 50, 'par': [60, 70, 80, 90, 100], 'reserved_denver_station': True, 'reserved_station_released': 'if unused, both stations of the brown and gray Denver tiles are open to all', 'reserved_small_town': False, 'bond': 'CW_bond', 'bank_funds_on_par': 0},
         ],
         'effect': [
             *_TITLE.components('effect'),
@@ -149,12 +149,12 @@ DATA = TitleData(
                 '915', '988', '989', '990', '1167', '1168', '119', '166', '1200', '200']),
         ],
         'train': [
-            {'key': '2', 'title': None, 'distance': 2, 'price': 180, 'count': 3, 'rusts_on': '4'},
-            {'key': '3', 'title': None, 'distance': 3, 'price': 300, 'count': 2, 'rusts_on': ['2E', '3E', '2x2E']},
+            {'key': '2', 'title': None, 'distance': 2, 'price': 180, 'count': 3, 'rusts_on': '4', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+            {'key': '3', 'title': None, 'distance': 3, 'price': 300, 'count': 2, 'rusts_on': ['2E', '3E', '2x2E'], 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['4']),
-            {'key': '5', 'title': None, 'distance': 5, 'price': 450, 'count': 2},
-            {'key': '2E', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}], 'may_skip': ['town'], 'price': 250, 'count': 3, 'available_after': '5'},
-            {'key': '3E', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}], 'may_skip': ['town'], 'price': 350, 'count': 2, 'available_after': '5'},
+            {'key': '5', 'title': None, 'distance': 5, 'price': 450, 'count': 2, 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+            {'key': '2E', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}], 'may_skip': ['town'], 'price': 250, 'count': 3, 'available_after': '5', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+            {'key': '3E', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}], 'may_skip': ['town'], 'price': 350, 'count': 2, 'available_after': '5', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['2x2E']),
         ],
         'zone': [
@@ -217,18 +217,18 @@ _TITLE.define(
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1100
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1102
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1, Appendix C",
-            at="rulespecs/lib/18xx.rules:1094",
+            at="rulespecs/lib/18xx.rules:1102",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1103
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -236,23 +236,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1103",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1105
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1097",
+            at="rulespecs/lib/18xx.rules:1105",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1106
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1107
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -261,28 +261,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1099"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1107"
         )
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1109
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1110
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1111
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1112
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1153
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1145",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1155
     if not (
         (
             (
@@ -323,9 +323,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1, Appendix C",
-            at="rulespecs/lib/18xx.rules:1147",
+            at="rulespecs/lib/18xx.rules:1155",
         )
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1161
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -336,9 +336,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1161",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1163
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -578,6 +578,8 @@ class Game(GameBase):
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
+        "bank_funded_shares": r_bank_funded_shares,
+        "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,
         "reduce_debt": r_reduce_debt,

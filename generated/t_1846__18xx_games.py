@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "cc814d653545c870",
+    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -328,6 +328,8 @@ class Game(GameBase):
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
+        "bank_funded_shares": r_bank_funded_shares,
+        "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,
         "reduce_debt": r_reduce_debt,

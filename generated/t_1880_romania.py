@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-    "rulespecs/lib/18xx.rules": "cc814d653545c870",
+    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -109,11 +109,11 @@ DATA = TitleData(
         ],
         'train': [
             *_TITLE.components('train', ['2']),
-            {'key': '2+2', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}, {'nodes': ['town', 'port'], 'pay': 2, 'visit': 2}], 'price': 180, 'count': 5, 'rusts_on': '4+4'},
+            {'key': '2+2', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 2, 'visit': 2}, {'nodes': ['town', 'port'], 'pay': 2, 'visit': 2}], 'price': 180, 'count': 5, 'rusts_on': '4+4', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['3']),
-            {'key': '3+3', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}, {'nodes': ['town', 'port'], 'pay': 3, 'visit': 3}], 'price': 300, 'count': 5, 'rusts_on': '6E'},
+            {'key': '3+3', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}, {'nodes': ['town', 'port'], 'pay': 3, 'visit': 3}], 'price': 300, 'count': 5, 'rusts_on': '6E', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['4', '4+4', '6']),
-            {'key': '6E', 'title': None, 'distance': [{'nodes': ['city', 'offboard', 'town', 'port'], 'pay': 6, 'visit': 'unlimited'}], 'must_count_own_station_city': True, 'price': 700, 'count': 2, 'last_one_ends_game': True},
+            {'key': '6E', 'title': None, 'distance': [{'nodes': ['city', 'offboard', 'town', 'port'], 'pay': 6, 'visit': 'unlimited'}], 'must_count_own_station_city': True, 'price': 700, 'count': 2, 'last_one_ends_game': True, 'exported': True, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['8', '8E', '2R']),
         ],
         'train_rules': [
@@ -221,6 +221,8 @@ class Game(GameBase):
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
+        "bank_funded_shares": r_bank_funded_shares,
+        "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,
         "reduce_debt": r_reduce_debt,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
     "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-    "rulespecs/lib/18xx.rules": "cc814d653545c870",
+    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-        "rulespecs/lib/18xx.rules": "cc814d653545c870",
+        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -113,16 +113,16 @@ DATA = TitleData(
             *_TITLE.components('tile'),
         ],
         'train': [
-            {'key': '2', 'title': None, 'distance': 2, 'price': 100, 'count': 8, 'rusts_on': '4'},
+            {'key': '2', 'title': None, 'distance': 2, 'price': 100, 'count': 8, 'rusts_on': '4', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['2+2']),
-            {'key': '3', 'title': None, 'distance': 3, 'price': 180, 'count': 4, 'rusts_on': '6'},
-            {'key': '3+3', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}, {'nodes': ['town', 'port'], 'pay': 3, 'visit': 3}], 'price': 300, 'count': 4, 'rusts_on': '6E'},
-            {'key': '4', 'title': None, 'distance': 4, 'price': 300, 'count': 4, 'rusts_on': '8'},
-            {'key': '4+4', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 4, 'visit': 4}, {'nodes': ['town', 'port'], 'pay': 4, 'visit': 4}], 'price': 600, 'count': 4},
+            {'key': '3', 'title': None, 'distance': 3, 'price': 180, 'count': 4, 'rusts_on': '6', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+            {'key': '3+3', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}, {'nodes': ['town', 'port'], 'pay': 3, 'visit': 3}], 'price': 300, 'count': 4, 'rusts_on': '6E', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+            {'key': '4', 'title': None, 'distance': 4, 'price': 300, 'count': 4, 'rusts_on': '8', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+            {'key': '4+4', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 4, 'visit': 4}, {'nodes': ['town', 'port'], 'pay': 4, 'visit': 4}], 'price': 600, 'count': 4, 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['6', '6E']),
-            {'key': '8', 'title': None, 'distance': 8, 'price': 800, 'count': Gap("the variant's train table is cut off in the 8 row and the reference data covers only the base game", at='rulespecs/1880-romania-variants.rules:86')},
+            {'key': '8', 'title': None, 'distance': 8, 'price': 800, 'count': Gap("the variant's train table is cut off in the 8 row and the reference data covers only the base game", at='rulespecs/1880-romania-variants.rules:86'), 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['8E']),
-            {'key': '2R', 'title': 'Rebuilt 2-train', 'distance': 2, 'price': 250, 'count': 8, 'available_from': 'C2', 'max_per_company': 1, 'rusts_on': None, 'counts_toward_train_limit': True, 'satisfies_train_obligation': False, 'moves_train_purchase_marker': False, 'last_one_starts_stock_round': False},
+            {'key': '2R', 'title': 'Rebuilt 2-train', 'distance': 2, 'price': 250, 'count': 8, 'available_from': 'C2', 'max_per_company': 1, 'rusts_on': None, 'counts_toward_train_limit': True, 'satisfies_train_obligation': False, 'moves_train_purchase_marker': False, 'last_one_starts_stock_round': False, 'exported': True, 'last_one_ends_game': False, 'must_count_own_station_city': False},
         ],
         'train_rules': [
             *_TITLE.components('train_rules'),
@@ -167,18 +167,18 @@ _TITLE.define(
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1100
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1102
     if not (v_player in g.name("players")):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.2",
-            at="rulespecs/lib/18xx.rules:1094",
+            at="rulespecs/lib/18xx.rules:1102",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1103
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -186,23 +186,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1103",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1105
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1097",
+            at="rulespecs/lib/18xx.rules:1105",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1106
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1107
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -211,28 +211,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1099"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1107"
         )
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1109
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1110
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1111
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1112
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1153
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1145",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1155
     if not (
         (
             (
@@ -273,9 +273,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.2, VI.8",
-            at="rulespecs/lib/18xx.rules:1147",
+            at="rulespecs/lib/18xx.rules:1155",
         )
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1161
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -286,9 +286,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1161",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1163
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -368,6 +368,8 @@ class Game(GameBase):
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
+        "bank_funded_shares": r_bank_funded_shares,
+        "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,
         "reduce_debt": r_reduce_debt,

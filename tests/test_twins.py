@@ -30,15 +30,19 @@ ROOT = Path(__file__).resolve().parent.parent
 #: take_over, over three new primitives for what the model does not hold: take_over_stations (the map),
 #: stack_charter (mines collected, the train limit, trains that ran) and close_corporation; and the end of a
 #: stock round's price moves the library's trigger end_stock_round over the primitive market_order, in place of
-#: the verifier's hand-written runtime step)
-RECORDED = 167
+#: the verifier's hand-written runtime step); 166 with bank_funded_shares a library function, a kind's parameter
+#: defaults (`param bank_funds_on_par: int = 0`) now read by the components that do not set them; 165 with
+#: offered_later a library function over private_sale_order, a parameter whose type names a kind of entity
+#: (`list[private]`) now read as entities in the engine as in the model
+RECORDED = 165
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
          "treasury_certificates", "open_privates", "pay_per_share", "owner", "director", "may_buy_now",
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
          "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
-         "reduce_debt", "leave_game", "players_in_game", "add_debt"]
+         "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares",
+         "offered_later"]
 
 
 @functools.cache
@@ -143,3 +147,40 @@ def test_the_moved_title_rules_are_the_titles(name):
     found = _census()
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     assert f"function {name}(" in (ROOT / "rulespecs" / TITLE_ROUTINES[name]).read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the DSL gaps these moves closed
+
+
+def test_a_kinds_parameter_default_is_read_where_a_component_does_not_set_it(rulespecs_loaded):
+    """`param bank_funds_on_par: int = 0` on the corporation kind: 1846's corporations, which do not set it,
+    read 0 in the engine and the model alike (a gap before, which kept bank_funded_shares a builtin);
+    18CO's DPRT corporations read their own 1."""
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+
+    for name, want in (("1846", {0}), ("18CO", {0, 1})):
+        title = rulespecs_loaded.program.titles[name]
+        model = Model(title)
+        read = {model.data[c]["bank_funds_on_par"] for c in model.corporations}
+        g = game_class(name)(players=["Ann", "Bob", "Cy"], seed=1)
+        played = {g.attr(c, "bank_funds_on_par") for c in g.corporations}
+        assert read == played == want, (name, read, played)
+
+
+def test_a_parameter_typed_by_a_kind_reads_as_its_entities(rulespecs_loaded):
+    """`private_sale_order: list[private]`: the engine's DSL reads 1800's order as the privates, as the model
+    does (a list of keys before, which kept offered_later a builtin)."""
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    g = game_class("1800")(players=["Ann", "Bob"], seed=1)
+    order = g.as_entities(g.param("private_sale_order"))
+    assert [x.kind for x in order] == ["private"] * 3 and [x.id for x in order] == ["MT", "DSL", "RGS"]
+    # the library's offered_later over it: MT on sale first, the other two behind it
+    offered_later = g.ROUTINES["offered_later"]
+    assert [offered_later(g, x) for x in order] == [False, True, True]
+    model = Model(rulespecs_loaded.program.titles["1800"])
+    lifted = Translator(model).param_value("private_sale_order", Translator(model).new_ctx(model.vars.fresh_state("s")))
+    assert [str(v) for v, _ in lifted.elems] == [str(model.z(model.entity("private", k))) for k in ("MT", "DSL", "RGS")]

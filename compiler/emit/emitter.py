@@ -119,10 +119,29 @@ def table_value(table: s.Table) -> str:
     return f"Table({tuple(table.dims)!r}, ({', '.join(rows)},))" if rows else f"Table({tuple(table.dims)!r}, ())"
 
 
-def component_value(comp: s.Component) -> str:
+#: the kinds of entity a parameter's type may name (`Game.as_entities` finds them by key)
+_ENTITY_KINDS = frozenset({"corporation", "private", "minor", "player", "bond"})
+
+
+def _names_entities(ref) -> bool:
+    """Whether a parameter's type names a kind of entity, alone or inside a list (`list[private]`)."""
+    if isinstance(ref, str):
+        return ref in _ENTITY_KINDS
+    if ref is None or ref.key is not None or ref.values:
+        return False
+    return any(_names_entities(alt) for alt in ref.alternatives)
+
+
+def component_value(comp: s.Component, defaults: dict[str, s.Expr] | None = None) -> str:
+    """A component's data as Python source; `defaults`: its kind's parameter defaults
+    (`Title.kind_defaults`), for those it does not set."""
     parts = [f"'key': {comp.key!r}", f"'title': {comp.title!r}"]
     for prop in comp.properties:
         parts.append(f"{prop.name!r}: {py_value(prop.value)}")
+    given = {prop.name for prop in comp.properties}
+    for name, default in (defaults or {}).items():
+        if name not in given:
+            parts.append(f"{name!r}: {py_value(default)}")
     if comp.children:
         parts.append("'children': [" + ", ".join(
             component_value(c)[:-1] + f", 'kind': {c.kind!r}}}" for c in comp.children) + "]")
@@ -213,6 +232,9 @@ class Compiler:
         #: the declared defaults of parameters the title does not set (`param NAME: bool = false`): a read
         #: of one is its default, as the verifier reads it (`Model.param`)
         self.param_defaults: dict[str, s.Expr] = {}
+        #: the parameters whose type names a kind of entity (`private_sale_order: list[private]`): read as
+        #: entities, not their keys (as the model's `Translator.lift` reads them)
+        self.entity_params: set[str] = set()
         self.cites: dict[str, s.Provenance] = {}
         for clause in title.clauses:
             decl = clause.decl
@@ -227,6 +249,8 @@ class Compiler:
                 self.params[decl.name] = decl.prov
             elif isinstance(decl, s.Param):
                 self.params.setdefault(decl.name, s.NO_PROVENANCE)
+                if _names_entities(decl.type):
+                    self.entity_params.add(decl.name)
                 if decl.default is not None:
                     self.param_defaults[decl.name] = decl.default
             elif isinstance(decl, s.Cite):
@@ -258,9 +282,11 @@ class Compiler:
             if e.name in VALUES:  # the holders: `bank` is the bank, not the title's `bank:` size
                 return f"g.name({e.name!r})"
             if e.name in self.param_defaults:
-                return f"g.param_or({e.name!r}, {py_value(self.param_defaults[e.name])})"
+                read = f"g.param_or({e.name!r}, {py_value(self.param_defaults[e.name])})"
+                return f"g.as_entities({read})" if e.name in self.entity_params else read
             if e.name in self.params:
-                return f"g.param({e.name!r})"
+                read = f"g.param({e.name!r})"
+                return f"g.as_entities({read})" if e.name in self.entity_params else read
             if e.name in self.entities:
                 return f"g.entity({self.entities[e.name]!r}, {e.name!r})"
             if e.name in self.constants:
@@ -814,7 +840,8 @@ def library_of(titles: list[Title], sources) -> Library | None:
                 continue
             paths.add(clause.span.path)
             if isinstance(clause.decl, s.Component):
-                values.setdefault((clause.decl.kind, clause.decl.key), Counter())[component_value(clause.decl)] += 1
+                values.setdefault((clause.decl.kind, clause.decl.key), Counter())[
+                    component_value(clause.decl, title.kind_defaults(clause.decl.kind))] += 1
             cite = _cite(clause.prov)
             if cite:
                 cites.setdefault(f"{clause.kind} {clause.name}", Counter())[cite] += 1
@@ -916,7 +943,7 @@ def parts(title: Title) -> EngineParts:
         elif isinstance(decl, s.Table):
             properties.append((decl.name, table_value(decl)))
         elif isinstance(decl, s.Component):
-            values.setdefault(decl.kind, []).append((decl.key, component_value(decl)))
+            values.setdefault(decl.kind, []).append((decl.key, component_value(decl, title.kind_defaults(decl.kind))))
     functions: list[tuple[str, str, str]] = []
     probe_functions: list[tuple[str, str, str]] = []
     routines = []

@@ -118,6 +118,14 @@ class Title:
     def components(self, kind: str) -> tuple[s.Component, ...]:
         return tuple(c.decl for c in self.of_kind(kind) if isinstance(c.decl, s.Component))
 
+    def kind_defaults(self, kind: str) -> dict[str, s.Expr]:
+        """The defaults the `kind` declares for its parameters (`param x: int = 0`): what a component of
+        that kind reads where it does not set the parameter (the engine's data and the model's alike)."""
+        clause = self.get("kind", kind)
+        if clause is None or not isinstance(clause.decl, s.KindDecl):
+            return {}
+        return {p.name: p.default for p in clause.decl.params if p.default is not None}
+
     def prop(self, name: str) -> s.Property | None:
         clause = self.get("property", name)
         return clause.decl if clause else None  # type: ignore[return-value]

@@ -496,11 +496,6 @@ class Auctions:
         auction = self.g.get("auction")
         return self.entity("private", auction["company"]) if auction else None
 
-    def b_offered_later(self, item: Entity) -> bool:
-        """offered_later(X): X waits in the sale order behind the private on sale."""
-        left = self._privates_for_sale()
-        return item.id in left[1:]
-
     def b_place_bid(self, player: Entity, item: Entity, amount: int) -> None:
         """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside."""
         bids = tuple(b for b in self.g.get("bids", ()) if not (b[0] == item.id and b[1] == player.id))

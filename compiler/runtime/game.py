@@ -355,6 +355,18 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
 
+    def as_entities(self, value: Any) -> Any:
+        """A parameter's value whose type names a kind of entity (`private_sale_order: list[private]`): the
+        entities its keys name (a list's each), as the DSL reads it."""
+        if isinstance(value, list):
+            return [self.as_entities(v) for v in value]
+        if isinstance(value, str):
+            for kind in ("corporation", "private", "minor", "player", "bond"):
+                found = self.by_id.get((kind, value))
+                if found is not None:
+                    return found
+        return value
+
     def param_or(self, name: str, default: Any) -> Any:
         """A parameter the rulespec declares with a default (`param NAME: bool = false`): the title's value (or
         its chosen option's), else the default."""

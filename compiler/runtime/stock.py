@@ -231,16 +231,6 @@ class StockRound:
     def b_bank_buys_this_turn(self) -> int:
         return self.g["bank_buys"]
 
-    def b_bank_funded_shares(self, corp: Entity) -> int:
-        """bank_funded_shares(C): shares whose price the bank pays C when it is started: where the title
-        says so (`bank_funds_on_par`), the certificates a private granted that players hold unpaid."""
-        if not corp.get("bank_funds_on_par"):
-            return 0
-        return sum(
-            c.shares for c in self.certs_of[corp.id]
-            if self.state_has("granted", c) and self.owner[c.id].kind == "player"
-        )
-
     def _done_this_turn(self, mark: str) -> bool:
         """Whether the runtime's own mark m (a station token in a track-and-token step, a private's lay) was
         made in this operating turn. (What a title's rules do once a turn is its declared state,

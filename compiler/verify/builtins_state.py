@@ -1016,19 +1016,6 @@ class StateBuiltins:
         e = self.ent(item)
         return OR(*[AND(e == m.z(x), ctx.state[f"closed:{x.id}"]) for x in m.privates + m.minors])
 
-    def b_bank_funded_shares(self, ctx: Ctx, corp: Any) -> Any:
-        m = self.m
-
-        def funded(c: Ent) -> Any:
-            flag = m.data[c].get("bank_funds_on_par")
-            ctx.shared.reads.add("corporation", f"{c.id}.bank_funds_on_par", flag)
-            if not flag:
-                return 0
-            return SUM([IF(AND(ctx.state.get(granted_var(x), False), OR(*[ctx.state[hold_name(x, p)] >= 1 for p in m.players])),
-                           self.cert_shares(ctx, x), 0) for x in m.certs_for(c.id)])
-
-        return self.per_corp(ctx, corp, funded)
-
     def b_highest_bid(self, ctx: Ctx, item: Any) -> Any:
         m = self.m
         st = ctx.state
@@ -1082,15 +1069,6 @@ class StateBuiltins:
             for q in m.players:
                 name = f"bid:{y.id}@{q.id}"
                 ctx.state[name] = IF(AND(ctx.path, item == m.z(y)), new(q, ctx.state[name]), ctx.state[name])
-
-    def b_offered_later(self, ctx: Ctx, item: Any) -> Any:
-        e = self.ent(item)
-        sale = self.privates_for_sale(ctx)
-        parts = []
-        for i, (x, cond) in enumerate(sale):
-            earlier = OR(*[c for _, c in sale[:i]])
-            parts.append(AND(e == self.m.z(x), cond, earlier))
-        return OR(*parts)
 
     def b_sale_price(self, ctx: Ctx) -> Any:
         return ctx.state["sale_price"]

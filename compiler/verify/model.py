@@ -219,11 +219,14 @@ def _key(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def component_data(comp: s.Component) -> dict[str, Any]:
-    """A component's properties (and children) as plain data."""
+def component_data(comp: s.Component, defaults: dict[str, s.Expr] | None = None) -> dict[str, Any]:
+    """A component's properties (and children) as plain data; `defaults`: its kind's parameter
+    defaults (`Title.kind_defaults`), for those it does not set (as the engine's data has them)."""
     out: dict[str, Any] = {"key": comp.key, "title": comp.title}
     for prop in comp.properties:
         out[prop.name] = data_value(prop.value)
+    for name, default in (defaults or {}).items():
+        out.setdefault(name, data_value(default))
     if comp.children:
         out["children"] = [dict(component_data(c), kind=c.kind) for c in comp.children]
     return out
@@ -385,10 +388,10 @@ class Model:
         self.corporations = [Ent("corporation", c.key or "") for c in kept]
         self.data: dict[Ent, dict[str, Any]] = {}
         for comp, ent in zip(kept, self.corporations):
-            self.data[ent] = component_data(comp)
+            self.data[ent] = component_data(comp, title.kind_defaults("corporation"))
         self.privates = [Ent("private", c.key or "") for c in title.components("private")]
         for comp, ent in zip(title.components("private"), self.privates):
-            self.data[ent] = component_data(comp)
+            self.data[ent] = component_data(comp, title.kind_defaults("private"))
         # the minors: their cash is an account, their owner and whether they have closed are variables,
         # and the certificates they hold are followed where the rules move certificates to them; the
         # trains they hold, their operating and their earnings are outside the model (the trains are
@@ -399,7 +402,7 @@ class Model:
             minors += list(title.components(str(self.prop_value("free_pick"))))
         self.minors = [Ent("minor", c.key or "") for c in minors]
         for comp, ent in zip(minors, self.minors):
-            self.data[ent] = component_data(comp)
+            self.data[ent] = component_data(comp, title.kind_defaults(comp.kind))
         #: the companies a draft deals (`first_round: draft`): every private and minor (the runtime's
         #: `_start_draft`); none without a draft
         self.draft_items: list[Ent] = self.privates + self.minors if self.prop_value("first_round") == "draft" else []
@@ -416,7 +419,7 @@ class Model:
         corp_ids = {c.id for c in self.corporations}
         self.bonds = []
         for comp in title.components("bond"):
-            data = component_data(comp)
+            data = component_data(comp, title.kind_defaults("bond"))
             if data.get("corporation") in corp_ids:
                 ent = Ent("bond", comp.key or "")
                 self.bonds.append(ent)
