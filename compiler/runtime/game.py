@@ -763,6 +763,23 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 return found
         return name  # an enum value or zone name stands for itself
 
+    def among(self, name: str, value: Any) -> bool:
+        """`value in NAME` for one of the game's collections of entities (`players`, `corporations`,
+        `privates`, `minors`, `bonds`): what `value in self.name(NAME)` answers, by a set of the collection
+        (made when first asked, and again where the collection's list is replaced or grows; the players'
+        seating may change, not who they are). A value no set can hold is looked for in the list."""
+        sets = self.__dict__.get("_collection_sets")
+        if sets is None:
+            sets = self.__dict__["_collection_sets"] = {}
+        members = getattr(self, name)
+        known = sets.get(name)
+        if known is None or known[0] is not members or known[1] != len(members):
+            known = sets[name] = (members, len(members), frozenset(members))
+        try:
+            return value in known[2]
+        except TypeError:  # unhashable: as the list compares it
+            return value in list(members)
+
     # -- declared states (`state NAME: set[...]`): kept in the round state `g`, so the journal undoes them
 
     @staticmethod

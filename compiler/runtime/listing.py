@@ -162,8 +162,30 @@ class Listing:
                 if name not in self.ACTION_PARAMS or name in OUT_OF_TURN:
                     continue
                 for other in self._possible_actors(name):
-                    if other != entity:
+                    if other != entity and not self._never_generated(name, other):
                         yield from self._iter_candidates_for(other, [name], generate_first=True)
+
+    #: the vocabulary types whose candidates for a private come only from its abilities of an effect: the
+    #: generator lists none for a private with no such ability (`_cand_ability_lays`, `_cand_remove_token`,
+    #: `_cand_place_token`'s first branch)
+    ABILITY_GENERATED = {"lay_tile": "free_lay", "remove_token": "return_token", "place_token": "free_token"}
+
+    def _never_generated(self, name: str, other: Entity) -> bool:
+        """Whether the action `name`'s generator lists nothing for `other` in any state: a private with no
+        ability of the effect its candidates come from (`ABILITY_GENERATED`; a private's abilities never
+        change in play). Asked of another entity's any-time actions, once a game for each."""
+        known = self.__dict__.get("_never_answers")
+        if known is None:
+            known = self.__dict__["_never_answers"] = {}
+        key = (name, other.kind, other.id)
+        never = known.get(key)
+        if never is None:
+            vtype, _etype, round_of, _actors = self._action_shape(name)
+            effect = self.ABILITY_GENERATED.get(vtype) if round_of is None else None
+            never = known[key] = (other.kind == "private" and effect is not None
+                                  and getattr(type(self), f"_cand_{vtype}", None) is getattr(Listing, f"_cand_{vtype}")
+                                  and not self._abilities(other, effect))
+        return never
 
     @staticmethod
     def _idle(action: Action) -> bool:
