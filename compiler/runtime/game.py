@@ -49,6 +49,8 @@ from compiler.runtime.vocabulary import ACTOR_KINDS, COMBINED_STEPS, MAP_STEPS, 
 
 #: a property neither the title nor an option sets (`GameBase.param`)
 _UNSET = object()
+#: the values a declared state keys by id (`GameBase._state_key`)
+_KEYED = (Entity, Certificate)
 
 
 class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, Listing):
@@ -784,11 +786,12 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     @staticmethod
     def _state_key(value: Any) -> Any:
+        # (`state_has` reads it inline: `_KEYED`)
         return value.id if isinstance(value, (Entity, Certificate)) else value
 
     def state_has(self, name: str, *parts: Any) -> bool:
         """`NAME(a, b)` of a declared state: whether (a, b) is in it."""
-        return tuple(self._state_key(p) for p in parts) in self.g.get(f"state:{name}", frozenset())
+        return tuple([p.id if isinstance(p, _KEYED) else p for p in parts]) in self.g.get(f"state:{name}", frozenset())
 
     def state_set(self, name: str, parts: tuple, present: bool) -> None:
         """`set NAME(a, b) = present`: (a, b) put in the declared state, or taken out."""
@@ -1276,10 +1279,28 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         vocabulary: a private acts as a "company"; others by their kind."""
         return "company" if entity.kind == "private" else entity.kind
 
+    #: (engine class, type, entity type, round) -> `action_name`: a function of those and the title's actions
+    _ACTION_NAMES: dict[tuple, str] = {}
+
     def action_name(self, action: Action) -> str:
         """The DSL action an action dict names: `<entity_type>_<type>` when
         the title has one (a corporation's `sell_shares` is the DSL's
         `corporation_sell_shares`), else `<type>`."""
+        kind, etype = action["type"], action.get("entity_type")
+        if kind.__class__ is not str or not (etype is None or etype.__class__ is str):
+            return self._action_name(action)  # (a log's odd field: worked out as it comes)
+        key = (type(self), kind, etype, self.g["round"])
+        try:
+            return self._ACTION_NAMES[key]
+        except KeyError:
+            pass
+        if len(self._ACTION_NAMES) >= 4096:
+            self._ACTION_NAMES.clear()
+        name = self._ACTION_NAMES[key] = self._action_name(action)
+        return name
+
+    def _action_name(self, action: Action) -> str:
+        """`action_name`, worked out."""
         kind = str(action["type"])
         special = f"{action.get('entity_type')}_{kind}"
         if special in self.ACTION_PARAMS:

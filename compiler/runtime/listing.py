@@ -158,11 +158,15 @@ class Listing:
                 yield from self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"})
         yield from self._iter_candidates_for(entity, names)
         if not pending:
+            probing = self._probing and not self._exhaustive
             for name in self._any_time_actions():
                 if name not in self.ACTION_PARAMS or name in OUT_OF_TURN:
                     continue
+                # refused in every state by a guard of its static probe, as `_iter_candidates_for` asks it
+                static = probing and name in self.STATIC_PROBES and self._action_shape(name)[0] not in self.UNPROBED
                 for other in self._possible_actors(name):
-                    if other != entity and not self._never_generated(name, other):
+                    if other != entity and not self._never_generated(name, other) \
+                            and not (static and self._static_refused(name, other)):
                         yield from self._iter_candidates_for(other, [name], generate_first=True)
 
     #: the vocabulary types whose candidates for a private come only from its abilities of an effect: the
@@ -851,10 +855,16 @@ class Listing:
             # the printed price, or half of it where a title sells the pool's trains so
             out.extend({"type": "buy_train", **who, "train": t.id, "price": p}
                        for p in sorted({t.price, t.price // 2}))
+        # every other corporation's trains (`b_trains` of each), from one pass over the trains
+        owner, held = self.owner, {}
+        for tid, t in self.trains.items():
+            o = owner[tid]
+            if o.__class__ is Entity and o.kind == "corporation":
+                held.setdefault(o.id, []).append(t)
         for other in self.corporations:
             if other == entity:
                 continue
-            for t in self.b_trains(other):
+            for t in held.get(other.id, ()):
                 out.append({"type": "buy_train", **who, "train": t.id, "price": 1})
                 out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
         return out
