@@ -970,7 +970,30 @@ class Listing:
             # and Electroputere as 18xx.games has them): each corporation he directs (the guards decide)
             out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
                        for c in self.corporations if self._director(c) == holder and not self.corp[c.id]["closed"])
-        return list({(a["target"], a["target_type"]): a for a in out}.values())
+        out = list({(a["target"], a["target_type"]): a for a in out}.values())
+        if self._probing and not self._exhaustive and any(a["target_type"] == "hex" for a in out) \
+                and self._marker_spent(entity):
+            # every hex is refused by `place_marker` (its placements spent): listed, known refused without
+            # a trial (random play draws from the same list), or left out where only whether some action is
+            # legal is asked (`_first_legal`); the oracle tries them
+            if self._known_refused is None:
+                return [a for a in out if a["target_type"] != "hex"]
+            self._known_refused.update((id(a), a) for a in out if a["target_type"] == "hex")
+        return out
+
+    def _marker_spent(self, company: Entity) -> bool:
+        """Whether `place_marker` refuses private `company`'s marker in any hex: the marker ability it uses
+        now (`_marker_ability`, by the owner's kind) is one its user places (not one a player owner names,
+        `_assign_player_marker`) and its `count` of placements is spent."""
+        try:
+            ability = self._marker_ability(company)
+            if str(ability.get("owner", "corporation")) == "player" \
+                    and str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor"):
+                return False
+            count = ability.get("count")
+            return count is not None and self.g.get("ability_uses", {}).get(company.id, 0) >= int(count)
+        except Exception:  # noqa: BLE001 - the trials decide, as ever
+            return False
 
     def _cand_ability_lays(self, company, who):
         """A private's tile-lay ability: every tile of its list in each of its hexes, at each rotation, that
