@@ -976,8 +976,29 @@ class OperatingRound:
         if not self._sanctioned("pool_cap", "take_over"):
             step()
             return
-        before = {c.id: self.b_percent(POOL, c) for c in self.corporations}
-        step()
+        journal = self.j
+        if journal.active:
+            # the pool's holdings before `step`, read back from what the journal recorded during it (after
+            # every action, and mostly nothing is recorded): the owner each certificate had first
+            mark = len(journal._undo)
+            step()
+            owner, first = self.owner, {}
+            for op in journal._undo[mark:]:
+                if op[0] == "set" and op[1] is owner:
+                    first.setdefault(op[2], op[3])
+            if not first:
+                return  # no certificate changed hands: no pool holding grew
+            before = {}
+            for corp in self.corporations:
+                total = 0
+                for cert in self.certs_of[corp.id]:
+                    o = first.get(cert.id, owner[cert.id])
+                    if o is POOL or (o.__class__ is Entity and o == POOL):
+                        total += cert.percent
+                before[corp.id] = total
+        else:
+            before = {c.id: self.b_percent(POOL, c) for c in self.corporations}
+            step()
         for corp in self.corporations:
             pct = self.b_percent(POOL, corp)
             if pct > before[corp.id] and pct > self.param("pool_cap"):
