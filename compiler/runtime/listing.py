@@ -164,10 +164,21 @@ class Listing:
                     continue
                 # refused in every state by a guard of its static probe, as `_iter_candidates_for` asks it
                 static = probing and name in self.STATIC_PROBES and self._action_shape(name)[0] not in self.UNPROBED
+                generator = self._generator(name) if probing else None
                 for other in self._possible_actors(name):
-                    if other != entity and not self._never_generated(name, other) \
-                            and not (static and self._static_refused(name, other)):
-                        yield from self._iter_candidates_for(other, [name], generate_first=True)
+                    if other == entity or self._never_generated(name, other) \
+                            or (static and self._static_refused(name, other)):
+                        continue
+                    if generator is not None:
+                        # most have none to list now (a private's ability outside its owner's turn): asked of
+                        # the generator before anything else, as `_iter_candidates_for` asks it first of these
+                        who = {"entity": other.id, "entity_type": "company" if other.kind == "private" else other.kind}
+                        try:
+                            if next(iter(generator(other, who)), None) is None:
+                                continue
+                        except Exception:  # noqa: BLE001 - listed as ever, which meets it again
+                            pass
+                    yield from self._iter_candidates_for(other, [name], generate_first=True)
 
     #: the vocabulary types whose candidates for a private come only from its abilities of an effect: the
     #: generator lists none for a private with no such ability (`_cand_ability_lays`, `_cand_remove_token`,
@@ -304,10 +315,7 @@ class Listing:
                 continue
             found = generators.get((round_of, vtype), False)
             if found is False:
-                # the vocabulary type's generator (the round's own first), looked up once for each engine class
-                found = generators[(round_of, vtype)] = \
-                    (getattr(type(self), f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
-                    or getattr(type(self), f"_cand_{vtype}", None)
+                found = self._generator_function(round_of, vtype)
             generator = None if found is None else found.__get__(self)
 
             def candidates_of(generator=generator, name=name, vtype=vtype) -> Iterable[Action]:
@@ -346,6 +354,23 @@ class Listing:
                 for candidate in listed:
                     refused[id(candidate)] = candidate
                     yield candidate
+
+    def _generator_function(self, round_of: str | None, vtype: str) -> Callable | None:
+        """The `_cand_` function of a vocabulary type (the round's own first), or None (a title's own
+        action: `_title_action_candidates`), looked up once for each engine class."""
+        generators = self._GENERATORS.setdefault(type(self), {})
+        found = generators.get((round_of, vtype), False)
+        if found is False:
+            found = generators[(round_of, vtype)] = \
+                (getattr(type(self), f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
+                or getattr(type(self), f"_cand_{vtype}", None)
+        return found
+
+    def _generator(self, name: str) -> Callable | None:
+        """The bound `_cand_` generator of the title's action `name`, or None (see `_generator_function`)."""
+        vtype, _etype, round_of, _actors = self._action_shape(name)
+        found = self._generator_function(round_of, vtype)
+        return None if found is None else found.__get__(self)
 
     #: the vocabulary types whose candidates are tried without a probe first (`_group_refused`): one
     #: candidate each, which costs no more to try than the probe. A fixed list, so that what a listing
