@@ -341,6 +341,16 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             value = self.DATA.properties.get(name, _UNSET)
         if value is not _UNSET and not isinstance(value, (Table, Gap)):
             return value  # a plain value: what it is, whatever the dimensions (`resolve_value`)
+        if not dims and isinstance(value, Table):
+            # a table read at the player count alone (a certificate limit), its values plain: the same all
+            # game, read once
+            memo = self.__dict__.setdefault("_player_tables", {})
+            found = memo.get(name)
+            if found is not None and found[0] is value:
+                return found[1]
+            if set(value.dims) <= {"players"} and not any(isinstance(v, (Table, Gap)) for _keys, v in value.rows):
+                memo[name] = (value, self._param_table(name, value))
+                return memo[name][1]
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
@@ -356,6 +366,12 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if name in self.option_sets:
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
+
+    def _param_table(self, name: str, table: Table) -> Any:
+        """`param(name)` of a table keyed by the player count alone, read (`resolve_value` at `n`)."""
+        if name in self.option_sets:
+            return resolve_value(name, self.option_sets[name], players=self.n)
+        return self.DATA.param(name, players=self.n)
 
     def as_entities(self, value: Any) -> Any:
         """A parameter's value whose type names a kind of entity (`private_sale_order: list[private]`): the
