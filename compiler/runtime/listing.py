@@ -524,7 +524,7 @@ class Listing:
         except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
             return False
         if known is None:
-            known = answers[key] = self._probe_refuses(action, probe, value)
+            known = answers[key] = self._probe_refuses(action, probe, value, kind=kind)
         return known
 
     def _group_known_refused(self, action: Action) -> bool:
@@ -561,7 +561,7 @@ class Listing:
             except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
                 return False
             if known is None:
-                known = answers[key] = self._probe_refuses(action, probe, *values[:arity - 1])
+                known = answers[key] = self._probe_refuses(action, probe, *values[:arity - 1], kind=kind)
             if known:
                 return True
         return False
