@@ -700,14 +700,12 @@ def r_director(g, v_operator):
     # at rulespecs/lib/18xx.rules:704
     return (
         g.b_president(v_operator)
-        if (v_operator in g.name("corporations"))
+        if g.among("corporations", v_operator)
         else (
             None
-            if (v_operator in g.name("players"))
+            if g.among("players", v_operator)
             else (
-                g.b_holder_of(v_operator)
-                if (g.b_holder_of(v_operator) in g.name("players"))
-                else None
+                g.b_holder_of(v_operator) if g.among("players", g.b_holder_of(v_operator)) else None
             )
         )
     )
@@ -1602,7 +1600,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         g.b_train_bought(v_corporation, v_train, False)
     else:
         # at rulespecs/lib/18xx.rules:1082
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
@@ -1767,10 +1765,7 @@ def r_check_take_over(g, v_corporation):
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
     # at rulespecs/lib/18xx.rules:1198
     if (
-        (
-            ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
-            and g.b_floated(v_owner)
-        )
+        ((g.among("corporations", v_owner) and (v_owner != v_corporation)) and g.b_floated(v_owner))
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
         # at rulespecs/lib/18xx.rules:1200
@@ -1933,7 +1928,7 @@ def a_collect_bond(g, v_corporation, v_to_company):
     # at rulespecs/1800.rules:750
     v_bond = r_bonds_of(g, v_corporation)[0]
     # at rulespecs/1800.rules:751
-    if not (g.b_holder_of(v_bond) in g.name("players")):
+    if not (g.among("players", g.b_holder_of(v_bond))):
         raise IllegalAction(
             "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
         )
@@ -2405,7 +2400,7 @@ def q_collect_bond(g, v_corporation):
     # at rulespecs/1800.rules:750
     v_bond = r_bonds_of(g, v_corporation)[0]
     # at rulespecs/1800.rules:751
-    if not (g.b_holder_of(v_bond) in g.name("players")):
+    if not (g.among("players", g.b_holder_of(v_bond))):
         raise IllegalAction(
             "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
         )

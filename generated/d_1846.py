@@ -777,14 +777,12 @@ def r_director(g, v_operator):
     # at rulespecs/lib/18xx.rules:704
     return (
         g.b_president(v_operator)
-        if (v_operator in g.name("corporations"))
+        if g.among("corporations", v_operator)
         else (
             None
-            if (v_operator in g.name("players"))
+            if g.among("players", v_operator)
             else (
-                g.b_holder_of(v_operator)
-                if (g.b_holder_of(v_operator) in g.name("players"))
-                else None
+                g.b_holder_of(v_operator) if g.among("players", g.b_holder_of(v_operator)) else None
             )
         )
     )
@@ -1399,7 +1397,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     # at rulespecs/1846.rules:1281
     v_seller = g.b_holder_of(v_company)
     # at rulespecs/1846.rules:1282
-    if not (v_seller in g.name("players")):
+    if not (g.among("players", v_seller)):
         raise IllegalAction(
             "a corporation buys a company from the player who owns it",
             rule='§"Purchasing Private Companies"',
@@ -1432,7 +1430,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
             at="rulespecs/1846.rules:1286",
         )
     # at rulespecs/1846.rules:1289
-    if v_company in g.name("minors"):
+    if g.among("minors", v_company):
         # at rulespecs/1846.rules:1290
         if not (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation)):
             raise IllegalAction(
@@ -1709,7 +1707,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         g.b_train_bought(v_corporation, v_train, False)
     else:
         # at rulespecs/lib/18xx.rules:1082
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
@@ -1751,7 +1749,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1102
-    if not (v_player in g.name("players")):
+    if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
@@ -2004,10 +2002,7 @@ def r_check_take_over(g, v_corporation):
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
     # at rulespecs/lib/18xx.rules:1198
     if (
-        (
-            ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
-            and g.b_floated(v_owner)
-        )
+        ((g.among("corporations", v_owner) and (v_owner != v_corporation)) and g.b_floated(v_owner))
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
         # at rulespecs/lib/18xx.rules:1200
@@ -2919,7 +2914,7 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
     # at rulespecs/1846.rules:1281
     v_seller = g.b_holder_of(v_company)
     # at rulespecs/1846.rules:1282
-    if not (v_seller in g.name("players")):
+    if not (g.among("players", v_seller)):
         raise IllegalAction(
             "a corporation buys a company from the player who owns it",
             rule='§"Purchasing Private Companies"',
@@ -3111,7 +3106,7 @@ def r_step_held(g, v_corporation, v_step):
             (
                 (
                     (
-                        (v_corporation in g.name("corporations"))
+                        g.among("corporations", v_corporation)
                         and (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation))
                     )
                     and (
@@ -3137,16 +3132,13 @@ def r_step_held(g, v_corporation, v_step):
                 (
                     (
                         (
-                            (v_corporation in g.name("corporations"))
+                            g.among("corporations", v_corporation)
                             and g.b_phase_at_least(g.param("private_purchase_from_phase"))
                         )
                         and (
                             any(
                                 (
-                                    (
-                                        (not g.b_closed(v_x))
-                                        and (r_owner(g, v_x) in g.name("players"))
-                                    )
+                                    ((not g.b_closed(v_x)) and g.among("players", r_owner(g, v_x)))
                                     and (
                                         g.attr(v_x, "min_price") <= r_buying_power(g, v_corporation)
                                     )
@@ -3155,10 +3147,7 @@ def r_step_held(g, v_corporation, v_step):
                             )
                             or any(
                                 (
-                                    (
-                                        (not g.b_closed(v_m))
-                                        and (r_owner(g, v_m) in g.name("players"))
-                                    )
+                                    ((not g.b_closed(v_m)) and g.among("players", r_owner(g, v_m)))
                                     and (
                                         g.attr(v_m, "min_price") <= r_buying_power(g, v_corporation)
                                     )
@@ -3196,7 +3185,7 @@ def r_buying_power(g, v_corporation):
             )
         )
         if (
-            ((v_corporation in g.name("corporations")) and r_before_dividend(g, v_corporation))
+            (g.among("corporations", v_corporation) and r_before_dividend(g, v_corporation))
             and (not g.state_has("done_this_turn", "issued_or_redeemed"))
         )
         else 0
@@ -3211,7 +3200,7 @@ def r_minors_cash(g, v_corporation, v_fewest, v_most):
             (
                 (g.b_cash(v_m) - 1)
                 if (
-                    ((not g.b_closed(v_m)) and (r_owner(g, v_m) in g.name("players")))
+                    ((not g.b_closed(v_m)) and g.among("players", r_owner(g, v_m)))
                     and (g.b_cash(v_m) > 0)
                 )
                 else 0
@@ -3220,7 +3209,7 @@ def r_minors_cash(g, v_corporation, v_fewest, v_most):
         )
         if (
             (
-                ((v_corporation in g.name("corporations")) and (g.b_cash(v_corporation) > 0))
+                (g.among("corporations", v_corporation) and (g.b_cash(v_corporation) > 0))
                 and (g.b_len(g.b_trains(v_corporation)) >= v_fewest)
             )
             and (g.b_len(g.b_trains(v_corporation)) <= v_most)

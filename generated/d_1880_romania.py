@@ -987,14 +987,12 @@ def r_director(g, v_operator):
     # at rulespecs/lib/18xx.rules:704
     return (
         g.b_president(v_operator)
-        if (v_operator in g.name("corporations"))
+        if g.among("corporations", v_operator)
         else (
             None
-            if (v_operator in g.name("players"))
+            if g.among("players", v_operator)
             else (
-                g.b_holder_of(v_operator)
-                if (g.b_holder_of(v_operator) in g.name("players"))
-                else None
+                g.b_holder_of(v_operator) if g.among("players", g.b_holder_of(v_operator)) else None
             )
         )
     )
@@ -1795,7 +1793,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
     # at rulespecs/1880-romania.rules:1912
     for v_holder in g.b_shareholders(v_corporation):
         # at rulespecs/1880-romania.rules:1913
-        if not (v_holder in g.name("minors")):
+        if not g.among("minors", v_holder):
             # at rulespecs/1880-romania.rules:1914
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
@@ -1975,7 +1973,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 at="rulespecs/1880-romania.rules:2065",
             )
         # at rulespecs/1880-romania.rules:2066
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
@@ -2010,7 +2008,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1102
-    if not (v_player in g.name("players")):
+    if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
@@ -2272,10 +2270,7 @@ def r_check_take_over(g, v_corporation):
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
     # at rulespecs/lib/18xx.rules:1198
     if (
-        (
-            ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
-            and g.b_floated(v_owner)
-        )
+        ((g.among("corporations", v_owner) and (v_owner != v_corporation)) and g.b_floated(v_owner))
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
         # at rulespecs/lib/18xx.rules:1200
@@ -2460,7 +2455,7 @@ def a_close_for_cash(g, v_company, v_target):
     # at rulespecs/1880-romania.rules:1853
     v_holder = g.b_holder_of(v_company)
     # at rulespecs/1880-romania.rules:1854
-    if not (v_holder in g.name("players")):
+    if not (g.among("players", v_holder)):
         raise IllegalAction(
             "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1854"
         )
@@ -2481,7 +2476,7 @@ def a_close_for_cash(g, v_company, v_target):
                 at="rulespecs/1880-romania.rules:1858",
             )
         # at rulespecs/1880-romania.rules:1860
-        if not ((v_target in g.name("minors")) or g.b_floated(v_target)):
+        if not (g.among("minors", v_target) or g.b_floated(v_target)):
             raise IllegalAction(
                 "the Ł40 goes to a company that has begun to operate",
                 rule="II.3.1",
@@ -2855,7 +2850,7 @@ def q_close_for_cash(g, v_company):
     # at rulespecs/1880-romania.rules:1853
     v_holder = g.b_holder_of(v_company)
     # at rulespecs/1880-romania.rules:1854
-    if not (v_holder in g.name("players")):
+    if not (g.among("players", v_holder)):
         raise IllegalAction(
             "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1854"
         )

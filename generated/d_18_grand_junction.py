@@ -682,14 +682,12 @@ def r_director(g, v_operator):
     # at rulespecs/lib/18xx.rules:704
     return (
         g.b_president(v_operator)
-        if (v_operator in g.name("corporations"))
+        if g.among("corporations", v_operator)
         else (
             None
-            if (v_operator in g.name("players"))
+            if g.among("players", v_operator)
             else (
-                g.b_holder_of(v_operator)
-                if (g.b_holder_of(v_operator) in g.name("players"))
-                else None
+                g.b_holder_of(v_operator) if g.among("players", g.b_holder_of(v_operator)) else None
             )
         )
     )
@@ -1439,10 +1437,7 @@ def r_check_take_over(g, v_corporation):
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
     # at rulespecs/lib/18xx.rules:1198
     if (
-        (
-            ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
-            and g.b_floated(v_owner)
-        )
+        ((g.among("corporations", v_owner) and (v_owner != v_corporation)) and g.b_floated(v_owner))
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
         # at rulespecs/lib/18xx.rules:1200

@@ -1211,14 +1211,12 @@ def r_director(g, v_operator):
     # at rulespecs/lib/18xx.rules:704
     return (
         g.b_president(v_operator)
-        if (v_operator in g.name("corporations"))
+        if g.among("corporations", v_operator)
         else (
             None
-            if (v_operator in g.name("players"))
+            if g.among("players", v_operator)
             else (
-                g.b_holder_of(v_operator)
-                if (g.b_holder_of(v_operator) in g.name("players"))
-                else None
+                g.b_holder_of(v_operator) if g.among("players", g.b_holder_of(v_operator)) else None
             )
         )
     )
@@ -1496,7 +1494,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     # at rulespecs/18co.rules:2161
     v_seller = g.b_holder_of(v_shares[0])
     # at rulespecs/18co.rules:2162
-    if (v_seller in g.name("corporations")) and (v_seller != v_corporation):
+    if g.among("corporations", v_seller) and (v_seller != v_corporation):
         # at rulespecs/18co.rules:2163
         v_cert = v_shares[0]
         # at rulespecs/18co.rules:2164
@@ -1921,7 +1919,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     # at rulespecs/18co.rules:2204
     v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2205
-    if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
+    if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
@@ -2220,7 +2218,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.b_train_bought(v_corporation, v_train, False)
     else:
         # at rulespecs/18co.rules:2239
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation",
                 rule="§5.10.1",
@@ -2272,7 +2270,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1102
-    if not (v_player in g.name("players")):
+    if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
@@ -2517,10 +2515,7 @@ def r_check_take_over(g, v_corporation):
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
     # at rulespecs/lib/18xx.rules:1198
     if (
-        (
-            ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
-            and g.b_floated(v_owner)
-        )
+        ((g.among("corporations", v_owner) and (v_owner != v_corporation)) and g.b_floated(v_owner))
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
         # at rulespecs/lib/18xx.rules:1200
@@ -2697,7 +2692,7 @@ def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     # at rulespecs/18co.rules:524
     v_seller = g.b_holder_of(v_cert)
     # at rulespecs/18co.rules:525
-    if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+    if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
         raise IllegalAction(
             "the certificate is one a corporation holds of another corporation",
             rule="§8.2, §11.4",
@@ -3445,7 +3440,7 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
     # at rulespecs/18co.rules:2204
     v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2205
-    if not ((v_seller in g.name("players")) or (v_seller == g.name("pool"))):
+    if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",

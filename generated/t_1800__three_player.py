@@ -222,7 +222,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1102
-    if not (v_player in g.name("players")):
+    if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1, Appendix C",
@@ -360,9 +360,7 @@ def r_may_take_in_trade(g, v_company, v_cert):
 def r_trade_possible(g, v_company):
     """Some Bank Pool share may be taken for the D&SL (§C.4)"""
     # at rulespecs/1800-three-player.rules:208
-    return (
-        (g.b_holder_of(v_company) in g.name("players")) and (not g.b_closed(v_company))
-    ) and any(
+    return (g.among("players", g.b_holder_of(v_company)) and (not g.b_closed(v_company))) and any(
         any(r_may_take_in_trade(g, v_company, v_x) for v_x in r_pool_certificates(g, v_c))
         for v_c in g.name("corporations")
     )
@@ -383,7 +381,7 @@ def a_company_buy_shares(g, v_company, v_shares):
             "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
         )
     # at rulespecs/1800-three-player.rules:215
-    if not (g.b_holder_of(v_company) in g.name("players")):
+    if not (g.among("players", g.b_holder_of(v_company))):
         raise IllegalAction(
             "the option is lost once a major railroad owns the D&SL; only a player trades it",
             rule="§C.4",
@@ -453,7 +451,7 @@ def q_company_buy_shares(g, v_company):
             "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
         )
     # at rulespecs/1800-three-player.rules:215
-    if not (g.b_holder_of(v_company) in g.name("players")):
+    if not (g.among("players", g.b_holder_of(v_company))):
         raise IllegalAction(
             "the option is lost once a major railroad owns the D&SL; only a player trades it",
             rule="§C.4",

@@ -1046,7 +1046,7 @@ def a_choose_ability(g, v_company, v_choice):
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:361"
         )
     # at rulespecs/1880-romania-18xx-games.rules:362
-    if not (g.b_holder_of(v_company) in g.name("players")):
+    if not (g.among("players", g.b_holder_of(v_company))):
         raise IllegalAction(
             "the private has no owner yet",
             rule="II.3.1",
@@ -1263,7 +1263,7 @@ def q_choose_ability(g, v_company):
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:361"
         )
     # at rulespecs/1880-romania-18xx-games.rules:362
-    if not (g.b_holder_of(v_company) in g.name("players")):
+    if not (g.among("players", g.b_holder_of(v_company))):
         raise IllegalAction(
             "the private has no owner yet",
             rule="II.3.1",
@@ -1371,8 +1371,8 @@ def t_communist_privates(g, *_rest):
             # at rulespecs/1880-romania-18xx-games.rules:431
             g.b_close_private(v_x)
         # at rulespecs/1880-romania-18xx-games.rules:433
-        if ((not g.b_closed(v_x)) and g.b_has_ability(v_x, "train_exchange")) and (
-            g.b_holder_of(v_x) in g.name("players")
+        if ((not g.b_closed(v_x)) and g.b_has_ability(v_x, "train_exchange")) and g.among(
+            "players", g.b_holder_of(v_x)
         ):
             # at rulespecs/1880-romania-18xx-games.rules:434
             if any((r_director(g, v_c) == g.b_holder_of(v_x)) for v_c in g.name("corporations")):

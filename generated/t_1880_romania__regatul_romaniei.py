@@ -172,7 +172,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1102
-    if not (v_player in g.name("players")):
+    if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.2",

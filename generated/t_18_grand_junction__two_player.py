@@ -340,7 +340,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.b_train_bought(v_corporation, v_train, False)
     else:
         # at rulespecs/18-grand-junction.rules:1216
-        if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another company",
                 rule='§"GMT 1846 Components Used"',
@@ -387,7 +387,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1101
     v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1102
-    if not (v_player in g.name("players")):
+    if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Rules"',

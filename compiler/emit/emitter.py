@@ -206,6 +206,9 @@ def _paren(expr) -> str:
     return f"({text})" if isinstance(expr, (s.Binary, s.Cond)) else text
 
 
+#: the collections of entities `x in NAME` asks about (builtin VALUES): compiled to `g.among(NAME, x)`
+COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bonds"}) & frozenset(VALUES)
+
 _BINOPS = {
     "+": "+", "-": "-", "*": "*", "/": "//", "mod": "%", "==": "==", "!=": "!=",
     "<": "<", "<=": "<=", ">": ">", ">=": ">=", "and": "and", "or": "or", "in": "in", "not in": "not in",
@@ -310,6 +313,12 @@ class Compiler:
             return f"(not {inner})" if e.op == "not" else f"(-{inner})"
         if isinstance(e, s.Binary):
             op = _BINOPS[e.op]
+            if e.op in ("in", "not in") and isinstance(e.right, s.Name) and e.right.name in COLLECTIONS \
+                    and e.right.name not in scope.locals:
+                # membership in one of the game's collections: a set lookup, not a list built and compared
+                # element by element (`GameBase.among`)
+                test = f"g.among({e.right.name!r}, {self.expr(e.left, scope)})"
+                return test if e.op == "in" else f"(not {test})"
             return f"({self.expr(e.left, scope)} {op} {self.expr(e.right, scope)})"
         if isinstance(e, s.Cond):
             return f"({self.expr(e.then, scope)} if {self.expr(e.test, scope)} else {self.expr(e.otherwise, scope)})"

@@ -49,6 +49,8 @@ from compiler.runtime.vocabulary import ACTOR_KINDS, COMBINED_STEPS, MAP_STEPS, 
 
 #: a property neither the title nor an option sets (`GameBase.param`)
 _UNSET = object()
+#: the values a declared state keys by id (`GameBase._state_key`)
+_KEYED = (Entity, Certificate)
 
 
 class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, Listing):
@@ -339,6 +341,16 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             value = self.DATA.properties.get(name, _UNSET)
         if value is not _UNSET and not isinstance(value, (Table, Gap)):
             return value  # a plain value: what it is, whatever the dimensions (`resolve_value`)
+        if not dims and isinstance(value, Table):
+            # a table read at the player count alone (a certificate limit), its values plain: the same all
+            # game, read once
+            memo = self.__dict__.setdefault("_player_tables", {})
+            found = memo.get(name)
+            if found is not None and found[0] is value:
+                return found[1]
+            if set(value.dims) <= {"players"} and not any(isinstance(v, (Table, Gap)) for _keys, v in value.rows):
+                memo[name] = (value, self._param_table(name, value))
+                return memo[name][1]
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
@@ -354,6 +366,12 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if name in self.option_sets:
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
+
+    def _param_table(self, name: str, table: Table) -> Any:
+        """`param(name)` of a table keyed by the player count alone, read (`resolve_value` at `n`)."""
+        if name in self.option_sets:
+            return resolve_value(name, self.option_sets[name], players=self.n)
+        return self.DATA.param(name, players=self.n)
 
     def as_entities(self, value: Any) -> Any:
         """A parameter's value whose type names a kind of entity (`private_sale_order: list[private]`): the
@@ -763,15 +781,33 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 return found
         return name  # an enum value or zone name stands for itself
 
+    def among(self, name: str, value: Any) -> bool:
+        """`value in NAME` for one of the game's collections of entities (`players`, `corporations`,
+        `privates`, `minors`, `bonds`): what `value in self.name(NAME)` answers, by a set of the collection
+        (made when first asked, and again where the collection's list is replaced or grows; the players'
+        seating may change, not who they are). A value no set can hold is looked for in the list."""
+        sets = self.__dict__.get("_collection_sets")
+        if sets is None:
+            sets = self.__dict__["_collection_sets"] = {}
+        members = getattr(self, name)
+        known = sets.get(name)
+        if known is None or known[0] is not members or known[1] != len(members):
+            known = sets[name] = (members, len(members), frozenset(members))
+        try:
+            return value in known[2]
+        except TypeError:  # unhashable: as the list compares it
+            return value in list(members)
+
     # -- declared states (`state NAME: set[...]`): kept in the round state `g`, so the journal undoes them
 
     @staticmethod
     def _state_key(value: Any) -> Any:
+        # (`state_has` reads it inline: `_KEYED`)
         return value.id if isinstance(value, (Entity, Certificate)) else value
 
     def state_has(self, name: str, *parts: Any) -> bool:
         """`NAME(a, b)` of a declared state: whether (a, b) is in it."""
-        return tuple(self._state_key(p) for p in parts) in self.g.get(f"state:{name}", frozenset())
+        return tuple([p.id if isinstance(p, _KEYED) else p for p in parts]) in self.g.get(f"state:{name}", frozenset())
 
     def state_set(self, name: str, parts: tuple, present: bool) -> None:
         """`set NAME(a, b) = present`: (a, b) put in the declared state, or taken out."""
@@ -1259,10 +1295,28 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         vocabulary: a private acts as a "company"; others by their kind."""
         return "company" if entity.kind == "private" else entity.kind
 
+    #: (engine class, type, entity type, round) -> `action_name`: a function of those and the title's actions
+    _ACTION_NAMES: dict[tuple, str] = {}
+
     def action_name(self, action: Action) -> str:
         """The DSL action an action dict names: `<entity_type>_<type>` when
         the title has one (a corporation's `sell_shares` is the DSL's
         `corporation_sell_shares`), else `<type>`."""
+        kind, etype = action["type"], action.get("entity_type")
+        if kind.__class__ is not str or not (etype is None or etype.__class__ is str):
+            return self._action_name(action)  # (a log's odd field: worked out as it comes)
+        key = (type(self), kind, etype, self.g["round"])
+        try:
+            return self._ACTION_NAMES[key]
+        except KeyError:
+            pass
+        if len(self._ACTION_NAMES) >= 4096:
+            self._ACTION_NAMES.clear()
+        name = self._ACTION_NAMES[key] = self._action_name(action)
+        return name
+
+    def _action_name(self, action: Action) -> str:
+        """`action_name`, worked out."""
         kind = str(action["type"])
         special = f"{action.get('entity_type')}_{kind}"
         if special in self.ACTION_PARAMS:

@@ -158,12 +158,49 @@ class Listing:
                 yield from self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"})
         yield from self._iter_candidates_for(entity, names)
         if not pending:
+            probing = self._probing and not self._exhaustive
             for name in self._any_time_actions():
                 if name not in self.ACTION_PARAMS or name in OUT_OF_TURN:
                     continue
+                # refused in every state by a guard of its static probe, as `_iter_candidates_for` asks it
+                static = probing and name in self.STATIC_PROBES and self._action_shape(name)[0] not in self.UNPROBED
+                generator = self._generator(name) if probing else None
                 for other in self._possible_actors(name):
-                    if other != entity:
-                        yield from self._iter_candidates_for(other, [name], generate_first=True)
+                    if other == entity or self._never_generated(name, other) \
+                            or (static and self._static_refused(name, other)):
+                        continue
+                    if generator is not None:
+                        # most have none to list now (a private's ability outside its owner's turn): asked of
+                        # the generator before anything else, as `_iter_candidates_for` asks it first of these
+                        who = {"entity": other.id, "entity_type": "company" if other.kind == "private" else other.kind}
+                        try:
+                            if next(iter(generator(other, who)), None) is None:
+                                continue
+                        except Exception:  # noqa: BLE001 - listed as ever, which meets it again
+                            pass
+                    yield from self._iter_candidates_for(other, [name], generate_first=True)
+
+    #: the vocabulary types whose candidates for a private come only from its abilities of an effect: the
+    #: generator lists none for a private with no such ability (`_cand_ability_lays`, `_cand_remove_token`,
+    #: `_cand_place_token`'s first branch)
+    ABILITY_GENERATED = {"lay_tile": "free_lay", "remove_token": "return_token", "place_token": "free_token"}
+
+    def _never_generated(self, name: str, other: Entity) -> bool:
+        """Whether the action `name`'s generator lists nothing for `other` in any state: a private with no
+        ability of the effect its candidates come from (`ABILITY_GENERATED`; a private's abilities never
+        change in play). Asked of another entity's any-time actions, once a game for each."""
+        known = self.__dict__.get("_never_answers")
+        if known is None:
+            known = self.__dict__["_never_answers"] = {}
+        key = (name, other.kind, other.id)
+        never = known.get(key)
+        if never is None:
+            vtype, _etype, round_of, _actors = self._action_shape(name)
+            effect = self.ABILITY_GENERATED.get(vtype) if round_of is None else None
+            never = known[key] = (other.kind == "private" and effect is not None
+                                  and getattr(type(self), f"_cand_{vtype}", None) is getattr(Listing, f"_cand_{vtype}")
+                                  and not self._abilities(other, effect))
+        return never
 
     @staticmethod
     def _idle(action: Action) -> bool:
@@ -278,10 +315,7 @@ class Listing:
                 continue
             found = generators.get((round_of, vtype), False)
             if found is False:
-                # the vocabulary type's generator (the round's own first), looked up once for each engine class
-                found = generators[(round_of, vtype)] = \
-                    (getattr(type(self), f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
-                    or getattr(type(self), f"_cand_{vtype}", None)
+                found = self._generator_function(round_of, vtype)
             generator = None if found is None else found.__get__(self)
 
             def candidates_of(generator=generator, name=name, vtype=vtype) -> Iterable[Action]:
@@ -320,6 +354,23 @@ class Listing:
                 for candidate in listed:
                     refused[id(candidate)] = candidate
                     yield candidate
+
+    def _generator_function(self, round_of: str | None, vtype: str) -> Callable | None:
+        """The `_cand_` function of a vocabulary type (the round's own first), or None (a title's own
+        action: `_title_action_candidates`), looked up once for each engine class."""
+        generators = self._GENERATORS.setdefault(type(self), {})
+        found = generators.get((round_of, vtype), False)
+        if found is False:
+            found = generators[(round_of, vtype)] = \
+                (getattr(type(self), f"_cand_{round_of}_{vtype}", None) if round_of is not None else None) \
+                or getattr(type(self), f"_cand_{vtype}", None)
+        return found
+
+    def _generator(self, name: str) -> Callable | None:
+        """The bound `_cand_` generator of the title's action `name`, or None (see `_generator_function`)."""
+        vtype, _etype, round_of, _actors = self._action_shape(name)
+        found = self._generator_function(round_of, vtype)
+        return None if found is None else found.__get__(self)
 
     #: the vocabulary types whose candidates are tried without a probe first (`_group_refused`): one
     #: candidate each, which costs no more to try than the probe. A fixed list, so that what a listing
@@ -473,7 +524,7 @@ class Listing:
         except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
             return False
         if known is None:
-            known = answers[key] = self._probe_refuses(action, probe, value)
+            known = answers[key] = self._probe_refuses(action, probe, value, kind=kind)
         return known
 
     def _group_known_refused(self, action: Action) -> bool:
@@ -510,7 +561,7 @@ class Listing:
             except Exception:  # noqa: BLE001 - unbound or unhashable: the trial decides
                 return False
             if known is None:
-                known = answers[key] = self._probe_refuses(action, probe, *values[:arity - 1])
+                known = answers[key] = self._probe_refuses(action, probe, *values[:arity - 1], kind=kind)
             if known:
                 return True
         return False
@@ -829,10 +880,16 @@ class Listing:
             # the printed price, or half of it where a title sells the pool's trains so
             out.extend({"type": "buy_train", **who, "train": t.id, "price": p}
                        for p in sorted({t.price, t.price // 2}))
+        # every other corporation's trains (`b_trains` of each), from one pass over the trains
+        owner, held = self.owner, {}
+        for tid, t in self.trains.items():
+            o = owner[tid]
+            if o.__class__ is Entity and o.kind == "corporation":
+                held.setdefault(o.id, []).append(t)
         for other in self.corporations:
             if other == entity:
                 continue
-            for t in self.b_trains(other):
+            for t in held.get(other.id, ()):
                 out.append({"type": "buy_train", **who, "train": t.id, "price": 1})
                 out.append({"type": "buy_train", **who, "train": t.id, "price": t.price})
         return out
@@ -938,7 +995,30 @@ class Listing:
             # and Electroputere as 18xx.games has them): each corporation he directs (the guards decide)
             out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
                        for c in self.corporations if self._director(c) == holder and not self.corp[c.id]["closed"])
-        return list({(a["target"], a["target_type"]): a for a in out}.values())
+        out = list({(a["target"], a["target_type"]): a for a in out}.values())
+        if self._probing and not self._exhaustive and any(a["target_type"] == "hex" for a in out) \
+                and self._marker_spent(entity):
+            # every hex is refused by `place_marker` (its placements spent): listed, known refused without
+            # a trial (random play draws from the same list), or left out where only whether some action is
+            # legal is asked (`_first_legal`); the oracle tries them
+            if self._known_refused is None:
+                return [a for a in out if a["target_type"] != "hex"]
+            self._known_refused.update((id(a), a) for a in out if a["target_type"] == "hex")
+        return out
+
+    def _marker_spent(self, company: Entity) -> bool:
+        """Whether `place_marker` refuses private `company`'s marker in any hex: the marker ability it uses
+        now (`_marker_ability`, by the owner's kind) is one its user places (not one a player owner names,
+        `_assign_player_marker`) and its `count` of placements is spent."""
+        try:
+            ability = self._marker_ability(company)
+            if str(ability.get("owner", "corporation")) == "player" \
+                    and str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor"):
+                return False
+            count = ability.get("count")
+            return count is not None and self.g.get("ability_uses", {}).get(company.id, 0) >= int(count)
+        except Exception:  # noqa: BLE001 - the trials decide, as ever
+            return False
 
     def _cand_ability_lays(self, company, who):
         """A private's tile-lay ability: every tile of its list in each of its hexes, at each rotation, that

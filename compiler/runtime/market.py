@@ -93,8 +93,19 @@ class Market:
 
     def par_cell(self, price: int) -> Cell | None:
         """The par cell for `price` (the rightmost if several)."""
-        found = [cell for cell in self.par_cells() if self.price(cell) == price]
-        return max(found, key=lambda rc: (rc[1], -rc[0])) if found else None
+        try:
+            return self._par_cell_of[price]
+        except (KeyError, TypeError):
+            return None
+
+    @cached_property
+    def _par_cell_of(self) -> dict[int, Cell]:
+        """`par_cell` of each par price (the market never changes in play): made once."""
+        out: dict[int, Cell] = {}
+        for price in {self.price(cell) for cell in self._par_cells}:
+            found = [cell for cell in self._par_cells if self.price(cell) == price]
+            out[price] = max(found, key=lambda rc: (rc[1], -rc[0]))
+        return out
 
     @property
     def is_one_dimensional(self) -> bool:

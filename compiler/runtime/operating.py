@@ -436,27 +436,46 @@ class OperatingRound:
         any train whose `available_from` phase has come (1880's rebuilt
         2-trains, sold beside the stack). A train a corporation owns from
         the start (`owner`) is never sold."""
-        in_depot = [tid for tid in self.train_order if self.owner[tid] is DEPOT
-                    and self.DATA.component("train", self.trains[tid].name).get("owner") is None]
+        owner, depot = self.owner, DEPOT
+        terms = self._train_terms()
+        in_depot = [term for term in terms[0] if owner[term[0]] is depot]
         if not in_depot:
             return []
         out = []
-        sold_out = {t.name for t in self.trains.values()} - {self.trains[tid].name for tid in in_depot}
+        sold_out = terms[1] - {name for _tid, name, _after, _since in in_depot}
         seen_names = set()
-        first = in_depot[0]
-        for tid in in_depot:
-            train = self.trains[tid]
-            comp = self.DATA.component("train", train.name)
-            after = comp.get("available_after")
-            since = comp.get("available_from")
-            # `available_after`: a train type, or a list of types that must all be sold out
-            after_all = [str(a) for a in after] if isinstance(after, (list, tuple)) else [str(after)]
-            if tid == first or (after is not None and all(a in sold_out for a in after_all)) or (
-                    isinstance(since, str) and self.b_phase_at_least(since)):
-                if train.name not in seen_names:
-                    out.append(tid)
-                    seen_names.add(train.name)
+        first = in_depot[0][0]
+        for tid, name, after_all, since in in_depot:
+            if name in seen_names:
+                continue
+            if tid == first or (after_all is not None and all(a in sold_out for a in after_all)) or (
+                    since is not None and self.b_phase_at_least(since)):
+                out.append(tid)
+                seen_names.add(name)
         return out
+
+    def _train_terms(self) -> tuple[tuple[tuple[str, str, tuple[str, ...] | None, str | None], ...], frozenset[str]]:
+        """What `_available_train_ids` reads of the trains' components, which never change in play, made
+        once a game: for each train the depot may sell, in supply order (none a corporation owns from
+        the start, `owner`), its id, its type, the types that must all be sold out before it is
+        (`available_after`; None where it names none) and the phase it is sold from (`available_from`,
+        where it names one); and every train type of the game."""
+        terms = self.__dict__.get("_train_terms_made")
+        if terms is None:
+            sold = []
+            for tid in self.train_order:
+                name = self.trains[tid].name
+                comp = self.DATA.component("train", name)
+                if comp.get("owner") is not None:
+                    continue
+                after = comp.get("available_after")
+                # `available_after`: a train type, or a list of types that must all be sold out
+                after_all = None if after is None else tuple(
+                    str(a) for a in after) if isinstance(after, (list, tuple)) else (str(after),)
+                since = comp.get("available_from")
+                sold.append((tid, name, after_all, since if isinstance(since, str) else None))
+            terms = self.__dict__["_train_terms_made"] = (tuple(sold), frozenset(t.name for t in self.trains.values()))
+        return terms
 
     def _on_first_train(self, train: Train) -> None:
         # trains rust before the new phase checks the train limits
@@ -957,8 +976,29 @@ class OperatingRound:
         if not self._sanctioned("pool_cap", "take_over"):
             step()
             return
-        before = {c.id: self.b_percent(POOL, c) for c in self.corporations}
-        step()
+        journal = self.j
+        if journal.active:
+            # the pool's holdings before `step`, read back from what the journal recorded during it (after
+            # every action, and mostly nothing is recorded): the owner each certificate had first
+            mark = len(journal._undo)
+            step()
+            owner, first = self.owner, {}
+            for op in journal._undo[mark:]:
+                if op[0] == "set" and op[1] is owner:
+                    first.setdefault(op[2], op[3])
+            if not first:
+                return  # no certificate changed hands: no pool holding grew
+            before = {}
+            for corp in self.corporations:
+                total = 0
+                for cert in self.certs_of[corp.id]:
+                    o = first.get(cert.id, owner[cert.id])
+                    if o is POOL or (o.__class__ is Entity and o == POOL):
+                        total += cert.percent
+                before[corp.id] = total
+        else:
+            before = {c.id: self.b_percent(POOL, c) for c in self.corporations}
+            step()
         for corp in self.corporations:
             pct = self.b_percent(POOL, corp)
             if pct > before[corp.id] and pct > self.param("pool_cap"):

@@ -484,6 +484,20 @@ def _same_track(old_lay: _Layout, new_lay: _Layout, mapping: Sequence[int]) -> b
     return old_paths == {frozenset(pair) for pair in new_lay.ends}
 
 
+@lru_cache(maxsize=1 << 16)
+def _new_paths(old: Tile, old_rotation: int, tile: Tile, rotation: int, mapping: tuple[int, ...],
+               any_path: bool) -> frozenset[int]:
+    """The paths of `tile` at `rotation` that `old` at `old_rotation` lacked, its nodes renumbered by
+    `mapping` (every path with `any_path`): `_connects`' question, a function of the tiles alone."""
+    old_lay, lay = _layout(old, old_rotation), _layout(tile, rotation)
+
+    def mapped(end: int) -> int:
+        return end if end < NODE else NODE + mapping[end - NODE]
+
+    kept = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
+    return frozenset(p for p, (a, b) in enumerate(lay.ends) if any_path or frozenset((a, b)) not in kept)
+
+
 def _connects(
     board: Board,
     company: str,
@@ -500,14 +514,8 @@ def _connects(
     tile must continue a path, unblocked ..., back to a token"); with
     `any_path`, some path of `tile`, old or new (`TrackRules.reached_upgrades`)."""
     old = board.placed[h]
-    old_lay, lay = _layout(old.tile, old.rotation), _layout(tile, rotation)
-
-    def mapped(end: int) -> int:
-        return end if end < NODE else NODE + mapping[end - NODE]
-
-    kept = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
-    new_paths = {p for p, (a, b) in enumerate(lay.ends)
-                 if any_path or frozenset((a, b)) not in kept}
+    lay = _layout(tile, rotation)
+    new_paths = _new_paths(old.tile, old.rotation, tile, rotation, tuple(mapping), any_path)
     if not new_paths:
         return False
     holders: dict[int, list[str | None]] = {}
