@@ -157,7 +157,7 @@ def test_an_engine_carries_only_what_its_title_module_does_not_hold_as_it_has_it
 
 
 def test_a_title_module_carries_only_the_library_routines_it_compiles_otherwise():
-    """Issue 32: the library's compiled routines (`r_min`, `a_par`, its probes and triggers) are
+    """Issue 32: the library's compiled routines (`r_min`, `a_end_game`, its probes and triggers) are
     written once, in generated/library.py, where two or more titles compile them alike; each title's
     module takes them (`_LIBRARY.define`) and writes only those it compiles otherwise (a citation of
     its own, a replaced clause, a parameter it sets), none word for word the library's."""
@@ -176,7 +176,7 @@ def test_a_title_module_carries_only_the_library_routines_it_compiles_otherwise(
         return set()
 
     library = functions(GENERATED / "library.py")
-    assert {"r_min", "r_pool_percent", "a_par", "a_buy_shares", "q_par", "t_privates_close"} <= set(library)
+    assert {"r_min", "r_pool_percent", "r_forced_shortfall", "a_end_game", "q_dividend", "t_privates_close"} <= set(library)
     modules = sorted(GENERATED.glob("d_*.py"))
     for path in modules:
         mine = functions(path)
