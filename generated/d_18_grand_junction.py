@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -313,7 +313,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1136',
         'at action dividend': 'rulespecs/lib/18xx.rules:1016',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1181',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1188',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -529,168 +529,16 @@ RULES = _LIBRARY.rules(
 
 # ------------------------------------------------------------ compiled rules
 
-
-def r_min(g, v_a, v_b):
-    """min(a, b): the smaller of two amounts (library '18xx' function min)"""
-    # at rulespecs/lib/18xx.rules:648
-    return v_a if (v_a <= v_b) else v_b
-
-
-def r_max(g, v_a, v_b):
-    """max(a, b): the larger of two amounts (library '18xx' function max)"""
-    # at rulespecs/lib/18xx.rules:649
-    return v_a if (v_a >= v_b) else v_b
-
-
-def r_floor_to(g, v_x, v_n):
-    """floor_to(x, n): x rounded down to a multiple of n (library '18xx' function floor_to)"""
-    # at rulespecs/lib/18xx.rules:650
-    return v_x - (v_x % v_n)
-
-
-def r_ceil_to(g, v_x, v_n):
-    """ceil_to(x, n): x rounded up to a multiple of n (library '18xx' function ceil_to)"""
-    # at rulespecs/lib/18xx.rules:652
-    return v_x if ((v_x % v_n) == 0) else ((v_x + v_n) - (v_x % v_n))
-
-
-def r_pool_percent(g, v_corporation):
-    """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:655
-    return g.b_percent(g.name("pool"), v_corporation)
-
-
-def r_sold_percent(g, v_corporation):
-    """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:657
-    return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
-
-
-def r_pool_certificates(g, v_corporation):
-    """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:659
-    return g.b_held_certificates(g.name("pool"), v_corporation)
-
-
-def r_price_after(g, v_corporation, v_direction):
-    """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:662
-    return g.b_price_after_moves(v_corporation, v_direction, 1)
-
-
-def r_treasury_certificates(g, v_corporation):
-    """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:665
-    return [
-        v_c
-        for v_c in g.b_held_certificates(v_corporation, v_corporation)
-        if (not g.attr(v_c, "president"))
-    ]
-
-
-def r_ipo_of(g, v_corporation):
-    """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:668
-    return (
-        g.name("initial_offering")
-        if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
-        else v_corporation
-    )
-
-
-def r_trade_in_discount(g, v_train, v_exchange):
-    """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:671
-    return (
-        g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
-        if (
-            (g.attr(v_train, "discount") != None)
-            and (g.attr(v_exchange, "name") in g.attr(v_train, "discount"))
-        )
-        else 0
-    )
-
-
-def r_open_privates(g):
-    """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:673
-    return [
-        v_p
-        for v_p in g.name("privates")
-        if (
-            ((not g.b_closed(v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
-            and (g.b_holder_of(v_p) != g.name("pool"))
-        )
-    ]
-
-
-def r_bonds_of(g, v_corporation):
-    """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:675
-    return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
-
-
-def r_pay_per_share(g, v_corporation, v_holder, v_amount):
-    """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:678
-    return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
-
-
-def r_can_sell(g, v_player):
-    """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:682
-    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
-        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
-        for v_c in g.name("corporations")
-    )
-
-
-def r_owner(g, v_item):
-    """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:685
-    return g.b_holder_of(v_item)
-
-
-def r_free_cash(g, v_player):
-    """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:689
-    return (g.b_cash(v_player) - sum(g.b_own_bid(v_player, v_x) for v_x in g.name("privates"))) - (
-        g.b_draft_committed(v_player) if g.b_in_round("draft") else 0
-    )
-
-
-def r_may_buy_now(g, v_player):
-    """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:694
-    return (not g.state_has("bought_this_turn")) and (
-        not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
-    )
-
-
-def r_may_sell_now(g, v_player):
-    """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:697
-    return (
-        (not g.state_has("bought_this_turn"))
-        if (g.param("sell_buy_order") == "sell_then_buy")
-        else True
-    )
-
-
-def r_director(g, v_operator):
-    """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:704
-    return (
-        g.b_president(v_operator)
-        if g.among("corporations", v_operator)
-        else (
-            None
-            if g.among("players", v_operator)
-            else (
-                g.b_holder_of(v_operator) if g.among("players", g.b_holder_of(v_operator)) else None
-            )
-        )
-    )
+# those the title shares with the library's other titles (generated/library.py), then its own
+_LIBRARY.define(
+    globals(),
+    unshared=[
+        "r_emergency_sale_noted",
+        "r_emergency_seller",
+        "r_may_buy_train_from",
+        "t_end_stock_round",
+    ],
+)
 
 
 def r_emergency_seller(g, v_player):
@@ -699,118 +547,6 @@ def r_emergency_seller(g, v_player):
     return g.b_in_round("operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
-
-
-def r_emergency_shortfall(g):
-    """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:716
-    return sum(
-        (
-            r_max(
-                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(g.b_president(v_c)))
-            )
-            if (g.b_must_buy_train(v_c) and (g.b_president(v_c) != None))
-            else 0
-        )
-        for v_c in g.name("corporations")
-    )
-
-
-def r_close_minors(g):
-    """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:720
-    for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:721
-        if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:722
-            g.b_close_minor(v_m)
-
-
-def r_corporation_of(g, v_bond):
-    """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:731
-    return g.attr(v_bond, "corporation")
-
-
-def r_bank_funded_shares(g, v_corporation):
-    """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:734
-    return (
-        0
-        if (g.attr(v_corporation, "bank_funds_on_par") == 0)
-        else sum(
-            sum(
-                (g.attr(v_c, "shares") if g.state_has("granted", v_c) else 0)
-                for v_c in g.b_held_certificates(v_p, v_corporation)
-            )
-            for v_p in g.name("players")
-        )
-    )
-
-
-def r_offered_later(g, v_company):
-    """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:738
-    return (
-        (
-            (v_company in g.as_entities(g.param("private_sale_order")))
-            and (g.b_holder_of(v_company) == g.name("bank"))
-        )
-        and (not g.b_closed(v_company))
-    ) and (v_company != g.b_private_on_sale())
-
-
-def r_can_emergency_sell(g, v_player):
-    """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:742
-    return any(
-        (
-            (g.b_started(v_c) and (not g.b_closed(v_c)))
-            and any(
-                ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
-                for v_x in g.b_sellable(v_player, v_c)
-            )
-        )
-        for v_c in g.name("corporations")
-    )
-
-
-def r_add_debt(g, v_player, v_amount):
-    """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:750
-    if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
-        raise IllegalAction(
-            "a debt cannot fall below zero",
-            rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:750",
-        )
-    # at rulespecs/lib/18xx.rules:751
-    g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
-
-
-def r_reduce_debt(g, v_player, v_amount):
-    """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:755
-    if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
-        raise IllegalAction(
-            "a debt falls by at most what is owed",
-            rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:755",
-        )
-    # at rulespecs/lib/18xx.rules:756
-    r_add_debt(g, v_player, (0 - v_amount))
-
-
-def r_leave_game(g, v_player):
-    """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:763
-    g.state_set("out_of_game", (v_player,), True)
-
-
-def r_players_in_game(g):
-    """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:766
-    return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def a_par(g, v_player, v_corporation, v_price):
@@ -892,44 +628,6 @@ def a_par(g, v_player, v_corporation, v_price):
     g.state_set("bought_this_turn", (), True)
     # at rulespecs/18-grand-junction.rules:474
     g.b_bought(v_player, v_corporation)
-
-
-def r_share_cost(g, v_corporation, v_source):
-    """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:871
-    return (
-        g.b_price(v_corporation)
-        if (v_source == "pool")
-        else (
-            g.b_par_price(v_corporation)
-            if (g.param("treasury_shares_at") == "par")
-            else g.b_price(v_corporation)
-        )
-    )
-
-
-def r_payee(g, v_corporation, v_source):
-    """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:881
-    return (
-        g.name("bank")
-        if (v_source == "pool")
-        else (
-            (v_corporation if (g.param("capitalisation") == "incremental") else g.name("bank"))
-            if (v_source == "ipo")
-            else (
-                v_corporation
-                if (
-                    (
-                        (g.param("capitalisation") == "incremental")
-                        or (g.param("capitalisation") == "full")
-                    )
-                    or (g.param("capitalisation") == "partial")
-                )
-                else g.name("bank")
-            )
-        )
-    )
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
@@ -1036,56 +734,6 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     g.b_check_president(v_corporation)
 
 
-def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
-    """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:929
-    if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:932
-        if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:933
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:937
-        for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:938
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:942
-        g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:945
-        if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:946
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:951
-        if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:952
-            for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:953
-                g.b_market_move(v_corporation, "down")
-        elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:956
-            g.b_market_move(v_corporation, "down")
-    elif g.param("sell_price_drop") == None:
-        pass
-    else:
-        # at rulespecs/lib/18xx.rules:929
-        raise IllegalAction(
-            "no case of this match holds the value of `sell_price_drop`",
-            rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:929",
-        )
-
-
-def r_sold_by_president(g, v_seller, v_corporation, v_shares):
-    """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:965
-    return (g.b_president(v_corporation) == v_seller) or (
-        g.b_president_certificate(v_corporation) in v_shares
-    )
-
-
 def a_pass(g, v_entity):
     """Pass (§\"Stock Round\", §\"Operating Round\")"""
     # at rulespecs/1846.rules:1259
@@ -1190,95 +838,6 @@ def a_place_token(g, v_corporation, v_city):
         g.b_end_step(v_corporation)
 
 
-def a_run_routes(g, v_corporation, v_routes):
-    """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1011
-    if not (g.b_in_step(v_corporation, "run_routes")):
-        raise IllegalAction(
-            "trains run after track and tokens",
-            rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1011",
-        )
-    # at rulespecs/lib/18xx.rules:1012
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1013
-    g.b_end_step(v_corporation)
-
-
-def a_dividend(g, v_corporation, v_kind):
-    """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1017
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1017",
-        )
-    # at rulespecs/lib/18xx.rules:1018
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "the title does not allow that",
-            rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1018",
-        )
-    # at rulespecs/lib/18xx.rules:1019
-    v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:1020
-    v_paid = (
-        v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
-    )
-    # at rulespecs/lib/18xx.rules:1021
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1022
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1023
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1024
-    g.b_end_step(v_corporation)
-
-
-def r_half(g, v_revenue):
-    """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1030
-    return (
-        r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
-        if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
-        else ((v_revenue // 20) * 10)
-    )
-
-
-def r_pay_dividends(g, v_corporation, v_paid):
-    """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1038
-    for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1039
-        if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1040
-            g.transfer(
-                r_pay_per_share(g, v_corporation, v_holder, v_paid),
-                g.name("bank"),
-                r_dividend_payee(g, v_holder, v_corporation),
-            )
-
-
-def r_dividend_payee(g, v_holder, v_corporation):
-    """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1050
-    return (
-        g.name("bank")
-        if (v_holder == g.name("initial_offering"))
-        else (
-            (v_corporation if (g.param("pool_shares_pay") == "company") else g.name("bank"))
-            if (v_holder == g.name("pool"))
-            else (
-                (v_corporation if (g.param("treasury_shares_pay") == "company") else g.name("bank"))
-                if (v_holder == v_corporation)
-                else v_holder
-            )
-        )
-    )
-
-
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
     # at rulespecs/18-grand-junction.rules:790
@@ -1306,86 +865,6 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
         g.b_market_move(v_corporation, "right")
 
 
-def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
-    """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1123
-    if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
-        raise IllegalAction(
-            "a train is traded in only for one the bank sells now",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1123",
-        )
-    # at rulespecs/lib/18xx.rules:1124
-    if not (g.b_holder_of(v_exchange) == v_corporation):
-        raise IllegalAction(
-            "the corporation trades in only a train it owns",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1124",
-        )
-    # at rulespecs/lib/18xx.rules:1125
-    v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1126
-    if not (v_discount > 0):
-        raise IllegalAction(
-            "the new train takes no train of that type in trade",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1126",
-        )
-    # at rulespecs/lib/18xx.rules:1127
-    if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
-        raise IllegalAction(
-            "no more trains from the bank this turn",
-            rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1127",
-        )
-    # at rulespecs/lib/18xx.rules:1128
-    if not (v_price == (g.attr(v_train, "price") - v_discount)):
-        raise IllegalAction(
-            "a trade-in pays the printed price less the discount",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1128",
-        )
-    # at rulespecs/lib/18xx.rules:1129
-    if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction(
-            "the corporation cannot pay for the train",
-            rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1129",
-        )
-    # at rulespecs/lib/18xx.rules:1130
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1131
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1132
-    g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1133
-    g.b_train_bought(v_corporation, v_train, True)
-
-
-def a_discard_train(g, v_corporation, v_train):
-    """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1137
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1137",
-        )
-    # at rulespecs/lib/18xx.rules:1138
-    if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction(
-            "the corporation does not own that train",
-            rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1138",
-        )
-    # at rulespecs/lib/18xx.rules:1139
-    g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1140
-    if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1141
-        g.b_resolve_decision(v_corporation, "discard_train")
-
-
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1240
@@ -1395,159 +874,10 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
     ) and (g.b_cash(v_corporation) > 0)
 
 
-def r_emergency_need(g, v_player):
-    """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1168
-    return (
-        (
-            g.b_dearest_train_price()
-            if (g.param("emergency_sale_minimum") == "dearest_train")
-            else g.b_cheapest_train_price()
-        )
-        - g.b_cash(v_player)
-    ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
-
-
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1231
     g.state_set("done_this_turn", ("emergency_sale",), True)
-
-
-def r_forced_purchase_help(g, v_corporation, v_price):
-    """Help from outside the corporation towards a train it must buy: none unless the title says (library '18xx' procedure forced_purchase_help)"""
-
-
-def a_end_game(g, v_player):
-    """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1183
-    if not (not g.b_in_round("draft")):
-        raise IllegalAction(
-            "the game cannot end by agreement before its opening draft is over",
-            rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1183",
-        )
-    # at rulespecs/lib/18xx.rules:1185
-    g.b_end_game_now("agreement")
-
-
-def r_check_take_over(g, v_corporation):
-    """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1196
-    v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
-    # at rulespecs/lib/18xx.rules:1198
-    if (
-        ((g.among("corporations", v_owner) and (v_owner != v_corporation)) and g.b_floated(v_owner))
-        and (not g.b_closed(v_owner))
-    ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1200
-        r_take_over(g, v_owner, v_corporation)
-
-
-def r_take_over(g, v_owner, v_owned):
-    """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1211
-    for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1212
-        if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1213
-            for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1214
-                g.transfer(
-                    ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
-                )
-                # at rulespecs/lib/18xx.rules:1215
-                g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1221
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1224
-    g.b_stack_charter(
-        v_owner,
-        v_owned,
-        g.param_or("takeover_train_limit_bonus", 0),
-        g.param_or("takeover_assets_usable_at_once", False),
-    )
-    # at rulespecs/lib/18xx.rules:1225
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1226
-        g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1228
-    for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1229
-        g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1231
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1232
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1233
-            g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1238
-    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1239
-    for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1240
-        if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1241
-            g.transfer(
-                r_pay_per_share(g, v_owned, v_holder, v_payout),
-                v_owned,
-                (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
-            )
-    # at rulespecs/lib/18xx.rules:1244
-    g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1245
-    g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1246
-    if g.b_len(g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1247
-        g.b_require_decision(v_owner, "discard_train")
-
-
-def r_sold_out(g, v_corporation):
-    """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1272
-    return (
-        sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
-        + (
-            sum(
-                (0 if (v_o == v_corporation) else g.b_percent(v_o, v_corporation))
-                for v_o in g.name("corporations")
-            )
-            if ("corporations" in g.param_or("sold_out_holders", ["players"]))
-            else 0
-        )
-    ) == 100
-
-
-def r_release_capital(g, v_corporation):
-    """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1305
-    if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
-        not g.state_has("capital_released", v_corporation)
-    ):
-        # at rulespecs/lib/18xx.rules:1306
-        g.transfer(
-            (
-                (10 * g.b_par_price(v_corporation))
-                - ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10)
-            ),
-            g.name("bank"),
-            v_corporation,
-        )
-        # at rulespecs/lib/18xx.rules:1307
-        g.state_set("capital_released", (v_corporation,), True)
-
-
-def r_close_privates(g):
-    """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1318
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1319
-        if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1320
-            g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1321
-            g.b_close_private(v_company)
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
@@ -2201,44 +1531,6 @@ def q_par(g, v_player):
         )
 
 
-def q_buy_shares(g, v_player):
-    """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:848
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:848",
-        )
-    # at rulespecs/lib/18xx.rules:849
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:849",
-        )
-
-
-def q_sell_shares(g, v_player):
-    """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:894
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:895
-    if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round (or by a president raising money for a train)",
-            rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:895",
-        )
-    # at rulespecs/lib/18xx.rules:896
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "no selling after buying in this turn",
-            rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:896",
-        )
-
-
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:499
@@ -2247,28 +1539,6 @@ def q_lay_tile(g, v_corporation):
             "tiles are laid at the start of a turn",
             rule='§"GMT 1846 Components Used"',
             at="rulespecs/18-grand-junction.rules:499",
-        )
-
-
-def q_dividend(g, v_corporation):
-    """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1017
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1017",
-        )
-
-
-def q_discard_train(g, v_corporation):
-    """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1137
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1137",
         )
 
 
@@ -2427,28 +1697,6 @@ def qb_lay_tile(g, v_corporation):
         )
 
 
-def q2_dividend(g, v_corporation, v_kind):
-    """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1018
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "the title does not allow that",
-            rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1018",
-        )
-
-
-def q2_discard_train(g, v_corporation, v_train):
-    """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1138
-    if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction(
-            "the corporation does not own that train",
-            rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1138",
-        )
-
-
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/1846.rules:1446
@@ -2524,52 +1772,18 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1258
+    # at rulespecs/lib/18xx.rules:1265
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1259
+        # at rulespecs/lib/18xx.rules:1266
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1260
+            # at rulespecs/lib/18xx.rules:1267
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1262
+        # at rulespecs/lib/18xx.rules:1269
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1263
+            # at rulespecs/lib/18xx.rules:1270
             g.b_market_move(v_c, "down")
-
-
-def t_full_capitalisation(g, v_corporation, *_rest):
-    """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1282
-    if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1283
-        g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
-
-
-def t_partial_capitalisation(g, v_corporation, *_rest):
-    """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1297
-    if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1298
-        g.transfer(
-            ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
-            g.name("bank"),
-            v_corporation,
-        )
-
-
-def t_privates_close(g, *_rest):
-    """Privates close"""
-    # at rulespecs/lib/18xx.rules:1312
-    r_close_privates(g)
-
-
-def t_private_income(g, *_rest):
-    """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1327
-    for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1328
-        g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def t_reservations_removed(g, *_rest):

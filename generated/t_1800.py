@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1800.rules": "96beeb3eca0f4efb",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/1800.rules": "831f37d4e804652d",
+    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -31,8 +31,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-        "rulespecs/1800.rules": "96beeb3eca0f4efb",
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/1800.rules": "831f37d4e804652d",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1800",
@@ -320,7 +320,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1319
     r_close_privates(g)
 
 
@@ -452,6 +452,7 @@ class Game(GameBase):
         "emergency_need": r_emergency_need,
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
+        "forced_shortfall": r_forced_shortfall,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,
@@ -464,7 +465,6 @@ class Game(GameBase):
         "action:corporation_sell_shares": a_corporation_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "bank_contribution": r_bank_contribution,
-        "forced_shortfall": r_forced_shortfall,
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
     }

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-    "rulespecs/1800.rules": "96beeb3eca0f4efb",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/1800.rules": "831f37d4e804652d",
+    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-        "rulespecs/1800.rules": "96beeb3eca0f4efb",
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/1800.rules": "831f37d4e804652d",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1800",
@@ -611,6 +611,7 @@ class Game(GameBase):
         "emergency_need": r_emergency_need,
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
+        "forced_shortfall": r_forced_shortfall,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,
@@ -623,7 +624,6 @@ class Game(GameBase):
         "action:corporation_sell_shares": a_corporation_sell_shares,
         "action:corporation_buy_shares": a_corporation_buy_shares,
         "bank_contribution": r_bank_contribution,
-        "forced_shortfall": r_forced_shortfall,
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "may_take_in_trade": r_may_take_in_trade,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -30,10 +30,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
+        "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -121,12 +121,12 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
         },
-        unshared=['action bid', 'function buying_power', 'function minors_cash', 'function step_held',
-            'function track_buying_power', 'function train_buying_power',
-            'procedure forced_purchase_help', 'property border_cost_paid',
-            'property implementation', 'property lay_reach', 'property log_names',
-            'property obsolete_trains_count_for_limit', 'property presidency_exchange',
-            'property private_ability_window'],
+        unshared=['action bid', 'function buying_power', 'function forced_shortfall',
+            'function minors_cash', 'function step_held', 'function track_buying_power',
+            'function train_buying_power', 'procedure forced_purchase_help',
+            'property border_cost_paid', 'property implementation', 'property lay_reach',
+            'property log_names', 'property obsolete_trains_count_for_limit',
+            'property presidency_exchange', 'property private_ability_window'],
     ),
 )
 # fmt: on
@@ -279,6 +279,7 @@ class Game(GameBase):
         "emergency_need": r_emergency_need,
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
+        "forced_shortfall": r_forced_shortfall,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -31,10 +31,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
+        "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -147,10 +147,10 @@ DATA = TitleData(
             'train 5': '§"Buying Trains", §"Two-Player Variant"',
             'train 6': '§"Buying Trains", §"Two-Player Variant"',
         },
-        unshared=['action bid', 'function buying_power', 'function minors_cash', 'function step_held',
-            'function track_buying_power', 'function train_buying_power',
-            'procedure forced_purchase_help', 'property border_cost_paid',
-            'property implementation', 'property lay_reach',
+        unshared=['action bid', 'function buying_power', 'function forced_shortfall',
+            'function minors_cash', 'function step_held', 'function track_buying_power',
+            'function train_buying_power', 'procedure forced_purchase_help',
+            'property border_cost_paid', 'property implementation', 'property lay_reach',
             'property obsolete_trains_count_for_limit', 'property presidency_exchange',
             'property private_ability_window'],
     ),
@@ -644,6 +644,7 @@ class Game(GameBase):
         "emergency_need": r_emergency_need,
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
+        "forced_shortfall": r_forced_shortfall,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,

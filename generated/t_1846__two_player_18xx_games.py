@@ -12,10 +12,10 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
+    "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -23,7 +23,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,10 +32,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
+        "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -178,6 +178,7 @@ _TITLE.define(
         "r_emergency_sale_limits",
         "r_exchange_for_share",
         "r_forced_purchase_help",
+        "r_forced_shortfall",
     ],
 )
 
@@ -368,32 +369,32 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """As the rules' price move; a corporation in receivership that owns no train moves left once more (§\"Paying Dividends\", §\"Receivership\")"""
-    # at rulespecs/1846-18xx-games.rules:123
+    # at rulespecs/1846-18xx-games.rules:132
     v_share = g.b_price(v_corporation)
-    # at rulespecs/1846-18xx-games.rules:124
+    # at rulespecs/1846-18xx-games.rules:133
     if v_paid < (v_share // 2):
-        # at rulespecs/1846-18xx-games.rules:125
+        # at rulespecs/1846-18xx-games.rules:134
         g.b_market_move(v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (v_share >= 165):
-        # at rulespecs/1846-18xx-games.rules:127
+        # at rulespecs/1846-18xx-games.rules:136
         g.b_market_move(v_corporation, "right")
-        # at rulespecs/1846-18xx-games.rules:128
+        # at rulespecs/1846-18xx-games.rules:137
         g.b_market_move(v_corporation, "right")
-        # at rulespecs/1846-18xx-games.rules:129
+        # at rulespecs/1846-18xx-games.rules:138
         g.b_market_move(v_corporation, "right")
     elif v_paid >= (2 * v_share):
-        # at rulespecs/1846-18xx-games.rules:131
+        # at rulespecs/1846-18xx-games.rules:140
         g.b_market_move(v_corporation, "right")
-        # at rulespecs/1846-18xx-games.rules:132
+        # at rulespecs/1846-18xx-games.rules:141
         g.b_market_move(v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/1846-18xx-games.rules:134
+        # at rulespecs/1846-18xx-games.rules:143
         g.b_market_move(v_corporation, "right")
-    # at rulespecs/1846-18xx-games.rules:136
+    # at rulespecs/1846-18xx-games.rules:145
     if (g.b_in_receivership(v_corporation) and (g.b_len(g.b_trains(v_corporation)) == 0)) and (
         g.b_price(v_corporation) > 0
     ):
-        # at rulespecs/1846-18xx-games.rules:137
+        # at rulespecs/1846-18xx-games.rules:146
         g.b_market_move(v_corporation, "left")
 
 
@@ -545,6 +546,29 @@ def r_forced_purchase_help(g, v_corporation, v_price):
             )
         # at rulespecs/1846-18xx-games.rules:112
         g.transfer((v_price - g.b_cash(v_corporation)), g.b_president(v_corporation), v_corporation)
+
+
+def r_forced_shortfall(g, v_corporation):
+    """What the corporation still lacks for the cheapest train it must buy once the president would pay the rest: none where he may and can, else all of it (§\"Emergency Money Raising\")"""
+    # at rulespecs/1846-18xx-games.rules:119
+    return (
+        (
+            0
+            if (
+                (
+                    (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+                    and (not r_emergency_issue_possible(g, v_corporation))
+                )
+                and (
+                    g.b_cash(g.b_president(v_corporation))
+                    >= (g.b_cheapest_train_price() - g.b_cash(v_corporation))
+                )
+            )
+            else r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
+        )
+        if g.b_must_buy_train(v_corporation)
+        else 0
+    )
 
 
 # ------------------------------------------------------------ listing probes
@@ -727,6 +751,7 @@ class Game(GameBase):
         "emergency_need": r_emergency_need,
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
+        "forced_shortfall": r_forced_shortfall,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,

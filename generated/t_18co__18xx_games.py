@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
+    "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
+        "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -107,9 +107,10 @@ DATA = TitleData(
         {
             'action bankrupt': 'supplement from "18xx.games: lib/engine/step/bankrupt.rb (Bankrupt#process_bankrupt), lib/engine/game/base.rb (Game#can_go_bankrupt?, Game#total_emr_buying_power), lib/engine/step/train.rb (Train#can_sell?: must_issue_before_ebuy?)"',
             'action corporation_sell_shares': 'supplement from "18xx.games: lib/engine/game/g_18_co/game.rb (Game#issuable_shares, Game#emergency_issuable_bundles, Game#reduced_bundle_price_for_market_drop, Game#sell_shares_and_change_price), lib/engine/game/g_18_co/step/issues_shares.rb (IssueShares#process_sell_shares)"',
-            'at action bankrupt': 'rulespecs/18co-18xx-games.rules:108',
+            'at action bankrupt': 'rulespecs/18co-18xx-games.rules:117',
             'at action corporation_sell_shares': 'rulespecs/18co-18xx-games.rules:38',
             'enum turn_marks': 'supplement from "18xx.games: lib/engine/step/train.rb (Train#must_issue_before_ebuy?)"',
+            'function forced_shortfall': '§5.10.6.1',
             'function may_buy_train_from': 'supplement from "18xx.games: lib/engine/game/base.rb (EBUY_FROM_OTHERS = :value), lib/engine/step/train.rb (Train#buyable_trains)"',
             'function money_raised_for_train': 'supplement from "18xx.games: lib/engine/step/buy_company.rb (BuyCompany#can_buy_company?: no emergency condition in the base step)"',
             'function step_held': '§5.2',
@@ -140,18 +141,18 @@ _TITLE.define(
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Pay out: one space right, and one up for a dividend of twice the value; withhold, with or without revenue: one space left (supplement from \"18xx.games: lib/engine/game/g_18_co/step/dividend.rb (Dividend#share_price_change), lib/engine/step/dividend.rb (Dividend#skip!)\")"""
-    # at rulespecs/18co-18xx-games.rules:141
+    # at rulespecs/18co-18xx-games.rules:150
     v_value = g.b_price(v_corporation)
-    # at rulespecs/18co-18xx-games.rules:142
+    # at rulespecs/18co-18xx-games.rules:151
     if v_paid > 0:
-        # at rulespecs/18co-18xx-games.rules:143
+        # at rulespecs/18co-18xx-games.rules:152
         g.b_market_move(v_corporation, "right")
-        # at rulespecs/18co-18xx-games.rules:144
+        # at rulespecs/18co-18xx-games.rules:153
         if v_paid >= (2 * v_value):
-            # at rulespecs/18co-18xx-games.rules:145
+            # at rulespecs/18co-18xx-games.rules:154
             g.b_market_move(v_corporation, "up")
     else:
-        # at rulespecs/18co-18xx-games.rules:148
+        # at rulespecs/18co-18xx-games.rules:157
         g.b_market_move(v_corporation, "left")
 
 
@@ -188,6 +189,32 @@ def r_forced_purchase_help(g, v_corporation, v_price):
             )
         # at rulespecs/18co-18xx-games.rules:100
         g.transfer((v_price - g.b_cash(v_corporation)), g.b_president(v_corporation), v_corporation)
+
+
+def r_forced_shortfall(g, v_corporation):
+    """What the corporation still lacks for the cheapest train it must buy once the president would pay the rest: none where he may and can, else all of it (§5.10.6.1)"""
+    # at rulespecs/18co-18xx-games.rules:107
+    return (
+        (
+            0
+            if (
+                (
+                    (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+                    and (
+                        g.state_has("done_this_turn", "issued")
+                        or (not r_can_issue(g, v_corporation))
+                    )
+                )
+                and (
+                    g.b_cash(g.b_president(v_corporation))
+                    >= (g.b_cheapest_train_price() - g.b_cash(v_corporation))
+                )
+            )
+            else r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
+        )
+        if g.b_must_buy_train(v_corporation)
+        else 0
+    )
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
@@ -264,22 +291,22 @@ def r_money_raised_for_train(g):
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (supplement from \"18xx.games: lib/engine/step/bankrupt.rb (Bankrupt#process_bankrupt), lib/engine/game/base.rb (Game#can_go_bankrupt?, Game#total_emr_buying_power), lib/engine/step/train.rb (Train#can_sell?: must_issue_before_ebuy?)\")"""
-    # at rulespecs/18co-18xx-games.rules:111
+    # at rulespecs/18co-18xx-games.rules:120
     if not (g.b_must_buy_train(v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co-18xx-games.rules:111",
+            at="rulespecs/18co-18xx-games.rules:120",
         )
-    # at rulespecs/18co-18xx-games.rules:112
+    # at rulespecs/18co-18xx-games.rules:121
     v_player = g.b_president(v_corporation)
-    # at rulespecs/18co-18xx-games.rules:113
+    # at rulespecs/18co-18xx-games.rules:122
     v_issuable = r_min(
         g,
         g.b_len(r_treasury_certificates(g, v_corporation)),
         ((g.param("pool_cap") - r_pool_percent(g, v_corporation)) // 10),
     )
-    # at rulespecs/18co-18xx-games.rules:114
+    # at rulespecs/18co-18xx-games.rules:123
     if not (
         (
             (g.b_cash(v_corporation) + g.b_falling_sale_value(v_corporation, v_issuable))
@@ -290,18 +317,18 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the corporation's cash, its certificates and the president's cash would pay for the train",
             rule="§5.10.6.1",
-            at="rulespecs/18co-18xx-games.rules:114",
+            at="rulespecs/18co-18xx-games.rules:123",
         )
-    # at rulespecs/18co-18xx-games.rules:116
+    # at rulespecs/18co-18xx-games.rules:125
     if not (r_can_issue(g, v_corporation) or (not r_can_emergency_sell(g, v_player))):
         raise IllegalAction(
             "the president must first sell shares",
             rule="§5.10.6.1",
-            at="rulespecs/18co-18xx-games.rules:116",
+            at="rulespecs/18co-18xx-games.rules:125",
         )
-    # at rulespecs/18co-18xx-games.rules:118
+    # at rulespecs/18co-18xx-games.rules:127
     g.transfer(g.b_cash(v_player), v_player, g.name("bank"))
-    # at rulespecs/18co-18xx-games.rules:119
+    # at rulespecs/18co-18xx-games.rules:128
     g.b_end_game_now("bankruptcy")
 
 
@@ -482,6 +509,7 @@ class Game(GameBase):
         "emergency_need": r_emergency_need,
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
+        "forced_shortfall": r_forced_shortfall,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,

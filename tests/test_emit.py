@@ -156,6 +156,37 @@ def test_an_engine_carries_only_what_its_title_module_does_not_hold_as_it_has_it
         assert len(path.read_bytes()) < 120_000, f"{path.name} is {len(path.read_bytes())} bytes"
 
 
+def test_a_title_module_carries_only_the_library_routines_it_compiles_otherwise():
+    """Issue 32: the library's compiled routines (`r_min`, `a_end_game`, its probes and triggers) are
+    written once, in generated/library.py, where two or more titles compile them alike; each title's
+    module takes them (`_LIBRARY.define`) and writes only those it compiles otherwise (a citation of
+    its own, a replaced clause, a parameter it sets), none word for word the library's."""
+    import ast
+
+    def functions(path):
+        text = path.read_text()
+        lines = text.splitlines()
+        return {node.name: "\n".join(lines[node.lineno - 1:node.end_lineno])
+                for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)}
+
+    def taken(path):  # the library's routines the module takes: all but those `unshared`
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Expr) and ast.unparse(node.value).startswith("_LIBRARY.define("):
+                return set(library) - set(ast.literal_eval(node.value.keywords[0].value))
+        return set()
+
+    library = functions(GENERATED / "library.py")
+    assert {"r_min", "r_pool_percent", "r_forced_shortfall", "a_end_game", "q_dividend", "t_privates_close"} <= set(library)
+    modules = sorted(GENERATED.glob("d_*.py"))
+    for path in modules:
+        mine = functions(path)
+        assert not [name for name, source in mine.items() if library.get(name) == source], path.name
+        assert taken(path) and not taken(path) & set(mine), path.name
+    # each of them is taken by two titles or more
+    for name in library:
+        assert len([path for path in modules if name in taken(path)]) >= 2, name
+
+
 def test_an_engine_with_the_library_plays_as_one_that_carries_it(loaded):
     """Every committed engine (its library and its title's shared module named) and the same title
     emitted whole in memory hold the same data: properties and components in the same order, the same

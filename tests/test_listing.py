@@ -250,3 +250,57 @@ def test_a_static_probe_refuses_an_entity_once_a_game():
         assert all(g._static_refused("close_for_cash", p) == (p not in able) for p in g.privates)
     finally:
         del g.STATIC_PROBES
+
+
+def _shortfall_after_help(game, corporation):
+    """The oracle, as the listing computed it before the titles' `forced_shortfall` did: the shortfall
+    for the cheapest train after running the title's forced_purchase_help on a trial, rolled back (a
+    help the title refuses now is none)."""
+    from compiler.runtime.errors import IllegalAction
+
+    if not game.b_must_buy_train(corporation):
+        return 0
+    price = game.b_cheapest_train_price()
+    game.j.begin()
+    try:
+        before = game.cash[corporation]
+        game.call("forced_purchase_help", corporation, price)
+        help_ = game.cash[corporation] - before
+    except IllegalAction:
+        help_ = 0
+    finally:
+        game.j.rollback()
+    return max(0, price - game.cash[corporation] - help_)
+
+
+@pytest.mark.parametrize(("title", "variant", "players", "helps"), [
+    ("1800", None, 2, True), ("1846", None, 4, False), ("1846", "18xx.games", 4, True),
+    ("18CO", None, 4, False), ("18CO", "18xx.games", 3, True), ("1880 Romania", None, 4, True),
+])
+def test_forced_shortfall_is_what_the_titles_forced_purchase_help_leaves(title, variant, players, helps):
+    """The contribute candidates offer what a corporation still lacks for a train it must buy: the
+    title's function `forced_shortfall` (the library's: the whole shortfall, as its forced_purchase_help
+    gives nothing; 1800's after the Bank's 10% per pool share, §11.11; the 18xx.games readings' after the
+    president's payment; 1880 Romania's none, VII.3.9), no Python of the listing's own. In every state of
+    random games where a corporation must buy a train it equals the shortfall after a trial of the
+    title's forced_purchase_help; where the title `helps`, some of those states show the help (the
+    shortfall after it is less than the whole)."""
+    from compiler.emit.engines import game_class
+
+    Game = game_class(title, variant)
+    seen = helped = 0
+    for seed in (1, 2):
+        game = Game(players=[f"P{i + 1}" for i in range(players)], seed=seed)
+        rng = random.Random(seed)
+        for _ in range(900):
+            for corporation in game.corporations:
+                if game.b_must_buy_train(corporation):
+                    oracle = _shortfall_after_help(game, corporation)
+                    assert game.call("forced_shortfall", corporation) == oracle, (seed, corporation.id)
+                    whole = max(0, game.b_cheapest_train_price() - game.cash[corporation])
+                    seen, helped = seen + 1, helped + (oracle < whole)
+            action = game.random_legal_action(rng)
+            if action is None:
+                break
+            game.process(action)
+    assert seen and (helped > 0) == helps, (seen, helped)

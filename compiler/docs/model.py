@@ -275,24 +275,40 @@ def read_engine(module: str, folder: Path | None = None) -> tuple[str, dict[str,
     Missing file: empty.
 
     The functions it shares with its title's other engines (`_TITLE.define(globals(), unshared=[...])`:
-    those of `generated/d_<title>.py` but the ones named) are among them, each with its module."""
+    those of `generated/d_<title>.py` but the ones named), and those that module shares with the
+    library's other titles (`_LIBRARY.define(...)` there: those of `generated/library.py`), are among
+    them, each with the module it is written in."""
     path = (folder or paths.GENERATED) / f"{module}.py"
     if not path.exists():
         return "", {}, None
     text = path.read_text(encoding="utf-8")
     functions, game_line = _functions(text, module)
-    if "\n_TITLE = shared(" in text:
-        name, unshared = None, None
-        for node in ast.parse(text).body:
-            if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "_TITLE":
-                name = ast.literal_eval(node.value.args[2])  # type: ignore[attr-defined]
-            elif isinstance(node, ast.Expr) and ast.unparse(node.value).startswith("_TITLE.define("):
-                unshared = set(ast.literal_eval(node.value.keywords[0].value))  # type: ignore[attr-defined]
-        title_path = path.with_name(f"{name}.py")
-        if unshared is not None and title_path.exists():
-            theirs, _ = _functions(title_path.read_text(encoding="utf-8"), name)
-            functions = {**{fn: f for fn, f in theirs.items() if fn not in unshared}, **functions}
-    return text, functions, game_line
+    return text, {**_shared_functions(text, path), **functions}, game_line
+
+
+def _shared_functions(text: str, path: Path) -> dict[str, EngineFunction]:
+    """The functions a generated module takes from the shared modules it names (`_TITLE`, `_LIBRARY`)
+    with `define`, read where they are written."""
+    if "\n_TITLE = shared(" not in text and "\n_LIBRARY.define(" not in text:
+        return {}
+    names: dict[str, str] = {}
+    unshared: dict[str, set[str]] = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) in ("_TITLE", "_LIBRARY"):
+            args = node.value.args  # type: ignore[attr-defined]
+            names[ast.unparse(node.targets[0])] = ast.literal_eval(args[2]) if len(args) > 2 else "library"
+        elif isinstance(node, ast.Expr) and ast.unparse(node.value).startswith(("_TITLE.define(", "_LIBRARY.define(")):
+            alias = ast.unparse(node.value).split(".", 1)[0]
+            unshared[alias] = set(ast.literal_eval(node.value.keywords[0].value))  # type: ignore[attr-defined]
+    shared: dict[str, EngineFunction] = {}
+    for alias in ("_LIBRARY", "_TITLE"):  # the title's module's own over the library's
+        shared_path = path.with_name(f"{names.get(alias)}.py")
+        if alias in unshared and shared_path.exists():
+            shared_text = shared_path.read_text(encoding="utf-8")
+            theirs, _ = _functions(shared_text, names[alias])
+            theirs = {**_shared_functions(shared_text, shared_path), **theirs}
+            shared.update({fn: f for fn, f in theirs.items() if fn not in unshared[alias]})
+    return shared
 
 
 def engine_function(clause: Clause) -> str | None:

@@ -896,33 +896,17 @@ class Listing:
 
     def _cand_contribute(self, entity, who):
         out = []
-        if entity.kind != "corporation":
+        if entity.kind != "corporation" or "forced_shortfall" not in self.ROUTINES:
             return out
-        need = self._shortfall_after_help(entity)
+        # what the corporation still lacks after the help its title gives: the title's function
+        # forced_shortfall (the library's, or the title's own where its forced_purchase_help helps);
+        # each player offers that much of his cash, the action's guards judging
+        need = self.call("forced_shortfall", entity)
         for player in self.players:
             amount = min(need, self.cash[player])
             if amount > 0:
                 out.append({"type": "contribute", **who, "player": player.id, "amount": amount})
         return out
-
-    def _shortfall_after_help(self, corp):
-        """A candidate's amount, no rule: what `corp` lacks for the cheapest train it must buy after the
-        title's forced_purchase_help (run on a trial, rolled back); the contribute action's guards judge
-        (1800's forced_shortfall, 1846's and 18CO's own)."""
-        if not self.b_must_buy_train(corp):
-            return 0
-        price = self.b_cheapest_train_price()
-        help_ = 0
-        self.j.begin()
-        try:
-            before = self.cash[corp]
-            self.call("forced_purchase_help", corp, price)
-            help_ = self.cash[corp] - before
-        except IllegalAction:
-            help_ = 0  # help the title refuses now (the corporation must first issue) is none
-        finally:
-            self.j.rollback()
-        return max(0, price - self.cash[corp] - help_)
 
     def _cand_discard_train(self, entity, who):
         return [{"type": "discard_train", **who, "train": t.id} for t in self.b_trains(entity)]
