@@ -405,3 +405,52 @@ def test_progress_is_a_bar_only_when_stdout_and_stderr_are_a_terminal(monkeypatc
         stage.next("seed 2")
     shown = screen.getvalue()
     assert "\x1b[" in shown and "play: 2/2 games in " in shown
+
+
+def test_compile_of_rulespecs_of_ones_own_needs_out_and_leaves_generated_alone(tmp_path, monkeypatch, capsys):
+    """`rulec compile PATH` with a file outside rulespecs/ emitted only that file's titles into
+    generated/ and deleted every other committed engine. Now it needs `--out DIR`, as `build`
+    does, and writes DIR/generated. (The refusal is checked with the writer replaced, so that a
+    regression cannot empty this checkout's generated/.)"""
+    from compiler import paths
+    from compiler.app import cli
+
+    toy = paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules"
+    compile_ = cli._compile
+
+    def refuse(loaded, check_only, out, folder=None):
+        assert folder is not None and folder != paths.GENERATED, "wrote rulespecs of its own into generated/"
+        return compile_(loaded, check_only, out, folder)
+
+    monkeypatch.setattr(cli, "_compile", refuse)
+    assert main(["compile", str(toy)]) == 2
+    assert "--out" in capsys.readouterr().err
+    assert main(["compile", str(toy), "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "generated" / "t_toy.py").is_file()
+    assert main(["compile", str(toy), "--out", str(tmp_path), "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "1800", "--players", "0"], ["play", "1800", "--players", "-2"],
+    ["play", "1800", "--games", "-1"], ["play", "1800", "--seed", "1", "--games", "-3"],
+    ["replay", "LOG.json", "--until", "-5"], ["validate", "1800", "--games", "0"],
+    ["validate", "1800", "--actions", "-1"], ["impact", "E.rules", "--to", "-1"],
+    ["verify", "--jobs", "0"],
+])
+def test_counts_below_their_least_are_usage_errors(argv, capsys):
+    """`--players 0` played the title's least players, `--games -1` "0 games finished", `--until -5`
+    the state before any action: each exits 2 now, naming the option and its least value. (`play
+    --games 0` stays: it loads the engine and plays nothing, which benchmarks/startup.py times.)"""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    option = argv[-2]
+    assert f"argument {option}" in capsys.readouterr().err
+
+
+def test_play_log_to_a_folder_that_does_not_exist_is_an_error_before_playing(tmp_path, capsys):
+    """`--log` into a missing folder was a FileNotFoundError traceback after every game was played."""
+    assert main(["play", "1800", "--log", str(tmp_path / "no" / "such" / "game.json")]) == 2
+    err = capsys.readouterr().err
+    assert "--log" in err and "Traceback" not in err

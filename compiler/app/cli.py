@@ -219,21 +219,32 @@ def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None 
 
 
 def cmd_compile(args) -> int:
+    from compiler import paths
+    from compiler.lang.pipeline import within
+
+    own = [p for p in args.paths if not within(Path(p), paths.RULESPECS)]
+    if own and not args.out:
+        # generated/ holds the engines of rulespecs/ alone: written from other files, it would lose the rest
+        print(f"rulec compile: {own[0]} is not in rulespecs/; rulespecs of your own need --out DIR "
+              "(generated/ holds rulespecs/' engines)", file=sys.stderr)
+        return EXIT_USAGE
     loaded = load([Path(p) for p in args.paths] or None)
     out = Output()
     if not loaded.ok:
         _print_diagnostics(loaded, out, {Severity.ERROR})
         return EXIT_FAIL
-    ok, changed = _compile(loaded, args.check, out)
+    folder = Path(args.out) / "generated" if args.out else None
+    ok, changed = _compile(loaded, args.check, out, folder)
     if not ok:
         return EXIT_FAIL
+    shown = paths.display(folder) if folder else "generated/"
     if args.check:
         if changed:
-            out.line("generated/ is stale; run `rulec compile`:")
+            out.line(f"{shown} is stale; run `rulec compile`:")
             for path in changed:
                 out.line(f"  {path}")
             return EXIT_FAIL
-        out.line(f"generated/ is up to date ({len(loaded.every_title())} engines)")
+        out.line(f"{shown} is up to date ({len(loaded.every_title())} engines)")
         return EXIT_OK
     out.line(f"compiled {len(loaded.every_title())} engines; {len(changed)} files changed")
     for path in changed:
@@ -483,6 +494,10 @@ def cmd_play(args) -> int:
     from compiler.app.playout import play_many
     from compiler.runtime.errors import RuleGap
 
+    if args.log and (Path(args.log).is_dir() or not Path(args.log).resolve().parent.is_dir()):
+        where = "is a folder" if Path(args.log).is_dir() else "is in a folder that does not exist"
+        print(f"rulec play: --log {args.log} {where}; it names the file the games are written to", file=sys.stderr)
+        return EXIT_USAGE
     target = _play_target(args)
     if isinstance(target, int):
         return target
@@ -500,7 +515,11 @@ def cmd_play(args) -> int:
         print(f"rulec play: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.log and logs:
-        Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
+        try:
+            Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
+        except OSError as exc:
+            print(f"rulec play: cannot write --log {args.log}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_FAIL
     print(json.dumps(summary.to_json(), indent=2) if args.json else summary.to_text(target.display_name))
     return EXIT_OK if not summary.failures else EXIT_FAIL
 
@@ -640,8 +659,24 @@ def cmd_impact(args) -> int:
     return EXIT_OK
 
 
+def _at_least(least: int):
+    """An argparse type: an integer no less than `least` (`--players 0`, `--games -1` are usage errors,
+    not a default played or nothing done)."""
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+
+    count.__name__ = f"at least {least}"
+    return count
+
+
 def _jobs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--jobs", "-j", type=int, metavar="N",
+    parser.add_argument("--jobs", "-j", type=_at_least(1), metavar="N",
                         help="proofs on N processes at once (default: every core; 1: in this process)")
 
 
@@ -680,8 +715,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("compile", help="emit generated/ engines (--check: exit 1 if stale)")
-    p.add_argument("paths", nargs="*", metavar="PATH")
-    p.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="rulespec files or folders (default: rulespecs/); outside rulespecs/ they need --out")
+    p.add_argument("--out", metavar="DIR", help="write the engines to DIR/generated, not generated/")
+    p.add_argument("--check", action="store_true", help="exit 1 if generated/ (or DIR/generated) is stale")
     p.set_defaults(func=cmd_compile)
 
     p = sub.add_parser("verify", help="z3 proofs of the rule invariants")
@@ -703,11 +740,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--map", metavar="FILE", help="a map overlay for a title whose map is a gap")
     p.add_argument("--option", action="append", default=[], metavar="KEY",
                    help="play with one of the title's optional rules (its option's key; may be repeated)")
-    p.add_argument("--games", type=int, default=3, help="games to play (more, up to 4 times as many, "
+    p.add_argument("--games", type=_at_least(1), default=3, help="games to play (more, up to 4 times as many, "
                                                           "while an action has fewer than --want states)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--want", type=int, default=200, help="states wanted per action (default 200)")
-    p.add_argument("--actions", type=int, default=3000, help="actions per game at most (default 3000)")
+    p.add_argument("--want", type=_at_least(0), default=200, help="states wanted per action (default 200)")
+    p.add_argument("--actions", type=_at_least(1), default=3000, help="actions per game at most (default 3000)")
     p.add_argument("--json", action="store_true")
     _quiet(p)
     p.set_defaults(func=cmd_validate)
@@ -720,9 +757,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="random legal playouts to the end")
     p.add_argument("title", metavar="TITLE")
-    p.add_argument("--players", type=int)
+    p.add_argument("--players", type=_at_least(1))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--games", type=_at_least(0), default=1, help="games to play (0: load the engine only)")
     p.add_argument("--variant")
     p.add_argument("--option", action="append", default=[])
     p.add_argument("--map", metavar="FILE",
@@ -735,7 +772,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="many games on Dask; balance statistics, a report page",
                        description="Play GAMES games of TITLE as Dask tasks and report balance statistics.")
     p.add_argument("title", metavar="TITLE")
-    p.add_argument("--players", type=int)
+    p.add_argument("--players", type=_at_least(1))
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--policy", default="random", metavar="random|greedy",
                    help="how players choose (compiler/app/policies.py); one per player, comma-separated, for mixed games")
@@ -754,7 +791,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
     p.add_argument("log", metavar="LOG.json")
     p.add_argument("--map", metavar="FILE", help="the map overlay the game was played with")
-    p.add_argument("--until", metavar="N", type=int,
+    p.add_argument("--until", metavar="N", type=_at_least(0),
                    help="stop after the log's action N (its 1-based position) and print the state")
     p.add_argument("--json", action="store_true")
     _quiet(p)
@@ -768,7 +805,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("errata", metavar="ERRATA.rules", help='a file of `errata "NAME" of "TITLE" { ... }` units')
     p.add_argument("logs", nargs="*", metavar="LOG",
                    help="log files or folders (default: the title's logs under ../shared/fixtures)")
-    p.add_argument("--to", type=int, metavar="N", help="compare each log up to its action N")
+    p.add_argument("--to", type=_at_least(0), metavar="N", help="compare each log up to its action N")
     p.add_argument("--rules", action="append", default=[], metavar="PATH",
                    help="a rulespec file or folder of your own (may be repeated; default: rulespecs/)")
     p.add_argument("--no-proofs", action="store_true", help="leave the verifier out")
