@@ -454,3 +454,22 @@ def test_play_log_to_a_folder_that_does_not_exist_is_an_error_before_playing(tmp
     assert main(["play", "1800", "--log", str(tmp_path / "no" / "such" / "game.json")]) == 2
     err = capsys.readouterr().err
     assert "--log" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("text, words", [
+    ("null", "is not a game log: a game log is a JSON object, not null"),
+    ("[]", "holds no game log"),
+    ('[{"title": "1800", "players": [], "actions": []}, 5]', "log 2 of 2 is not a game log"),
+    ('{"title": "1800", "players": [{"id": 1, "name": "Ann"}], "actions": null}', "no `actions` list"),
+    ('{"title": "1800", "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}], '
+     '"actions": [{"type": "redo", "entity": 1, "entity_type": "player"}]}', "no undo to take back"),
+])
+def test_replay_of_a_file_that_is_no_game_log_says_so(tmp_path, capsys, text, words):
+    """`rulec replay` of JSON that is no game log: a traceback before (`'NoneType' object has no
+    attribute 'get'`, `IllegalAction` from the undo reader), or, for an empty list, exit 0 with
+    nothing said; exit 1 and one line saying what is wrong now."""
+    path = tmp_path / "log.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err

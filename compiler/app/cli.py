@@ -369,7 +369,19 @@ def cmd_replay(args) -> int:
     except (OSError, ValueError) as exc:
         print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
         return EXIT_FAIL
+    from compiler.runtime.sitelog import LogError, check_log
+
     logs = data if isinstance(data, list) else [data]
+    if not logs:
+        print(f"rulec replay: {args.log} holds no game log (an empty list)", file=sys.stderr)
+        return EXIT_FAIL
+    for i, log in enumerate(logs):
+        try:
+            check_log(log)
+        except LogError as exc:
+            where = f"{args.log}" + (f", log {i + 1} of {len(logs)}" if isinstance(data, list) else "")
+            print(f"rulec replay: {where} is not a game log: {exc}", file=sys.stderr)
+            return EXIT_FAIL
     front = _Front()
     records = []
     status = EXIT_OK
@@ -434,7 +446,7 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
     """Replay one log: on a divergence, say where (the action's number and id, the action, the rule that
     refused it, the acting entity's legal actions) and exit 1; at the end, the result beside the log's
     (exit 1 when they differ); with `--until N`, stop after action N and print the state."""
-    from compiler.runtime.errors import RuleGap
+    from compiler.runtime.errors import IllegalAction, RuleGap
     from compiler.runtime.sitelog import replay
 
     quiet = args.json
@@ -447,6 +459,9 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
     except (RuleGap, ValueError) as exc:
         print(f"rulec replay: {title.display_name} cannot be played yet: {exc}", file=sys.stderr)
         return EXIT_FAIL, {"log": name, "error": str(exc)}
+    except IllegalAction as exc:  # an undo or redo with nothing to take back: the log, not the game
+        print(f"rulec replay: {name}: {exc.message} ({exc.rule})", file=sys.stderr)
+        return EXIT_FAIL, {"log": name, "error": exc.message}
     game = done.game
     record = {"log": name, "title": title.name, "variant": title.variant, **game.record(),
               "processed": done.processed, "expected_result": done.expected,
