@@ -61,7 +61,7 @@ CODES: dict[str, str] = {
     "E033": "A value the library accepts that the runtime does not implement, set where the runtime would read it.",
     "E034": "A `match` whose subject is not an enum value (a parameter of the title or of the routine typed by an enum), or a case that names no value of it, or one value twice.",
     "E035": "A `match` that leaves a value of its enum without a case and has no `else`.",
-    "E036": "A call to a procedure or function with more or fewer arguments than it declares parameters (an action's optional fields may be left out).",
+    "E036": "A call to a procedure or function with more or fewer arguments than it declares parameters (an action's optional fields may be left out), or to a builtin with more or fewer than the runtime's method takes.",
     "E037": "A declared state (`state NAME: set[...] reset on MOMENT`) that is not a set of players, corporations, privates or minors (or of tuples of them), whose moment the runtime does not know, or that is read or set with as many arguments as its elements have parts.",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",

@@ -71,6 +71,38 @@ def test_a_call_without_a_required_argument_is_E036(call, missing):
     assert found.code == "E036" and f"without `{missing}`" in found.message
 
 
+@pytest.mark.parametrize("body, words", [
+    ("do bought(player)", "the builtin `bought` takes 2 arguments; this call gives 1"),
+    ("do bought(player, corporation, player)", "the builtin `bought` takes 2 arguments; this call gives 3"),
+    ("require cash(player, player) > 0", "the builtin `cash` takes 1 argument; this call gives 2"),
+    ("require cash(purse = player) > 0", "naming `purse`"),
+])
+def test_a_builtin_called_with_the_wrong_arguments_is_E036(body, words):
+    """A builtin's arguments were left to the runtime: `do bought(player)` checked clean and every
+    game stopped at play with "TypeError while listing the legal actions: b_bought() missing 1
+    required positional argument". The builtin's signature is `GameBase`'s `b_` method's."""
+    loaded = toy('variant "Wrong" of "Toy" {\n'
+                 '  procedure wrong(player: player, corporation: corporation) "x" §1 {\n'
+                 f'    {body}\n'
+                 '  }\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E036" and words in found.message
+    assert (found.span.path, found.span.line) == ("extra.rules", 3)
+
+
+def test_builtins_called_as_the_runtime_takes_them_are_clean():
+    """Static builtins take no `self` (`part(x, sep, i)`), and a builtin of any number of arguments
+    takes any number."""
+    from compiler.lang.builtins import signatures
+
+    assert signatures()["part"][:2] == [3, 3] and signatures()["bought"][:2] == [2, 2]
+    loaded = toy('variant "Right" of "Toy" {\n'
+                 '  function first(x: string) "x" §1 = part(x, "|", 0)\n'
+                 '}\n')
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+
+
 # ---------------------------------------------------------------- declared state with a lifetime
 
 NOTED = ('variant "Noted" of "Toy" {\n'

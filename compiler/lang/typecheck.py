@@ -27,6 +27,15 @@ from compiler.lang.ir import Title
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
 
+def _builtin_help(name: str, params: list[str] | None) -> str:
+    """The help of a builtin called wrongly: its parameters, and its meaning where its docstring gives one."""
+    from compiler.lang.builtins import table
+
+    meaning = table().get(name, "")
+    shown = f"`{name}({', '.join(params)})`" if params is not None else f"`{name}`"
+    return f"{shown}: {meaning}" if meaning else f"{shown} is a builtin of the runtime"
+
+
 def _match_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple:
     """The `match` statements and expressions of a routine, trigger or invariant, with its typed
     parameters and its local names (lets, loop and quantifier variables, an event's arguments)."""
@@ -304,15 +313,25 @@ class Checker:
     def _arities(self) -> None:
         """E036 for a call of a procedure or function of the title (its library's among them) with more
         arguments than it has parameters, or without one it requires: the engine would fail at play and
-        the z3 translation refuse it. A builtin's arguments are the runtime's to check."""
+        the z3 translation refuse it; and for a builtin (`GameBase`'s `b_` method) called with fewer or more
+        arguments than the method takes, or a keyword it does not take, which the engine would meet as a
+        TypeError in play."""
+        from compiler.lang.builtins import signatures
+
         routines = {clause.decl.name: clause.decl for clause in self.title.clauses
                     if isinstance(clause.decl, s.Routine) and clause.decl.kind in ("procedure", "function")}
+        others = {clause.decl.name for clause in self.title.clauses
+                  if isinstance(clause.decl, (s.Routine, s.StateDecl))}
+        builtins = None
         for clause in self.title.clauses:
             decl = clause.decl
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
             for node in _named_calls(decl):
                 if node.func.name not in routines:
+                    if node.func.name not in others:
+                        builtins = signatures() if builtins is None else builtins
+                        self._builtin_arity(node, builtins.get(node.func.name))
                     continue
                 callee = routines[node.func.name]
                 names = [p.name for p in callee.params]
@@ -331,6 +350,28 @@ class Checker:
                     node.span,
                     help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}",
                 ))
+
+    def _builtin_arity(self, node: s.Call, signature: list | None) -> None:
+        """E036 for a call of a builtin with another number of arguments than it takes, or a keyword it
+        does not take (`signature`: `compiler.lang.builtins.signatures`'s; None for no builtin, which is
+        E015's to report)."""
+        if signature is None:
+            return
+        least, most, keywords = signature
+        unknown = [k for k, _ in node.kwargs if keywords is not None and k not in keywords]
+        given = len(node.args)
+        if least <= given + len(node.kwargs) and (most is None or given <= most) and not unknown:
+            return
+        if most is None:
+            takes = f"at least {least} argument{'s' if least != 1 else ''}"
+        elif least == most:
+            takes = f"{least} argument{'s' if least != 1 else ''}"
+        else:
+            takes = f"{least} to {most} arguments"
+        self.out.append(error(
+            "E036", f"the builtin `{node.func.name}` takes {takes}; this call gives {given + len(node.kwargs)}"
+                    + (f", naming {', '.join(f'`{k}`' for k in unknown)}" if unknown else ""),
+            node.span, help=_builtin_help(node.func.name, keywords)))
 
     # -- `match` over an enum value
     def _matches(self) -> None:
