@@ -39,7 +39,7 @@ CODES: dict[str, str] = {
     "E010": "Unknown name: a library, title, variant or clause that is not defined.",
     "E011": "Duplicate definition: the same clause is defined twice in one scope.",
     "E012": "Overlay target does not exist: replace, amend or remove names a clause the base lacks.",
-    "E013": "Cycle: a title extends itself through a chain of extends.",
+    "E013": "Cycle: a title extends itself through a chain of extends, or a procedure or function calls itself, directly or through others.",
     "E014": "A unit is defined twice (two titles, libraries or variants of the same name).",
     "E015": "Unknown name in an expression: not a parameter, local, clause, component or builtin.",
     "E016": "Misplaced clause: this item is not allowed in this kind of unit.",

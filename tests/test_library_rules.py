@@ -103,6 +103,37 @@ def test_builtins_called_as_the_runtime_takes_them_are_clean():
     assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
 
 
+@pytest.mark.parametrize("body, words", [
+    ('  procedure again(p: player) "x" §1 {\n    do again(p)\n  }\n',
+     "procedure `again` calls itself: again -> again"),
+    ('  procedure ping(p: player) "x" §1 {\n    do pong(p)\n  }\n'
+     '  procedure pong(p: player) "x" §1 {\n    do ping(p)\n  }\n',
+     "procedure `ping` calls itself through `pong`: ping -> pong -> ping"),
+    ('  function fact(n: int) "x" §1 = n <= 0 ? 1 : n * fact(n - 1)\n', "function `fact` calls itself"),
+])
+def test_a_procedure_or_function_that_calls_itself_is_E013(body, words):
+    """A routine calling itself checked clean, and play stopped at "RecursionError while listing the
+    legal actions: maximum recursion depth exceeded" (the z3 translation unfolds every call too).
+    One finding per cycle, at the call that closes it from its first routine."""
+    loaded = toy('variant "Loop" of "Toy" {\n' + body + '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E013" and words in found.message
+    assert (found.span.path, found.span.line) == ("extra.rules", 3 if "fact" not in body else 2)
+
+
+def test_a_call_naming_an_action_is_E015():
+    """`do pass(p)`, an action called as a procedure, checked clean; the engine calls the builtin of that
+    name, and where there is none play stops with an AttributeError. A call naming an action that
+    is also a builtin (18CO's `do move_bid(...)` in its action move_bid) is the builtin's, and clean."""
+    loaded = toy('variant "Called" of "Toy" {\n'
+                 '  action nudge(player: player) "x" §1 {\n    require true else "x" §1\n  }\n'
+                 '  procedure p(player: player) "x" §1 {\n    do nudge(player)\n  }\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E015" and "`nudge` is an action" in found.message
+    assert (found.span.path, found.span.line) == ("extra.rules", 6)
+
+
 # ---------------------------------------------------------------- declared state with a lifetime
 
 NOTED = ('variant "Noted" of "Toy" {\n'

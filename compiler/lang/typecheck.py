@@ -247,8 +247,56 @@ class Checker:
         self._required_params()
         self._matches()
         self._arities()
+        self._recursion()
         self._states()
         return self.out
+
+    # -- routines that call themselves
+    def _recursion(self) -> None:
+        """E013 for a procedure or function that calls itself, directly or through others: the engine
+        would recurse until Python's stack gives out (a RecursionError in play) and the z3 translation,
+        which unfolds each call, would not end. One finding per cycle, at the call of its first routine
+        (in the title's order) that enters it. (A call naming an action calls the builtin of that name:
+        `do move_bid(...)` in 18CO's action move_bid.)"""
+        routines = {clause.decl.name: clause.decl for clause in self.title.clauses
+                    if isinstance(clause.decl, s.Routine) and clause.decl.kind in ("procedure", "function")}
+        calls: dict[str, list[s.Call]] = {}
+        for name, decl in routines.items():
+            own = {p.name for p in decl.params}
+            calls[name] = [node for node in _named_calls(decl)
+                           if node.func.name in routines and node.func.name not in own]
+        reported: set[str] = set()
+        for name in routines:
+            if name in reported:
+                continue
+            path = self._cycle(name, calls)
+            if path is None:
+                continue
+            reported.update(path)
+            first = next(node for node in calls[name] if node.func.name == (path[1] if len(path) > 1 else name))
+            kind = routines[name].kind
+            through = f" through {', '.join(f'`{n}`' for n in path[1:])}" if len(path) > 1 else ""
+            self.out.append(error(
+                "E013", f"{kind} `{name}` calls itself{through}: " + " -> ".join(path + [name]),
+                first.span,
+                help="a rule repeats by a `for` over what it repeats for; the engine and the z3 model unfold "
+                     "every call, so none may come back to its caller"))
+
+    @staticmethod
+    def _cycle(start: str, calls: dict[str, list[s.Call]]) -> list[str] | None:
+        """The shortest chain of routines from `start` back to itself (`start` first), or None."""
+        seen = {start}
+        queue: list[list[str]] = [[start]]
+        while queue:
+            path = queue.pop(0)
+            for node in calls[path[-1]]:
+                callee = node.func.name
+                if callee == start:
+                    return path
+                if callee not in seen:
+                    seen.add(callee)
+                    queue.append(path + [callee])
+        return None
 
     # -- declared states
     def _states(self) -> None:
@@ -320,8 +368,9 @@ class Checker:
 
         routines = {clause.decl.name: clause.decl for clause in self.title.clauses
                     if isinstance(clause.decl, s.Routine) and clause.decl.kind in ("procedure", "function")}
-        others = {clause.decl.name for clause in self.title.clauses
-                  if isinstance(clause.decl, (s.Routine, s.StateDecl))}
+        # a call naming an action is the builtin of that name (actions are not called), as the emitter lowers it
+        others = {clause.decl.name for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        clauses = {clause.name: clause.kind for clause in self.title.clauses}
         builtins = None
         for clause in self.title.clauses:
             decl = clause.decl
@@ -331,7 +380,7 @@ class Checker:
                 if node.func.name not in routines:
                     if node.func.name not in others:
                         builtins = signatures() if builtins is None else builtins
-                        self._builtin_arity(node, builtins.get(node.func.name))
+                        self._builtin_arity(node, builtins.get(node.func.name), clauses.get(node.func.name))
                     continue
                 callee = routines[node.func.name]
                 names = [p.name for p in callee.params]
@@ -351,11 +400,19 @@ class Checker:
                     help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}",
                 ))
 
-    def _builtin_arity(self, node: s.Call, signature: list | None) -> None:
+    def _builtin_arity(self, node: s.Call, signature: list | None, clause_kind: str | None) -> None:
         """E036 for a call of a builtin with another number of arguments than it takes, or a keyword it
-        does not take (`signature`: `compiler.lang.builtins.signatures`'s; None for no builtin, which is
-        E015's to report)."""
+        does not take (`signature`: `compiler.lang.builtins.signatures`'s; None for no builtin). E015 for
+        a call naming a clause of the title that is no procedure or function (an action, a property)
+        and no builtin: the engine would call a builtin that does not exist. (A name that is nothing
+        at all is the resolver's E015.)"""
         if signature is None:
+            if clause_kind is not None:
+                self.out.append(error(
+                    "E015", f"`{node.func.name}` is {'an' if clause_kind[0] in 'aeiou' else 'a'} {clause_kind}, "
+                            "not a procedure, function or builtin: it cannot be called",
+                    node.span, help="a rule calls procedures, functions and builtins; an action is taken by a "
+                                    "player or company, not called (write the shared part as a procedure)"))
             return
         least, most, keywords = signature
         unknown = [k for k, _ in node.kwargs if keywords is not None and k not in keywords]
