@@ -473,3 +473,20 @@ def test_replay_of_a_file_that_is_no_game_log_says_so(tmp_path, capsys, text, wo
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+def test_a_clause_the_emitter_cannot_compile_is_reported_by_play_not_a_traceback(monkeypatch, capsys):
+    """An engine emitted in memory (a map overlay, a stale generated/) whose emitter stops on a clause
+    (`EmitError`, with its span) ended `rulec play --map` in a traceback; now its place and why, exit 1."""
+    from compiler import paths
+    from compiler.diagnostics import Span
+    from compiler.emit import emitter
+
+    def stop(title, sources):
+        raise emitter.EmitError("unknown name 'bond'", Span("overlay.rules", 12, 5, 12, 9))
+
+    monkeypatch.setattr(emitter, "emit_title", stop)
+    overlay = paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules"
+    assert main(["play", "18 Grand Junction", "--players", "4", "--map", str(overlay), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "overlay.rules:12:5: error: cannot compile" in err and "unknown name 'bond'" in err

@@ -134,6 +134,30 @@ def test_a_call_naming_an_action_is_E015():
     assert (found.span.path, found.span.line) == ("extra.rules", 6)
 
 
+def test_a_routine_naming_a_parameter_twice_is_E011():
+    """`action a(player: player, player: bond)` checked clean; `rulec play --map` then stopped in a
+    traceback of the emitter ("EmitError: unknown name 'bond'")."""
+    loaded = toy('variant "Twice" of "Toy" {\n'
+                 '  procedure p(player: player, player: corporation) "x" §1 {\n    require true else "x" §1\n  }\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E011" and "`p` names the parameter `player` twice" in found.message
+    assert (found.span.path, found.span.line, found.span.column) == ("extra.rules", 2, 31)
+
+
+@pytest.mark.parametrize("rows, shown", [("2 => $500 §1\n    2 => $600 §1", "2"),
+                                         ("2..4 => $500 §1\n    3 => $600 §1", "3")])
+def test_a_table_giving_a_row_twice_is_E011(rows, shown):
+    """Two rows of one key (`2 => $520`, `2 => $600`), or a number inside an earlier row's range,
+    checked clean and one value was dropped without a word."""
+    loaded = toy('variant "Rows" of "Toy" {\n'
+                 f'  replace table starting_cash by players §1 {{\n    {rows}\n  }}\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E011" and f"gives the row {shown} twice" in found.message
+    assert (found.span.path, found.span.line) == ("extra.rules", 4)
+
+
 # ---------------------------------------------------------------- declared state with a lifetime
 
 NOTED = ('variant "Noted" of "Toy" {\n'

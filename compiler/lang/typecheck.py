@@ -247,9 +247,27 @@ class Checker:
         self._required_params()
         self._matches()
         self._arities()
+        self._routine_params()
         self._recursion()
         self._states()
         return self.out
+
+    # -- a routine's parameters
+    def _routine_params(self) -> None:
+        """E011 for a routine that names a parameter twice: the engine's function would not compile
+        (a Python SyntaxError, or the emitter's "unknown name" for the other's uses)."""
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, s.Routine):
+                continue
+            seen: set[str] = set()
+            for param in decl.params:
+                if param.name in seen:
+                    self.out.append(error(
+                        "E011", f"{decl.kind} `{decl.name}` names the parameter `{param.name}` twice",
+                        param.span if param.span.line else decl.span,
+                        help="give each parameter its own name"))
+                seen.add(param.name)
 
     # -- routines that call themselves
     def _recursion(self) -> None:
@@ -624,6 +642,7 @@ class Checker:
                     + did_you_mean(nearest(dim, list(NUMBER_DIMENSIONS) + list(self.schema.kinds))), span,
                     help="a table is keyed by players, corporations, a kind (its rows name components of it) or an enum",
                 ))
+        self._table_rows_once(table)
         for row in table.rows:
             for dim, key in zip(table.dims, row.keys):
                 if dim in NUMBER_DIMENSIONS:
@@ -644,6 +663,29 @@ class Checker:
                     self._reference(str(key), dim, row.span)
             if values:
                 self._value(row.value, values, where=f"a row of `{table.name}`")
+
+    def _table_rows_once(self, table: s.Table) -> None:
+        """E011 for a row whose key another row of the table already gives (the same keys, or, keyed
+        by a number, a number or range inside an earlier row's): one of the two values would be
+        dropped without a word."""
+        seen: dict[tuple, s.TableRow] = {}
+        numbers: list[tuple[int, int, s.TableRow]] = []
+        single = len(table.dims) == 1 and table.dims[0] in NUMBER_DIMENSIONS
+        for row in table.rows:
+            key = tuple(tuple(k) if isinstance(k, list) else k for k in row.keys)
+            first = seen.get(key)
+            if first is None and single and len(row.keys) == 1 and isinstance(row.keys[0], (int, tuple)):
+                low, high = row.keys[0] if isinstance(row.keys[0], tuple) else (row.keys[0], row.keys[0])
+                if isinstance(low, int) and isinstance(high, int):
+                    first = next((r for lo, hi, r in numbers if lo <= high and low <= hi), None)
+                    numbers.append((low, high, row))
+            if first is not None:
+                shown = ", ".join(f"{k[0]}..{k[1]}" if isinstance(k, tuple) else str(k) for k in row.keys)
+                self.out.append(error(
+                    "E011", f"table `{table.name}` gives the row {shown} twice", row.span,
+                    help=f"the row at {first.span.path}:{first.span.line} gives it first; keep one"))
+            else:
+                seen[key] = row
 
     def _required_params(self) -> None:
         given = {c.name for c in self.title.clauses if c.kind in ("property", "table")}
