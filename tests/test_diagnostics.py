@@ -39,6 +39,27 @@ def test_E002_unexpected_character():
     assert "'~'" in d.message
 
 
+@pytest.mark.parametrize("text, words", [
+    ('title "t" {\n  x: "about 90 minutes\n}', "a string that does not end on its line"),
+    ('title "t" {\n  x: "C:\\q"\n}', "a string with an escape the DSL does not know"),
+])
+def test_E002_a_broken_string_says_so(text, words):
+    """A string cut off at the end of its line, or holding an unknown escape, was "unexpected character
+    '\"'" at its opening quote; now the message says which."""
+    d = only(check_source(text), "E002")
+    assert at(d) == (2, 6) and words in d.message
+
+
+def test_a_byte_order_mark_is_read_as_nothing(tmp_path, capsys):
+    """A file saved with a byte order mark (Notepad's UTF-8) was "E002 unexpected character '\\ufeff'"
+    at 1:1, under a character no editor shows; the mark is no part of the text now."""
+    marked = tmp_path / "marked.rules"
+    marked.write_bytes('\ufefftitle "t" {\n  players: 2..4 §1\n  x: 1 ~ 2\n}\n'.encode("utf-8"))
+    assert main(["check", "--format", "json", str(marked)]) == 1
+    (found,) = [d for d in json.loads(capsys.readouterr().out) if d["severity"] == "error"]
+    assert (found["code"], found["span"]["line"], found["span"]["column"]) == ("E002", 3, 8)
+
+
 def test_E003_unexpected_end_of_file():
     loaded = check_source('title "t" {\n  x: 1\n')
     d = only(loaded, "E003")
