@@ -490,3 +490,18 @@ def test_a_clause_the_emitter_cannot_compile_is_reported_by_play_not_a_traceback
     assert main(["play", "18 Grand Junction", "--players", "4", "--map", str(overlay), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert "overlay.rules:12:5: error: cannot compile" in err and "unknown name 'bond'" in err
+
+
+def test_check_of_a_tree_with_its_own_library_reads_no_second_one(tmp_path, capsys):
+    """`rulec check COPY` of a copy of rulespecs/ (its lib/ with it) read rulespecs/lib too, for context,
+    and failed on "E014 library '18xx' is defined twice". The copy's own library stands; the context's
+    of the same name is not read."""
+    from compiler import paths
+
+    shutil.copytree(paths.RULESPECS / "lib", tmp_path / "lib")
+    shutil.copy(paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules", tmp_path / "toy.rules")
+    assert main(["check", str(tmp_path)]) == 0
+    assert "checked 3 files, 1 title, 1 variant: 0 errors" in capsys.readouterr().out
+    (tmp_path / "lib" / "tiles.rules").unlink()  # a library it lacks is still read from rulespecs/lib
+    assert main(["check", str(tmp_path)]) == 0
+    assert "checked 3 files" in capsys.readouterr().out
