@@ -505,3 +505,12 @@ def test_check_of_a_tree_with_its_own_library_reads_no_second_one(tmp_path, caps
     (tmp_path / "lib" / "tiles.rules").unlink()  # a library it lacks is still read from rulespecs/lib
     assert main(["check", str(tmp_path)]) == 0
     assert "checked 3 files" in capsys.readouterr().out
+
+
+def test_a_folder_with_no_rulespec_is_an_error_not_a_clean_check(tmp_path, capsys):
+    """`rulec check EMPTY_FOLDER` checked the library alone and said "0 errors" (exit 0): a mistyped
+    folder passed. E090 now; and `--map FOLDER` says it is a folder, not "no such file"."""
+    assert main(["check", str(tmp_path)]) == 1
+    assert "error[E090]: no rulespec in" in capsys.readouterr().out
+    assert main(["play", "1800", "--map", str(tmp_path)]) == 1
+    assert "it is a folder" in capsys.readouterr().err

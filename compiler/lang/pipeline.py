@@ -110,6 +110,9 @@ def load(targets: list[Path] | None = None, *, check: bool = True,
     files = []
     given = _given(targets)
     context: set[str] = set()
+    for root in targets or ():
+        if root.is_dir() and not any(root.rglob("*.rules")):
+            diagnostics.append(error("E090", f"no rulespec in {paths.display(root)}: it holds no .rules file"))
     for path in rulespec_files(targets):
         shown = paths.display(path)
         files.append(shown)
