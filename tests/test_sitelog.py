@@ -228,3 +228,18 @@ def test_a_log_of_the_wrong_shape_is_refused_saying_where(change, words):
     with pytest.raises(sitelog.LogError, match=re.escape(words)):
         sitelog.replay(Game, log)
     sitelog.check_log(_log(_actions(3)))  # the well-formed log passes
+
+
+def test_an_engine_failure_is_a_divergence_at_its_action_not_a_traceback():
+    """An exception other than the rules' own (an engine defect) escaped `replay`, and `rulec replay`
+    ended in its traceback; now the replay stops there and names the action, as `rulec play` does."""
+    class Failing(Game):
+        def process(self, action):
+            if len(self.actions) == 2:
+                raise ZeroDivisionError("division by zero")
+            super().process(action)
+
+    done = sitelog.replay(Failing, _log(_actions(5)))
+    assert done.processed == 2 and done.divergence.step.number == 3
+    assert done.divergence.rule == "a defect of the engine"
+    assert done.divergence.message == "the engine failed: ZeroDivisionError: division by zero"

@@ -350,8 +350,9 @@ class Replay:
 def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = True,
            on_step=None, **extra) -> Replay:
     """Replay `log` on a new game of `game_class`. Stops at the first action the engine refuses, whose
-    effects break an invariant (with `monitor`) or that needs a value the rulespec leaves open (a gap),
-    or after the action numbered `until`. `on_step(step, game)` is called after each processed action.
+    effects break an invariant (with `monitor`), that needs a value the rulespec leaves open (a gap) or
+    on which the engine fails (a defect, not a traceback), or after the action numbered `until`.
+    `on_step(step, game)` is called after each processed action.
     Raises `RuleGap` when the title cannot be set up as the log's (an option that is a gap), `LogError`
     when `log` is not shaped as a game log (`check_log`), `IllegalAction` (rule "18xx.games log
     format") for an undo or redo with nothing to take back."""
@@ -377,6 +378,10 @@ def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = T
             break
         except RuleGap as exc:  # the action needs a value the rulespec leaves open
             divergence = Divergence(step, str(exc), "a gap in the rulespec")
+            break
+        except Exception as exc:  # noqa: BLE001 - an engine defect: reported at its action, as `rulec play` does
+            divergence = Divergence(step, f"the engine failed: {type(exc).__name__}: {exc}", "a defect of the engine",
+                                    legal_for(game, step.action.get("entity")))
             break
         processed += 1
         if on_step is not None:
