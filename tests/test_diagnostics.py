@@ -60,6 +60,15 @@ def test_a_byte_order_mark_is_read_as_nothing(tmp_path, capsys):
     assert (found["code"], found["span"]["line"], found["span"]["column"]) == ("E002", 3, 8)
 
 
+@pytest.mark.parametrize("value, shown", [("5..2", "5..2"), ("$300..$1", "300..1")])
+def test_E020_an_empty_range(value, shown):
+    """`players: 5..2` checked clean, and `rulec play` then refused every player count ("takes 5..2
+    players"); any range value whose first end is above its second is E020 at the range."""
+    loaded = check_source(f'title "t" {{\n  uses lib "18xx"\n  players: {value} §1\n}}\n', with_library=True)
+    d = only(loaded, "E020")
+    assert at(d) == (3, 12) and f"the empty range {shown}" in d.message
+
+
 def test_E003_unexpected_end_of_file():
     loaded = check_source('title "t" {\n  x: 1\n')
     d = only(loaded, "E003")

@@ -788,6 +788,11 @@ class Checker:
             if atom.name == "range":
                 if not any(isinstance(expr.low, k) and isinstance(expr.high, k) for k in (s.Int, s.Money, s.Percent)):
                     return [error("E025", f"{where} takes a range of numbers, money or percentages (2..5)", expr.span)]
+                low, high = (getattr(end, "amount", getattr(end, "value", None)) for end in (expr.low, expr.high))
+                if low > high:
+                    # an empty range: `players: 5..2` takes no player count, and play refuses every one
+                    return [error("E020", f"{where} is the empty range {low}..{high}: its first end is above its second",
+                                  expr.span, help=f"write {high}..{low}")]
                 return []
             if atom.name == "parameters":
                 return self._record(expr, None, where)
