@@ -279,6 +279,22 @@ def test_an_open_rulespec_gets_the_diagnostics_of_rulec_check():
     assert len(workspace.related({shown})) < len(workspace.documents)
 
 
+def test_a_title_defined_again_in_the_open_document_is_shown_there():
+    """A variant's file turned into `title "1800" {}` defines 1800 a second time; `rulec check` says so
+    in 1800.rules, whose definition comes second in the files' order, with a note at the open
+    document. The editor showed nothing in the document being edited; now the E014 is there too, at
+    the note's place, pointing back to where it is reported."""
+    from compiler.app.lsp_workspace import Workspace
+
+    shown = "rulespecs/1800-three-player.rules"
+    workspace = Workspace()
+    workspace.set_text(shown, 'title "1800" {\n  players: 2 §1\n}\n')
+    ours = [d for d in workspace.analyse()[shown] if d.code == "E014"]
+    assert len(ours) == 1 and ours[0].message == "title '1800' is defined twice"
+    assert (ours[0].span.path, ours[0].span.line, ours[0].span.column) == (shown, 1, 7)
+    assert ours[0].notes[0][0].path == "rulespecs/1800.rules"
+
+
 def test_definition_from_an_amend_and_a_replace_of_a_title_extending_another():
     """18 Grand Junction extends 1846: its `amend` and `replace` lead to 1846's clause."""
     from compiler.app.lsp_features import definition

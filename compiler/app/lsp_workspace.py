@@ -159,6 +159,14 @@ class Workspace:
         for diagnostic in loaded.diagnostics:
             if diagnostic.span is not None and diagnostic.span.path in out:
                 out[diagnostic.span.path].append(diagnostic)
+                continue
+            # reported in a file that is not open, about a place in one that is (a title the open document
+            # defines again is "defined twice" where the other file's definition comes second): shown there too
+            for span, _ in diagnostic.notes:
+                if span is not None and span.path in out and diagnostic.span is not None:
+                    out[span.path].append(dc_replace(diagnostic, span=span, notes=(
+                        (diagnostic.span, f"reported at {diagnostic.span.path}:{diagnostic.span.line}"),)))
+                    break
         return out
 
     def related(self, shown: set[str]) -> list[str]:
