@@ -514,3 +514,16 @@ def test_a_folder_with_no_rulespec_is_an_error_not_a_clean_check(tmp_path, capsy
     assert "error[E090]: no rulespec in" in capsys.readouterr().out
     assert main(["play", "1800", "--map", str(tmp_path)]) == 1
     assert "it is a folder" in capsys.readouterr().err
+
+
+def test_an_output_folder_the_system_refuses_is_one_line_not_a_traceback(tmp_path, capsys):
+    """`--out` (compile, build, simulate) or `--html` (impact) naming a file, or a folder one cannot
+    write: a NotADirectoryError or PermissionError traceback before; the path and the system's
+    reason now, exit 1."""
+    from compiler import paths
+
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    toy = paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules"
+    assert main(["compile", str(toy), "--out", str(taken)]) == 1
+    assert capsys.readouterr().err == f"rulec compile: cannot use {taken / 'generated'}: Not a directory\n"

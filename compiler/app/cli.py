@@ -860,6 +860,13 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:
+        if exc.filename is None:
+            raise
+        # a file or folder the command reads or writes (`--out`, `--html`, `--log`) that the system refuses:
+        # the machine's, not the rules' or rulec's, so a line saying which and why, not a traceback
+        print(f"rulec {args.command}: cannot use {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAIL
     finally:
         configure_progress(Progress())
 
