@@ -63,7 +63,7 @@ CODES: dict[str, str] = {
     "E035": "A `match` that leaves a value of its enum without a case and has no `else`.",
     "E036": "A call to a procedure or function with more or fewer arguments than it declares parameters (an action's optional fields may be left out), or to a builtin with more or fewer than the runtime's method takes.",
     "E037": "A declared state (`state NAME: set[...] reset on MOMENT`) that is not a set of players, corporations, privates or minors (or of tuples of them), whose moment the runtime does not know, or that is read or set with as many arguments as its elements have parts.",
-    "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption.",
+    "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption, or resting on an assumption that gives no reason or a supplement that names no source.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
     "W004": "Clash: a supplement disagrees with the rulebook; the rulebook wins (a note: the reading is recorded).",

@@ -227,6 +227,16 @@ def test_W001_component_cited_through_its_properties():
     assert "W001" not in codes(loaded)
 
 
+@pytest.mark.parametrize("source, words", [('assumed ""', "an assumption that gives no reason"),
+                                            ('supplement from "  "', "a supplement that names no source")])
+def test_W001_an_assumption_without_its_reason(source, words):
+    """`assumed ""` or `supplement from ""` counted as a source, and the value stood with no reason and
+    nowhere it came from; W001 at the empty one, a component's property or a statement's as well."""
+    loaded = check_source(f'title "t" {{\n  x: 1 {source}\n  private MT {{ cost: $20 §4 income: $5 {source} }}\n}}')
+    found = [d for d in loaded.diagnostics if d.code == "W001"]
+    assert [at(d) for d in found] == [(2, 8), (3, 40)] and all(words in d.message for d in found)
+
+
 def test_W002_gap_is_a_note():
     loaded = check_source('title "t" {\n  home: gap "the map is not printed"\n}')
     d = only(loaded, "W002")
