@@ -527,3 +527,14 @@ def test_an_output_folder_the_system_refuses_is_one_line_not_a_traceback(tmp_pat
     toy = paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules"
     assert main(["compile", str(toy), "--out", str(taken)]) == 1
     assert capsys.readouterr().err == f"rulec compile: cannot use {taken / 'generated'}: Not a directory\n"
+
+
+def test_replay_of_a_log_naming_a_variant_the_title_lacks_names_the_variant(tmp_path, capsys):
+    """A rulec log of 1800 with `variant: "Nope"` was refused as "no title matches the log's '1800'",
+    which 1800 is; the variant is named now."""
+    log = {"engine": "rulec", "title": "1800", "variant": "Nope", "players": [{"id": "A", "name": "A"}],
+           "settings": {"seed": 1}, "actions": []}
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    assert "no title matches the log's '1800' with variant 'Nope'" in capsys.readouterr().err

@@ -428,8 +428,9 @@ def _replay_target(front: _Front, log: dict, args):
     loaded = front.loaded
     title = title_for_log(loaded, log)
     if title is None:
-        print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
-        return EXIT_FAIL, {"log": name, "error": f"no title matches {log.get('title')!r}"}
+        what = f"{log.get('title')!r}" + (f" with variant {log['variant']!r}" if log.get("variant") else "")
+        print(f"rulec replay: no title matches the log's {what}; `rulec titles` lists them", file=sys.stderr)
+        return EXIT_FAIL, {"log": name, "error": f"no title matches {what}"}
     if refused(loaded, title, "replay"):
         return EXIT_FAIL, {"log": name, "error": f"{title.display_name} does not check"}
     try:
