@@ -134,6 +134,18 @@ def test_a_call_naming_an_action_is_E015():
     assert (found.span.path, found.span.line) == ("extra.rules", 6)
 
 
+def test_a_kind_name_read_as_a_value_is_E015():
+    """A `let` renamed away (`let player = corporation_of(bond)` where `let corporation = ...` was) left
+    `corporation` read as a value: it checked clean, the name of a kind with components being taken for
+    a known name, and the emitter then stopped on "unknown name 'corporation'"."""
+    loaded = toy('variant "Kind" of "Toy" {\n'
+                 '  function f(p: player) "x" §1 = president(corporation) == p\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E015" and found.message == "unknown name 'corporation'"
+    assert (found.span.path, found.span.line, found.span.column) == ("extra.rules", 2, 44)
+
+
 def test_a_routine_naming_a_parameter_twice_is_E011():
     """`action a(player: player, player: bond)` checked clean; `rulec play --map` then stopped in a
     traceback of the emitter ("EmitError: unknown name 'bond'")."""
