@@ -69,6 +69,14 @@ def test_E020_an_empty_range(value, shown):
     assert at(d) == (3, 12) and f"the empty range {shown}" in d.message
 
 
+@pytest.mark.parametrize("expr, column", [("x / 0", 35), ("x mod $0", 37)])
+def test_E020_a_division_by_a_written_zero(expr, column):
+    """`price * pool_percent(c) / 0` checked clean and play stopped on a ZeroDivisionError."""
+    loaded = check_source(f'title "t" {{\n  function f(x: int) "x" §1 = {expr}\n}}\n')
+    d = only(loaded, "E020")
+    assert at(d) == (2, column) and "division by zero" in d.message
+
+
 def test_E003_unexpected_end_of_file():
     loaded = check_source('title "t" {\n  x: 1\n')
     d = only(loaded, "E003")

@@ -63,6 +63,16 @@ def _named_calls(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[s.Call, ...
     return tuple(node for node in s.walk(decl) if isinstance(node, s.Call) and isinstance(node.func, s.Name))
 
 
+def _divisions(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[s.Binary, ...]:
+    """The divisions (`/`, `mod`) of a routine, trigger or invariant by a written 0 ($0, 0%)."""
+    return tuple(node for node in s.walk(decl) if isinstance(node, s.Binary) and node.op in ("/", "mod")
+                 and isinstance(node.right, (s.Int, s.Money, s.Percent))
+                 and getattr(node.right, "amount", getattr(node.right, "value", None)) == 0)
+
+
+_divisions = s.ByNode(_divisions)
+
+
 #: kept by identity as `_match_sites` (a walk of every routine for its calls of states and of the
 #: title's procedures was a third of a title's check)
 _named_calls = s.ByNode(_named_calls)
@@ -249,6 +259,7 @@ class Checker:
         self._arities()
         self._routine_params()
         self._recursion()
+        self._divisions()
         self._states()
         return self.out
 
@@ -268,6 +279,18 @@ class Checker:
                         param.span if param.span.line else decl.span,
                         help="give each parameter its own name"))
                 seen.add(param.name)
+
+    # -- a division by a written zero
+    def _divisions(self) -> None:
+        """E020 for `x / 0` or `x mod 0` written so in a rule: the engine would stop on a
+        ZeroDivisionError wherever play reaches it."""
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            for node in _divisions(decl):
+                self.out.append(error("E020", f"a division by zero (`{node.op} 0`)", node.right.span or node.span,
+                                      help="divide by a number that cannot be 0"))
 
     # -- routines that call themselves
     def _recursion(self) -> None:
