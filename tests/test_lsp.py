@@ -295,6 +295,23 @@ def test_a_title_defined_again_in_the_open_document_is_shown_there():
     assert ours[0].notes[0][0].path == "rulespecs/1800.rules"
 
 
+def test_a_map_overlay_of_a_variant_is_checked_on_its_variant():
+    """1880 Romania's Amira map (`rulec play "1880 Romania" --variant Amira --map FILE`) fills clauses the
+    Amira variant declares and the title lacks: open in the editor, it was checked on the title and
+    showed five false E012s ("cannot replace property 'map': the base does not define it"). It is
+    checked on the variant where it fits best now: clean, and a real mistake in it still shown alone."""
+    from compiler.app.lsp_workspace import Workspace
+
+    shown = "tests/fixtures/1880_amira_test_map.rules"
+    text = (ROOT / shown).read_text(encoding="utf-8")
+    workspace = Workspace()
+    workspace.set_text(shown, text)
+    assert [d for d in workspace.analyse()[shown] if d.is_error] == []
+    workspace.set_text(shown, text.replace("replace map:", "replace mapp:"))
+    errors = [d for d in workspace.analyse()[shown] if d.is_error]
+    assert [(d.code, d.message) for d in errors] == [("E012", "cannot replace property 'mapp': the base does not define it")]
+
+
 def test_definition_from_an_amend_and_a_replace_of_a_title_extending_another():
     """18 Grand Junction extends 1846: its `amend` and `replace` lead to 1846's clause."""
     from compiler.app.lsp_features import definition
