@@ -538,3 +538,22 @@ def test_replay_of_a_log_naming_a_variant_the_title_lacks_names_the_variant(tmp_
     path.write_text(json.dumps(log), encoding="utf-8")
     assert main(["replay", str(path)]) == 1
     assert "no title matches the log's '1800' with variant 'Nope'" in capsys.readouterr().err
+
+
+def test_check_of_a_map_overlay_checks_it_as_play_applies_it(tmp_path, capsys):
+    """`rulec check OVERLAY` read the overlay with the library alone and refused it ("errata 'Test map'
+    of '18 Grand Junction' overlays unknown title; titles defined: none"); with `rulespecs` beside it,
+    1880 Romania's Amira map gave 11 false errors, applied to the title rather than its variant. It is
+    checked now as `--map` applies it, on the title or the variant where it fits: clean; a clause it
+    names that no variant has is its one error."""
+    from compiler import paths
+
+    for name in ("18gj_test_map.rules", "1880_amira_test_map.rules"):
+        assert main(["check", str(paths.ROOT / "tests" / "fixtures" / name)]) == 0, capsys.readouterr().out
+        assert "0 errors" in capsys.readouterr().out
+    wrong = tmp_path / "map.rules"
+    wrong.write_text((paths.ROOT / "tests" / "fixtures" / "1880_amira_test_map.rules").read_text(encoding="utf-8")
+                     .replace("replace map:", "replace mapp:"), encoding="utf-8")
+    assert main(["check", "--format", "json", str(wrong)]) == 1
+    found = [(d["code"], d["message"]) for d in json.loads(capsys.readouterr().out) if d["severity"] == "error"]
+    assert found == [("E012", "cannot replace property 'mapp': the base does not define it")]

@@ -71,7 +71,13 @@ def cmd_check(args) -> int:
 
     files = bool(args.paths) and all(Path(p).is_file() for p in args.paths)
     wanted = frozenset(project_paths.display(Path(p)) for p in args.paths) if files else None
-    loaded = load([Path(p) for p in args.paths] or None, checking=wanted)
+    overlaid = _as_map_overlay([Path(p) for p in args.paths]) if files and len(args.paths) == 1 else None
+    if overlaid is not None:
+        loaded, said = overlaid
+        if args.format != "json":
+            print(said)
+    else:
+        loaded = load([Path(p) for p in args.paths] or None, checking=wanted)
     if wanted is not None:
         # report on the files asked about; the others were read for context
         loaded.diagnostics = [d for d in loaded.diagnostics if d.span is None or d.span.path in wanted]
@@ -82,14 +88,59 @@ def cmd_check(args) -> int:
     shown = {Severity.ERROR, Severity.WARNING} | ({Severity.NOTE} if args.notes else set())
     _print_diagnostics(loaded, out, shown)
     counts = _counts(loaded)
-    titles = len(loaded.program.titles)
-    variants = len(loaded.program.variants)
+    titles = len(loaded.program.titles) if overlaid is None else 1
+    variants = len(loaded.program.variants) if overlaid is None else 0
     out.line(
         f"checked {_count(len(loaded.files), 'file')}, {_count(titles, 'title')}, {_count(variants, 'variant')}: "
         f"{_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, {_count(counts['note'], 'note')}"
         + ("" if args.notes or not counts["note"] else " (--notes shows them)")
     )
     return EXIT_OK if loaded.ok else EXIT_FAIL
+
+
+def _as_map_overlay(targets: list[Path]):
+    """(the rulespecs loaded, with the overlay's diagnostics; a line saying how it was checked) for a
+    file outside rulespecs/ holding only errata of one of rulespecs/' titles: a map overlay, checked
+    as `--map` applies it, on its title or on the variant of it where it has the fewest errors (an
+    overlay of 1880 Romania's Amira variant fills clauses only the variant declares). None otherwise:
+    checked alone, such a file named an unknown title ("titles defined: none")."""
+    from compiler import paths
+    from compiler.lang.check import check_title
+    from compiler.lang.parse import parse_file
+    from compiler.lang.pipeline import within
+    from compiler.lang.resolve import resolve_overlaid
+
+    (target,) = targets
+    if within(target, paths.RULESPECS):
+        return None
+    shown = paths.display(target)
+    module, found, text = parse_file(target, shown)
+    units = module.units if module is not None else ()
+    if not units or any(u.kind != "errata" for u in units) or len({u.base for u in units}) != 1:
+        return None
+    base = units[0].base
+    loaded = load([paths.RULESPECS], check=False)
+    if base not in loaded.program.titles:
+        return None
+    loaded.sources.add(shown, text)
+    best = None
+    for variant in [None, *(v for v in loaded.program.variant_names(base)
+                            if loaded.program.variants[(base, v)].reading is None)]:
+        resolved, diagnostics = resolve_overlaid(loaded.modules, units, base, variant)
+        if resolved is None:
+            continue
+        own = [d for d in diagnostics + check_title(resolved) if d.span is not None and d.span.path == shown]
+        if best is None or sum(d.is_error for d in own) < sum(d.is_error for d in best[1]):
+            best = (variant, own)
+        if not any(d.is_error for d in best[1]):
+            break
+    if best is None:
+        return None
+    variant, own = best
+    loaded.diagnostics = sorted(own, key=lambda d: (d.span.line, d.span.column))
+    loaded.files = [shown]
+    on = f"{base!r}" + (f", variant {variant!r} (as `--variant {variant!r} --map FILE` plays it)" if variant else "")
+    return loaded, f"{shown}: a map overlay: errata of {on}, checked with rulespecs/"
 
 
 def _count(n: int, noun: str) -> str:
