@@ -405,3 +405,155 @@ def test_progress_is_a_bar_only_when_stdout_and_stderr_are_a_terminal(monkeypatc
         stage.next("seed 2")
     shown = screen.getvalue()
     assert "\x1b[" in shown and "play: 2/2 games in " in shown
+
+
+def test_compile_of_rulespecs_of_ones_own_needs_out_and_leaves_generated_alone(tmp_path, monkeypatch, capsys):
+    """`rulec compile PATH` with a file outside rulespecs/ emitted only that file's titles into
+    generated/ and deleted every other committed engine. Now it needs `--out DIR`, as `build`
+    does, and writes DIR/generated. (The refusal is checked with the writer replaced, so that a
+    regression cannot empty this checkout's generated/.)"""
+    from compiler import paths
+    from compiler.app import cli
+
+    toy = paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules"
+    compile_ = cli._compile
+
+    def refuse(loaded, check_only, out, folder=None):
+        assert folder is not None and folder != paths.GENERATED, "wrote rulespecs of its own into generated/"
+        return compile_(loaded, check_only, out, folder)
+
+    monkeypatch.setattr(cli, "_compile", refuse)
+    assert main(["compile", str(toy)]) == 2
+    assert "--out" in capsys.readouterr().err
+    assert main(["compile", str(toy), "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "generated" / "t_toy.py").is_file()
+    assert main(["compile", str(toy), "--out", str(tmp_path), "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "1800", "--players", "0"], ["play", "1800", "--players", "-2"],
+    ["play", "1800", "--games", "-1"], ["play", "1800", "--seed", "1", "--games", "-3"],
+    ["replay", "LOG.json", "--until", "-5"], ["validate", "1800", "--games", "0"],
+    ["validate", "1800", "--actions", "-1"], ["impact", "E.rules", "--to", "-1"],
+    ["verify", "--jobs", "0"],
+])
+def test_counts_below_their_least_are_usage_errors(argv, capsys):
+    """`--players 0` played the title's least players, `--games -1` "0 games finished", `--until -5`
+    the state before any action: each exits 2 now, naming the option and its least value. (`play
+    --games 0` stays: it loads the engine and plays nothing, which benchmarks/startup.py times.)"""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    option = argv[-2]
+    assert f"argument {option}" in capsys.readouterr().err
+
+
+def test_play_log_to_a_folder_that_does_not_exist_is_an_error_before_playing(tmp_path, capsys):
+    """`--log` into a missing folder was a FileNotFoundError traceback after every game was played."""
+    assert main(["play", "1800", "--log", str(tmp_path / "no" / "such" / "game.json")]) == 2
+    err = capsys.readouterr().err
+    assert "--log" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("text, words", [
+    ("null", "is not a game log: a game log is a JSON object, not null"),
+    ("[]", "holds no game log"),
+    ('[{"title": "1800", "players": [], "actions": []}, 5]', "log 2 of 2 is not a game log"),
+    ('{"title": "1800", "players": [{"id": 1, "name": "Ann"}], "actions": null}', "no `actions` list"),
+    ('{"title": "1800", "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}], '
+     '"actions": [{"type": "redo", "entity": 1, "entity_type": "player"}]}', "no undo to take back"),
+])
+def test_replay_of_a_file_that_is_no_game_log_says_so(tmp_path, capsys, text, words):
+    """`rulec replay` of JSON that is no game log: a traceback before (`'NoneType' object has no
+    attribute 'get'`, `IllegalAction` from the undo reader), or, for an empty list, exit 0 with
+    nothing said; exit 1 and one line saying what is wrong now."""
+    path = tmp_path / "log.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_a_clause_the_emitter_cannot_compile_is_reported_by_play_not_a_traceback(monkeypatch, capsys):
+    """An engine emitted in memory (a map overlay, a stale generated/) whose emitter stops on a clause
+    (`EmitError`, with its span) ended `rulec play --map` in a traceback; now its place and why, exit 1."""
+    from compiler import paths
+    from compiler.diagnostics import Span
+    from compiler.emit import emitter
+
+    def stop(title, sources):
+        raise emitter.EmitError("unknown name 'bond'", Span("overlay.rules", 12, 5, 12, 9))
+
+    monkeypatch.setattr(emitter, "emit_title", stop)
+    overlay = paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules"
+    assert main(["play", "18 Grand Junction", "--players", "4", "--map", str(overlay), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "overlay.rules:12:5: error: cannot compile" in err and "unknown name 'bond'" in err
+
+
+def test_check_of_a_tree_with_its_own_library_reads_no_second_one(tmp_path, capsys):
+    """`rulec check COPY` of a copy of rulespecs/ (its lib/ with it) read rulespecs/lib too, for context,
+    and failed on "E014 library '18xx' is defined twice". The copy's own library stands; the context's
+    of the same name is not read."""
+    from compiler import paths
+
+    shutil.copytree(paths.RULESPECS / "lib", tmp_path / "lib")
+    shutil.copy(paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules", tmp_path / "toy.rules")
+    assert main(["check", str(tmp_path)]) == 0
+    assert "checked 3 files, 1 title, 1 variant: 0 errors" in capsys.readouterr().out
+    (tmp_path / "lib" / "tiles.rules").unlink()  # a library it lacks is still read from rulespecs/lib
+    assert main(["check", str(tmp_path)]) == 0
+    assert "checked 3 files" in capsys.readouterr().out
+
+
+def test_a_folder_with_no_rulespec_is_an_error_not_a_clean_check(tmp_path, capsys):
+    """`rulec check EMPTY_FOLDER` checked the library alone and said "0 errors" (exit 0): a mistyped
+    folder passed. E090 now; and `--map FOLDER` says it is a folder, not "no such file"."""
+    assert main(["check", str(tmp_path)]) == 1
+    assert "error[E090]: no rulespec in" in capsys.readouterr().out
+    assert main(["play", "1800", "--map", str(tmp_path)]) == 1
+    assert "it is a folder" in capsys.readouterr().err
+
+
+def test_an_output_folder_the_system_refuses_is_one_line_not_a_traceback(tmp_path, capsys):
+    """`--out` (compile, build, simulate) or `--html` (impact) naming a file, or a folder one cannot
+    write: a NotADirectoryError or PermissionError traceback before; the path and the system's
+    reason now, exit 1."""
+    from compiler import paths
+
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    toy = paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules"
+    assert main(["compile", str(toy), "--out", str(taken)]) == 1
+    assert capsys.readouterr().err == f"rulec compile: cannot use {taken / 'generated'}: Not a directory\n"
+
+
+def test_replay_of_a_log_naming_a_variant_the_title_lacks_names_the_variant(tmp_path, capsys):
+    """A rulec log of 1800 with `variant: "Nope"` was refused as "no title matches the log's '1800'",
+    which 1800 is; the variant is named now."""
+    log = {"engine": "rulec", "title": "1800", "variant": "Nope", "players": [{"id": "A", "name": "A"}],
+           "settings": {"seed": 1}, "actions": []}
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    assert "no title matches the log's '1800' with variant 'Nope'" in capsys.readouterr().err
+
+
+def test_check_of_a_map_overlay_checks_it_as_play_applies_it(tmp_path, capsys):
+    """`rulec check OVERLAY` read the overlay with the library alone and refused it ("errata 'Test map'
+    of '18 Grand Junction' overlays unknown title; titles defined: none"); with `rulespecs` beside it,
+    1880 Romania's Amira map gave 11 false errors, applied to the title rather than its variant. It is
+    checked now as `--map` applies it, on the title or the variant where it fits: clean; a clause it
+    names that no variant has is its one error."""
+    from compiler import paths
+
+    for name in ("18gj_test_map.rules", "1880_amira_test_map.rules"):
+        assert main(["check", str(paths.ROOT / "tests" / "fixtures" / name)]) == 0, capsys.readouterr().out
+        assert "0 errors" in capsys.readouterr().out
+    wrong = tmp_path / "map.rules"
+    wrong.write_text((paths.ROOT / "tests" / "fixtures" / "1880_amira_test_map.rules").read_text(encoding="utf-8")
+                     .replace("replace map:", "replace mapp:"), encoding="utf-8")
+    assert main(["check", "--format", "json", str(wrong)]) == 1
+    found = [(d["code"], d["message"]) for d in json.loads(capsys.readouterr().out) if d["severity"] == "error"]
+    assert found == [("E012", "cannot replace property 'mapp': the base does not define it")]

@@ -39,6 +39,44 @@ def test_E002_unexpected_character():
     assert "'~'" in d.message
 
 
+@pytest.mark.parametrize("text, words", [
+    ('title "t" {\n  x: "about 90 minutes\n}', "a string that does not end on its line"),
+    ('title "t" {\n  x: "C:\\q"\n}', "a string with an escape the DSL does not know"),
+])
+def test_E002_a_broken_string_says_so(text, words):
+    """A string cut off at the end of its line, or holding an unknown escape, was "unexpected character
+    '\"'" at its opening quote; now the message says which."""
+    d = only(check_source(text), "E002")
+    assert at(d) == (2, 6) and words in d.message
+
+
+def test_a_byte_order_mark_is_read_as_nothing(tmp_path, capsys):
+    """A file saved with a byte order mark (Notepad's UTF-8) was "E002 unexpected character '\\ufeff'"
+    at 1:1, under a character no editor shows; the mark is no part of the text now."""
+    marked = tmp_path / "marked.rules"
+    marked.write_bytes('\ufefftitle "t" {\n  players: 2..4 §1\n  x: 1 ~ 2\n}\n'.encode("utf-8"))
+    assert main(["check", "--format", "json", str(marked)]) == 1
+    (found,) = [d for d in json.loads(capsys.readouterr().out) if d["severity"] == "error"]
+    assert (found["code"], found["span"]["line"], found["span"]["column"]) == ("E002", 3, 8)
+
+
+@pytest.mark.parametrize("value, shown", [("5..2", "5..2"), ("$300..$1", "300..1")])
+def test_E020_an_empty_range(value, shown):
+    """`players: 5..2` checked clean, and `rulec play` then refused every player count ("takes 5..2
+    players"); any range value whose first end is above its second is E020 at the range."""
+    loaded = check_source(f'title "t" {{\n  uses lib "18xx"\n  players: {value} §1\n}}\n', with_library=True)
+    d = only(loaded, "E020")
+    assert at(d) == (3, 12) and f"the empty range {shown}" in d.message
+
+
+@pytest.mark.parametrize("expr, column", [("x / 0", 35), ("x mod $0", 37)])
+def test_E020_a_division_by_a_written_zero(expr, column):
+    """`price * pool_percent(c) / 0` checked clean and play stopped on a ZeroDivisionError."""
+    loaded = check_source(f'title "t" {{\n  function f(x: int) "x" §1 = {expr}\n}}\n')
+    d = only(loaded, "E020")
+    assert at(d) == (2, column) and "division by zero" in d.message
+
+
 def test_E003_unexpected_end_of_file():
     loaded = check_source('title "t" {\n  x: 1\n')
     d = only(loaded, "E003")
@@ -195,6 +233,16 @@ def test_W001_uncited_clause():
 def test_W001_component_cited_through_its_properties():
     loaded = check_source('title "t" {\n  private MT { cost: $20 §4 income: $5 §4 }\n}')
     assert "W001" not in codes(loaded)
+
+
+@pytest.mark.parametrize("source, words", [('assumed ""', "an assumption that gives no reason"),
+                                            ('supplement from "  "', "a supplement that names no source")])
+def test_W001_an_assumption_without_its_reason(source, words):
+    """`assumed ""` or `supplement from ""` counted as a source, and the value stood with no reason and
+    nowhere it came from; W001 at the empty one, a component's property or a statement's as well."""
+    loaded = check_source(f'title "t" {{\n  x: 1 {source}\n  private MT {{ cost: $20 §4 income: $5 {source} }}\n}}')
+    found = [d for d in loaded.diagnostics if d.code == "W001"]
+    assert [at(d) for d in found] == [(2, 8), (3, 40)] and all(words in d.message for d in found)
 
 
 def test_W002_gap_is_a_note():

@@ -194,3 +194,16 @@ def test_a_refused_action_is_retaken_only_at_another_amount_never_on_another_thi
     assert _retake(Game([dearer, other]), logged) == (dearer, {"price": (60, 70)})
     assert _retake(Game([other]), logged) is None
     assert _retake(Game([dearer, {**dearer, "price": 80}]), logged) is None
+
+
+@pytest.mark.parametrize("bad", [None, 7, "text", {"title": "1846", "players": [], "actions": [3]},
+                                 {"title": "1846", "players": [], "actions": [
+                                     {"type": "redo", "entity": "p1", "entity_type": "player"}]}])
+def test_a_file_that_is_no_game_log_is_reported_not_a_traceback(tmp_path, bad):
+    """A log file holding JSON null, a number, an action that is no object, or a redo with nothing
+    to take back: an `AttributeError` traceback before; a game reported "error" now."""
+    log = tmp_path / "bad.json"
+    log.write_text(json.dumps(bad), encoding="utf-8")
+    report = impact(_errata(tmp_path, NO_PRIVATES_IN_PHASE_I), [log], jobs=1, proofs=False, variants=False)
+    (game,) = report.games
+    assert game.status == "error" and game.message.startswith("not a game log: ")

@@ -71,6 +71,105 @@ def test_a_call_without_a_required_argument_is_E036(call, missing):
     assert found.code == "E036" and f"without `{missing}`" in found.message
 
 
+@pytest.mark.parametrize("body, words", [
+    ("do bought(player)", "the builtin `bought` takes 2 arguments; this call gives 1"),
+    ("do bought(player, corporation, player)", "the builtin `bought` takes 2 arguments; this call gives 3"),
+    ("require cash(player, player) > 0", "the builtin `cash` takes 1 argument; this call gives 2"),
+    ("require cash(purse = player) > 0", "naming `purse`"),
+])
+def test_a_builtin_called_with_the_wrong_arguments_is_E036(body, words):
+    """A builtin's arguments were left to the runtime: `do bought(player)` checked clean and every
+    game stopped at play with "TypeError while listing the legal actions: b_bought() missing 1
+    required positional argument". The builtin's signature is `GameBase`'s `b_` method's."""
+    loaded = toy('variant "Wrong" of "Toy" {\n'
+                 '  procedure wrong(player: player, corporation: corporation) "x" §1 {\n'
+                 f'    {body}\n'
+                 '  }\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E036" and words in found.message
+    assert (found.span.path, found.span.line) == ("extra.rules", 3)
+
+
+def test_builtins_called_as_the_runtime_takes_them_are_clean():
+    """Static builtins take no `self` (`part(x, sep, i)`), and a builtin of any number of arguments
+    takes any number."""
+    from compiler.lang.builtins import signatures
+
+    assert signatures()["part"][:2] == [3, 3] and signatures()["bought"][:2] == [2, 2]
+    loaded = toy('variant "Right" of "Toy" {\n'
+                 '  function first(x: string) "x" §1 = part(x, "|", 0)\n'
+                 '}\n')
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+
+
+@pytest.mark.parametrize("body, words", [
+    ('  procedure again(p: player) "x" §1 {\n    do again(p)\n  }\n',
+     "procedure `again` calls itself: again -> again"),
+    ('  procedure ping(p: player) "x" §1 {\n    do pong(p)\n  }\n'
+     '  procedure pong(p: player) "x" §1 {\n    do ping(p)\n  }\n',
+     "procedure `ping` calls itself through `pong`: ping -> pong -> ping"),
+    ('  function fact(n: int) "x" §1 = n <= 0 ? 1 : n * fact(n - 1)\n', "function `fact` calls itself"),
+])
+def test_a_procedure_or_function_that_calls_itself_is_E013(body, words):
+    """A routine calling itself checked clean, and play stopped at "RecursionError while listing the
+    legal actions: maximum recursion depth exceeded" (the z3 translation unfolds every call too).
+    One finding per cycle, at the call that closes it from its first routine."""
+    loaded = toy('variant "Loop" of "Toy" {\n' + body + '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E013" and words in found.message
+    assert (found.span.path, found.span.line) == ("extra.rules", 3 if "fact" not in body else 2)
+
+
+def test_a_call_naming_an_action_is_E015():
+    """`do pass(p)`, an action called as a procedure, checked clean; the engine calls the builtin of that
+    name, and where there is none play stops with an AttributeError. A call naming an action that
+    is also a builtin (18CO's `do move_bid(...)` in its action move_bid) is the builtin's, and clean."""
+    loaded = toy('variant "Called" of "Toy" {\n'
+                 '  action nudge(player: player) "x" §1 {\n    require true else "x" §1\n  }\n'
+                 '  procedure p(player: player) "x" §1 {\n    do nudge(player)\n  }\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E015" and "`nudge` is an action" in found.message
+    assert (found.span.path, found.span.line) == ("extra.rules", 6)
+
+
+def test_a_kind_name_read_as_a_value_is_E015():
+    """A `let` renamed away (`let player = corporation_of(bond)` where `let corporation = ...` was) left
+    `corporation` read as a value: it checked clean, the name of a kind with components being taken for
+    a known name, and the emitter then stopped on "unknown name 'corporation'"."""
+    loaded = toy('variant "Kind" of "Toy" {\n'
+                 '  function f(p: player) "x" §1 = president(corporation) == p\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E015" and found.message == "unknown name 'corporation'"
+    assert (found.span.path, found.span.line, found.span.column) == ("extra.rules", 2, 44)
+
+
+def test_a_routine_naming_a_parameter_twice_is_E011():
+    """`action a(player: player, player: bond)` checked clean; `rulec play --map` then stopped in a
+    traceback of the emitter ("EmitError: unknown name 'bond'")."""
+    loaded = toy('variant "Twice" of "Toy" {\n'
+                 '  procedure p(player: player, player: corporation) "x" §1 {\n    require true else "x" §1\n  }\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E011" and "`p` names the parameter `player` twice" in found.message
+    assert (found.span.path, found.span.line, found.span.column) == ("extra.rules", 2, 31)
+
+
+@pytest.mark.parametrize("rows, shown", [("2 => $500 §1\n    2 => $600 §1", "2"),
+                                         ("2..4 => $500 §1\n    3 => $600 §1", "3")])
+def test_a_table_giving_a_row_twice_is_E011(rows, shown):
+    """Two rows of one key (`2 => $520`, `2 => $600`), or a number inside an earlier row's range,
+    checked clean and one value was dropped without a word."""
+    loaded = toy('variant "Rows" of "Toy" {\n'
+                 f'  replace table starting_cash by players §1 {{\n    {rows}\n  }}\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E011" and f"gives the row {shown} twice" in found.message
+    assert (found.span.path, found.span.line) == ("extra.rules", 4)
+
+
 # ---------------------------------------------------------------- declared state with a lifetime
 
 NOTED = ('variant "Noted" of "Toy" {\n'

@@ -279,6 +279,39 @@ def test_an_open_rulespec_gets_the_diagnostics_of_rulec_check():
     assert len(workspace.related({shown})) < len(workspace.documents)
 
 
+def test_a_title_defined_again_in_the_open_document_is_shown_there():
+    """A variant's file turned into `title "1800" {}` defines 1800 a second time; `rulec check` says so
+    in 1800.rules, whose definition comes second in the files' order, with a note at the open
+    document. The editor showed nothing in the document being edited; now the E014 is there too, at
+    the note's place, pointing back to where it is reported."""
+    from compiler.app.lsp_workspace import Workspace
+
+    shown = "rulespecs/1800-three-player.rules"
+    workspace = Workspace()
+    workspace.set_text(shown, 'title "1800" {\n  players: 2 §1\n}\n')
+    ours = [d for d in workspace.analyse()[shown] if d.code == "E014"]
+    assert len(ours) == 1 and ours[0].message == "title '1800' is defined twice"
+    assert (ours[0].span.path, ours[0].span.line, ours[0].span.column) == (shown, 1, 7)
+    assert ours[0].notes[0][0].path == "rulespecs/1800.rules"
+
+
+def test_a_map_overlay_of_a_variant_is_checked_on_its_variant():
+    """1880 Romania's Amira map (`rulec play "1880 Romania" --variant Amira --map FILE`) fills clauses the
+    Amira variant declares and the title lacks: open in the editor, it was checked on the title and
+    showed five false E012s ("cannot replace property 'map': the base does not define it"). It is
+    checked on the variant where it fits best now: clean, and a real mistake in it still shown alone."""
+    from compiler.app.lsp_workspace import Workspace
+
+    shown = "tests/fixtures/1880_amira_test_map.rules"
+    text = (ROOT / shown).read_text(encoding="utf-8")
+    workspace = Workspace()
+    workspace.set_text(shown, text)
+    assert [d for d in workspace.analyse()[shown] if d.is_error] == []
+    workspace.set_text(shown, text.replace("replace map:", "replace mapp:"))
+    errors = [d for d in workspace.analyse()[shown] if d.is_error]
+    assert [(d.code, d.message) for d in errors] == [("E012", "cannot replace property 'mapp': the base does not define it")]
+
+
 def test_definition_from_an_amend_and_a_replace_of_a_title_extending_another():
     """18 Grand Junction extends 1846: its `amend` and `replace` lead to 1846's clause."""
     from compiler.app.lsp_features import definition

@@ -114,3 +114,22 @@ def test_an_engine_error_while_listing_actions_is_that_games_failure_not_the_run
     assert [f.seed for f in summary.failures] == [2]
     assert "IndexError while listing the legal actions" in summary.failures[0].error
     assert [g["seed"] for g in summary.games] == [1]
+
+
+@pytest.mark.parametrize("action, field", [
+    ({"type": "sell_shares", "entity": "Ann", "entity_type": "player", "shares": 5, "percent": 10}, "'shares'"),
+    ({"type": "buy_shares", "entity": "Ann", "entity_type": "player", "shares": True, "percent": 10}, "'shares'"),
+    ({"type": "run_routes", "entity": "DRGW", "entity_type": "corporation", "routes": "Ann"}, "'routes'"),
+    ({"type": "run_routes", "entity": "DRGW", "entity_type": "corporation", "routes": ["2"]}, "'routes'"),
+])
+def test_a_malformed_list_field_is_an_illegal_action_and_changes_nothing(action, field):
+    """`shares` or `routes` that is no list (or routes that are no objects) ended `process` in a
+    TypeError or AttributeError ("'int' object is not iterable" while noting the named shares,
+    "'str' object has no attribute 'get'" in the route revenue), which `rulec replay` let through as
+    a traceback; now an IllegalAction naming the action's rule, the game as it was."""
+    from compiler.emit.engines import game_class
+    from tests.engine_helpers import assert_refused
+
+    g = game_class("1800")(["Ann", "Bob"], seed=1)
+    refused = assert_refused(g, action, "§", f"missing or bad {field}")
+    assert refused.message.startswith(f"malformed {action['type']!r} action")

@@ -5,6 +5,7 @@ game by agreement, and an operating company's later-step action passing the step
 from __future__ import annotations
 
 import copy
+import re
 import random
 
 import pytest
@@ -203,3 +204,42 @@ def test_hints_name_the_certificates_gone_before_play_touched_a_corporation():
     found = sitelog.hints(log)
     assert {"KPAC_1", "KPAC_2", "CM_2"} <= found
     assert not {"KPAC_3", "CM_1", "CS_1"} & found
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda log: None, "a JSON object, not null"),
+    (lambda log: [log], "a JSON object, not a list"),
+    (lambda log: {**log, "title": 1846}, "`title` is a number"),
+    (lambda log: {k: v for k, v in log.items() if k != "title"}, "names no title"),
+    (lambda log: {**log, "players": ["Ann", "Bob"]}, "player 1 of `players` is a string"),
+    (lambda log: {k: v for k, v in log.items() if k != "players"}, "lists no players"),
+    (lambda log: {**log, "settings": "fast"}, "`settings` is a string"),
+    (lambda log: {**log, "settings": {"optional_rules": "private_bidding"}}, "`settings.optional_rules` is a string"),
+    (lambda log: {**log, "result": [1, 2]}, "`result` is a list"),
+    (lambda log: {**log, "actions": None}, "no `actions` list"),
+    (lambda log: {**log, "actions": {"1": {}}}, "`actions` is an object"),
+    (lambda log: {**log, "actions": log["actions"][:2] + [7]}, "action 3 is a number"),
+    (lambda log: {**log, "actions": [{**log["actions"][0], "auto_actions": [1]}]}, "`auto_actions` of action 1"),
+])
+def test_a_log_of_the_wrong_shape_is_refused_saying_where(change, words):
+    """`replay` of a log of the wrong shape: an `AttributeError` or `TypeError` from deep in the
+    reading before; a `LogError` (a ValueError) naming the field or the action now, the game not set up."""
+    log = change(_log(_actions(3)))
+    with pytest.raises(sitelog.LogError, match=re.escape(words)):
+        sitelog.replay(Game, log)
+    sitelog.check_log(_log(_actions(3)))  # the well-formed log passes
+
+
+def test_an_engine_failure_is_a_divergence_at_its_action_not_a_traceback():
+    """An exception other than the rules' own (an engine defect) escaped `replay`, and `rulec replay`
+    ended in its traceback; now the replay stops there and names the action, as `rulec play` does."""
+    class Failing(Game):
+        def process(self, action):
+            if len(self.actions) == 2:
+                raise ZeroDivisionError("division by zero")
+            super().process(action)
+
+    done = sitelog.replay(Failing, _log(_actions(5)))
+    assert done.processed == 2 and done.divergence.step.number == 3
+    assert done.divergence.rule == "a defect of the engine"
+    assert done.divergence.message == "the engine failed: ZeroDivisionError: division by zero"

@@ -71,7 +71,13 @@ def cmd_check(args) -> int:
 
     files = bool(args.paths) and all(Path(p).is_file() for p in args.paths)
     wanted = frozenset(project_paths.display(Path(p)) for p in args.paths) if files else None
-    loaded = load([Path(p) for p in args.paths] or None, checking=wanted)
+    overlaid = _as_map_overlay([Path(p) for p in args.paths]) if files and len(args.paths) == 1 else None
+    if overlaid is not None:
+        loaded, said = overlaid
+        if args.format != "json":
+            print(said)
+    else:
+        loaded = load([Path(p) for p in args.paths] or None, checking=wanted)
     if wanted is not None:
         # report on the files asked about; the others were read for context
         loaded.diagnostics = [d for d in loaded.diagnostics if d.span is None or d.span.path in wanted]
@@ -82,14 +88,59 @@ def cmd_check(args) -> int:
     shown = {Severity.ERROR, Severity.WARNING} | ({Severity.NOTE} if args.notes else set())
     _print_diagnostics(loaded, out, shown)
     counts = _counts(loaded)
-    titles = len(loaded.program.titles)
-    variants = len(loaded.program.variants)
+    titles = len(loaded.program.titles) if overlaid is None else 1
+    variants = len(loaded.program.variants) if overlaid is None else 0
     out.line(
         f"checked {_count(len(loaded.files), 'file')}, {_count(titles, 'title')}, {_count(variants, 'variant')}: "
         f"{_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, {_count(counts['note'], 'note')}"
         + ("" if args.notes or not counts["note"] else " (--notes shows them)")
     )
     return EXIT_OK if loaded.ok else EXIT_FAIL
+
+
+def _as_map_overlay(targets: list[Path]):
+    """(the rulespecs loaded, with the overlay's diagnostics; a line saying how it was checked) for a
+    file outside rulespecs/ holding only errata of one of rulespecs/' titles: a map overlay, checked
+    as `--map` applies it, on its title or on the variant of it where it has the fewest errors (an
+    overlay of 1880 Romania's Amira variant fills clauses only the variant declares). None otherwise:
+    checked alone, such a file named an unknown title ("titles defined: none")."""
+    from compiler import paths
+    from compiler.lang.check import check_title
+    from compiler.lang.parse import parse_file
+    from compiler.lang.pipeline import within
+    from compiler.lang.resolve import resolve_overlaid
+
+    (target,) = targets
+    if within(target, paths.RULESPECS):
+        return None
+    shown = paths.display(target)
+    module, found, text = parse_file(target, shown)
+    units = module.units if module is not None else ()
+    if not units or any(u.kind != "errata" for u in units) or len({u.base for u in units}) != 1:
+        return None
+    base = units[0].base
+    loaded = load([paths.RULESPECS], check=False)
+    if base not in loaded.program.titles:
+        return None
+    loaded.sources.add(shown, text)
+    best = None
+    for variant in [None, *(v for v in loaded.program.variant_names(base)
+                            if loaded.program.variants[(base, v)].reading is None)]:
+        resolved, diagnostics = resolve_overlaid(loaded.modules, units, base, variant)
+        if resolved is None:
+            continue
+        own = [d for d in diagnostics + check_title(resolved) if d.span is not None and d.span.path == shown]
+        if best is None or sum(d.is_error for d in own) < sum(d.is_error for d in best[1]):
+            best = (variant, own)
+        if not any(d.is_error for d in best[1]):
+            break
+    if best is None:
+        return None
+    variant, own = best
+    loaded.diagnostics = sorted(own, key=lambda d: (d.span.line, d.span.column))
+    loaded.files = [shown]
+    on = f"{base!r}" + (f", variant {variant!r} (as `--variant {variant!r} --map FILE` plays it)" if variant else "")
+    return loaded, f"{shown}: a map overlay: errata of {on}, checked with rulespecs/"
 
 
 def _count(n: int, noun: str) -> str:
@@ -219,21 +270,32 @@ def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None 
 
 
 def cmd_compile(args) -> int:
+    from compiler import paths
+    from compiler.lang.pipeline import within
+
+    own = [p for p in args.paths if not within(Path(p), paths.RULESPECS)]
+    if own and not args.out:
+        # generated/ holds the engines of rulespecs/ alone: written from other files, it would lose the rest
+        print(f"rulec compile: {own[0]} is not in rulespecs/; rulespecs of your own need --out DIR "
+              "(generated/ holds rulespecs/' engines)", file=sys.stderr)
+        return EXIT_USAGE
     loaded = load([Path(p) for p in args.paths] or None)
     out = Output()
     if not loaded.ok:
         _print_diagnostics(loaded, out, {Severity.ERROR})
         return EXIT_FAIL
-    ok, changed = _compile(loaded, args.check, out)
+    folder = Path(args.out) / "generated" if args.out else None
+    ok, changed = _compile(loaded, args.check, out, folder)
     if not ok:
         return EXIT_FAIL
+    shown = paths.display(folder) if folder else "generated/"
     if args.check:
         if changed:
-            out.line("generated/ is stale; run `rulec compile`:")
+            out.line(f"{shown} is stale; run `rulec compile`:")
             for path in changed:
                 out.line(f"  {path}")
             return EXIT_FAIL
-        out.line(f"generated/ is up to date ({len(loaded.every_title())} engines)")
+        out.line(f"{shown} is up to date ({len(loaded.every_title())} engines)")
         return EXIT_OK
     out.line(f"compiled {len(loaded.every_title())} engines; {len(changed)} files changed")
     for path in changed:
@@ -358,7 +420,19 @@ def cmd_replay(args) -> int:
     except (OSError, ValueError) as exc:
         print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
         return EXIT_FAIL
+    from compiler.runtime.sitelog import LogError, check_log
+
     logs = data if isinstance(data, list) else [data]
+    if not logs:
+        print(f"rulec replay: {args.log} holds no game log (an empty list)", file=sys.stderr)
+        return EXIT_FAIL
+    for i, log in enumerate(logs):
+        try:
+            check_log(log)
+        except LogError as exc:
+            where = f"{args.log}" + (f", log {i + 1} of {len(logs)}" if isinstance(data, list) else "")
+            print(f"rulec replay: {where} is not a game log: {exc}", file=sys.stderr)
+            return EXIT_FAIL
     front = _Front()
     records = []
     status = EXIT_OK
@@ -405,8 +479,9 @@ def _replay_target(front: _Front, log: dict, args):
     loaded = front.loaded
     title = title_for_log(loaded, log)
     if title is None:
-        print(f"rulec replay: no title matches the log's {log.get('title')!r}", file=sys.stderr)
-        return EXIT_FAIL, {"log": name, "error": f"no title matches {log.get('title')!r}"}
+        what = f"{log.get('title')!r}" + (f" with variant {log['variant']!r}" if log.get("variant") else "")
+        print(f"rulec replay: no title matches the log's {what}; `rulec titles` lists them", file=sys.stderr)
+        return EXIT_FAIL, {"log": name, "error": f"no title matches {what}"}
     if refused(loaded, title, "replay"):
         return EXIT_FAIL, {"log": name, "error": f"{title.display_name} does not check"}
     try:
@@ -423,7 +498,7 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
     """Replay one log: on a divergence, say where (the action's number and id, the action, the rule that
     refused it, the acting entity's legal actions) and exit 1; at the end, the result beside the log's
     (exit 1 when they differ); with `--until N`, stop after action N and print the state."""
-    from compiler.runtime.errors import RuleGap
+    from compiler.runtime.errors import IllegalAction, RuleGap
     from compiler.runtime.sitelog import replay
 
     quiet = args.json
@@ -436,6 +511,9 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
     except (RuleGap, ValueError) as exc:
         print(f"rulec replay: {title.display_name} cannot be played yet: {exc}", file=sys.stderr)
         return EXIT_FAIL, {"log": name, "error": str(exc)}
+    except IllegalAction as exc:  # an undo or redo with nothing to take back: the log, not the game
+        print(f"rulec replay: {name}: {exc.message} ({exc.rule})", file=sys.stderr)
+        return EXIT_FAIL, {"log": name, "error": exc.message}
     game = done.game
     record = {"log": name, "title": title.name, "variant": title.variant, **game.record(),
               "processed": done.processed, "expected_result": done.expected,
@@ -483,6 +561,10 @@ def cmd_play(args) -> int:
     from compiler.app.playout import play_many
     from compiler.runtime.errors import RuleGap
 
+    if args.log and (Path(args.log).is_dir() or not Path(args.log).resolve().parent.is_dir()):
+        where = "is a folder" if Path(args.log).is_dir() else "is in a folder that does not exist"
+        print(f"rulec play: --log {args.log} {where}; it names the file the games are written to", file=sys.stderr)
+        return EXIT_USAGE
     target = _play_target(args)
     if isinstance(target, int):
         return target
@@ -500,7 +582,11 @@ def cmd_play(args) -> int:
         print(f"rulec play: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.log and logs:
-        Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
+        try:
+            Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
+        except OSError as exc:
+            print(f"rulec play: cannot write --log {args.log}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_FAIL
     print(json.dumps(summary.to_json(), indent=2) if args.json else summary.to_text(target.display_name))
     return EXIT_OK if not summary.failures else EXIT_FAIL
 
@@ -640,8 +726,24 @@ def cmd_impact(args) -> int:
     return EXIT_OK
 
 
+def _at_least(least: int):
+    """An argparse type: an integer no less than `least` (`--players 0`, `--games -1` are usage errors,
+    not a default played or nothing done)."""
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+
+    count.__name__ = f"at least {least}"
+    return count
+
+
 def _jobs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--jobs", "-j", type=int, metavar="N",
+    parser.add_argument("--jobs", "-j", type=_at_least(1), metavar="N",
                         help="proofs on N processes at once (default: every core; 1: in this process)")
 
 
@@ -680,8 +782,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("compile", help="emit generated/ engines (--check: exit 1 if stale)")
-    p.add_argument("paths", nargs="*", metavar="PATH")
-    p.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="rulespec files or folders (default: rulespecs/); outside rulespecs/ they need --out")
+    p.add_argument("--out", metavar="DIR", help="write the engines to DIR/generated, not generated/")
+    p.add_argument("--check", action="store_true", help="exit 1 if generated/ (or DIR/generated) is stale")
     p.set_defaults(func=cmd_compile)
 
     p = sub.add_parser("verify", help="z3 proofs of the rule invariants")
@@ -703,11 +807,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--map", metavar="FILE", help="a map overlay for a title whose map is a gap")
     p.add_argument("--option", action="append", default=[], metavar="KEY",
                    help="play with one of the title's optional rules (its option's key; may be repeated)")
-    p.add_argument("--games", type=int, default=3, help="games to play (more, up to 4 times as many, "
+    p.add_argument("--games", type=_at_least(1), default=3, help="games to play (more, up to 4 times as many, "
                                                           "while an action has fewer than --want states)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--want", type=int, default=200, help="states wanted per action (default 200)")
-    p.add_argument("--actions", type=int, default=3000, help="actions per game at most (default 3000)")
+    p.add_argument("--want", type=_at_least(0), default=200, help="states wanted per action (default 200)")
+    p.add_argument("--actions", type=_at_least(1), default=3000, help="actions per game at most (default 3000)")
     p.add_argument("--json", action="store_true")
     _quiet(p)
     p.set_defaults(func=cmd_validate)
@@ -720,9 +824,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="random legal playouts to the end")
     p.add_argument("title", metavar="TITLE")
-    p.add_argument("--players", type=int)
+    p.add_argument("--players", type=_at_least(1))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--games", type=_at_least(0), default=1, help="games to play (0: load the engine only)")
     p.add_argument("--variant")
     p.add_argument("--option", action="append", default=[])
     p.add_argument("--map", metavar="FILE",
@@ -735,7 +839,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="many games on Dask; balance statistics, a report page",
                        description="Play GAMES games of TITLE as Dask tasks and report balance statistics.")
     p.add_argument("title", metavar="TITLE")
-    p.add_argument("--players", type=int)
+    p.add_argument("--players", type=_at_least(1))
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--policy", default="random", metavar="random|greedy",
                    help="how players choose (compiler/app/policies.py); one per player, comma-separated, for mixed games")
@@ -754,7 +858,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
     p.add_argument("log", metavar="LOG.json")
     p.add_argument("--map", metavar="FILE", help="the map overlay the game was played with")
-    p.add_argument("--until", metavar="N", type=int,
+    p.add_argument("--until", metavar="N", type=_at_least(0),
                    help="stop after the log's action N (its 1-based position) and print the state")
     p.add_argument("--json", action="store_true")
     _quiet(p)
@@ -768,7 +872,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("errata", metavar="ERRATA.rules", help='a file of `errata "NAME" of "TITLE" { ... }` units')
     p.add_argument("logs", nargs="*", metavar="LOG",
                    help="log files or folders (default: the title's logs under ../shared/fixtures)")
-    p.add_argument("--to", type=int, metavar="N", help="compare each log up to its action N")
+    p.add_argument("--to", type=_at_least(0), metavar="N", help="compare each log up to its action N")
     p.add_argument("--rules", action="append", default=[], metavar="PATH",
                    help="a rulespec file or folder of your own (may be repeated; default: rulespecs/)")
     p.add_argument("--no-proofs", action="store_true", help="leave the verifier out")
@@ -808,6 +912,13 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:
+        if exc.filename is None:
+            raise
+        # a file or folder the command reads or writes (`--out`, `--html`, `--log`) that the system refuses:
+        # the machine's, not the rules' or rulec's, so a line saying which and why, not a traceback
+        print(f"rulec {args.command}: cannot use {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAIL
     finally:
         configure_progress(Progress())
 

@@ -36,12 +36,18 @@ def engine_of(loaded: Loaded, title: Title, overlay: str | None, command: str):
     """The engine's `Game` class as the rulespecs are now: the committed one, or,
     where `generated/` is stale, one built in memory (said on stderr); with
     `overlay`, emitted in memory with that map overlay applied (raises
-    `compiler.emit.engines.OverlayError`)."""
-    from compiler.emit.engines import current_game_class, overlay_game_class
+    `compiler.emit.engines.OverlayError`, also for a clause the emitter cannot compile: its place
+    and why, not a traceback)."""
+    from compiler.emit.emitter import EmitError
+    from compiler.emit.engines import OverlayError, current_game_class, overlay_game_class
 
-    if overlay:
-        return overlay_game_class(title.name, title.variant, Path(overlay))
-    game, note = current_game_class(title, loaded.sources)
+    try:
+        if overlay:
+            return overlay_game_class(title.name, title.variant, Path(overlay))
+        game, note = current_game_class(title, loaded.sources)
+    except EmitError as exc:
+        where = f"{exc.span.path}:{exc.span.line}:{exc.span.column}: " if exc.span else ""
+        raise OverlayError(f"{where}error: cannot compile {title.display_name}: {exc}") from None
     if note:
         print(f"rulec {command}: {note}", file=sys.stderr)
     return game

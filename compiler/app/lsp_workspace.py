@@ -159,7 +159,52 @@ class Workspace:
         for diagnostic in loaded.diagnostics:
             if diagnostic.span is not None and diagnostic.span.path in out:
                 out[diagnostic.span.path].append(diagnostic)
+                continue
+            # reported in a file that is not open, about a place in one that is (a title the open document
+            # defines again is "defined twice" where the other file's definition comes second): shown there too
+            for span, _ in diagnostic.notes:
+                if span is not None and span.path in out and diagnostic.span is not None:
+                    out[span.path].append(dc_replace(diagnostic, span=span, notes=(
+                        (diagnostic.span, f"reported at {diagnostic.span.path}:{diagnostic.span.line}"),)))
+                    break
+        for shown in out:
+            errors = sum(d.is_error for d in out[shown])
+            if errors:
+                on_a_variant = self._on_a_variant(shown)
+                if on_a_variant is not None and sum(d.is_error for d in on_a_variant) < errors:
+                    out[shown] = on_a_variant
         return out
+
+    def _on_a_variant(self, shown: str) -> list[Diagnostic] | None:
+        """A map overlay outside rulespecs/ (errata of one title) that has errors on its title, checked
+        on each of the title's variants as `rulec play TITLE --variant V --map FILE` applies it (1880
+        Romania's Amira map fills what the Amira variant declares, clauses its title lacks): the
+        overlay's diagnostics on the variant where it has the fewest errors, or None (no variant, not
+        an overlay)."""
+        from compiler.lang.check import check_title
+        from compiler.lang.resolve import resolve_overlaid
+
+        document = self.documents.get(shown)
+        units = document.module.units if document is not None and document.module is not None else ()
+        path = self.locations.get(shown) or paths.ROOT / shown
+        bases = {u.base for u in units}
+        if not units or any(u.kind != "errata" for u in units) or len(bases) != 1 or within(path, paths.RULESPECS):
+            return None
+        (base,) = bases
+        # every rulespec, not only the related ones: the variants of the title are not built from the overlay
+        others = [d.module for d in self.documents.values() if d.module is not None and d.path != shown]
+        variants = [u.name for m in others for u in m.units if u.kind == "variant" and u.base == base]
+        best: list[Diagnostic] | None = None
+        for variant in variants:
+            resolved, found = resolve_overlaid(others, units, base, variant)
+            if resolved is None:
+                continue
+            own = [d for d in found + check_title(resolved) if d.span is not None and d.span.path == shown]
+            if best is None or sum(d.is_error for d in own) < sum(d.is_error for d in best):
+                best = own
+            if not any(d.is_error for d in best):
+                break
+        return best
 
     def related(self, shown: set[str]) -> list[str]:
         """The files the titles built from `shown` are resolved from, in the workspace's order:

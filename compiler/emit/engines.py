@@ -125,7 +125,8 @@ def overlay_game_class(title: str, variant: str | None, overlay: Path):
     from compiler.lang.resolve import resolve_overlaid
 
     if not overlay.is_file():
-        raise OverlayError(f"cannot read the map overlay {overlay}: no such file")
+        raise OverlayError(f"cannot read the map overlay {overlay}: "
+                           + ("it is a folder, not a .rules file" if overlay.is_dir() else "no such file"))
     if overlay.resolve().is_relative_to(paths.RULESPECS.resolve()):
         raise OverlayError(f"{overlay} lies inside rulespecs/, where it would apply to every build; "
                            "keep map overlays elsewhere")

@@ -64,6 +64,36 @@ def listing() -> dict[str, list[str]]:
     return _cached("listing", _listing)
 
 
+@functools.cache
+def signatures() -> dict[str, list]:
+    """name -> [the fewest positional arguments, the most (None: any number), the keyword names (None:
+    any)] of each of `GameBase`'s `b_` methods, as a rulespec calls it (`rulec check`'s E036 for a
+    builtin called with another number of arguments: the engine would fail at play with a
+    TypeError). Kept in the cache (`.rulec-cache/signatures/`) as `table` is."""
+    return _cached("signatures", _signatures)
+
+
+def _signatures() -> dict[str, list]:
+    from compiler.runtime.game import GameBase
+
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    out = {}
+    for name, member in inspect.getmembers(GameBase, inspect.isfunction):
+        if not name.startswith("b_"):
+            continue
+        params = list(inspect.signature(member).parameters.values())
+        if not isinstance(inspect.getattr_static(GameBase, name), staticmethod):
+            params = params[1:]  # not self
+        least = sum(1 for p in params if p.kind in positional and p.default is p.empty)
+        most = None if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params) else \
+            sum(1 for p in params if p.kind in positional)
+        keywords = None if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params) else \
+            [p.name for p in params if p.kind is not inspect.Parameter.POSITIONAL_ONLY
+             and p.kind is not inspect.Parameter.VAR_POSITIONAL]
+        out[name[2:]] = [least, most, keywords]
+    return out
+
+
 def _listing() -> dict[str, list[str]]:
     from compiler.runtime import game
 
@@ -72,8 +102,9 @@ def _listing() -> dict[str, list[str]]:
 
 
 def _cached(name: str, build):
-    """`build()`'s JSON answer, kept in the cache folder `name` under a digest of the runtime's sources."""
-    digest = hashlib.sha256()
+    """`build()`'s JSON answer, kept in the cache folder `name` under a digest of the runtime's sources
+    and of this module (which reads them)."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
     for source in sorted(RUNTIME.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     folder = cache_dir(name)

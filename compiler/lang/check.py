@@ -1,7 +1,8 @@
 """Stage 4, check: semantic diagnostics on a resolved title.
 
 - W001 a clause of the title with no provenance at all (no citation,
-  supplement or assumption on it or on its parts);
+  supplement or assumption on it or on its parts), or with an assumption that
+  gives no reason or a supplement that names no source (`assumed ""`);
 - W002 each declared gap (a note: the gap is declared, not silent);
 - W003 each recorded contradiction of the rulebook (a note: the reading it takes is
   recorded); E020 if it records no reading;
@@ -31,6 +32,7 @@ def check_title(title: Title) -> list[Diagnostic]:
     """All semantic diagnostics for one resolved title (or title + variant)."""
     out: list[Diagnostic] = []
     out.extend(_uncited(title))
+    out.extend(_empty_sources(title))
     out.extend(_gaps(title))
     out.extend(_contradictions_and_clashes(title))
     out.extend(_citations(title))
@@ -71,6 +73,41 @@ def _uncited(title: Title) -> list[Diagnostic]:
             "W001", f"{clause.kind} {clause.name!r} cites no source", decl.span,
             help="add a rulebook citation (§8.1), `supplement from \"...\"` or `assumed \"why\"`",
         ))
+    return out
+
+
+def _sources_of(decl) -> list[s.Citation]:
+    """The supplements and assumptions of a clause and of every part of it (its properties, rows and
+    statements)."""
+    found = []
+    for node in [decl, *s.walk(decl)]:
+        prov = getattr(node, "prov", None)
+        if isinstance(prov, s.Provenance):
+            found.extend(c for c in prov.citations if c.kind in ("supplement", "assumed"))
+    return found
+
+
+#: each clause's supplements and assumptions, kept by identity as typecheck's walks are
+_sources_of = s.ByNode(_sources_of)
+
+
+def _empty_sources(title: Title) -> list[Diagnostic]:
+    """W001 for an assumption that gives no reason or a supplement that names no source (`assumed ""`):
+    it stands where the rulebook is silent, so it must say why, or from where, as a citation says where."""
+    out = []
+    seen = set()
+    for clause in title.clauses:
+        if not _own(clause):
+            continue
+        for citation in _sources_of(clause.decl):
+            if citation.ref.strip() or id(citation) in seen:
+                continue
+            seen.add(id(citation))
+            what = "an assumption that gives no reason" if citation.kind == "assumed" else "a supplement that names no source"
+            out.append(warning(
+                "W001", f"{clause.kind} {clause.name!r} rests on {what}", citation.span or clause.decl.span,
+                help='say why (`assumed "the rulebook is silent; 18xx.games does so"`) or from where '
+                     '(`supplement from "the publisher\'s FAQ"`)'))
     return out
 
 

@@ -130,7 +130,8 @@ def parse_file(path: Path | str, display: str | None = None) -> tuple[s.Module |
     """
     shown = display or str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # utf-8-sig: a byte order mark, which some editors write first and none shows, is no character of the text
+        text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return None, [error("E004", f"cannot read {shown}: {reason}")], ""

@@ -854,9 +854,15 @@ def _syntax_diagnostic(path: str, text: str, exc: UnexpectedInput) -> Diagnostic
         line, column = exc.line, exc.column
         char = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
         span = Span(path, line, column, line, column + 1)
+        message = f"unexpected character {char!r}"
+        if char == '"':
+            # a string is one line long, its escapes \" \\ \n \t: say which of the two this one breaks
+            rest = text[exc.pos_in_stream + 1:].split("\n", 1)[0]
+            message = ("a string that does not end on its line (no closing '\"')" if '"' not in rest.replace('\\"', "")
+                       else "a string with an escape the DSL does not know (it knows \\\" \\\\ \\n \\t)")
         return error(
             "E002",
-            f"unexpected character {char!r}",
+            message,
             span,
             expected=_expected(exc.allowed or ()),
             help=friendly,

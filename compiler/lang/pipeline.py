@@ -108,9 +108,16 @@ def load(targets: list[Path] | None = None, *, check: bool = True,
     modules: list[Module] = []
     diagnostics: list[Diagnostic] = []
     files = []
+    given = _given(targets)
+    context: set[str] = set()
+    for root in targets or ():
+        if root.is_dir() and not any(root.rglob("*.rules")):
+            diagnostics.append(error("E090", f"no rulespec in {paths.display(root)}: it holds no .rules file"))
     for path in rulespec_files(targets):
         shown = paths.display(path)
         files.append(shown)
+        if given is not None and path.resolve() not in given:
+            context.add(shown)
         if not path.exists():
             diagnostics.append(error("E004", f"cannot read {shown}: no such file"))
             continue
@@ -119,7 +126,25 @@ def load(targets: list[Path] | None = None, *, check: bool = True,
         diagnostics.extend(found)
         if module is not None:
             modules.append(module)
+    if context:
+        # a file read for context gives way to the targets' own units of its names: a copy of rulespecs/
+        # (or a library of one's own) is checked as it stands, not against a second 18xx library
+        own = {(u.kind, u.name) for m in modules if m.path not in context for u in m.units}
+        dropped = {m.path for m in modules if m.path in context and m.units
+                   and all((u.kind, u.name) in own for u in m.units)}
+        modules = [m for m in modules if m.path not in dropped]
+        files = [f for f in files if f not in dropped]
     return _finish(modules, diagnostics, sources, files, check, checking)
+
+
+def _given(targets: list[Path] | None) -> set[Path] | None:
+    """The files `targets` name themselves (a folder's .rules files), resolved; None without targets."""
+    if not targets:
+        return None
+    out = set()
+    for root in targets:
+        out.update(p.resolve() for p in (root.rglob("*.rules") if root.is_dir() else [root]))
+    return out
 
 
 def load_parsed(modules: list[Module], diagnostics: list[Diagnostic], sources: SourceMap,

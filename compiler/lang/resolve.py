@@ -423,12 +423,10 @@ class Resolver:
         known: set[str] = set(builtin_table())
         for clause in title.clauses:
             if isinstance(clause.decl, s.KindDecl):
-                continue  # a kind's name is known where it has components
+                continue  # a kind's name is no value: `corporation` alone names nothing the engine can read
             known.add(clause.name)
             if isinstance(clause.decl, s.Enum):
                 known.update(clause.decl.values)
-            if isinstance(clause.decl, s.Component):
-                known.add(clause.kind)
         for clause in title.clauses:
             decl = clause.decl
             if isinstance(decl, s.Routine):

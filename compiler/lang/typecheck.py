@@ -27,6 +27,15 @@ from compiler.lang.ir import Title
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
 
+def _builtin_help(name: str, params: list[str] | None) -> str:
+    """The help of a builtin called wrongly: its parameters, and its meaning where its docstring gives one."""
+    from compiler.lang.builtins import table
+
+    meaning = table().get(name, "")
+    shown = f"`{name}({', '.join(params)})`" if params is not None else f"`{name}`"
+    return f"{shown}: {meaning}" if meaning else f"{shown} is a builtin of the runtime"
+
+
 def _match_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple:
     """The `match` statements and expressions of a routine, trigger or invariant, with its typed
     parameters and its local names (lets, loop and quantifier variables, an event's arguments)."""
@@ -52,6 +61,16 @@ _match_sites = s.ByNode(_match_sites)
 def _named_calls(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[s.Call, ...]:
     """The calls of a routine, trigger or invariant whose callee is a name, in the order of `walk`."""
     return tuple(node for node in s.walk(decl) if isinstance(node, s.Call) and isinstance(node.func, s.Name))
+
+
+def _divisions(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[s.Binary, ...]:
+    """The divisions (`/`, `mod`) of a routine, trigger or invariant by a written 0 ($0, 0%)."""
+    return tuple(node for node in s.walk(decl) if isinstance(node, s.Binary) and node.op in ("/", "mod")
+                 and isinstance(node.right, (s.Int, s.Money, s.Percent))
+                 and getattr(node.right, "amount", getattr(node.right, "value", None)) == 0)
+
+
+_divisions = s.ByNode(_divisions)
 
 
 #: kept by identity as `_match_sites` (a walk of every routine for its calls of states and of the
@@ -238,8 +257,87 @@ class Checker:
         self._required_params()
         self._matches()
         self._arities()
+        self._routine_params()
+        self._recursion()
+        self._divisions()
         self._states()
         return self.out
+
+    # -- a routine's parameters
+    def _routine_params(self) -> None:
+        """E011 for a routine that names a parameter twice: the engine's function would not compile
+        (a Python SyntaxError, or the emitter's "unknown name" for the other's uses)."""
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, s.Routine):
+                continue
+            seen: set[str] = set()
+            for param in decl.params:
+                if param.name in seen:
+                    self.out.append(error(
+                        "E011", f"{decl.kind} `{decl.name}` names the parameter `{param.name}` twice",
+                        param.span if param.span.line else decl.span,
+                        help="give each parameter its own name"))
+                seen.add(param.name)
+
+    # -- a division by a written zero
+    def _divisions(self) -> None:
+        """E020 for `x / 0` or `x mod 0` written so in a rule: the engine would stop on a
+        ZeroDivisionError wherever play reaches it."""
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            for node in _divisions(decl):
+                self.out.append(error("E020", f"a division by zero (`{node.op} 0`)", node.right.span or node.span,
+                                      help="divide by a number that cannot be 0"))
+
+    # -- routines that call themselves
+    def _recursion(self) -> None:
+        """E013 for a procedure or function that calls itself, directly or through others: the engine
+        would recurse until Python's stack gives out (a RecursionError in play) and the z3 translation,
+        which unfolds each call, would not end. One finding per cycle, at the call of its first routine
+        (in the title's order) that enters it. (A call naming an action calls the builtin of that name:
+        `do move_bid(...)` in 18CO's action move_bid.)"""
+        routines = {clause.decl.name: clause.decl for clause in self.title.clauses
+                    if isinstance(clause.decl, s.Routine) and clause.decl.kind in ("procedure", "function")}
+        calls: dict[str, list[s.Call]] = {}
+        for name, decl in routines.items():
+            own = {p.name for p in decl.params}
+            calls[name] = [node for node in _named_calls(decl)
+                           if node.func.name in routines and node.func.name not in own]
+        reported: set[str] = set()
+        for name in routines:
+            if name in reported:
+                continue
+            path = self._cycle(name, calls)
+            if path is None:
+                continue
+            reported.update(path)
+            first = next(node for node in calls[name] if node.func.name == (path[1] if len(path) > 1 else name))
+            kind = routines[name].kind
+            through = f" through {', '.join(f'`{n}`' for n in path[1:])}" if len(path) > 1 else ""
+            self.out.append(error(
+                "E013", f"{kind} `{name}` calls itself{through}: " + " -> ".join(path + [name]),
+                first.span,
+                help="a rule repeats by a `for` over what it repeats for; the engine and the z3 model unfold "
+                     "every call, so none may come back to its caller"))
+
+    @staticmethod
+    def _cycle(start: str, calls: dict[str, list[s.Call]]) -> list[str] | None:
+        """The shortest chain of routines from `start` back to itself (`start` first), or None."""
+        seen = {start}
+        queue: list[list[str]] = [[start]]
+        while queue:
+            path = queue.pop(0)
+            for node in calls[path[-1]]:
+                callee = node.func.name
+                if callee == start:
+                    return path
+                if callee not in seen:
+                    seen.add(callee)
+                    queue.append(path + [callee])
+        return None
 
     # -- declared states
     def _states(self) -> None:
@@ -304,15 +402,26 @@ class Checker:
     def _arities(self) -> None:
         """E036 for a call of a procedure or function of the title (its library's among them) with more
         arguments than it has parameters, or without one it requires: the engine would fail at play and
-        the z3 translation refuse it. A builtin's arguments are the runtime's to check."""
+        the z3 translation refuse it; and for a builtin (`GameBase`'s `b_` method) called with fewer or more
+        arguments than the method takes, or a keyword it does not take, which the engine would meet as a
+        TypeError in play."""
+        from compiler.lang.builtins import signatures
+
         routines = {clause.decl.name: clause.decl for clause in self.title.clauses
                     if isinstance(clause.decl, s.Routine) and clause.decl.kind in ("procedure", "function")}
+        # a call naming an action is the builtin of that name (actions are not called), as the emitter lowers it
+        others = {clause.decl.name for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        clauses = {clause.name: clause.kind for clause in self.title.clauses}
+        builtins = None
         for clause in self.title.clauses:
             decl = clause.decl
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
             for node in _named_calls(decl):
                 if node.func.name not in routines:
+                    if node.func.name not in others:
+                        builtins = signatures() if builtins is None else builtins
+                        self._builtin_arity(node, builtins.get(node.func.name), clauses.get(node.func.name))
                     continue
                 callee = routines[node.func.name]
                 names = [p.name for p in callee.params]
@@ -331,6 +440,36 @@ class Checker:
                     node.span,
                     help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}",
                 ))
+
+    def _builtin_arity(self, node: s.Call, signature: list | None, clause_kind: str | None) -> None:
+        """E036 for a call of a builtin with another number of arguments than it takes, or a keyword it
+        does not take (`signature`: `compiler.lang.builtins.signatures`'s; None for no builtin). E015 for
+        a call naming a clause of the title that is no procedure or function (an action, a property)
+        and no builtin: the engine would call a builtin that does not exist. (A name that is nothing
+        at all is the resolver's E015.)"""
+        if signature is None:
+            if clause_kind is not None:
+                self.out.append(error(
+                    "E015", f"`{node.func.name}` is {'an' if clause_kind[0] in 'aeiou' else 'a'} {clause_kind}, "
+                            "not a procedure, function or builtin: it cannot be called",
+                    node.span, help="a rule calls procedures, functions and builtins; an action is taken by a "
+                                    "player or company, not called (write the shared part as a procedure)"))
+            return
+        least, most, keywords = signature
+        unknown = [k for k, _ in node.kwargs if keywords is not None and k not in keywords]
+        given = len(node.args)
+        if least <= given + len(node.kwargs) and (most is None or given <= most) and not unknown:
+            return
+        if most is None:
+            takes = f"at least {least} argument{'s' if least != 1 else ''}"
+        elif least == most:
+            takes = f"{least} argument{'s' if least != 1 else ''}"
+        else:
+            takes = f"{least} to {most} arguments"
+        self.out.append(error(
+            "E036", f"the builtin `{node.func.name}` takes {takes}; this call gives {given + len(node.kwargs)}"
+                    + (f", naming {', '.join(f'`{k}`' for k in unknown)}" if unknown else ""),
+            node.span, help=_builtin_help(node.func.name, keywords)))
 
     # -- `match` over an enum value
     def _matches(self) -> None:
@@ -526,6 +665,7 @@ class Checker:
                     + did_you_mean(nearest(dim, list(NUMBER_DIMENSIONS) + list(self.schema.kinds))), span,
                     help="a table is keyed by players, corporations, a kind (its rows name components of it) or an enum",
                 ))
+        self._table_rows_once(table)
         for row in table.rows:
             for dim, key in zip(table.dims, row.keys):
                 if dim in NUMBER_DIMENSIONS:
@@ -546,6 +686,29 @@ class Checker:
                     self._reference(str(key), dim, row.span)
             if values:
                 self._value(row.value, values, where=f"a row of `{table.name}`")
+
+    def _table_rows_once(self, table: s.Table) -> None:
+        """E011 for a row whose key another row of the table already gives (the same keys, or, keyed
+        by a number, a number or range inside an earlier row's): one of the two values would be
+        dropped without a word."""
+        seen: dict[tuple, s.TableRow] = {}
+        numbers: list[tuple[int, int, s.TableRow]] = []
+        single = len(table.dims) == 1 and table.dims[0] in NUMBER_DIMENSIONS
+        for row in table.rows:
+            key = tuple(tuple(k) if isinstance(k, list) else k for k in row.keys)
+            first = seen.get(key)
+            if first is None and single and len(row.keys) == 1 and isinstance(row.keys[0], (int, tuple)):
+                low, high = row.keys[0] if isinstance(row.keys[0], tuple) else (row.keys[0], row.keys[0])
+                if isinstance(low, int) and isinstance(high, int):
+                    first = next((r for lo, hi, r in numbers if lo <= high and low <= hi), None)
+                    numbers.append((low, high, row))
+            if first is not None:
+                shown = ", ".join(f"{k[0]}..{k[1]}" if isinstance(k, tuple) else str(k) for k in row.keys)
+                self.out.append(error(
+                    "E011", f"table `{table.name}` gives the row {shown} twice", row.span,
+                    help=f"the row at {first.span.path}:{first.span.line} gives it first; keep one"))
+            else:
+                seen[key] = row
 
     def _required_params(self) -> None:
         given = {c.name for c in self.title.clauses if c.kind in ("property", "table")}
@@ -648,6 +811,11 @@ class Checker:
             if atom.name == "range":
                 if not any(isinstance(expr.low, k) and isinstance(expr.high, k) for k in (s.Int, s.Money, s.Percent)):
                     return [error("E025", f"{where} takes a range of numbers, money or percentages (2..5)", expr.span)]
+                low, high = (getattr(end, "amount", getattr(end, "value", None)) for end in (expr.low, expr.high))
+                if low > high:
+                    # an empty range: `players: 5..2` takes no player count, and play refuses every one
+                    return [error("E020", f"{where} is the empty range {low}..{high}: its first end is above its second",
+                                  expr.span, help=f"write {high}..{low}")]
                 return []
             if atom.name == "parameters":
                 return self._record(expr, None, where)

@@ -1036,11 +1036,13 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             raise IllegalAction(f"no action {action['type']!r} in this title")
+        rule = self.DATA.rules.get(f"cite action {kind}") or self.DATA.rules.get(f"action {kind}")
+        if not isinstance(action.get("shares") or [], list):
+            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad 'shares'", rule=rule)
         self._pass_steps_before(kind, action)
         self.j.set(self.g, "current_action", kind)
         #: the certificates the action names (a log's `shares`), which `next_certificate` takes first
         self._named_shares = tuple(str(c) for c in action.get("shares") or ())
-        rule = self.DATA.rules.get(f"cite action {kind}") or self.DATA.rules.get(f"action {kind}")
         return kind, routine, rule
 
     def _check_actor(self, kind: str, args: list[Any], rule: str | None) -> None:
@@ -1358,6 +1360,10 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         kind_type = types[0]
         if kind_type in ("money", "int") and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise ValueError(repr(name))  # an amount or a count is a number
+        if kind_type.startswith("list[") and not isinstance(value, list):
+            raise ValueError(repr(name))  # a list is a list (`routes: "P0"` is no route)
+        if kind_type == "list[route]" and not all(isinstance(route, dict) for route in value):
+            raise ValueError(repr(name))  # a route is an object (its train, connections, hexes)
         if kind_type == "list[certificate]":
             return [self.certificates[cid] for cid in value]
         if len(types) > 1 and all(t in ("player", "corporation") for t in types):

@@ -73,6 +73,66 @@ class LogAction:
         return f"{self.number}" + (f".{self.auto}" if self.auto else "")
 
 
+class LogError(ValueError):
+    """A file that is not a game log as 18xx.games or rulec writes one: what is wrong, and where in it
+    (the field, the action's 1-based position)."""
+
+
+def _kind(value: Any) -> str:
+    """How an error names a JSON value's type: 'a number', 'a list', 'null'."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def check_log(log: Any) -> None:
+    """Raise `LogError` where `log` is not shaped as a game log (the module's docstring): an object
+    with a `title` string, a `players` list of objects naming each player (`id`, `name`), an
+    `actions` list of objects (their `auto_actions` lists of objects), and, where present,
+    `settings` an object whose `optional_rules` is a list of names, `result` an object, `variant`
+    and `game_end_reason` strings. What an action asks is the engine's to judge (a divergence), and
+    an undo or redo with nothing to take back `standing_actions`', not this."""
+    if not isinstance(log, dict):
+        raise LogError(f"a game log is a JSON object, not {_kind(log)}")
+    if not isinstance(log.get("title"), str):
+        raise LogError("the log names no title (`title`)" if log.get("title") is None
+                       else f"`title` is {_kind(log['title'])}, not the title's name")
+    for key in ("variant", "game_end_reason", "engine"):
+        if log.get(key) is not None and not isinstance(log[key], str):
+            raise LogError(f"`{key}` is {_kind(log[key])}, not a string")
+    players = log.get("players")
+    if not isinstance(players, list):
+        raise LogError("the log lists no players (`players`)" if players is None
+                       else f"`players` is {_kind(players)}, not a list of players")
+    for i, player in enumerate(players, 1):
+        if not isinstance(player, dict) or (player.get("name") is None and player.get("id") is None):
+            raise LogError(f"player {i} of `players` is {_kind(player)}, not an object with an `id` or `name`")
+    settings = log.get("settings")
+    if settings is not None and not isinstance(settings, dict):
+        raise LogError(f"`settings` is {_kind(settings)}, not an object")
+    rules = (settings or {}).get("optional_rules")
+    if rules is not None and not (isinstance(rules, list) and all(isinstance(r, str) for r in rules)):
+        raise LogError(f"`settings.optional_rules` is {_kind(rules)}, not a list of the options' names")
+    if log.get("result") is not None and not isinstance(log["result"], dict):
+        raise LogError(f"`result` is {_kind(log['result'])}, not an object of each player's value")
+    actions = log.get("actions")
+    if not isinstance(actions, list):
+        raise LogError("the log has no `actions` list" if actions is None
+                       else f"`actions` is {_kind(actions)}, not a list of actions")
+    for number, action in enumerate(actions, 1):
+        if not isinstance(action, dict):
+            raise LogError(f"action {number} is {_kind(action)}, not an object")
+        autos = action.get("auto_actions")
+        if autos is not None and not (isinstance(autos, list) and all(isinstance(a, dict) for a in autos)):
+            raise LogError(f"the `auto_actions` of action {number} are {_kind(autos)}, not a list of actions")
+
+
 def standing_actions(actions: list[dict]) -> list[tuple[int, dict]]:
     """The actions that stand once the undos and redos are applied, with their 1-based positions,
     in order. Messages stand; undo and redo entries themselves are not returned.
@@ -290,11 +350,15 @@ class Replay:
 def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = True,
            on_step=None, **extra) -> Replay:
     """Replay `log` on a new game of `game_class`. Stops at the first action the engine refuses, whose
-    effects break an invariant (with `monitor`) or that needs a value the rulespec leaves open (a gap),
-    or after the action numbered `until`. `on_step(step, game)` is called after each processed action.
-    Raises `RuleGap` when the title cannot be set up as the log's (an option that is a gap)."""
+    effects break an invariant (with `monitor`), that needs a value the rulespec leaves open (a gap) or
+    on which the engine fails (a defect, not a traceback), or after the action numbered `until`.
+    `on_step(step, game)` is called after each processed action.
+    Raises `RuleGap` when the title cannot be set up as the log's (an option that is a gap), `LogError`
+    when `log` is not shaped as a game log (`check_log`), `IllegalAction` (rule "18xx.games log
+    format") for an undo or redo with nothing to take back."""
     from compiler.runtime.monitor import Monitor
 
+    check_log(log)
     game = game_from_log(game_class, log, **extra)
     watch = Monitor(game) if monitor else None
     processed = 0
@@ -314,6 +378,10 @@ def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = T
             break
         except RuleGap as exc:  # the action needs a value the rulespec leaves open
             divergence = Divergence(step, str(exc), "a gap in the rulespec")
+            break
+        except Exception as exc:  # noqa: BLE001 - an engine defect: reported at its action, as `rulec play` does
+            divergence = Divergence(step, f"the engine failed: {type(exc).__name__}: {exc}", "a defect of the engine",
+                                    legal_for(game, step.action.get("entity")))
             break
         processed += 1
         if on_step is not None:

@@ -465,6 +465,8 @@ def prepare(amendment: Amendment, paths_: list[Path], note: Callable[[str], None
     """Each log read, its title found before and after, its engines built (once per title)."""
     from compiler.lang.titles import title_for_log
     from compiler.emit.engines import current_game_class, memory_game_class
+    from compiler.runtime.errors import IllegalAction
+    from compiler.runtime.sitelog import LogError, check_log, standing_actions
 
     engines: dict[tuple[str, str | None], tuple[Any, Any]] = {}
     tasks = []
@@ -477,6 +479,13 @@ def prepare(amendment: Amendment, paths_: list[Path], note: Callable[[str], None
             continue
         for i, one in enumerate(log if isinstance(log, list) else [log]):
             shown = name if not isinstance(log, list) else f"{name}[{i}]"
+            try:
+                check_log(one)
+                standing_actions(one["actions"])  # an undo or redo with nothing to take back
+            except (LogError, IllegalAction) as exc:
+                tasks.append(_Task(path, shown, None, result=GameImpact(shown, "?", "error",
+                                                                         message=f"not a game log: {exc}")))
+                continue
             title = title_for_log(amendment.before, one)
             if title is None:
                 tasks.append(_Task(path, shown, None, result=GameImpact(
