@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -201,6 +201,9 @@ class Game(GameBase):
         "max": r_max,
         "floor_to": r_floor_to,
         "ceil_to": r_ceil_to,
+        "in_receivership": r_in_receivership,
+        "must_buy_train": r_must_buy_train,
+        "first": r_first,
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,

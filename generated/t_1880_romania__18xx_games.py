@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "453b3cbcaf655efb",
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -530,7 +530,7 @@ def a_discard_train(g, v_corporation, v_train):
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it at 50% rounded up (VII.3.9)"""
     # at rulespecs/1880-romania-18xx-games.rules:630
-    if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
+    if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
         # at rulespecs/1880-romania-18xx-games.rules:631
         v_owner = g.b_president(v_corporation)
         # at rulespecs/1880-romania-18xx-games.rules:632
@@ -667,7 +667,7 @@ def a_assign(g, v_company, v_target):
                 at="rulespecs/1880-romania-18xx-games.rules:468",
             )
         # at rulespecs/1880-romania-18xx-games.rules:472
-        v_exchanged = g.b_first(g.b_available_trains())
+        v_exchanged = r_first(g, g.b_available_trains())
         # at rulespecs/1880-romania-18xx-games.rules:473
         g.move(v_exchanged, g.name("depot"), v_corp)
         # at rulespecs/1880-romania-18xx-games.rules:474
@@ -954,7 +954,7 @@ def r_step_held(g, v_corporation, v_step):
                 (v_step == "buy_train")
                 and (
                     (
-                        g.b_must_buy_train(v_corporation)
+                        r_must_buy_train(g, v_corporation)
                         or (
                             (g.b_len(g.b_trains(v_corporation)) < g.b_train_limit(v_corporation))
                             and (
@@ -1382,7 +1382,7 @@ def t_communist_privates(g, *_rest):
                 # at rulespecs/1880-romania-18xx-games.rules:437
                 g.b_close_private(v_x)
                 # at rulespecs/1880-romania-18xx-games.rules:438
-                g.move(g.b_first(g.b_available_trains()), g.name("depot"), g.name("scrap"))
+                g.move(r_first(g, g.b_available_trains()), g.name("depot"), g.name("scrap"))
 
 
 class Game(GameBase):
@@ -1438,6 +1438,9 @@ class Game(GameBase):
         "max": r_max,
         "floor_to": r_floor_to,
         "ceil_to": r_ceil_to,
+        "in_receivership": r_in_receivership,
+        "must_buy_train": r_must_buy_train,
+        "first": r_first,
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,

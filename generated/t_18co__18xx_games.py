@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+    "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "12b1bd52c07489ec",
+        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -164,7 +164,7 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 def r_forced_purchase_help(g, v_corporation, v_price):
     """The president pays what the corporation lacks for the cheapest train it must buy, once it has issued what it would or can issue nothing (supplement from \"18xx.games: lib/engine/step/train.rb (Train#buy_train_action, Train#must_issue_before_ebuy?, Train#check_for_cheapest_train)\")"""
     # at rulespecs/18co-18xx-games.rules:94
-    if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
+    if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
         # at rulespecs/18co-18xx-games.rules:95
         if not (g.state_has("done_this_turn", "issued") or (not r_can_issue(g, v_corporation))):
             raise IllegalAction(
@@ -194,7 +194,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue the corporation's own certificates to the Market, several at once as one at a time (supplement from \"18xx.games: lib/engine/game/g_18_co/game.rb (Game#issuable_shares, Game#emergency_issuable_bundles, Game#reduced_bundle_price_for_market_drop, Game#sell_shares_and_change_price), lib/engine/game/g_18_co/step/issues_shares.rb (IssueShares#process_sell_shares)\")"""
     # at rulespecs/18co-18xx-games.rules:41
     v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+        g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     # at rulespecs/18co-18xx-games.rules:43
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
@@ -265,7 +265,7 @@ def r_money_raised_for_train(g):
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (supplement from \"18xx.games: lib/engine/step/bankrupt.rb (Bankrupt#process_bankrupt), lib/engine/game/base.rb (Game#can_go_bankrupt?, Game#total_emr_buying_power), lib/engine/step/train.rb (Train#can_sell?: must_issue_before_ebuy?)\")"""
     # at rulespecs/18co-18xx-games.rules:111
-    if not (g.b_must_buy_train(v_corporation)):
+    if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule="§5.10.6",
@@ -322,7 +322,7 @@ def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co-18xx-games.rules:41
     v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+        g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     # at rulespecs/18co-18xx-games.rules:43
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
@@ -428,6 +428,9 @@ class Game(GameBase):
         "max": r_max,
         "floor_to": r_floor_to,
         "ceil_to": r_ceil_to,
+        "in_receivership": r_in_receivership,
+        "must_buy_train": r_must_buy_train,
+        "first": r_first,
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,

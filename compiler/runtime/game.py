@@ -674,10 +674,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         """take(xs, n): the first n of xs."""
         return list(xs)[:n]
 
-    def b_first(self, xs):
-        xs = list(xs)
-        return xs[0] if xs else None
-
     @staticmethod
     def b_part(name: Any, sep: str, index: int) -> str | None:
         """part(x, sep, i): the i-th part (0 first) of the name x cut at each `sep`, or none where it has no
@@ -1067,7 +1063,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 return
             entity = self.current_entity()
             if (self.g["round"] == "operating" and isinstance(entity, Entity) and entity.kind == "corporation"
-                    and not self.g.get("pending") and self.b_in_receivership(entity)):
+                    and not self.g.get("pending") and self._in_receivership(entity)):
                 self._dispatch(self._receivership_action(entity))  # no president decides: the rules do
                 self._end_turn_if_closed()
                 continue
