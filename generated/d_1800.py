@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "96beeb3eca0f4efb",
-    "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
+    "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
+        "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -312,25 +312,25 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§11.9',
         'action trade_company': '§12.3',
         'at action bankrupt': 'rulespecs/1800.rules:844',
-        'at action bid': 'rulespecs/lib/18xx.rules:800',
+        'at action bid': 'rulespecs/lib/18xx.rules:803',
         'at action buy_bond': 'rulespecs/1800.rules:734',
-        'at action buy_company': 'rulespecs/lib/18xx.rules:787',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:860',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1073',
+        'at action buy_company': 'rulespecs/lib/18xx.rules:790',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:863',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1076',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
-        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:988',
+        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:991',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1149',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1029',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1194',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1004',
-        'at action par': 'rulespecs/lib/18xx.rules:823',
-        'at action pass': 'rulespecs/lib/18xx.rules:980',
-        'at action place_token': 'rulespecs/lib/18xx.rules:1012',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1023',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:906',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1152',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1032',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1197',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1007',
+        'at action par': 'rulespecs/lib/18xx.rules:826',
+        'at action pass': 'rulespecs/lib/18xx.rules:983',
+        'at action place_token': 'rulespecs/lib/18xx.rules:1015',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1026',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:909',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
         'bond DRGW_bond': '§2',
@@ -610,39 +610,45 @@ def r_must_buy_train(g, v_corporation):
     ) and (not g.b_has_power(v_corporation, "no_train_needed"))
 
 
+def r_len(g, v_xs):
+    """len(xs): how many elements the list xs has (of a name, how many letters) (library '18xx' function len)"""
+    # at rulespecs/lib/18xx.rules:665
+    return sum(1 for v_x in v_xs if True)
+
+
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
-    # at rulespecs/lib/18xx.rules:665
+    # at rulespecs/lib/18xx.rules:668
     return v_xs[0] if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:668
+    # at rulespecs/lib/18xx.rules:671
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:670
+    # at rulespecs/lib/18xx.rules:673
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:672
+    # at rulespecs/lib/18xx.rules:675
     return g.b_held_certificates(g.name("pool"), v_corporation)
 
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:675
+    # at rulespecs/lib/18xx.rules:678
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:678
+    # at rulespecs/lib/18xx.rules:681
     return [
         v_c
         for v_c in g.b_held_certificates(v_corporation, v_corporation)
@@ -652,7 +658,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:681
+    # at rulespecs/lib/18xx.rules:684
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -662,7 +668,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:684
+    # at rulespecs/lib/18xx.rules:687
     return (
         g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
         if (
@@ -675,7 +681,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:686
+    # at rulespecs/lib/18xx.rules:689
     return [
         v_p
         for v_p in g.name("privates")
@@ -688,34 +694,34 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:691
     return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:691
+    # at rulespecs/lib/18xx.rules:694
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:698
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
-        (g.b_started(v_c) and (g.b_len(g.b_sellable(v_player, v_c)) > 0))
+        (g.b_started(v_c) and (r_len(g, g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
     )
 
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:701
     return g.b_holder_of(v_item)
 
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:702
+    # at rulespecs/lib/18xx.rules:705
     return (g.b_cash(v_player) - sum(g.b_own_bid(v_player, v_x) for v_x in g.name("privates"))) - (
         g.b_draft_committed(v_player) if g.b_in_round("draft") else 0
     )
@@ -723,7 +729,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:707
+    # at rulespecs/lib/18xx.rules:710
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -731,7 +737,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:710
+    # at rulespecs/lib/18xx.rules:713
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -741,7 +747,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:717
+    # at rulespecs/lib/18xx.rules:720
     return (
         g.b_president(v_operator)
         if (v_operator in g.name("corporations"))
@@ -759,7 +765,7 @@ def r_director(g, v_operator):
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:724
+    # at rulespecs/lib/18xx.rules:727
     return g.b_in_round("operating") and any(
         (
             (r_must_buy_train(g, v_c) and (g.b_president(v_c) == v_player))
@@ -771,7 +777,7 @@ def r_emergency_seller(g, v_player):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:729
+    # at rulespecs/lib/18xx.rules:732
     return sum(
         (
             r_max(
@@ -786,23 +792,23 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:733
+    # at rulespecs/lib/18xx.rules:736
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:734
+        # at rulespecs/lib/18xx.rules:737
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:735
+            # at rulespecs/lib/18xx.rules:738
             g.b_close_minor(v_m)
 
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:744
+    # at rulespecs/lib/18xx.rules:747
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:750
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -818,7 +824,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:751
+    # at rulespecs/lib/18xx.rules:754
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -830,7 +836,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:755
+    # at rulespecs/lib/18xx.rules:758
     return any(
         (
             (g.b_started(v_c) and (not g.b_closed(v_c)))
@@ -845,69 +851,69 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:766
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:763",
+            at="rulespecs/lib/18xx.rules:766",
         )
-    # at rulespecs/lib/18xx.rules:764
+    # at rulespecs/lib/18xx.rules:767
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:768
+    # at rulespecs/lib/18xx.rules:771
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:768",
+            at="rulespecs/lib/18xx.rules:771",
         )
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:772
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:776
+    # at rulespecs/lib/18xx.rules:779
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:779
+    # at rulespecs/lib/18xx.rules:782
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:788
+    # at rulespecs/lib/18xx.rules:791
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:788"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:791"
         )
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:792
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:792",
         )
-    # at rulespecs/lib/18xx.rules:790
+    # at rulespecs/lib/18xx.rules:793
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:790",
+            at="rulespecs/lib/18xx.rules:793",
         )
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:794
     if not (v_price == g.b_sale_price()):
         raise IllegalAction(
-            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:791"
+            "the private is sold at its current price", rule="§6", at="rulespecs/lib/18xx.rules:794"
         )
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:795
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -915,88 +921,88 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:795",
         )
-    # at rulespecs/lib/18xx.rules:794
+    # at rulespecs/lib/18xx.rules:797
     if not (r_free_cash(g, v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:794",
+            at="rulespecs/lib/18xx.rules:797",
         )
-    # at rulespecs/lib/18xx.rules:795
+    # at rulespecs/lib/18xx.rules:798
     g.transfer(v_price, v_player, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:796
+    # at rulespecs/lib/18xx.rules:799
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:797
+    # at rulespecs/lib/18xx.rules:800
     g.b_private_sold(v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:804
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:802
+        # at rulespecs/lib/18xx.rules:805
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:802",
+                at="rulespecs/lib/18xx.rules:805",
             )
-        # at rulespecs/lib/18xx.rules:803
+        # at rulespecs/lib/18xx.rules:806
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:803",
+                at="rulespecs/lib/18xx.rules:806",
             )
-        # at rulespecs/lib/18xx.rules:804
+        # at rulespecs/lib/18xx.rules:807
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:804",
+                at="rulespecs/lib/18xx.rules:807",
             )
-        # at rulespecs/lib/18xx.rules:805
+        # at rulespecs/lib/18xx.rules:808
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:807
+        # at rulespecs/lib/18xx.rules:810
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:807",
+                at="rulespecs/lib/18xx.rules:810",
             )
-        # at rulespecs/lib/18xx.rules:808
+        # at rulespecs/lib/18xx.rules:811
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:809
+            # at rulespecs/lib/18xx.rules:812
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:809",
+                    at="rulespecs/lib/18xx.rules:812",
                 )
-            # at rulespecs/lib/18xx.rules:810
+            # at rulespecs/lib/18xx.rules:813
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:810",
+                    at="rulespecs/lib/18xx.rules:813",
                 )
-            # at rulespecs/lib/18xx.rules:811
+            # at rulespecs/lib/18xx.rules:814
             if not (r_free_cash(g, v_player) >= v_price):
-                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:811")
-            # at rulespecs/lib/18xx.rules:812
+                raise IllegalAction("not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:814")
+            # at rulespecs/lib/18xx.rules:815
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:814
+            # at rulespecs/lib/18xx.rules:817
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:814",
+                    at="rulespecs/lib/18xx.rules:817",
                 )
-            # at rulespecs/lib/18xx.rules:815
+            # at rulespecs/lib/18xx.rules:818
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -1004,114 +1010,114 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:815",
+                    at="rulespecs/lib/18xx.rules:818",
                 )
-            # at rulespecs/lib/18xx.rules:817
+            # at rulespecs/lib/18xx.rules:820
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:817",
+                    at="rulespecs/lib/18xx.rules:820",
                 )
-            # at rulespecs/lib/18xx.rules:818
+            # at rulespecs/lib/18xx.rules:821
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:824
+    # at rulespecs/lib/18xx.rules:827
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:824",
+            at="rulespecs/lib/18xx.rules:827",
         )
-    # at rulespecs/lib/18xx.rules:825
+    # at rulespecs/lib/18xx.rules:828
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:825",
+            at="rulespecs/lib/18xx.rules:828",
         )
-    # at rulespecs/lib/18xx.rules:826
+    # at rulespecs/lib/18xx.rules:829
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:826"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:829"
         )
-    # at rulespecs/lib/18xx.rules:827
+    # at rulespecs/lib/18xx.rules:830
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:827"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:830"
         )
-    # at rulespecs/lib/18xx.rules:828
+    # at rulespecs/lib/18xx.rules:831
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:828")
-    # at rulespecs/lib/18xx.rules:829
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:831")
+    # at rulespecs/lib/18xx.rules:832
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:830
+    # at rulespecs/lib/18xx.rules:833
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:830",
+            at="rulespecs/lib/18xx.rules:833",
         )
-    # at rulespecs/lib/18xx.rules:831
-    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:831")
-    # at rulespecs/lib/18xx.rules:832
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:833
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:833
-        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:834
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:834")
     # at rulespecs/lib/18xx.rules:835
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:836
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:836
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:837
-    g.state_set("bought_this_turn", (), True)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:838
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:839
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:840
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:841
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:861
+    # at rulespecs/lib/18xx.rules:864
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:861"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:864"
         )
-    # at rulespecs/lib/18xx.rules:862
+    # at rulespecs/lib/18xx.rules:865
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:862",
+            at="rulespecs/lib/18xx.rules:865",
         )
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:866
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:863"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:866"
         )
-    # at rulespecs/lib/18xx.rules:864
+    # at rulespecs/lib/18xx.rules:867
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:864",
+            at="rulespecs/lib/18xx.rules:867",
         )
-    # at rulespecs/lib/18xx.rules:865
+    # at rulespecs/lib/18xx.rules:868
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:869
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:866",
+            at="rulespecs/lib/18xx.rules:869",
         )
-    # at rulespecs/lib/18xx.rules:867
+    # at rulespecs/lib/18xx.rules:870
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1119,9 +1125,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:867",
+            at="rulespecs/lib/18xx.rules:870",
         )
-    # at rulespecs/lib/18xx.rules:869
+    # at rulespecs/lib/18xx.rules:872
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1130,26 +1136,26 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:869"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:872"
         )
-    # at rulespecs/lib/18xx.rules:871
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:872
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:872")
-    # at rulespecs/lib/18xx.rules:873
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:874
-    g.move(v_cert, v_source, v_player)
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:875
-    g.state_set("bought_this_turn", (), True)
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:875")
     # at rulespecs/lib/18xx.rules:876
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:877
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:878
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:879
     g.b_bought(v_player, v_corporation)
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:887
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1163,7 +1169,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:894
+    # at rulespecs/lib/18xx.rules:897
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1187,31 +1193,31 @@ def r_payee(g, v_corporation, v_source):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:910
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:908
+    # at rulespecs/lib/18xx.rules:911
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:911",
         )
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:912
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:909",
+            at="rulespecs/lib/18xx.rules:912",
         )
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:913
     if not (
-        (g.b_len(v_shares) >= 1)
+        (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:910"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:913"
         )
-    # at rulespecs/lib/18xx.rules:912
+    # at rulespecs/lib/18xx.rules:915
     if not (
         (
             (
@@ -1240,39 +1246,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:912",
+            at="rulespecs/lib/18xx.rules:915",
         )
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:920
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:918
+    # at rulespecs/lib/18xx.rules:921
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:918",
+            at="rulespecs/lib/18xx.rules:921",
         )
-    # at rulespecs/lib/18xx.rules:920
+    # at rulespecs/lib/18xx.rules:923
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:920",
+            at="rulespecs/lib/18xx.rules:923",
         )
-    # at rulespecs/lib/18xx.rules:922
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:923
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:925
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:926
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:928
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:926
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:927
-        g.move(v_c, v_player, g.name("pool"))
     # at rulespecs/lib/18xx.rules:929
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:930
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:930
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:932
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
+    # at rulespecs/lib/18xx.rules:933
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:931
+    # at rulespecs/lib/18xx.rules:934
     g.state_set(
         "sold_this_round",
         (
@@ -1281,57 +1287,57 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:932
+    # at rulespecs/lib/18xx.rules:935
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:936
     g.b_check_president(v_corporation)
 
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:945
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:945
+        # at rulespecs/lib/18xx.rules:948
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:946
+            # at rulespecs/lib/18xx.rules:949
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:950
+        # at rulespecs/lib/18xx.rules:953
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:951
+            # at rulespecs/lib/18xx.rules:954
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:955
+        # at rulespecs/lib/18xx.rules:958
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:958
+        # at rulespecs/lib/18xx.rules:961
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:959
+            # at rulespecs/lib/18xx.rules:962
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:964
+        # at rulespecs/lib/18xx.rules:967
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:965
+            # at rulespecs/lib/18xx.rules:968
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:966
+                # at rulespecs/lib/18xx.rules:969
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:969
+            # at rulespecs/lib/18xx.rules:972
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:942
+        # at rulespecs/lib/18xx.rules:945
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:945",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:978
+    # at rulespecs/lib/18xx.rules:981
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1339,7 +1345,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:984
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1349,172 +1355,172 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:981",
+            at="rulespecs/lib/18xx.rules:984",
         )
-    # at rulespecs/lib/18xx.rules:983
+    # at rulespecs/lib/18xx.rules:986
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:983",
+            at="rulespecs/lib/18xx.rules:986",
         )
-    # at rulespecs/lib/18xx.rules:985
+    # at rulespecs/lib/18xx.rules:988
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:993
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:993",
         )
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:994
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:991",
-        )
-    # at rulespecs/lib/18xx.rules:992
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:992"
-        )
-    # at rulespecs/lib/18xx.rules:993
-    v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:994
-    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
-        raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:994"
+            at="rulespecs/lib/18xx.rules:994",
         )
     # at rulespecs/lib/18xx.rules:995
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:995"
+        )
+    # at rulespecs/lib/18xx.rules:996
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:997
+    if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
+        raise IllegalAction(
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:997"
+        )
+    # at rulespecs/lib/18xx.rules:998
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:995"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:998"
         )
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:999
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:996")
-    # at rulespecs/lib/18xx.rules:997
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:999")
+    # at rulespecs/lib/18xx.rules:1000
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1001
     g.move(v_company, v_seller, v_corporation)
-    # at rulespecs/lib/18xx.rules:999
+    # at rulespecs/lib/18xx.rules:1002
     g.b_ability_sold(v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1008
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1005",
+            at="rulespecs/lib/18xx.rules:1008",
         )
-    # at rulespecs/lib/18xx.rules:1006
+    # at rulespecs/lib/18xx.rules:1009
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1007
+    # at rulespecs/lib/18xx.rules:1010
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1007",
+            at="rulespecs/lib/18xx.rules:1010",
         )
-    # at rulespecs/lib/18xx.rules:1008
+    # at rulespecs/lib/18xx.rules:1011
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1012
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1016
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1013",
+            at="rulespecs/lib/18xx.rules:1016",
         )
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1014",
-        )
-    # at rulespecs/lib/18xx.rules:1015
-    v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1016
-    v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:1017
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1017"
+            at="rulespecs/lib/18xx.rules:1017",
         )
     # at rulespecs/lib/18xx.rules:1018
-    g.transfer(v_cost, v_corporation, g.name("bank"))
+    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/lib/18xx.rules:1019
-    g.b_place_station(v_corporation, v_spot)
+    v_cost = g.b_next_token_cost(v_corporation)
     # at rulespecs/lib/18xx.rules:1020
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction(
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1020"
+        )
+    # at rulespecs/lib/18xx.rules:1021
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1022
+    g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/lib/18xx.rules:1023
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1024
+    # at rulespecs/lib/18xx.rules:1027
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1024",
+            at="rulespecs/lib/18xx.rules:1027",
         )
-    # at rulespecs/lib/18xx.rules:1025
+    # at rulespecs/lib/18xx.rules:1028
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1026
+    # at rulespecs/lib/18xx.rules:1029
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1033
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1030",
+            at="rulespecs/lib/18xx.rules:1033",
         )
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1034
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1031"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1034"
         )
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1035
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:1033
+    # at rulespecs/lib/18xx.rules:1036
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1034
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1035
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1036
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:1037
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1038
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:1039
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:1040
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1046
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1524,11 +1530,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1054
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1055
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1053
+            # at rulespecs/lib/18xx.rules:1056
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1538,7 +1544,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1066
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1558,7 +1564,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Right when the dividends reach the price; left on a withhold or no revenue (§11.6)"""
     # at rulespecs/1800.rules:727
     if (v_kind == "withhold") and (
-        (g.b_revenue(v_corporation) > 0) or (g.b_len(g.b_trains(v_corporation)) == 0)
+        (g.b_revenue(v_corporation) > 0) or (r_len(g, g.b_trains(v_corporation)) == 0)
     ):
         # at rulespecs/1800.rules:728
         g.b_market_move(v_corporation, "left")
@@ -1569,209 +1575,209 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1077
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1077",
         )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1078
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1075"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1078"
         )
-    # at rulespecs/lib/18xx.rules:1076
+    # at rulespecs/lib/18xx.rules:1079
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1077
+    # at rulespecs/lib/18xx.rules:1080
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1078
+        # at rulespecs/lib/18xx.rules:1081
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1080
+        # at rulespecs/lib/18xx.rules:1083
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1080"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1083"
             )
-        # at rulespecs/lib/18xx.rules:1081
+        # at rulespecs/lib/18xx.rules:1084
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1081",
+                at="rulespecs/lib/18xx.rules:1084",
             )
-        # at rulespecs/lib/18xx.rules:1082
+        # at rulespecs/lib/18xx.rules:1085
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1082",
+                at="rulespecs/lib/18xx.rules:1085",
             )
-        # at rulespecs/lib/18xx.rules:1083
+        # at rulespecs/lib/18xx.rules:1086
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1084
+        # at rulespecs/lib/18xx.rules:1087
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1084",
+                at="rulespecs/lib/18xx.rules:1087",
             )
-        # at rulespecs/lib/18xx.rules:1085
+        # at rulespecs/lib/18xx.rules:1088
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1086
+        # at rulespecs/lib/18xx.rules:1089
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1087
+        # at rulespecs/lib/18xx.rules:1090
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1089
+        # at rulespecs/lib/18xx.rules:1092
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1089",
+                at="rulespecs/lib/18xx.rules:1092",
             )
-        # at rulespecs/lib/18xx.rules:1090
+        # at rulespecs/lib/18xx.rules:1093
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1090",
+                at="rulespecs/lib/18xx.rules:1093",
             )
-        # at rulespecs/lib/18xx.rules:1091
+        # at rulespecs/lib/18xx.rules:1094
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1092
+        # at rulespecs/lib/18xx.rules:1095
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1093
+        # at rulespecs/lib/18xx.rules:1096
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1095
+        # at rulespecs/lib/18xx.rules:1098
         if not ((v_seller in g.name("corporations")) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1095",
+                at="rulespecs/lib/18xx.rules:1098",
             )
-        # at rulespecs/lib/18xx.rules:1096
+        # at rulespecs/lib/18xx.rules:1099
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1096",
+                at="rulespecs/lib/18xx.rules:1099",
             )
-        # at rulespecs/lib/18xx.rules:1097
+        # at rulespecs/lib/18xx.rules:1100
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1097",
+                at="rulespecs/lib/18xx.rules:1100",
             )
-        # at rulespecs/lib/18xx.rules:1098
+        # at rulespecs/lib/18xx.rules:1101
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1098",
+                at="rulespecs/lib/18xx.rules:1101",
             )
-        # at rulespecs/lib/18xx.rules:1099
+        # at rulespecs/lib/18xx.rules:1102
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1100
+        # at rulespecs/lib/18xx.rules:1103
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1101
+        # at rulespecs/lib/18xx.rules:1104
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1139
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1136",
+            at="rulespecs/lib/18xx.rules:1139",
         )
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1140
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1137",
+            at="rulespecs/lib/18xx.rules:1140",
         )
-    # at rulespecs/lib/18xx.rules:1138
+    # at rulespecs/lib/18xx.rules:1141
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1139
+    # at rulespecs/lib/18xx.rules:1142
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1139",
+            at="rulespecs/lib/18xx.rules:1142",
         )
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1143
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1140",
+            at="rulespecs/lib/18xx.rules:1143",
         )
-    # at rulespecs/lib/18xx.rules:1141
+    # at rulespecs/lib/18xx.rules:1144
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1141",
+            at="rulespecs/lib/18xx.rules:1144",
         )
-    # at rulespecs/lib/18xx.rules:1142
+    # at rulespecs/lib/18xx.rules:1145
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1142",
+            at="rulespecs/lib/18xx.rules:1145",
         )
-    # at rulespecs/lib/18xx.rules:1143
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1144
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1145
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1146
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1147
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1148
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1149
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1150
+    # at rulespecs/lib/18xx.rules:1153
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1150",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1154
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1151",
+            at="rulespecs/lib/18xx.rules:1154",
         )
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1155
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1156
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1154
+        # at rulespecs/lib/18xx.rules:1157
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1162
     return True
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1181
+    # at rulespecs/lib/18xx.rules:1184
     return (
         (
             g.b_dearest_train_price()
@@ -1796,22 +1802,22 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1196
+    # at rulespecs/lib/18xx.rules:1199
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1196",
+            at="rulespecs/lib/18xx.rules:1199",
         )
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1201
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1209
+    # at rulespecs/lib/18xx.rules:1212
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
-    # at rulespecs/lib/18xx.rules:1211
+    # at rulespecs/lib/18xx.rules:1214
     if (
         (
             ((v_owner in g.name("corporations")) and (v_owner != v_corporation))
@@ -1819,72 +1825,72 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1213
+        # at rulespecs/lib/18xx.rules:1216
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1227
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1225
+        # at rulespecs/lib/18xx.rules:1228
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1226
+            # at rulespecs/lib/18xx.rules:1229
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1227
+                # at rulespecs/lib/18xx.rules:1230
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1228
+                # at rulespecs/lib/18xx.rules:1231
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1234
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
     # at rulespecs/lib/18xx.rules:1237
+    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1240
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param_or("takeover_train_limit_bonus", 0),
         g.param_or("takeover_assets_usable_at_once", False),
     )
-    # at rulespecs/lib/18xx.rules:1238
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1239
-        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1241
-    for v_c in g.b_held_certificates(v_owned, v_owner):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:1242
-        g.move(v_c, v_owned, v_owner)
+        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1244
-    for v_company in g.name("privates"):
+    for v_c in g.b_held_certificates(v_owned, v_owner):
         # at rulespecs/lib/18xx.rules:1245
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1247
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1248
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1246
+            # at rulespecs/lib/18xx.rules:1249
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1254
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1255
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1253
+        # at rulespecs/lib/18xx.rules:1256
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1254
+            # at rulespecs/lib/18xx.rules:1257
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1257
+    # at rulespecs/lib/18xx.rules:1260
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1258
+    # at rulespecs/lib/18xx.rules:1261
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1259
-    if g.b_len(g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1260
+    # at rulespecs/lib/18xx.rules:1262
+    if r_len(g, g.b_trains(v_owner)) > g.b_train_limit(v_owner):
+        # at rulespecs/lib/18xx.rules:1263
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1288
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -1900,11 +1906,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1318
+    # at rulespecs/lib/18xx.rules:1321
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1319
+        # at rulespecs/lib/18xx.rules:1322
         g.transfer(
             (
                 (10 * g.b_par_price(v_corporation))
@@ -1913,19 +1919,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1320
+        # at rulespecs/lib/18xx.rules:1323
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1334
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1332
+        # at rulespecs/lib/18xx.rules:1335
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1333
+            # at rulespecs/lib/18xx.rules:1336
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1334
+            # at rulespecs/lib/18xx.rules:1337
             g.b_close_private(v_company)
 
 
@@ -1974,7 +1980,7 @@ def a_collect_bond(g, v_corporation, v_to_company):
             at="rulespecs/1800.rules:748",
         )
     # at rulespecs/1800.rules:749
-    if not (g.b_len(r_bonds_of(g, v_corporation)) > 0):
+    if not (r_len(g, r_bonds_of(g, v_corporation)) > 0):
         raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:749")
     # at rulespecs/1800.rules:750
     v_bond = r_bonds_of(g, v_corporation)[0]
@@ -2069,7 +2075,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         )
     # at rulespecs/1800.rules:787
     if not (
-        (g.b_len(v_shares) >= 1)
+        (r_len(g, v_shares) >= 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
@@ -2112,7 +2118,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         )
     # at rulespecs/1800.rules:802
     if not (
-        (g.b_len(v_shares) >= 1)
+        (r_len(g, v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
@@ -2252,19 +2258,19 @@ def a_bankrupt(g, v_corporation):
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:788
+    # at rulespecs/lib/18xx.rules:791
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:788"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:791"
         )
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:792
     if not (not g.b_in_auction()):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:789",
+            at="rulespecs/lib/18xx.rules:792",
         )
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:795
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -2272,155 +2278,155 @@ def q_buy_company(g, v_player):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:792",
+            at="rulespecs/lib/18xx.rules:795",
         )
 
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:824
+    # at rulespecs/lib/18xx.rules:827
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:824",
+            at="rulespecs/lib/18xx.rules:827",
         )
-    # at rulespecs/lib/18xx.rules:825
+    # at rulespecs/lib/18xx.rules:828
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:825",
+            at="rulespecs/lib/18xx.rules:828",
         )
-    # at rulespecs/lib/18xx.rules:830
+    # at rulespecs/lib/18xx.rules:833
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:830",
+            at="rulespecs/lib/18xx.rules:833",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:861
+    # at rulespecs/lib/18xx.rules:864
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:861"
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:864"
         )
-    # at rulespecs/lib/18xx.rules:862
+    # at rulespecs/lib/18xx.rules:865
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:862",
+            at="rulespecs/lib/18xx.rules:865",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:910
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:908
+    # at rulespecs/lib/18xx.rules:911
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:911",
         )
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:912
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:909",
+            at="rulespecs/lib/18xx.rules:912",
         )
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:993
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:993",
         )
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:994
     if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:994",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1008
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1005",
+            at="rulespecs/lib/18xx.rules:1008",
         )
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1016
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1013",
+            at="rulespecs/lib/18xx.rules:1016",
         )
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1017
     if not (g.b_tokens_left(v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1014",
+            at="rulespecs/lib/18xx.rules:1017",
         )
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1019
     v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1020
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1017"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1020"
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1033
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1030",
+            at="rulespecs/lib/18xx.rules:1033",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1077
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1074",
+            at="rulespecs/lib/18xx.rules:1077",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1150
+    # at rulespecs/lib/18xx.rules:1153
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1150",
+            at="rulespecs/lib/18xx.rules:1153",
         )
 
 
@@ -2448,7 +2454,7 @@ def q_collect_bond(g, v_corporation):
             at="rulespecs/1800.rules:748",
         )
     # at rulespecs/1800.rules:749
-    if not (g.b_len(r_bonds_of(g, v_corporation)) > 0):
+    if not (r_len(g, r_bonds_of(g, v_corporation)) > 0):
         raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:749")
     # at rulespecs/1800.rules:750
     v_bond = r_bonds_of(g, v_corporation)[0]
@@ -2546,56 +2552,56 @@ def q_contribute(g, v_corporation):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:790
+    # at rulespecs/lib/18xx.rules:793
     if not (g.b_private_on_sale() == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:790",
+            at="rulespecs/lib/18xx.rules:793",
         )
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:826
+    # at rulespecs/lib/18xx.rules:829
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:826"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:829"
         )
-    # at rulespecs/lib/18xx.rules:827
+    # at rulespecs/lib/18xx.rules:830
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:827"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:830"
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:829
+    # at rulespecs/lib/18xx.rules:832
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:831
+    # at rulespecs/lib/18xx.rules:834
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
     ):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:831")
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:834")
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:866
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:863"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:866"
         )
-    # at rulespecs/lib/18xx.rules:864
+    # at rulespecs/lib/18xx.rules:867
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:864",
+            at="rulespecs/lib/18xx.rules:867",
         )
-    # at rulespecs/lib/18xx.rules:867
+    # at rulespecs/lib/18xx.rules:870
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2603,61 +2609,61 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:867",
+            at="rulespecs/lib/18xx.rules:870",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:995
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:992"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:995"
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:996
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:997
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:994"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:997"
         )
 
 
 def qb2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:999
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:996")
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:999")
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1007
+    # at rulespecs/lib/18xx.rules:1010
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1007",
+            at="rulespecs/lib/18xx.rules:1010",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1034
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1031"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1034"
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1154
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1151",
+            at="rulespecs/lib/18xx.rules:1154",
         )
 
 
@@ -2721,33 +2727,33 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1274
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1272
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1273
-            g.b_market_move(v_c, "up")
         # at rulespecs/lib/18xx.rules:1275
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1276
+            g.b_market_move(v_c, "up")
+        # at rulespecs/lib/18xx.rules:1278
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1276
+            # at rulespecs/lib/18xx.rules:1279
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1298
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1296
+        # at rulespecs/lib/18xx.rules:1299
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1313
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1311
+        # at rulespecs/lib/18xx.rules:1314
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -2757,7 +2763,7 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1343
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1341
+        # at rulespecs/lib/18xx.rules:1344
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))

@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'b52337b8bf672b36',
+    'rulespecs/lib/18xx.rules': '9e59f921cc819bf9',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
+    "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
+        "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "f31d42c800c969da",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
+        "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -208,7 +208,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
         # at rulespecs/1846-18xx-games.rules:134
         g.b_market_move(v_corporation, "right")
     # at rulespecs/1846-18xx-games.rules:136
-    if (r_in_receivership(g, v_corporation) and (g.b_len(g.b_trains(v_corporation)) == 0)) and (
+    if (r_in_receivership(g, v_corporation) and (r_len(g, g.b_trains(v_corporation)) == 0)) and (
         g.b_price(v_corporation) > 0
     ):
         # at rulespecs/1846-18xx-games.rules:137
@@ -310,6 +310,7 @@ class Game(GameBase):
         "ceil_to": r_ceil_to,
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
+        "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,

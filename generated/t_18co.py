@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
+    "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
+        "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "b52337b8bf672b36",
+        "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -170,7 +170,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         )
     # at rulespecs/18co.rules:2351
     if not (
-        (g.b_len(v_shares) == 1)
+        (r_len(g, v_shares) == 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
@@ -361,6 +361,7 @@ class Game(GameBase):
         "ceil_to": r_ceil_to,
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
+        "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,

@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: defaults (`param bank_funds_on_par: int = 0`) now read by the components that do not set them; 165 with
 #: offered_later a library function over private_sale_order, a parameter whose type names a kind of entity
 #: (`list[private]`) now read as entities in the engine as in the model; 163 with first, must_buy_train and
-#: in_receivership library functions (the model's trains reading their kind's defaults, as the engine's do)
-RECORDED = 163
+#: in_receivership library functions (the model's trains reading their kind's defaults, as the engine's do); 162 with
+#: len a library function over the quantifier count (which the model now reads over a name, too)
+RECORDED = 162
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -43,7 +44,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
          "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
          "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares",
-         "offered_later", "first", "must_buy_train", "in_receivership"]
+         "offered_later", "first", "must_buy_train", "in_receivership", "len"]
 
 
 @functools.cache

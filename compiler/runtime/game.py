@@ -666,10 +666,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def b_acting(self, entity: Entity) -> bool:
         return self.current_entity() == entity
 
-    def b_len(self, xs) -> int:
-        """len(xs): how many."""
-        return len(xs)
-
     def b_take(self, xs, n: int) -> list:
         """take(xs, n): the first n of xs."""
         return list(xs)[:n]

@@ -857,9 +857,6 @@ class StateBuiltins:
             out.append((cert, ok))
         return out
 
-    def b_len(self, ctx: Ctx, xs: Any) -> Any:
-        return self.tr.length(xs)
-
     def b_take(self, ctx: Ctx, xs: Any, n: Any) -> Any:
         """take(xs, n): the first n present elements (n a number the title gives)."""
         if is_z3(n):
