@@ -5,7 +5,7 @@
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '9e59f921cc819bf9',
+    'rulespecs/lib/18xx.rules': '5023dafaeb499b7b',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 

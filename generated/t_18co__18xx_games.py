@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
+    "rulespecs/lib/18xx.rules": "5023dafaeb499b7b",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
+        "rulespecs/lib/18xx.rules": "5023dafaeb499b7b",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "6459d53daeb27270",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "9e59f921cc819bf9",
+        "rulespecs/lib/18xx.rules": "5023dafaeb499b7b",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -228,7 +228,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         or (
             (
                 g.b_cash(v_corporation)
-                + g.b_falling_sale_value(v_corporation, ((v_percent_sold // 10) - 1))
+                + r_falling_sale_value(g, v_corporation, ((v_percent_sold // 10) - 1))
             )
             < g.b_cheapest_train_price()
         )
@@ -240,7 +240,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         )
     # at rulespecs/18co-18xx-games.rules:52
     g.transfer(
-        g.b_falling_sale_value(v_corporation, (v_percent_sold // 10)), g.name("bank"), v_corporation
+        r_falling_sale_value(g, v_corporation, (v_percent_sold // 10)),
+        g.name("bank"),
+        v_corporation,
     )
     # at rulespecs/18co-18xx-games.rules:53
     g.state_set("done_this_turn", ("issued",), True)
@@ -282,7 +284,7 @@ def a_bankrupt(g, v_corporation):
     # at rulespecs/18co-18xx-games.rules:114
     if not (
         (
-            (g.b_cash(v_corporation) + g.b_falling_sale_value(v_corporation, v_issuable))
+            (g.b_cash(v_corporation) + r_falling_sale_value(g, v_corporation, v_issuable))
             + g.b_cash(v_player)
         )
         < g.b_cheapest_train_price()
@@ -435,6 +437,7 @@ class Game(GameBase):
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
+        "falling_sale_value": r_falling_sale_value,
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,

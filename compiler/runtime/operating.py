@@ -215,19 +215,6 @@ class OperatingRound:
         `satisfies_train_obligation: false`, 1880's rebuilt 2-train)."""
         return self.DATA.component("train", train.name).get("satisfies_train_obligation", True) is not False
 
-    def b_falling_sale_value(self, corp: Entity, shares: int) -> int:
-        """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of
-        the token's way down the market, from its price now: the first at the price now, the next at the
-        price one step down, and so on (n prices added up; 0 shares: 0)."""
-        cell = self.corp[corp.id]["cell"]
-        if cell is None:
-            raise IllegalAction(f"{corp} has no share price yet")
-        total = 0
-        for _ in range(max(0, int(shares))):
-            total += self.market.price(cell)
-            cell = self.market.move(cell, "down")
-        return total
-
     def _side_prices(self, train: Train) -> list[int]:
         return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
 
