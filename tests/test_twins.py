@@ -188,3 +188,31 @@ def test_a_parameter_typed_by_a_kind_reads_as_its_entities(rulespecs_loaded):
     model = Model(rulespecs_loaded.program.titles["1800"])
     lifted = Translator(model).param_value("private_sale_order", Translator(model).new_ctx(model.vars.fresh_state("s")))
     assert [str(v) for v, _ in lifted.elems] == [str(model.z(model.entity("private", k))) for k in ("MT", "DSL", "RGS")]
+
+
+def test_len_is_a_count_in_the_engine_and_the_model(rulespecs_loaded):
+    """The library's len(xs) is count(x in xs: true): the engine counts a list's elements and a name's
+    letters; the model counts the same, reads a name's letters as the engine iterates a string, and gives
+    an oracle (the engine's answer) for a value it does not follow, where it refused such a count before."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.lang import syntax as s
+    from compiler.verify.model import Model
+    from compiler.verify.terms import Opaque
+    from compiler.verify.translate import Translator
+
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    assert g.call("len", g.b_available_trains()) == len(g.b_available_trains()) > 0
+    assert g.call("len", "AB") == 2 and g.call("len", []) == 0
+    assert "len" not in _census()["model_only"]
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    count = s.Quantifier("count", "x", s.Name("xs"), s.Bool(True))
+    ctx.locals["xs"] = "ABC"
+    assert tr.quantifier(count, ctx) == 3
+    ctx.locals["xs"] = Opaque("a name the model does not follow")
+    answer = tr.quantifier(count, ctx)
+    assert z3.is_int(answer) and any(name.startswith("count(") for name, _, _ in ctx.shared.oracles)

@@ -24,7 +24,6 @@ from compiler.verify.model import (
     Item,
     Reads,
     Unsupported,
-    granted_var,
     hold_name,
 )
 from compiler.verify.terms import (
