@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+    "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -305,22 +305,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:847',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:866',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1136',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1016',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1188',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1155',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1035',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1207',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1010',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1029',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:893',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:912',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -535,10 +535,26 @@ _LIBRARY.define(
     unshared=[
         "r_emergency_sale_noted",
         "r_emergency_seller",
+        "r_in_receivership",
         "r_may_buy_train_from",
         "t_end_stock_round",
     ],
 )
+
+
+def r_in_receivership(g, v_corporation):
+    """in_receivership(C): C is started and open, and its president's certificate lies in the bank pool (no player presides it); only where the title has receivership_steps, which the runtime then plays for it (library '18xx' function in_receivership)"""
+    # at rulespecs/lib/18xx.rules:655
+    return (
+        (
+            (
+                (sum(1 for v_s in g.param("receivership_steps") if True) > 0)
+                and g.among("corporations", v_corporation)
+            )
+            and g.b_started(v_corporation)
+        )
+        and (not g.b_closed(v_corporation))
+    ) and (g.b_holder_of(g.b_president_certificate(v_corporation)) == g.name("pool"))
 
 
 def r_emergency_seller(g, v_player):
@@ -632,33 +648,33 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:894
+    # at rulespecs/lib/18xx.rules:913
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:895
+    # at rulespecs/lib/18xx.rules:914
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:895",
+            at="rulespecs/lib/18xx.rules:914",
         )
-    # at rulespecs/lib/18xx.rules:896
+    # at rulespecs/lib/18xx.rules:915
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:896",
+            at="rulespecs/lib/18xx.rules:915",
         )
-    # at rulespecs/lib/18xx.rules:897
+    # at rulespecs/lib/18xx.rules:916
     if not (
-        (g.b_len(v_shares) >= 1)
+        (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:897",
+            at="rulespecs/lib/18xx.rules:916",
         )
-    # at rulespecs/lib/18xx.rules:899
+    # at rulespecs/lib/18xx.rules:918
     if not (
         (
             (
@@ -687,39 +703,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:899",
+            at="rulespecs/lib/18xx.rules:918",
         )
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:923
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:924
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:905",
+            at="rulespecs/lib/18xx.rules:924",
         )
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:926
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:907",
+            at="rulespecs/lib/18xx.rules:926",
         )
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:928
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:910
+        # at rulespecs/lib/18xx.rules:929
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:912
+    # at rulespecs/lib/18xx.rules:931
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:913
+    # at rulespecs/lib/18xx.rules:932
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:914
+        # at rulespecs/lib/18xx.rules:933
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:916
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, g.b_len(v_shares))
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:935
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
+    # at rulespecs/lib/18xx.rules:936
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:918
+    # at rulespecs/lib/18xx.rules:937
     g.state_set(
         "sold_this_round",
         (
@@ -728,9 +744,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:919
+    # at rulespecs/lib/18xx.rules:938
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:920
+    # at rulespecs/lib/18xx.rules:939
     g.b_check_president(v_corporation)
 
 
@@ -749,7 +765,7 @@ def a_pass(g, v_entity):
             at="rulespecs/1846.rules:1259",
         )
     # at rulespecs/1846.rules:1261
-    if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
+    if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule='§"Buying Trains"',
@@ -918,7 +934,7 @@ def r_emergency_sale_for(g, v_player, v_corporation):
     return (
         (
             (g.b_acting(v_corporation) and (g.b_president(v_corporation) == v_player))
-            and g.b_must_buy_train(v_corporation)
+            and r_must_buy_train(g, v_corporation)
         )
         and (not r_emergency_issue_possible(g, v_corporation))
     ) and ((g.b_cash(v_corporation) + g.b_cash(v_player)) < g.b_dearest_train_price())
@@ -960,12 +976,12 @@ def r_issuable(g, v_corporation):
         0,
         r_min(
             g,
-            g.b_len(r_treasury_certificates(g, v_corporation)),
+            r_len(g, r_treasury_certificates(g, v_corporation)),
             r_min(
                 g,
                 (
                     r_player_shares(g, v_corporation)
-                    - g.b_len(r_pool_certificates(g, v_corporation))
+                    - r_len(g, r_pool_certificates(g, v_corporation))
                 ),
                 ((g.param("pool_cap") - r_pool_percent(g, v_corporation)) // 10),
             ),
@@ -997,7 +1013,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     # at rulespecs/18-grand-junction.rules:888
     v_emergency = (
-        (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
+        (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:890
@@ -1014,7 +1030,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             at="rulespecs/18-grand-junction.rules:890",
         )
     # at rulespecs/18-grand-junction.rules:892
-    if not (g.b_len(v_shares) >= 1):
+    if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
@@ -1032,7 +1048,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
                 at="rulespecs/18-grand-junction.rules:895",
             )
         # at rulespecs/18-grand-junction.rules:897
-        if not (g.b_len(v_shares) <= r_issuable(g, v_corporation)):
+        if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
@@ -1104,8 +1120,8 @@ def r_emergency_issue_open(g, v_corporation):
     # at rulespecs/1846.rules:1393
     return (
         (
-            (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
-            and (g.b_len(g.b_trains(v_corporation)) == 0)
+            (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
+            and (r_len(g, g.b_trains(v_corporation)) == 0)
         )
         and (g.b_cash(v_corporation) < g.b_dearest_side_price())
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
@@ -1128,8 +1144,8 @@ def r_emergency_issue_limit(g, v_corporation):
         0,
         r_min(
             g,
-            g.b_len(r_treasury_certificates(g, v_corporation)),
-            (r_player_shares(g, v_corporation) - g.b_len(r_pool_certificates(g, v_corporation))),
+            r_len(g, r_treasury_certificates(g, v_corporation)),
+            (r_player_shares(g, v_corporation) - r_len(g, r_pool_certificates(g, v_corporation))),
         ),
     )
 
@@ -1200,7 +1216,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             at="rulespecs/18-grand-junction.rules:853",
         )
     # at rulespecs/18-grand-junction.rules:855
-    if not (g.b_len(v_shares) >= 1):
+    if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
@@ -1294,7 +1310,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1445
-    if not (g.b_must_buy_train(v_corporation)):
+    if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
@@ -1330,7 +1346,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
     # at rulespecs/1846.rules:1455
-    if not (g.b_must_buy_train(v_corporation)):
+    if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
@@ -1546,7 +1562,7 @@ def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:888
     v_emergency = (
-        (g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation))
+        (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:890
@@ -1581,7 +1597,7 @@ def q_corporation_buy_shares(g, v_corporation):
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1445
-    if not (g.b_must_buy_train(v_corporation)):
+    if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
@@ -1772,17 +1788,17 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1284
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1266
+        # at rulespecs/lib/18xx.rules:1285
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1267
+            # at rulespecs/lib/18xx.rules:1286
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1269
+        # at rulespecs/lib/18xx.rules:1288
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1270
+            # at rulespecs/lib/18xx.rules:1289
             g.b_market_move(v_c, "down")
 
 
@@ -1809,7 +1825,7 @@ def t_minor_income(g, *_rest):
     # at rulespecs/18-grand-junction.rules:396
     for v_corporation in g.name("corporations"):
         # at rulespecs/18-grand-junction.rules:397
-        if g.b_len(g.b_trains(v_corporation)) > 0:
+        if r_len(g, g.b_trains(v_corporation)) > 0:
             # at rulespecs/18-grand-junction.rules:398
             g.transfer(
                 (g.param("minor_income_per_disc") * g.b_collected(v_corporation, "income_center")),

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+    "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -580,14 +580,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
         'at action discard_train': 'rulespecs/18co.rules:2252',
         'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1188',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:991',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1207',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1010',
         'at action move_bid': 'rulespecs/18co.rules:2044',
-        'at action par': 'rulespecs/lib/18xx.rules:810',
-        'at action pass': 'rulespecs/lib/18xx.rules:967',
+        'at action par': 'rulespecs/lib/18xx.rules:829',
+        'at action pass': 'rulespecs/lib/18xx.rules:986',
         'at action place_token': 'rulespecs/18co.rules:2267',
         'at action remove_token': 'rulespecs/18co.rules:2140',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1010',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1029',
         'at action sell_shares': 'rulespecs/18co.rules:2060',
         'at action special_buy_shares': 'rulespecs/18co.rules:518',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1123,68 +1123,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:811
+    # at rulespecs/lib/18xx.rules:830
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:811",
+            at="rulespecs/lib/18xx.rules:830",
         )
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:831
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:812",
+            at="rulespecs/lib/18xx.rules:831",
         )
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:832
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:813",
+            at="rulespecs/lib/18xx.rules:832",
         )
-    # at rulespecs/lib/18xx.rules:814
+    # at rulespecs/lib/18xx.rules:833
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:814",
+            at="rulespecs/lib/18xx.rules:833",
         )
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:834
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:815"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:834"
         )
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:835
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:817
+    # at rulespecs/lib/18xx.rules:836
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:817",
+            at="rulespecs/lib/18xx.rules:836",
         )
-    # at rulespecs/lib/18xx.rules:818
+    # at rulespecs/lib/18xx.rules:837
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:818"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:837"
         )
-    # at rulespecs/lib/18xx.rules:819
+    # at rulespecs/lib/18xx.rules:838
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:820
+    # at rulespecs/lib/18xx.rules:839
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:820
+        # at rulespecs/lib/18xx.rules:839
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:821
+    # at rulespecs/lib/18xx.rules:840
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:822
+    # at rulespecs/lib/18xx.rules:841
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:823
+    # at rulespecs/lib/18xx.rules:842
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:824
+    # at rulespecs/lib/18xx.rules:843
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:825
+    # at rulespecs/lib/18xx.rules:844
     g.b_bought(v_player, v_corporation)
 
 
@@ -1217,7 +1217,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             at="rulespecs/18co.rules:2158",
         )
     # at rulespecs/18co.rules:2159
-    if not (g.b_len(v_shares) == 1):
+    if not (r_len(g, v_shares) == 1):
         raise IllegalAction(
             "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2159"
         )
@@ -1384,7 +1384,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     v_exchange = v_pres in v_shares
     # at rulespecs/18co.rules:2070
     if not (
-        (g.b_len(v_shares) >= 1)
+        (r_len(g, v_shares) >= 1)
         and all(
             (
                 (v_c in g.b_sellable(v_player, v_corporation))
@@ -1447,7 +1447,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     # at rulespecs/18co.rules:2086
     g.transfer(
         (
-            g.b_falling_sale_value(v_corporation, (v_percent // 10))
+            r_falling_sale_value(g, v_corporation, (v_percent // 10))
             if v_falling
             else ((g.b_price(v_corporation) * v_percent) // 10)
         ),
@@ -1516,7 +1516,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:987
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1526,16 +1526,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:968",
+            at="rulespecs/lib/18xx.rules:987",
         )
-    # at rulespecs/lib/18xx.rules:970
-    if not (not (g.param("must_own_train") and g.b_must_buy_train(v_entity))):
+    # at rulespecs/lib/18xx.rules:989
+    if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:970",
+            at="rulespecs/lib/18xx.rules:989",
         )
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:991
     g.b_pass_turn(v_entity)
 
 
@@ -1598,7 +1598,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2209")
     # at rulespecs/18co.rules:2210
-    if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
+    if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
@@ -1614,25 +1614,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1011
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1011",
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1012
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:1013
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:994",
+            at="rulespecs/lib/18xx.rules:1013",
         )
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:1014
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1015
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1683,16 +1683,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1030
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1011",
+            at="rulespecs/lib/18xx.rules:1030",
         )
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1031
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1032
     g.b_end_step(v_corporation)
 
 
@@ -1748,11 +1748,11 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1057
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1039
+        # at rulespecs/lib/18xx.rules:1058
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1040
+            # at rulespecs/lib/18xx.rules:1059
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1770,7 +1770,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             at="rulespecs/18co.rules:2218",
         )
     # at rulespecs/18co.rules:2219
-    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
@@ -1886,18 +1886,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1119
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1120
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1121
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1102",
+            at="rulespecs/lib/18xx.rules:1121",
         )
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1122
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1905,23 +1905,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1103",
+            at="rulespecs/lib/18xx.rules:1122",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1124
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1105",
+            at="rulespecs/lib/18xx.rules:1124",
         )
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1125
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1106",
+            at="rulespecs/lib/18xx.rules:1125",
         )
-    # at rulespecs/lib/18xx.rules:1107
+    # at rulespecs/lib/18xx.rules:1126
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1932,71 +1932,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1107",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1109
+    # at rulespecs/lib/18xx.rules:1128
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1129
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1130
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1112
+    # at rulespecs/lib/18xx.rules:1131
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1142
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1123",
+            at="rulespecs/lib/18xx.rules:1142",
         )
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1143
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1124",
+            at="rulespecs/lib/18xx.rules:1143",
         )
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1144
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1126
+    # at rulespecs/lib/18xx.rules:1145
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1126",
+            at="rulespecs/lib/18xx.rules:1145",
         )
-    # at rulespecs/lib/18xx.rules:1127
+    # at rulespecs/lib/18xx.rules:1146
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1127",
+            at="rulespecs/lib/18xx.rules:1146",
         )
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1147
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1128",
+            at="rulespecs/lib/18xx.rules:1147",
         )
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1148
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1129",
+            at="rulespecs/lib/18xx.rules:1148",
         )
-    # at rulespecs/lib/18xx.rules:1130
+    # at rulespecs/lib/18xx.rules:1149
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1150
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1132
+    # at rulespecs/lib/18xx.rules:1151
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1133
+    # at rulespecs/lib/18xx.rules:1152
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2024,21 +2024,21 @@ def a_discard_train(g, v_corporation, v_train):
         # at rulespecs/18co.rules:2260
         g.move(v_train, v_corporation, g.name("pool"))
     # at rulespecs/18co.rules:2262
-    if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+    if r_len(g, g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
         # at rulespecs/18co.rules:2263
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1172
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1172",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1174
     if not (
         (
             (
@@ -2079,9 +2079,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1155",
+            at="rulespecs/lib/18xx.rules:1174",
         )
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1180
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2092,9 +2092,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1161",
+            at="rulespecs/lib/18xx.rules:1180",
         )
-    # at rulespecs/lib/18xx.rules:1163
+    # at rulespecs/lib/18xx.rules:1182
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2106,66 +2106,66 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1237
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1219
+        # at rulespecs/lib/18xx.rules:1238
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1220
+            # at rulespecs/lib/18xx.rules:1239
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1221
+                # at rulespecs/lib/18xx.rules:1240
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1222
+                # at rulespecs/lib/18xx.rules:1241
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1228
+    # at rulespecs/lib/18xx.rules:1247
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1250
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param("takeover_train_limit_bonus"),
         g.param("takeover_assets_usable_at_once"),
     )
-    # at rulespecs/lib/18xx.rules:1232
+    # at rulespecs/lib/18xx.rules:1251
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1233
+        # at rulespecs/lib/18xx.rules:1252
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1235
+    # at rulespecs/lib/18xx.rules:1254
     for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1236
+        # at rulespecs/lib/18xx.rules:1255
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1238
+    # at rulespecs/lib/18xx.rules:1257
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1239
+        # at rulespecs/lib/18xx.rules:1258
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1240
+            # at rulespecs/lib/18xx.rules:1259
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1264
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1246
+    # at rulespecs/lib/18xx.rules:1265
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1247
+        # at rulespecs/lib/18xx.rules:1266
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1248
+            # at rulespecs/lib/18xx.rules:1267
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1270
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1271
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1253
-    if g.b_len(g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1272
+    if r_len(g, g.b_trains(v_owner)) > g.b_train_limit(v_owner):
+        # at rulespecs/lib/18xx.rules:1273
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1298
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2229,7 +2229,7 @@ def a_special_buy_shares(g, v_player, v_corporation, v_shares):
             at="rulespecs/18co.rules:520",
         )
     # at rulespecs/18co.rules:521
-    if not (g.b_len(v_shares) == 1):
+    if not (r_len(g, v_shares) == 1):
         raise IllegalAction("one certificate at a time", rule="§8.2", at="rulespecs/18co.rules:521")
     # at rulespecs/18co.rules:522
     v_cert = v_shares[0]
@@ -2382,7 +2382,7 @@ def a_remove_token(g, v_company, v_city):
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
     # at rulespecs/18co.rules:2343
-    return (g.b_len(r_treasury_certificates(g, v_corporation)) > 0) and (
+    return (r_len(g, r_treasury_certificates(g, v_corporation)) > 0) and (
         (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
 
@@ -2390,7 +2390,7 @@ def r_can_issue(g, v_corporation):
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
     # at rulespecs/18co.rules:2391
-    if not (g.b_len(v_shares) >= 1):
+    if not (r_len(g, v_shares) >= 1):
         raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2391")
     # at rulespecs/18co.rules:2392
     v_target = g.attr(v_shares[0], "corporation")
@@ -2468,7 +2468,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         )
     # at rulespecs/18co.rules:2418
     if not (
-        (g.b_len(v_shares) >= 1)
+        (r_len(g, v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
@@ -2499,7 +2499,7 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
             at="rulespecs/18co.rules:2431",
         )
     # at rulespecs/18co.rules:2433
-    if not (g.b_len(v_shares) == 1):
+    if not (r_len(g, v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
@@ -2584,7 +2584,7 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
     # at rulespecs/18co.rules:2472
-    if not (g.b_must_buy_train(v_corporation)):
+    if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
@@ -2626,26 +2626,26 @@ def q_bid(g, v_player):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:811
+    # at rulespecs/lib/18xx.rules:830
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:811",
+            at="rulespecs/lib/18xx.rules:830",
         )
-    # at rulespecs/lib/18xx.rules:812
+    # at rulespecs/lib/18xx.rules:831
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:812",
+            at="rulespecs/lib/18xx.rules:831",
         )
-    # at rulespecs/lib/18xx.rules:817
+    # at rulespecs/lib/18xx.rules:836
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:817",
+            at="rulespecs/lib/18xx.rules:836",
         )
 
 
@@ -2709,7 +2709,7 @@ def q_corporation_buy_company(g, v_corporation):
             at="rulespecs/18co.rules:2201",
         )
     # at rulespecs/18co.rules:2210
-    if not ((not r_money_raised_for_train(g)) or (g.b_len(g.b_trains(v_corporation)) > 0)):
+    if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
@@ -2719,12 +2719,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1011
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1011",
         )
 
 
@@ -2749,7 +2749,7 @@ def q_buy_train(g, v_corporation):
             at="rulespecs/18co.rules:2218",
         )
     # at rulespecs/18co.rules:2219
-    if not ((g.b_len(g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
@@ -2868,7 +2868,7 @@ def q_corporate_buy_shares(g, v_corporation):
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2472
-    if not (g.b_must_buy_train(v_corporation)):
+    if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
@@ -2908,33 +2908,33 @@ def qb2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:832
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:813",
+            at="rulespecs/lib/18xx.rules:832",
         )
-    # at rulespecs/lib/18xx.rules:814
+    # at rulespecs/lib/18xx.rules:833
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:814",
+            at="rulespecs/lib/18xx.rules:833",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:835
     v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:818
+    # at rulespecs/lib/18xx.rules:837
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
     ):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:818"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:837"
         )
 
 
@@ -3001,12 +3001,12 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:1013
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:994",
+            at="rulespecs/lib/18xx.rules:1013",
         )
 
 

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+    "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -225,9 +225,14 @@ class Game(GameBase):
         "max": r_max,
         "floor_to": r_floor_to,
         "ceil_to": r_ceil_to,
+        "in_receivership": r_in_receivership,
+        "must_buy_train": r_must_buy_train,
+        "len": r_len,
+        "first": r_first,
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
+        "falling_sale_value": r_falling_sale_value,
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+    "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -209,7 +209,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
         # at rulespecs/1846-18xx-games.rules:143
         g.b_market_move(v_corporation, "right")
     # at rulespecs/1846-18xx-games.rules:145
-    if (g.b_in_receivership(v_corporation) and (g.b_len(g.b_trains(v_corporation)) == 0)) and (
+    if (r_in_receivership(g, v_corporation) and (r_len(g, g.b_trains(v_corporation)) == 0)) and (
         g.b_price(v_corporation) > 0
     ):
         # at rulespecs/1846-18xx-games.rules:146
@@ -221,7 +221,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     # at rulespecs/1846-18xx-games.rules:108
     if (
         (
-            g.b_must_buy_train(v_corporation)
+            r_must_buy_train(g, v_corporation)
             and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
         )
         and (g.b_cash(v_corporation) < v_price)
@@ -255,7 +255,7 @@ def r_forced_shortfall(g, v_corporation):
             )
             else r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
         )
-        if g.b_must_buy_train(v_corporation)
+        if r_must_buy_train(g, v_corporation)
         else 0
     )
 
@@ -332,9 +332,14 @@ class Game(GameBase):
         "max": r_max,
         "floor_to": r_floor_to,
         "ceil_to": r_ceil_to,
+        "in_receivership": r_in_receivership,
+        "must_buy_train": r_must_buy_train,
+        "len": r_len,
+        "first": r_first,
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
+        "falling_sale_value": r_falling_sale_value,
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,

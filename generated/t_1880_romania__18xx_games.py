@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+    "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -522,7 +522,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/1880-romania-18xx-games.rules:540
     g.move(v_train, v_corporation, g.name("scrap"))
     # at rulespecs/1880-romania-18xx-games.rules:541
-    if g.b_len(g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+    if r_len(g, g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
         # at rulespecs/1880-romania-18xx-games.rules:542
         g.b_resolve_decision(v_corporation, "discard_train")
 
@@ -530,7 +530,7 @@ def a_discard_train(g, v_corporation, v_train):
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it at 50% rounded up (VII.3.9)"""
     # at rulespecs/1880-romania-18xx-games.rules:630
-    if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
+    if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
         # at rulespecs/1880-romania-18xx-games.rules:631
         v_owner = g.b_president(v_corporation)
         # at rulespecs/1880-romania-18xx-games.rules:632
@@ -652,11 +652,11 @@ def a_assign(g, v_company, v_target):
             )
         # at rulespecs/1880-romania-18xx-games.rules:468
         if not (
-            (g.b_len(g.b_trains(v_corp)) < g.b_train_limit(v_corp))
+            (r_len(g, g.b_trains(v_corp)) < g.b_train_limit(v_corp))
             or all(
                 (
                     (r_director(g, v_c) != g.b_holder_of(v_company))
-                    or (g.b_len(g.b_trains(v_c)) >= g.b_train_limit(v_c))
+                    or (r_len(g, g.b_trains(v_c)) >= g.b_train_limit(v_c))
                 )
                 for v_c in g.name("corporations")
             )
@@ -667,7 +667,7 @@ def a_assign(g, v_company, v_target):
                 at="rulespecs/1880-romania-18xx-games.rules:468",
             )
         # at rulespecs/1880-romania-18xx-games.rules:472
-        v_exchanged = g.b_first(g.b_available_trains())
+        v_exchanged = r_first(g, g.b_available_trains())
         # at rulespecs/1880-romania-18xx-games.rules:473
         g.move(v_exchanged, g.name("depot"), v_corp)
         # at rulespecs/1880-romania-18xx-games.rules:474
@@ -677,7 +677,7 @@ def a_assign(g, v_company, v_target):
         # at rulespecs/1880-romania-18xx-games.rules:476
         g.b_close_private(v_company)
         # at rulespecs/1880-romania-18xx-games.rules:477
-        if g.b_len(g.b_trains(v_corp)) > g.b_train_limit(v_corp):
+        if r_len(g, g.b_trains(v_corp)) > g.b_train_limit(v_corp):
             # at rulespecs/1880-romania-18xx-games.rules:478
             g.b_require_decision(v_corp, "discard_train")
 
@@ -954,9 +954,9 @@ def r_step_held(g, v_corporation, v_step):
                 (v_step == "buy_train")
                 and (
                     (
-                        g.b_must_buy_train(v_corporation)
+                        r_must_buy_train(g, v_corporation)
                         or (
-                            (g.b_len(g.b_trains(v_corporation)) < g.b_train_limit(v_corporation))
+                            (r_len(g, g.b_trains(v_corporation)) < g.b_train_limit(v_corporation))
                             and (
                                 (g.b_cash(v_corporation) >= g.b_cheapest_train_price())
                                 or (
@@ -970,7 +970,7 @@ def r_step_held(g, v_corporation, v_step):
                                                     == r_director(g, v_corporation)
                                                 )
                                             )
-                                            and (g.b_len(g.b_trains(v_c)) > 0)
+                                            and (r_len(g, g.b_trains(v_c)) > 0)
                                         )
                                         for v_c in g.name("corporations")
                                     )
@@ -1382,7 +1382,7 @@ def t_communist_privates(g, *_rest):
                 # at rulespecs/1880-romania-18xx-games.rules:437
                 g.b_close_private(v_x)
                 # at rulespecs/1880-romania-18xx-games.rules:438
-                g.move(g.b_first(g.b_available_trains()), g.name("depot"), g.name("scrap"))
+                g.move(r_first(g, g.b_available_trains()), g.name("depot"), g.name("scrap"))
 
 
 class Game(GameBase):
@@ -1438,9 +1438,14 @@ class Game(GameBase):
         "max": r_max,
         "floor_to": r_floor_to,
         "ceil_to": r_ceil_to,
+        "in_receivership": r_in_receivership,
+        "must_buy_train": r_must_buy_train,
+        "len": r_len,
+        "first": r_first,
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
+        "falling_sale_value": r_falling_sale_value,
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+    "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "5353aaf0dfe38421",
+        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -165,7 +165,7 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 def r_forced_purchase_help(g, v_corporation, v_price):
     """The president pays what the corporation lacks for the cheapest train it must buy, once it has issued what it would or can issue nothing (supplement from \"18xx.games: lib/engine/step/train.rb (Train#buy_train_action, Train#must_issue_before_ebuy?, Train#check_for_cheapest_train)\")"""
     # at rulespecs/18co-18xx-games.rules:94
-    if g.b_must_buy_train(v_corporation) and (g.b_cash(v_corporation) < v_price):
+    if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
         # at rulespecs/18co-18xx-games.rules:95
         if not (g.state_has("done_this_turn", "issued") or (not r_can_issue(g, v_corporation))):
             raise IllegalAction(
@@ -212,7 +212,7 @@ def r_forced_shortfall(g, v_corporation):
             )
             else r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
         )
-        if g.b_must_buy_train(v_corporation)
+        if r_must_buy_train(g, v_corporation)
         else 0
     )
 
@@ -221,7 +221,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue the corporation's own certificates to the Market, several at once as one at a time (supplement from \"18xx.games: lib/engine/game/g_18_co/game.rb (Game#issuable_shares, Game#emergency_issuable_bundles, Game#reduced_bundle_price_for_market_drop, Game#sell_shares_and_change_price), lib/engine/game/g_18_co/step/issues_shares.rb (IssueShares#process_sell_shares)\")"""
     # at rulespecs/18co-18xx-games.rules:41
     v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+        g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     # at rulespecs/18co-18xx-games.rules:43
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
@@ -232,7 +232,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         )
     # at rulespecs/18co-18xx-games.rules:45
     if not (
-        (g.b_len(v_shares) >= 1)
+        (r_len(g, v_shares) >= 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
@@ -255,7 +255,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         or (
             (
                 g.b_cash(v_corporation)
-                + g.b_falling_sale_value(v_corporation, ((v_percent_sold // 10) - 1))
+                + r_falling_sale_value(g, v_corporation, ((v_percent_sold // 10) - 1))
             )
             < g.b_cheapest_train_price()
         )
@@ -267,7 +267,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         )
     # at rulespecs/18co-18xx-games.rules:52
     g.transfer(
-        g.b_falling_sale_value(v_corporation, (v_percent_sold // 10)), g.name("bank"), v_corporation
+        r_falling_sale_value(g, v_corporation, (v_percent_sold // 10)),
+        g.name("bank"),
+        v_corporation,
     )
     # at rulespecs/18co-18xx-games.rules:53
     g.state_set("done_this_turn", ("issued",), True)
@@ -292,7 +294,7 @@ def r_money_raised_for_train(g):
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (supplement from \"18xx.games: lib/engine/step/bankrupt.rb (Bankrupt#process_bankrupt), lib/engine/game/base.rb (Game#can_go_bankrupt?, Game#total_emr_buying_power), lib/engine/step/train.rb (Train#can_sell?: must_issue_before_ebuy?)\")"""
     # at rulespecs/18co-18xx-games.rules:120
-    if not (g.b_must_buy_train(v_corporation)):
+    if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule="§5.10.6",
@@ -303,13 +305,13 @@ def a_bankrupt(g, v_corporation):
     # at rulespecs/18co-18xx-games.rules:122
     v_issuable = r_min(
         g,
-        g.b_len(r_treasury_certificates(g, v_corporation)),
+        r_len(g, r_treasury_certificates(g, v_corporation)),
         ((g.param("pool_cap") - r_pool_percent(g, v_corporation)) // 10),
     )
     # at rulespecs/18co-18xx-games.rules:123
     if not (
         (
-            (g.b_cash(v_corporation) + g.b_falling_sale_value(v_corporation, v_issuable))
+            (g.b_cash(v_corporation) + r_falling_sale_value(g, v_corporation, v_issuable))
             + g.b_cash(v_player)
         )
         < g.b_cheapest_train_price()
@@ -349,7 +351,7 @@ def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co-18xx-games.rules:41
     v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and g.b_must_buy_train(v_corporation)
+        g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
     # at rulespecs/18co-18xx-games.rules:43
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
@@ -455,9 +457,14 @@ class Game(GameBase):
         "max": r_max,
         "floor_to": r_floor_to,
         "ceil_to": r_ceil_to,
+        "in_receivership": r_in_receivership,
+        "must_buy_train": r_must_buy_train,
+        "len": r_len,
+        "first": r_first,
         "pool_percent": r_pool_percent,
         "sold_percent": r_sold_percent,
         "pool_certificates": r_pool_certificates,
+        "falling_sale_value": r_falling_sale_value,
         "price_after": r_price_after,
         "treasury_certificates": r_treasury_certificates,
         "ipo_of": r_ipo_of,

@@ -206,7 +206,7 @@ def _gt_must_buy(g, cash):
     g.transfer(g.cash[gt], gt, BANK)
     give(g, "GT", cash)
     corporation_to_step(g, "GT", "buy_train")
-    assert g.b_must_buy_train(gt)
+    assert g.call("must_buy_train", gt)
     return gt
 
 

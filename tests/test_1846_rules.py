@@ -528,7 +528,7 @@ def test_emergency_money_raising_issue_first_then_president_then_bankruptcy():
     g.j.set(g.owner, "GT_2", g.entity("player", "P2"))
     g.transfer(g.cash[gt], gt, BANK)
     corporation_to_step(g, "GT", "buy_train")
-    assert g.b_must_buy_train(gt)
+    assert g.call("must_buy_train", gt)
     assert_refused(g, C("GT", "pass"), "Buying Trains", "must buy one")
     assert_refused(g, C("GT", "contribute", player="P1", amount=10), "Emergency Money Raising", "first issue")
     assert_refused(g, C("GT", "bankrupt"), "Emergency Money Raising", "first issue")
@@ -577,7 +577,7 @@ def test_bankruptcy_the_player_leaves_and_the_corporation_enters_receivership():
     # nothing by the usual rules), its 20% paid to him and on to GT, even past the 50% pool cap
     assert g.b_percent(POOL, gt) == 60 and g.b_percent(p1, gt) == 0 and g.cash[p1] == 0
     assert ("pool_cap", "GT") in g.g["sanctioned"]
-    assert g.b_in_receivership(gt) and g.b_president(gt) is None
+    assert g.call("in_receivership", gt) and g.b_president(gt) is None
     # in receivership GT cannot pay for the cheapest train ($80) with that money: it buys none, and
     # nobody pays for it; its turn ended
     assert g.cash[gt] == 2 * price < 80 and g.b_trains(gt) == []
@@ -595,12 +595,12 @@ def test_bankruptcy_a_player_holding_20_percent_becomes_president():
     gt, p1 = _broke_gt(g, {"GT_5": "P2", "GT_6": "P2"})
     act(g, C("GT", "bankrupt"))
     p2 = g.entity("player", "P2")
-    assert g.b_president(gt) == p2 and not g.b_in_receivership(gt)
+    assert g.b_president(gt) == p2 and not g.call("in_receivership", gt)
     # his two shares went to the market for the president's certificate: the market holds 60% still
     assert g.b_percent(p2, gt) == 20 and g.b_percent(POOL, gt) == 60 and g.b_president_certificate(gt).id == "GT_0"
     assert g.owner["GT_5"] is POOL and g.owner["GT_0"] == p2
     # the new president must buy GT's train
-    assert g.g["operating"] == "GT" and g.b_must_buy_train(gt)
+    assert g.g["operating"] == "GT" and g.call("must_buy_train", gt)
 
 
 def test_receivership_operates_without_a_president_and_ends_when_a_player_holds_20_percent():
@@ -618,18 +618,18 @@ def test_receivership_operates_without_a_president_and_ends_when_a_player_holds_
         player = acting(g)
         seen.add(player)
         holder = g.entity("player", player)
-        if g.b_percent(holder, gt) < 20 and g.b_in_receivership(gt) and g.cash[holder] >= g.b_price(gt):
+        if g.b_percent(holder, gt) < 20 and g.call("in_receivership", gt) and g.cash[holder] >= g.b_price(gt):
             before = g.b_percent(holder, gt)
             act(g, P(player, "buy_shares", shares=[g.b_next_certificate(gt, "pool").id], percent=10))
             if before == 10:
-                assert g.b_president(gt) == holder and not g.b_in_receivership(gt)
+                assert g.b_president(gt) == holder and not g.call("in_receivership", gt)
                 break
             # 7.13 (as quoted from the rules by the 18xx.games tracker): no selling a company in receivership
             assert g.b_sellable(holder, gt) == []
         else:
             act(g, P(player, "pass"))
     assert "P1" not in seen
-    assert not g.b_in_receivership(gt)
+    assert not g.call("in_receivership", gt)
 
 
 def test_receivership_pool_president_certificate_is_not_sold_directly():
@@ -885,7 +885,7 @@ def test_receivership_no_player_sells_its_shares():
     g = new_game(4, seed=2)
     gt, _p1 = _broke_gt(g, {"GT_7": "P3"})
     act(g, C("GT", "bankrupt"))
-    assert g.b_in_receivership(gt)
+    assert g.call("in_receivership", gt)
     while g.g["round"] != "stock" or acting(g) != "P3":
         act(g, {"type": "pass", "entity": acting(g), "entity_type": g.current_entity().kind})
     assert_refused(g, P("P3", "sell_shares", shares=["GT_7"], percent=10), "Stock Round", "cannot be sold")

@@ -137,7 +137,7 @@ def _kpac_must_buy_a_train(variant=None):
     g.transfer(g.cash[km], km, BANK)
     g.transfer(g.cash[dee] - 10, dee, BANK)
     g.move(_held(g, "Bob", "CM")[0], g.find("Bob"), dee)
-    assert g.b_must_buy_train(km) and g.call("emergency_seller", dee)
+    assert g.call("must_buy_train", km) and g.call("emergency_seller", dee)
     return g
 
 

@@ -65,10 +65,10 @@ def pass_(g):
     if g.g.get("pending") and offers:
         act(g, select(offers[0][0], "none", entity.id))
         return
-    if entity.kind == "corporation" and g.b_must_buy_train(entity):
+    if entity.kind == "corporation" and g.call("must_buy_train", entity):
         train = g.b_available_trains()[0]
         act(g, C(entity.id, "buy_train", train=train.id, price=g.b_bank_price(entity, train)))
-        if not g.b_must_buy_train(entity) and g.g["operating"] == entity.id and g.g["step"] == "buy_train":
+        if not g.call("must_buy_train", entity) and g.g["operating"] == entity.id and g.g["step"] == "buy_train":
             act(g, C(entity.id, "pass"))
         return
     act(g, {"type": "pass", "entity": entity.id, "entity_type": entity.kind})

@@ -67,7 +67,7 @@ def par_action(g, player, corp, price):
 def pass_(g):
     """The entity on turn passes; a company that must buy a train buys the bank's first."""
     entity = g.current_entity()
-    if entity.kind == "corporation" and g.b_must_buy_train(entity):
+    if entity.kind == "corporation" and g.call("must_buy_train", entity):
         tid = g._available_train_ids()[0]
         act(g, C(entity.id, "buy_train", train=tid, price=g.trains[tid].price, variant=g.trains[tid].name))
         return
@@ -537,7 +537,7 @@ def test_emergency_money_raising_no_train_from_another_company_after_an_emergenc
     for cert, player in zip([c for c in g.certs_of[second] if g.owner[c.id] == buyer][:3], ("P2", "P3", "P4")):
         g.j.set(g.owner, cert.id, g.entity("player", player))  # test setup: players hold three shares
     g.transfer(g.cash[buyer], buyer, BANK)                      # and the company has no cash
-    assert g.b_must_buy_train(buyer)
+    assert g.call("must_buy_train", buyer)
     theirs = g.b_trains(g.entity("corporation", first))[0]
     issued = next(c for c in g.certs_of[second] if g.owner[c.id] == buyer)
     act(g, C(second, "sell_shares", shares=[issued.id], percent=10))
@@ -631,7 +631,7 @@ def test_two_player_rules_train_ownership_in_phase_4():
     g.j.set(g.owner, sixes[0], g.entity("corporation", other))  # test setup: the other company's last train
     g.j.set(g.g, "step", "buy_train")  # test setup: the company on turn is at its train purchase
     # no train for sale: the company need not own one ...
-    assert not g.b_must_buy_train(g.entity("corporation", first))
+    assert not g.call("must_buy_train", g.entity("corporation", first))
     assert {a["type"] for a in g.legal_actions()} == {"pass"}
     # ... and may not buy the other company's last train
     assert_refused(g, C(first, "buy_train", train=sixes[0], price=1), "Train Ownership", "last train")

@@ -192,7 +192,7 @@ def test_a_presidents_certificate_in_receivership_is_not_bought_from_the_pool(pr
         _start(game, "PRR", "Player 2")
         for cert in game.certs_of["PRR"][:4]:
             j.set(game.owner, cert.id, POOL)
-        assert game.b_in_receivership(game.entity("corporation", "PRR"))
+        assert game.call("in_receivership", game.entity("corporation", "PRR"))
         legal = validator.try_all({"buy_shares"})
     finally:
         j.rollback()

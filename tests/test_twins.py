@@ -33,8 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: the verifier's hand-written runtime step); 166 with bank_funded_shares a library function, a kind's parameter
 #: defaults (`param bank_funds_on_par: int = 0`) now read by the components that do not set them; 165 with
 #: offered_later a library function over private_sale_order, a parameter whose type names a kind of entity
-#: (`list[private]`) now read as entities in the engine as in the model
-RECORDED = 165
+#: (`list[private]`) now read as entities in the engine as in the model; 163 with first, must_buy_train and
+#: in_receivership library functions (the model's trains reading their kind's defaults, as the engine's do); 162 with
+#: len a library function over the quantifier count (which the model now reads over a name, too); 161 with
+#: falling_sale_value a library function, a sum over 1..n of price_after_moves
+RECORDED = 161
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -42,7 +45,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "may_sell_now", "can_sell", "emergency_seller", "emergency_shortfall", "close_minors", "price_after", "bonds_of",
          "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
          "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares",
-         "offered_later"]
+         "offered_later", "first", "must_buy_train", "in_receivership", "len",
+         "falling_sale_value"]
 
 
 @functools.cache
@@ -184,3 +188,31 @@ def test_a_parameter_typed_by_a_kind_reads_as_its_entities(rulespecs_loaded):
     model = Model(rulespecs_loaded.program.titles["1800"])
     lifted = Translator(model).param_value("private_sale_order", Translator(model).new_ctx(model.vars.fresh_state("s")))
     assert [str(v) for v, _ in lifted.elems] == [str(model.z(model.entity("private", k))) for k in ("MT", "DSL", "RGS")]
+
+
+def test_len_is_a_count_in_the_engine_and_the_model(rulespecs_loaded):
+    """The library's len(xs) is count(x in xs: true): the engine counts a list's elements and a name's
+    letters; the model counts the same, reads a name's letters as the engine iterates a string, and gives
+    an oracle (the engine's answer) for a value it does not follow, where it refused such a count before."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.lang import syntax as s
+    from compiler.verify.model import Model
+    from compiler.verify.terms import Opaque
+    from compiler.verify.translate import Translator
+
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    assert g.call("len", g.b_available_trains()) == len(g.b_available_trains()) > 0
+    assert g.call("len", "AB") == 2 and g.call("len", []) == 0
+    assert "len" not in _census()["model_only"]
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    count = s.Quantifier("count", "x", s.Name("xs"), s.Bool(True))
+    ctx.locals["xs"] = "ABC"
+    assert tr.quantifier(count, ctx) == 3
+    ctx.locals["xs"] = Opaque("a name the model does not follow")
+    answer = tr.quantifier(count, ctx)
+    assert z3.is_int(answer) and any(name.startswith("count(") for name, _, _ in ctx.shared.oracles)

@@ -684,17 +684,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def b_acting(self, entity: Entity) -> bool:
         return self.current_entity() == entity
 
-    def b_len(self, xs) -> int:
-        """len(xs): how many."""
-        return len(xs)
-
     def b_take(self, xs, n: int) -> list:
         """take(xs, n): the first n of xs."""
         return list(xs)[:n]
-
-    def b_first(self, xs):
-        xs = list(xs)
-        return xs[0] if xs else None
 
     @staticmethod
     def b_part(name: Any, sep: str, index: int) -> str | None:
@@ -1105,7 +1097,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 return
             entity = self.current_entity()
             if (self.g["round"] == "operating" and isinstance(entity, Entity) and entity.kind == "corporation"
-                    and not self.g.get("pending") and self.b_in_receivership(entity)):
+                    and not self.g.get("pending") and self._in_receivership(entity)):
                 self._dispatch(self._receivership_action(entity))  # no president decides: the rules do
                 self._end_turn_if_closed()
                 continue

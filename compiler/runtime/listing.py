@@ -153,7 +153,7 @@ class Listing:
             names.sort(key=lambda name: (any(name.endswith(kind) for kind in self.COSTLY), name != prefer))
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
-            if president is not None and self.b_must_buy_train(entity):
+            if president is not None and self._must_buy_train(entity):
                 # the president's emergency sales (the title's guards decide which)
                 yield from self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"})
         yield from self._iter_candidates_for(entity, names)

@@ -203,32 +203,17 @@ class OperatingRound:
             return out
         return distance
 
-    def b_must_buy_train(self, corp: Entity) -> bool:
-        """must_buy_train(C): C is at its train purchase without a train, and the bank has one."""
-        return (
-            isinstance(corp, Entity) and corp.kind == "corporation" and not self.corp[corp.id]["closed"]
-            and self.b_in_step(corp, "buy_train") and not any(self._meets_obligation(t) for t in self.b_trains(corp))
-            and bool(self._available_train_ids()) and not self.b_in_receivership(corp)
-            and not self.b_has_power(corp, "no_train_needed")
-        )
+    def _must_buy_train(self, corp: Entity) -> bool:
+        """Whether C owes a train now: the library's function `must_buy_train` (rulespecs/lib/18xx.rules),
+        compiled into the engine, is the one place that says so (the z3 model translates the same function).
+        A title without the library owes none."""
+        routine = self.ROUTINES.get("must_buy_train")
+        return False if routine is None else bool(routine(self, corp))
 
     def _meets_obligation(self, train: Train) -> bool:
         """A train that counts for a corporation's duty to own one (not one with
         `satisfies_train_obligation: false`, 1880's rebuilt 2-train)."""
         return self.DATA.component("train", train.name).get("satisfies_train_obligation", True) is not False
-
-    def b_falling_sale_value(self, corp: Entity, shares: int) -> int:
-        """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of
-        the token's way down the market, from its price now: the first at the price now, the next at the
-        price one step down, and so on (n prices added up; 0 shares: 0)."""
-        cell = self.corp[corp.id]["cell"]
-        if cell is None:
-            raise IllegalAction(f"{corp} has no share price yet")
-        total = 0
-        for _ in range(max(0, int(shares))):
-            total += self.market.price(cell)
-            cell = self.market.move(cell, "down")
-        return total
 
     def _side_prices(self, train: Train) -> list[int]:
         return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]

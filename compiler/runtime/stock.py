@@ -190,7 +190,7 @@ class StockRound:
             if self.owner[cert.id] == holder and not (cert.president and source != "pool" and not self.b_started(corp)):
                 if cert.president and holder != POOL:
                     continue
-                if cert.president and self.b_in_receivership(corp):
+                if cert.president and self._in_receivership(corp):
                     continue  # it passes only by exchange to a player holding as much (_check_president)
                 return cert
         return None
@@ -206,7 +206,7 @@ class StockRound:
             certs = [c for c in self.certs_of[corp.id] if (o := owner[c.id]) is player or (o.id == pid and o.kind == pkind)]
         else:
             certs = [c for c in self.certs_of[corp.id] if owner[c.id] == player]
-        if self.b_in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
+        if self._in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
             return []
         if not self.param("president_certificate_saleable"):
             certs = [c for c in certs if not c.president]
@@ -486,14 +486,12 @@ class StockRound:
     def _receivership_rules(self) -> bool:
         return bool(self._param_or("receivership_steps", None))
 
-    def b_in_receivership(self, corp: Entity) -> bool:
-        """in_receivership(C): C is started and open, and its president's certificate lies in the market (no
-        player presides it); where the title has `receivership_steps`, the runtime operates it."""
-        if not isinstance(corp, Entity) or corp.kind != "corporation" or not self._receivership_rules():
-            return False
-        if self.corp[corp.id]["closed"] or self.corp[corp.id]["par"] is None:
-            return False
-        return self.owner[self.certs_of[corp.id][0].id] is POOL
+    def _in_receivership(self, corp: Entity) -> bool:
+        """Whether C is in receivership: the library's function `in_receivership` (rulespecs/lib/18xx.rules),
+        compiled into the engine, is the one place that says so (the z3 model translates the same function,
+        `Builtins.in_receivership`). A title without the library has no receivership."""
+        routine = self.ROUTINES.get("in_receivership")
+        return False if routine is None else bool(routine(self, corp))
 
     def _end_receivership(self, corp: Entity, pres_cert: Certificate) -> None:
         """A president's certificate in the market goes to the player holding at least as much of the

@@ -206,6 +206,10 @@ class AbilityBuiltins:
         k = self.known(e)
         if k is not None and k.kind != "corporation":
             return False
+        if self.m.cards is None:
+            # a title without ability cards: no company holds one (GameBase._power finds none)
+            ctx.shared.reads.add("cards", str(self.m.prop_value("ability_cards")), None)
+            return False
         return OR(*[AND(cond, self.has_power_of(ctx, c, str(effect))) for c, cond in self.corp_of(ctx, e)])
 
     def b_power_value(self, ctx: Ctx, corp: Any, effect: Any, field_: Any) -> Any:

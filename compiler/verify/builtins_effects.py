@@ -244,31 +244,6 @@ class EffectBuiltins:
             for name in (f"tokens:{c.id}", f"extra_tokens:{c.id}"):
                 ctx.state[name] = IF(when, ctx.state[name] + absorbed, ctx.state[name])
 
-    def b_falling_sale_value(self, ctx: Ctx, corp: Any, shares: Any) -> Any:
-        """As GameBase.b_falling_sale_value: for each number of shares a sale may hold (at most every share
-        of the corporation), the sum of that many prices on the token's way down from its cell (refused
-        when the corporation has no price yet)."""
-        market = self.m.require_market()
-        ctx.shared.reads.add("market", "moves", (market.rows, sorted(market.zones.items()), market.left_edge, market.right_edge, market.top_edge))
-
-        def value(c: Ent) -> Any:
-            ctx.require(ctx.state[f"has_cell:{c.id}"])
-            most = sum(cert.percent for cert in self.m.certs_for(c.id)) // 10
-
-            def at(cell: tuple[int, int]) -> Any:
-                out: Any = 0
-                prices, here = [], cell
-                for _ in range(most):
-                    prices.append(market.price(here))
-                    here = market.move(here, "down")
-                for n in range(1, most + 1):
-                    out = IF(self.tr.eq(shares, n), sum(prices[:n]), out)
-                return out
-
-            return self.cell_chain(ctx, c, at)
-
-        return self.per_corp(ctx, corp, value)
-
     def b_sell_out(self, ctx: Ctx, player: Any) -> None:
         """As GameBase.b_sell_out: a bankrupt player's certificates all go to the pool, corporation by
         corporation. First those he may sell by the usual rules, within the pool's room, president's

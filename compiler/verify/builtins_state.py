@@ -24,7 +24,6 @@ from compiler.verify.model import (
     Item,
     Reads,
     Unsupported,
-    granted_var,
     hold_name,
 )
 from compiler.verify.terms import (
@@ -801,11 +800,12 @@ class StateBuiltins:
         return Sel(alts)
 
     def in_receivership(self, ctx: Ctx, corp: Ent) -> Any:
-        """As GameBase.b_in_receivership: where the title has `receivership_steps`, a started corporation
-        whose president's certificate lies in the market (the model has no closed corporations)."""
-        if not self.m.prop_value("receivership_steps"):
+        """Whether the corporation is in receivership: the library's function `in_receivership`
+        (rulespecs/lib/18xx.rules) translated, as the engine calls it compiled (GameBase._in_receivership);
+        false for a title without it."""
+        if "in_receivership" not in self.tr.routines:
             return False
-        return AND(ctx.state[f"has_par:{corp.id}"], self.held(ctx, self.m.certs_for(corp.id)[0], self.m.z(POOL)))
+        return self.tr.truthy(self.tr.call("in_receivership", [self.m.z(corp)], {}, ctx))
 
     def b_sellable(self, ctx: Ctx, player: Any, corp: Any) -> Any:
         """As GameBase.b_sellable: the certificates of the corporation the player may sell, president's
@@ -856,9 +856,6 @@ class StateBuiltins:
             out.append((cert, ok))
         return out
 
-    def b_len(self, ctx: Ctx, xs: Any) -> Any:
-        return self.tr.length(xs)
-
     def b_take(self, ctx: Ctx, xs: Any, n: Any) -> Any:
         """take(xs, n): the first n present elements (n a number the title gives)."""
         if is_z3(n):
@@ -870,14 +867,6 @@ class StateBuiltins:
             before = SUM([IF(c, 1, 0) for _, c in xs.elems[:k]])
             out.append((value, AND(cond, self.tr.cmp("<", before, n))))
         return SymList(out)
-
-    def b_first(self, ctx: Ctx, xs: Any) -> Any:
-        if isinstance(xs, SymList) and not xs.elems:
-            return None
-        present = OR(*[c for _, c in xs.elems]) if isinstance(xs, SymList) else True
-        sub = ctx.fork(present)
-        value = self.tr.index(xs, 0, sub)
-        return value
 
     def b_trains(self, ctx: Ctx, holder: Any) -> Any:
         return SymList([(Sel([(t, True)]), self.held(ctx, t, holder)) for t in self.m.trains])
@@ -976,21 +965,6 @@ class StateBuiltins:
 
     def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
         return ctx.state["bank_buys"]
-
-    def b_must_buy_train(self, ctx: Ctx, corp: Any) -> Any:
-        m = self.m
-        e = self.ent(corp)
-        k = self.known(e)
-        if k is not None and k.kind != "corporation":
-            return False
-        # a card's `no_train_needed` ability lifts the obligation (GameBase.b_must_buy_train)
-        exempt = (self.b_has_power(ctx, e, "no_train_needed")
-                  if m.prop_value("ability_cards") is not None and self.powers(ctx, "no_train_needed") else False)
-        # a corporation in receivership is operated by the runtime, and owes no train (1846's receivership)
-        exempt = OR(exempt, *[AND(cond, self.in_receivership(ctx, c)) for c, cond in self.corp_of(ctx, e)])
-        return AND(self.b_in_step(ctx, e, "buy_train"),
-                   NOT(OR(*[self.held(ctx, t, e) for t in m.trains if self.meets_obligation(ctx, t)])),
-                   OR(*[c for _, c in self.avail(ctx)]), NOT(exempt))
 
     def meets_obligation(self, ctx: Ctx, train: Item) -> bool:
         """As GameBase._meets_obligation: whether the train counts for a corporation's duty to own one

@@ -508,9 +508,10 @@ class Model:
         self.train_types: list[str] = []
         self.train_data: dict[str, dict[str, Any]] = {}
         self.trains: list[Item] = []
+        defaults = self.title.kind_defaults("train")
         for comp in self.title.components("train"):
             name = comp.key or ""
-            data = component_data(comp)
+            data = component_data(comp, defaults)
             self.train_types.append(name)
             self.train_data[name] = data
             count = data.get("count")

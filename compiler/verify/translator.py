@@ -680,10 +680,11 @@ class Translator:
             # over a group the model leaves out (the minors' holdings)
             return self.engines_answer(e, ctx, f"{e.kind}_over_{e.domain.name}", e.domain.name)
         domain = self.expr(e.domain, ctx)
-        if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
-            domain = self.range_list(domain[1], domain[2])
-        if isinstance(domain, list):
-            domain = SymList([(x, True) for x in domain])
+        if isinstance(domain, Opaque):
+            # over a value the model does not follow (the letters of a name an action gives): any value
+            # the engine could find, as for a group the model leaves out
+            return self.engines_answer(e, ctx, f"{e.kind}_over_opaque", domain.what)
+        domain = self.plain_domain(domain)
         if not isinstance(domain, SymList):
             raise Unsupported(f"{e.kind} over {domain!r}")
         parts = []
@@ -714,11 +715,7 @@ class Translator:
         """filter(var in domain: body): the domain's elements, each present where it was and the body
         holds of it. Over the model's members of a group only (as every list of the model): the
         corporations a cut-down scope leaves out are in no list."""
-        domain = self.expr(e.domain, ctx)
-        if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
-            domain = self.range_list(domain[1], domain[2])
-        if isinstance(domain, list):
-            domain = SymList([(x, True) for x in domain])
+        domain = self.plain_domain(self.expr(e.domain, ctx))
         if not isinstance(domain, SymList):
             raise Unsupported(f"filter over {domain!r}")
         elems = []
@@ -729,6 +726,17 @@ class Translator:
             sub.locals[e.var] = value
             elems.append((value, AND(cond, self.truthy(self.expr(e.body, sub)))))
         return SymList(elems)
+
+    def plain_domain(self, domain: Any) -> Any:
+        """A quantifier's domain as a list of the model (`SymList`) where it is a range, a list or tuple of
+        values, or a name (its letters, as the engine iterates over a string); anything else as it is."""
+        if isinstance(domain, tuple) and len(domain) == 3 and domain[0] == "range":
+            return self.range_list(domain[1], domain[2])
+        if isinstance(domain, str):
+            domain = list(domain)
+        if isinstance(domain, (list, tuple)):
+            return SymList([(x, True) for x in domain])
+        return domain
 
     def range_list(self, low: Any, high: Any, counts_shares: bool = False) -> "SymList":
         """The numbers low..high (both included) as a list: each with the condition that it is within
