@@ -258,7 +258,7 @@ def _shortfall_after_help(game, corporation):
     help the title refuses now is none)."""
     from compiler.runtime.errors import IllegalAction
 
-    if not game.b_must_buy_train(corporation):
+    if not game.call("must_buy_train", corporation):
         return 0
     price = game.b_cheapest_train_price()
     game.j.begin()
@@ -294,7 +294,7 @@ def test_forced_shortfall_is_what_the_titles_forced_purchase_help_leaves(title, 
         rng = random.Random(seed)
         for _ in range(900):
             for corporation in game.corporations:
-                if game.b_must_buy_train(corporation):
+                if game.call("must_buy_train", corporation):
                     oracle = _shortfall_after_help(game, corporation)
                     assert game.call("forced_shortfall", corporation) == oracle, (seed, corporation.id)
                     whole = max(0, game.b_cheapest_train_price() - game.cash[corporation])
