@@ -216,3 +216,43 @@ def test_len_is_a_count_in_the_engine_and_the_model(rulespecs_loaded):
     ctx.locals["xs"] = Opaque("a name the model does not follow")
     answer = tr.quantifier(count, ctx)
     assert z3.is_int(answer) and any(name.startswith("count(") for name, _, _ in ctx.shared.oracles)
+
+
+def test_a_range_past_the_models_bound_is_any_value_not_a_cut_one(rulespecs_loaded):
+    """A range whose end is a term is read up to the model's bound (the most certificates, or shares, a
+    corporation has): within it the sum and the loop are exact; past it, what a quantifier or a `for`
+    works out is any value the engine could find, never the cut range's (which would prove what the
+    engine does not do: `falling_sale_value` of more shares than the bound)."""
+    import z3
+
+    from compiler.lang import syntax as s
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    most = max(max(len(model.certs_for(c.id)), sum(cert.percent for cert in model.certs_for(c.id)) // 10)
+               for c in model.corporations)
+    tr = Translator(model)
+    n = z3.Int("n")
+
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    ctx.locals["n"] = n
+    value = tr.quantifier(s.Quantifier("sum", "k", s.Range(s.Int(1), s.Name("n")), s.Int(1)), ctx)
+
+    def possible(*facts):
+        solver = z3.Solver()
+        solver.add(*ctx.shared.axioms, *facts)
+        return solver.check() == z3.sat
+
+    assert not possible(n == 3, value != 3)  # exact within the bound
+    assert possible(n == most + 2, value == most + 2)  # past it, the engine's answer is possible
+
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    player = model.players[0]
+    ctx.locals["n"], ctx.locals["p"] = n, model.z(player)
+    before = ctx.state[f"cash:{player.id}"]
+    loop = s.For("k", s.Range(s.Int(1), s.Name("n")), (s.Transfer(s.Int(1), s.Name("bank"), s.Name("p")),))
+    tr.stmt(loop, ctx)
+    after = ctx.state[f"cash:{player.id}"]
+    assert not possible(n == 3, after != before + 3, *ctx.shared.guards)
+    assert possible(n == most + 3, after == before + most + 3, *ctx.shared.guards)

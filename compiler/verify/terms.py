@@ -29,9 +29,13 @@ Translator = Any
 
 @dataclass
 class SymList:
-    """A list whose members depend on the state: (value, condition) in order."""
+    """A list whose members depend on the state: (value, condition) in order. `beyond`: the
+    condition under which the list has members past those held (a range whose end is a term, read
+    up to the model's bound, `Translator.range_list`): where it holds, what is worked out over the
+    list is any value (`Translator.quantifier`, the `for` statement), never the cut list's."""
 
     elems: list[tuple[Any, Any]]
+    beyond: Any = False
 
 
 class DeadPath(Exception):

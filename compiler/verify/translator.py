@@ -68,6 +68,24 @@ from compiler.verify.terms import (
     zi,
 )
 
+
+#: a name a dict did not hold (`Translator._beyond_bound`)
+_MISSING = object()
+
+
+def _same_term(a: Any, b: Any) -> bool:
+    """Whether two values of the translation are the same term (z3's structural equality for terms)."""
+    if a is b:
+        return True
+    if is_z3(a) and is_z3(b):
+        return a.eq(b)
+    if is_z3(a) or is_z3(b) or a is _MISSING or b is _MISSING:
+        return False
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - values with no plain equality are different terms
+        return False
+
 # ---------------------------------------------------------------- the translator
 
 
@@ -702,14 +720,19 @@ class Translator:
             parts.append((True, self.engines_answer(e, ctx, f"{e.kind}_outside_scope",
                                                     "corporations outside the scope")))
         if e.kind == "all":
-            return AND(*[IMPLIES(c, self.truthy(b)) for c, b in parts])
-        if e.kind == "any":
-            return OR(*[AND(c, self.truthy(b)) for c, b in parts])
-        if e.kind == "sum":
-            return SUM([IF(c, b, 0) for c, b in parts])
-        if e.kind == "count":
-            return SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
-        raise Unsupported(f"quantifier {e.kind}")
+            value = AND(*[IMPLIES(c, self.truthy(b)) for c, b in parts])
+        elif e.kind == "any":
+            value = OR(*[AND(c, self.truthy(b)) for c, b in parts])
+        elif e.kind == "sum":
+            value = SUM([IF(c, b, 0) for c, b in parts])
+        elif e.kind == "count":
+            value = SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
+        else:
+            raise Unsupported(f"quantifier {e.kind}")
+        if truth(domain.beyond) is not False:
+            # a range past the model's bound: any value the engine could find there
+            value = IF(domain.beyond, self.engines_answer(e, ctx, f"{e.kind}_beyond_bound", "a range past the bound"), value)
+        return value
 
     def filtered(self, e: s.Quantifier, ctx: Ctx) -> "SymList":
         """filter(var in domain: body): the domain's elements, each present where it was and the body
@@ -741,9 +764,10 @@ class Translator:
     def range_list(self, low: Any, high: Any, counts_shares: bool = False) -> "SymList":
         """The numbers low..high (both included) as a list: each with the condition that it is within
         the range where `high` is a term. A range's end that is a term counts certificates (the shares
-        a corporation issues): it is bounded by the most certificates a corporation has in the model,
-        beyond which the range is refused (Unsupported), not cut. `counts_shares`: it may count shares
-        too (a sale of a president's certificate counted in shares), bounded by the most of either."""
+        a corporation issues): it is read up to the most certificates a corporation has in the model;
+        beyond that the list says so (`SymList.beyond`: high > the bound), and what is worked out over
+        it there is any value, not the cut list's. `counts_shares`: it may count shares too (a sale of
+        a president's certificate counted in shares), bounded by the most of either."""
         if is_z3(low) or not isinstance(low, int):
             raise Unsupported("a range whose start is not a number")
         if not is_z3(high):
@@ -751,7 +775,22 @@ class Translator:
         most = max((max(len(self.model.certs_for(c.id)),
                         sum(cert.percent for cert in self.model.certs_for(c.id)) // 10 if counts_shares else 0)
                     for c in self.model.corporations), default=0)
-        return SymList([(k, high >= k) for k in range(low, most + 1)])
+        return SymList([(k, high >= k) for k in range(low, most + 1)], beyond=high > most)
+
+    def _beyond_bound(self, ctx: Ctx, beyond: Any, state_before: dict[str, Any]) -> None:
+        """After a `for` over a range read up to the model's bound: where the range goes past it, every
+        state variable the loop wrote is any value its domain allows (havocked), as the iterations the
+        model did not run could leave it. (A loop's body binds no local outside it: each iteration's
+        context has its own.)"""
+        written = [name for name, value in ctx.state.items()
+                   if not _same_term(state_before.get(name, _MISSING), value)]
+        if not written:
+            return
+        if any(name not in self.model.vars.by_name for name in written):
+            raise Unsupported("a loop past the model's bound writes what the model cannot widen")
+        sub = Ctx(self, ctx.state, ctx.shared, AND(ctx.path, beyond), ctx.locals)
+        sub.havoc(written)
+        ctx.state = sub.state
 
     def call(self, name: str, args: list[Any], kwargs: dict[str, Any], ctx: Ctx) -> Any:
         ctx.shared.calls.add(name)
@@ -972,6 +1011,7 @@ class Translator:
                 domain = self.range_list(domain[1], domain[2], counts_shares=True)
             if not isinstance(domain, SymList):
                 raise Unsupported(f"for over {domain!r}")
+            state_before = dict(ctx.state)
             for value, cond in domain.elems:
                 if truth(cond) is False:
                     continue
@@ -979,6 +1019,8 @@ class Translator:
                 sub.locals[st.var] = value
                 self.stmts(st.body, sub)
                 ctx.state = sub.state
+            if truth(domain.beyond) is not False:
+                self._beyond_bound(ctx, domain.beyond, state_before)
         elif isinstance(st, s.Match):
             # the engine's lowering (`Match.as_if`): a case per value; a subject that is a title's
             # parameter or an enum parameter bound per value decides the case at translation
