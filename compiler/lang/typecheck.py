@@ -205,6 +205,31 @@ def _fits(expr, atom: Atom) -> bool:
     return False
 
 
+#: the operators whose result is true or false
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+
+
+def _certain_type(expr, states: dict[str, s.StateDecl]) -> str | None:
+    """What an expression certainly is, as a message names it (`shape`'s words), or None where it is
+    not certain without types the checker does not have: a literal, a negated number, a comparison or
+    `not`, a read of a declared state (true or false; an amount's number or money)."""
+    if isinstance(expr, s.Unary):
+        if expr.op == "not":
+            return "true or false"
+        return _certain_type(expr.operand, states) if isinstance(expr.operand, (s.Int, s.Money, s.Percent)) else None
+    if isinstance(expr, s.Binary):
+        return "true or false" if expr.op in _COMPARISONS else None
+    if isinstance(expr, s.Call) and isinstance(expr.func, s.Name) and expr.func.name in states:
+        state = states[expr.func.name]
+        if state.is_amount:
+            return "money" if state.type.alternatives == ("money",) else "a number"
+        return "true or false"
+    if isinstance(expr, (s.Int, s.Money, s.Percent, s.Str, s.Bool, s.NoneLit, s.ListLit, s.SetLit, s.MapLit,
+                         s.Range)):
+        return shape(expr)
+    return None
+
+
 def _key_of(expr) -> str | None:
     if isinstance(expr, s.Name):
         return expr.name
@@ -261,7 +286,57 @@ class Checker:
         self._recursion()
         self._divisions()
         self._states()
+        self._expression_types()
         return self.out
+
+    # -- the types of a rule's expressions, where they are certain
+    def _expression_types(self) -> None:
+        """E038 for a `for` over what is certainly no collection (a number, money, a percentage, a
+        string, true or false, none, a comparison, a flag or amount state read), and a `set` of a declared
+        state to a value its type certainly does not take (a flag or a set's membership to anything but
+        true or false; an amount to true or false, a string, a percentage, none or a collection): the engine
+        would stop on a TypeError where play reaches the loop, or keep a value the z3 model reads as
+        another type. Only literals and what they certainly are count; a name or a call of unknown type is
+        left alone."""
+        from compiler.lang.ir import statements
+
+        states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger)):
+                continue
+            shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
+            shadowed |= {st.name for st in statements(decl.body) if isinstance(st, s.Let)}
+            shadowed |= {st.var for st in statements(decl.body) if isinstance(st, s.For)}
+            own = {name: state for name, state in states.items() if name not in shadowed}
+            for stmt in statements(decl.body):
+                if isinstance(stmt, s.For):
+                    what = _certain_type(stmt.domain, own)
+                    if what is not None and what not in ("a list", "a map", "a range"):
+                        self.out.append(error(
+                            "E038", f"`for {stmt.var} in ...` goes over {what}, not a collection",
+                            stmt.domain.span or stmt.span,
+                            help="a `for` goes over a list, a set or a map: players, corporations, "
+                                 "trains(corporation), a list parameter, ..."))
+                elif isinstance(stmt, s.Assign) and isinstance(stmt.target, s.Call) \
+                        and isinstance(stmt.target.func, s.Name) and stmt.target.func.name in own:
+                    state = own[stmt.target.func.name]
+                    what = _certain_type(stmt.value, own)
+                    if what is None:
+                        continue
+                    if state.is_amount:
+                        takes = SCALARS.get(state.type.alternatives[0], state.type.alternatives[0])
+                        wrong = what not in ("a number", "money")
+                    else:
+                        takes = "true or false"
+                        wrong = what != "true or false"
+                    if wrong:
+                        self.out.append(error(
+                            "E038", f"state `{state.name}` is {state.type}: `set` takes {takes}, not {what}",
+                            stmt.value.span or stmt.span,
+                            help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"
+                                 + ("" if state.is_amount else "; `set NAME(...) = true` puts an element in, "
+                                                                "`= false` takes it out")))
 
     # -- a routine's parameters
     def _routine_params(self) -> None:
