@@ -54,7 +54,7 @@ CODES: dict[str, str] = {
     "E026": "A name that is not one of the values the property allows (an enum).",
     "E027": "A required property is missing (write `gap \"why\"` where the rules do not give it).",
     "E028": "A component of a kind that no `kind` declares.",
-    "E029": "A wrong schema declaration: a type that names no type, enum or kind, or a default of the wrong type.",
+    "E029": "A wrong schema declaration: a type that names no type, enum or kind (of a parameter, a kind's property, or an action's, procedure's or function's parameter), or a default of the wrong type.",
     "E030": "A title with trains and no map: no hex to run on (write `map: gap \"why\"` where the rulebook does not give it).",
     "E031": "A home station that is no city: a home hex with no city where the station goes, or a `homes` entry naming a node that is not a city.",
     "E032": "A tile the title names (an upgrade, an ability's tile) that is not in its tile set (the `tile_counts` table).",

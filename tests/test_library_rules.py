@@ -157,6 +157,30 @@ def test_a_routine_naming_a_parameter_twice_is_E011():
     assert (found.span.path, found.span.line, found.span.column) == ("extra.rules", 2, 31)
 
 
+@pytest.mark.parametrize("params, name, column", [
+    ("player: playr", "playr", 25), ("shares: list[certficate]", "certficate", 25),
+    ("target: player | corporaton", "corporaton", 25),
+])
+def test_a_parameter_typed_by_no_type_is_E029(params, name, column):
+    """`action buy_bond(player: playr, ...)` checked clean and the engine bound the log's raw string
+    for `player`; now E029 names the type, the nearest type and every type known."""
+    loaded = toy('variant "Typo" of "Toy" {\n'
+                 f'  action a_typo({params}) "x" §1 {{\n    require true else "x" §1\n  }}\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E029" and f"is typed `{name}`, which names no type; did you mean" in found.message, found.message
+    assert "player" in found.help and "certificate" in found.help and "money" in found.help
+    assert (found.span.path, found.span.line, found.span.column) == ("extra.rules", 2, column)
+
+
+def test_the_runtimes_own_types_and_the_titles_enums_type_parameters():
+    loaded = toy('variant "Typed" of "Toy" {\n'
+                 '  action a_typed(player: player, shares: list[certificate], routes: list[route], s: source,'
+                 ' t: train | none, n: int) "x" §1 {\n    require true else "x" §1\n  }\n'
+                 '}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
+
+
 @pytest.mark.parametrize("rows, shown", [("2 => $500 §1\n    2 => $600 §1", "2"),
                                          ("2..4 => $500 §1\n    3 => $600 §1", "3")])
 def test_a_table_giving_a_row_twice_is_E011(rows, shown):

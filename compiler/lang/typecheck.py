@@ -121,6 +121,23 @@ def _flatten(alternatives, schema: Schema) -> tuple[Atom, ...]:
     return tuple(out)
 
 
+#: The types the runtime binds itself, with or without a `kind` of the library declaring them: an
+#: action's field of one is read by `GameBase._bind_param` (a player, corporation, minor, private, bond
+#: or company by its id, a train by its id, certificates by their ids, a route as the log's object).
+RUNTIME_TYPES = ("player", "corporation", "minor", "private", "bond", "company", "train", "certificate", "route")
+
+
+def _unknown_types(alts: tuple[Atom, ...]) -> list[str]:
+    """The names of a parameter's type that name no type (a scalar, enum, kind or `RUNTIME_TYPES`)."""
+    out: list[str] = []
+    for atom in alts:
+        if atom.form == "unknown" and atom.name not in RUNTIME_TYPES:
+            out.append(atom.name)
+        out.extend(_unknown_types(atom.elems))
+        out.extend(_unknown_types(atom.keys))
+    return out
+
+
 def describe(alts: tuple[Atom, ...]) -> str:
     """How a message names a type: 'money ($20) or `unlimited`'."""
     parts = []
@@ -341,13 +358,28 @@ class Checker:
     # -- a routine's parameters
     def _routine_params(self) -> None:
         """E011 for a routine that names a parameter twice: the engine's function would not compile
-        (a Python SyntaxError, or the emitter's "unknown name" for the other's uses)."""
+        (a Python SyntaxError, or the emitter's "unknown name" for the other's uses). E029 for a parameter
+        whose type names no type: no scalar, enum or kind of the title and none of the runtime's own
+        (`RUNTIME_TYPES`); the engine would bind an action's field of that type as the raw string of the log."""
+        known: list[str] | None = None
         for clause in self.title.clauses:
             decl = clause.decl
             if not isinstance(decl, s.Routine):
                 continue
             seen: set[str] = set()
             for param in decl.params:
+                unknown = _unknown_types(atoms(param.type, self.schema))
+                if unknown:
+                    if known is None:
+                        known = sorted({*SCALARS, *RUNTIME_TYPES, *self.schema.enums, *self.schema.kinds}
+                                       - {"range", "colour_code", "table", "parameters"})
+                    name = unknown[0]
+                    self.out.append(error(
+                        "E029", f"`{param.name}` of {decl.kind} {decl.name} is typed `{name}`, which names no type"
+                                + did_you_mean(nearest(name, known)),
+                        param.type.span if param.type.span and param.type.span.line else param.span,
+                        help="the types: " + listing(known, limit=len(known)) + " (and list[TYPE] of them)",
+                        suggestions=tuple(nearest(name, known))))
                 if param.name in seen:
                     self.out.append(error(
                         "E011", f"{decl.kind} `{decl.name}` names the parameter `{param.name}` twice",
