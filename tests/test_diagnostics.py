@@ -127,6 +127,19 @@ def test_E011_duplicate_definition_points_at_both():
     assert (note_span.line, note_span.column) == (2, 3) and "first defined" in note
 
 
+
+@pytest.mark.parametrize("clause, at_value, first, words", [
+    ('enum marks "m" §1 { a, b, a }', (2, 29), (2, 23), "enum `marks` gives the value `a` twice"),
+    ('param order: list[{a, a, b}] "o" §1', (2, 25), (2, 22), "the type gives the value `a` twice"),
+])
+def test_E011_an_enum_value_given_twice(clause, at_value, first, words):
+    """`enum e { a, a, b }` checked clean: the engine's enum held `a` once and a `match` over it had
+    two cases for one value. E011 at the second, a note at the first."""
+    loaded = check_source(f'title "t" {{\n  {clause}\n}}\n')
+    d = only(loaded, "E011")
+    assert at(d) == at_value and words in d.message, d.message
+    assert (d.notes[0][0].line, d.notes[0][0].column) == first
+
 def test_E011_redefining_an_inherited_clause_needs_replace():
     base = 'title "b" {\n  private MT §1 { cost: $20 }\n}'
     loaded = check_source('title "t" extends "b" {\n  private MT §1 { cost: $25 }\n}', extra={"b.rules": base})
