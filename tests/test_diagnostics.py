@@ -50,6 +50,16 @@ def test_E002_a_broken_string_says_so(text, words):
     assert at(d) == (2, 6) and words in d.message
 
 
+
+@pytest.mark.parametrize("value, words", [
+    ("$-3720", "a money amount cannot be negative"),
+    ("$ 3720", "a money amount is `$` followed by digits ($3720)"),
+])
+def test_E002_a_broken_money_amount_says_so(value, words):
+    """`bank: $-3720` was "unexpected character '$'", which says nothing of what is wrong with it."""
+    d = only(check_source(f'title "t" {{\n  bank: {value} §1\n}}'), "E002")
+    assert at(d) == (2, 9) and words in d.message, d.message
+
 def test_a_byte_order_mark_is_read_as_nothing(tmp_path, capsys):
     """A file saved with a byte order mark (Notepad's UTF-8) was "E002 unexpected character '\\ufeff'"
     at 1:1, under a character no editor shows; the mark is no part of the text now."""

@@ -875,6 +875,12 @@ def _syntax_diagnostic(path: str, text: str, exc: UnexpectedInput) -> Diagnostic
         char = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
         span = Span(path, line, column, line, column + 1)
         message = f"unexpected character {char!r}"
+        after = text[exc.pos_in_stream + 1:exc.pos_in_stream + 2]
+        if char in "$Ł£€¥" and after == "-":
+            message = (f"a money amount cannot be negative: `{char}` is followed by digits ({char}3720); "
+                       f"a negative amount in a rule is written -{char}20")
+        elif char in "$Ł£€¥":
+            message = f"a money amount is `{char}` followed by digits ({char}3720), with no space, sign or comma"
         if char == '"':
             # a string is one line long, its escapes \" \\ \n \t: say which of the two this one breaks
             rest = text[exc.pos_in_stream + 1:].split("\n", 1)[0]
