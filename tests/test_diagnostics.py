@@ -79,6 +79,27 @@ def test_E020_an_empty_range(value, shown):
     assert at(d) == (3, 12) and f"the empty range {shown}" in d.message
 
 
+@pytest.mark.parametrize("clause, column, words", [
+    ("players: 0", 12, "`players` is a player count, at least 1, not 0"),
+    ("players: 0..4", 12, "`players` is a player count, at least 1, not 0"),
+    ("float: 150%", 10, "`float` is a share of a corporation, from 0% to 100%, not 150%"),
+    ("holding_cap: 110%", 16, "not 110%"),
+])
+def test_E020_a_value_its_meaning_rules_out(clause, column, words):
+    """`players: 0` and `float: 150%` checked clean; play then refused every player count, or no
+    corporation ever floated."""
+    loaded = check_source(f'title "t" {{\n  uses lib "18xx"\n  {clause} §1\n}}\n', with_library=True)
+    d = only(loaded, "E020")
+    assert at(d) == (3, column) and words in d.message, d.message
+
+
+def test_E020_a_corporations_own_float_over_its_whole():
+    loaded = check_source('title "t" {\n  uses lib "18xx"\n  players: 2..4 §1\n'
+                          '  corporation PRR "Pennsylvania" §1 {\n    float: 120%\n    shares: [20%, 10%]\n  }\n}\n',
+                          with_library=True)
+    found = [d for d in loaded.diagnostics if d.code == "E020"]
+    assert [(d.span.line, d.span.column) for d in found] == [(5, 12)] and "not 120%" in found[0].message, found
+
 @pytest.mark.parametrize("expr, column", [("x / 0", 35), ("x mod $0", 37)])
 def test_E020_a_division_by_a_written_zero(expr, column):
     """`price * pool_percent(c) / 0` checked clean and play stopped on a ZeroDivisionError."""

@@ -127,6 +127,25 @@ def _flatten(alternatives, schema: Schema) -> tuple[Atom, ...]:
 RUNTIME_TYPES = ("player", "corporation", "minor", "private", "bond", "company", "train", "certificate", "route")
 
 
+#: The library's properties of the title whose meaning bounds their numbers: (least, most or None,
+#: what it is, the literal bounded). A share of a corporation is at most its whole (100%).
+TITLE_BOUNDS = {
+    "players": (1, None, "a player count", s.Int),
+    "float": (0, 100, "a share of a corporation", s.Percent),
+    "holding_cap": (0, 100, "a share of a corporation", s.Percent),
+    "pool_cap": (0, 100, "a share of a corporation", s.Percent),
+    "capitalised_percent": (0, 100, "a part of a corporation's capital", s.Percent),
+}
+#: The same, of a component's properties (a corporation's float, a certificate's share, ...).
+KIND_BOUNDS = {
+    "float": TITLE_BOUNDS["float"],
+    "holding_cap": TITLE_BOUNDS["holding_cap"],
+    "percent": (0, 100, "a share of a corporation", s.Percent),
+    "share": (0, 100, "a share of a corporation", s.Percent),
+    "shares": (0, 100, "a share of a corporation", s.Percent),
+}
+
+
 def _unknown_types(alts: tuple[Atom, ...]) -> list[str]:
     """The names of a parameter's type that name no type (a scalar, enum, kind or `RUNTIME_TYPES`)."""
     out: list[str] = []
@@ -748,7 +767,33 @@ class Checker:
                 prop.value.span,
             ))
             return
-        self._value(prop.value, alts, where=f"`{prop.name}`")
+        if not self._value(prop.value, alts, where=f"`{prop.name}`"):
+            self._bounds(prop.name, prop.value, TITLE_BOUNDS)
+
+    def _bounds(self, name: str, value, bounds: dict) -> None:
+        """E020 for a number or percentage of a property whose meaning bounds it (`TITLE_BOUNDS`,
+        `KIND_BOUNDS`) outside its bounds: `players: 0` (no game is played by none), `float: 150%` (no
+        corporation has more than its whole)."""
+        if name not in bounds:
+            return
+        least, most, what, literal = bounds[name]
+        unit = "%" if literal is s.Percent else ""
+        under_minus: set[int] = set()
+        for node in s.walk(value):
+            negated = isinstance(node, s.Unary) and node.op == "-" and isinstance(node.operand, literal)
+            if negated:
+                under_minus.add(id(node.operand))
+            if not (negated or isinstance(node, literal)) or id(node) in under_minus:
+                continue
+            amount = -node.operand.value if negated else node.value
+            if least <= amount and (most is None or amount <= most):
+                continue
+            allowed = f"at least {least}{unit}" if most is None else f"from {least}{unit} to {most}{unit}"
+            self.out.append(error(
+                "E020", f"`{name}` is {what}, {allowed}, not {amount}{unit}",
+                node.span if node.span and node.span.line else value.span,
+                help="no game is played by fewer than one player" if literal is s.Int
+                     else "no corporation has more than its whole, 100%"))
 
     def _table(self, table: s.Table) -> None:
         param = self.schema.params.get(table.name)
@@ -859,7 +904,8 @@ class Checker:
             if param is None:
                 self._unknown_property(prop.name, _name_span(prop.span, prop.name), kind)
                 continue
-            self._value(prop.value, self.type_of(param), where=f"`{prop.name}`")
+            if not self._value(prop.value, self.type_of(param), where=f"`{prop.name}`"):
+                self._bounds(prop.name, prop.value, KIND_BOUNDS)
         self._missing(kind, {p.name: p.value for p in comp.properties}, comp.span, f"{comp.kind} {comp.key or ''}".strip())
         for child in comp.children:
             self._component(child)
