@@ -712,6 +712,11 @@ def cmd_impact(args) -> int:
     """`rulec impact ERRATA.rules [LOGS...]`: what the errata change (`compiler.verify.impact`)."""
     from compiler.verify.impact import ImpactError, impact, write_html
 
+    missing = [log for log in args.logs if not Path(log).exists()]
+    if missing:
+        # a log named that is not there: a report on the others would read as "this erratum changes none"
+        print(f"rulec impact: no such log: {', '.join(missing)}", file=sys.stderr)
+        return EXIT_FAIL
     try:
         report = impact(Path(args.errata), [Path(p) for p in args.logs] or None, to=args.to, jobs=args.jobs,
                         proofs=not args.no_proofs, rules=[Path(p) for p in args.rules] or None)
