@@ -54,7 +54,7 @@ CODES: dict[str, str] = {
     "E026": "A name that is not one of the values the property allows (an enum).",
     "E027": "A required property is missing (write `gap \"why\"` where the rules do not give it).",
     "E028": "A component of a kind that no `kind` declares.",
-    "E029": "A wrong schema declaration: a type that names no type, enum or kind, or a default of the wrong type.",
+    "E029": "A wrong schema declaration: a type that names no type, enum or kind (of a parameter, a kind's property, or an action's, procedure's or function's parameter), or a default of the wrong type.",
     "E030": "A title with trains and no map: no hex to run on (write `map: gap \"why\"` where the rulebook does not give it).",
     "E031": "A home station that is no city: a home hex with no city where the station goes, or a `homes` entry naming a node that is not a city.",
     "E032": "A tile the title names (an upgrade, an ability's tile) that is not in its tile set (the `tile_counts` table).",
@@ -63,6 +63,7 @@ CODES: dict[str, str] = {
     "E035": "A `match` that leaves a value of its enum without a case and has no `else`.",
     "E036": "A call to a procedure or function with more or fewer arguments than it declares parameters (an action's optional fields may be left out), or to a builtin with more or fewer than the runtime's method takes.",
     "E037": "A declared state (`state NAME: set[...] reset on MOMENT`) that is not a set of players, corporations, privates or minors (or of tuples of them), whose moment the runtime does not know, or that is read or set with as many arguments as its elements have parts.",
+    "E038": "A value of the wrong type in a rule: a `for` over what is certainly no collection (a number, a string, true or false, ...), or a `set` of a declared state to a value its type does not take (a flag or set to anything but true or false, an amount to anything but a number or money).",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption, or resting on an assumption that gives no reason or a supplement that names no source.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
@@ -193,6 +194,14 @@ EXAMPLES: dict[str, str] = {
         'title "t" {\n'
         '  state sold: set[(player, corporation)] reset on stock_round_start "who sold what this round" §5\n'
         '  function sold_any(p: player) "whether p sold this round" §5 = sold(p)\n'
+        '}\n'
+    ),
+    "E038": (
+        'title "t" {\n'
+        '  state bought: bool reset on stock_turn_start "whether the player on turn has bought" §5\n'
+        '  procedure note_purchase() "the player on turn bought" §5 {\n'
+        '    set bought() = 5\n'
+        '  }\n'
         '}\n'
     ),
 }

@@ -228,6 +228,23 @@ def test_replay_of_an_own_log_reaches_the_same_result(tmp_path, capsys):
     assert record["end_reason"] == "bank_broken"
 
 
+
+def test_replay_of_an_own_log_names_its_title_once(tmp_path, capsys):
+    """rulec's own log has no game id: the replay said "replayed 837 actions of 1800 1800", the title
+    standing in for the id; a divergence said "1800 1800: diverged" too."""
+    log = _played_log()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    assert main(["replay", str(path)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("replayed ") and " of 1800: finished" in first, first
+    log["actions"].insert(0, {"type": "sell_shares", "entity": "Ann", "entity_type": "player",
+                              "shares": ["DRGW_1"], "percent": 10})
+    path.write_text(json.dumps(log))
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "rulec replay: 1800: diverged at action 1" in err, err
+
 def test_replay_of_a_variant_log_plays_the_variant(tmp_path, capsys):
     log = tmp_path / "game.json"
     assert main(["play", "1800", "--players", "3", "--variant", "three-player", "--games", "1", "--seed", "11",

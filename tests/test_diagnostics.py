@@ -50,6 +50,16 @@ def test_E002_a_broken_string_says_so(text, words):
     assert at(d) == (2, 6) and words in d.message
 
 
+
+@pytest.mark.parametrize("value, words", [
+    ("$-3720", "a money amount cannot be negative"),
+    ("$ 3720", "a money amount is `$` followed by digits ($3720)"),
+])
+def test_E002_a_broken_money_amount_says_so(value, words):
+    """`bank: $-3720` was "unexpected character '$'", which says nothing of what is wrong with it."""
+    d = only(check_source(f'title "t" {{\n  bank: {value} §1\n}}'), "E002")
+    assert at(d) == (2, 9) and words in d.message, d.message
+
 def test_a_byte_order_mark_is_read_as_nothing(tmp_path, capsys):
     """A file saved with a byte order mark (Notepad's UTF-8) was "E002 unexpected character '\\ufeff'"
     at 1:1, under a character no editor shows; the mark is no part of the text now."""
@@ -68,6 +78,27 @@ def test_E020_an_empty_range(value, shown):
     d = only(loaded, "E020")
     assert at(d) == (3, 12) and f"the empty range {shown}" in d.message
 
+
+@pytest.mark.parametrize("clause, column, words", [
+    ("players: 0", 12, "`players` is a player count, at least 1, not 0"),
+    ("players: 0..4", 12, "`players` is a player count, at least 1, not 0"),
+    ("float: 150%", 10, "`float` is a share of a corporation, from 0% to 100%, not 150%"),
+    ("holding_cap: 110%", 16, "not 110%"),
+])
+def test_E020_a_value_its_meaning_rules_out(clause, column, words):
+    """`players: 0` and `float: 150%` checked clean; play then refused every player count, or no
+    corporation ever floated."""
+    loaded = check_source(f'title "t" {{\n  uses lib "18xx"\n  {clause} §1\n}}\n', with_library=True)
+    d = only(loaded, "E020")
+    assert at(d) == (3, column) and words in d.message, d.message
+
+
+def test_E020_a_corporations_own_float_over_its_whole():
+    loaded = check_source('title "t" {\n  uses lib "18xx"\n  players: 2..4 §1\n'
+                          '  corporation PRR "Pennsylvania" §1 {\n    float: 120%\n    shares: [20%, 10%]\n  }\n}\n',
+                          with_library=True)
+    found = [d for d in loaded.diagnostics if d.code == "E020"]
+    assert [(d.span.line, d.span.column) for d in found] == [(5, 12)] and "not 120%" in found[0].message, found
 
 @pytest.mark.parametrize("expr, column", [("x / 0", 35), ("x mod $0", 37)])
 def test_E020_a_division_by_a_written_zero(expr, column):
@@ -126,6 +157,19 @@ def test_E011_duplicate_definition_points_at_both():
     (note_span, note) = d.notes[0]
     assert (note_span.line, note_span.column) == (2, 3) and "first defined" in note
 
+
+
+@pytest.mark.parametrize("clause, at_value, first, words", [
+    ('enum marks "m" §1 { a, b, a }', (2, 29), (2, 23), "enum `marks` gives the value `a` twice"),
+    ('param order: list[{a, a, b}] "o" §1', (2, 25), (2, 22), "the type gives the value `a` twice"),
+])
+def test_E011_an_enum_value_given_twice(clause, at_value, first, words):
+    """`enum e { a, a, b }` checked clean: the engine's enum held `a` once and a `match` over it had
+    two cases for one value. E011 at the second, a note at the first."""
+    loaded = check_source(f'title "t" {{\n  {clause}\n}}\n')
+    d = only(loaded, "E011")
+    assert at(d) == at_value and words in d.message, d.message
+    assert (d.notes[0][0].line, d.notes[0][0].column) == first
 
 def test_E011_redefining_an_inherited_clause_needs_replace():
     base = 'title "b" {\n  private MT §1 { cost: $20 }\n}'

@@ -173,6 +173,14 @@ def test_errata_that_cannot_be_measured_are_refused_with_a_diagnostic(tmp_path, 
     assert f"error[{code}]" in err and "errata.rules:" in err
 
 
+
+def test_a_log_that_is_not_there_is_an_error(tmp_path, capsys):
+    """`rulec impact E.rules /nonexistent.json --no-proofs` reported on no game and exited 0."""
+    missing = tmp_path / "nonexistent.json"
+    assert main(["impact", str(_errata(tmp_path, RE_CITED)), str(missing), "--no-proofs", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == f"rulec impact: no such log: {missing}" and "Traceback" not in err
+
 def test_a_refused_action_is_retaken_only_at_another_amount_never_on_another_thing():
     """An action the amended rules refuse is taken as the one legal action that differs from it in a
     price alone; one that would buy another company, or that several actions could stand for, is not."""

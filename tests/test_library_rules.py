@@ -157,6 +157,30 @@ def test_a_routine_naming_a_parameter_twice_is_E011():
     assert (found.span.path, found.span.line, found.span.column) == ("extra.rules", 2, 31)
 
 
+@pytest.mark.parametrize("params, name, column", [
+    ("player: playr", "playr", 25), ("shares: list[certficate]", "certficate", 25),
+    ("target: player | corporaton", "corporaton", 25),
+])
+def test_a_parameter_typed_by_no_type_is_E029(params, name, column):
+    """`action buy_bond(player: playr, ...)` checked clean and the engine bound the log's raw string
+    for `player`; now E029 names the type, the nearest type and every type known."""
+    loaded = toy('variant "Typo" of "Toy" {\n'
+                 f'  action a_typo({params}) "x" §1 {{\n    require true else "x" §1\n  }}\n'
+                 '}\n')
+    (found,) = [d for d in loaded.errors]
+    assert found.code == "E029" and f"is typed `{name}`, which names no type; did you mean" in found.message, found.message
+    assert "player" in found.help and "certificate" in found.help and "money" in found.help
+    assert (found.span.path, found.span.line, found.span.column) == ("extra.rules", 2, column)
+
+
+def test_the_runtimes_own_types_and_the_titles_enums_type_parameters():
+    loaded = toy('variant "Typed" of "Toy" {\n'
+                 '  action a_typed(player: player, shares: list[certificate], routes: list[route], s: source,'
+                 ' t: train | none, n: int) "x" §1 {\n    require true else "x" §1\n  }\n'
+                 '}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
+
+
 @pytest.mark.parametrize("rows, shown", [("2 => $500 §1\n    2 => $600 §1", "2"),
                                          ("2..4 => $500 §1\n    3 => $600 §1", "3")])
 def test_a_table_giving_a_row_twice_is_E011(rows, shown):
@@ -370,6 +394,42 @@ def test_a_value_outside_the_enum_of_a_state_is_E037():
     (found,) = [d for d in loaded.errors]
     assert found.code == "E037" and "`redeem` is no value of enum turn_marks" in found.message, found.message
     assert found.span.path == "extra.rules" and found.span.line == 6
+
+
+
+@pytest.mark.parametrize("body, at, says", [
+    ("set flag() = 5", "5", "`set` takes true or false, not a number"),
+    ('set seen(c) = "yes"', '"yes"', "`set` takes true or false, not a string"),
+    ("set owed(p) = true", "true", "`set` takes money ($20), not true or false"),
+    ("set owed(p) = 10%", "10%", "not a percentage"),
+    ("for q in 5 { set flag() = true }", "5", "goes over a number, not a collection"),
+    ("for q in flag() { set flag() = true }", "flag()", "goes over true or false, not a collection"),
+    ("for q in owed(p) { set flag() = true }", "owed(p)", "goes over money, not a collection"),
+])
+def test_a_value_of_certainly_the_wrong_type_in_a_rule_is_E038(body, at, says):
+    """`set bought_this_turn() = 5` and `for holder in 5 {` checked clean: the engine kept 5 in a flag
+    the z3 model reads as a bool, and play stopped on a TypeError at the loop."""
+    routine = f'  procedure p1(p: player, c: corporation) "p" §1 {{ {body} }}'
+    loaded = toy('variant "Bad" of "Toy" {\n'
+                 '  state flag: bool "f" §1\n  state seen: set[corporation] "s" §1\n'
+                 f'  state owed: map[player, money] "o" §1\n{routine}\n}}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == ["E038"] and says in found[0].message, [(d.code, d.message) for d in found]
+    column = routine.index(at, routine.index("{ ") if body.startswith("set") else routine.index(" in ")) + 1
+    assert (found[0].span.path, found[0].span.line, found[0].span.column) == ("extra.rules", 5, column)
+
+
+@pytest.mark.parametrize("body", [
+    "set flag() = true", "set seen(c) = not flag()", "set owed(p) = owed(p) + $10", "set owed(p) = 0",
+    "for q in players { set flag() = q == p }", "for x in [1, 2] { set flag() = false }",
+    "let n = 5\n for q in players { set seen(c) = n > 2 }",
+])
+def test_values_of_the_right_or_an_uncertain_type_are_not_E038(body):
+    loaded = toy('variant "Bad" of "Toy" {\n'
+                 '  state flag: bool "f" §1\n  state seen: set[corporation] "s" §1\n'
+                 '  state owed: map[player, money] "o" §1\n'
+                 f'  procedure p1(p: player, c: corporation) "p" §1 {{ {body} }}\n}}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
 
 
 # ---------------------------------------------------------------- the IPO: the library's ipo_of, once

@@ -116,6 +116,23 @@ def test_an_engine_error_while_listing_actions_is_that_games_failure_not_the_run
     assert [g["seed"] for g in summary.games] == [1]
 
 
+@pytest.mark.parametrize("action, rule, words", [
+    ({"type": "buy_share", "entity": "Ann", "entity_type": "player"}, "the title's actions: ",
+     "no action 'buy_share' in this title; did you mean 'buy_shares'?"),
+    ({"entity": "Ann", "entity_type": "player"}, "the 18xx.games action format", "an action without a 'type'"),
+    (["buy_shares"], "the 18xx.games action format", "an action is a dict, not list"),
+])
+def test_an_action_of_no_type_the_title_has_names_a_rule(action, rule, words):
+    """An unknown action type, or an action with no `type`, was an IllegalAction naming no rule (replay
+    printed "(None)"); now it names the title's actions or the log format, the game as it was."""
+    from compiler.emit.engines import game_class
+    from tests.engine_helpers import assert_refused
+
+    g = game_class("1800")(["Ann", "Bob"], seed=1)
+    refused = assert_refused(g, action, rule, words)
+    if isinstance(action, dict) and "type" in action:
+        assert "buy_shares" in refused.rule and "sell_shares" in refused.rule
+
 @pytest.mark.parametrize("action, field", [
     ({"type": "sell_shares", "entity": "Ann", "entity_type": "player", "shares": 5, "percent": 10}, "'shares'"),
     ({"type": "buy_shares", "entity": "Ann", "entity_type": "player", "shares": True, "percent": 10}, "'shares'"),

@@ -129,6 +129,18 @@ def test_simulate_refuses_an_unknown_policy_and_player_count(capsys):
     assert "takes 2..2 players" in capsys.readouterr().err
 
 
+
+@pytest.mark.parametrize("where, says", [("file", "is a file, not a folder"),
+                                         ("file/report", "which is a file")])
+def test_simulate_refuses_an_out_it_cannot_write_before_playing(tmp_path, monkeypatch, capsys, where, says):
+    """`simulate --out FILE` played every game and then stopped on the path; it is checked first."""
+    (tmp_path / "file").write_text("x")
+    played = []
+    monkeypatch.setattr("compiler.app.simulate.run_study", lambda *a, **k: played.append(1))
+    assert main(["simulate", "1800", "--games", "1", "--workers", "0", "--out", str(tmp_path / where)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "--out" in err and not played, err
+
 def test_a_failed_game_is_reported_with_the_monitors_failures_apart():
     """A game whose action breaks an invariant counts as a monitor failure, with its seed."""
     games = [{"index": 0, "seed": 5, "failure": {"seed": 5, "action_number": 3, "action": None, "kind": "invariant",

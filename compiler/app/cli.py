@@ -515,12 +515,14 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
         print(f"rulec replay: {name}: {exc.message} ({exc.rule})", file=sys.stderr)
         return EXIT_FAIL, {"log": name, "error": exc.message}
     game = done.game
+    # a site's log has its game's id; rulec's own (`rulec play --log`) has none: its title once, not twice
+    label = f"{title.display_name} {log['id']}" if log.get("id") is not None else title.display_name
     record = {"log": name, "title": title.name, "variant": title.variant, **game.record(),
               "processed": done.processed, "expected_result": done.expected,
               "expected_end": log.get("game_end_reason"), "end_name": done.end_name(),
               "divergence": done.divergence.as_dict() if done.divergence else None}
     if done.divergence is not None:
-        print(f"rulec replay: {title.display_name} {name}: {done.divergence}", file=sys.stderr)
+        print(f"rulec replay: {label}: {done.divergence}", file=sys.stderr)
         if done.divergence.legal and not quiet:
             print("  legal now: " + "; ".join(json.dumps(a) for a in done.divergence.legal[:6]), file=sys.stderr)
         return EXIT_FAIL, record
@@ -529,7 +531,7 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
             print(json.dumps(game.state(), indent=2))
         return EXIT_OK, record
     if not quiet:
-        print(f"replayed {done.processed} actions of {title.display_name} {name}: "
+        print(f"replayed {done.processed} actions of {label}: "
               f"{'finished (' + str(record['end_reason']) + ')' if record['finished'] else 'not finished'}, "
               f"{record['rounds']} rounds, revenue {record['revenue']}")
         for corp, train, recorded, counted, round_ in game.g.get("revenue_notes", ()):
@@ -543,15 +545,15 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
                 print("log result: " + ", ".join(f"{k} {v}" for k, v in done.expected.items())
                       + (f" (end: {log.get('game_end_reason')})" if log.get("game_end_reason") else ""))
     if done.expected is not None and not game.finished:
-        print(f"rulec replay: {title.display_name} {name}: the log ends finished "
+        print(f"rulec replay: {label}: the log ends finished "
               f"({log.get('game_end_reason')}), the replay does not", file=sys.stderr)
         return EXIT_FAIL, record
     if done.result_matches is False:
-        print(f"rulec replay: {title.display_name} {name}: the result differs from the log's: "
+        print(f"rulec replay: {label}: the result differs from the log's: "
               f"{done.result_by_id()} against {done.expected}", file=sys.stderr)
         return EXIT_FAIL, record
     if done.end_matches is False:
-        print(f"rulec replay: {title.display_name} {name}: the game ends by {done.end_name()}, the log by "
+        print(f"rulec replay: {label}: the game ends by {done.end_name()}, the log by "
               f"{log.get('game_end_reason')}", file=sys.stderr)
         return EXIT_FAIL, record
     return EXIT_OK, record
@@ -712,6 +714,11 @@ def cmd_impact(args) -> int:
     """`rulec impact ERRATA.rules [LOGS...]`: what the errata change (`compiler.verify.impact`)."""
     from compiler.verify.impact import ImpactError, impact, write_html
 
+    missing = [log for log in args.logs if not Path(log).exists()]
+    if missing:
+        # a log named that is not there: a report on the others would read as "this erratum changes none"
+        print(f"rulec impact: no such log: {', '.join(missing)}", file=sys.stderr)
+        return EXIT_FAIL
     try:
         report = impact(Path(args.errata), [Path(p) for p in args.logs] or None, to=args.to, jobs=args.jobs,
                         proofs=not args.no_proofs, rules=[Path(p) for p in args.rules] or None)

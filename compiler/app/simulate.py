@@ -410,6 +410,21 @@ def to_text(data: dict) -> str:
 # ---------------------------------------------------------------- the command
 
 
+def _unwritable(out: Path) -> str | None:
+    """Why the report's folder `out` cannot be written (it is a file, lies under a file, or in a folder
+    this process may not write), or None. Nothing is created."""
+    if out.exists():
+        if not out.is_dir():
+            return "is a file, not a folder"
+        return None if os.access(out, os.W_OK | os.X_OK) else "is a folder this process may not write"
+    parent = out.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"lies under {parent}, which is a file"
+    return None if os.access(parent, os.W_OK | os.X_OK) else f"lies in {parent}, which this process may not write"
+
+
 def main(args) -> int:
     """`rulec simulate TITLE ...` (cli.py registers it)."""
     import json
@@ -420,6 +435,11 @@ def main(args) -> int:
     from compiler.progress import current as progress
     from compiler.runtime.errors import RuleGap
 
+    if args.out and (refusal := _unwritable(Path(args.out))):
+        # said before the games are played, not after every one of them
+        print(f"rulec simulate: --out {args.out} {refusal}; it names the folder the report is written to",
+              file=sys.stderr)
+        return EXIT_USAGE
     policies = tuple(p.strip() for p in args.policy.split(","))
     unknown = [p for p in policies if p not in POLICIES]
     # the committed engine straight away where `rulec play` or `simulate` asked the same before and

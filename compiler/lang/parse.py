@@ -32,8 +32,9 @@ def parser():
 def parse_text(text: str, path: str = "<string>") -> tuple[s.Module | None, list[Diagnostic]]:
     """Parse rulespec `text` (read from `path`).
 
-    Returns (module, []) on success, or (None, [diagnostic]) for the first
-    syntax error. Never raises for bad input. The same text at the same
+    Returns (module, []) on success, (module, [diagnostic, ...]) for what parses but the
+    grammar cannot rule out (an enum's value given twice, E011), or (None, [diagnostic]) for the
+    first syntax error. Never raises for bad input. The same text at the same
     path is parsed once per process (modules are immutable).
     """
     module, found = _parsed(text, path)

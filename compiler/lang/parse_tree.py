@@ -165,6 +165,8 @@ class _Builder(Transformer):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
+        #: what the text says wrongly that the grammar cannot tell (an enum's value given twice)
+        self.findings: list[Diagnostic] = []
 
     # -- helpers
     def _sp(self, meta) -> Span:
@@ -351,8 +353,25 @@ class _Builder(Transformer):
             tuple(c for c in children if isinstance(c, s.Param)), self._sp(meta),
         )
 
+    def _values_once(self, tokens: list, what: str) -> None:
+        """E011 at each value of an enum that an earlier value of it already gives: the engine's and
+        the z3 model's enum would hold it once, and a `match` over it could not cover both."""
+        first: dict[str, Token] = {}
+        for token in tokens:
+            name = str(token)
+            if name in first:
+                earlier = first[name]
+                self.findings.append(error(
+                    "E011", f"{what} gives the value `{name}` twice", self._tok(token),
+                    help="an enum holds each value once: keep one",
+                    notes=((self._tok(earlier), "first given here"),)))
+            else:
+                first[name] = token
+
     def enum(self, meta, children):
-        names = [str(c) for c in children if isinstance(c, Token) and c.type == "NAME"]
+        tokens = [c for c in children if isinstance(c, Token) and c.type == "NAME"]
+        names = [str(c) for c in tokens]
+        self._values_once(tokens[1:], f"enum `{names[0]}`")
         strings = self._strings(children)
         return s.Enum(
             names[0], strings[0] if strings else None, self._prov(children),
@@ -370,6 +389,7 @@ class _Builder(Transformer):
         return s.TypeRef(children[1].alternatives, False, self._sp(meta), key=children[0])
 
     def enum_type(self, meta, children):
+        self._values_once([c for c in children if isinstance(c, Token)], "the type")
         return s.TypeRef((), False, self._sp(meta), values=tuple(str(c) for c in children))
 
     def set_type(self, meta, children):
@@ -855,6 +875,12 @@ def _syntax_diagnostic(path: str, text: str, exc: UnexpectedInput) -> Diagnostic
         char = text[exc.pos_in_stream] if 0 <= exc.pos_in_stream < len(text) else "?"
         span = Span(path, line, column, line, column + 1)
         message = f"unexpected character {char!r}"
+        after = text[exc.pos_in_stream + 1:exc.pos_in_stream + 2]
+        if char in "$Ł£€¥" and after == "-":
+            message = (f"a money amount cannot be negative: `{char}` is followed by digits ({char}3720); "
+                       f"a negative amount in a rule is written -{char}20")
+        elif char in "$Ł£€¥":
+            message = f"a money amount is `{char}` followed by digits ({char}3720), with no space, sign or comma"
         if char == '"':
             # a string is one line long, its escapes \" \\ \n \t: say which of the two this one breaks
             rest = text[exc.pos_in_stream + 1:].split("\n", 1)[0]
@@ -907,7 +933,8 @@ def parse_now(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, 
     except UnexpectedInput as exc:
         return None, (_syntax_diagnostic(path, text, exc),)
     try:
-        units = _Builder(path).transform(tree)
+        builder = _Builder(path)
+        units = builder.transform(tree)
     except RecursionError:
         return None, (error("E001", "the clause nests too deeply to read", Span(path, 1, 1, 1, 2)),)
-    return s.Module(path, tuple(units)), ()
+    return s.Module(path, tuple(units)), tuple(builder.findings)

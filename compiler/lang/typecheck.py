@@ -121,6 +121,42 @@ def _flatten(alternatives, schema: Schema) -> tuple[Atom, ...]:
     return tuple(out)
 
 
+#: The types the runtime binds itself, with or without a `kind` of the library declaring them: an
+#: action's field of one is read by `GameBase._bind_param` (a player, corporation, minor, private, bond
+#: or company by its id, a train by its id, certificates by their ids, a route as the log's object).
+RUNTIME_TYPES = ("player", "corporation", "minor", "private", "bond", "company", "train", "certificate", "route")
+
+
+#: The library's properties of the title whose meaning bounds their numbers: (least, most or None,
+#: what it is, the literal bounded). A share of a corporation is at most its whole (100%).
+TITLE_BOUNDS = {
+    "players": (1, None, "a player count", s.Int),
+    "float": (0, 100, "a share of a corporation", s.Percent),
+    "holding_cap": (0, 100, "a share of a corporation", s.Percent),
+    "pool_cap": (0, 100, "a share of a corporation", s.Percent),
+    "capitalised_percent": (0, 100, "a part of a corporation's capital", s.Percent),
+}
+#: The same, of a component's properties (a corporation's float, a certificate's share, ...).
+KIND_BOUNDS = {
+    "float": TITLE_BOUNDS["float"],
+    "holding_cap": TITLE_BOUNDS["holding_cap"],
+    "percent": (0, 100, "a share of a corporation", s.Percent),
+    "share": (0, 100, "a share of a corporation", s.Percent),
+    "shares": (0, 100, "a share of a corporation", s.Percent),
+}
+
+
+def _unknown_types(alts: tuple[Atom, ...]) -> list[str]:
+    """The names of a parameter's type that name no type (a scalar, enum, kind or `RUNTIME_TYPES`)."""
+    out: list[str] = []
+    for atom in alts:
+        if atom.form == "unknown" and atom.name not in RUNTIME_TYPES:
+            out.append(atom.name)
+        out.extend(_unknown_types(atom.elems))
+        out.extend(_unknown_types(atom.keys))
+    return out
+
+
 def describe(alts: tuple[Atom, ...]) -> str:
     """How a message names a type: 'money ($20) or `unlimited`'."""
     parts = []
@@ -205,6 +241,31 @@ def _fits(expr, atom: Atom) -> bool:
     return False
 
 
+#: the operators whose result is true or false
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+
+
+def _certain_type(expr, states: dict[str, s.StateDecl]) -> str | None:
+    """What an expression certainly is, as a message names it (`shape`'s words), or None where it is
+    not certain without types the checker does not have: a literal, a negated number, a comparison or
+    `not`, a read of a declared state (true or false; an amount's number or money)."""
+    if isinstance(expr, s.Unary):
+        if expr.op == "not":
+            return "true or false"
+        return _certain_type(expr.operand, states) if isinstance(expr.operand, (s.Int, s.Money, s.Percent)) else None
+    if isinstance(expr, s.Binary):
+        return "true or false" if expr.op in _COMPARISONS else None
+    if isinstance(expr, s.Call) and isinstance(expr.func, s.Name) and expr.func.name in states:
+        state = states[expr.func.name]
+        if state.is_amount:
+            return "money" if state.type.alternatives == ("money",) else "a number"
+        return "true or false"
+    if isinstance(expr, (s.Int, s.Money, s.Percent, s.Str, s.Bool, s.NoneLit, s.ListLit, s.SetLit, s.MapLit,
+                         s.Range)):
+        return shape(expr)
+    return None
+
+
 def _key_of(expr) -> str | None:
     if isinstance(expr, s.Name):
         return expr.name
@@ -261,18 +322,83 @@ class Checker:
         self._recursion()
         self._divisions()
         self._states()
+        self._expression_types()
         return self.out
+
+    # -- the types of a rule's expressions, where they are certain
+    def _expression_types(self) -> None:
+        """E038 for a `for` over what is certainly no collection (a number, money, a percentage, a
+        string, true or false, none, a comparison, a flag or amount state read), and a `set` of a declared
+        state to a value its type certainly does not take (a flag or a set's membership to anything but
+        true or false; an amount to true or false, a string, a percentage, none or a collection): the engine
+        would stop on a TypeError where play reaches the loop, or keep a value the z3 model reads as
+        another type. Only literals and what they certainly are count; a name or a call of unknown type is
+        left alone."""
+        from compiler.lang.ir import statements
+
+        states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger)):
+                continue
+            shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
+            shadowed |= {st.name for st in statements(decl.body) if isinstance(st, s.Let)}
+            shadowed |= {st.var for st in statements(decl.body) if isinstance(st, s.For)}
+            own = {name: state for name, state in states.items() if name not in shadowed}
+            for stmt in statements(decl.body):
+                if isinstance(stmt, s.For):
+                    what = _certain_type(stmt.domain, own)
+                    if what is not None and what not in ("a list", "a map", "a range"):
+                        self.out.append(error(
+                            "E038", f"`for {stmt.var} in ...` goes over {what}, not a collection",
+                            stmt.domain.span or stmt.span,
+                            help="a `for` goes over a list, a set or a map: players, corporations, "
+                                 "trains(corporation), a list parameter, ..."))
+                elif isinstance(stmt, s.Assign) and isinstance(stmt.target, s.Call) \
+                        and isinstance(stmt.target.func, s.Name) and stmt.target.func.name in own:
+                    state = own[stmt.target.func.name]
+                    what = _certain_type(stmt.value, own)
+                    if what is None:
+                        continue
+                    if state.is_amount:
+                        takes = SCALARS.get(state.type.alternatives[0], state.type.alternatives[0])
+                        wrong = what not in ("a number", "money")
+                    else:
+                        takes = "true or false"
+                        wrong = what != "true or false"
+                    if wrong:
+                        self.out.append(error(
+                            "E038", f"state `{state.name}` is {state.type}: `set` takes {takes}, not {what}",
+                            stmt.value.span or stmt.span,
+                            help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"
+                                 + ("" if state.is_amount else "; `set NAME(...) = true` puts an element in, "
+                                                                "`= false` takes it out")))
 
     # -- a routine's parameters
     def _routine_params(self) -> None:
         """E011 for a routine that names a parameter twice: the engine's function would not compile
-        (a Python SyntaxError, or the emitter's "unknown name" for the other's uses)."""
+        (a Python SyntaxError, or the emitter's "unknown name" for the other's uses). E029 for a parameter
+        whose type names no type: no scalar, enum or kind of the title and none of the runtime's own
+        (`RUNTIME_TYPES`); the engine would bind an action's field of that type as the raw string of the log."""
+        known: list[str] | None = None
         for clause in self.title.clauses:
             decl = clause.decl
             if not isinstance(decl, s.Routine):
                 continue
             seen: set[str] = set()
             for param in decl.params:
+                unknown = _unknown_types(atoms(param.type, self.schema))
+                if unknown:
+                    if known is None:
+                        known = sorted({*SCALARS, *RUNTIME_TYPES, *self.schema.enums, *self.schema.kinds}
+                                       - {"range", "colour_code", "table", "parameters"})
+                    name = unknown[0]
+                    self.out.append(error(
+                        "E029", f"`{param.name}` of {decl.kind} {decl.name} is typed `{name}`, which names no type"
+                                + did_you_mean(nearest(name, known)),
+                        param.type.span if param.type.span and param.type.span.line else param.span,
+                        help="the types: " + listing(known, limit=len(known)) + " (and list[TYPE] of them)",
+                        suggestions=tuple(nearest(name, known))))
                 if param.name in seen:
                     self.out.append(error(
                         "E011", f"{decl.kind} `{decl.name}` names the parameter `{param.name}` twice",
@@ -641,7 +767,33 @@ class Checker:
                 prop.value.span,
             ))
             return
-        self._value(prop.value, alts, where=f"`{prop.name}`")
+        if not self._value(prop.value, alts, where=f"`{prop.name}`"):
+            self._bounds(prop.name, prop.value, TITLE_BOUNDS)
+
+    def _bounds(self, name: str, value, bounds: dict) -> None:
+        """E020 for a number or percentage of a property whose meaning bounds it (`TITLE_BOUNDS`,
+        `KIND_BOUNDS`) outside its bounds: `players: 0` (no game is played by none), `float: 150%` (no
+        corporation has more than its whole)."""
+        if name not in bounds:
+            return
+        least, most, what, literal = bounds[name]
+        unit = "%" if literal is s.Percent else ""
+        under_minus: set[int] = set()
+        for node in s.walk(value):
+            negated = isinstance(node, s.Unary) and node.op == "-" and isinstance(node.operand, literal)
+            if negated:
+                under_minus.add(id(node.operand))
+            if not (negated or isinstance(node, literal)) or id(node) in under_minus:
+                continue
+            amount = -node.operand.value if negated else node.value
+            if least <= amount and (most is None or amount <= most):
+                continue
+            allowed = f"at least {least}{unit}" if most is None else f"from {least}{unit} to {most}{unit}"
+            self.out.append(error(
+                "E020", f"`{name}` is {what}, {allowed}, not {amount}{unit}",
+                node.span if node.span and node.span.line else value.span,
+                help="no game is played by fewer than one player" if literal is s.Int
+                     else "no corporation has more than its whole, 100%"))
 
     def _table(self, table: s.Table) -> None:
         param = self.schema.params.get(table.name)
@@ -752,7 +904,8 @@ class Checker:
             if param is None:
                 self._unknown_property(prop.name, _name_span(prop.span, prop.name), kind)
                 continue
-            self._value(prop.value, self.type_of(param), where=f"`{prop.name}`")
+            if not self._value(prop.value, self.type_of(param), where=f"`{prop.name}`"):
+                self._bounds(prop.name, prop.value, KIND_BOUNDS)
         self._missing(kind, {p.name: p.value for p in comp.properties}, comp.span, f"{comp.kind} {comp.key or ''}".strip())
         for child in comp.children:
             self._component(child)

@@ -43,8 +43,8 @@ from compiler.runtime.listing import Listing
 from compiler.runtime.operating import OperatingRound
 from compiler.runtime.stock import StockRound
 from compiler.runtime.tiles_tokens import TilesAndTokens
-from compiler.runtime.vocabulary import (HOLDING_STEPS, OUT_OF_TURN, ROUND_ACTION_PREFIXES, STEP_ACTIONS,
-                                         VOCABULARY, Action)
+from compiler.runtime.vocabulary import (HOLDING_STEPS, LOG_FORMAT, OUT_OF_TURN, ROUND_ACTION_PREFIXES,
+                                         STEP_ACTIONS, VOCABULARY, Action)
 from compiler.runtime.vocabulary import ACTOR_KINDS, COMBINED_STEPS, MAP_STEPS, STATE_RESETS, STEPS  # noqa: F401
 
 #: a property neither the title nor an option sets (`GameBase.param`)
@@ -968,7 +968,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         """Apply one action (18xx.games vocabulary). Raises IllegalAction,
         naming the rule; the state is then exactly as it was."""
         if not isinstance(action, dict) or "type" not in action:
-            raise IllegalAction("an action is a dict with a 'type'")
+            raise IllegalAction(f"an action without a 'type': {action!r}"[:200] if isinstance(action, dict)
+                                else f"an action is a dict, not {type(action).__name__}", rule=LOG_FORMAT)
         original, action = action, self._from_log_ids(action)
         self.j.begin()
         try:
@@ -1027,7 +1028,14 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                                 at=self.DATA.rules.get(f"at action {owed}"))
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
-            raise IllegalAction(f"no action {action['type']!r} in this title")
+            import difflib
+
+            names = sorted({name for name, _ in self.ACTION_PARAMS.items()
+                            if f"action:{name}" in self.ROUTINES})
+            near = difflib.get_close_matches(str(action["type"]), names, n=1)
+            raise IllegalAction(f"no action {action['type']!r} in this title"
+                                + (f"; did you mean {near[0]!r}?" if near else ""),
+                                rule="the title's actions: " + ", ".join(names))
         rule = self.DATA.rules.get(f"cite action {kind}") or self.DATA.rules.get(f"action {kind}")
         if not isinstance(action.get("shares") or [], list):
             raise IllegalAction(f"malformed {action['type']!r} action: missing or bad 'shares'", rule=rule)

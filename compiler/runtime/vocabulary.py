@@ -8,6 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 Action = dict[str, Any]
+#: What an action that is no action dict breaks: the log format, 18xx.games' (the rule an IllegalAction
+#: for it names)
+LOG_FORMAT = "the 18xx.games action format: {'type': ACTION, 'entity': ID, 'entity_type': KIND, ...}"
 #: The steps of a corporation's operating turn, in order (the title's
 #: `operating_steps` chooses among them; steps needing a map are skipped
 #: while the title has none).
