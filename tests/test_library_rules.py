@@ -98,7 +98,7 @@ def test_builtins_called_as_the_runtime_takes_them_are_clean():
 
     assert signatures()["part"][:2] == [3, 3] and signatures()["bought"][:2] == [2, 2]
     loaded = toy('variant "Right" of "Toy" {\n'
-                 '  function first(x: string) "x" §1 = part(x, "|", 0)\n'
+                 '  function first_part(x: string) "x" §1 = part(x, "|", 0)\n'
                  '}\n')
     assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
 
