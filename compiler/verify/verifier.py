@@ -162,6 +162,8 @@ STATUS_CODES = {
 #: How many translations of one transition's IR the cache keeps (`Verifier._translation_key`): a
 #: title's erratum and the rule it replaced both, a few more
 TRANSLATION_ENTRIES = 4
+#: How the keys of those entries begin (the others are checks' results)
+TRANSLATION_SLOT = "translation:"
 
 #: Statuses that leave `run` at exit code 0.
 PASSING = ("proved", "sanctioned")
@@ -607,7 +609,7 @@ class Verifier:
         """Where the cache keeps what a transition's translation read and the key it gave
         (`_remember_translation`): the verifier's version, the transition's IR and everything of the
         title a translation reads unrecorded (`unread_key`)."""
-        return "translation:" + stable_hash(self.version, self.unread_key, tn.kind, tn.name, tn.decl_key)
+        return TRANSLATION_SLOT + stable_hash(self.version, self.unread_key, tn.kind, tn.name, tn.decl_key)
 
     def _remember_translation(self, tn: Transition, deps: list[tuple[str, ...]], tkey: str) -> None:
         entry = {"reads": [list(dep) for dep in deps], "digest": self._read_digest(deps), "tkey": tkey}
@@ -1430,7 +1432,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
         nonlocal added
         for key, value in new.items():
             cache.put(key, value)
-        added += len(new)
+        added += sum(1 for key in new if not key.startswith(TRANSLATION_SLOT))  # check results only
         for name, results in by_title:
             pieces.setdefault((name, transition), []).extend(results)
             parts_left[(name, transition)] -= 1
