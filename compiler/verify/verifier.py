@@ -25,7 +25,10 @@ Results are cached (see `Cache`) by a hash of each check's inputs: the IR of
 the transition and of the routines it calls, the title data it read, the
 invariant, every invariant assumed beside it, the scope and the verifier's own
 source. After a one-clause erratum only the checks that read that clause run
-again.
+again. A transition's key is itself kept (`Verifier._translation_key`): with what
+its translation read of the title's properties and train cards, under its IR and
+everything else of the title, so that a transition whose reads are unchanged is
+not translated again only to make its checks' keys.
 
 `run(titles, as_json, out)` is the command's entry point.
 """
