@@ -603,7 +603,9 @@ class Verifier:
                 except (GapError, Unsupported) as exc:
                     steps.append((binding, exc))
         errors = sorted({_exc_text(e) for _, e in steps if isinstance(e, Exception)})
-        tkey = stable_hash(tn.decl_key, reads.key(), errors, len(steps))
+        # what it read of properties and train cards is in the key as recorded (`model.record`), not
+        # only where a builtin notes it in `reads` (a train's price, `obsolete_on`, ... were not)
+        tkey = stable_hash(tn.decl_key, reads.key(), errors, len(steps), self._read_digest(sorted(deps)))
         self._remember_translation(tn, sorted(deps), tkey)
         return steps, tkey, calls, reads
 
