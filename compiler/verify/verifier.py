@@ -1260,10 +1260,17 @@ def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache
     unsupported constructs become results; a model that cannot be built
     becomes `report.error`.
     """
-    try:
-        verifier = Verifier(title, timeout, cache, progress, tuple(options))
-    except (GapError, Unsupported) as exc:
-        return TitleReport(title.display_name, "", [], [], [], error=str(exc))
+    built = _WARM_VERIFIERS.pop((title.display_name, tuple(options), timeout), None)
+    if built is not None and built.title is title and invariants is None:
+        # the verifier `warm` built to plan by: nothing checked on it yet, its building not repeated
+        verifier = built
+        verifier.cache = cache or Cache(None)
+        verifier.progress = progress or (lambda text: None)
+    else:
+        try:
+            verifier = Verifier(title, timeout, cache, progress, tuple(options))
+        except (GapError, Unsupported) as exc:
+            return TitleReport(title.display_name, "", [], [], [], error=str(exc))
     if invariants is not None:
         wanted = set(invariants)
         unknown = sorted(wanted - {inv.name for inv in verifier.invariants})
@@ -1289,6 +1296,9 @@ _WARM_STATE: dict[str, Any] = {}
 #: What `warm` found, by (title, options, timeout): each transition's results ("init" for the
 #: initial state), for `verify_title` to take rather than translate and look up again.
 _WARMED: dict[tuple[str, tuple[str, ...], float], dict[str, list["CheckResult"]]] = {}
+#: The verifiers `warm` built to plan its tasks by, by (title, options, timeout): `verify_title` takes
+#: its title's rather than build it again (a second or two of a title's model and invariants)
+_WARM_VERIFIERS: dict[tuple[str, tuple[str, ...], float], "Verifier"] = {}
 
 
 class _RecordingCache(Cache):
@@ -1338,7 +1348,9 @@ def _warm_one(task: WarmTask) -> tuple[str, list[tuple[str, list["CheckResult"]]
     out = []
     for name in names:
         if name not in verifiers:
-            verifiers[name] = Verifier(_WARM_TITLES[name], timeout, None, None, options)
+            # the parent's (`_WARM_VERIFIERS`, this process's copy of it) where it built one
+            verifiers[name] = (_WARM_VERIFIERS.get((name, options, timeout))
+                               or Verifier(_WARM_TITLES[name], timeout, None, None, options))
         verifier = verifiers[name]
         verifier.cache = cache
         out.append((name, check_one(verifier, transition, invariants)))
@@ -1412,6 +1424,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
             continue  # `verify_title` reports it
         name = title.display_name
         _WARM_TITLES[name] = title
+        _WARM_VERIFIERS[(name, options, timeout)] = verifier
         invariants = [inv.name for inv in verifier.invariants]
         order[name] = {n: i for i, n in enumerate(invariants)}
         estimate(name, "init", cache.times.get(Cache.times_key(name, options, "init"), 0.0), [])
