@@ -1088,6 +1088,75 @@ errata "Discard wording" of "Toy" {
     assert third_cache.misses == len(first.invariants)
 
 
+def _check_keys(title, cache):
+    """Each transition's check keys through `cache` (`Verifier.check_keys`), whether it was
+    translated to make them, and the keys translating it gives (the truth)."""
+    verifier = verifier_module.Verifier(title, cache=cache)
+    keys, translated, truth = {}, set(), {}
+    for tn in verifier.transitions:
+        keys[tn.name], prepared = verifier.check_keys(tn)
+        if prepared is not None:
+            translated.add(tn.name)
+        _, tkey, _, _ = verifier._translate(tn)
+        truth[tn.name] = {inv.name: verifier_module.stable_hash("step", verifier.version, verifier.assume_key, tkey,
+                                                                verifier._inv_keys[inv.name])
+                          for inv in verifier.invariants}
+    return keys, translated, truth
+
+
+def test_a_transition_is_translated_again_only_when_what_it_read_changed(toy):
+    """The cache keeps what each transition's translation read of the title's properties and train
+    cards (`Verifier._translation_key`): a transition whose reads are unchanged takes its check keys
+    from there, untranslated, and they are the keys translating it gives; an erratum to a property
+    (`tile_lays`, read by lay_tile only) or to a train card's price (read by buy_train, through
+    `train.price`) changes the keys of the checks that read it, and only theirs."""
+    cache = Cache(None)
+    title = toy.program.titles["Toy"]
+    first, translated, truth = _check_keys(title, cache)
+    assert first == truth and translated == set(first)
+    again, translated, truth = _check_keys(title, cache)
+    assert again == first == truth and not translated  # nothing changed: nothing translated
+    more_lays = load_toy_with('errata "Two lays" of "Toy" {\n  replace tile_lays: 2 §3\n}\n').program.titles["Toy"]
+    keys, translated, truth = _check_keys(more_lays, cache)
+    assert keys == truth  # what the cache gave is what translating gives
+    assert translated == {"lay_tile"} and keys["lay_tile"] != first["lay_tile"]
+    assert {n: k for n, k in keys.items() if n != "lay_tile"} == {n: k for n, k in first.items() if n != "lay_tile"}
+    dearer = load_toy_with('errata "Dearer" of "Toy" {\n  amend train "2" §3 {\n    price: $110 §3\n  }\n}\n'
+                           ).program.titles["Toy"]
+    keys, translated, truth = _check_keys(dearer, cache)
+    assert keys == truth
+    assert "buy_train" in translated and keys["buy_train"] != first["buy_train"]  # the price is in its query
+    assert "lay_tile" not in translated and keys["lay_tile"] == first["lay_tile"]
+
+
+def test_a_read_of_a_train_card_or_a_property_is_recorded():
+    """The model's channels to the content of properties and train cards record each read
+    (`model.record`): the title's lookups, the train cards' data, their other sides and a
+    train's price; a title's digest of the rest leaves that content out."""
+    from compiler.verify import model as model_module
+
+    title = load_toy_with().program.titles["Toy"]
+    m = Model(title)
+    train = next(t for t in m.trains if t.name == "2")
+    with model_module.recording() as deps:
+        m.prop_value("tile_lays")
+        m.train_data.get("3")
+        m.side_prices.get("3")
+        m.train_price(train)
+        m.title.get("property", "bank")
+    assert deps == {("property", "tile_lays"), ("train", "3"), ("train_sides", "3"), ("train", "2"),
+                    ("property", "bank")}
+    with model_module.recording() as deps:
+        list(m.train_data.items())
+        m.title.components("train")
+    assert deps == {("train",)}
+    dearer = Model(load_toy_with('errata "Dearer" of "Toy" {\n  amend train "2" §3 {\n    price: $110 §3\n  }\n}\n'
+                                 ).program.titles["Toy"])
+    assert dearer.digest_unread() == m.digest_unread()
+    assert dearer.read_digest(("train", "2")) != m.read_digest(("train", "2"))
+    assert dearer.read_digest(("train", "3")) == m.read_digest(("train", "3"))
+
+
 # ---------------------------------------------------------------- translation validation
 
 

@@ -178,10 +178,11 @@ class EffectBuiltins:
 
     def side_prices_of(self, t: Item) -> list[int]:
         """The prices of a train card's sides (its own and its `variant_of` sides)."""
-        sides = self.m.side_prices.get(t.name or "") or []
-        if t.price is None or any(p is None for p in sides):
+        price, sides = self.m.train_price(t), self.m.side_prices.get(t.name or "") or []
+        self.tr.current_shared.reads.add("train", f"{t.name}.price", (price, sides))
+        if price is None or any(p is None for p in sides):
             raise GapError(f"train {t.name} price")
-        return [t.price, *sides]
+        return [price, *sides]
 
     def b_dearest_side_price(self, ctx: Ctx) -> Any:
         """As GameBase.b_dearest_side_price: the dearest side of the bank's cheapest card."""

@@ -259,6 +259,123 @@ class Reads:
         return stable_hash(sorted(self.items.items()))
 
 
+# ---------------------------------------------------------------- what a translation reads
+
+#: The read sets being recorded (`recording`), innermost last: what the title's properties and train
+#: cards a translation read, for `Verifier`'s translation keys (verifier.py, `_TRANSLATION_KEYS`).
+_RECORDING: list[set[tuple[str, ...]]] = []
+#: The clause kinds whose content reaches a translation only through a recorded read (`RecordedTitle`,
+#: `_TrainChannel`, `Model.train_price`): a title's digest of everything else (`Model.digest_unread`)
+#: leaves their content out, and each translation's key names the ones it read (`read_digest`).
+RECORDED_KINDS = ("property", "train")
+
+
+def record(dep: tuple[str, ...]) -> None:
+    """Note that the translation under way read `dep`: ("property", NAME), ("property", "*") (every
+    property), ("train", CARD) (a train card's data), ("train",) (every card's), ("train_sides", CARD)
+    (the prices of the card's other sides), ("train_sides",) (every card's); `Model.read_digest`
+    digests what each reads."""
+    if _RECORDING:
+        _RECORDING[-1].add(dep)
+
+
+class recording:
+    """`with recording() as deps:` collects what the code inside reads (`record`) in `deps`."""
+
+    def __enter__(self) -> set[tuple[str, ...]]:
+        _RECORDING.append(set())
+        return _RECORDING[-1]
+
+    def __exit__(self, *exc: Any) -> None:
+        _RECORDING.pop()
+
+
+class RecordedTitle:
+    """The model's view of its title: the title itself, except that a lookup of a property or of
+    the train cards is recorded (`record`). Every other access goes to the title; code that walks
+    `clauses` reads only names and kinds of properties and trains, never their content (checked
+    by the tests of `Model.digest_unread`)."""
+
+    def __init__(self, title: Title):
+        self._title = title
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._title, name)
+
+    def get(self, kind: str, name: str) -> Any:
+        if kind in ("property", "train"):
+            record((kind, name))
+        return self._title.get(kind, name)
+
+    def prop(self, name: str) -> Any:
+        record(("property", name))
+        return self._title.prop(name)
+
+    def of_kind(self, kind: str) -> Any:
+        if kind == "property":
+            record(("property", "*"))
+        elif kind == "train":
+            record(("train",))
+        return self._title.of_kind(kind)
+
+    def components(self, kind: str) -> Any:
+        if kind == "train":
+            record(("train",))
+        return self._title.components(kind)
+
+
+class _TrainChannel(dict):
+    """A dict by train card (`Model.train_data`, each card's data; `side_prices`, the prices of the
+    cards that are another side of a card): a read of one card's entry is recorded as (`what`, the
+    card), any other read (the cards, all their entries) as (`what`,), a read of every card."""
+
+    def __init__(self, what: str):
+        super().__init__()
+        self.what = what
+
+    def __getitem__(self, key: Any) -> Any:
+        record((self.what, str(key)))
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        record((self.what, str(key)))
+        return super().get(key, default)
+
+    def __contains__(self, key: Any) -> bool:
+        record((self.what, str(key)))
+        return super().__contains__(key)
+
+    def __iter__(self):
+        record((self.what,))
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        record((self.what,))
+        return super().__len__()
+
+    def items(self):  # type: ignore[override]
+        record((self.what,))
+        return super().items()
+
+    def keys(self):  # type: ignore[override]
+        record((self.what,))
+        return super().keys()
+
+    def values(self):  # type: ignore[override]
+        record((self.what,))
+        return super().values()
+
+    def __repr__(self) -> str:
+        record((self.what,))
+        return super().__repr__()
+
+    def __eq__(self, other: object) -> bool:
+        record((self.what,))
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 # ---------------------------------------------------------------- the scope
 
 
@@ -290,7 +407,8 @@ class Model:
     """
 
     def __init__(self, title: Title, options: tuple[str, ...] = ()):
-        self.title = title
+        #: the title, its property and train lookups recorded (`RecordedTitle`)
+        self.title = RecordedTitle(title)  # type: ignore[assignment]
         #: the title's optional rules in play (the keys of its `option` components) and the
         #: properties they set (each option's `sets` record), read before the title's own values
         self.options = tuple(options)
@@ -506,10 +624,14 @@ class Model:
 
     def _build_trains(self) -> None:
         self.train_types: list[str] = []
-        self.train_data: dict[str, dict[str, Any]] = {}
+        #: every train card's data: a read of it is recorded (`_TrainChannel`)
+        self.train_data: dict[str, dict[str, Any]] = _TrainChannel("train")
         self.trains: list[Item] = []
-        defaults = self.title.kind_defaults("train")
-        for comp in self.title.components("train"):
+        # (the cards read unrecorded: what is built here from their content is read through a recorded
+        # channel, `train_data`, `side_prices`, `train_price`, or is part of `digest_unread`, as the
+        # train kind's parameter defaults are)
+        defaults = self.title._title.kind_defaults("train")
+        for comp in self.title._title.components("train"):
             name = comp.key or ""
             data = component_data(comp, defaults)
             self.train_types.append(name)
@@ -528,17 +650,17 @@ class Model:
             for i in range(copies):
                 self.trains.append(Item("train", f"{name}-{i}", index=i, name=name, price=price))
         #: the train types some train takes in trade (the keys of its `discount`): what an exchange may give
-        self.trade_in_types = {str(k) for data in self.train_data.values()
+        self.trade_in_types = {str(k) for data in dict.values(self.train_data)
                                if isinstance(data.get("discount"), dict) for k in data["discount"]}
         #: a train card's other sides (trains `variant_of` it): base name -> their prices (None: a gap)
-        self.side_prices: dict[str, list[int | None]] = {}
-        for name, data in self.train_data.items():
+        self.side_prices: dict[str, list[int | None]] = _TrainChannel("train_sides")
+        for name, data in dict.items(self.train_data):
             base = data.get("variant_of")
             if base is not None:
                 price = data.get("price")
                 self.side_prices.setdefault(str(base), []).append(price if isinstance(price, int) else None)
-        if any(isinstance(self.train_data[t].get("count"), int) and self.train_data[t]["count"] > TRAIN_COPIES
-               for t in self.train_types):
+        if any(isinstance(dict.get(self.train_data, t, {}).get("count"), int)
+               and dict.get(self.train_data, t, {})["count"] > TRAIN_COPIES for t in self.train_types):
             self.note.lines.append(f"trains: at most {TRAIN_COPIES} copies of each type")
         supply = self.prop_value("train_supply_order")
         order = list(range(len(self.trains)))
@@ -707,8 +829,8 @@ class Model:
     def cards(self) -> list[dict[str, Any]] | None:
         """The title's ability cards (the component kind its `ability_cards` names) as data, in the
         title's order: card i of the model is cards[i - 1], 0 is none. None for a title without."""
+        kind = self.prop_value("ability_cards")  # (read each time: a translation's read is recorded)
         if "_cards" not in self.__dict__:
-            kind = self.prop_value("ability_cards")
             self.__dict__["_cards"] = (None if kind is None
                                        else [component_data(c) for c in self.title.components(str(kind))])
         return self.__dict__["_cards"]
@@ -848,7 +970,8 @@ class Model:
     def component_cites(self, kind: str, prop: str | None = None) -> str:
         """The rulebook citations ("§9.2, §9.3") of the title's components of `kind`, or, given `prop`,
         of that property of each; "" where there are none."""
-        found = (comp if prop is None else comp.get(prop) for comp in self.title.components(kind))
+        # (read unrecorded: citations go to the report, never into a translation nor a check's key)
+        found = (comp if prop is None else comp.get(prop) for comp in self.title._title.components(kind))
         return rulebook_cites(f for f in found if f is not None)
 
     def scope_text(self) -> str:
@@ -861,6 +984,43 @@ class Model:
             f"{len(self.trains)} trains",
         ]
         return ", ".join(parts)
+
+    def train_price(self, item: Item) -> int | None:
+        """A train's printed price (None when the rulespec leaves it open), its read recorded."""
+        record(("train", item.name or ""))
+        return item.price
+
+    def digest_unread(self) -> str:
+        """A digest of everything of the title a translation may read without recording it: every
+        clause but the content of those of `RECORDED_KINDS` (their kinds and names are in), the
+        title's own attributes, the scope (`scope_key`) and what the model builds from the train
+        cards besides the recorded channels (their types, copies, trade-ins and supply order).
+        With `read_digest` of each thing a translation recorded it decides the translation
+        (`Verifier.check_keys`)."""
+        title = self.title._title
+        clauses = _clause_digests(title)
+        trains = (self.train_types, [(t.id, t.index, t.name) for t in self.trains], sorted(self.trade_in_types),
+                  [t.id for t in self.train_order])
+        return stable_hash(title.name, title.variant, title.reading, title.base_variant, title.players,
+                           title.display_name, title.libraries, title.extends, title.removals,
+                           [(kind, name, None if kind in RECORDED_KINDS else digest) for kind, name, digest in clauses],
+                           trains, self.options, self.scope_key())
+
+    def read_digest(self, dep: tuple[str, ...]) -> str:
+        """A digest of what `dep` (a recorded read, `record`) reads of the title now."""
+        title = self.title._title
+        if dep in (("train",), ("train_sides",)):
+            return stable_hash([(name, d) for kind, name, d in _clause_digests(title) if kind == "train"])
+        if len(dep) == 2 and dep[0] == "train":
+            return stable_hash([d for kind, name, d in _clause_digests(title) if kind == "train" and name == dep[1]])
+        if len(dep) == 2 and dep[0] == "train_sides":
+            return stable_hash(dict.get(self.side_prices, dep[1]))
+        if dep == ("property", "*"):
+            return stable_hash([(name, d) for kind, name, d in _clause_digests(title) if kind == "property"])
+        if len(dep) == 2 and dep[0] == "property":
+            clause = title.get("property", dep[1])
+            return stable_hash(None if clause is None else clause.decl)
+        raise ValueError(f"no such read: {dep!r}")
 
     def scope_key(self) -> str:
         return stable_hash(self.scope_text(), [i.id for i in self.items], self.note.lines, self.options,
@@ -1093,6 +1253,18 @@ class StateVars:
 
     def turn_names(self) -> list[str]:
         return [v.name for v in self.list if v.group == "turn"]
+
+
+#: `_clause_digests`' answers, by the title's identity (the title kept, so that its id is not reused)
+_CLAUSE_DIGESTS: dict[int, tuple[Title, list[tuple[str, str, str]]]] = {}
+
+
+def _clause_digests(title: Title) -> list[tuple[str, str, str]]:
+    """Each clause of the title: (kind, name, a digest of its declaration), in order."""
+    found = _CLAUSE_DIGESTS.get(id(title))
+    if found is None or found[0] is not title:
+        found = _CLAUSE_DIGESTS[id(title)] = (title, [(c.kind, c.name, stable_hash(c.decl)) for c in title.clauses])
+    return found[1]
 
 
 def _named_in_rules(title: Title, keys: set[str]) -> set[str]:

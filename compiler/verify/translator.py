@@ -570,18 +570,20 @@ class Translator:
             raise Unsupported(f"certificate attribute {name}")
         if item.kind == "train":
             if name == "price":
-                if item.price is None:
-                    raise GapError(f"train {item.name} price")
+                price = m.train_price(item)
                 sides = m.side_prices.get(item.name or "")
+                ctx.shared.reads.add("train", f"{item.name}.price", (price, sides))
+                if price is None:
+                    raise GapError(f"train {item.name} price")
                 if not sides:
-                    return item.price
+                    return price
                 if any(p is None for p in sides):
                     raise GapError(f"a side of train {item.name}: price")
                 # a card with other sides (a 4-train sold as a 3/5): its price is the chosen side's,
                 # which the buyer chooses (the runtime's `_train_side`); an oracle says which
                 v = ctx.fresh(f"train_price:{item.id}", "int")
                 ctx.shared.oracles.append(("train_side_price", (item.id,), v))
-                ctx.shared.axioms.append(OR(*[v == p for p in [item.price, *sides]]))
+                ctx.shared.axioms.append(OR(*[v == p for p in [price, *sides]]))
                 return v
             if name == "name":
                 return item.name

@@ -25,7 +25,10 @@ Results are cached (see `Cache`) by a hash of each check's inputs: the IR of
 the transition and of the routines it calls, the title data it read, the
 invariant, every invariant assumed beside it, the scope and the verifier's own
 source. After a one-clause erratum only the checks that read that clause run
-again.
+again. A transition's key is itself kept (`Verifier._translation_key`): with what
+its translation read of the title's properties and train cards, under its IR and
+everything else of the title, so that a transition whose reads are unchanged is
+not translated again only to make its checks' keys.
 
 `run(titles, as_json, out)` is the command's entry point.
 """
@@ -47,7 +50,7 @@ from compiler.lang.ir import Title
 from compiler.paths import ROOT
 from compiler.verify.invariants import (Invariant, emergency_sale_steps, invariants_for, money_moves_by_transfer,
                                        span_text)
-from compiler.verify.model import GapError, Model, Reads, Unsupported, stable_hash
+from compiler.verify.model import GapError, Model, Reads, Unsupported, recording, stable_hash
 from compiler.verify.tables import TableCheck, check_tables
 from compiler.verify.translate import (
     AND,
@@ -159,6 +162,12 @@ STATUS_CODES = {
     "gap": "G",
     "unsupported": "X",
 }
+#: How many translations of one transition's IR the cache keeps (`Verifier._translation_key`): a
+#: title's erratum and the rule it replaced both, a few more
+TRANSLATION_ENTRIES = 4
+#: How the keys of those entries begin (the others are checks' results)
+TRANSLATION_SLOT = "translation:"
+
 #: Statuses that leave `run` at exit code 0.
 PASSING = ("proved", "sanctioned")
 #: Statuses that say a rule is wrong or unprovable (not merely unfinished).
@@ -429,6 +438,15 @@ class Verifier:
         self.warmed: dict[str, list[CheckResult]] = {}
         #: whether some of the invariants are left out (`verify_title(invariants=...)`)
         self.partial = False
+        with recording() as deps:
+            self._build(title, options)
+        #: what every translation of the title reads besides what it records itself (`check_keys`):
+        #: the title but the content of properties and train cards, and those the model read as it
+        #: was built (the invariants, the scope, the IPO)
+        self.unread_key = stable_hash(self.model.digest_unread(),
+                                      sorted((dep, self.model.read_digest(dep)) for dep in deps))
+
+    def _build(self, title: Title, options: tuple[str, ...]) -> None:
         self.model = Model(title, options)
         self.tr = Translator(self.model)
         self.invariants = invariants_for(self.model)
@@ -565,46 +583,86 @@ class Verifier:
 
     def _translate(self, tn: Transition) -> tuple[list[tuple[Binding, Step | Exception]], str, set[str], Reads]:
         """The transition's steps (one per binding, or the error that stopped it), its key, the
-        routines its steps call, and what they read."""
+        routines its steps call, and what they read. What it read of the title's properties and
+        train cards (`model.record`) is kept as its translation key's (`_translation_key`)."""
         steps: list[tuple[Binding, Step | Exception]] = []
-        try:
-            bindings = tn.bindings()
-        except (GapError, Unsupported) as exc:
-            bindings = []
-            steps.append((Binding(()), exc))
-        reads = Reads()
-        calls: set[str] = set()
-        for binding in bindings:
+        with recording() as deps:
             try:
-                step = tn.translate(binding)
-                reads.merge(step.reads)
-                calls |= step.calls
-                steps.append((binding, step))
+                bindings = tn.bindings()
             except (GapError, Unsupported) as exc:
-                steps.append((binding, exc))
+                bindings = []
+                steps.append((Binding(()), exc))
+            reads = Reads()
+            calls: set[str] = set()
+            for binding in bindings:
+                try:
+                    step = tn.translate(binding)
+                    reads.merge(step.reads)
+                    calls |= step.calls
+                    steps.append((binding, step))
+                except (GapError, Unsupported) as exc:
+                    steps.append((binding, exc))
         errors = sorted({_exc_text(e) for _, e in steps if isinstance(e, Exception)})
-        tkey = stable_hash(tn.decl_key, reads.key(), errors, len(steps))
+        # what it read of properties and train cards is in the key as recorded (`model.record`), not
+        # only where a builtin notes it in `reads` (a train's price, `obsolete_on`, ... were not)
+        tkey = stable_hash(tn.decl_key, reads.key(), errors, len(steps), self._read_digest(sorted(deps)))
+        self._remember_translation(tn, sorted(deps), tkey)
         return steps, tkey, calls, reads
+
+    # -- translation keys
+    def _translation_slot(self, tn: Transition) -> str:
+        """Where the cache keeps what a transition's translation read and the key it gave
+        (`_remember_translation`): the verifier's version, the transition's IR and everything of the
+        title a translation reads unrecorded (`unread_key`)."""
+        return TRANSLATION_SLOT + stable_hash(self.version, self.unread_key, tn.kind, tn.name, tn.decl_key)
+
+    def _remember_translation(self, tn: Transition, deps: list[tuple[str, ...]], tkey: str) -> None:
+        entry = {"reads": [list(dep) for dep in deps], "digest": self._read_digest(deps), "tkey": tkey}
+        slot = self._translation_slot(tn)
+        entries = [e for e in (self.cache.data.get(slot) or {}).get("entries", []) if e["digest"] != entry["digest"]]
+        self.cache.put(slot, {"entries": ([entry] + entries)[:TRANSLATION_ENTRIES]})
+
+    def _read_digest(self, deps: Iterable[tuple[str, ...]]) -> str:
+        return stable_hash([(list(dep), self.model.read_digest(tuple(dep))) for dep in deps])
+
+    def _translation_key(self, tn: Transition) -> str | None:
+        """The key the transition's translation gives (`_translate`), without translating it, where the
+        cache holds a translation of the same IR, on a title the same but for the content of its
+        properties and train cards, that read only properties and train cards whose content is the
+        same now: then this translation would read the same and give the same key. None otherwise."""
+        found = self.cache.data.get(self._translation_slot(tn))
+        for entry in (found or {}).get("entries", []):
+            try:
+                if self._read_digest(entry["reads"]) == entry["digest"]:
+                    return entry["tkey"]
+            except (ValueError, TypeError, KeyError):
+                continue
+        return None
 
     # -- one transition
     def check_keys(self, tn: Transition) -> tuple[dict[str, str], tuple]:
         """Each invariant's cache key for its check against the transition (what the cache files the
         result under: the IR of the transition and of the routines it calls, what it reads, the
         invariant's own key, the invariants assumed), and the translation, for `check_transition`
-        to take. Two titles whose keys agree have the same result for that check."""
-        t0 = time.perf_counter()
-        steps, tkey, calls, reads = self._translate(tn)
-        translate_time = time.perf_counter() - t0
+        to take (None when the key came from the cache, `_translation_key`: `check_transition`
+        translates only if a check is not in the cache). Two titles whose keys agree have the same
+        result for that check."""
+        tkey = self._translation_key(tn)
+        prepared: tuple | None = None
+        if tkey is None:
+            t0 = time.perf_counter()
+            steps, tkey, calls, reads = self._translate(tn)
+            prepared = (steps, calls, reads, time.perf_counter() - t0)
         keys = {inv.name: stable_hash("step", self.version, self.assume_key, tkey, self._inv_keys[inv.name])
                 for inv in self.invariants}
-        return keys, (steps, calls, reads, translate_time)
+        return keys, prepared
 
     def check_transition(self, tn: Transition, prepared: tuple | None = None,
                          invariants: Iterable[str] | None = None) -> list[CheckResult]:
         """Every invariant against one transition, through the cache. `prepared`: what `check_keys`
         returned for it, when it was called first; `invariants`: only these (names; all when None),
         the others still assumed where they are (`warm` shares a heavy transition out so)."""
-        keys, (steps, calls, reads, translate_time) = prepared or self.check_keys(tn)
+        keys, translation = prepared or self.check_keys(tn)
         results: list[CheckResult] = []
         todo: list[Invariant] = []
         wanted = set(invariants) if invariants is not None else None
@@ -619,6 +677,13 @@ class Verifier:
             else:
                 todo.append(inv)
         if todo:
+            if translation is None:
+                t0 = time.perf_counter()
+                steps, tkey, calls, reads = self._translate(tn)
+                translation = (steps, calls, reads, time.perf_counter() - t0)
+                keys = {inv.name: stable_hash("step", self.version, self.assume_key, tkey, self._inv_keys[inv.name])
+                        for inv in self.invariants}
+            steps, calls, reads, translate_time = translation
             share = translate_time / max(1, len(self.invariants))
             outcomes = self._solve(tn, steps, todo)
             for inv in todo:
@@ -1195,10 +1260,17 @@ def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache
     unsupported constructs become results; a model that cannot be built
     becomes `report.error`.
     """
-    try:
-        verifier = Verifier(title, timeout, cache, progress, tuple(options))
-    except (GapError, Unsupported) as exc:
-        return TitleReport(title.display_name, "", [], [], [], error=str(exc))
+    built = _WARM_VERIFIERS.pop((title.display_name, tuple(options), timeout), None)
+    if built is not None and built.title is title and invariants is None:
+        # the verifier `warm` built to plan by: nothing checked on it yet, its building not repeated
+        verifier = built
+        verifier.cache = cache or Cache(None)
+        verifier.progress = progress or (lambda text: None)
+    else:
+        try:
+            verifier = Verifier(title, timeout, cache, progress, tuple(options))
+        except (GapError, Unsupported) as exc:
+            return TitleReport(title.display_name, "", [], [], [], error=str(exc))
     if invariants is not None:
         wanted = set(invariants)
         unknown = sorted(wanted - {inv.name for inv in verifier.invariants})
@@ -1224,6 +1296,9 @@ _WARM_STATE: dict[str, Any] = {}
 #: What `warm` found, by (title, options, timeout): each transition's results ("init" for the
 #: initial state), for `verify_title` to take rather than translate and look up again.
 _WARMED: dict[tuple[str, tuple[str, ...], float], dict[str, list["CheckResult"]]] = {}
+#: The verifiers `warm` built to plan its tasks by, by (title, options, timeout): `verify_title` takes
+#: its title's rather than build it again (a second or two of a title's model and invariants)
+_WARM_VERIFIERS: dict[tuple[str, tuple[str, ...], float], "Verifier"] = {}
 
 
 class _RecordingCache(Cache):
@@ -1273,7 +1348,9 @@ def _warm_one(task: WarmTask) -> tuple[str, list[tuple[str, list["CheckResult"]]
     out = []
     for name in names:
         if name not in verifiers:
-            verifiers[name] = Verifier(_WARM_TITLES[name], timeout, None, None, options)
+            # the parent's (`_WARM_VERIFIERS`, this process's copy of it) where it built one
+            verifiers[name] = (_WARM_VERIFIERS.get((name, options, timeout))
+                               or Verifier(_WARM_TITLES[name], timeout, None, None, options))
         verifier = verifiers[name]
         verifier.cache = cache
         out.append((name, check_one(verifier, transition, invariants)))
@@ -1347,6 +1424,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
             continue  # `verify_title` reports it
         name = title.display_name
         _WARM_TITLES[name] = title
+        _WARM_VERIFIERS[(name, options, timeout)] = verifier
         invariants = [inv.name for inv in verifier.invariants]
         order[name] = {n: i for i, n in enumerate(invariants)}
         estimate(name, "init", cache.times.get(Cache.times_key(name, options, "init"), 0.0), [])
@@ -1372,7 +1450,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
         nonlocal added
         for key, value in new.items():
             cache.put(key, value)
-        added += len(new)
+        added += sum(1 for key in new if not key.startswith(TRANSLATION_SLOT))  # check results only
         for name, results in by_title:
             pieces.setdefault((name, transition), []).extend(results)
             parts_left[(name, transition)] -= 1
