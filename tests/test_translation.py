@@ -27,6 +27,7 @@ from compiler.runtime import track
 from compiler.runtime.entities import POOL, SCRAP
 from compiler.runtime.errors import IllegalAction
 from compiler.verify.model import Model
+from compiler.verify.terms import Binding
 from compiler.verify.abstraction import depot_exact, scope_exact
 from compiler.verify.validate import ValidationReport, Validator, validate
 from tests.engine_helpers import overlay_game
@@ -200,6 +201,56 @@ def test_a_presidents_certificate_in_receivership_is_not_bought_from_the_pool(pr
     report = validator.report
     assert report.accepted["buy_shares"] == len(legal)
     assert not report.mismatches, report.summary()
+
+
+def _1846_in_scope(title):
+    """1846's validator and game, with a seed whose setup removes neither corporation of the scope."""
+    model = Model(title)
+    cls = game_class(title.name, title.variant)
+    game = next(g for g in (cls(players=[p.id for p in model.players], seed=seed) for seed in range(1, 20))
+                if scope_exact(g, model))
+    return Validator(title, game, ValidationReport(title.display_name)), game
+
+
+@pytest.mark.parametrize("order,given", [
+    # came by first: a share the highest-numbered pair leaves out (18xx.games gives it)
+    (("PRR_1", "PRR_7", "PRR_8"), {"PRR_1", "PRR_7"}),
+    # came by the highest-numbered first: the same set as the fewest, highest-numbered
+    (("PRR_8", "PRR_7", "PRR_1"), {"PRR_8", "PRR_7"}),
+])
+def test_a_new_president_gives_the_shares_he_came_by_first_in_the_model_too(program, order, given):
+    """1846 as 18xx.games reads it (`presidency_exchange: first_acquired`): the player taking the
+    presidency gives the shares he acquired first. The model gave the fewest, highest-numbered ones
+    (it holds no acquisition order), so `rulec validate 1846 --variant 18xx.games` found 576
+    mismatches, every one a take-over's holdings. The model's set is now the engine's choice (the
+    oracle `exchange_given`), answered from the engine before the take-over: compared exactly."""
+    title = program.variants[("1846", "18xx.games")]
+    validator, game = _1846_in_scope(title)
+    j = game.j
+    j.begin()
+    try:
+        _start(game, "PRR", "Player 1")
+        prr = game.entity("corporation", "PRR")
+        certs = {c.id: c for c in game.certs_of["PRR"]}
+        for cert_id in order:
+            game.move(certs[cert_id], game.owner[cert_id], game.entity("player", "Player 2"))
+        assert scope_exact(game, validator.model)
+        validator.capture = True
+        game._check_president(prr)
+        validator.capture = False
+        assert game.owner["PRR_0"] == game.entity("player", "Player 2")
+        assert {c for c in order if game.owner[c] == game.entity("player", "Player 1")} == given
+    finally:
+        j.rollback()
+    report = validator.report
+    assert report.accepted == {"take_over (exchange)": 1}
+    assert not report.mismatches, report.summary()
+    # every variable the step sets was compared (none left unknown for want of the engine's answer)
+    ent = validator.model.entity("corporation", "PRR")
+    _, _, post_nodes = validator._runtime_step("take_over", Binding((("corporation", ent),)))
+    assert any(name == "exchange_given" for name, *_ in validator.oracle_names[("take_over",
+                                                                               Binding((("corporation", ent),)))])
+    assert report.compared_vars == len(post_nodes) > len(certs)
 
 
 @pytest.mark.parametrize("phase,pays", [("B1", True), ("B2", False)])

@@ -399,7 +399,11 @@ class EffectBuiltins:
         challenger is the first player from the president's left holding the
         most, more than the president; he gives the first set of ordinary
         certificates worth exactly the president's certificate that he holds
-        (`exchange_sets`: the fewest, then the highest-numbered). Where corporations contend
+        (`exchange_sets`: the fewest, then the highest-numbered). Where the title says
+        `presidency_exchange: first_acquired` he gives the shares he came by first, an order the model
+        does not hold: one of those sets he holds, which the engine chooses (the oracle
+        `exchange_given`, about the corporation, the challenger and the sets in the order it numbers
+        them; the validator answers it with `GameBase._exchange_given`). Where corporations contend
         too (`presidency_contenders`), a started corporation holding more comes
         after the players (their operating order is outside the model: with
         more than one in the scope the step is not supported)."""
@@ -424,6 +428,11 @@ class EffectBuiltins:
         original = {x.index: x for x in certs}
         for chosen, layout in self.layout_cases(ctx, corp):
             sets.extend((chosen, [original[x.index] for x in group]) for group in exchange_sets(layout))
+        first_acquired = m.prop_value("presidency_exchange") == "first_acquired"
+        # (the engine's choice: each set once, under whichever layout has it)
+        distinct: dict[tuple[Item, ...], Any] = {}
+        for chosen, group in sets:
+            distinct[tuple(group)] = OR(distinct.get(tuple(group), False), chosen)
         for i, p0 in enumerate(m.players):
             is_pres = st[hold_name(pres, p0)] >= 1
             order = m.players[i + 1:] + m.players[:i]
@@ -445,7 +454,23 @@ class EffectBuiltins:
                 # the first of the sets worth the president's certificate that the challenger holds
                 takes: dict[Item, Any] = {}
                 found: Any = False
-                for chosen, group in sets:
+                if first_acquired:
+                    held_sets = [AND(chosen, *[st[hold_name(cert, p1)] >= 1 for cert in group])
+                                 for group, chosen in distinct.items()]
+                    choice = self.oracle(ctx, "exchange_given", (corp.id, p1.id,
+                                                                 tuple(tuple(c.id for c in group) for group in distinct)),
+                                         "int")
+                    found = OR(*held_sets)
+                    # the engine gives a set he holds, wherever he holds one
+                    ctx.shared.axioms.append(IMPLIES(found, OR(*[AND(choice == i, holds)
+                                                                 for i, holds in enumerate(held_sets)])))
+                    for i, (group, holds) in enumerate(zip(distinct, held_sets)):
+                        for cert in group:
+                            takes[cert] = OR(takes.get(cert, False), AND(choice == i, holds))
+                    sets_now: list[tuple[Any, list[Item]]] = []
+                else:
+                    sets_now = sets
+                for chosen, group in sets_now:
                     holds = AND(chosen, *[st[hold_name(cert, p1)] >= 1 for cert in group])
                     first = AND(holds, NOT(found))
                     for cert in group:

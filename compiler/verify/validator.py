@@ -324,8 +324,9 @@ class Validator:
                     return _original(*args, **kwargs)
                 # the take-over: compared with the runtime step `take_over`
                 before = abstract_state(game, self.model)
+                answers = self._take_over_answers(args[0])
                 result = _original(*args, **kwargs)
-                self._compare_take_over(args[0], before, abstract_state(game, self.model))
+                self._compare_take_over(args[0], before, abstract_state(game, self.model), answers)
                 return result
 
             setattr(game, name, wrapper)
@@ -335,11 +336,29 @@ class Validator:
         deferred, self.deferred = self.deferred, []
         for args in deferred:
             before = abstract_state(self.game, self.model)
+            answers = self._take_over_answers(args[0])
             self._originals["_check_president"](*args)
-            self._compare_take_over(args[0], before, abstract_state(self.game, self.model))
+            self._compare_take_over(args[0], before, abstract_state(self.game, self.model), answers)
 
-    def _compare_take_over(self, corp: Entity, before: dict[str, Any], after: dict[str, Any]) -> None:
-        """The runtime's take-over check against the `take_over` transition."""
+    def _take_over_answers(self, corp: Entity) -> dict[str, Any]:
+        """The engine's answers, in the state now (before its take-over check of `corp`), to the oracles
+        of the `take_over` transition: the certificates a challenger gives (`exchange_given`)."""
+        ent = self.model.entity("corporation", corp.id)
+        if ent is None or not self.capture:
+            return {}
+        binding = Binding((("corporation", ent),))
+        self._runtime_step("take_over", binding)
+        answers: dict[str, Any] = {}
+        for name, args, cname, _ in self.oracle_names[("take_over", binding)]:
+            answer = self._exchange_given(args) if name == "exchange_given" else None
+            if answer is not None:
+                answers[cname] = answer
+        return answers
+
+    def _compare_take_over(self, corp: Entity, before: dict[str, Any], after: dict[str, Any],
+                           answers: dict[str, Any]) -> None:
+        """The runtime's take-over check against the `take_over` transition (`answers`: the engine's to
+        its oracles, before the check)."""
         ent = self.model.entity("corporation", corp.id)
         if ent is None or not scope_exact(self.game, self.model):
             return
@@ -348,8 +367,9 @@ class Validator:
             # receivership, which the model's take-over step leaves out; counted apart
             self.report.skipped["take_over (receivership)"] = self.report.skipped.get("take_over (receivership)", 0) + 1
             return
-        compiled, guard_node, post_nodes = self._runtime_step("take_over", Binding((("corporation", ent),)))
-        ev = Evaluator(compiled, {f"pre.{name}": value for name, value in before.items()})
+        binding = Binding((("corporation", ent),))
+        compiled, guard_node, post_nodes = self._runtime_step("take_over", binding)
+        ev = Evaluator(compiled, {**{f"pre.{name}": value for name, value in before.items()}, **answers})
         exchanged = bool(ev(guard_node))
         kind = "take_over (exchange)" if exchanged else "take_over (no exchange)"
         if self.report.accepted.get(kind, 0) >= self.limit:
@@ -376,9 +396,29 @@ class Validator:
             step = tn.translate(binding)
             compiled = self.translations.table
             self.compiled[key] = (compiled, compiled.add(step.guard),
-                                  {n: compiled.add(t) for n, t in step.post.items() if n not in step.havocked}, {})
+                                  {n: compiled.add(t) for n, t in step.post.items() if n not in step.havocked},
+                                  {name: const.decl().name() for name, _, const in step.oracles})
+            self.oracle_names[key] = tuple((name, args, const.decl().name(), z3.is_bool(const))
+                                           for name, args, const in step.oracles)
         compiled, guard_node, post_nodes, _ = self.compiled[key]
         return compiled, guard_node, post_nodes
+
+    def _exchange_given(self, args: tuple) -> int | None:
+        """The engine's answer, in the state now, to the model's oracle `exchange_given` (corporation,
+        challenger, the sets worth the president's certificate in the model's order): the number of the
+        set `GameBase._exchange_given` gives (0 where he holds none: the model's choice is then idle);
+        None where the engine's set is none of them."""
+        game = self.game
+        corp_id, holder_id, sets = args
+        holder = next((e for kind in ("player", "corporation")
+                       if (e := game.by_id.get((kind, holder_id))) is not None), None)
+        if holder is None:
+            return None
+        given = game._exchange_given(game.entity("corporation", corp_id), holder)
+        if given is None:
+            return 0
+        ids = sorted(cert.id for cert in given)
+        return next((i for i, group in enumerate(sets) if sorted(group) == ids), None)
 
     def _compare_draft_end(self, before: dict[str, Any], after: dict[str, Any]) -> None:
         """The runtime's end of the draft (`_end_draft`) against the `draft_ends` transition."""
@@ -684,6 +724,11 @@ class Validator:
                 env[cname] = outside_proceeds[0]
             elif name == "sell_out_sale_outside_scope" and outside_proceeds is not None:
                 env[cname] = outside_proceeds[1]
+            elif name == "exchange_given":
+                # the certificates a challenger would give for the president's certificate (pre-state)
+                answer = self._exchange_given(_args)
+                if answer is not None:
+                    env[cname] = answer
             elif name == "presides_acting_outside_scope":
                 # the acting corporation is outside the scope: whether the acting player presides it
                 acting = game.current_entity()
