@@ -369,9 +369,10 @@ def _other_certificates_of_players(game: Any, model: Model) -> dict[str, int]:
 
 def scope_exact(game: Any, model: Model) -> bool:
     """Whether the model's variables describe the engine's state: no
-    corporation in the scope has closed, and no entity in the scope holds a
+    corporation in the scope has closed, no entity in the scope holds a
     train copy the scope leaves out (the model would read such a corporation
-    as trainless)."""
+    as trainless), and no decision is pending over the founding of a
+    corporation outside the scope."""
     items = getattr(model, "_item_ids", None)
     if items is None:
         items = {item.id for item in model.items}
