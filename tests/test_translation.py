@@ -131,6 +131,60 @@ def test_4_5_1_certificates_held_by_a_corporation_outside_the_scope_leave_it(pro
         j.rollback()
 
 
+def _founder_choosing(rulespecs_loaded, outside: bool):
+    """1880 Romania (18xx.games): its validator and game, played (preferring a `par` of a corporation
+    outside the scope when `outside`, else of one inside) until a founder's choice of the president's
+    certificate is pending; the corporation being founded."""
+    from compiler.app.command import find_title
+
+    title = find_title(rulespecs_loaded, "1880 Romania", "18xx.games")
+    validator, game = _validator(title)
+    scoped = {c.id for c in validator.model.corporations}
+    rng = random.Random(3)
+
+    def founding():
+        return next((c for c in game.corporations if game.b_started(c)
+                     and game.owner[game.certs_of[c.id][0].id] == game._ipo_of(c)), None)
+
+    for _ in range(400):
+        corp = founding()
+        if game.g.get("pending") and corp is not None:
+            return validator, game, corp
+        legal = game.legal_actions()
+        pars = [a for a in legal if a["type"] == "par" and (a["corporation"] not in scoped) == outside]
+        game.process(rng.choice(pars or legal))
+    raise AssertionError("no founding reached")
+
+
+def test_1880_the_founders_choice_for_a_corporation_outside_the_scope_is_outside_it(rulespecs_loaded):
+    """1880 VI.6: the founder of a corporation the scope leaves out answers the choice of its president's
+    certificate (`choose`, naming no corporation) and pays for it. The model, with no variables for that
+    corporation, read the state as one with no founding under way and the answer as changing nothing
+    (`rulec validate "1880 Romania" --variant 18xx.games`: 21 mismatches, `cash:Player 2: model 475,
+    engine 295`, `other_certs:Player 2: model 0, engine 1`): the state is outside the scope
+    (`scope_exact`), as the corporation's `par` is not bound. A founding inside the scope is still
+    compared, with no mismatch."""
+    validator, game, corp = _founder_choosing(rulespecs_loaded, outside=True)
+    assert validator.model.entity("corporation", corp.id) is None
+    choices = [a for a in game.legal_actions() if a["type"] == "choose"]
+    assert {a["choice"] for a in choices} >= {20, 30}
+    for action in choices:
+        validator.check(action)
+    report = validator.report
+    assert not report.mismatches, report.summary()
+    assert not scope_exact(game, validator.model)
+    assert report.skip_reasons["player_choose"] == {"a state outside the scope": len(choices)}
+
+    validator, game, corp = _founder_choosing(rulespecs_loaded, outside=False)
+    assert validator.model.entity("corporation", corp.id) is not None
+    assert scope_exact(game, validator.model)
+    for action in game.legal_actions():
+        validator.check(action)
+    report = validator.report
+    assert not report.mismatches, report.summary()
+    assert report.accepted.get("player_choose", 0) >= 1, report.summary()
+
+
 def test_a_certificate_of_a_corporation_outside_the_scope_is_not_bound(program):
     """A corporation buying a certificate of a corporation the scope leaves out
     was bound with an empty list (the model's guard false, no money moved):

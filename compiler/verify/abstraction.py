@@ -369,9 +369,10 @@ def _other_certificates_of_players(game: Any, model: Model) -> dict[str, int]:
 
 def scope_exact(game: Any, model: Model) -> bool:
     """Whether the model's variables describe the engine's state: no
-    corporation in the scope has closed, and no entity in the scope holds a
+    corporation in the scope has closed, no entity in the scope holds a
     train copy the scope leaves out (the model would read such a corporation
-    as trainless)."""
+    as trainless), and no decision is pending over the founding of a
+    corporation outside the scope."""
     items = getattr(model, "_item_ids", None)
     if items is None:
         items = {item.id for item in model.items}
@@ -381,6 +382,17 @@ def scope_exact(game: Any, model: Model) -> bool:
             return False  # the model has no closed corporations (see `check`)
         if [(c.id, c.percent, bool(c.president)) for c in game.certs_of[corp.id]] not in _layouts(model, corp):
             return False  # a share layout the model does not know
+    if game.g.get("pending"):
+        # a founding under way of a corporation outside the scope (1880 VI.6: its par set, its
+        # president's certificate still with its unsold ones, the founder's choice of its size
+        # pending): the decision pending is of that corporation, which the model has no variables for
+        # (its par, its certificates); the model would read the state as one with no founding under
+        # way, where the founder's answer changes nothing
+        scoped = {c.id for c in model.corporations}
+        for corp in game.corporations:
+            if corp.id not in scoped and game.b_started(corp) and not game.corp[corp.id].get("closed") \
+                    and game.owner[game.certs_of[corp.id][0].id] == game._ipo_of(corp):
+                return False
     if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()):
         # a corporation outside the scope holding certificates of one inside
         # contends for its presidency (`_check_president`); the model reads
