@@ -10,7 +10,7 @@ its own (`RULEC_CACHE_DIR`):
    ten slowest checks are printed from `rulec verify --json`);
 2. warm: `rulec build` again with nothing changed;
 3. erratum: one clause of 1846 changed (the 2-train's price), `rulec build` again: the titles
-   built on 1846 are verified again, through the cache only their checks whose IR changed.
+   built on 1846 are verified again, through the cache only their checks whose transition, or what it reads, changed.
 
 Prints the wall time of each, its CPU time (user + system, the verifier's worker processes
 too: on a machine others use, the CPU time is the figure to compare) and the ratio to the cold
