@@ -825,3 +825,14 @@ def test_the_certificates_outside_the_scope_are_the_engines_count_less_the_scope
 
     game.__class__ = Counting
     assert _other_certificates_of_players(game, model) == by_player()
+
+
+def test_the_two_player_draft_is_paid_when_picked_in_the_model_too(program):
+    """1846's two-player draft (`paid_at: pick`, 18xx.games's Draft2pDistribution): the drafter pays for
+    the company and owns it when he picks it. The model recorded the pick to be paid at the draft's end,
+    so every compared pick was a mismatch (20 in `rulec validate 1846 --variant Two-Player`); it now pays
+    and hands over at once, and the abstraction leaves a paid pick out of the draft's pending picks."""
+    title = program.variants[("1846", "Two-Player")]
+    report = validate(title, games=1, max_games=1, max_actions=60, want=20, limit=40)
+    assert report.accepted.get("bid", 0) >= 10, report.summary()
+    assert not [m for m in report.mismatches if m.kind == "bid"], report.summary()

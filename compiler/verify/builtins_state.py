@@ -626,10 +626,30 @@ class StateBuiltins:
         self.draft_turn_over(ctx)
 
     def pick(self, ctx: Ctx, player: Any, x: Ent, price: Any, when: Any) -> None:
-        """Where `when` holds, `player` has picked company `x` in the draft, to pay `price` at its end."""
+        """Where `when` holds, `player` has picked company `x` in the draft, to pay `price` at its end;
+        where the draft says `paid_at: pick` (GameBase.b_draft_pick, `_take_drafted`), he pays for it
+        and owns it at once (a minor gets its treasury), and nothing is left to pay at the end."""
+        if self.paid_at_pick(ctx):
+            m = self.m
+            sub = Ctx(self.tr, ctx.state, ctx.shared, when, ctx.locals)
+            self.transfer(sub, price, player, m.z(BANK))
+            if x.kind == "minor":
+                name = f"owner:{x.id}"
+                sub.state[name] = IF(sub.path, player, sub.state[name])
+                self.transfer(sub, self.draft_amount(x, "treasury", ctx.shared.reads), m.z(BANK), m.z(x))
+            else:
+                self.move(sub, m.z(x), m.z(BANK), player)
+            ctx.state = sub.state
+            return
         st = ctx.state
         st[f"drafter:{x.id}"] = IF(when, player, st[f"drafter:{x.id}"])
         st[f"draft_price:{x.id}"] = IF(when, price, st[f"draft_price:{x.id}"])
+
+    def paid_at_pick(self, ctx: Ctx) -> bool:
+        """Whether the draft's companies are paid for and owned when picked (`paid_at: pick`)."""
+        paid_at = self.m.draft_component().get("paid_at")
+        ctx.shared.reads.add("draft", "paid_at", paid_at)
+        return str(paid_at) == "pick"
 
     def draft_turn_over(self, ctx: Ctx) -> None:
         """The draft's turn moves on: the round machinery is havocked, the round stays the draft."""

@@ -448,8 +448,10 @@ def draft_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
         out.append(Atom(x.id, IMPLIES(picked, AND(drafting, st[f"draft_price:{x.id}"] >= 0, tr.builtins.draft_with_bank(ctx, x)))))
     for p in m.players:
         parts = [st[hold_name(cert, p)] == 0 for cert in m.certs]
-        parts += [st[hold_name(it, p)] == 0 for it in m.private_items]
-        parts += [st[f"owner:{x.id}"] != m.z(p) for x in m.minors]
+        if not tr.builtins.paid_at_pick(ctx):
+            # (where the draft's companies are paid for when picked, a player owns his picks during it)
+            parts += [st[hold_name(it, p)] == 0 for it in m.private_items]
+            parts += [st[f"owner:{x.id}"] != m.z(p) for x in m.minors]
         if m.truncated:
             parts.append(st[f"other_certs:{p.id}"] == 0)
         out.append(Atom(p.id, IMPLIES(drafting, AND(*parts))))
