@@ -362,7 +362,8 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
     is taken from the record, as `rulec docs` takes it: nothing it depends on has
     changed since the verifier gave it, so a build with nothing changed proves
     nothing again, and an erratum proves again only the titles it touches (and,
-    through the verify cache, only their checks whose IR changed).
+    through the verify cache, only their checks whose transition, or what it reads
+    of the title, changed).
 
     A counterexample, an unknown or a failed table check fails the build. A
     check that cannot be made because the title still declares a gap (or uses
