@@ -62,7 +62,7 @@ class Abilities:
         ability = self._marker_ability(company)
         if str(ability.get("owner", "corporation")) == "player":
             owner = self._player_ability_user(company)
-            if str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor"):
+            if self._marker_named_by_player(ability):
                 self._assign_player_marker(company, ability, str(hex_id))
                 return
         else:
@@ -70,9 +70,9 @@ class Abilities:
         bonus = self._marker_bonus(ability, str(hex_id))
         if bonus is None:
             raise IllegalAction(f"{company}'s marker may not go in {hex_id}")
-        uses = dict(self.g.get("ability_uses", {}))
-        if ability.get("count") is not None and uses.get(company.id, 0) >= int(ability["count"]):
+        if self._marker_placements_spent(company, ability):
             raise IllegalAction(f"{company}'s marker has been placed already")
+        uses = dict(self.g.get("ability_uses", {}))
         if ability.get("count_per_operating_round") is not None:
             mark = f"marker {company.id}"
             if self._done_this_turn(mark):
@@ -82,6 +82,18 @@ class Abilities:
         self.j.set(self.g, "ability_uses", uses)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
         self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
+
+    @staticmethod
+    def _marker_named_by_player(ability: dict) -> bool:
+        """Whether a player owner names the corporation a marker serves (`owner: player` and `assigned_to:
+        corporation`, `_assign_player_marker`) rather than its user placing it."""
+        return str(ability.get("owner", "corporation")) == "player" \
+            and str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor")
+
+    def _marker_placements_spent(self, company: Entity, ability: dict) -> bool:
+        """Whether private `company`'s marker `ability` has used its `count` of placements over the game."""
+        count = ability.get("count")
+        return count is not None and self.g.get("ability_uses", {}).get(company.id, 0) >= int(count)
 
     def _assign_player_marker(self, company: Entity, ability: dict, target: str) -> None:
         """A player owner names the hex of X's marker or the corporation it serves (`assigned_to:

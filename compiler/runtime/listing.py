@@ -477,20 +477,16 @@ class Listing:
         the action's name, and `opening`: `_listing_opening`, where the caller has them."""
         g = self.g
         kind = kind or self.action_name(action)
+        # (in the listing's state, `opening`, the game goes on and no decision is pending)
+        if opening is None and (g["finished"] or g.get("pending")):
+            return None
+        if f"action:{kind}" not in self.ROUTINES:
+            return None
+        if g["round"] != "operating" or g.get("step") is None:
+            return kind
         if opening is not None:
-            # the listing's state: the game goes on, no decision is pending (`_listing_opening`)
-            if f"action:{kind}" not in self.ROUTINES:
-                return None
-            if g["round"] != "operating" or g.get("step") is None:
-                return kind
             operator, steps, current = opening
         else:
-            if g["finished"] or g.get("pending"):
-                return None
-            if f"action:{kind}" not in self.ROUTINES:
-                return None
-            if g["round"] != "operating" or g.get("step") is None:
-                return kind
             operator = self.current_entity()
             steps = self._steps() if operator is not None else []
             current = steps.index(g["step"]) if g["step"] in steps else None
@@ -996,11 +992,7 @@ class Listing:
         `_assign_player_marker`) and its `count` of placements is spent."""
         try:
             ability = self._marker_ability(company)
-            if str(ability.get("owner", "corporation")) == "player" \
-                    and str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor"):
-                return False
-            count = ability.get("count")
-            return count is not None and self.g.get("ability_uses", {}).get(company.id, 0) >= int(count)
+            return not self._marker_named_by_player(ability) and self._marker_placements_spent(company, ability)
         except Exception:  # noqa: BLE001 - the trials decide, as ever
             return False
 
