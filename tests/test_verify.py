@@ -1272,3 +1272,29 @@ def test_a_check_not_checkable_names_the_file_and_line_of_the_clause():
     assert reasons[("init", "gap")] == "gap holding_cap (overlay0.rules:7)"
     text = text_of(report)
     assert "not checkable: a conditional choice between two names (overlay0.rules:3): 20 checks (tip)" in text
+
+
+def test_a_name_field_the_model_does_not_follow_compared_with_a_component_is_either_way():
+    """`corporation.investor_closing == m` (1880 Romania's 18xx.games reading: a corporation's field that
+    names the foreign investor closing into it, set by the rules, not followed by the model) compared
+    with a minor is an oracle, as a name parameter's test is: the check is made, where it was
+    "not an entity" (21 checks of `choose` unsupported), and a step that breaks an invariant only when
+    the field names the minor is caught."""
+    loaded = load_with("""
+errata "A field naming a minor" of "1880 Romania" {
+  action toy_mark(corporation: corporation, minor: corporation) "Name the closing investor" {
+    set corporation.investor_closing = minor
+  }
+  action toy_par(corporation: corporation) "A par where the field names a minor" {
+    for m in minors {
+      if corporation.investor_closing == m {
+        set corporation.par = 3
+      }
+    }
+  }
+}
+""")
+    report = verify_title(loaded.program.titles["1880 Romania"], cache=CACHE, only=["toy_par"])
+    statuses = {r.invariant: r.status for r in report.results if r.transition == "toy_par"}
+    assert statuses["par_valid"] == "counterexample", statuses
+    assert statuses["money_conserved"] == "proved", statuses

@@ -373,6 +373,9 @@ class Translator:
                 return OR(*[AND(ca, cb) for ia, ca in sa.alts for ib, cb in sb.alts if ia.id == ib.id])
             sa, sb = self.as_sel(a), self.as_sel(b)
             return OR(*[AND(ca, cb) for ia, ca in sa.alts for ib, cb in sb.alts if ia.id == ib.id])
+        if (self.is_ent(a) or self.is_ent(b)) and (isinstance(a, Opaque) or isinstance(b, Opaque)):
+            # a name field the model does not follow (`corporation.investor_closing == m`): either way
+            return self.opaque_test("==", a, b, ctx=None)
         if self.is_ent(a) or self.is_ent(b):
             ea, eb = self.as_ent(a), self.as_ent(b)
             ka, kb = m.ent_of(ea), m.ent_of(eb)
