@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'a5dd84fda0b33a70',
+    'rulespecs/lib/18xx.rules': '5b258d75ae1d34db',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 
@@ -1303,9 +1303,19 @@ def r_bank_funded_shares(g, v_corporation):
     )
 
 
+def r_face_value(g, v_company):
+    """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
+    # at rulespecs/lib/18xx.rules:757
+    return (
+        g.attr(v_company, "cost")
+        if (g.among("privates", v_company) or g.among("minors", v_company))
+        else 0
+    )
+
+
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:760
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -1317,7 +1327,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:764
     return any(
         (
             (g.b_started(v_c) and (not g.b_closed(v_c)))
@@ -1332,45 +1342,45 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:772
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:769",
+            at="rulespecs/lib/18xx.rules:772",
         )
-    # at rulespecs/lib/18xx.rules:770
+    # at rulespecs/lib/18xx.rules:773
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:774
+    # at rulespecs/lib/18xx.rules:777
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:774",
+            at="rulespecs/lib/18xx.rules:777",
         )
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:778
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:782
+    # at rulespecs/lib/18xx.rules:785
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:785
+    # at rulespecs/lib/18xx.rules:788
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:890
+    # at rulespecs/lib/18xx.rules:893
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1384,7 +1394,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:900
+    # at rulespecs/lib/18xx.rules:903
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1408,49 +1418,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:951
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:951
+        # at rulespecs/lib/18xx.rules:954
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:952
+            # at rulespecs/lib/18xx.rules:955
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:956
+        # at rulespecs/lib/18xx.rules:959
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:957
+            # at rulespecs/lib/18xx.rules:960
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:961
+        # at rulespecs/lib/18xx.rules:964
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:964
+        # at rulespecs/lib/18xx.rules:967
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:965
+            # at rulespecs/lib/18xx.rules:968
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:970
+        # at rulespecs/lib/18xx.rules:973
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:971
+            # at rulespecs/lib/18xx.rules:974
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:972
+                # at rulespecs/lib/18xx.rules:975
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:975
+            # at rulespecs/lib/18xx.rules:978
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:948
+        # at rulespecs/lib/18xx.rules:951
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:951",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:987
     return (g.b_president(v_corporation) == v_seller) or (
         g.b_president_certificate(v_corporation) in v_shares
     )
@@ -1458,54 +1468,54 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1033
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1030",
+            at="rulespecs/lib/18xx.rules:1033",
         )
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1034
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1035
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1039
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1036",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1040
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1041
     v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1042
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1040
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1041
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1042
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:1043
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1044
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:1045
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:1046
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1052
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1515,11 +1525,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1060
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1058
+        # at rulespecs/lib/18xx.rules:1061
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1059
+            # at rulespecs/lib/18xx.rules:1062
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1529,7 +1539,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1072
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1547,87 +1557,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1142
+    # at rulespecs/lib/18xx.rules:1145
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1142",
+            at="rulespecs/lib/18xx.rules:1145",
         )
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1146
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1143",
+            at="rulespecs/lib/18xx.rules:1146",
         )
-    # at rulespecs/lib/18xx.rules:1144
+    # at rulespecs/lib/18xx.rules:1147
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1148
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1145",
+            at="rulespecs/lib/18xx.rules:1148",
         )
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1149
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1146",
+            at="rulespecs/lib/18xx.rules:1149",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1150
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1147",
+            at="rulespecs/lib/18xx.rules:1150",
         )
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1151
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1148",
+            at="rulespecs/lib/18xx.rules:1151",
         )
-    # at rulespecs/lib/18xx.rules:1149
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1150
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1151
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1152
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1153
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1154
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1155
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1156
+    # at rulespecs/lib/18xx.rules:1159
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1156",
+            at="rulespecs/lib/18xx.rules:1159",
         )
-    # at rulespecs/lib/18xx.rules:1157
+    # at rulespecs/lib/18xx.rules:1160
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1157",
+            at="rulespecs/lib/18xx.rules:1160",
         )
-    # at rulespecs/lib/18xx.rules:1158
+    # at rulespecs/lib/18xx.rules:1161
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1162
     if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1160
+        # at rulespecs/lib/18xx.rules:1163
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1187
+    # at rulespecs/lib/18xx.rules:1190
     return (
         (
             g.b_dearest_train_price()
@@ -1644,7 +1654,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1206
     return (
         r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -1654,92 +1664,92 @@ def r_forced_shortfall(g, v_corporation):
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1209
+    # at rulespecs/lib/18xx.rules:1212
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1209",
+            at="rulespecs/lib/18xx.rules:1212",
         )
-    # at rulespecs/lib/18xx.rules:1211
+    # at rulespecs/lib/18xx.rules:1214
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1222
+    # at rulespecs/lib/18xx.rules:1225
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1227
     if (
         ((g.among("corporations", v_owner) and (v_owner != v_corporation)) and g.b_floated(v_owner))
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1226
+        # at rulespecs/lib/18xx.rules:1229
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1237
+    # at rulespecs/lib/18xx.rules:1240
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1238
+        # at rulespecs/lib/18xx.rules:1241
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1239
+            # at rulespecs/lib/18xx.rules:1242
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1240
+                # at rulespecs/lib/18xx.rules:1243
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1241
+                # at rulespecs/lib/18xx.rules:1244
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1247
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
     # at rulespecs/lib/18xx.rules:1250
+    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1253
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param_or("takeover_train_limit_bonus", 0),
         g.param_or("takeover_assets_usable_at_once", False),
     )
-    # at rulespecs/lib/18xx.rules:1251
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1252
-        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1254
-    for v_c in g.b_held_certificates(v_owned, v_owner):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:1255
-        g.move(v_c, v_owned, v_owner)
+        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1257
-    for v_company in g.name("privates"):
+    for v_c in g.b_held_certificates(v_owned, v_owner):
         # at rulespecs/lib/18xx.rules:1258
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1260
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1261
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1259
+            # at rulespecs/lib/18xx.rules:1262
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1267
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1268
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1266
+        # at rulespecs/lib/18xx.rules:1269
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1267
+            # at rulespecs/lib/18xx.rules:1270
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1273
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1274
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1275
     if r_len(g, g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1273
+        # at rulespecs/lib/18xx.rules:1276
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1298
+    # at rulespecs/lib/18xx.rules:1301
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -1755,11 +1765,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1334
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1332
+        # at rulespecs/lib/18xx.rules:1335
         g.transfer(
             (
                 (10 * g.b_par_price(v_corporation))
@@ -1768,133 +1778,133 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1333
+        # at rulespecs/lib/18xx.rules:1336
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1344
+    # at rulespecs/lib/18xx.rules:1347
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1345
+        # at rulespecs/lib/18xx.rules:1348
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1346
+            # at rulespecs/lib/18xx.rules:1349
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1347
+            # at rulespecs/lib/18xx.rules:1350
             g.b_close_private(v_company)
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:867
+    # at rulespecs/lib/18xx.rules:870
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:867",
+            at="rulespecs/lib/18xx.rules:870",
         )
-    # at rulespecs/lib/18xx.rules:868
+    # at rulespecs/lib/18xx.rules:871
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:868",
+            at="rulespecs/lib/18xx.rules:871",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:913
+    # at rulespecs/lib/18xx.rules:916
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:917
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:914",
+            at="rulespecs/lib/18xx.rules:917",
         )
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:918
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:915",
+            at="rulespecs/lib/18xx.rules:918",
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1039
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1036",
+            at="rulespecs/lib/18xx.rules:1039",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1156
+    # at rulespecs/lib/18xx.rules:1159
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1156",
+            at="rulespecs/lib/18xx.rules:1159",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1040
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1040",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1157
+    # at rulespecs/lib/18xx.rules:1160
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1157",
+            at="rulespecs/lib/18xx.rules:1160",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1284
+    # at rulespecs/lib/18xx.rules:1287
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1285
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1286
-            g.b_market_move(v_c, "up")
         # at rulespecs/lib/18xx.rules:1288
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1289
+            g.b_market_move(v_c, "up")
+        # at rulespecs/lib/18xx.rules:1291
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1289
+            # at rulespecs/lib/18xx.rules:1292
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1311
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1309
+        # at rulespecs/lib/18xx.rules:1312
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1323
+    # at rulespecs/lib/18xx.rules:1326
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1324
+        # at rulespecs/lib/18xx.rules:1327
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -1904,15 +1914,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1341
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1353
+    # at rulespecs/lib/18xx.rules:1356
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1354
+        # at rulespecs/lib/18xx.rules:1357
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -1930,7 +1940,7 @@ def r_emergency_seller(g, v_player):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1165
+    # at rulespecs/lib/18xx.rules:1168
     return True
 
 

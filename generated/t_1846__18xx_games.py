@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
+    "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
+        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
+        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -168,7 +168,7 @@ def a_bid(g, v_player, v_company, v_price):
             at="rulespecs/1846-18xx-games.rules:85",
         )
     # at rulespecs/1846-18xx-games.rules:86
-    if not (v_price == g.b_face_value(v_company)):
+    if not (v_price == r_face_value(g, v_company)):
         raise IllegalAction(
             "a pick names the card's face value",
             rule='§"Private Company Draft"',
@@ -358,6 +358,7 @@ class Game(GameBase):
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
+        "face_value": r_face_value,
         "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,

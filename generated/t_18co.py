@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
+    "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
+        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
+        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1206
     return (
         r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -395,6 +395,7 @@ class Game(GameBase):
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
+        "face_value": r_face_value,
         "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
+    "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
+        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "a5dd84fda0b33a70",
+        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -483,6 +483,7 @@ class Game(GameBase):
         "close_minors": r_close_minors,
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
+        "face_value": r_face_value,
         "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,

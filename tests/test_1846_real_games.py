@@ -191,7 +191,7 @@ def _site_draft(g):
             act(g, P(player, "pass"))
             continue
         card = blanks[0] if blanks else hand[0]
-        act(g, P(player, "bid", company=card, price=g.b_face_value(card)))
+        act(g, P(player, "bid", company=card, price=g.call("face_value", g._company(card))))
 
 
 def _gt_must_buy(g, cash):

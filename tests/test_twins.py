@@ -36,8 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (`list[private]`) now read as entities in the engine as in the model; 163 with first, must_buy_train and
 #: in_receivership library functions (the model's trains reading their kind's defaults, as the engine's do); 162 with
 #: len a library function over the quantifier count (which the model now reads over a name, too); 161 with
-#: falling_sale_value a library function, a sum over 1..n of price_after_moves
-RECORDED = 161
+#: falling_sale_value a library function, a sum over 1..n of price_after_moves; 160 with face_value a library
+#: function over the component's `cost`
+RECORDED = 160
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -46,7 +47,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
          "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares",
          "offered_later", "first", "must_buy_train", "in_receivership", "len",
-         "falling_sale_value"]
+         "falling_sale_value", "face_value"]
 
 
 @functools.cache

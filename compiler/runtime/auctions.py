@@ -58,11 +58,6 @@ class Auctions:
         cards = self.g["draft"]["deck"] if self.b_replaying() else self.b_draft_hand()
         return self.g["round"] == "draft" and getattr(company, "id", str(company)) in cards
 
-    def b_face_value(self, item: Any) -> int:
-        """face_value(X): the value printed on private or minor X (its `cost`); $0 for a draft's Pass card."""
-        item = self._company(item)
-        return 0 if item.kind == "card" else int(self._value(item.get("cost"), f"{item.kind} {item} cost"))
-
     def b_replaying(self) -> bool:
         """replaying(): whether the game replays a log from another engine, whose hidden random draws it cannot reproduce."""
         return bool(self.log_hints)

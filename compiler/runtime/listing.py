@@ -639,7 +639,8 @@ class Listing:
             # the price paid, or the card's face value (a title may record that in a pick); the guards decide
             for card in self.b_draft_hand():
                 item = self._company(card)
-                for price in sorted({self.b_draft_price(item), self.b_face_value(item)}):
+                # (face_value: the library's function, rulespecs/lib/18xx.rules, compiled into the engine)
+                for price in sorted({self.b_draft_price(item), self.call("face_value", item)}):
                     out.append({"type": "bid", **who, "company": card, "price": price})
             return out
         auction = self.g.get("auction")

@@ -222,13 +222,6 @@ class EffectBuiltins:
                     if m.train_data.get(name, {}).get("obsolete_on") is not None}
         return SUM([IF(AND(self.held(ctx, t, e), NOT(obsolete.get(t.name or "", False))), 1, 0) for t in m.trains])
 
-    def b_face_value(self, ctx: Ctx, company: Any) -> Any:
-        """As GameBase.b_face_value: the printed value of a company of the draft ($0 for a Pass card)."""
-        x = self.draft_item(company)
-        if x.kind not in ("private", "minor"):
-            return 0
-        return self.draft_amount(x, "cost", ctx.shared.reads)
-
     def b_absorb_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
         """As GameBase.b_absorb_station: each station of the minor on the map becomes the corporation's, a
         token beyond its charter (placed and extra: its tokens left and its next token's price are as
