@@ -32,7 +32,7 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
-        "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+        "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
         "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",

@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+    "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
     "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
@@ -32,7 +32,7 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
-        "rulespecs/1880-romania-variants.rules": "1c45eb00256734d1",
+        "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
         "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
@@ -228,7 +228,7 @@ DATA = TitleData(
             {'key': '3+3', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}, {'nodes': ['town', 'port'], 'pay': 3, 'visit': 3}], 'price': 300, 'count': 3, 'rusts_on': '6E', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             {'key': '4', 'title': None, 'distance': 4, 'price': 300, 'count': 3, 'rusts_on': '8', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['4+4', '6', '6E']),
-            {'key': '8', 'title': None, 'distance': 8, 'price': 800, 'count': Gap("the variant's train table is cut off in the 8 row and the reference data covers only the base game", at='rulespecs/1880-romania-variants.rules:237'), 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+            {'key': '8', 'title': None, 'distance': 8, 'price': 800, 'count': Gap("the variant's train table is cut off in the 8 row and the reference data covers only the base game", at='rulespecs/1880-romania-variants.rules:241'), 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['8E']),
             {'key': '2R', 'title': 'Rebuilt 2-train', 'distance': 2, 'price': 250, 'count': 8, 'available_from': 'C2', 'max_per_company': 1, 'rusts_on': None, 'counts_toward_train_limit': True, 'satisfies_train_obligation': False, 'moves_train_purchase_marker': False, 'last_one_starts_stock_round': False, 'exported': True, 'last_one_ends_game': False, 'must_count_own_station_city': False},
         ],
@@ -242,7 +242,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action dividend': 'VII.3.6, VIII.2, XI.3',
-            'at action dividend': 'rulespecs/1880-romania-variants.rules:215',
+            'at action dividend': 'rulespecs/1880-romania-variants.rules:219',
             'automa AMIRA': 'XI.3',
             'corporation BR': 'VI.6, XI.3',
             'corporation Bess': 'XI.3',
@@ -261,6 +261,8 @@ DATA = TitleData(
             'function lays_one_tile': 'VII.1, XI.3',
             'function leases_train': 'XI.3, VII.3.5.2',
             'function pays_for_track': 'VII.3.1, VII.3.4, XI.3',
+            'function row_price': 'VI.6, XI.3',
+            'function row_slot': 'VI.6, XI.3',
             'procedure amira_founds': 'XI.3',
             'procedure second_capitalisation': 'VI.7, XI.3',
             'property company_count': 'XI.3',
@@ -310,21 +312,21 @@ _TITLE.define(
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out or withhold; Amira's companies always pay out in full (VII.3.6, VIII.2)"""
-    # at rulespecs/1880-romania-variants.rules:216
+    # at rulespecs/1880-romania-variants.rules:220
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is managed after the trains run",
             rule="VII.1",
-            at="rulespecs/1880-romania-variants.rules:216",
+            at="rulespecs/1880-romania-variants.rules:220",
         )
-    # at rulespecs/1880-romania-variants.rules:217
+    # at rulespecs/1880-romania-variants.rules:221
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "a company pays out or withholds",
             rule="VII.3.6",
-            at="rulespecs/1880-romania-variants.rules:217",
+            at="rulespecs/1880-romania-variants.rules:221",
         )
-    # at rulespecs/1880-romania-variants.rules:218
+    # at rulespecs/1880-romania-variants.rules:222
     if not (
         ((not g.attr(v_corporation, "amira")) or (v_kind == "payout"))
         or (g.b_revenue(v_corporation) == 0)
@@ -332,19 +334,19 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "Amira's companies always pay out their revenue in full",
             rule="XI.3",
-            at="rulespecs/1880-romania-variants.rules:218",
+            at="rulespecs/1880-romania-variants.rules:222",
         )
-    # at rulespecs/1880-romania-variants.rules:220
-    v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/1880-romania-variants.rules:221
-    v_paid = v_revenue if (v_kind == "payout") else 0
-    # at rulespecs/1880-romania-variants.rules:222
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/1880-romania-variants.rules:223
-    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/1880-romania-variants.rules:224
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    v_revenue = g.b_revenue(v_corporation)
     # at rulespecs/1880-romania-variants.rules:225
+    v_paid = v_revenue if (v_kind == "payout") else 0
+    # at rulespecs/1880-romania-variants.rules:226
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/1880-romania-variants.rules:227
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/1880-romania-variants.rules:228
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/1880-romania-variants.rules:229
     g.b_end_step(v_corporation)
 
 
@@ -508,11 +510,11 @@ def r_issued_percent(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par; Amira's companies have no capital (VI.7, XI.3)"""
-    # at rulespecs/1880-romania-variants.rules:210
+    # at rulespecs/1880-romania-variants.rules:214
     if ((not g.attr(v_corporation, "amira")) and g.b_phase_at_least("B1")) and (
         r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")
     ):
-        # at rulespecs/1880-romania-variants.rules:211
+        # at rulespecs/1880-romania-variants.rules:215
         r_release_capital(g, v_corporation)
 
 
@@ -536,9 +538,23 @@ def r_amira_founds(g, v_corporation, v_price, v_slot, v_order):
         g.set_attr(v_corporation, "floated", True)
 
 
+def r_row_price(g, v_row):
+    """The par price of round-track row r: its group's (the track's rows, top to bottom, in groups of rows_per_par_price, one group per price of par_groups) (VI.6, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:207
+    return g.component_attr("round_track", "main", "par_groups")[
+        (v_row // g.component_attr("round_track", "main", "rows_per_par_price"))
+    ]
+
+
+def r_row_slot(g, v_row):
+    """Round-track row r's place among its par price's rows (0 at the top) (VI.6, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:209
+    return v_row % g.component_attr("round_track", "main", "rows_per_par_price")
+
+
 def r_leases_train(g, v_corporation):
     """A company of Amira's leases a train of the current type, as a foreign investor does (XI.3, VII.3.5.2)"""
-    # at rulespecs/1880-romania-variants.rules:207
+    # at rulespecs/1880-romania-variants.rules:211
     return g.attr(v_corporation, "amira")
 
 
@@ -547,25 +563,25 @@ def r_leases_train(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania-variants.rules:216
+    # at rulespecs/1880-romania-variants.rules:220
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is managed after the trains run",
             rule="VII.1",
-            at="rulespecs/1880-romania-variants.rules:216",
+            at="rulespecs/1880-romania-variants.rules:220",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/1880-romania-variants.rules:217
+    # at rulespecs/1880-romania-variants.rules:221
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "a company pays out or withholds",
             rule="VII.3.6",
-            at="rulespecs/1880-romania-variants.rules:217",
+            at="rulespecs/1880-romania-variants.rules:221",
         )
-    # at rulespecs/1880-romania-variants.rules:218
+    # at rulespecs/1880-romania-variants.rules:222
     if not (
         ((not g.attr(v_corporation, "amira")) or (v_kind == "payout"))
         or (g.b_revenue(v_corporation) == 0)
@@ -573,7 +589,7 @@ def q2_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "Amira's companies always pay out their revenue in full",
             rule="XI.3",
-            at="rulespecs/1880-romania-variants.rules:218",
+            at="rulespecs/1880-romania-variants.rules:222",
         )
 
 
@@ -600,7 +616,9 @@ def t_amira_later_companies(g, *_rest):
         # at rulespecs/1880-romania-variants.rules:165
         if v_row != None:
             # at rulespecs/1880-romania-variants.rules:166
-            r_amira_founds(g, g.b_draw_unstarted([]), g.b_row_price(v_row), g.b_row_slot(v_row), 2)
+            r_amira_founds(
+                g, g.b_draw_unstarted([]), r_row_price(g, v_row), r_row_slot(g, v_row), 2
+            )
     # at rulespecs/1880-romania-variants.rules:170
     if (
         (
@@ -622,7 +640,9 @@ def t_amira_later_companies(g, *_rest):
         # at rulespecs/1880-romania-variants.rules:173
         if v_row != None:
             # at rulespecs/1880-romania-variants.rules:174
-            r_amira_founds(g, g.b_draw_unstarted([]), g.b_row_price(v_row), g.b_row_slot(v_row), 3)
+            r_amira_founds(
+                g, g.b_draw_unstarted([]), r_row_price(g, v_row), r_row_slot(g, v_row), 3
+            )
 
 
 class Game(GameBase):
@@ -755,6 +775,8 @@ class Game(GameBase):
         "second_capitalisation": r_second_capitalisation,
         "action:payoff_player_debt": a_payoff_player_debt,
         "amira_founds": r_amira_founds,
+        "row_price": r_row_price,
+        "row_slot": r_row_slot,
         "leases_train": r_leases_train,
     }
     PROBES = {

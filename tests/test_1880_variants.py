@@ -110,6 +110,19 @@ def test_xi_3_amira_founds_her_first_company_at_the_start():
     assert g.call("issued_percent", corp) == 30      # her certificate is out of the stack: 20% left in phase A
 
 
+def test_xi_3_a_round_track_row_reads_its_par_price_and_place_from_the_track():
+    """VI.6 and XI.3: the round track has four rows per par price, the 100s at the top, then 90, 80, 70;
+    Amira's later companies take the par price of the row they land on (the title's functions row_price
+    and row_slot, over the round track's data). Her first company's row (the 70s' third, XI.3) reads back
+    as par 70, place 2."""
+    g = _amira_game()
+    assert [g.call("row_price", r) for r in range(16)] == [100] * 4 + [90] * 4 + [80] * 4 + [70] * 4
+    assert [g.call("row_slot", r) for r in range(16)] == [0, 1, 2, 3] * 4
+    corp = next(c for c in g.corporations if g.attr(c, "amira"))
+    row = g.corp[corp.id]["track_row"]
+    assert (g.call("row_price", row), g.call("row_slot", row)) == (g.b_par_price(corp), 2)
+
+
 def test_xi_3_an_amira_company_leases_its_train_never_buys_and_pays_out():
     """XI.3: Amira's companies lease a train of the current type from the bank, never buy one (passing
     the train step without one), pay no terrain or station costs and always pay out."""

@@ -37,8 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: in_receivership library functions (the model's trains reading their kind's defaults, as the engine's do); 162 with
 #: len a library function over the quantifier count (which the model now reads over a name, too); 161 with
 #: falling_sale_value a library function, a sum over 1..n of price_after_moves; 160 with face_value a library
-#: function over the component's `cost`
-RECORDED = 160
+#: function over the component's `cost`; 158 with row_price and row_slot 1880 Amira's functions over its round
+#: track's data (`main.par_groups`: a field of a component that is no entity, read by engine and model alike)
+RECORDED = 158
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -144,7 +145,8 @@ def test_where_unsold_certificates_sit_is_written_once():
 
 
 #: builtins that became a title's own function (the rule is that title's alone), by the rulespec that defines it
-TITLE_ROUTINES = {"forced_shortfall": "1800.rules"}
+TITLE_ROUTINES = {"forced_shortfall": "1800.rules", "row_price": "1880-romania-variants.rules",
+                  "row_slot": "1880-romania-variants.rules"}
 
 
 @pytest.mark.parametrize("name", sorted(TITLE_ROUTINES))
@@ -257,3 +259,33 @@ def test_a_range_past_the_models_bound_is_any_value_not_a_cut_one(rulespecs_load
     after = ctx.state[f"cash:{player.id}"]
     assert not possible(n == 3, after != before + 3, *ctx.shared.guards)
     assert possible(n == most + 3, after == before + most + 3, *ctx.shared.guards)
+
+
+def test_a_components_field_is_the_titles_data_in_the_engine_and_the_model(rulespecs_loaded):
+    """`main.par_groups[row / main.rows_per_par_price]` (1880 Amira's row_price): a field of a component that
+    is no entity (the round track `main`) is read from the title's data by the engine and the model alike;
+    the model indexes that fixed list at a symbolic row (an oracle before: row_price was a builtin, its
+    twin any amount), so row 13 can only read par 70 there, as it does in the engine."""
+    import z3
+
+    from compiler.app.command import find_title
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    title = find_title(rulespecs_loaded, "1880 Romania", "Amira")
+    model = Model(title)
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    row = z3.Int("row")
+    ctx.locals["row"] = row
+    price = tr.call("row_price", [row], {}, ctx)
+    slot = tr.call("row_slot", [row], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, row == 13)
+    assert solver.check() == z3.sat
+    solver.add(z3.Or(price != 70, slot != 1))
+    assert solver.check() == z3.unsat
+    # a row past the track's 16 is refused, as the engine fails on it
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, row == 16)
+    assert solver.check() == z3.unsat

@@ -232,6 +232,9 @@ class Compiler:
         }
         self.constants: set[str] = set()
         self.entities: dict[str, str] = {}
+        #: the components that are no entity (a round track, a market, a draft ...), by key: their kind; a
+        #: field of one (`main.par_groups`) is read from the title's data, as the model reads it
+        self.components: dict[str, str] = {}
         self.params: dict[str, s.Provenance] = {}
         #: the declared defaults of parameters the title does not set (`param NAME: bool = false`): a read
         #: of one is its default, as the verifier reads it (`Model.param`)
@@ -249,6 +252,7 @@ class Compiler:
                     self.entities[decl.key or ""] = decl.kind
                 else:
                     self.constants.add(decl.key or "")
+                    self.components.setdefault(decl.key or "", decl.kind)
             elif isinstance(decl, (s.Property, s.Table)):
                 self.params[decl.name] = decl.prov
             elif isinstance(decl, s.Param):
@@ -279,6 +283,15 @@ class Compiler:
         return ", ".join(cites) or default
 
     # -- expressions
+    def _component_named(self, e, scope: _Scope) -> str | None:
+        """The key of the component (no entity: a round track, a draft ...) that the name `e` means, or
+        None: a name no local, holder, parameter or entity shadows."""
+        if not isinstance(e, s.Name) or e.name not in self.components or e.name in scope.locals:
+            return None
+        if e.name in VALUES or e.name in self.params or e.name in self.param_defaults or e.name in self.entities:
+            return None
+        return e.name
+
     def expr(self, e, scope: _Scope) -> str:
         if isinstance(e, s.Name):
             if e.name in scope.locals:
@@ -324,6 +337,9 @@ class Compiler:
         if isinstance(e, s.Cond):
             return f"({self.expr(e.then, scope)} if {self.expr(e.test, scope)} else {self.expr(e.otherwise, scope)})"
         if isinstance(e, s.Member):
+            key = self._component_named(e.obj, scope)
+            if key is not None:
+                return f"g.component_attr({self.components[key]!r}, {key!r}, {e.name!r})"
             return f"g.attr({self.expr(e.obj, scope)}, {e.name!r})"
         if isinstance(e, s.Index):
             return f"{self.expr(e.obj, scope)}[{self.expr(e.index, scope)}]"

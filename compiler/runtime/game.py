@@ -863,6 +863,14 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return getattr(obj, name)  # a runtime value: a lay (`lay.upgrade`), a station spot
         raise RuleGap(f"{obj}.{name}", "no such attribute")
 
+    def component_attr(self, kind: str, key: str, name: str):
+        """`key.name` in the DSL for a component that is no entity (1880's round track `main`): its field
+        `name` from the title's data (read per player count where it is a table of them)."""
+        value = self.DATA.component(kind, key).get(name)
+        if value is None:
+            raise RuleGap(f"{kind} {key}.{name}", "the rulespec does not give it")
+        return self._value(value, f"{kind} {key}.{name}")
+
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
         if isinstance(obj, Entity) and obj.kind in ("corporation", "minor"):
             self.j.set(self.corp[obj.id], name, value)

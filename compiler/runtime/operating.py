@@ -666,17 +666,6 @@ class OperatingRound:
         start, taken = self.corp[holder]["track_row"], self._round_track_taken()
         return next((r % rows for r in range(start + 1, start + 1 + rows) if r % rows not in taken), None)
 
-    def b_row_price(self, row: int) -> int:
-        """row_price(r): the par price of round-track row r (its group's)."""
-        track_ = self._round_track()
-        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
-        per = int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
-        return groups[int(row) // per]
-
-    def b_row_slot(self, row: int) -> int:
-        """row_slot(r): round-track row r's place among its par price's rows (0 at the top)."""
-        track_ = self._round_track()
-        return int(row) % int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
 
     def b_draw_unstarted(self, excluded: Any = ()) -> Entity | None:
         """draw_unstarted(xs): one of the corporations not yet started and not in xs, drawn at random (the

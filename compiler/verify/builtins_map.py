@@ -410,14 +410,6 @@ class MapBuiltins:
         """As GameBase.b_row_after_marker: the round track is outside the model."""
         return self.oracle(ctx, "row_after_marker", (), sort="int")
 
-    def b_row_price(self, ctx: Ctx, row: Any) -> Any:
-        """As GameBase.b_row_price: the round track is outside the model."""
-        return self.oracle(ctx, "row_price", (row,), sort="int")
-
-    def b_row_slot(self, ctx: Ctx, row: Any) -> Any:
-        """As GameBase.b_row_slot: the round track is outside the model."""
-        return self.oracle(ctx, "row_slot", (row,), sort="int")
-
     def b_draw_unstarted(self, ctx: Ctx, excluded: Any = ()) -> Any:
         """As GameBase.b_draw_unstarted: a random draw, so any corporation of the model that has not
         started, or none."""

@@ -31,6 +31,7 @@ from compiler.verify.model import (
     Item,
     Model,
     Unsupported,
+    component_data,
     state_var,
 )
 from compiler.verify.terms import (
@@ -97,6 +98,9 @@ class Translator:
         self.title: Title = model.title
         self.routines = {c.name: c for c in self.title.clauses if c.kind in ("procedure", "function")}
         self.entities: dict[str, str] = {}
+        #: the components that are no entity (a round track, a draft ...), by key: a field of one
+        #: (`main.par_groups`) is the title's data, as the engine reads it (`GameBase.component_attr`)
+        self.components: dict[str, s.Component] = {}
         self.params: set[str] = set()
         self.constants: set[str] = set()
         for clause in self.title.clauses:
@@ -108,6 +112,7 @@ class Translator:
                     self.entities[decl.key or ""] = decl.kind
                 else:
                     self.constants.add(decl.key or "")
+                    self.components.setdefault(decl.key or "", decl)
             elif isinstance(decl, (s.Property, s.Table, s.Param)):
                 self.params.add(decl.name)
         self.constants.update(c.name for c in self.title.clauses if c.kind in ("action", "enum"))
@@ -235,6 +240,9 @@ class Translator:
             b = self.expr(e.otherwise, ctx.fork(NOT(test)))
             return self.ite(test, a, b)
         if isinstance(e, s.Member):
+            comp = self.component_named(e.obj, ctx)
+            if comp is not None:
+                return self.component_attr(comp, e.name, ctx)
             return self.member(self.expr(e.obj, ctx), e.name, ctx)
         if isinstance(e, s.Index):
             return self.index(self.expr(e.obj, ctx), self.expr(e.index, ctx), ctx)
@@ -258,6 +266,29 @@ class Translator:
 
     def param_value(self, name: str, ctx: Ctx) -> Any:
         value = self.model.param(name, ctx.shared.reads)
+        return self.lift(value)
+
+    def component_named(self, e: Any, ctx: Ctx) -> s.Component | None:
+        """The component (no entity) that the name `e` means, or None: a name no local, holder,
+        parameter or entity shadows (as `Emitter._component_named`)."""
+        if not isinstance(e, s.Name) or e.name not in self.components or e.name in ctx.locals:
+            return None
+        if e.name in VALUES or e.name in self.params or e.name in self.entities:
+            return None
+        return self.components[e.name]
+
+    def component_attr(self, comp: s.Component, name: str, ctx: Ctx) -> Any:
+        """As GameBase.component_attr: the component's field from the title's data."""
+        from compiler.verify.model import GapValue
+
+        value = component_data(comp).get(name)
+        ctx.shared.reads.add(comp.kind, f"{comp.key}.{name}", value)
+        if isinstance(value, GapValue):
+            raise GapError(f"{comp.kind} {comp.key}.{name}", value.reason)
+        if value is None:
+            raise GapError(f"{comp.kind} {comp.key}.{name}", "the rulespec does not give it")
+        if isinstance(value, dict) and self.model.n_players in value:
+            value = value[self.model.n_players]
         return self.lift(value)
 
     def lift(self, value: Any) -> Any:
@@ -635,6 +666,15 @@ class Translator:
 
     def index(self, coll: Any, i: Any, ctx: Ctx) -> Any:
         if isinstance(coll, SymList):
+            if is_z3(i) and coll.elems and all(truth(c) is True for _, c in coll.elems):
+                # a list of fixed length (a title's data: 1880's round-track par_groups) at a symbolic
+                # position: one of its elements (the runtime fails on any other position)
+                values = [v for v, _ in coll.elems]
+                ctx.require(AND(zi(i) >= 0, zi(i) < len(values)))
+                result = values[-1]
+                for k in reversed(range(len(values) - 1)):
+                    result = self.ite(self.eq(i, k), values[k], result)
+                return result
             if is_z3(i):
                 raise Unsupported("indexing a list by a symbolic position")
             elems = coll.elems
