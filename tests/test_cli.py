@@ -75,6 +75,20 @@ def test_validate_names_an_unknown_title_and_a_map_gap(capsys):
     assert "the map is a gap" in err and "train 8 count" in err and "--map" in err
 
 
+def test_validate_with_a_map_overlay_models_the_variant_the_engine_plays(capsys):
+    """`rulec validate --map` applies the overlay after the variant, as `rulec play --map` does: Amira's
+    variant amends companies its test map then removes (applied to the base first, the variant's
+    amendments failed: 8 E012 errors, and Amira could not be validated from the command line)."""
+    from compiler import paths
+
+    overlay = str(paths.ROOT / "tests" / "fixtures" / "1880_amira_test_map.rules")
+    assert main(["validate", "1880-romania", "--variant", "Amira", "--map", overlay,
+                 "--games", "1", "--actions", "60", "--want", "1", "--json"]) == 0, capsys.readouterr().err
+    report = json.loads(capsys.readouterr().out)
+    assert report["title"] == "1880 Romania (Amira)" and report["mismatches"] == []
+    assert sum(report["accepted"].values()) > 0
+
+
 def test_slugs():
     assert slug("1880 Romania") == "1880-romania"
     assert slug("Regatul României") == "regatul-romaniei"

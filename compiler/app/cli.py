@@ -640,19 +640,25 @@ def cmd_validate(args) -> int:
     every state each legal candidate is run through the z3 model of its action and the model's
     post-state compared with the engine's (`compiler.verify.validate`). Prints, per action, how
     many states were compared; exit 1 on a mismatch or an unknown title."""
-    from compiler import paths
-    from compiler.emit.engines import OverlayError
+    from compiler.emit.engines import OverlayError, overlay_title
     from compiler.runtime.errors import RuleGap
     from compiler.verify.model import GapError, Unsupported
     from compiler.verify.validate import validate
 
-    targets = [paths.RULESPECS, Path(args.map)] if args.map else None
-    loaded = load(targets)
+    loaded = load()
     title = find_title(loaded, args.title, args.variant)
     if title is None:
         what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
         print(f"rulec validate: no title {what}; `rulec titles` lists them", file=sys.stderr)
         return EXIT_USAGE
+    if args.map:
+        # the model of the title the engine plays: the map overlay applied after the variant, as
+        # `rulec play --map` applies it (`overlay_title`)
+        try:
+            title, loaded, _ = overlay_title(title.name, title.variant, Path(args.map))
+        except OverlayError as exc:
+            print(f"rulec validate: {exc}", file=sys.stderr)
+            return EXIT_FAIL
     declared_options = sorted(c.key for c in title.components("option"))
     unknown = [o for o in args.option if o not in declared_options]
     if unknown:

@@ -99,27 +99,27 @@ class OverlayError(Exception):
     rendered diagnostics, `file:line:col` and a caret, when it does not load)."""
 
 
-def overlay_game_class(title: str, variant: str | None, overlay: Path):
-    """The `Game` class of a title (and variant) with a map overlay applied.
+def overlay_title(title: str, variant: str | None, overlay: Path):
+    """A title (and variant) with a map overlay applied: (the resolved `Title`, the loaded rulespecs
+    with the overlay's text among their sources, the overlay's shown path).
 
     `overlay`: a `.rules` file outside `rulespecs/` holding one or more
     `errata "NAME" of "TITLE" { ... }` units that fill what the title leaves as
     gaps (hexes, homes, token counts, off-board groups...). The overlay is
     resolved with every rulespec and applied like an erratum, after the
     variant (whose own gaps it may fill: 1880 Romania's variants); its
-    engine is emitted in memory and never written to
+    engine (`overlay_game_class`) is emitted in memory and never written to
     `generated/`, so a private or test map never lands in the committed
-    engines. `title` and `variant` are printed names.
+    engines; `rulec validate --map` models the same title. `title` and
+    `variant` are printed names.
 
     Raises `OverlayError` when the file cannot be read, holds errors, holds a
     unit other than an erratum of `title`, or when the title is unknown.
     """
-    import hashlib
 
     from compiler import paths
     from compiler.diagnostics import error, render_all
     from compiler.lang.check import check_title
-    from compiler.emit.emitter import emit_title
     from compiler.lang.parse import parse_file
     from compiler.lang.pipeline import load
     from compiler.lang.resolve import resolve_overlaid
@@ -165,6 +165,17 @@ def overlay_game_class(title: str, variant: str | None, overlay: Path):
         errors = [d for d in check_title(resolved) if d.is_error]
     if resolved is None or errors:
         raise OverlayError(render_all(errors, loaded.sources) if errors else f"cannot resolve {title!r}")
+    return resolved, loaded, shown
+
+
+def overlay_game_class(title: str, variant: str | None, overlay: Path):
+    """The `Game` class of a title (and variant) with a map overlay applied (`overlay_title`): its
+    engine emitted in memory. Raises `OverlayError` as `overlay_title` does."""
+    import hashlib
+
+    from compiler.emit.emitter import emit_title
+
+    resolved, loaded, shown = overlay_title(title, variant, overlay)
     source = emit_title(resolved, loaded.sources)
     digest = hashlib.sha256(source.encode()).hexdigest()[:12]
     qualified = f"generated.{engine_name(title, variant)}__overlay_{digest}"
