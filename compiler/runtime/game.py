@@ -1066,8 +1066,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         `pass` in each would (the title's guards on `pass` apply): a `run_routes` with no `lay_tile`
         before it means the company laid no track. The caller's transaction undoes the passes if the
         action is then refused."""
-        if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("step") is None:
+        current = self.g.get("step")
+        if self.g["round"] != "operating" or self.g.get("pending") or current is None:
             return
+        if kind in STEP_ACTIONS.get(current, (current,)):
+            return  # an action of the current step passes nothing (a step before it that has it too, neither)
         operator = self.current_entity()
         if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
             return
