@@ -347,20 +347,41 @@ class _Graph:
         self, board: Board, company: str, phase: str | None, scope: Iterable[NodeRef] | None = None
     ):
         self.board = board
-        refs = sorted(scope) if scope is not None else sorted(board.nodes())
-        nodes = [(r, board.node(r)) for r in refs]
-        nodes = [(r, node) for r, node in nodes if node.kind != "junction"]
-        refs = [r for r, _node in nodes]
+        # each node but junctions, in order, with what the search reads of it: its kind, what its hex's
+        # stops count as, its revenue in `phase`, whether a route may pass it (`Board.passable`) and
+        # whether it holds the company's station (`Board.holders`), read in one pass over the nodes
+        placed, hexes, tokens, phases = board.placed, board.hexes, board.tokens, board.phases
+        refs: list[NodeRef] = []
+        kinds: list[str] = []
+        stops_as: list[str | None] = []
+        rev: list[int] = []
+        passable: list[bool] = []
+        token: list[bool] = []
+        for r in sorted(scope) if scope is not None else sorted(board.nodes()):
+            here = placed[r[0]]
+            node = here.tile.nodes[r[1]]
+            kind = node.kind
+            if kind == "junction":
+                continue
+            refs.append(r)
+            kinds.append(kind)
+            mh = hexes.get(r[0])
+            stops_as.append(mh.stops_as if mh is not None else None)
+            rev.append(node.revenue_at(phase, phases))
+            held = tokens.get(r, ())
+            held = tuple(held) + (None,) * (node.slots - len(held))
+            if r[1] in _layout(here.tile, here.rotation).terminal:
+                passable.append(False)
+            else:
+                passable.append(not (kind == "city" and bool(held) and None not in held and company not in held))
+            token.append(company in held)
         self.refs = refs
         self.index = {r: k for k, r in enumerate(refs)}
-        self.kind = [node.kind for _r, node in nodes]
-        self.stops_as = [
-            board.hexes[r[0]].stops_as if r[0] in board.hexes and self.kind[k] != "junction" else None
-            for k, r in enumerate(refs)
-        ]
-        self.rev = [node.revenue_at(phase, board.phases) for _r, node in nodes]
-        self.passable = [board.passable(r, company) for r in refs]
-        self.token = [company in board.holders(r) for r in refs] if refs else []
+        self.kind = kinds
+        self.stops_as = stops_as
+        self.rev = rev
+        self.passable = passable
+        self.token = token
         self.bits: dict[tuple[Any, ...], int] = {}
         self.seg_a: list[int] = []
         self.seg_b: list[int] = []
@@ -399,7 +420,7 @@ class _Graph:
                 by_chain.setdefault(chain[::-1], []).append(s)
 
         for ways in self.adj:  # the search tries valuable neighbours first
-            ways.sort(key=lambda way: -self.rev[way[1]])
+            ways.sort(key=lambda way: -rev[way[1]])
 
     def signature(self) -> tuple[Any, ...]:
         """Everything the route search reads from the graph: two graphs with one signature have
