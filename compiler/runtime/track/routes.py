@@ -67,31 +67,18 @@ class TrainSpec:
         else:
             distance, multiplier, own_station = data, 1, False
             name = name or str(data)
-        everything = EVERY_STOP
         if isinstance(distance, bool) or distance is None:
             raise ValueError(f"train {name}: no distance")
-        if isinstance(distance, int):
-            parts: tuple[TrainPart, ...] = (TrainPart(everything, distance, distance),)
-        elif isinstance(distance, str) and re.fullmatch(r"\d+\+\d+", distance):
-            big, small = (int(x) for x in distance.split("+"))
-            parts = (
-                TrainPart(frozenset({"city", "offboard"}), big, big),
-                TrainPart(frozenset({"town"}), small, small),
-            )
-        elif isinstance(distance, str) and distance.isdigit():
-            parts = (TrainPart(everything, int(distance), int(distance)),)
-        elif isinstance(distance, Sequence) and not isinstance(distance, str):
-            parts = tuple(
-                TrainPart(
-                    frozenset(p["nodes"]),
-                    _visits(p["pay"]),
-                    _visits(p.get("visit", p["pay"])),
-                    int(p.get("multiplier", 1) or 1),
-                )
-                for p in distance
-            )
-        else:
-            raise ValueError(f"train {name}: cannot read distance {distance!r}")
+        plain = isinstance(distance, (int, str))
+        key = distance if plain else id(distance)
+        kept = _PARTS.get(key)
+        if kept is not None and (kept[0] is distance or (plain and type(kept[0]) is type(distance)
+                                                         and kept[0] == distance)):
+            return cls(name, kept[1], multiplier, own_station)
+        parts = _parts(distance, name)
+        if len(_PARTS) >= 1024:
+            _PARTS.clear()
+        _PARTS[key] = (distance, parts)
         return cls(name, parts, multiplier, own_station)
 
     def counts(self, kind: str) -> bool:
@@ -114,6 +101,39 @@ class TrainSpec:
             paid = f" (paid for the best {part.pay})" if part.pay < part.visit else ""
             bits.append(f"{many} {kinds}{paid}")
         return " + ".join(bits)
+
+
+#: a train's parts by its distance (the value, or the identity of a list of parts, kept with it): a function
+#: of the distance alone, asked for every train of every run searched for or checked
+_PARTS: dict[Any, tuple[Any, tuple[TrainPart, ...]]] = {}
+
+
+def _parts(distance: Any, name: str) -> tuple[TrainPart, ...]:
+    """A train's parts from its `distance` (see `TrainSpec`); ValueError when it cannot be read."""
+    everything = EVERY_STOP
+    if isinstance(distance, int):
+        parts: tuple[TrainPart, ...] = (TrainPart(everything, distance, distance),)
+    elif isinstance(distance, str) and re.fullmatch(r"\d+\+\d+", distance):
+        big, small = (int(x) for x in distance.split("+"))
+        parts = (
+            TrainPart(frozenset({"city", "offboard"}), big, big),
+            TrainPart(frozenset({"town"}), small, small),
+        )
+    elif isinstance(distance, str) and distance.isdigit():
+        parts = (TrainPart(everything, int(distance), int(distance)),)
+    elif isinstance(distance, Sequence) and not isinstance(distance, str):
+        parts = tuple(
+            TrainPart(
+                frozenset(p["nodes"]),
+                _visits(p["pay"]),
+                _visits(p.get("visit", p["pay"])),
+                int(p.get("multiplier", 1) or 1),
+            )
+            for p in distance
+        )
+    else:
+        raise ValueError(f"train {name}: cannot read distance {distance!r}")
+    return parts
 
 
 def _visits(value: Any) -> int:
