@@ -42,8 +42,10 @@ title's reading by the site: an erratum whose `implementation` is "18xx.games".
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from compiler.runtime.errors import IllegalAction, InvariantViolation, RuleGap
 
@@ -358,6 +360,29 @@ def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = T
     Raises `RuleGap` when the title cannot be set up as the log's (an option that is a gap), `LogError`
     when `log` is not shaped as a game log (`check_log`), `IllegalAction` (rule "18xx.games log
     format") for an undo or redo with nothing to take back."""
+    with _older_objects_frozen():
+        return _replay(game_class, log, until=until, monitor=monitor, on_step=on_step, **extra)
+
+
+@contextmanager
+def _older_objects_frozen() -> Iterator[None]:
+    """The objects that exist before a replay are left out of the cyclic garbage collector's passes while
+    it runs (`gc.freeze`), and put back after (`gc.unfreeze`): a process that has read the rulespecs holds
+    some 300,000 of them, which every full pass walked again, about a fifth of a replay's time. The game's
+    own objects are collected as ever; what the replay computes does not change. Where objects are frozen
+    already (by the caller), that is left as it is."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def _replay(game_class, log: dict, *, until: int | None, monitor: bool, on_step, **extra) -> Replay:
+    """`replay`, with the objects that existed before it frozen."""
     from compiler.runtime.monitor import Monitor
 
     check_log(log)
