@@ -1026,16 +1026,18 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             raise IllegalAction("the game is over", rule=self.DATA.rules.get("property game_end"))
         kind = self.action_name(action)
         pending = self.g.get("pending")
-        # a takeover's station choice (a pending `place_token`) may be declined with `pass`
-        declinable = (kind == "pass" and bool(pending) and pending[0][0] == "corporation"
-                      and pending[0][2] == "place_token"
-                      and self._station_swap(self.entity("corporation", pending[0][1])) is not None) \
-            or (kind == "pass" and self._declinable_pending())
-        if pending and kind != pending[0][2] and not declinable:
-            owed = pending[0][2]
-            raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
-                                rule=self.DATA.rules.get(f"cite action {owed}") or self.DATA.rules.get(f"action {owed}"),
-                                at=self.DATA.rules.get(f"at action {owed}"))
+        if pending and kind != pending[0][2]:
+            # a takeover's station choice (a pending `place_token`) may be declined with `pass`, and a
+            # decision the title lists in `declinable_decisions`
+            declinable = kind == "pass" and (
+                (pending[0][0] == "corporation" and pending[0][2] == "place_token"
+                 and self._station_swap(self.entity("corporation", pending[0][1])) is not None)
+                or self._declinable_pending())
+            if not declinable:
+                owed = pending[0][2]
+                raise IllegalAction(f"{pending[0][1]} must first {owed.replace('_', ' ')}",
+                                    rule=self.DATA.rules.get(f"cite action {owed}") or self.DATA.rules.get(f"action {owed}"),
+                                    at=self.DATA.rules.get(f"at action {owed}"))
         routine = self.ROUTINES.get(f"action:{kind}")
         if routine is None:
             import difflib
@@ -1074,8 +1076,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         `pass` in each would (the title's guards on `pass` apply): a `run_routes` with no `lay_tile`
         before it means the company laid no track. The caller's transaction undoes the passes if the
         action is then refused."""
-        if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("step") is None:
+        current = self.g.get("step")
+        if self.g["round"] != "operating" or self.g.get("pending") or current is None:
             return
+        if kind in STEP_ACTIONS.get(current, (current,)):
+            return  # an action of the current step passes nothing (a step before it that has it too, neither)
         operator = self.current_entity()
         if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
             return

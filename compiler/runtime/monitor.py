@@ -21,6 +21,13 @@ from compiler.runtime.errors import InvariantViolation
 class Monitor:
     def __init__(self, game) -> None:
         self.total = self._money(game)
+        #: corporation id -> (its certificates list, their ids, their percentages summed): the certificates
+        #: are fixed at setup, read again only if the list is another
+        self._certs: dict[str, tuple[list, tuple[str, ...], int]] = {}
+        #: corporation id -> (the holder of each certificate, as last seen; each holder's percentage and
+        #: number of certificates; the first certificate with no holder): worked out again only where one
+        #: of its certificates changed hands (most actions move a corporation's shares or none)
+        self._tallies: dict[str, tuple[tuple, dict, dict, object]] = {}
 
     @staticmethod
     def _money(game) -> int:
@@ -29,41 +36,55 @@ class Monitor:
             return held - (game.flow["paid"] - game.flow["received"])
         return held + game.cash[BANK]
 
+    def _tally(self, game, corp) -> tuple[int, tuple, dict, dict, object]:
+        """(the percentages of `corp`'s certificates summed, and the `_tallies` entry of its holders now)."""
+        certs = game.certs_of[corp.id]
+        fixed = self._certs.get(corp.id)
+        if fixed is None or fixed[0] is not certs:
+            fixed = self._certs[corp.id] = (certs, tuple(c.id for c in certs), sum(c.percent for c in certs))
+        holders = tuple(map(game.owner.get, fixed[1]))
+        known = self._tallies.get(corp.id)
+        if known is not None and known[0] == holders:
+            return fixed[2], known
+        missing = None
+        percents: dict[tuple[str, str], int] = {}
+        numbers: dict[tuple[str, str], int] = {}
+        for cert, holder in zip(certs, holders):
+            if holder is None:
+                if missing is None:
+                    missing = cert
+                continue
+            key = (holder.kind, holder.id)
+            percents[key] = percents.get(key, 0) + cert.percent
+            numbers[key] = numbers.get(key, 0) + 1
+        known = self._tallies[corp.id] = (holders, percents, numbers, missing)
+        return fixed[2], known
+
     def check(self, game, action=None) -> None:
         money = self._money(game)
         if money != self.total:
             raise InvariantViolation("money_conserved", f"money in play is {money}, was {self.total}", action)
-        for holder, cash in game.cash.items():
-            if holder is not BANK and cash < 0:
-                raise InvariantViolation("no_negative_cash", f"{holder} has {cash}", action)
-        # each holder's percentage of each corporation and its number of certificates, from one pass over
-        # the certificates (what `b_percent` answers holder by holder, and `b_certificates` counts)
-        held: dict[tuple[str, str, str], int] = {}
+        if game.cash and min(game.cash.values()) < 0:  # then who (the bank's own cash is not judged)
+            for holder, cash in game.cash.items():
+                if holder is not BANK and cash < 0:
+                    raise InvariantViolation("no_negative_cash", f"{holder} has {cash}", action)
+        # each holder's percentage of each corporation and its number of certificates (what `b_percent`
+        # answers holder by holder, and `b_certificates` counts), kept for a corporation whose
+        # certificates stay where they were
+        pooled: dict[str, int] = {}
         tallies: dict[str, dict[tuple[str, str], int]] = {}
         owning: dict[tuple[str, str], list[tuple[object, int]]] = {}  # holder -> (corporation, percent)
-        owner = game.owner
+        pool_key = (POOL.kind, POOL.id)
         for corp in game.corporations:
-            total, missing = 0, None
-            percents: dict[tuple[str, str], int] = {}
-            numbers: dict[tuple[str, str], int] = {}
-            for cert in game.certs_of[corp.id]:
-                total += cert.percent
-                holder = owner.get(cert.id)
-                if holder is None:
-                    if missing is None:
-                        missing = cert
-                    continue
-                key = (holder.kind, holder.id)
-                percents[key] = percents.get(key, 0) + cert.percent
-                numbers[key] = numbers.get(key, 0) + 1
+            total, (_holders, percents, numbers, missing) = self._tally(game, corp)
             if total != 100:
                 raise InvariantViolation("shares_sum_to_100", f"{corp} certificates sum to {total}%", action)
             if missing is not None:
                 raise InvariantViolation("shares_sum_to_100", f"{missing} has no holder", action)
             tallies[corp.id] = numbers
             for key, pct in percents.items():
-                held[(key[0], key[1], corp.id)] = pct
                 owning.setdefault(key, []).append((corp, pct))
+            pooled[corp.id] = percents.get(pool_key, 0)
         sanctioned = game.g["sanctioned"]
         limit = game.param("cert_limit")
         cap = game.param("holding_cap")
@@ -82,6 +103,6 @@ class Monitor:
                     raise InvariantViolation("holding_cap", f"{player} holds {pct}% of {corp}, cap {cap}%", action)
         pool_cap = game.param("pool_cap") if game.corporations else None
         for corp in game.corporations:
-            pool = held.get((POOL.kind, POOL.id, corp.id), 0)
+            pool = pooled[corp.id]
             if pool > pool_cap and ("pool_cap", corp.id) not in sanctioned:
                 raise InvariantViolation("pool_cap", f"the pool holds {pool}% of {corp}", action)

@@ -70,6 +70,28 @@ class OperatingRound:
         - each revenue marker `corp` has on the map (place_marker): its bonus for a run stopping in its hex;
         - each open private `corp` owns with `effect: stop_bonus`: `bonus_per_stop` for each stop of its
           run with the most stops."""
+        printed = self.__dict__.get("_printed_bonuses")
+        if printed is None:
+            printed = self.__dict__["_printed_bonuses"] = self._revenue_bonuses()
+        bonuses, limits = list(printed[0]), printed[1]
+        director = self._director(corp)
+        for private, hex_id, owner, bonus in self.g.get("markers", ()):
+            if owner == corp.id or (director is not None and owner == director.id):
+                bonuses.append(track.RouteBonus(f"{private} marker", ((hex_id, int(bonus)),)))
+        per_stop = 0
+        for item in self.privates:
+            if self.owner[item.id] != corp or self.closed[item.id]:
+                continue
+            for ability in self._abilities(item, "stop_bonus"):
+                per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
+        if corp.kind == "corporation" and self.b_has_power(corp, "stop_bonus"):
+            per_stop += int(self.b_power_value(corp, "stop_bonus", "bonus_per_stop"))
+        return track.Bonuses(tuple(bonuses), limits, per_stop)
+
+    def _revenue_bonuses(self) -> tuple[tuple["track.RouteBonus", ...], tuple["track.StopLimit", ...]]:
+        """The bonuses and stop limits of the title's `revenue_bonus` components (see `_route_extras`): a
+        function of the title's data and the number of players, read once a game (a gap is refused each
+        time it is read)."""
         bonuses, limits = [], []
         for comp in self.DATA.components_of("revenue_bonus"):
             what = f"revenue_bonus {comp['key']}"
@@ -97,19 +119,7 @@ class OperatingRound:
                 int(self._value(comp.get("amount", 0), f"{what} amount")),
                 bool(self._value(comp.get("at_ends", False), f"{what} at_ends")),
                 bool(self._value(comp.get("paid_stops_only", True), f"{what} paid_stops_only"))))
-        director = self._director(corp)
-        for private, hex_id, owner, bonus in self.g.get("markers", ()):
-            if owner == corp.id or (director is not None and owner == director.id):
-                bonuses.append(track.RouteBonus(f"{private} marker", ((hex_id, int(bonus)),)))
-        per_stop = 0
-        for item in self.privates:
-            if self.owner[item.id] != corp or self.closed[item.id]:
-                continue
-            for ability in self._abilities(item, "stop_bonus"):
-                per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
-        if corp.kind == "corporation" and self.b_has_power(corp, "stop_bonus"):
-            per_stop += int(self.b_power_value(corp, "stop_bonus", "bonus_per_stop"))
-        return track.Bonuses(tuple(bonuses), tuple(limits), per_stop)
+        return tuple(bonuses), tuple(limits)
 
     def _side_name(self, train: Train) -> str:
         """The side of a train card in play: the one its buyer chose, else the card's own."""

@@ -171,6 +171,26 @@ def _tile_of(name: str, data: Any) -> "Tile":
     return tile
 
 
+#: the MapHex built from each hex dict, by the dict's identity (as `_TILES_BY_DICT`: with the dict, the
+#: hex id and the geometry that checked the id), so that every game of a title reads its map's dicts once
+_HEXES_BY_DICT: dict[int, tuple[Mapping[str, Any], str, Geometry, "MapHex"]] = {}
+#: `Board.nbr` by (geometry, hex ids in order)
+_NEIGHBOURS: dict[tuple[Geometry, tuple[str, ...]], dict[str, tuple[str | None, ...]]] = {}
+
+
+def _hex_of(geometry: Geometry, hex_id: str, data: Any) -> "MapHex":
+    """The MapHex of `data` at `hex_id` (its id checked by `geometry`: ValueError when malformed)."""
+    kept = _HEXES_BY_DICT.get(id(data))
+    if kept is not None and kept[0] is data and kept[1] == hex_id and kept[2] == geometry:
+        return kept[3]
+    geometry.xy(hex_id)
+    found = data if isinstance(data, MapHex) else MapHex.from_dict(hex_id, data)
+    if len(_HEXES_BY_DICT) >= _TILES_KEPT:
+        _HEXES_BY_DICT.clear()
+    _HEXES_BY_DICT[id(data)] = (data, hex_id, geometry, found)
+    return found
+
+
 def _mutates(method):
     """A Board method that changes the board: the board's version moves on
     (before, so nothing is kept for a half-changed board, and after)."""
@@ -227,10 +247,7 @@ class Board:
         self.geometry = Geometry(layout, axes)
         self.hexes: dict[str, MapHex] = {}
         for hex_id, data in _items(hexes):
-            self.geometry.xy(hex_id)
-            self.hexes[hex_id] = (
-                data if isinstance(data, MapHex) else MapHex.from_dict(hex_id, data)
-            )
+            self.hexes[hex_id] = _hex_of(self.geometry, hex_id, data)
         self.tiles: dict[str, Tile] = {name: _tile_of(name, data) for name, data in _items(tiles)}
         if tile_counts is None:
             self.counts: dict[str, int | None] = {name: None for name in self.tiles}
@@ -244,12 +261,21 @@ class Board:
         )
         self.phases = tuple(str(p) for p in phases)
         self.rules = rules or TrackRules()
-        self.nbr: dict[str, tuple[str | None, ...]] = {
-            h: tuple(
-                n if (n := self.geometry.neighbour(h, e)) in self.hexes else None for e in range(6)
-            )
-            for h in self.hexes
-        }
+        #: each hex's neighbours by edge (None off the map): a function of the geometry and the hex ids,
+        #: shared by every board of the same map (never changed)
+        nbr_key = (self.geometry, tuple(self.hexes))
+        nbr = _NEIGHBOURS.get(nbr_key)
+        if nbr is None:
+            nbr = {
+                h: tuple(
+                    n if (n := self.geometry.neighbour(h, e)) in self.hexes else None for e in range(6)
+                )
+                for h in self.hexes
+            }
+            if len(_NEIGHBOURS) >= 64:
+                _NEIGHBOURS.clear()
+            _NEIGHBOURS[nbr_key] = nbr
+        self.nbr: dict[str, tuple[str | None, ...]] = nbr
         self.borders: dict[tuple[str, int], Border] = {}
         for h, mh in self.hexes.items():
             for border in mh.borders:

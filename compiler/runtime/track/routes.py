@@ -67,31 +67,18 @@ class TrainSpec:
         else:
             distance, multiplier, own_station = data, 1, False
             name = name or str(data)
-        everything = EVERY_STOP
         if isinstance(distance, bool) or distance is None:
             raise ValueError(f"train {name}: no distance")
-        if isinstance(distance, int):
-            parts: tuple[TrainPart, ...] = (TrainPart(everything, distance, distance),)
-        elif isinstance(distance, str) and re.fullmatch(r"\d+\+\d+", distance):
-            big, small = (int(x) for x in distance.split("+"))
-            parts = (
-                TrainPart(frozenset({"city", "offboard"}), big, big),
-                TrainPart(frozenset({"town"}), small, small),
-            )
-        elif isinstance(distance, str) and distance.isdigit():
-            parts = (TrainPart(everything, int(distance), int(distance)),)
-        elif isinstance(distance, Sequence) and not isinstance(distance, str):
-            parts = tuple(
-                TrainPart(
-                    frozenset(p["nodes"]),
-                    _visits(p["pay"]),
-                    _visits(p.get("visit", p["pay"])),
-                    int(p.get("multiplier", 1) or 1),
-                )
-                for p in distance
-            )
-        else:
-            raise ValueError(f"train {name}: cannot read distance {distance!r}")
+        plain = isinstance(distance, (int, str))
+        key = distance if plain else id(distance)
+        kept = _PARTS.get(key)
+        if kept is not None and (kept[0] is distance or (plain and type(kept[0]) is type(distance)
+                                                         and kept[0] == distance)):
+            return cls(name, kept[1], multiplier, own_station)
+        parts = _parts(distance, name)
+        if len(_PARTS) >= 1024:
+            _PARTS.clear()
+        _PARTS[key] = (distance, parts)
         return cls(name, parts, multiplier, own_station)
 
     def counts(self, kind: str) -> bool:
@@ -114,6 +101,39 @@ class TrainSpec:
             paid = f" (paid for the best {part.pay})" if part.pay < part.visit else ""
             bits.append(f"{many} {kinds}{paid}")
         return " + ".join(bits)
+
+
+#: a train's parts by its distance (the value, or the identity of a list of parts, kept with it): a function
+#: of the distance alone, asked for every train of every run searched for or checked
+_PARTS: dict[Any, tuple[Any, tuple[TrainPart, ...]]] = {}
+
+
+def _parts(distance: Any, name: str) -> tuple[TrainPart, ...]:
+    """A train's parts from its `distance` (see `TrainSpec`); ValueError when it cannot be read."""
+    everything = EVERY_STOP
+    if isinstance(distance, int):
+        parts: tuple[TrainPart, ...] = (TrainPart(everything, distance, distance),)
+    elif isinstance(distance, str) and re.fullmatch(r"\d+\+\d+", distance):
+        big, small = (int(x) for x in distance.split("+"))
+        parts = (
+            TrainPart(frozenset({"city", "offboard"}), big, big),
+            TrainPart(frozenset({"town"}), small, small),
+        )
+    elif isinstance(distance, str) and distance.isdigit():
+        parts = (TrainPart(everything, int(distance), int(distance)),)
+    elif isinstance(distance, Sequence) and not isinstance(distance, str):
+        parts = tuple(
+            TrainPart(
+                frozenset(p["nodes"]),
+                _visits(p["pay"]),
+                _visits(p.get("visit", p["pay"])),
+                int(p.get("multiplier", 1) or 1),
+            )
+            for p in distance
+        )
+    else:
+        raise ValueError(f"train {name}: cannot read distance {distance!r}")
+    return parts
 
 
 def _visits(value: Any) -> int:
@@ -347,20 +367,41 @@ class _Graph:
         self, board: Board, company: str, phase: str | None, scope: Iterable[NodeRef] | None = None
     ):
         self.board = board
-        refs = sorted(scope) if scope is not None else sorted(board.nodes())
-        nodes = [(r, board.node(r)) for r in refs]
-        nodes = [(r, node) for r, node in nodes if node.kind != "junction"]
-        refs = [r for r, _node in nodes]
+        # each node but junctions, in order, with what the search reads of it: its kind, what its hex's
+        # stops count as, its revenue in `phase`, whether a route may pass it (`Board.passable`) and
+        # whether it holds the company's station (`Board.holders`), read in one pass over the nodes
+        placed, hexes, tokens, phases = board.placed, board.hexes, board.tokens, board.phases
+        refs: list[NodeRef] = []
+        kinds: list[str] = []
+        stops_as: list[str | None] = []
+        rev: list[int] = []
+        passable: list[bool] = []
+        token: list[bool] = []
+        for r in sorted(scope) if scope is not None else sorted(board.nodes()):
+            here = placed[r[0]]
+            node = here.tile.nodes[r[1]]
+            kind = node.kind
+            if kind == "junction":
+                continue
+            refs.append(r)
+            kinds.append(kind)
+            mh = hexes.get(r[0])
+            stops_as.append(mh.stops_as if mh is not None else None)
+            rev.append(node.revenue_at(phase, phases))
+            held = tokens.get(r, ())
+            held = tuple(held) + (None,) * (node.slots - len(held))
+            if r[1] in _layout(here.tile, here.rotation).terminal:
+                passable.append(False)
+            else:
+                passable.append(not (kind == "city" and bool(held) and None not in held and company not in held))
+            token.append(company in held)
         self.refs = refs
         self.index = {r: k for k, r in enumerate(refs)}
-        self.kind = [node.kind for _r, node in nodes]
-        self.stops_as = [
-            board.hexes[r[0]].stops_as if r[0] in board.hexes and self.kind[k] != "junction" else None
-            for k, r in enumerate(refs)
-        ]
-        self.rev = [node.revenue_at(phase, board.phases) for _r, node in nodes]
-        self.passable = [board.passable(r, company) for r in refs]
-        self.token = [company in board.holders(r) for r in refs] if refs else []
+        self.kind = kinds
+        self.stops_as = stops_as
+        self.rev = rev
+        self.passable = passable
+        self.token = token
         self.bits: dict[tuple[Any, ...], int] = {}
         self.seg_a: list[int] = []
         self.seg_b: list[int] = []
@@ -399,7 +440,7 @@ class _Graph:
                 by_chain.setdefault(chain[::-1], []).append(s)
 
         for ways in self.adj:  # the search tries valuable neighbours first
-            ways.sort(key=lambda way: -self.rev[way[1]])
+            ways.sort(key=lambda way: -rev[way[1]])
 
     def signature(self) -> tuple[Any, ...]:
         """Everything the route search reads from the graph: two graphs with one signature have
