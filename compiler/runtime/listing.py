@@ -19,6 +19,10 @@ from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_
                                          Action)
 
 
+#: the key of `_quiet_opening`'s answers among a listing's answers (`_pair_answers`)
+_OPENS = object()
+
+
 class Listing:
     """GameBase's listing of legal actions and their candidates."""
 
@@ -421,7 +425,31 @@ class Listing:
         run as the action's dispatch runs them, in a transaction rolled back: the refusals before the
         binding (`_open_action`), the turn check (`_check_actor`), then the guards. Anything but a
         refusal the probe meets leaves the candidates to be tried (their own trial meets it, as the
-        oracle's does). `kind`: the action's name, where the caller has it."""
+        oracle's does). `kind`: the action's name, where the caller has it. In a listing, where the
+        action opens quietly (`_opens_quietly`), what comes before the guards (the action's entity, the
+        turn check's answer) is worked out once for each action and entity (`_quiet_opening`)."""
+        answers = self._pair_answers
+        if answers is not None and answers[0] == len(self.j._marks):
+            key = (_OPENS, kind or self.action_name(action), action["entity"], action.get("entity_type"))
+            opened = answers[1].get(key)
+            if opened is None:
+                opened = answers[1][key] = self._quiet_opening(action, key[1])
+            if opened:
+                actor, turn_refused = opened
+                if turn_refused:
+                    return True
+                named = self._named_shares
+                self.j.begin()
+                try:
+                    probe(self, actor, *values)
+                except (IllegalAction, RuleGap):
+                    return True
+                except Exception:  # noqa: BLE001
+                    return False
+                finally:
+                    self._named_shares = named
+                    self.j.rollback()
+                return False
         opening = self._listing_opening()
         quiet = self._opens_quietly(action, kind, opening)
         named = self._named_shares
@@ -444,6 +472,31 @@ class Listing:
             self._named_shares = named
             self.j.rollback()
         return False
+
+    def _quiet_opening(self, action: Action, kind: str) -> tuple | bool:
+        """For `_probe_refuses` in a listing, where the action `kind` opens quietly for the entity `action`
+        names (`_opens_quietly`): (that entity, whether the turn check refuses it), as the probe's own run
+        finds them in the listing's state; False where it does not open quietly, or the entity or the turn
+        check meets anything but a refusal (the probe then runs as ever)."""
+        opening = self._listing_opening()
+        if self._opens_quietly(action, kind, opening) is None:
+            return False
+        try:
+            actor = self.find(action["entity"])
+        except Exception:  # noqa: BLE001
+            return False
+        if opening is not None and actor == opening[0]:
+            return (actor, False)
+        self.j.begin()
+        try:
+            self._check_actor(kind, [actor], None)
+        except (IllegalAction, RuleGap):
+            return (actor, True)
+        except Exception:  # noqa: BLE001
+            return False
+        finally:
+            self.j.rollback()
+        return (actor, False)
 
     def _listing_opening(self) -> tuple | None:
         """In a listing, in the state it lists: (the entity acting, the operating company's steps, its
