@@ -751,30 +751,35 @@ class Listing:
         out = []
         params = [n for n, _ in self.ACTION_PARAMS.get("par", ())]
         named_slot, named_percent = "slot" in params, "president_percent" in params
-        slots: dict[int, list] = {}  # the free rows of each price (the same for every corporation)
+        # each price's share_price field and free rows (the same for every corporation), or None off the market
+        prices: dict[int, tuple[str, list] | None] = {}
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 group = {"type": "par", **who, "corporation": corp.id}
                 if self._pair_skips(group):
                     continue  # its guards refuse the founder this corporation: no price, row or layout listed
                 start = len(out)
+                layouts = corp.get("share_layouts")
+                # the founder picks the size of the president's certificate, where the action names one
+                percents = sorted(layouts) if isinstance(layouts, dict) and named_percent else None
                 for price in self.b_par_prices(corp):
-                    cell = self.market.par_cell(price)
-                    if cell is None:
+                    found = prices.get(price, False)
+                    if found is False:
+                        cell = self.market.par_cell(price)
+                        # the founder picks the row on a round track (1880 VI.6), where the action names one
+                        found = prices[price] = None if cell is None else (
+                            f"{price},{cell[0]},{cell[1]}", self._round_track_slots(price) if named_slot else [None])
+                    if found is None:
                         continue
-                    action = {"type": "par", **who, "corporation": corp.id,
-                              "share_price": f"{price},{cell[0]},{cell[1]}"}
-                    # the founder picks the row on a round track (1880 VI.6), where the action names one
-                    if named_slot and price not in slots:
-                        slots[price] = self._round_track_slots(price)
-                    rows = slots[price] if named_slot else [None]
-                    actions = [{**action, "slot": r} if r is not None else action for r in rows]
-                    layouts = corp.get("share_layouts")
-                    if isinstance(layouts, dict) and named_percent:
-                        # the founder picks the size of the president's certificate
-                        out.extend({**a, "president_percent": p} for a in actions for p in sorted(layouts))
-                    else:
-                        out.extend(actions)
+                    share_price, rows = found
+                    for r in rows:
+                        action = {**group, "share_price": share_price}
+                        if r is not None:
+                            action["slot"] = r
+                        if percents is None:
+                            out.append(action)
+                        else:
+                            out.extend({**action, "president_percent": p} for p in percents)
                 if len(out) > start and self._group_known_refused(group):
                     # refused whatever the price, row and layout (a bound probe: the least founding is too
                     # dear): listed, known refused
@@ -802,34 +807,45 @@ class Listing:
                         out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
                 continue
             holders = sources or tuple(dict.fromkeys((self._ipo_of(corp), corp, POOL)))
-            if entity.kind == "player" and corporate_certificates:
-                # a certificate another corporation holds, where the title's buy_shares names the certificate
-                # bought (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
-                for cert in self.certs_of[corp.id]:
-                    holder = self.owner[cert.id]
-                    if isinstance(holder, Entity) and holder.kind == "corporation" and holder != corp \
-                            and not cert.president:
-                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
-                        break
             corp_certs = self.certs_of[corp.id]
+            if entity.kind != "corporation":
+                # a player buys one certificate at a time: each holder's first, from one pass over the certificates
+                firsts: list = [None] * len(holders)
+                others = []  # those another corporation holds
+                for c in corp_certs:
+                    if c.president:
+                        continue
+                    o = owner[c.id]
+                    for i, holder in enumerate(holders):
+                        # Entity equality (kind and id; every holder here is an Entity) without a call
+                        if o is holder or (o.id == holder.id and o.kind == holder.kind):
+                            if firsts[i] is None:
+                                firsts[i] = c
+                            break
+                    else:
+                        if isinstance(o, Entity) and o.kind == "corporation" and o != corp:
+                            others.append(c)
+                named = entity.kind == "player" and corporate_certificates
+                if named and others:
+                    # a certificate another corporation holds, where the title's buy_shares names the certificate
+                    # bought (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
+                    out.append({"type": "buy_shares", **who, "shares": [others[0].id], "percent": others[0].percent})
+                out.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent}
+                           for c in firsts if c is not None)
+                if named:
+                    # a certificate another corporation holds of this one (18CO §4.2.2), where the title's
+                    # buy_shares names the certificate bought; its guards say who may buy it and when
+                    out.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent} for c in others)
+                continue
             for holder in holders:
                 # Entity equality (kind and id; every holder here is an Entity) without a call per certificate
                 hid, hkind = holder.id, holder.kind
                 certs = [c for c in corp_certs
                          if not c.president and ((o := owner[c.id]) is holder or (o.id == hid and o.kind == hkind))]
-                limit = len(certs) if entity.kind == "corporation" else min(1, len(certs))
-                for k in range(1, limit + 1):
+                for k in range(1, len(certs) + 1):
                     chosen = certs[:k]
                     out.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
                                 "percent": sum(c.percent for c in chosen)})
-            if entity.kind == "player" and corporate_certificates:
-                # a certificate another corporation holds of this one (18CO §4.2.2), where the title's buy_shares
-                # names the certificate bought; its guards say who may buy it and when
-                for cert in self.certs_of[corp.id]:
-                    holder = self.owner[cert.id]
-                    if not cert.president and isinstance(holder, Entity) and holder.kind == "corporation" \
-                            and holder != corp:
-                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
         return out
 
     def _cand_special_buy_shares(self, entity, who):
