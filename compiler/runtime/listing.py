@@ -811,20 +811,19 @@ class Listing:
             if entity.kind != "corporation":
                 # a player buys one certificate at a time: each holder's first, from one pass over the certificates
                 firsts: list = [None] * len(holders)
+                # each holder's place by kind and id (Entity equality; every holder here is an Entity)
+                place = {(holder.kind, holder.id): i for i, holder in enumerate(holders)}
                 others = []  # those another corporation holds
                 for c in corp_certs:
                     if c.president:
                         continue
                     o = owner[c.id]
-                    for i, holder in enumerate(holders):
-                        # Entity equality (kind and id; every holder here is an Entity) without a call
-                        if o is holder or (o.id == holder.id and o.kind == holder.kind):
-                            if firsts[i] is None:
-                                firsts[i] = c
-                            break
-                    else:
-                        if isinstance(o, Entity) and o.kind == "corporation" and o != corp:
-                            others.append(c)
+                    i = place.get((o.kind, o.id))
+                    if i is not None:
+                        if firsts[i] is None:
+                            firsts[i] = c
+                    elif isinstance(o, Entity) and o.kind == "corporation" and o != corp:
+                        others.append(c)
                 named = entity.kind == "player" and corporate_certificates
                 if named and others:
                     # a certificate another corporation holds, where the title's buy_shares names the certificate
