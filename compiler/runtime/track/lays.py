@@ -299,6 +299,12 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
                 if len(kept) >= 20_000:
                     kept.clear()
                 kept[key] = lays
+        else:
+            # kept in `Board.judged` as well, for the trial of a listed lay in the same state
+            version = board.version
+            for lay in lays:
+                _keep_verdict(board, (version, company, h, lay.tile, lay.rotation, colors, True, frozenset(),
+                                      frozenset(), None), lay)
         for lay in lays:
             if cash is None or lay.cost <= cash:
                 yield lay
