@@ -206,6 +206,8 @@ class StockRound:
             certs = [c for c in self.certs_of[corp.id] if (o := owner[c.id]) is player or (o.id == pid and o.kind == pkind)]
         else:
             certs = [c for c in self.certs_of[corp.id] if owner[c.id] == player]
+        if not certs:
+            return []  # none held: none to sell (what each rule below leaves of none)
         if self._in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
             return []
         if not self.param("president_certificate_saleable"):

@@ -244,6 +244,9 @@ class Board:
         #: (version, company, hex, tile, rotation, ...) -> a lay's verdict whatever the cash (`lays._judge`):
         #: the listing judges a lay, then its trial judges it again in the same state
         self.judged: dict[tuple, Any] = {}
+        #: (company, hex, colours, tiles in the supply, `lays._hex_state`) -> the hex's legal lays whatever
+        #: the cash (`lays._iter_lays`): kept across versions, as the verdicts read only that
+        self.hex_lays: dict[tuple, Any] = {}
         self.geometry = Geometry(layout, axes)
         self.hexes: dict[str, MapHex] = {}
         for hex_id, data in _items(hexes):

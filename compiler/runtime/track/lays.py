@@ -253,26 +253,94 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
     """The legal lays on `candidates`, each (hex, tile, rotation) judged by `_judge`. Unless
     `exhaustive`, the triples `_judge` would refuse whatever the state beyond the hex's own tile (an
     off-board area, a tile of a colour the phase does not allow or none left in the supply, a
-    rotation that does not keep the old track: `_keeps_track`) are not judged; the lays are the same
-    (the exhaustive listing is the test oracle)."""
+    rotation that does not keep the old track: `_keeps_track`) are not judged, and a hex's lays are
+    judged once for each state of what the verdicts read there (`_hex_state`), kept on the board
+    across its versions (`Board.hex_lays`); the lays are the same (the exhaustive listing, which
+    judges every triple anew, is the test oracle)."""
+    kept = board.hex_lays
     for h in sorted(candidates):
         if h not in board.hexes:
             continue
         old = board.placed[h]
         if not exhaustive and old.tile.color in OFF_MAP_COLORS:
             continue
+        if exhaustive:
+            for name in sorted(set(board.upgrade_targets(old.tile))):
+                for rotation in range(6):
+                    verdict = _judge(board, company, h, name, rotation, colors, seen, cash)
+                    if isinstance(verdict, Lay):
+                        yield verdict
+            continue
+        tiles = []
         for name in sorted(set(board.upgrade_targets(old.tile))):
-            if exhaustive:
-                rotations: Iterable[int] = range(6)
-            else:
-                tile = board.tiles.get(name)
-                if tile is None or tile.color not in colors or board.available(name) == 0:
-                    continue
-                rotations = _keeps_track(board, old.tile, old.rotation, tile, name)
-            for rotation in rotations:
-                verdict = _judge(board, company, h, name, rotation, colors, seen, cash)
-                if isinstance(verdict, Lay):
-                    yield verdict
+            tile = board.tiles.get(name)
+            if tile is None or tile.color not in colors or board.available(name) == 0:
+                continue
+            tiles.append((name, tile))
+        if not tiles:
+            continue
+        key = (company, h, colors, tuple(name for name, _ in tiles), _hex_state(board, h, seen))
+        lays = kept.get(key)
+        if lays is None:
+            walks = _TRIAL_WALKS[0]
+            found = []
+            for name, tile in tiles:
+                for rotation in _keeps_track(board, old.tile, old.rotation, tile, name):
+                    # judged anew (a verdict `Board.judged` keeps may have walked the whole board), and kept
+                    # there for the trial of the lay in the same state
+                    verdict = _judge_anew(board, company, h, name, rotation, colors, seen)
+                    _keep_verdict(board, (board.version, company, h, name, rotation, colors, True, frozenset(),
+                                          frozenset(), None), verdict)
+                    if isinstance(verdict, Lay):
+                        found.append(verdict)
+            lays = tuple(found)
+            if _TRIAL_WALKS[0] == walks:
+                # no verdict walked the whole board (`_connects`' loop check): each is a function of the key
+                if len(kept) >= 20_000:
+                    kept.clear()
+                kept[key] = lays
+        else:
+            # kept in `Board.judged` as well, for the trial of a listed lay in the same state
+            version = board.version
+            for lay in lays:
+                _keep_verdict(board, (version, company, h, lay.tile, lay.rotation, colors, True, frozenset(),
+                                      frozenset(), None), lay)
+        for lay in lays:
+            if cash is None or lay.cost <= cash:
+                yield lay
+
+
+#: how many times `_connects` has walked the whole board with a tile on trial: a verdict that did reads
+#: more than its hex's state (`_hex_state`), and is not kept by it
+_TRIAL_WALKS = [0]
+
+
+def _hex_state(board: Board, h: str, seen: "Reach") -> tuple:
+    """What `_judge_anew`'s verdicts on hex `h` read of the board and of what the company reaches, but
+    for a walk of the whole board (`_connects`' loop check, counted in `_TRIAL_WALKS`): the tile on the
+    hex, the stations and reservations on its nodes, the sides and nodes the company reaches there and
+    whether it runs on some path of it; on each side the border, whether its cost is paid, whether the
+    neighbour's tile is of a dead-end colour and has track to this side, and whether the company's
+    track enters the neighbour from this hex. (The hex's printed data, the tiles, the upgrade chart and
+    the track rules never change; the supply is in the key of `Board.hex_lays`.)"""
+    placed, tokens, reserved, borders, paid = board.placed, board.tokens, board.reserved, board.borders, board.paid_borders
+    dead_end = board.rules.dead_end_colors
+    old = placed[h]
+    stations = tuple((tuple(tokens.get((h, i), ())), tuple(reserved.get((h, i), ())))
+                     for i in range(len(old.tile.nodes)))
+    entries = seen.entries
+    sides = []
+    for f, nb in enumerate(board.nbr[h]):
+        border = borders.get((h, f))
+        if nb is None:
+            sides.append((None, border))
+            continue
+        there = placed[nb]
+        back = (f + 3) % 6
+        sides.append((border, border is not None and board._border_key(h, f) in paid, there.tile.color in dead_end,
+                      back in _layout(there.tile, there.rotation).exits, (nb, back) in entries))
+    return (old.tile, old.rotation, old.copy, stations, seen.entries_in(h), seen.nodes_in(h), bool(seen.paths_in(h)),
+            tuple(sides))
 
 
 def _keeps_track(board: Board, old: Tile, old_rotation: int, tile: Tile, name: str) -> tuple[int, ...]:
@@ -350,12 +418,18 @@ def _judge(
         verdict = _judge_anew(board, company, h, name, rotation, colors, seen, reachable=reachable,
                               crossable=crossable, special=special, special_from=special_from)
         if key is not None:
-            if len(board.judged) >= 20_000:
-                board.judged.clear()
-            board.judged[key] = verdict
+            _keep_verdict(board, key, verdict)
     if cash is not None and isinstance(verdict, Lay) and verdict.cost > cash:
         return f"#{name} at rotation {rotation} costs {verdict.cost}; {company} has {cash}"
     return verdict
+
+
+def _keep_verdict(board: Board, key: tuple, verdict: Lay | str) -> None:
+    """Keep a verdict whatever the cash in `Board.judged` (`_judge`'s key: the version, the company, the
+    hex, tile and rotation, then `_judge`'s other arguments in order)."""
+    if len(board.judged) >= 20_000:
+        board.judged.clear()
+    board.judged[key] = verdict
 
 
 def _judge_anew(
@@ -582,6 +656,7 @@ def _connects(
         return False
     if not any((nb := board.nbr[h][x]) is not None and (nb, opposite(x)) not in seen.entries for x in left):
         return False
+    _TRIAL_WALKS[0] += 1
     with board._trial(h, tile, rotation, mapping):
         after = reach(board, company)
     return any((h, p) in after.paths for p in new_paths)

@@ -351,6 +351,8 @@ def node_map(
     label, see `Board.upgrade_targets`). A function of its arguments alone (tiles are
     immutable values): kept once computed, for the title's whole tile set."""
     old_lay, new_lay = _layout(old, old_rotation), _layout(new, new_rotation)
+    if not old_lay.exits <= new_lay.exits:
+        return None  # an old path's edge is no edge of the new tile's track: no map keeps it (edges stay)
     have = {frozenset(pair) for pair in new_lay.ends}
     count = len(old.nodes)
     choice = [-1] * count
