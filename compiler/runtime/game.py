@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, Iterator
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
 from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SCRAP, SUBSIDY, Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.holdings import Owners
 from compiler.runtime.journal import Journal, JournaledRandom
 from compiler.runtime.market import Market
 from compiler.runtime import track
@@ -403,7 +404,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             self.cash[SUBSIDY] = 0  # money the bank sets aside for track subsidies
         #: the bank's flows, for conservation with an unlimited bank
         self.flow = {"paid": 0, "received": 0}
-        self.owner: dict[str, Entity] = {}
+        #: item id -> holder, with each holder's certificates indexed (`Owners.holdings`), for `b_percent`
+        #: and `b_certificates`: every change of owner, and its undoing, keeps the index
+        self.owner: Owners = Owners(self.certificates)
         for corp in self.corporations:
             for cert in self.certs_of[corp.id]:
                 self.owner[cert.id] = self._ipo_of(corp)  # unsold certificates wait where the library's ipo_of says
@@ -662,17 +665,16 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         return self.cash[holder]
 
     def b_percent(self, holder: Entity, corp: Entity) -> int:
-        owner = self.owner
         if holder.__class__ is not Entity:
+            owner = self.owner
             return sum([c.percent for c in self.certs_of[corp.id] if owner[c.id] == holder])
-        # Entity equality (kind and id) without a call per certificate: asked in every listing's guards
-        hid, hkind = holder.id, holder.kind
-        total = 0
-        for c in self.certs_of[corp.id]:
-            o = owner[c.id]
-            if o is holder or (o.id == hid and o.kind == hkind):
-                total += c.percent
-        return total
+        # from the owners' index (asked in every listing's guards): no pass over the certificates
+        held = self.owner.holdings.get(holder)
+        entry = None if held is None else held.get(corp.id)
+        if entry is None:
+            self.certs_of[corp.id]  # (a KeyError for what has no certificates, as a pass over them would raise)
+            return 0
+        return entry[0]
 
     def b_holder_of(self, item: Any) -> Entity:
         return self.owner[item.id]

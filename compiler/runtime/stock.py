@@ -153,21 +153,17 @@ class StockRound:
     def b_certificates(self, player: Entity) -> int:
         """Certificates counting against the limit: shares outside exempt
         zones, and the other kinds the title's `cert_limit_counts` names."""
-        counts = set(self.param("cert_limit_counts"))
+        counts = self.param("cert_limit_counts")
         total = 0
         if "shares" in counts:
-            owner, certs_of = self.owner, self.certs_of
-            # a holder is the player where its kind and id are his (Entity equality, without a call per
-            # certificate: this is asked in every purchase's and every pass's guards)
-            pid, pkind = (player.id, player.kind) if isinstance(player, Entity) else (None, None)
-            for corp in self.corporations:
-                held = 0
-                for cert in certs_of[corp.id]:
-                    holder = owner[cert.id]
-                    if holder.id == pid and holder.kind == pkind:
-                        held += 1
-                if held and "no_cert_limit" not in self.b_zones(corp):
-                    total += held
+            # from the owners' index (asked in every purchase's and every pass's guards): the corporations
+            # the player holds certificates of, no pass over the certificates
+            held = self.owner.holdings.get(player) if player.__class__ is Entity else None
+            if held:
+                by_id = self.by_id
+                for corp_id, (_percent, number) in held.items():
+                    if "no_cert_limit" not in self.b_zones(by_id[("corporation", corp_id)]):
+                        total += number
         if "privates" in counts:
             total += sum(1 for p in self.privates if self.owner[p.id] == player and not self.closed[p.id])
         if "bonds" in counts:
@@ -201,6 +197,9 @@ class StockRound:
         sold_this_turn)."""
         owner = self.owner
         if player.__class__ is Entity:
+            held = owner.holdings.get(player)
+            if held is None or corp.id not in held:
+                return []  # none held (the owners' index says so without a pass over the certificates)
             # Entity equality (kind and id) without a call per certificate: asked in every listing
             pid, pkind = player.id, player.kind
             certs = [c for c in self.certs_of[corp.id] if (o := owner[c.id]) is player or (o.id == pid and o.kind == pkind)]
@@ -293,8 +292,10 @@ class StockRound:
         if any(self.owner[c.id] != self._ipo_of(corp) for c in self.certs_of[corp.id]):
             raise IllegalAction(f"{corp}'s certificates are no longer all in the bank")
         for cert in self.certs_of[corp.id]:
-            self.j.delete(self.certificates, cert.id)
+            # the owner first, then the certificate (and the new ones the other way): the owners' index reads
+            # a certificate's percent when it is given a holder, on rollback too (compiler/runtime/holdings.py)
             self.j.delete(self.owner, cert.id)
+            self.j.delete(self.certificates, cert.id)
         certs = [Certificate(corp.id, i, pct, i == 0) for i, pct in enumerate(layouts[president_percent])]
         for cert in certs:
             self.j.set(self.certificates, cert.id, cert)

@@ -1,0 +1,139 @@
+"""Who holds what: a game's owner map, with an index of each holder's certificates kept beside it.
+
+`GameBase.owner` maps every item's id (certificate, private, bond, minor, train) to its holder. The
+guards ask of it, many times in each listing, how many percent of a corporation a holder has
+(`b_percent`) and how many certificates (`b_certificates`); answered by scanning the certificates,
+each question costs a pass over a corporation's (or every corporation's) certificates.
+
+`Owners` is that map, a dict, which also keeps `holdings`: holder -> corporation id -> [percent,
+certificates]. Every change of owner goes through the dict's own `__setitem__` / `__delitem__`
+(`GameBase.move`'s `Journal.set`, any other `Journal.set` / `Journal.delete` on it, and the
+journal's rollback, which writes the old holders back the same way), so the index follows each
+change, both ways: a refused action, rolled back, leaves it as it was. A holder with nothing of a
+corporation has no entry for it, and a holder with nothing at all none: an index kept so equals
+one rebuilt from the owners (`rebuilt`), which tests/test_runtime.py checks after refused actions,
+rolled-back listing trials and play on a copy.
+
+A certificate's corporation and percent are read from the game's `certificates` when it is given
+a holder (an id not there is a private, bond, minor or train: not indexed), and the index
+remembers what it counted for each certificate, so taking a certificate away needs no look-up
+(a corporation whose certificates are replaced, `b_choose_share_layout`, drops the old ids from
+the owners before it drops them from `certificates`, and sets the new ones after).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Owners(dict):
+    """item id -> holder, with `holdings` (holder -> corporation id -> [percent, certificates])."""
+
+    __slots__ = ("certificates", "holdings", "_counted")
+
+    def __init__(self, certificates: dict) -> None:
+        super().__init__()
+        #: the game's certificates by id (read for a certificate's corporation and percent)
+        self.certificates = certificates
+        self.holdings: dict[Any, dict[str, list[int]]] = {}
+        #: certificate id -> (holder, corporation id, percent) as counted in `holdings`
+        self._counted: dict[str, tuple[Any, str, int]] = {}
+
+    def __setitem__(self, key: str, holder: Any) -> None:
+        dict.__setitem__(self, key, holder)
+        counted = self._counted
+        if key in counted:
+            self._uncount(key, counted.pop(key))
+        cert = self.certificates.get(key)
+        if cert is not None:
+            corp, percent = cert.corporation, cert.percent
+            counted[key] = (holder, corp, percent)
+            held = self.holdings.get(holder)
+            if held is None:
+                held = self.holdings[holder] = {}
+            entry = held.get(corp)
+            if entry is None:
+                held[corp] = [percent, 1]
+            else:
+                entry[0] += percent
+                entry[1] += 1
+
+    def __delitem__(self, key: str) -> None:
+        dict.__delitem__(self, key)
+        counted = self._counted.pop(key, None)
+        if counted is not None:
+            self._uncount(key, counted)
+
+    def _uncount(self, key: str, counted: tuple[Any, str, int]) -> None:
+        holder, corp, percent = counted
+        held = self.holdings[holder]
+        entry = held[corp]
+        if entry[1] == 1:
+            del held[corp]
+            if not held:
+                del self.holdings[holder]
+        else:
+            entry[0] -= percent
+            entry[1] -= 1
+
+    # every write goes through __setitem__ / __delitem__ (what dict's own methods would bypass)
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, holder in dict(*args, **kwargs).items():
+            self[key] = holder
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if key not in self:
+            if default:
+                return default[0]
+            raise KeyError(key)
+        holder = self[key]
+        del self[key]
+        return holder
+
+    def popitem(self) -> tuple[str, Any]:
+        raise TypeError("Owners: take items away by id (del owners[id])")
+
+    def clear(self) -> None:
+        for key in list(self):
+            del self[key]
+
+    def __ior__(self, other: Any) -> "Owners":
+        self.update(other)
+        return self
+
+    def rebuilt(self) -> dict[Any, dict[str, list[int]]]:
+        """The index computed afresh from the owners: what `holdings` must equal."""
+        out: dict[Any, dict[str, list[int]]] = {}
+        for key, holder in dict.items(self):
+            cert = self.certificates.get(key)
+            if cert is not None:
+                entry = out.setdefault(holder, {}).setdefault(cert.corporation, [0, 0])
+                entry[0] += cert.percent
+                entry[1] += 1
+        return out
+
+    def __deepcopy__(self, memo: dict) -> "Owners":
+        # (`GameBase.copy`: the holders and the certificates are shared through memo; a copy's
+        # index is rebuilt from its own owners, so it shares nothing mutable with this one)
+        import copy as copying
+
+        new = Owners(copying.deepcopy(self.certificates, memo))
+        memo[id(self)] = new
+        for key, holder in dict.items(self):
+            new[key] = copying.deepcopy(holder, memo)
+        return new
+
+    def __reduce__(self):
+        return (_restore, (self.certificates, dict(self)))
+
+
+def _restore(certificates: dict, items: dict) -> Owners:
+    owners = Owners(certificates)
+    for key, holder in items.items():
+        owners[key] = holder
+    return owners
