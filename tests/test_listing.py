@@ -83,6 +83,28 @@ def test_play_on_a_copy_leaves_the_original_as_it_was():
     assert game.to_log() == twin.to_log() and game.state() == twin.state()
 
 
+def test_a_share_layout_chosen_on_a_copy_leaves_the_original_s_certificates():
+    """1880 Romania VI.6: a founder's president's certificate of 30 or 40% replaces the corporation's
+    certificates (`choose_share_layout`). A copy shared the tables of certificates with its original,
+    so such a par played on the copy changed the original's certificates."""
+    from compiler.emit.engines import game_class
+
+    game = game_class("1880 Romania")(players=["A", "B", "C", "D"], seed=1)
+    rng = random.Random(1)
+    for _ in range(1500):
+        pars = [a for a in game.legal_actions() if a["type"] == "par" and a.get("president_percent") not in (None, 20)]
+        if pars:
+            break
+        game.process(game.random_legal_action(rng))
+    assert pars, "no par with a 30 or 40% president's certificate in 1,500 actions"
+    before, state = {k: (c.percent, c.president) for k, c in game.certificates.items()}, game.state()
+    fork = game.copy()
+    fork.process(pars[0])
+    assert {k: (c.percent, c.president) for k, c in fork.certificates.items()} != before
+    assert {k: (c.percent, c.president) for k, c in game.certificates.items()} == before
+    assert game.state() == state and game.legal_actions() and game.copy().state() == state
+
+
 def test_listing_a_draft_leaves_the_random_draws_to_come_as_they_were():
     """A pick in 1846's draft shuffles the rest of the hand (§"Private Company Draft"); listing the
     picks tries each and rolls it back, and a refused pick is rolled back too: neither may move the

@@ -1418,7 +1418,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         shared: list[Any] = [BANK, POOL, IPO, SCRAP, DEPOT, SUBSIDY, self.DATA]
         shared += self.players + self.corporations + self.privates + self.bonds + self.minors + self.pickables
         shared += list(self.certificates.values()) + list(self.trains.values())
-        shared += [self.by_id, self.certificates, self.certs_of, self.trains, self.train_sides, self.log_ids]
+        # (not the tables of certificates, `certificates` and `certs_of`: a share layout chosen at a par,
+        # 1880 Romania's, replaces a corporation's certificates in them; the certificates themselves are shared)
+        shared += [self.by_id, self.trains, self.train_sides, self.log_ids]
         board = self.board
         if board is not None:
             shared += [board.geometry, board.hexes, board.tiles, board.upgrades, board.rules, board.nbr,
