@@ -199,3 +199,19 @@ def test_the_same_seed_gives_the_same_statistics_on_one_and_two_workers(cluster)
     assert statistics(study, two.games) == expected
     assert expected["finished"] == 4 and expected["length"]["actions"]["n"] == 4
     assert len({g["seed"] for g in one.games}) == 4 and [g["index"] for g in two.games] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("command", [["simulate", "1800", "--games", "1"], ["verify", "toy"]])
+@pytest.mark.parametrize("address, says", [("foo://x:1", "unknown address scheme 'foo'"),
+                                           (":::", "invalid address"),
+                                           ("tcp://127.0.0.1:99999", "port 99999")])
+def test_a_malformed_scheduler_address_is_refused_before_any_work(command, address, says, toy, monkeypatch,
+                                                                  capsys):
+    """`verify --scheduler foo://x:1` ended in dask's traceback (a ValueError), and `simulate` printed
+    dask's words without saying which option they were about; an out-of-range port waited 10 s for a
+    connection. The address is read first: exit 2, naming `--scheduler` and what is wrong."""
+    monkeypatch.setattr("compiler.lang.pipeline.load", lambda *args, **kwargs: toy)
+    monkeypatch.setattr("compiler.app.simulate.run_study", lambda *a, **k: pytest.fail("played"))
+    assert main([*command, "--scheduler", address]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and f"--scheduler {address}" in err and says in err, err

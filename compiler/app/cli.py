@@ -698,8 +698,13 @@ def cmd_docs(args) -> int:
 
 
 def cmd_verify(args) -> int:
+    from compiler.app.command import scheduler_refusal
     from compiler.verify.verifier import run
 
+    if args.scheduler and (why := scheduler_refusal(args.scheduler)):
+        print(f"rulec verify: --scheduler {args.scheduler}: {why} (a Dask scheduler's address, tcp://HOST:PORT)",
+              file=sys.stderr)
+        return EXIT_USAGE
     try:
         return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs,
                    scheduler=args.scheduler)

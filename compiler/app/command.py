@@ -93,3 +93,25 @@ def mandatory_variant(loaded: Loaded, title: Title, players: int) -> Title | Non
         if flag is not None and isinstance(flag.value, Bool) and flag.value.value:
             return vtitle
     return None
+
+
+def scheduler_refusal(address: str) -> str | None:
+    """What is wrong with `address` as a Dask scheduler's (`--scheduler`), read before any work: an
+    unknown scheme, a host and port that do not parse, a port outside 1..65535; None where it reads
+    well (whether a scheduler answers there is learnt by connecting) or where Dask is not installed
+    (the command says so itself)."""
+    try:
+        from distributed.comm.addressing import parse_address, parse_host_port
+        from distributed.comm.registry import get_backend
+    except ImportError:
+        return None
+    try:
+        scheme, location = parse_address(address, strict=False)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            _host, port = parse_host_port(location)
+            if port is not None and not 0 < int(port) < 65536:
+                return f"port {port} is outside 1..65535"
+    except ValueError as exc:
+        return str(exc)
+    return None

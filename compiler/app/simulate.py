@@ -430,7 +430,8 @@ def main(args) -> int:
     import json
 
     from compiler.emit import launch
-    from compiler.app.command import EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, played_title, refused
+    from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, played_title, refused,
+                                      scheduler_refusal)
     from compiler.lang.pipeline import load
     from compiler.progress import current as progress
     from compiler.runtime.errors import RuleGap
@@ -438,6 +439,10 @@ def main(args) -> int:
     if args.out and (refusal := _unwritable(Path(args.out))):
         # said before the games are played, not after every one of them
         print(f"rulec simulate: --out {args.out} {refusal}; it names the folder the report is written to",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if args.scheduler and (why := scheduler_refusal(args.scheduler)):
+        print(f"rulec simulate: --scheduler {args.scheduler}: {why} (a Dask scheduler's address, tcp://HOST:PORT)",
               file=sys.stderr)
         return EXIT_USAGE
     policies = tuple(p.strip() for p in args.policy.split(","))
