@@ -133,6 +133,25 @@ def test_an_action_of_no_type_the_title_has_names_a_rule(action, rule, words):
     if isinstance(action, dict) and "type" in action:
         assert "buy_shares" in refused.rule and "sell_shares" in refused.rule
 
+@pytest.mark.parametrize("entity_type, says", [("banana", "Bob is a player, not a 'banana'"),
+                                               (5, "Bob is a player, not a 5"),
+                                               ("corporation", "Bob is a player, not a 'corporation'")])
+def test_an_entity_type_the_entity_is_not_is_refused(entity_type, says):
+    """The action's `entity_type` was never compared with its entity: a player's `buy_company` with
+    `entity_type: "banana"` (or 5) was played as a player's, a silent default; with "corporation" it
+    was refused by a rule about corporations' turns that does not apply to a player. Now it is
+    refused by the action format, the game as it was; without `entity_type` the entity says it."""
+    from compiler.emit.engines import game_class
+    from tests.engine_helpers import assert_refused
+
+    g = game_class("1800")(["Ann", "Bob"], seed=7)
+    legal = next(a for a in g.legal_actions() if a["type"] == "buy_company")
+    assert legal["entity"] == "Bob"
+    assert_refused(g, {**legal, "entity_type": entity_type}, "the 18xx.games action format", says)
+    g.process({k: v for k, v in legal.items() if k != "entity_type"})
+    assert g.actions[-1]["company"] == legal["company"]
+
+
 @pytest.mark.parametrize("action, field", [
     ({"type": "sell_shares", "entity": "Ann", "entity_type": "player", "shares": 5, "percent": 10}, "'shares'"),
     ({"type": "buy_shares", "entity": "Ann", "entity_type": "player", "shares": True, "percent": 10}, "'shares'"),

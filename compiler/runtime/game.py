@@ -1351,10 +1351,24 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         args = []
         for i, (name, types) in enumerate(params):
             if i == 0:
-                args.append(self.find(action["entity"]))
+                args.append(self._actor(action))
                 continue
             args.append(self._bind_param(kind, name, types, action))
         return args
+
+    def _actor(self, action: Action) -> Entity:
+        """The entity an action dict names, of the kind its `entity_type` names where it has one (a
+        private's is "company"): an `entity_type` the entity is not is refused, not read as another."""
+        etype = action.get("entity_type")
+        if etype is None:
+            return self.find(action["entity"])
+        if isinstance(etype, str):
+            found = self.by_id.get(("private" if etype == "company" else etype, str(action["entity"])))
+            if found is not None:
+                return found
+        who = self.find(action["entity"])
+        raise IllegalAction(f"{who} is a {self.entity_type(who)}, not a {etype!r} (the action's 'entity_type')",
+                            rule=LOG_FORMAT)
 
     def _bind_param(self, kind: str, name: str, types: tuple[str, ...], action: Action):
         shares = action.get("shares")
