@@ -199,6 +199,30 @@ def test_a_map_overlay_resolves_of_its_title(server):
     assert [d.code for d in found if d.severity == lsp.DiagnosticSeverity.Error] == []
 
 
+@pytest.mark.parametrize("params, says", [
+    ({"textDocument": {"uri": TOY_URI}, "position": {"line": -1, "character": 0}}, "@ .params.position"),
+    ({"textDocument": {"uri": TOY_URI}, "position": {"line": 0, "character": "a"}}, "@ .params.position.character"),
+    ({"position": {"line": 0, "character": 0}}, "required field missing @ .params.textDocument"),
+    (None, "params"),
+])
+def test_a_request_whose_params_do_not_read_is_answered_with_an_error(server, params, says):
+    """A hover whose position had a negative line, or no document, was never answered (the editor
+    waited for ever): pygls failed to read the message as a whole, logged a traceback and showed
+    "Error in server: Invalid Params" in a window. It is answered with JSON-RPC's invalid params
+    (-32602), saying which field, and the server goes on (the fixture checks no traceback, nothing shown)."""
+    server.next_id += 1
+    number = server.next_id
+    server._send({"id": number, "method": lsp.TEXT_DOCUMENT_HOVER, "params": params})
+    with server.lock:
+        server.lock.wait_for(lambda: number in server.answers, timeout=15)
+        answer = server.answers.pop(number, None)
+    assert answer is not None, "no answer"
+    assert answer["error"]["code"] == -32602 and says in answer["error"]["message"], answer
+    position = _at(MISTAKE, "first_round:", "first_round")
+    assert server.request(lsp.TEXT_DOCUMENT_HOVER, lsp.HoverParams(_document(TOY_URI), position),
+                          lsp.Hover) is not None
+
+
 def test_a_syntax_error_then_a_fix_of_the_mistake_clears_the_diagnostics(server):
     # a change of one range, as an editor sends it: `holding_cap: 80%` loses its colon
     line = MISTAKE.split("\n").index("  holding_cap: 80% §2")

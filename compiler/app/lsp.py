@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import re
 from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from compiler import __version__
@@ -62,9 +64,46 @@ _SYMBOL_KIND = {
 }
 
 
+#: what `RulecProtocol.structure_message` reads a request it has answered as: nothing to handle
+_ANSWERED = object()
+
+
+class RulecProtocol(LanguageServerProtocol):
+    """pygls's protocol, but a request whose params do not read as the protocol's (a position's line
+    of -1, no document) is answered with JSON-RPC's invalid params, naming the field: pygls failed
+    the whole message, logged a traceback, showed "Error in server" and left the request unanswered,
+    the editor waiting for ever."""
+
+    def structure_message(self, data: dict):
+        if not (isinstance(data, dict) and "jsonrpc" in data and "id" in data and "method" in data
+                and "error" not in data):
+            return super().structure_message(data)
+        from cattrs import transform_error
+        from pygls.protocol.json_rpc import JsonRPCRequestMessage
+
+        request_type = self.get_message_type(data["method"]) or JsonRPCRequestMessage
+        try:
+            return self._converter.structure(data, request_type)
+        except Exception as exc:  # noqa: BLE001 - cattrs' ClassValidationError, or what a converter raised
+            try:
+                why = "; ".join(transform_error(exc, path="")) if hasattr(exc, "exceptions") else str(exc)
+                # the fields as the protocol spells them (textDocument), not as lsprotocol's classes do
+                why = re.sub(r"@ \S+", lambda m: re.sub(r"_([a-z])", lambda c: c[1].upper(), m[0]), why)
+            except Exception:  # noqa: BLE001 - the reading of cattrs' error failed: its own words
+                why = str(exc)
+            self._send_response(data["id"], error=lsp.ResponseError(
+                code=lsp.ErrorCodes.InvalidParams,
+                message=f"{data['method']}: the params do not read as the protocol's: {why}"))
+            return _ANSWERED
+
+    def handle_message(self, message) -> None:
+        if message is not _ANSWERED:
+            super().handle_message(message)
+
+
 class RulecServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("rulec", __version__)
+        super().__init__("rulec", __version__, protocol_cls=RulecProtocol)
         self.rulespecs: Workspace | None = None
         self.pending: set[str] = set()
         self.opened: dict[str, str] = {}  # display path -> the uri the editor named it by
