@@ -152,6 +152,21 @@ def test_an_entity_type_the_entity_is_not_is_refused(entity_type, says):
     assert g.actions[-1]["company"] == legal["company"]
 
 
+@pytest.mark.parametrize("price", [20.5, float("nan"), float("inf")])
+def test_an_amount_that_is_no_whole_number_is_malformed(price):
+    """A money or count field took any float: 1846's NYC bought CWI for 3.5 (within its price range), a
+    treasury of fractional dollars; a price of 20.5 in 1800 was refused only by the rule of the price.
+    An amount is a whole number: another is a malformed action, the game as it was; 20.0 is 20."""
+    from compiler.emit.engines import game_class
+    from tests.engine_helpers import assert_refused
+
+    g = game_class("1800")(["Ann", "Bob"], seed=7)
+    legal = next(a for a in g.legal_actions() if a["type"] == "buy_company")
+    assert_refused(g, {**legal, "price": price}, "§", "missing or bad 'price'")
+    g.process({**legal, "price": float(legal["price"])})
+    assert all(type(cash) is int for cash in g.cash.values())
+
+
 @pytest.mark.parametrize("action, field", [
     ({"type": "sell_shares", "entity": "Ann", "entity_type": "player", "shares": 5, "percent": 10}, "'shares'"),
     ({"type": "buy_shares", "entity": "Ann", "entity_type": "player", "shares": True, "percent": 10}, "'shares'"),

@@ -1391,6 +1391,10 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         kind_type = types[0]
         if kind_type in ("money", "int") and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise ValueError(repr(name))  # an amount or a count is a number
+        if kind_type in ("money", "int") and value.__class__ is float:
+            if not value.is_integer():
+                raise ValueError(repr(name))  # a whole number: no fractional dollars, no NaN
+            return int(value)
         if kind_type.startswith("list[") and not isinstance(value, list):
             raise ValueError(repr(name))  # a list is a list (`routes: "P0"` is no route)
         if kind_type == "list[route]" and not all(isinstance(route, dict) for route in value):
