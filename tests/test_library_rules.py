@@ -405,17 +405,20 @@ def test_a_value_outside_the_enum_of_a_state_is_E037():
     ("for q in 5 { set flag() = true }", "5", "goes over a number, not a collection"),
     ("for q in flag() { set flag() = true }", "flag()", "goes over true or false, not a collection"),
     ("for q in owed(p) { set flag() = true }", "owed(p)", "goes over money, not a collection"),
+    ("for q in n { set flag() = true }", "n", "goes over the parameter `n: int`, not a collection"),
+    ("for q in c { set flag() = true }", "c", "goes over the parameter `c: corporation`, not a collection"),
 ])
 def test_a_value_of_certainly_the_wrong_type_in_a_rule_is_E038(body, at, says):
     """`set bought_this_turn() = 5` and `for holder in 5 {` checked clean: the engine kept 5 in a flag
-    the z3 model reads as a bool, and play stopped on a TypeError at the loop."""
-    routine = f'  procedure p1(p: player, c: corporation) "p" §1 {{ {body} }}'
+    the z3 model reads as a bool, and play stopped on a TypeError at the loop. So did a `for` over a
+    parameter typed a number or a component (`n: int`, `c: corporation`)."""
+    routine = f'  procedure p1(p: player, c: corporation, n: int, xs: list[corporation]) "p" §1 {{ {body} }}'
     loaded = toy('variant "Bad" of "Toy" {\n'
                  '  state flag: bool "f" §1\n  state seen: set[corporation] "s" §1\n'
                  f'  state owed: map[player, money] "o" §1\n{routine}\n}}\n')
     found = [d for d in loaded.errors]
     assert [d.code for d in found] == ["E038"] and says in found[0].message, [(d.code, d.message) for d in found]
-    column = routine.index(at, routine.index("{ ") if body.startswith("set") else routine.index(" in ")) + 1
+    column = routine.index(at, routine.index("{ ") if body.startswith("set") else routine.index(" in ") + 4) + 1
     assert (found[0].span.path, found[0].span.line, found[0].span.column) == ("extra.rules", 5, column)
 
 
@@ -423,12 +426,13 @@ def test_a_value_of_certainly_the_wrong_type_in_a_rule_is_E038(body, at, says):
     "set flag() = true", "set seen(c) = not flag()", "set owed(p) = owed(p) + $10", "set owed(p) = 0",
     "for q in players { set flag() = q == p }", "for x in [1, 2] { set flag() = false }",
     "let n = 5\n for q in players { set seen(c) = n > 2 }",
+    "for q in xs { set seen(q) = true }", "let c = [1, 2]\n for q in c { set flag() = true }",
 ])
 def test_values_of_the_right_or_an_uncertain_type_are_not_E038(body):
     loaded = toy('variant "Bad" of "Toy" {\n'
                  '  state flag: bool "f" §1\n  state seen: set[corporation] "s" §1\n'
                  '  state owed: map[player, money] "o" §1\n'
-                 f'  procedure p1(p: player, c: corporation) "p" §1 {{ {body} }}\n}}\n')
+                 f'  procedure p1(p: player, c: corporation, n: int, xs: list[corporation]) "p" §1 {{ {body} }}\n}}\n')
     assert [(d.code, d.message) for d in loaded.errors] == []
 
 

@@ -266,6 +266,21 @@ def _certain_type(expr, states: dict[str, s.StateDecl]) -> str | None:
     return None
 
 
+#: the types whose values are no collection: numbers, money, flags, strings and the runtime's components
+_SINGLE_TYPES = frozenset({"int", "money", "percent", "bool", "string", "player", "corporation", "minor", "private",
+                           "bond", "company", "train", "certificate"})
+
+
+def _no_collection(type_: s.TypeRef) -> bool:
+    """Whether a parameter of type `type_` is certainly no collection: no list, set or map, and every
+    alternative a number, money, a flag, a string, a component, or an inline enum's value."""
+    if type_.is_list or type_.is_set or type_.key is not None or type_.parts:
+        return False
+    if type_.values and not type_.alternatives:
+        return True
+    return bool(type_.alternatives) and all(isinstance(a, str) and a in _SINGLE_TYPES for a in type_.alternatives)
+
+
 def _key_of(expr) -> str | None:
     if isinstance(expr, s.Name):
         return expr.name
@@ -345,8 +360,22 @@ class Checker:
             shadowed |= {st.name for st in statements(decl.body) if isinstance(st, s.Let)}
             shadowed |= {st.var for st in statements(decl.body) if isinstance(st, s.For)}
             own = {name: state for name, state in states.items() if name not in shadowed}
+            # a routine's parameters typed by what is no collection (a number, a component), where no
+            # `let` or `for` of the same name hides them
+            rebound = {st.name for st in statements(decl.body) if isinstance(st, s.Let)} \
+                | {st.var for st in statements(decl.body) if isinstance(st, s.For)}
+            single = {p.name: p for p in decl.params if p.name not in rebound and _no_collection(p.type)} \
+                if isinstance(decl, s.Routine) else {}
             for stmt in statements(decl.body):
-                if isinstance(stmt, s.For):
+                if isinstance(stmt, s.For) and isinstance(stmt.domain, s.Name) and stmt.domain.name in single:
+                    param = single[stmt.domain.name]
+                    self.out.append(error(
+                        "E038", f"`for {stmt.var} in ...` goes over the parameter `{param.name}: {param.type}`, "
+                                "not a collection",
+                        stmt.domain.span or stmt.span,
+                        help="a `for` goes over a list, a set or a map: players, corporations, "
+                             "trains(corporation), a list parameter, ..."))
+                elif isinstance(stmt, s.For):
                     what = _certain_type(stmt.domain, own)
                     if what is not None and what not in ("a list", "a map", "a range"):
                         self.out.append(error(
