@@ -71,6 +71,38 @@ def test_a_call_without_a_required_argument_is_E036(call, missing):
     assert found.code == "E036" and f"without `{missing}`" in found.message
 
 
+@pytest.mark.parametrize("call, words", [
+    ("do give(5, player, $1)", "`give`'s parameter `corporation` is corporation; this call gives it a number"),
+    ('do give(corporation, "Ann", $1)', "`give`'s parameter `player` is player; this call gives it a string"),
+    ("do give(corporation, player, amount = true)", "`amount` is money; this call gives it true or false"),
+    ("do give(corporation, player, amount = [1])", "`amount` is money; this call gives it a list"),
+])
+def test_a_literal_of_another_type_than_the_parameter_is_E036(call, words):
+    """`do give(5, player, $1)` for `give(corporation: corporation, ...)` checked clean: the engine bound 5
+    as the corporation and stopped in play on an AttributeError, the z3 translation on its own error.
+    A literal argument that is certainly not of the parameter's type is E036; names and calls are left
+    to what the checker cannot know."""
+    loaded = toy('variant "Typed" of "Toy" {\n'
+                 '  procedure give(corporation: corporation, player: player, amount: money) "x" §1 { }\n'
+                 '  procedure caller(player: player, corporation: corporation) "y" §1 {\n'
+                 f'    {call}\n'
+                 '  }\n'
+                 '}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == ["E036"] and words in found[0].message, [(d.code, d.message) for d in found]
+    assert (found[0].span.path, found[0].span.line) == ("extra.rules", 4)
+
+
+def test_literals_of_the_parameters_type_are_not_E036():
+    loaded = toy('variant "Typed" of "Toy" {\n'
+                 '  procedure give(corporation: corporation, amount: money, n: int, ok: bool) "x" §1 { }\n'
+                 '  procedure caller(player: player, corporation: corporation) "y" §1 {\n'
+                 '    do give(corporation, $10, 3, true)\n    do give(corporation, 0, 1 + 2, 1 > 0)\n'
+                 '  }\n'
+                 '}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
+
+
 @pytest.mark.parametrize("body, words", [
     ("do bought(player)", "the builtin `bought` takes 2 arguments; this call gives 1"),
     ("do bought(player, corporation, player)", "the builtin `bought` takes 2 arguments; this call gives 3"),

@@ -271,6 +271,10 @@ _SINGLE_TYPES = frozenset({"int", "money", "percent", "bool", "string", "player"
                            "bond", "company", "train", "certificate"})
 
 
+#: the runtime's components, of which a literal number, string or list is none
+_COMPONENT_TYPES = frozenset({"player", "corporation", "minor", "private", "bond", "company", "train", "certificate"})
+
+
 def _no_collection(type_: s.TypeRef) -> bool:
     """Whether a parameter of type `type_` is certainly no collection: no list, set or map, and every
     alternative a number, money, a flag, a string, a component, or an inline enum's value."""
@@ -584,6 +588,7 @@ class Checker:
                 unknown = [k for k, _ in node.kwargs if k not in names]
                 missing = [p.name for p in callee.params if p.name not in given and p.default is None]
                 if len(node.args) <= len(names) and not unknown and not missing:
+                    self._argument_types(node, callee)
                     continue
                 wanted = ", ".join(names) or "no arguments"
                 given_n = len(node.args) + len(node.kwargs)
@@ -595,6 +600,38 @@ class Checker:
                     node.span,
                     help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}",
                 ))
+
+    def _argument_types(self, node: s.Call, callee: s.Routine) -> None:
+        """E036 for a literal argument certainly not of its parameter's type: a number, money, a string or a
+        list given to a component (`do give(5, player)`), true or false, a string or a collection given to
+        an amount, a number, a string or a collection given to a flag. The engine would bind it as it is and
+        stop in play (an AttributeError on the number taken for a corporation). Names and calls, whose types
+        the checker does not know, are left alone."""
+        params = {p.name: p for p in callee.params}
+        pairs = list(zip(callee.params, node.args)) + [(params[k], v) for k, v in node.kwargs if k in params]
+        for param, arg in pairs:
+            type_ = param.type
+            if type_.is_list or type_.is_set or type_.key is not None or type_.parts or type_.values \
+                    or not type_.alternatives or not all(isinstance(a, str) for a in type_.alternatives):
+                continue
+            what = _certain_type(arg, {})
+            if what is None:
+                continue
+            kinds = set(type_.alternatives)
+            if kinds <= _COMPONENT_TYPES:
+                wrong = what in ("a number", "money", "a percentage", "a string", "true or false", "a list",
+                                 "a map", "a range")
+            elif kinds <= {"int", "money", "percent"}:
+                wrong = what in ("a string", "true or false", "a list", "a map", "a range")
+            elif kinds == {"bool"}:
+                wrong = what in ("a number", "money", "a percentage", "a string", "a list", "a map", "a range")
+            else:
+                wrong = False
+            if wrong:
+                self.out.append(error(
+                    "E036", f"`{callee.name}`'s parameter `{param.name}` is {type_}; this call gives it {what}",
+                    arg.span or node.span,
+                    help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}"))
 
     def _builtin_arity(self, node: s.Call, signature: list | None, clause_kind: str | None) -> None:
         """E036 for a call of a builtin with another number of arguments than it takes, or a keyword it
