@@ -579,3 +579,36 @@ def test_a_state_over_certificates_is_kept_by_the_engine_and_the_model_alike():
     read = tr.call_routine(tr.routines["is_marked"], [one], {}, ctx)
     assert z3.Solver().check(read != pre[other]) == z3.unsat
     assert z3.is_false(z3.simplify(initial_state(tr, Reads())[mine]))
+
+
+@pytest.mark.parametrize("event, near", [("operating_round_strat", "operating_round_start"),
+                                         ("zork_happens", None)])
+def test_a_trigger_on_an_event_nothing_raises_is_E015(event, near):
+    """`trigger t on operating_round_strat` checked clean and never fired: a misspelt event silently
+    took the rule out of play. An event is one the runtime raises (`RUNTIME_EVENTS`), one a phase or a
+    train of the title names in its `events`, or one a rule raises with `emit`; another is E015."""
+    loaded = toy('variant "Ev" of "Toy" {\n'
+                 f'  trigger t on {event} "x" §1 {{ }}\n'
+                 '}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == ["E015"] and f"no event `{event}`" in found[0].message, \
+        [(d.code, d.message) for d in found]
+    assert (found[0].span.path, found[0].span.line) == ("extra.rules", 2)
+    assert (near is None) or f"did you mean `{near}`" in found[0].message, found[0].message
+    raised = toy('variant "Ev" of "Toy" {\n'
+                 f'  trigger t on {event} "x" §1 {{ }}\n'
+                 f'  procedure p(corporation: corporation) "y" §1 {{ emit {event} }}\n'
+                 '}\n')
+    assert [(d.code, d.message) for d in raised.errors] == []
+
+
+def test_the_runtimes_events_are_those_it_raises():
+    """`RUNTIME_EVENTS`, which the check reads, is what `GameBase` and its parts raise (`self.emit("...")`)."""
+    import re
+
+    from compiler.paths import ROOT
+    from compiler.runtime.vocabulary import RUNTIME_EVENTS
+
+    raised = {m for path in (ROOT / "compiler" / "runtime").rglob("*.py")
+              for m in re.findall(r'\bemit\("([a-z_]+)"', path.read_text(encoding="utf-8"))}
+    assert raised and raised == set(RUNTIME_EVENTS)

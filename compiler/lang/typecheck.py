@@ -339,6 +339,7 @@ class Checker:
         self._arities()
         self._routine_params()
         self._recursion()
+        self._trigger_events()
         self._divisions()
         self._states()
         self._expression_types()
@@ -438,6 +439,46 @@ class Checker:
                         param.span if param.span.line else decl.span,
                         help="give each parameter its own name"))
                 seen.add(param.name)
+
+    # -- the events triggers wait for
+    def _trigger_events(self) -> None:
+        """E015 for a trigger of the title (not the library's) on an event nothing raises: not the runtime
+        (`RUNTIME_EVENTS`), not a phase or train of the title (its `events`), not a rule (`emit`). The
+        trigger would never fire: a misspelt event (`operating_round_strat`) silently takes the rule out
+        of play."""
+        from compiler.lang.ir import statements
+        from compiler.runtime.vocabulary import RUNTIME_EVENTS
+
+        # the library's triggers wait for events some titles raise and others do not (close_privates)
+        triggers = [clause.decl for clause in self.title.clauses
+                    if isinstance(clause.decl, s.Trigger) and clause.origin.kind != "library"]
+        if not triggers:
+            return
+        known = set(RUNTIME_EVENTS)
+
+        def named(component: s.Component) -> None:
+            for prop in component.properties:
+                if prop.name == "events" and isinstance(prop.value, (s.ListLit, s.SetLit)):
+                    known.update(item.name if isinstance(item, s.Name) else item.value for item in prop.value.items
+                                 if isinstance(item, (s.Name, s.Str)))
+            for child in component.children:
+                named(child)
+
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if isinstance(decl, s.Component):
+                named(decl)
+            elif isinstance(decl, (s.Routine, s.Trigger)):
+                known.update(st.event for st in statements(decl.body) if isinstance(st, s.Emit))
+        for trigger in triggers:
+            event = trigger.event.name
+            if event not in known:
+                self.out.append(error(
+                    "E015", f"trigger {trigger.name} is on no event `{event}`: nothing raises it"
+                            + did_you_mean(nearest(event, sorted(known))),
+                    trigger.event.span if trigger.event.span and trigger.event.span.line else trigger.span,
+                    help="the runtime raises " + listing(list(RUNTIME_EVENTS), limit=len(RUNTIME_EVENTS))
+                         + "; a phase or train raises the events it names (`events: [...]`), a rule those it `emit`s"))
 
     # -- a division by a written zero
     def _divisions(self) -> None:
