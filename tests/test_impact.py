@@ -215,3 +215,13 @@ def test_a_file_that_is_no_game_log_is_reported_not_a_traceback(tmp_path, bad):
     report = impact(_errata(tmp_path, NO_PRIVATES_IN_PHASE_I), [log], jobs=1, proofs=False, variants=False)
     (game,) = report.games
     assert game.status == "error" and game.message.startswith("not a game log: ")
+
+
+def test_a_rules_path_that_is_not_there_is_an_error(tmp_path, capsys):
+    """`rulec impact E.rules --rules /nonexistent` read no rulespec and said the errata's title was
+    unknown, listing no titles ("help: titles: "): the path was the mistake, not the title."""
+    missing = tmp_path / "nonexistent"
+    assert main(["impact", str(_errata(tmp_path, RE_CITED)), "--rules", str(missing), "--no-proofs", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == f"rulec impact: --rules {missing}: no such file or folder" and "E010" not in err
+

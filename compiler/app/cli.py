@@ -731,6 +731,11 @@ def cmd_impact(args) -> int:
         # a log named that is not there: a report on the others would read as "this erratum changes none"
         print(f"rulec impact: no such log: {', '.join(missing)}", file=sys.stderr)
         return EXIT_FAIL
+    for rules in args.rules:
+        if not Path(rules).exists():
+            # read as no rulespec at all, the errata's title was "unknown" among no titles
+            print(f"rulec impact: --rules {rules}: no such file or folder", file=sys.stderr)
+            return EXIT_FAIL
     try:
         report = impact(Path(args.errata), [Path(p) for p in args.logs] or None, to=args.to, jobs=args.jobs,
                         proofs=not args.no_proofs, rules=[Path(p) for p in args.rules] or None)
