@@ -225,3 +225,14 @@ def test_a_rules_path_that_is_not_there_is_an_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.strip() == f"rulec impact: --rules {missing}: no such file or folder" and "E010" not in err
 
+
+@pytest.mark.parametrize("where, says", [("file", "is a file, not a folder"), ("file/page", "which is a file")])
+def test_an_html_folder_it_cannot_write_is_refused_before_the_games(tmp_path, capsys, monkeypatch, where, says):
+    """`rulec impact E.rules --html FILE` replayed every game and ran the proofs, printed the report,
+    then stopped on "cannot use FILE: File exists"; the folder is checked first, as simulate's --out."""
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setattr("compiler.verify.impact.impact", lambda *a, **k: pytest.fail("measured"))
+    assert main(["impact", str(_errata(tmp_path, RE_CITED)), "--html", str(tmp_path / where),
+                 "--no-proofs", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "--html" in err and says in err, err

@@ -724,6 +724,7 @@ def cmd_simulate(args) -> int:
 
 def cmd_impact(args) -> int:
     """`rulec impact ERRATA.rules [LOGS...]`: what the errata change (`compiler.verify.impact`)."""
+    from compiler.app.command import unwritable_folder
     from compiler.verify.impact import ImpactError, impact, write_html
 
     missing = [log for log in args.logs if not Path(log).exists()]
@@ -731,6 +732,11 @@ def cmd_impact(args) -> int:
         # a log named that is not there: a report on the others would read as "this erratum changes none"
         print(f"rulec impact: no such log: {', '.join(missing)}", file=sys.stderr)
         return EXIT_FAIL
+    if args.html and (refusal := unwritable_folder(Path(args.html))):
+        # said before the games are replayed and the proofs run, not after
+        print(f"rulec impact: --html {args.html} {refusal}; it names the folder the page is written to",
+              file=sys.stderr)
+        return EXIT_USAGE
     for rules in args.rules:
         if not Path(rules).exists():
             # read as no rulespec at all, the errata's title was "unknown" among no titles

@@ -7,6 +7,7 @@ imports none of them, so the room has no cycle (ARCHITECTURE.md, "Layers").
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -115,3 +116,18 @@ def scheduler_refusal(address: str) -> str | None:
     except ValueError as exc:
         return str(exc)
     return None
+
+
+def unwritable_folder(out: Path) -> str | None:
+    """Why a report's folder `out` (simulate's --out, impact's --html) cannot be written (it is a file,
+    lies under a file, or in a folder this process may not write), or None. Nothing is created."""
+    if out.exists():
+        if not out.is_dir():
+            return "is a file, not a folder"
+        return None if os.access(out, os.W_OK | os.X_OK) else "is a folder this process may not write"
+    parent = out.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"lies under {parent}, which is a file"
+    return None if os.access(parent, os.W_OK | os.X_OK) else f"lies in {parent}, which this process may not write"

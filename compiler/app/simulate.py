@@ -411,18 +411,10 @@ def to_text(data: dict) -> str:
 
 
 def _unwritable(out: Path) -> str | None:
-    """Why the report's folder `out` cannot be written (it is a file, lies under a file, or in a folder
-    this process may not write), or None. Nothing is created."""
-    if out.exists():
-        if not out.is_dir():
-            return "is a file, not a folder"
-        return None if os.access(out, os.W_OK | os.X_OK) else "is a folder this process may not write"
-    parent = out.absolute().parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        return f"lies under {parent}, which is a file"
-    return None if os.access(parent, os.W_OK | os.X_OK) else f"lies in {parent}, which this process may not write"
+    """`command.unwritable_folder` (impact's --html asks it too)."""
+    from compiler.app.command import unwritable_folder
+
+    return unwritable_folder(out)
 
 
 def main(args) -> int:
