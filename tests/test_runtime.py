@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from compiler.runtime.data import Gap, Table, TitleData
@@ -165,6 +167,23 @@ def test_an_amount_that_is_no_whole_number_is_malformed(price):
     assert_refused(g, {**legal, "price": price}, "§", "missing or bad 'price'")
     g.process({**legal, "price": float(legal["price"])})
     assert all(type(cash) is int for cash in g.cash.values())
+
+
+def test_an_entity_object_is_read_by_its_id_another_games_included():
+    """An action naming an `Entity` object rather than its id took the object as it was: another title's
+    private was refused by a rule about the order of sale, as if it were this game's, and an accepted
+    action kept the object in `actions` (no longer JSON: a log written from it fails). It is read by its
+    id, as the action format names entities: another game's private of no id here is no company."""
+    from compiler.emit.engines import game_class
+    from tests.engine_helpers import assert_refused
+
+    g = game_class("1800")(["Ann", "Bob"], seed=7)
+    other = game_class("1846")(["Ann", "Bob", "Cy"], seed=1)
+    legal = next(a for a in g.legal_actions() if a["type"] == "buy_company")
+    foreign = other.privates[0]
+    assert_refused(g, {**legal, "company": foreign}, "§", f"there is no company {foreign.id!r}")
+    g.process({**legal, "entity": other.find("Bob"), "company": g.find(legal["company"])})
+    assert g.actions[-1] == legal and json.loads(json.dumps(g.actions)) == g.actions
 
 
 @pytest.mark.parametrize("action, field", [

@@ -982,6 +982,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if not isinstance(action, dict) or "type" not in action:
             raise IllegalAction(f"an action without a 'type': {action!r}"[:200] if isinstance(action, dict)
                                 else f"an action is a dict, not {type(action).__name__}", rule=LOG_FORMAT)
+        if any(isinstance(value, Entity) for value in action.values()):
+            # an entity given as an object (this game's or another's) is read by its id, as the format names it
+            action = {key: value.id if isinstance(value, Entity) else value for key, value in action.items()}
         original, action = action, self._from_log_ids(action)
         self.j.begin()
         try:
