@@ -439,18 +439,24 @@ def test_a_value_outside_the_enum_of_a_state_is_E037():
     ("for q in owed(p) { set flag() = true }", "owed(p)", "goes over money, not a collection"),
     ("for q in n { set flag() = true }", "n", "goes over the parameter `n: int`, not a collection"),
     ("for q in c { set flag() = true }", "c", "goes over the parameter `c: corporation`, not a collection"),
+    ("if n { set flag() = true }", "n", "`if` asks the parameter `n: int`, not true or false"),
+    ("require c", "c", "`require` asks the parameter `c: corporation`, not true or false"),
+    ("require flag() unless 5", "5", "`unless` asks a number, not true or false"),
+    ('if flag() { } elif "yes" { }', '"yes"', "`elif` asks a string, not true or false"),
 ])
 def test_a_value_of_certainly_the_wrong_type_in_a_rule_is_E038(body, at, says):
     """`set bought_this_turn() = 5` and `for holder in 5 {` checked clean: the engine kept 5 in a flag
     the z3 model reads as a bool, and play stopped on a TypeError at the loop. So did a `for` over a
-    parameter typed a number or a component (`n: int`, `c: corporation`)."""
+    parameter typed a number or a component (`n: int`, `c: corporation`), and `if n` or `require c`:
+    the engine read the number's truth, the z3 translation met an integer for a condition."""
     routine = f'  procedure p1(p: player, c: corporation, n: int, xs: list[corporation]) "p" §1 {{ {body} }}'
     loaded = toy('variant "Bad" of "Toy" {\n'
                  '  state flag: bool "f" §1\n  state seen: set[corporation] "s" §1\n'
                  f'  state owed: map[player, money] "o" §1\n{routine}\n}}\n')
     found = [d for d in loaded.errors]
     assert [d.code for d in found] == ["E038"] and says in found[0].message, [(d.code, d.message) for d in found]
-    column = routine.index(at, routine.index("{ ") if body.startswith("set") else routine.index(" in ") + 4) + 1
+    start = routine.index(" in ") + 4 if body.startswith("for") else routine.index("{ ") + (0 if body.startswith("set") else 4)
+    column = routine.index(at, start) + 1
     assert (found[0].span.path, found[0].span.line, found[0].span.column) == ("extra.rules", 5, column)
 
 
@@ -459,6 +465,7 @@ def test_a_value_of_certainly_the_wrong_type_in_a_rule_is_E038(body, at, says):
     "for q in players { set flag() = q == p }", "for x in [1, 2] { set flag() = false }",
     "let n = 5\n for q in players { set seen(c) = n > 2 }",
     "for q in xs { set seen(q) = true }", "let c = [1, 2]\n for q in c { set flag() = true }",
+    "if n > 2 { set flag() = true }", "require flag() unless c == c", "let n = true\n require n",
 ])
 def test_values_of_the_right_or_an_uncertain_type_are_not_E038(body):
     loaded = toy('variant "Bad" of "Toy" {\n'

@@ -352,8 +352,11 @@ class Checker:
         state to a value its type certainly does not take (a flag or a set's membership to anything but
         true or false; an amount to true or false, a string, a percentage, none or a collection): the engine
         would stop on a TypeError where play reaches the loop, or keep a value the z3 model reads as
-        another type. Only literals and what they certainly are count; a name or a call of unknown type is
-        left alone."""
+        another type. A routine's parameter typed a number or a component (`n: int`) counts as what it
+        is: no collection to go over, no condition of an `if`, `elif`, `require` or `unless` (nor is a
+        literal or an amount read there: the engine would take the number's truth, the z3 translation meet
+        an integer for a condition). Only literals, parameters and what they certainly are count; a name or
+        a call of unknown type is left alone."""
         from compiler.lang.ir import statements
 
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
@@ -372,6 +375,22 @@ class Checker:
             single = {p.name: p for p in decl.params if p.name not in rebound and _no_collection(p.type)} \
                 if isinstance(decl, s.Routine) else {}
             for stmt in statements(decl.body):
+                conditions = ([("if" if i == 0 else "elif", cond) for i, (cond, _) in enumerate(stmt.branches)]
+                              if isinstance(stmt, s.If) else
+                              [("require", stmt.cond), ("unless", stmt.unless)] if isinstance(stmt, s.Require) else [])
+                for word, cond in conditions:
+                    if cond is None:
+                        continue
+                    if isinstance(cond, s.Name) and cond.name in single and "bool" not in single[cond.name].type.alternatives:
+                        param = single[cond.name]
+                        what = f"the parameter `{param.name}: {param.type}`"
+                    else:
+                        what = _certain_type(cond, own)
+                        if what in (None, "true or false"):
+                            continue
+                    self.out.append(error(
+                        "E038", f"`{word}` asks {what}, not true or false", cond.span or stmt.span,
+                        help="a condition is true or false: a comparison (`n > 0`), `not`, a flag, a test builtin"))
                 if isinstance(stmt, s.For) and isinstance(stmt.domain, s.Name) and stmt.domain.name in single:
                     param = single[stmt.domain.name]
                     self.out.append(error(
