@@ -223,6 +223,19 @@ def test_a_request_whose_params_do_not_read_is_answered_with_an_error(server, pa
                           lsp.Hover) is not None
 
 
+def test_a_change_of_a_document_never_opened_is_ignored(server):
+    """A didChange for a document the editor never opened (a client's slip) showed "Error in server:
+    KeyError: 'file:///...'" in a window: pygls's workspace has no such document. It is ignored (said
+    on the server's log), and the server goes on."""
+    never = "file:///nonexistent/never-opened.rules"
+    server.change(never, 2, "title \"X\" {\n}\n")
+    position = _at(MISTAKE, "first_round:", "first_round")
+    assert server.request(lsp.TEXT_DOCUMENT_HOVER, lsp.HoverParams(_document(TOY_URI), position),
+                          lsp.Hover) is not None
+    assert server.shown == []
+    assert "never-opened.rules" in server.stderr()
+
+
 def test_a_syntax_error_then_a_fix_of_the_mistake_clears_the_diagnostics(server):
     # a change of one range, as an editor sends it: `holding_cap: 80%` loses its colon
     line = MISTAKE.split("\n").index("  holding_cap: 80% §2")

@@ -17,11 +17,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import re
+import sys
 from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from compiler import __version__
@@ -99,6 +101,18 @@ class RulecProtocol(LanguageServerProtocol):
     def handle_message(self, message) -> None:
         if message is not _ANSWERED:
             super().handle_message(message)
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams):
+        """A change of a document the editor never opened (a client's slip) is said on stderr and
+        ignored: pygls's workspace met it as a KeyError, shown in a window as an error in the server."""
+        from urllib.parse import unquote
+
+        uri = params.text_document.uri
+        if unquote(uri) not in self.workspace.text_documents and uri not in self.workspace.text_documents:
+            print(f"rulec lsp: a change of {uri}, which is not open, ignored", file=sys.stderr, flush=True)
+            return
+        yield from super().lsp_text_document__did_change(params)
 
 
 class RulecServer(LanguageServer):
