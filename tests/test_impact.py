@@ -236,3 +236,14 @@ def test_an_html_folder_it_cannot_write_is_refused_before_the_games(tmp_path, ca
                  "--no-proofs", "-q"]) == 2
     err = capsys.readouterr().err
     assert "--html" in err and says in err, err
+
+
+def test_a_named_log_that_cannot_be_read_fails_the_command(tmp_path, capsys):
+    """`rulec impact E.rules broken.json` listed the log as "cannot read", summed up "no game to
+    compare" and exited 0, as for an erratum that changes no game. The summary counts the logs in
+    error and the command exits 1, as for a log that is not there."""
+    log = tmp_path / "broken.json"
+    log.write_text("{", encoding="utf-8")
+    assert main(["impact", str(_errata(tmp_path, RE_CITED)), str(log), "--no-proofs", "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "cannot read" in out and "no game to compare; 1 log in error (above);" in out, out

@@ -753,7 +753,8 @@ def cmd_impact(args) -> int:
     print(json.dumps(report.to_json(), indent=2) if args.json else report.text())
     if args.html:
         write_html(report, Path(args.html))
-    return EXIT_OK
+    # a log that cannot be read or replayed is no game the erratum leaves alone
+    return EXIT_FAIL if any(game.status == "error" for game in report.games) else EXIT_OK
 
 
 def _at_least(least: int):

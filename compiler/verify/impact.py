@@ -819,6 +819,9 @@ class Impact:
         if changed:
             first = min(g.number or 0 for g in changed)
             text += f"; the first at action {first}" if first else "; the first at setup"
+        errors = sum(g.status == "error" for g in self.games)
+        if errors:
+            text += f"; {errors} log{'s' if errors != 1 else ''} in error (above)"
         failing = sum(len(t.proofs.changes) for t in self.titles if t.proofs)
         if failing:
             text += f"; {failing} proof status{'es' if failing != 1 else ''} change{'s' if failing == 1 else ''}"
