@@ -619,3 +619,17 @@ def test_the_runtimes_events_are_those_it_raises():
     raised = {m for path in (ROOT / "compiler" / "runtime").rglob("*.py")
               for m in re.findall(r'\bemit\("([a-z_]+)"', path.read_text(encoding="utf-8"))}
     assert raised and raised == set(RUNTIME_EVENTS)
+
+
+def test_an_emit_no_trigger_waits_for_is_E015():
+    """`emit dividend_paid` with no trigger on it checked clean and did nothing in play: the rule it
+    was meant to start silently absent. An event a rule raises needs a trigger of the title on it."""
+    loaded = toy('variant "Ev" of "Toy" {\n'
+                 '  procedure p(corporation: corporation) "y" §1 { emit dividend_payd }\n'
+                 '  trigger t on dividend_paid "x" §1 { }\n'
+                 '  procedure q(corporation: corporation) "z" §1 { emit dividend_paid }\n'
+                 '}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == ["E015"], [(d.code, d.message) for d in found]
+    assert "no trigger is on `dividend_payd`" in found[0].message and "did you mean `dividend_paid`" in found[0].message
+    assert (found[0].span.path, found[0].span.line) == ("extra.rules", 2)

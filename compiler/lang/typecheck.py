@@ -464,10 +464,20 @@ class Checker:
         """E015 for a trigger of the title (not the library's) on an event nothing raises: not the runtime
         (`RUNTIME_EVENTS`), not a phase or train of the title (its `events`), not a rule (`emit`). The
         trigger would never fire: a misspelt event (`operating_round_strat`) silently takes the rule out
-        of play."""
+        of play. And E015 for an `emit` of the title no trigger is on: it would start nothing."""
         from compiler.lang.ir import statements
         from compiler.runtime.vocabulary import RUNTIME_EVENTS
 
+        awaited = {clause.decl.event.name for clause in self.title.clauses if isinstance(clause.decl, s.Trigger)}
+        # an event a rule of the title raises that no trigger waits for: the rule it was to start is absent
+        for clause in self.title.clauses:
+            if isinstance(clause.decl, (s.Routine, s.Trigger)) and clause.origin.kind != "library":
+                for st in statements(clause.decl.body):
+                    if isinstance(st, s.Emit) and st.event not in awaited:
+                        self.out.append(error(
+                            "E015", f"no trigger is on `{st.event}`: this `emit` starts nothing"
+                                    + did_you_mean(nearest(st.event, sorted(awaited))),
+                            st.span, help="write `trigger NAME on EVENT { ... }` for it, or emit an event a trigger is on"))
         # the library's triggers wait for events some titles raise and others do not (close_privates)
         triggers = [clause.decl for clause in self.title.clauses
                     if isinstance(clause.decl, s.Trigger) and clause.origin.kind != "library"]
