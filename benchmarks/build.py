@@ -57,6 +57,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reprove", action="store_true", help="prove every title in the cold run")
     parser.add_argument("--jobs", type=int, help="processes for the verifier (default: every core)")
+    parser.add_argument("--save-json", metavar="PATH", help="with --reprove: write the last `rulec verify --json` "
+                        "(after the erratum) to PATH, to compare statuses with the record")
     args = parser.parse_args()
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     with tempfile.TemporaryDirectory(prefix="rulec-build-bench-") as tmp:
@@ -79,6 +81,8 @@ def main() -> int:
               f"\n      {summary(done)}")
         if args.reprove:
             _, done = run(clone, env, "verify", "--json", *jobs)
+            if args.save_json:
+                Path(args.save_json).write_text(done.stdout, encoding="utf-8")
             try:
                 rows = [(r["seconds"], t["title"], r["invariant"], r["transition"], r["status"])
                         for t in json.loads(done.stdout)["titles"] for r in t["results"]]

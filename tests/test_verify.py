@@ -1140,21 +1140,90 @@ def test_a_read_of_a_train_card_or_a_property_is_recorded():
     train = next(t for t in m.trains if t.name == "2")
     with model_module.recording() as deps:
         m.prop_value("tile_lays")
-        m.train_data.get("3")
+        card = m.train_data.get("3")
+        assert deps == {("property", "tile_lays")}  # which cards there are is in `digest_unread`: their fields are read one by one
+        card.get("rusts_on")
+        "obsolete_on" in m.train_data["2"]
         m.side_prices.get("3")
         m.train_price(train)
         m.title.get("property", "bank")
-    assert deps == {("property", "tile_lays"), ("train", "3"), ("train_sides", "3"), ("train", "2"),
-                    ("property", "bank")}
+    assert deps == {("property", "tile_lays"), ("train", "3", "rusts_on"), ("train", "2", "obsolete_on"),
+                    ("train_sides", "3"), ("train", "2", "price"), ("property", "bank")}
     with model_module.recording() as deps:
         list(m.train_data.items())
         m.title.components("train")
     assert deps == {("train",)}
+    with model_module.recording() as deps:
+        repr(m.train_data["3"])
+        dict(m.train_data["2"])
+    assert {("train", "3"), ("train", "2")} <= deps  # (and each field dict() took)
     dearer = Model(load_toy_with('errata "Dearer" of "Toy" {\n  amend train "2" §3 {\n    price: $110 §3\n  }\n}\n'
                                  ).program.titles["Toy"])
     assert dearer.digest_unread() == m.digest_unread()
     assert dearer.read_digest(("train", "2")) != m.read_digest(("train", "2"))
+    assert dearer.read_digest(("train", "2", "price")) != m.read_digest(("train", "2", "price"))
+    assert dearer.read_digest(("train", "2", "distance")) == m.read_digest(("train", "2", "distance"))
     assert dearer.read_digest(("train", "3")) == m.read_digest(("train", "3"))
+
+
+def _translation_texts(verifier) -> dict[str, str]:
+    """Each transition's translation as text (its steps' guards, states, axioms, parameters, oracles and
+    transfers, or the error that stopped a binding), the enum sort's per-model name left out: two
+    translations that read the same give the same text."""
+    def text(x):
+        return x.sexpr() if isinstance(x, z3.ExprRef) else repr(x)
+
+    out = {}
+    for tn in verifier.transitions:
+        steps, _, _, _ = verifier._translate(tn)
+        parts = []
+        for binding, step in steps:
+            if isinstance(step, Exception):
+                parts.append((repr(binding), type(step).__name__, str(step)))
+                continue
+            parts.append((step.label, text(step.guard), sorted((k, text(v)) for k, v in step.post.items()),
+                          [text(a) for a in step.axioms], sorted((k, text(v)) for k, v in step.params.items()),
+                          [(o[0], repr(o[1]), text(o[2])) for o in step.oracles], sorted(step.havocked),
+                          [tuple(map(text, t)) for t in step.transfers]))
+        out[tn.name] = re.sub(r"Ent_[0-9a-f]+_\d+", "Ent", repr(parts))
+    return out
+
+
+#: errata to one field of a toy train card: present fields changed, absent ones given
+TRAIN_CARD_ERRATA = [("2", "price: $110"), ("3", "price: $250"), ("2", "distance: 3"), ("2", "rusts_on: none"),
+                     ("2", 'obsolete_on: "3"'), ("3", 'available_after: "2"'),
+                     ("3", "moves_train_purchase_marker: false"), ("2", "satisfies_train_obligation: false"),
+                     ("3", "max_per_company: 1"), ("2", "exported: false"), ("3", "last_one_ends_game: true"),
+                     ("2", "multiplier: 2")]
+
+
+def test_a_train_card_read_field_by_field_is_recorded_exactly():
+    """Mutation: each erratum to one field of a train card, and every transition whose translation it
+    changes is translated again (the cache's key for it, `Verifier._translation_key`, is gone); a
+    transition the cache still keys is translated to the same text. A read of a card's field left
+    unrecorded would keep a changed translation's old key. And a price erratum translates again only
+    what reads the price (buy_train, and sell_shares through the emergency sale), not first_train."""
+    import copy
+
+    seed = Cache(None)
+    base = verifier_module.Verifier(load_toy_with().program.titles["Toy"], cache=seed)
+    before = _translation_texts(base)
+    seen_changed = set()
+    for card, line in TRAIN_CARD_ERRATA:
+        title = load_toy_with(f'errata "One field" of "Toy" {{\n  amend train "{card}" §3 {{\n    {line} §3\n  }}\n}}\n'
+                              ).program.titles["Toy"]
+        cache = Cache(None)
+        cache.data = copy.deepcopy(seed.data)
+        verifier = verifier_module.Verifier(title, cache=cache)
+        assert verifier.unread_key == base.unread_key or "count" in line, line
+        keyed = {tn.name for tn in verifier.transitions if verifier._translation_key(tn) is not None}
+        after = _translation_texts(verifier)
+        changed = {name for name in after if after[name] != before[name]}
+        assert not changed & keyed, (line, changed & keyed)
+        seen_changed |= changed
+        if "price" in line:
+            assert set(after) - keyed == {"buy_train", "sell_shares"}, line
+    assert {"buy_train", "first_train", "pass", "sell_shares"} <= seen_changed  # the errata reach translations
 
 
 # ---------------------------------------------------------------- translation validation

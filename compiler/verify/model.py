@@ -248,9 +248,20 @@ class Reads:
 
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], str] = {}
+        #: the immutable values `add_frozen` took, by (kind, name)
+        self._frozen: dict[tuple[str, str], Any] = {}
 
     def add(self, kind: str, name: str, value: Any) -> None:
         self.items[(kind, name)] = repr(value)
+
+    def add_frozen(self, kind: str, name: str, value: Any) -> None:
+        """`add` of an immutable value (a frozen IR node): taken again, the same object is not
+        written out again (a routine's declaration, read at each of its calls: 1846 18xx.games'
+        buy_train calls routines 20,000 times, and their text took a third of its translation)."""
+        if self._frozen.get((kind, name)) is value and (kind, name) in self.items:
+            return
+        self._frozen[(kind, name)] = value
+        self.add(kind, name, value)
 
     def merge(self, other: "Reads") -> None:
         self.items.update(other.items)
@@ -272,9 +283,10 @@ RECORDED_KINDS = ("property", "train")
 
 def record(dep: tuple[str, ...]) -> None:
     """Note that the translation under way read `dep`: ("property", NAME), ("property", "*") (every
-    property), ("train", CARD) (a train card's data), ("train",) (every card's), ("train_sides", CARD)
-    (the prices of the card's other sides), ("train_sides",) (every card's); `Model.read_digest`
-    digests what each reads."""
+    property), ("train", CARD, FIELD) (one field of a train card's data, its price, `rusts_on`, ...),
+    ("train", CARD) (all of a card's data), ("train",) (every card's), ("train_sides", CARD) (the
+    prices of the card's other sides), ("train_sides",) (every card's); `Model.read_digest` digests
+    what each reads."""
     if _RECORDING:
         _RECORDING[-1].add(dep)
 
@@ -325,24 +337,31 @@ class RecordedTitle:
 
 
 class _TrainChannel(dict):
-    """A dict by train card (`Model.train_data`, each card's data; `side_prices`, the prices of the
-    cards that are another side of a card): a read of one card's entry is recorded as (`what`, the
-    card), any other read (the cards, all their entries) as (`what`,), a read of every card."""
+    """A dict by train card (`Model.train_data`, each card's data, a `_CardData`; `side_prices`, the
+    prices of the cards that are another side of a card): a read of one card's entry is recorded as
+    (`what`, the card), any other read (the cards, all their entries) as (`what`,), a read of every
+    card. With `by_field` (`train_data`) taking a card's entry records nothing (which cards there are
+    is in `Model.digest_unread`): its reads are recorded by the entry, field by field."""
 
-    def __init__(self, what: str):
+    def __init__(self, what: str, by_field: bool = False):
         super().__init__()
         self.what = what
+        self.by_field = by_field
+
+    def _one(self, key: Any) -> None:
+        if not self.by_field:
+            record((self.what, str(key)))
 
     def __getitem__(self, key: Any) -> Any:
-        record((self.what, str(key)))
+        self._one(key)
         return super().__getitem__(key)
 
     def get(self, key: Any, default: Any = None) -> Any:
-        record((self.what, str(key)))
+        self._one(key)
         return super().get(key, default)
 
     def __contains__(self, key: Any) -> bool:
-        record((self.what, str(key)))
+        self._one(key)
         return super().__contains__(key)
 
     def __iter__(self):
@@ -372,6 +391,73 @@ class _TrainChannel(dict):
     def __eq__(self, other: object) -> bool:
         record((self.what,))
         return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _CardData(dict):
+    """One train card's data (`Model.train_data`): a read of a field (`data["price"]`, `.get`, `in`)
+    is recorded as ("train", the card, the field); any other read (its fields, all their values, its
+    text) as ("train", the card), a read of all of it."""
+
+    def __init__(self, card: str, data: dict[str, Any]):
+        super().__init__(data)
+        self.card = card
+
+    def __getitem__(self, key: Any) -> Any:
+        record(("train", self.card, str(key)))
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        record(("train", self.card, str(key)))
+        return super().get(key, default)
+
+    def __contains__(self, key: Any) -> bool:
+        record(("train", self.card, str(key)))
+        return super().__contains__(key)
+
+    def _all(self) -> None:
+        record(("train", self.card))
+
+    def __iter__(self):
+        self._all()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._all()
+        return super().__len__()
+
+    def items(self):  # type: ignore[override]
+        self._all()
+        return super().items()
+
+    def keys(self):  # type: ignore[override]
+        self._all()
+        return super().keys()
+
+    def values(self):  # type: ignore[override]
+        self._all()
+        return super().values()
+
+    def copy(self):  # type: ignore[override]
+        self._all()
+        return dict(super().items())
+
+    def __repr__(self) -> str:
+        self._all()
+        return super().__repr__()
+
+    def __eq__(self, other: object) -> bool:
+        self._all()
+        return super().__eq__(other)
+
+    def __or__(self, other: Any) -> Any:
+        self._all()
+        return dict(super().items()) | other
+
+    def __ror__(self, other: Any) -> Any:
+        self._all()
+        return other | dict(super().items())
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -625,7 +711,9 @@ class Model:
     def _build_trains(self) -> None:
         self.train_types: list[str] = []
         #: every train card's data: a read of it is recorded (`_TrainChannel`)
-        self.train_data: dict[str, dict[str, Any]] = _TrainChannel("train")
+        self.train_data: dict[str, dict[str, Any]] = _TrainChannel("train", by_field=True)
+        #: the same, unrecorded: for what is built here only
+        raw: dict[str, dict[str, Any]] = {}
         self.trains: list[Item] = []
         # (the cards read unrecorded: what is built here from their content is read through a recorded
         # channel, `train_data`, `side_prices`, `train_price`, or is part of `digest_unread`, as the
@@ -635,7 +723,8 @@ class Model:
             name = comp.key or ""
             data = component_data(comp, defaults)
             self.train_types.append(name)
-            self.train_data[name] = data
+            raw[name] = data
+            self.train_data[name] = _CardData(name, data)
             count = data.get("count")
             count = self._resolve(count) if isinstance(count, dict) and not isinstance(count, GapValue) else count
             if isinstance(count, int):
@@ -650,17 +739,17 @@ class Model:
             for i in range(copies):
                 self.trains.append(Item("train", f"{name}-{i}", index=i, name=name, price=price))
         #: the train types some train takes in trade (the keys of its `discount`): what an exchange may give
-        self.trade_in_types = {str(k) for data in dict.values(self.train_data)
+        self.trade_in_types = {str(k) for data in raw.values()
                                if isinstance(data.get("discount"), dict) for k in data["discount"]}
         #: a train card's other sides (trains `variant_of` it): base name -> their prices (None: a gap)
         self.side_prices: dict[str, list[int | None]] = _TrainChannel("train_sides")
-        for name, data in dict.items(self.train_data):
+        for name, data in raw.items():
             base = data.get("variant_of")
             if base is not None:
                 price = data.get("price")
                 self.side_prices.setdefault(str(base), []).append(price if isinstance(price, int) else None)
-        if any(isinstance(dict.get(self.train_data, t, {}).get("count"), int)
-               and dict.get(self.train_data, t, {})["count"] > TRAIN_COPIES for t in self.train_types):
+        if any(isinstance(raw.get(t, {}).get("count"), int) and raw[t]["count"] > TRAIN_COPIES
+               for t in self.train_types):
             self.note.lines.append(f"trains: at most {TRAIN_COPIES} copies of each type")
         supply = self.prop_value("train_supply_order")
         order = list(range(len(self.trains)))
@@ -987,7 +1076,7 @@ class Model:
 
     def train_price(self, item: Item) -> int | None:
         """A train's printed price (None when the rulespec leaves it open), its read recorded."""
-        record(("train", item.name or ""))
+        record(("train", item.name or "", "price"))
         return item.price
 
     def digest_unread(self) -> str:
@@ -1013,6 +1102,11 @@ class Model:
             return stable_hash([(name, d) for kind, name, d in _clause_digests(title) if kind == "train"])
         if len(dep) == 2 and dep[0] == "train":
             return stable_hash([d for kind, name, d in _clause_digests(title) if kind == "train" and name == dep[1]])
+        if len(dep) == 3 and dep[0] == "train":
+            # (a card not there reads as one with no fields: which cards there are is in `digest_unread`)
+            data = dict.get(self.train_data, dep[1])
+            data = {} if data is None else data
+            return stable_hash(dict.__contains__(data, dep[2]), dict.get(data, dep[2]))
         if len(dep) == 2 and dep[0] == "train_sides":
             return stable_hash(dict.get(self.side_prices, dep[1]))
         if dep == ("property", "*"):

@@ -203,7 +203,9 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         name: str = binding.get("train_type")
         pre = m.vars.fresh_state("pre")
         ctx = tr.new_ctx(pre)
-        ctx.shared.reads.add("runtime", "first_train", (m.phases, m.train_data))
+        # (which train types rust on which: each card's `rusts_on`, its read recorded field by field)
+        rusts_on = {other: m.train_data[other].get("rusts_on") for other in m.train_types}
+        ctx.shared.reads.add("runtime", "first_train", (m.phases, rusts_on))
         # the next phase this train type starts, if any
         phase = pre["phase"]
         new_phase: Any = phase
@@ -213,8 +215,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
             if name in [str(n) for n in names if n is not None]:
                 new_phase = IF(tr.cmp(">", i, phase), i, new_phase)
         ctx.state["phase"] = new_phase
-        for other, data in m.train_data.items():
-            rusts = data.get("rusts_on")
+        for other, rusts in rusts_on.items():
             hits = name in [str(r) for r in rusts] if isinstance(rusts, list) else (rusts is not None and str(rusts) == name)
             if hits:
                 for t in m.trains:

@@ -896,7 +896,7 @@ class Translator:
         decl: s.Routine = clause.decl  # type: ignore[assignment]
         if ctx.shared.depth > 30:
             raise Unsupported(f"recursion in {decl.name}")
-        ctx.shared.reads.add(decl.kind, decl.name, decl)
+        ctx.shared.reads.add_frozen(decl.kind, decl.name, decl)
         bound = {}
         for i, p in enumerate(decl.params):
             if i < len(args):

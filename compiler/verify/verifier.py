@@ -744,6 +744,11 @@ class Verifier:
                 unsupported[inv.name].add(self._inv_unsupported[inv.name])
         live = [inv for inv in invs if not gaps[inv.name] and not unsupported[inv.name]]
         split: set[str] = set()
+        # the invariants `Invariant.monotone` proved on a binding where the whole property was not
+        # settled at once: on the transition's other bindings it is tried first (1846's bankrupt,
+        # cert_limit: the whole property used up its second of work on each binding, 8 million
+        # units, before the condition proved it in 5)
+        by_monotone: set[str] = set()
         together_failed = 0
         # the CPU seconds per invariant of a binding's checks, together and one by one, and how
         # many bindings each was measured on: which way is the cheaper on this transition (the
@@ -793,7 +798,7 @@ class Verifier:
                 except (GapError, Unsupported):
                     props = {}  # the checks one by one record it
                 if props:
-                    s = z3.Solver()
+                    s = z3.SimpleSolver()  # (as the guard's, below)
                     s.add(*self.assumption)
                     s.add(*[zb(a) for a in step.axioms])
                     s.add(guard)
@@ -810,11 +815,18 @@ class Verifier:
                     together_failed += 1
             # a fresh solver for each binding: one reused across bindings runs in
             # z3's incremental mode, without the preprocessing that a first
-            # check gets, and some checks then time out
+            # check gets, and some checks then time out. The guard's check (and the invariants
+            # together, above) on z3's SMT core itself (`SimpleSolver`), not `Solver`, whose first
+            # check runs the tactics z3 picks for the logic first: on a guard those cost ~5 million
+            # units a binding (1846 18xx.games' buy_train, 42 bindings: the guards 213 -> 7 million
+            # units, the transition's CPU 16 -> 7 s), on SMT core ~0.03. The whole property's first
+            # try ("quick", below) is on a fresh SMT core too; the fresh solvers after it (cases,
+            # split, `_monotone`) keep the tactics, which 1880's player_choose needs (its cases on
+            # the SMT core alone: more than three times the time).
             if len(pending) > 1 and not props:
                 apart_from.append((len(pending), time.process_time()))
             t0 = time.perf_counter()
-            solver = z3.Solver()
+            solver = z3.SimpleSolver()
             solver.add(*self.assumption)
             solver.add(*[zb(a) for a in step.axioms])
             solver.add(guard)
@@ -837,12 +849,11 @@ class Verifier:
                 except Unsupported as exc:
                     unsupported[inv.name].add(exc.what)
                     continue
-                # First the whole property on this binding's solver, briefly. If
+                # First the whole property, briefly, on a fresh SMT core (`SimpleSolver`: the
+                # binding's solver, pushed, ran incrementally and took twice the time). If
                 # z3 gives up, each conjunct (per player, per corporation, ...)
-                # on a fresh solver with the budget left: after a check and a
-                # push z3 runs incrementally, without the preprocessing a first
-                # check gets, and a check it cannot settle there in minutes is
-                # settled part by part in a fraction of a second.
+                # on a fresh solver with the budget left: a check z3 cannot settle
+                # whole in minutes is settled part by part in a fraction of a second.
                 # (An invariant that once needed the split is split at once on
                 # the transition's other bindings.) Before the split, the sufficient
                 # condition `Invariant.monotone`: tried only where the whole property is
@@ -853,6 +864,12 @@ class Verifier:
                 # choice: which company is founded, or given its building rights, or
                 # none), in a case only one; a case it does not settle within that
                 # leaves the step to the split.
+                monotone_tried = False
+                if inv.name in by_monotone:
+                    monotone_tried = True
+                    if self._monotone(inv, step, guard):
+                        spent[inv.name] += time.perf_counter() - t1
+                        continue
                 quick = int(QUICK_SECONDS * RLIMIT_PER_SECOND)
                 attempts: list[tuple[str, list[Any], list[Any], int | None]] = []
                 if inv.name not in split:
@@ -861,12 +878,13 @@ class Verifier:
                 if 1 < len(cases) <= MAX_CASES:
                     attempts.append(("cases", [prop], cases, int(CASE_SECONDS * RLIMIT_PER_SECOND)))
                 attempts.append(("split", _conjuncts(prop), [True], None))
-                monotone_tried = False
+                split_marked = False
                 for kind, parts, within, cap in attempts:
                     fresh = kind != "quick"
-                    if fresh and not monotone_tried:
-                        monotone_tried = True
-                        if inv.step_property is None and self._monotone(inv, step, guard):
+                    if fresh and not split_marked:
+                        split_marked = True
+                        if not monotone_tried and inv.step_property is None and self._monotone(inv, step, guard):
+                            by_monotone.add(inv.name)
                             break
                         split.add(inv.name)
                     r = z3.unsat
@@ -878,7 +896,16 @@ class Verifier:
                                 unknown.setdefault(inv.name, out_of_budget)
                                 break
                             s = solver
-                            if fresh:
+                            if kind == "quick":
+                                # on a fresh SMT core, not pushed on the guard's solver: the same
+                                # work without the incremental mode a push puts it in (1846's
+                                # bankrupt, no_negative_cash: 1.3 -> 0.6 s of CPU a binding; 1880
+                                # 18xx.games' player_choose, its checks 23.1 -> 18.6 s)
+                                s = z3.SimpleSolver()
+                                s.add(*self.assumption)
+                                s.add(*[zb(a) for a in step.axioms])
+                                s.add(guard)
+                            elif fresh:
                                 s = z3.Solver()
                                 s.add(*self.assumption)
                                 s.add(*[zb(a) for a in step.axioms])
@@ -896,7 +923,7 @@ class Verifier:
                                     RLIMIT_PER_SECOND // 2))
                             elif r == z3.unknown and kind == "split":
                                 unknown.setdefault(inv.name, f"z3 ({step.label}): {_reason(s)}")
-                            if not fresh:
+                            if s is solver:
                                 s.pop()
                             if r != z3.unsat:
                                 break
