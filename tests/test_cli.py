@@ -62,6 +62,18 @@ def test_validate_plays_an_option_and_names_an_unknown_one(capsys):
     assert "1880 Romania has no option 'private_bidding'" in capsys.readouterr().out
 
 
+def test_play_and_simulate_refuse_an_unknown_option_before_any_game(capsys):
+    """`--option` a title does not declare: refused with the options it has, before a game starts (play
+    printed its progress first and listed the options as a Python list; simulate's Dask workers each
+    logged a failed task with the error before the command said it)."""
+    assert main(["play", "1846", "--option", "no_such_rule"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "rulec play: 1846 has no option 'no_such_rule'; its options: first_edition"
+    assert main(["simulate", "1846", "--option", "no_such_rule", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "rulec simulate: 1846 has no option 'no_such_rule'; its options: first_edition"
+
+
 def test_validate_names_an_unknown_title_and_a_map_gap(capsys):
     assert main(["validate", "no-such-title"]) == 2
     assert "no title 'no-such-title'" in capsys.readouterr().err

@@ -561,6 +561,7 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
 
 
 def cmd_play(args) -> int:
+    from compiler.app.command import option_refusal
     from compiler.app.playout import play_many
     from compiler.runtime.errors import RuleGap
 
@@ -571,6 +572,9 @@ def cmd_play(args) -> int:
     target = _play_target(args)
     if isinstance(target, int):
         return target
+    if refusal := option_refusal(target.game, args.option, target.display_name):
+        print(f"rulec play: {refusal}", file=sys.stderr)
+        return EXIT_USAGE
     players = target.players
     logs: list = []
     try:

@@ -131,3 +131,14 @@ def unwritable_folder(out: Path) -> str | None:
     if not parent.is_dir():
         return f"lies under {parent}, which is a file"
     return None if os.access(parent, os.W_OK | os.X_OK) else f"lies in {parent}, which this process may not write"
+
+
+def option_refusal(game: type, options: "tuple[str, ...] | list[str]", shown: str) -> str | None:
+    """Why `--option` cannot be played with the engine `game` (an option its title does not declare,
+    with the ones it does), or None. Asked before any game starts: a simulation's workers would
+    otherwise each log the refusal as a failed task, and a play's progress begin first."""
+    declared = sorted(str(c["key"]) for c in game.DATA.components_of("option"))
+    unknown = [o for o in options if o not in declared]
+    if not unknown:
+        return None
+    return f"{shown} has no option {unknown[0]!r}; its options: {', '.join(declared) or 'none'}"

@@ -422,7 +422,7 @@ def main(args) -> int:
     import json
 
     from compiler.emit import launch
-    from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, played_title, refused,
+    from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, option_refusal, played_title, refused,
                                       scheduler_refusal)
     from compiler.lang.pipeline import load
     from compiler.progress import current as progress
@@ -478,6 +478,9 @@ def main(args) -> int:
     else:
         Game = title.game
         source = engine_source(Game)
+    if refusal := option_refusal(Game, args.option, title.display_name):
+        print(f"rulec simulate: {refusal}", file=sys.stderr)
+        return EXIT_USAGE
     study = Study(title.name, title.variant, players, args.games, policies, args.seed, tuple(args.option))
     try:
         with progress().stage("simulate", args.games, "games") as stage:
