@@ -672,6 +672,7 @@ class Game(GameBase):
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
         "corporation_buy_company": ((2, qb2_corporation_buy_company),),
+        "lay_tile": ((2, qb2_lay_tile),),
         "trade_company": (
             (2, qb2_trade_company),
             (3, q3_trade_company),

@@ -458,6 +458,7 @@ class Game(GameBase):
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
         "corporation_buy_company": ((2, qb2_corporation_buy_company),),
+        "lay_tile": ((2, qb2_lay_tile),),
     }
     STATES = {
         "debt": (),

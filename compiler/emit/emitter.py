@@ -468,6 +468,12 @@ class Compiler:
     #: the `GameBase` method that gives the bound (`probe(..., bounded=True)`)
     BOUNDS = {"lay_cost": "_least_lay_cost"}
 
+    #: builtins of `BOUNDS` with a closer bound where an argument is known: name -> (the builtin whose
+    #: value its argument is, that builtin's argument the closer bound reads, the `GameBase` method that
+    #: gives it): `lay_cost(lay)` of `let lay = check_lay(C, hex, tile, rotation)` with the hex a probe's
+    #: parameter, at least `_least_lay_cost_at(hex)` (a bound probe of two parameters, `qb2_`)
+    BOUNDS_AT = {"lay_cost": ("check_lay", 1, "_least_lay_cost_at")}
+
     def _bound(self, e, scope: _Scope | None, tainted: set[str], lets: dict, lower: dict | None = None) -> str | None:
         """Python for a lower bound of expression `e` over the values of the `tainted` names (those the
         candidates enumerate), or None where there is none to give: a builtin of `BOUNDS` (whatever its
@@ -488,6 +494,9 @@ class Compiler:
 
         if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.BOUNDS \
                 and e.func.name not in self.routines and e.func.name not in self.states:
+            at = self._bound_at(e, tainted, lets)
+            if at is not None:
+                return "" if scope is None else f"g.{self.BOUNDS_AT[e.func.name][2]}({code(at)})"
             return "" if scope is None else f"g.{self.BOUNDS[e.func.name]}()"
         if isinstance(e, s.Name) and e.name in lets:
             return bound(lets[e.name])
@@ -519,6 +528,26 @@ class Compiler:
             if left is not None and not names & tainted and not self._reaches(names, self.ACTION_READERS):
                 return "" if scope is None else f"g._least_quotient({left}, {code(e.right)})"
         return None
+
+    def _bound_at(self, e, tainted: set[str], lets: dict):
+        """For a call `e` of a builtin of `BOUNDS_AT` whose one argument is a `let` (`lets`) of the builtin
+        it names, called with no keyword, the argument that builtin's closer bound reads, where it reads
+        no tainted name (a probe's parameter or what reads none); else None (the bound whatever the
+        arguments)."""
+        source, index, _method = self.BOUNDS_AT.get(e.func.name, (None, 0, None))
+        if source is None or len(e.args) != 1 or e.kwargs or not isinstance(e.args[0], s.Name) \
+                or e.args[0].name not in lets:
+            return None
+        value = lets[e.args[0].name]
+        if not (isinstance(value, s.Call) and isinstance(value.func, s.Name) and value.func.name == source
+                and value.func.name not in self.routines and value.func.name not in self.states
+                and not value.kwargs and len(value.args) > index):
+            return None
+        arg = value.args[index]
+        names = set(_names(arg))
+        if names & tainted or self._reaches(names, self.ACTION_READERS):
+            return None
+        return arg
 
     def _lower_limits(self, st, tainted: set[str], lower: dict) -> None:
         """Record in `lower` the lower limits a guard `require A and B ...` (no `unless`) sets on its

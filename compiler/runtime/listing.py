@@ -1024,10 +1024,24 @@ class Listing:
         if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
             return
         for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity],
-                                         exhaustive=self._exhaustive):
+                                         exhaustive=self._exhaustive, skip=self._hexes_refused(who)):
             used = self.board.in_use.get(lay.tile, set())
             copy = next(i for i in range(len(used) + 1) if i not in used)
             yield {**lay.action(entity.id, copy), "entity_type": entity.kind}
+
+    def _hexes_refused(self, who: dict) -> Callable[[str], bool] | None:
+        """Where only whether some action is legal is asked (`_first_legal`: no candidate kept as known
+        refused), a test of the hexes whose lays the bound probe of a lay's entity and hex refuses
+        (`PREFIX_PROBES`, `qb2_`: a lay's cost at least `_least_lay_cost_at(hex)`): every lay there
+        would be refused at that guard or before, so none is judged or listed. None elsewhere (a listing
+        lists them, and `is_legal` refuses them by the same probe without a trial)."""
+        answers = self._pair_answers
+        if not self._probing or self._exhaustive or self._known_refused is not None or answers is None \
+                or answers[0] != len(self.j._marks):
+            return None
+        if self.action_name({"type": "lay_tile", **who}) not in self.PREFIX_PROBES:
+            return None
+        return lambda hex_id: self._prefix_refused({"type": "lay_tile", **who, "hex": hex_id}, answers[1], upto=2)
 
     def _cand_assign(self, entity, who):
         """A private's revenue marker (effect: hex_marker) into each hex it may go, or the marker of a

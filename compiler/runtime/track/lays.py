@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.track.tiles import COLORS, _Layout, _layout, NODE, node_id, node_map, NodeRef, OFF_MAP_COLORS, opposite, _other, parse_node_id, Refusal, Tile
@@ -238,25 +238,29 @@ def iter_legal_lays(
     *,
     cash: int | None = None,
     exhaustive: bool = False,
+    skip: Callable[[str], bool] | None = None,
 ) -> Iterator[Lay]:
     """`legal_lays`, one at a time (to stop at the first where only its existence matters);
-    `exhaustive` judges every (hex, tile, rotation) (the test oracle, see `_iter_lays`)."""
+    `exhaustive` judges every (hex, tile, rotation) (the test oracle, see `_iter_lays`). `skip(hex)`:
+    the hexes the caller knows no lay is wanted in (neither judged nor listed)."""
     seen = reach(board, company)
     near = seen.hexes
     if board.rules.city_value_lays:
         near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
-    return _iter_lays(board, company, frozenset(colors), seen, cash, near, exhaustive)
+    return _iter_lays(board, company, frozenset(colors), seen, cash, near, exhaustive, skip)
 
 
 def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
-               candidates: Iterable[str], exhaustive: bool = False) -> Iterator[Lay]:
+               candidates: Iterable[str], exhaustive: bool = False,
+               skip: Callable[[str], bool] | None = None) -> Iterator[Lay]:
     """The legal lays on `candidates`, each (hex, tile, rotation) judged by `_judge`. Unless
     `exhaustive`, the triples `_judge` would refuse whatever the state beyond the hex's own tile (an
     off-board area, a tile of a colour the phase does not allow or none left in the supply, a
     rotation that does not keep the old track: `_keeps_track`) are not judged, and a hex's lays are
     judged once for each state of what the verdicts read there (`_hex_state`), kept on the board
     across its versions (`Board.hex_lays`); the lays are the same (the exhaustive listing, which
-    judges every triple anew, is the test oracle)."""
+    judges every triple anew, is the test oracle). `skip(hex)`: hexes with tiles to judge that the caller
+    wants no lay in (`iter_legal_lays`; never with `exhaustive`)."""
     kept = board.hex_lays
     for h in sorted(candidates):
         if h not in board.hexes:
@@ -277,7 +281,7 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
             if tile is None or tile.color not in colors or board.available(name) == 0:
                 continue
             tiles.append((name, tile))
-        if not tiles:
+        if not tiles or (skip is not None and skip(h)):
             continue
         key = (company, h, colors, tuple(name for name, _ in tiles), _hex_state(board, h, seen))
         lays = kept.get(key)
