@@ -2075,6 +2075,25 @@ def q2_dividend(g, v_corporation, v_kind):
         )
 
 
+def qd_buy_train(g, v_corporation, v_exchange):
+    """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
+    # at rulespecs/lib/18xx.rules:1083
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        raise IllegalAction(
+            "trains are bought at the end of the turn",
+            rule="§11.7",
+            at="rulespecs/lib/18xx.rules:1083",
+        )
+    # at rulespecs/lib/18xx.rules:1084
+    if not (
+        (v_exchange != None)
+        or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
+    ):
+        raise IllegalAction(
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1084"
+        )
+
+
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1160

@@ -2257,6 +2257,27 @@ def q2_place_token(g, v_corporation, v_city):
         )
 
 
+def qd_buy_train(g, v_corporation, v_exchange):
+    """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
+    # at rulespecs/lib/18xx.rules:1083
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        raise IllegalAction(
+            "trains are bought at the end of the turn",
+            rule='§"Buying Trains"',
+            at="rulespecs/lib/18xx.rules:1083",
+        )
+    # at rulespecs/lib/18xx.rules:1084
+    if not (
+        (v_exchange != None)
+        or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
+    ):
+        raise IllegalAction(
+            "the train limit would be exceeded",
+            rule='§"Buying Trains"',
+            at="rulespecs/lib/18xx.rules:1084",
+        )
+
+
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/1846.rules:1446

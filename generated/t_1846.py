@@ -344,6 +344,9 @@ class Game(GameBase):
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
     }
+    DEFAULT_PROBES = {
+        "buy_train": qd_buy_train,
+    }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
         "corporation_buy_company": ((2, qb2_corporation_buy_company),),
