@@ -112,18 +112,21 @@ def _walk(board: Board, company: str) -> Reach:
             ends = lay.ends
             for p in lay.node_paths[x - NODE]:
                 paths.add((h, p))
-                stack.append((h, _other(ends[p], x)))
+                a, b = ends[p]
+                stack.append((h, b if a == x else a))  # (`_other`, inline: the walk's inner loop)
         else:  # leaving hex h through edge x
             nb = nbr[h][x]
             if nb is None:
                 continue
-            border = borders.get((h, x))
-            if border is not None and border.type == "impassable":
+            if borders:
+                border = borders.get((h, x))
+                if border is not None and border.type == "impassable":
+                    continue
+            e = (x + 3) % 6  # (`opposite`)
+            side = (nb, e)
+            if side in entries:
                 continue
-            e = opposite(x)
-            if (nb, e) in entries:
-                continue
-            entries.add((nb, e))
+            entries.add(side)
             lay = layouts.get(nb)
             if lay is None:
                 there = placed[nb]
@@ -131,7 +134,8 @@ def _walk(board: Board, company: str) -> Reach:
             ends = lay.ends
             for p in lay.edge_paths[e]:
                 paths.add((nb, p))
-                stack.append((nb, _other(ends[p], e)))
+                a, b = ends[p]
+                stack.append((nb, b if a == e else a))
     return Reach(company, frozenset(nodes), frozenset(entries), frozenset(paths))
 
 
