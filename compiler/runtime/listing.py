@@ -1143,10 +1143,17 @@ class Listing:
                     if not ability.get("upgrades_from") \
                             and str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
                         continue
+                    # what `b_check_ability_lay` judges before the rotation, once for the hex and tile
+                    try:
+                        opened = self._ability_lay_opening(company, str(hex_id), str(name))
+                    except IllegalAction:
+                        continue
                     for rotation in range(6):
                         try:
-                            lay = self.b_check_ability_lay(company, str(hex_id), str(name), rotation)
+                            lay = self._ability_lay_at(rotation, *opened, quiet=True)
                         except IllegalAction:
+                            continue
+                        if lay is None:
                             continue
                         used = self.board.in_use.get(lay.tile, set())
                         copy = next(i for i in range(len(used) + 1) if i not in used)

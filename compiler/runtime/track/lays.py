@@ -389,14 +389,34 @@ def check_lay(
     colour): tiles that may replace a tile of that colour whatever the
     phase and the upgrade chart say, its towns becoming cities (18CO's
     GJGR: a yellow town upgraded to a green city); old track still stays."""
-    tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
-    verdict = _judge(
-        board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
-        reachable=reachable, crossable=crossable, special=special, special_from=special_from,
-    )
+    verdict = judge_lay(board, company, hex_id, tile, rotation, colors, cash=cash, reachable=reachable,
+                        crossable=crossable, special=special, special_from=special_from)
     if isinstance(verdict, str):
         raise IllegalAction(verdict, source=getattr(verdict, "source", None))
     return verdict
+
+
+def judge_lay(
+    board: Board,
+    company: str,
+    hex_id: str,
+    tile: str,
+    rotation: int,
+    colors: Iterable[str],
+    *,
+    cash: int | None = None,
+    reachable: bool = True,
+    crossable: frozenset[str] = frozenset(),
+    special: frozenset[str] = frozenset(),
+    special_from: str | None = None,
+) -> Lay | str:
+    """`check_lay`'s verdict without raising: the `Lay`, or why not (a listing that skips the refused
+    lays, `GameBase._cand_ability_lays`, makes no exception for each)."""
+    tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
+    return _judge(
+        board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
+        reachable=reachable, crossable=crossable, special=special, special_from=special_from,
+    )
 
 
 def _judge(
