@@ -2055,12 +2055,42 @@ def qb_lay_tile(g, v_corporation):
         )
 
 
+def qb2_lay_tile(g, v_corporation, v_hex):
+    """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:1016
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
+        raise IllegalAction(
+            "the company cannot pay the terrain cost",
+            rule="§11.1",
+            at="rulespecs/lib/18xx.rules:1016",
+        )
+
+
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1040
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1040"
+        )
+
+
+def qd_buy_train(g, v_corporation, v_exchange):
+    """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
+    # at rulespecs/lib/18xx.rules:1083
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        raise IllegalAction(
+            "trains are bought at the end of the turn",
+            rule="§11.7",
+            at="rulespecs/lib/18xx.rules:1083",
+        )
+    # at rulespecs/lib/18xx.rules:1084
+    if not (
+        (v_exchange != None)
+        or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
+    ):
+        raise IllegalAction(
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1084"
         )
 
 

@@ -1713,6 +1713,17 @@ def qb_lay_tile(g, v_corporation):
         )
 
 
+def qb2_lay_tile(g, v_corporation, v_hex):
+    """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18-grand-junction.rules:502
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
+        raise IllegalAction(
+            "the company cannot pay for the track",
+            rule='§"Track Building Costs"',
+            at="rulespecs/18-grand-junction.rules:502",
+        )
+
+
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/1846.rules:1446

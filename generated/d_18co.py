@@ -3010,6 +3010,17 @@ def qb_lay_tile(g, v_corporation):
         )
 
 
+def qb2_lay_tile(g, v_corporation, v_hex):
+    """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:1016
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
+        raise IllegalAction(
+            "the company cannot pay the terrain cost",
+            rule="§5.6, §5.2.4",
+            at="rulespecs/lib/18xx.rules:1016",
+        )
+
+
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
     # at rulespecs/18co.rules:2290

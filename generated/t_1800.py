@@ -506,9 +506,13 @@ class Game(GameBase):
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
     }
+    DEFAULT_PROBES = {
+        "buy_train": qd_buy_train,
+    }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
         "corporation_buy_company": ((2, qb2_corporation_buy_company),),
+        "lay_tile": ((2, qb2_lay_tile),),
         "trade_company": (
             (2, qb2_trade_company),
             (3, q3_trade_company),

@@ -735,6 +735,7 @@ class Game(GameBase):
     }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
+        "lay_tile": ((2, qb2_lay_tile),),
     }
     STATES = {
         "debt": (),

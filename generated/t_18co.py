@@ -490,6 +490,7 @@ class Game(GameBase):
     PREFIX_PROBES = {
         "bid": ((2, qb2_bid),),
         "par": ((2, qb2_par),),
+        "lay_tile": ((2, qb2_lay_tile),),
         "move_bid": (
             (3, q3_move_bid),
             (3, qb3_move_bid),

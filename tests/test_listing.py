@@ -188,6 +188,96 @@ def test_a_bound_probe_judges_a_lays_least_cost_once():
         g.j.rollback()
 
 
+def test_a_bound_probe_of_a_lays_hex_counts_only_the_discounts_there():
+    """1846's lay_tile guard `cash(C) >= lay_cost(lay)`, `lay = check_lay(C, hex, tile, rotation)`: its
+    bound probe of two parameters (`qb2_lay_tile`) judges it by hex with the least a lay there costs
+    (`_least_lay_cost_at`: the $20 tile_lay_cost less the discounts that could apply in that hex). With
+    the Tunnel Blasting Company's $20 off mountains, the bound of every lay is $0 (`_least_lay_cost`), but
+    $20 in a hex without mountains; a company with $19 then has none of those hexes' lays judged where
+    only whether some action is legal is asked, and the listing is still the oracle's."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1846")(players=["P1", "P2", "P3", "P4"], seed=2)
+    rng = random.Random(2)
+
+    def lays(listed):
+        corp = g.current_entity()
+        return [a for a in listed if a["type"] == "lay_tile" and a["entity"] == corp.id]
+
+    while not (g.g["round"] == "operating" and g.g.get("step") == "track_and_token" and not g.g.get("pending")
+               and g.current_entity().kind == "corporation" and lays(g.legal_actions())):
+        g.process(g.random_legal_action(rng))
+    corp = g.current_entity()
+    who = {"entity": corp.id, "entity_type": "corporation"}
+    assert dict(g.PREFIX_PROBES["lay_tile"])[2].__name__ == "qb2_lay_tile"
+    mountain = next(h for h, mh in sorted(g.board.hexes.items()) if mh.terrain == "mountain")
+    plain = next(h for h, mh in sorted(g.board.hexes.items()) if not mh.terrain and not mh.terrains)
+    assert g._least_lay_cost_at(mountain) == g._least_lay_cost_at(plain) == 20
+    tunnels = g.entity("private", "TBC")
+    g.j.begin()
+    try:
+        g.move(tunnels, g.owner[tunnels.id], corp)
+        assert g._least_lay_cost() == 0  # every standing discount, whatever the hex
+        assert g._least_lay_cost_at(mountain) == 0 and g._least_lay_cost_at(plain) == 20
+        for cash in (19, 0, 60):
+            g.j.set(g.cash, corp, cash)
+            assert lays(g.legal_actions()) == lays(g.oracle_legal_actions())
+            with g._listing(probing=True):
+                g._known_refused = None  # as `_first_legal` asks
+                refused = g._hexes_refused(who)
+                assert refused is not None and refused(plain) == (cash < 20) and not refused(mountain)
+    finally:
+        g.j.rollback()
+
+
+def test_a_probe_of_the_optional_parameters_judges_a_train_bought_without_a_trade_in():
+    """1846's buy_train guard `exchange != none or limit_trains(C) + 1 <= train_limit(C)` reads the
+    optional `exchange` (a trade-in): its probe at the defaults (`qd_buy_train`) judges it once for a
+    company, and a company at its train limit has none of its purchases without a trade-in tried, whatever
+    the train and price; the listing is still the oracle's. Under the limit the probe lets them through."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1846")(players=["P1", "P2", "P3", "P4"], seed=3)
+    rng = random.Random(3)
+
+    def buys(listed):
+        corp = g.current_entity()
+        return [a for a in listed if a["type"] == "buy_train" and a["entity"] == corp.id]
+
+    while not (g.g["round"] == "operating" and g.g.get("step") == "buy_train" and not g.g.get("pending")
+               and g.current_entity().kind == "corporation" and buys(g.legal_actions())):
+        g.process(g.random_legal_action(rng))
+    corp = g.current_entity()
+    assert g.DEFAULT_PROBES["buy_train"].__name__ == "qd_buy_train"
+    tried = []
+    real = type(g).ROUTINES["action:buy_train"]
+
+    def counted(game, *args):
+        tried.append(args)
+        return real(game, *args)
+
+    g.j.begin()
+    try:
+        g.ROUTINES = {**type(g).ROUTINES, "action:buy_train": counted}
+        with g._listing(probing=True):
+            listed = buys(g._candidates())
+        assert listed and all(a.get("exchange") is None for a in listed)
+        at_limit = g.b_limit_trains(corp) - g.b_train_limit(corp) + g.corp[corp.id].get("train_limit_bonus", 0)
+        g.j.set(g.corp[corp.id], "train_limit_bonus", at_limit)
+        assert g.b_limit_trains(corp) == g.b_train_limit(corp)
+        assert buys(g.legal_actions()) == buys(g.oracle_legal_actions()) == []
+        tried.clear()
+        with g._listing(probing=True):
+            assert not any(g.is_legal(a) for a in listed)
+        assert tried == []  # refused by the probe, untried
+        g.j.set(g.corp[corp.id], "train_limit_bonus", at_limit + 1)
+        legal = buys(g.legal_actions())
+        assert legal and legal == buys(g.oracle_legal_actions())
+    finally:
+        g.j.rollback()
+        del g.ROUTINES
+
+
 def test_a_bound_probe_of_two_parameters_judges_a_founding_by_its_least_cost():
     """1880 Romania's par guard `cash(player) >= cost`, cost = price * president_percent / 10, reads the
     price and the certificate's size; `price in par_prices(corporation)` and `president_percent in

@@ -468,6 +468,12 @@ class Compiler:
     #: the `GameBase` method that gives the bound (`probe(..., bounded=True)`)
     BOUNDS = {"lay_cost": "_least_lay_cost"}
 
+    #: builtins of `BOUNDS` with a closer bound where an argument is known: name -> (the builtin whose
+    #: value its argument is, that builtin's argument the closer bound reads, the `GameBase` method that
+    #: gives it): `lay_cost(lay)` of `let lay = check_lay(C, hex, tile, rotation)` with the hex a probe's
+    #: parameter, at least `_least_lay_cost_at(hex)` (a bound probe of two parameters, `qb2_`)
+    BOUNDS_AT = {"lay_cost": ("check_lay", 1, "_least_lay_cost_at")}
+
     def _bound(self, e, scope: _Scope | None, tainted: set[str], lets: dict, lower: dict | None = None) -> str | None:
         """Python for a lower bound of expression `e` over the values of the `tainted` names (those the
         candidates enumerate), or None where there is none to give: a builtin of `BOUNDS` (whatever its
@@ -488,6 +494,9 @@ class Compiler:
 
         if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.BOUNDS \
                 and e.func.name not in self.routines and e.func.name not in self.states:
+            at = self._bound_at(e, tainted, lets)
+            if at is not None:
+                return "" if scope is None else f"g.{self.BOUNDS_AT[e.func.name][2]}({code(at)})"
             return "" if scope is None else f"g.{self.BOUNDS[e.func.name]}()"
         if isinstance(e, s.Name) and e.name in lets:
             return bound(lets[e.name])
@@ -519,6 +528,26 @@ class Compiler:
             if left is not None and not names & tainted and not self._reaches(names, self.ACTION_READERS):
                 return "" if scope is None else f"g._least_quotient({left}, {code(e.right)})"
         return None
+
+    def _bound_at(self, e, tainted: set[str], lets: dict):
+        """For a call `e` of a builtin of `BOUNDS_AT` whose one argument is a `let` (`lets`) of the builtin
+        it names, called with no keyword, the argument that builtin's closer bound reads, where it reads
+        no tainted name (a probe's parameter or what reads none); else None (the bound whatever the
+        arguments)."""
+        source, index, _method = self.BOUNDS_AT.get(e.func.name, (None, 0, None))
+        if source is None or len(e.args) != 1 or e.kwargs or not isinstance(e.args[0], s.Name) \
+                or e.args[0].name not in lets:
+            return None
+        value = lets[e.args[0].name]
+        if not (isinstance(value, s.Call) and isinstance(value.func, s.Name) and value.func.name == source
+                and value.func.name not in self.routines and value.func.name not in self.states
+                and not value.kwargs and len(value.args) > index):
+            return None
+        arg = value.args[index]
+        names = set(_names(arg))
+        if names & tainted or self._reaches(names, self.ACTION_READERS):
+            return None
+        return arg
 
     def _lower_limits(self, st, tainted: set[str], lower: dict) -> None:
         """Record in `lower` the lower limits a guard `require A and B ...` (no `unless`) sets on its
@@ -568,10 +597,11 @@ class Compiler:
             f"    if not ({self.expr(left, scope)} {op} {bound}):",
             f"        raise IllegalAction({message!r}, rule={cite!r}, at={at!r})"]
 
-    def _probe_plan(self, clause: Clause, arity: int, bounded: bool) -> tuple | None:
+    def _probe_plan(self, clause: Clause, arity: int, bounded: bool, defaults: bool = False) -> tuple | None:
         """What `probe` writes: (the statements, the tainted names, the tainted `let`s), None where the
         probe has nothing to judge. A bounded guard is ("bound", statement, lower limits as they stand
-        at it: `_lower_limits`)."""
+        at it: `_lower_limits`). With `defaults` (arity 1), the action's optional parameters are read as
+        well (at their defaults, `probe(..., defaults=True)`), and None where no guard reads one."""
         from compiler.runtime.game import OUT_OF_TURN, GameBase
 
         decl: s.Routine = clause.decl  # type: ignore[assignment]
@@ -587,6 +617,8 @@ class Compiler:
             return None  # a probe of every parameter judges one candidate: no cheaper than its trial
         procedures = frozenset(name for name, c in self.routines.items() if c.kind == "procedure")
         tainted = set(params[arity:])  # what reads more than the probe's parameters, or the action's other fields
+        optional = {p.name for p in decl.params[1:] if p.default is not None} if defaults else set()
+        tainted -= optional
         newest = {params[arity - 1]} if arity >= 2 else set()  # and what reads its last parameter
         prefix: list = []
         lets: dict = {}  # the tainted `let`s: name -> value (for `_bound`)
@@ -658,6 +690,16 @@ class Compiler:
             prefix = kept[::-1]
         while prefix and isinstance(prefix[-1], s.Let):
             prefix.pop()  # a trailing `let` refuses nothing
+        if defaults:
+            # a probe of the optional parameters only where a guard reads one, directly or through a `let`
+            # (else the plain probe judges the same guards)
+            read: set[str] = set()
+            for st in reversed(prefix):
+                exprs = [st.value] if isinstance(st, s.Let) else [st.cond] + ([st.unless] if st.unless is not None else [])
+                if not isinstance(st, s.Let) or st.name in read:
+                    read |= {name for e in exprs for name in _names(e)}
+            if not read & optional:
+                return None
         if not prefix or (arity >= 2 and not bounded and "" not in newest) \
                 or (bounded and not any(isinstance(st, tuple) for st in prefix)):
             return None
@@ -710,7 +752,7 @@ class Compiler:
             lines.extend(self.stmts((st,), scope, rule, 1))
         return "\n".join(lines)
 
-    def probe(self, clause: Clause, arity: int = 1, bounded: bool = False) -> str | None:
+    def probe(self, clause: Clause, arity: int = 1, bounded: bool = False, defaults: bool = False) -> str | None:
         """The probe of an action: the guards among its opening `require`s and `let`s (those before its
         first statement of another kind) that read only its first parameter (the entity acting), as a
         function of that parameter; None where there is none. With `arity` k of 2 or more, those that read
@@ -720,13 +762,20 @@ class Compiler:
         parameters judged by a lower bound (`qb_`, `qb2_`, ...: `_bounded_guard`). Listing runs it in the state the
         action's own dispatch would (`GameBase._group_refused`). The opening statements change
         nothing, so a guard of the probe that refuses refuses every candidate of the action for that
-        entity (the action refuses it there or at an earlier guard), and none is generated."""
-        plan = self._probe_plan(clause, arity, bounded)
+        entity (the action refuses it there or at an earlier guard), and none is generated. With `defaults`
+        (`qd_`, `DEFAULT_PROBES`), the guards that read only its entity and its optional parameters, as a
+        function of those: asked with their defaults of each candidate that leaves them out
+        (`GameBase._defaults_refused`: 1846's trains bought without a trade-in, refused for the train limit
+        whatever the train); None where no guard reads an optional parameter."""
+        plan = self._probe_plan(clause, arity, bounded, defaults)
         if plan is None:
             return None
         prefix, tainted, lets = plan
         decl: s.Routine = clause.decl  # type: ignore[assignment]
         params = [p.name for p in decl.params]
+        if defaults:
+            params = params[:1] + [p.name for p in decl.params[1:] if p.default is not None]
+            arity = len(params)
         rule = (
             _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
             or _cite(decl.prov)
@@ -735,7 +784,10 @@ class Compiler:
         scope = _Scope(set(params[:arity]), self.routines)
         what = "its entity" if arity == 1 else f"its entity and {', '.join(params[1:arity])}"
         sig = ", ".join(["g"] + [_ident(p) for p in params[:arity]])
-        if bounded:
+        if defaults:
+            lines = [f"def {_ident(decl.name, 'qd_')}({sig}):",
+                     f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ', its optional parameters (the listing probe of a candidate that leaves them at their defaults)')}"]
+        elif bounded:
             lines = [f"def {_ident(decl.name, probe_prefix(arity, bounded))}({sig}):",
                      f"    {docstring('The opening guards of ' + decl.name + ' that read more than ' + what + ', judged by a lower bound (the listing bound probe)')}"]
         else:
@@ -981,6 +1033,7 @@ class EngineParts:
     bound_probes: list[tuple[str, str]]
     prefix_probes: list[tuple[str, str]]  # (action, a tuple of (arity, function) as source)
     static_probes: list[tuple[str, str]]
+    default_probes: list[tuple[str, str]]  # (action, function): `Compiler.probe(..., defaults=True)`
     trigger_table: list[tuple[str, list[tuple[str | None, str]]]]
     states: list[tuple[str, object]]
 
@@ -1007,6 +1060,7 @@ def parts(title: Title) -> EngineParts:
     bound_probes = []  # its probe with the guards a lower bound judges (`Compiler.probe(..., bounded=True)`)
     static_probes = []  # its opening guards that read nothing that changes during play (`Compiler.static_probe`)
     prefix_probes = []  # its probes of more parameters, and bound probes of two or more: (action, tuple source)
+    default_probes = []  # its probe of its entity and optional parameters (`Compiler.probe(..., defaults=True)`)
     action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
     pair_functions = []
     library_functions: set[str] = set()  # those compiled from a library clause: its routine and probes
@@ -1035,6 +1089,10 @@ def parts(title: Title) -> EngineParts:
                 if static is not None:
                     static_probes.append((decl.name, _ident(decl.name, "qs_")))
                     pair_functions.append((_ident(decl.name, "qs_"), "probe", static))
+                at_defaults = compiler.probe(clause, defaults=True)
+                if at_defaults is not None:
+                    default_probes.append((decl.name, _ident(decl.name, "qd_")))
+                    pair_functions.append((_ident(decl.name, "qd_"), "probe", at_defaults))
                 bound = compiler.probe(clause, bounded=True)
                 if bound is not None:
                     bound_probes.append((decl.name, _ident(decl.name, "qb_")))
@@ -1093,7 +1151,8 @@ def parts(title: Title) -> EngineParts:
         title=title, properties=properties, components=values, rules=rules, functions=functions,
         library_functions=frozenset(library_functions),
         routines=routines, action_params=action_params, action_defaults=action_defaults, probes=probes,
-        pair_probes=pair_probes, bound_probes=bound_probes, prefix_probes=prefix_probes, static_probes=static_probes, trigger_table=list(by_event.items()),
+        pair_probes=pair_probes, bound_probes=bound_probes, prefix_probes=prefix_probes, static_probes=static_probes,
+        default_probes=default_probes, trigger_table=list(by_event.items()),
         states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
     )
 
@@ -1318,6 +1377,7 @@ def render_module(title: Title, sources=None, library: Library | None = None,
         bound_probes=engine.bound_probes,
         prefix_probes=engine.prefix_probes,
         static_probes=engine.static_probes,
+        default_probes=engine.default_probes,
         trigger_table=engine.trigger_table,
         states=engine.states,
         rules=sorted((engine.rules if rules is None else rules).items()),

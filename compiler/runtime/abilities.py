@@ -305,6 +305,12 @@ class Abilities:
         towns becoming cities (18CO's GJGR); `closes_private: true`: the lay closes the private.
         An ability without `hexes` lays in any hex (18CO's LNPW: one extra yellow tile). The lay uses none of
         the corporation's own tile lays. Refused (IllegalAction) otherwise."""
+        return self._ability_lay_at(rotation, *self._ability_lay_opening(company, hex_id, tile))
+
+    def _ability_lay_opening(self, company: Entity, hex_id: str, tile: str) -> tuple:
+        """What `b_check_ability_lay` judges before the rotation: refused as it refuses (IllegalAction), else
+        what the rest of its check reads (`_ability_lay_at`), the same at every rotation (the listing of a
+        private's lays judges it once for each hex and tile, `_cand_ability_lays`)."""
         abilities = self._abilities(company, "free_lay")
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
@@ -327,14 +333,28 @@ class Abilities:
         # a player lays with no station of his own: his lay needs no route (a private's lay outside any
         # operating turn, 18xx.games' `owning_player_sr_turn` tile lays)
         reachable = bool(ability.get("reachable", True)) and corp.kind != "player"
-        lay = track.check_lay(board, corp.id, str(hex_id), name, rotation, self._phase_colors(),
-                              reachable=reachable, special=special,
-                              special_from=str(ability["upgrades_from"]) if ability.get("upgrades_from") else None)
+        return company, hex_id, ability, corp, name, board, special, reachable, self._phase_colors()
+
+    def _ability_lay_at(self, rotation: int, company: Entity, hex_id: str, ability: dict, corp: Entity, name: str,
+                        board: "track.Board", special: frozenset, reachable: bool, colors: Any,
+                        quiet: bool = False) -> "track.Lay | None":
+        """The rest of `b_check_ability_lay`, at `rotation`, given what `_ability_lay_opening` found; with
+        `quiet`, None where it would refuse (the listing, `_cand_ability_lays`)."""
+        verdict = track.judge_lay(board, corp.id, str(hex_id), name, rotation, colors,
+                                  reachable=reachable, special=special,
+                                  special_from=str(ability["upgrades_from"]) if ability.get("upgrades_from") else None)
+        if isinstance(verdict, str):
+            if quiet:
+                return None
+            raise IllegalAction(verdict, source=getattr(verdict, "source", None))
+        lay = verdict
         if ability.get("joins_hexes"):
             # new track on the side this hex shares with each other hex of the ability
             for other in [str(h) for h in ability.get("hexes") or ()]:
                 side = board.geometry.edge_between(str(hex_id), other) if other != str(hex_id) else None
                 if side is not None and side not in lay.new_exits:
+                    if quiet:
+                        return None
                     raise IllegalAction(f"{company}'s tile in {hex_id} must add track towards {other}")
         return lay
 

@@ -69,6 +69,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     #: an action's probes of more of its parameters, and its bound probes of two or more: (arity, probe),
     #: asked of each candidate tried in a listing (`_prefix_refused`)
     PREFIX_PROBES: dict[str, tuple[tuple[int, Callable], ...]] = {}
+    #: an action's opening guards that read only the entity acting and the action's optional parameters,
+    #: asked with their defaults of a candidate that leaves them out (`_defaults_refused`)
+    DEFAULT_PROBES: dict[str, Callable] = {}
     #: an action's opening guards that read nothing that changes during play (`_static_refused`)
     STATIC_PROBES: dict[str, Callable] = {}
     #: the title's declared states (`state NAME: set[...] reset on MOMENT, ...`): name -> the moments it is

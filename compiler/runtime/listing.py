@@ -107,7 +107,8 @@ class Listing:
         answers = self._pair_answers
         key = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
-            if self._pair_refused(action, answers[1]) or self._prefix_refused(action, answers[1]):
+            if self._pair_refused(action, answers[1]) or self._prefix_refused(action, answers[1]) \
+                    or self._defaults_refused(action, answers[1]):
                 return False
             if action.get("type") == "pass" and len(action) <= 3:
                 # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
@@ -588,6 +589,25 @@ class Listing:
             known = answers[key] = self._probe_refuses(action, probe, value, kind=kind)
         return known
 
+    def _defaults_refused(self, action: Action, answers: dict) -> bool:
+        """Whether the probe of the action's entity and optional parameters (`DEFAULT_PROBES`, `qd_`)
+        refuses `action`, where it leaves every optional field out (each then bound to its default, as
+        `_bind_param` binds it): asked once per listing for each entity (`answers`, as `_pair_refused` keeps
+        them). 1846's `buy_train` without a trade-in (`exchange`) refused for the train limit, whatever the
+        train and price."""
+        kind = self.action_name(action)
+        probe = self.DEFAULT_PROBES.get(kind)
+        if probe is None:
+            return False
+        optional = self.ACTION_DEFAULTS.get(kind, {})
+        if any(action.get(name) is not None for name in optional):
+            return False
+        key = (probe, action["entity"], action.get("entity_type"))
+        known = answers.get(key)
+        if known is None:
+            known = answers[key] = self._probe_refuses(action, probe, *optional.values(), kind=kind)
+        return known
+
     def _group_known_refused(self, action: Action) -> bool:
         """In a listing that keeps the candidates it knows refused (`_known_refused`), whether a probe of
         the action's first two parameters in `PREFIX_PROBES` (a bound probe, `qb2_`) refuses `action`,
@@ -595,6 +615,16 @@ class Listing:
         them as known refused (`is_legal` answers at once, as `_prefix_refused` would)."""
         answers = self._pair_answers
         return (self._probing and not self._exhaustive and self._known_refused is not None
+                and answers is not None and answers[0] == len(self.j._marks)
+                and self._prefix_refused(action, answers[1], upto=2))
+
+    def _group_refused_untried(self, action: Action) -> bool:
+        """Where only whether some action is legal is asked (`_first_legal`: no candidate kept as known
+        refused), whether a probe of the action's first two parameters in `PREFIX_PROBES` refuses
+        `action`, the group of candidates that share its type, entity and second parameter: none of them
+        is then generated (in a listing they are listed known refused, `_group_known_refused`)."""
+        answers = self._pair_answers
+        return (self._probing and not self._exhaustive and self._known_refused is None
                 and answers is not None and answers[0] == len(self.j._marks)
                 and self._prefix_refused(action, answers[1], upto=2))
 
@@ -771,6 +801,8 @@ class Listing:
                 group = {"type": "par", **who, "corporation": corp.id}
                 if self._pair_skips(group):
                     continue  # its guards refuse the founder this corporation: no price, row or layout listed
+                if self._group_refused_untried(group):
+                    continue  # only whether some action is legal is asked, and a bound probe refuses them all
                 start = len(out)
                 layouts = corp.get("share_layouts")
                 # the founder picks the size of the president's certificate, where the action names one
@@ -1024,10 +1056,24 @@ class Listing:
         if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
             return
         for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity],
-                                         exhaustive=self._exhaustive):
+                                         exhaustive=self._exhaustive, skip=self._hexes_refused(who)):
             used = self.board.in_use.get(lay.tile, set())
             copy = next(i for i in range(len(used) + 1) if i not in used)
             yield {**lay.action(entity.id, copy), "entity_type": entity.kind}
+
+    def _hexes_refused(self, who: dict) -> Callable[[str], bool] | None:
+        """Where only whether some action is legal is asked (`_first_legal`: no candidate kept as known
+        refused), a test of the hexes whose lays the bound probe of a lay's entity and hex refuses
+        (`PREFIX_PROBES`, `qb2_`: a lay's cost at least `_least_lay_cost_at(hex)`): every lay there
+        would be refused at that guard or before, so none is judged or listed. None elsewhere (a listing
+        lists them, and `is_legal` refuses them by the same probe without a trial)."""
+        answers = self._pair_answers
+        if not self._probing or self._exhaustive or self._known_refused is not None or answers is None \
+                or answers[0] != len(self.j._marks):
+            return None
+        if self.action_name({"type": "lay_tile", **who}) not in self.PREFIX_PROBES:
+            return None
+        return lambda hex_id: self._prefix_refused({"type": "lay_tile", **who, "hex": hex_id}, answers[1], upto=2)
 
     def _cand_assign(self, entity, who):
         """A private's revenue marker (effect: hex_marker) into each hex it may go, or the marker of a
@@ -1097,10 +1143,17 @@ class Listing:
                     if not ability.get("upgrades_from") \
                             and str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
                         continue
+                    # what `b_check_ability_lay` judges before the rotation, once for the hex and tile
+                    try:
+                        opened = self._ability_lay_opening(company, str(hex_id), str(name))
+                    except IllegalAction:
+                        continue
                     for rotation in range(6):
                         try:
-                            lay = self.b_check_ability_lay(company, str(hex_id), str(name), rotation)
+                            lay = self._ability_lay_at(rotation, *opened, quiet=True)
                         except IllegalAction:
+                            continue
+                        if lay is None:
                             continue
                         used = self.board.in_use.get(lay.tile, set())
                         copy = next(i for i in range(len(used) + 1) if i not in used)

@@ -319,6 +319,38 @@ class TilesAndTokens:
                     discount += int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
         return max(0, int(self._value(least, "tile_lay_cost")) - discount)
 
+    def _least_lay_cost_at(self, hex_id: str) -> int:
+        """A lower bound of `lay_cost(lay)` over every lay on hex `hex_id` now (a listing's bound probe of a
+        lay's entity and hex, `qb2_`): the title's `tile_lay_cost` less the standing discounts the operating
+        company could have on a lay there (those `_lay_discount` could give on that hex, whatever the tile:
+        an ability for another hex or terrain gives none there), at least 0; 0 where the title sets no least
+        cost. At least `_least_lay_cost()`, which counts every standing discount whatever the hex."""
+        least = self.DATA.properties.get("tile_lay_cost")
+        if least is None:
+            return 0
+        board = self.board
+        h = str(hex_id)
+        mh = board.hexes.get(h) if board is not None else None
+        if mh is None:
+            return self._least_lay_cost()
+        discount = 0
+        for holder in self._discount_holders():
+            for ability in holder.get("children") or ():
+                if ability.get("kind") != "ability" or ability.get("discount") is None or ability.get("count"):
+                    continue
+                # `_lay_discount`'s two cases with the tile left open (it may be one of the ability's tiles)
+                terrain = ability.get("terrain")
+                hexes = ability.get("hexes") or ()
+                if mh.terrains and terrain not in (None, "any") and h not in hexes:
+                    if not any(cost for kind, cost in mh.terrains if kind == str(terrain)):
+                        continue
+                elif not ((terrain is not None and (terrain in (mh.terrain, "any")
+                                                    or terrain in [kind for kind, _ in mh.terrains]))
+                          or h in hexes):
+                    continue
+                discount += int(self._value(ability["discount"], f"{holder} {ability['key']} discount"))
+        return max(0, int(self._value(least, "tile_lay_cost")) - discount)
+
     def _terrain_every_lay(self) -> bool:
         """A `terrain_cost` component with `charged: every_lay_and_upgrade`: a hex's printed cost is paid for
         its first tile and again for each upgrade."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from compiler.runtime.errors import IllegalAction
 from compiler.runtime.track.tiles import COLORS, _Layout, _layout, NODE, node_id, node_map, NodeRef, OFF_MAP_COLORS, opposite, _other, parse_node_id, Refusal, Tile
@@ -112,18 +112,21 @@ def _walk(board: Board, company: str) -> Reach:
             ends = lay.ends
             for p in lay.node_paths[x - NODE]:
                 paths.add((h, p))
-                stack.append((h, _other(ends[p], x)))
+                a, b = ends[p]
+                stack.append((h, b if a == x else a))  # (`_other`, inline: the walk's inner loop)
         else:  # leaving hex h through edge x
             nb = nbr[h][x]
             if nb is None:
                 continue
-            border = borders.get((h, x))
-            if border is not None and border.type == "impassable":
+            if borders:
+                border = borders.get((h, x))
+                if border is not None and border.type == "impassable":
+                    continue
+            e = (x + 3) % 6  # (`opposite`)
+            side = (nb, e)
+            if side in entries:
                 continue
-            e = opposite(x)
-            if (nb, e) in entries:
-                continue
-            entries.add((nb, e))
+            entries.add(side)
             lay = layouts.get(nb)
             if lay is None:
                 there = placed[nb]
@@ -131,7 +134,8 @@ def _walk(board: Board, company: str) -> Reach:
             ends = lay.ends
             for p in lay.edge_paths[e]:
                 paths.add((nb, p))
-                stack.append((nb, _other(ends[p], e)))
+                a, b = ends[p]
+                stack.append((nb, b if a == e else a))
     return Reach(company, frozenset(nodes), frozenset(entries), frozenset(paths))
 
 
@@ -238,25 +242,29 @@ def iter_legal_lays(
     *,
     cash: int | None = None,
     exhaustive: bool = False,
+    skip: Callable[[str], bool] | None = None,
 ) -> Iterator[Lay]:
     """`legal_lays`, one at a time (to stop at the first where only its existence matters);
-    `exhaustive` judges every (hex, tile, rotation) (the test oracle, see `_iter_lays`)."""
+    `exhaustive` judges every (hex, tile, rotation) (the test oracle, see `_iter_lays`). `skip(hex)`:
+    the hexes the caller knows no lay is wanted in (neither judged nor listed)."""
     seen = reach(board, company)
     near = seen.hexes
     if board.rules.city_value_lays:
         near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
-    return _iter_lays(board, company, frozenset(colors), seen, cash, near, exhaustive)
+    return _iter_lays(board, company, frozenset(colors), seen, cash, near, exhaustive, skip)
 
 
 def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
-               candidates: Iterable[str], exhaustive: bool = False) -> Iterator[Lay]:
+               candidates: Iterable[str], exhaustive: bool = False,
+               skip: Callable[[str], bool] | None = None) -> Iterator[Lay]:
     """The legal lays on `candidates`, each (hex, tile, rotation) judged by `_judge`. Unless
     `exhaustive`, the triples `_judge` would refuse whatever the state beyond the hex's own tile (an
     off-board area, a tile of a colour the phase does not allow or none left in the supply, a
     rotation that does not keep the old track: `_keeps_track`) are not judged, and a hex's lays are
     judged once for each state of what the verdicts read there (`_hex_state`), kept on the board
     across its versions (`Board.hex_lays`); the lays are the same (the exhaustive listing, which
-    judges every triple anew, is the test oracle)."""
+    judges every triple anew, is the test oracle). `skip(hex)`: hexes with tiles to judge that the caller
+    wants no lay in (`iter_legal_lays`; never with `exhaustive`)."""
     kept = board.hex_lays
     for h in sorted(candidates):
         if h not in board.hexes:
@@ -277,7 +285,7 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
             if tile is None or tile.color not in colors or board.available(name) == 0:
                 continue
             tiles.append((name, tile))
-        if not tiles:
+        if not tiles or (skip is not None and skip(h)):
             continue
         key = (company, h, colors, tuple(name for name, _ in tiles), _hex_state(board, h, seen))
         lays = kept.get(key)
@@ -381,14 +389,34 @@ def check_lay(
     colour): tiles that may replace a tile of that colour whatever the
     phase and the upgrade chart say, its towns becoming cities (18CO's
     GJGR: a yellow town upgraded to a green city); old track still stays."""
-    tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
-    verdict = _judge(
-        board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
-        reachable=reachable, crossable=crossable, special=special, special_from=special_from,
-    )
+    verdict = judge_lay(board, company, hex_id, tile, rotation, colors, cash=cash, reachable=reachable,
+                        crossable=crossable, special=special, special_from=special_from)
     if isinstance(verdict, str):
         raise IllegalAction(verdict, source=getattr(verdict, "source", None))
     return verdict
+
+
+def judge_lay(
+    board: Board,
+    company: str,
+    hex_id: str,
+    tile: str,
+    rotation: int,
+    colors: Iterable[str],
+    *,
+    cash: int | None = None,
+    reachable: bool = True,
+    crossable: frozenset[str] = frozenset(),
+    special: frozenset[str] = frozenset(),
+    special_from: str | None = None,
+) -> Lay | str:
+    """`check_lay`'s verdict without raising: the `Lay`, or why not (a listing that skips the refused
+    lays, `GameBase._cand_ability_lays`, makes no exception for each)."""
+    tile = tile.rsplit("-", 1)[0] if tile not in board.tiles and "-" in tile else tile
+    return _judge(
+        board, company, hex_id, tile, rotation, frozenset(colors), reach(board, company), cash,
+        reachable=reachable, crossable=crossable, special=special, special_from=special_from,
+    )
 
 
 def _judge(
