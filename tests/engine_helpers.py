@@ -15,6 +15,12 @@ def P(name: str, type_: str, **fields: Any) -> dict:
     return {"type": type_, "entity": name, "entity_type": "player", **fields}
 
 
+def A(g: Any, name: str, type_: str, **fields: Any) -> dict:
+    """An action of the entity `name` in game `g`, whichever its kind (a player, a corporation, a
+    minor): the `entity_type` is the entity's own (the engine refuses one it is not)."""
+    return {"type": type_, "entity": name, "entity_type": g.entity_type(g.find(name)), **fields}
+
+
 def C(sym: str, type_: str, **fields: Any) -> dict:
     """An action of the corporation `sym`."""
     return {"type": type_, "entity": sym, "entity_type": "corporation", **fields}

@@ -27,7 +27,7 @@ import pytest
 from compiler.emit.engines import game_class
 from compiler.runtime.entities import BANK, POOL, SCRAP
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, assert_refused, C, P
+from tests.engine_helpers import A, act, acting, assert_refused, C, P
 
 Game = game_class("1800")
 
@@ -97,7 +97,7 @@ def place(g, sym, where):
 # -- share dealing
 
 def pass_(g, name=None):
-    act(g, P(name or acting(g), "pass"))
+    act(g, A(g, name or acting(g), "pass"))
     skip_map_steps(g)
 
 

@@ -25,7 +25,7 @@ from compiler.emit.engines import game_class
 from compiler.app.playout import play_one
 from compiler.runtime.entities import DEPOT, POOL, SCRAP
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import acting, assert_refused, C, P
+from tests.engine_helpers import A, acting, assert_refused, C, P
 
 Game = game_class("1880 Romania")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -81,7 +81,7 @@ def inject(g, name, amount):
 
 
 def pass_(g, name=None):
-    act(g, P(name or acting(g), "pass"))
+    act(g, A(g, name or acting(g), "pass"))
 
 
 def to_turn(g, name):

@@ -14,7 +14,7 @@ import pytest
 
 from compiler.runtime import track
 from compiler.runtime.errors import IllegalAction
-from tests.engine_helpers import C, P, act, acting
+from tests.engine_helpers import A, C, P, act, acting
 from tests.test_1846_routes import chain, lay_chain
 from tests.test_18co_rules import assert_refused, end_auction, new_game
 
@@ -178,7 +178,7 @@ def _auction_won(private, price, seed=1):
     from tests.test_18co_rules import bid
     g = new_game(seed=seed)
     while acting(g) != "Ann":
-        act(g, P(acting(g), "pass"))
+        act(g, A(g, acting(g), "pass"))
     act(g, bid("Ann", private, price))
     end_auction(g)
     assert g.owner[private] == g.find("Ann")

@@ -23,7 +23,7 @@ from compiler.emit.engines import game_class
 from compiler.app.playout import play_one
 from compiler.runtime.entities import BANK, POOL
 from compiler.runtime.monitor import Monitor
-from tests.engine_helpers import act, acting, assert_refused, assumed_clauses, C, P, seats
+from tests.engine_helpers import A, act, acting, assert_refused, assumed_clauses, C, P, seats
 
 Game = game_class("18CO")
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -56,7 +56,7 @@ def bid(name, company, price):
 
 
 def pass_(g):
-    act(g, P(acting(g), "pass"))
+    act(g, A(g, acting(g), "pass"))
 
 
 def end_auction(g):

@@ -331,6 +331,28 @@ def test_a_bound_probe_of_two_parameters_judges_a_founding_by_its_least_cost():
         del g.ROUTINES
 
 
+def test_a_private_and_a_player_of_the_same_id_are_told_apart_by_entity_type():
+    """1880 Romania's privates are P1 to P6, and players may be named P1 to P4: an action of the
+    private P1 (`entity_type: company`) is the private's. The listing's probe and the candidates of a
+    private's title actions read the actor as the dispatch does (`_actor`); they read the player, so
+    the private's close_for_cash was listed by the oracle and not by the listing."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1880 Romania")(players=["P1", "P2", "P3", "P4"], seed=4)
+    who = {"entity": "P1", "entity_type": "company"}
+    assert g._actor(who).kind == "private" and g._named_private(who, {}).kind == "private"
+    assert g._actor({"entity": "P1", "entity_type": "player"}).kind == "player"
+    rng = random.Random(4)
+    for _ in range(200):
+        listed = sorted(map(repr, g.legal_actions()))
+        if any("'close_for_cash', 'entity': 'P1', 'entity_type': 'company'" in a for a in listed):
+            break
+        g.process(g.random_legal_action(rng))
+    else:
+        raise AssertionError("the private P1's close_for_cash never listed in 200 actions")
+    assert listed == sorted(map(repr, g.oracle_legal_actions()))
+
+
 def test_a_static_probe_refuses_an_entity_once_a_game():
     """1880 Romania's close_for_cash opens with `require has_ability(company, "close_for_cash")`
     (II.3.1: only the Banater Montanbahn), a guard that reads nothing that changes during play: its

@@ -473,7 +473,7 @@ class Listing:
                 kind, _routine, rule = self._open_action(action)
             # else `_open_action` would refuse nothing and change nothing the guards read: the turn check
             # and the guards, as they stand
-            actor = self.find(action["entity"])
+            actor = self._actor(action)
             if quiet is None or opening is None or actor != opening[0]:
                 self._check_actor(kind, [actor], rule)  # (the entity acting passes it)
             probe(self, actor, *values)
@@ -495,7 +495,7 @@ class Listing:
         if self._opens_quietly(action, kind, opening) is None:
             return False
         try:
-            actor = self.find(action["entity"])
+            actor = self._actor(action)
         except Exception:  # noqa: BLE001
             return False
         if opening is not None and actor == opening[0]:
@@ -1227,7 +1227,7 @@ class Listing:
             if len(types) > 1 and all(x in ("player", "corporation") for x in types):
                 # a union of holders: for a private owned by a player, that player and the companies he
                 # directs (what a private's ability can reach); else every holder. The guards decide.
-                actor = self.find(who["entity"])
+                actor = self._actor(who)
                 holder = self.owner.get(actor.id) if actor.kind == "private" else None
                 if holder is not None and holder.kind == "player":
                     values = [holder.id] * ("player" in types) + [
@@ -1287,7 +1287,7 @@ class Listing:
         actor's, its owner's companies', the bank's on sale and the pool's), a hex and a tile (those the
         acting private's abilities name, else every hex of the map and every tile of the title's set), a
         certificate list (each certificate the actor, its owner or the pool holds, alone). The guards decide."""
-        actor = self.find(who["entity"])
+        actor = self._actor(who)
         holder = self.owner.get(actor.id) if actor.kind == "private" else actor
         if kind == "train":
             holders = [actor, holder, *(c for c in self.corporations + self.minors
@@ -1311,7 +1311,7 @@ class Listing:
     def _named_private(self, who: dict, combo: dict) -> Entity | None:
         """The private a title action's candidate names: the acting private, else the first parameter
         bound to a private (None if neither)."""
-        actor = self.find(who["entity"])
+        actor = self._actor(who)
         if actor.kind == "private":
             return actor
         for value in combo.values():
