@@ -16,10 +16,10 @@ def _game():
 
 def test_card_records_read_a_field_naming_several_cards_as_a_list():
     g = _game()
-    trains = {r["key"]: r for r in g.cards("train")}
+    trains = {r["key"]: r for r in g.card_records("train")}
     assert trains["2"]["rusts_on"] == ["4"]  # `rusts_on: "4"` in the rulespec
     assert trains["2+2"]["rusts_on"] == ["4+4"]
-    phases = g.cards("phase")
+    phases = g.card_records("phase")
     assert [p["key"] for p in phases] == [p["key"] for p in g.phases]
     assert phases[0]["on_train"] == []  # `on_train: none`: the first phase
     assert all(isinstance(p["on_train"], list) for p in phases)

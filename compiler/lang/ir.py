@@ -131,7 +131,7 @@ class Title:
         train | list[train] | none`): a record of the kind's cards (the DSL's `train_cards`, `phases`) has every
         parameter (none where the card does not set it), and reads each of these as a list, none as an empty
         one, so that `x in card.rusts_on` asks for an element, never a part of a name (the engine's
-        `GameBase.cards` and the model's `Translator.cards` alike)."""
+        `GameBase.card_records` and the model's `Translator.card_records` alike)."""
         clause = self.get("kind", kind)
         if clause is None or not isinstance(clause.decl, s.KindDecl):
             return ()

@@ -773,9 +773,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if name == "bonds":
             return list(self.bonds)
         if name == "train_cards":
-            return self.cards("train")
+            return self.card_records("train")
         if name == "phases":
-            return self.cards("phase")
+            return self.card_records("phase")
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):
@@ -784,7 +784,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 return found
         return name  # an enum value or zone name stands for itself
 
-    def cards(self, kind: str) -> list[dict[str, Any]]:
+    def card_records(self, kind: str) -> list[dict[str, Any]]:
         """The cards of `kind` (train, phase) as records, in the title's order: each its `key` and every
         parameter its kind declares (none where the card does not set it; one that may name several, as a
         list: `CARDS`). Made once a game: the title's data does not change in play."""

@@ -52,7 +52,6 @@ from compiler.verify.model import (
     DEPOT,
     NONE,
     ROUNDS,
-    SCRAP,
     Ent,
     GapError,
     Model,

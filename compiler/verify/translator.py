@@ -187,7 +187,7 @@ class Translator:
                 if name == "scrap":
                     return m.z(SCRAP)
                 if name in ("train_cards", "phases"):
-                    return self.cards("train" if name == "train_cards" else "phase", ctx)
+                    return self.card_records("train" if name == "train_cards" else "phase", ctx)
                 # the model holds every minor of the title (`Model.minors`): a title with none reads an
                 # empty list (18 Grand Junction's `close_minors`, 1846's minors removed)
                 if name not in ("players", "corporations", "privates", "bonds", "minors"):
@@ -293,8 +293,8 @@ class Translator:
             value = value[self.model.n_players]
         return self.lift(value)
 
-    def cards(self, kind: str, ctx: Ctx) -> SymList:
-        """As GameBase.cards: the cards of `kind` (train, phase) as records, in the title's order, each its
+    def card_records(self, kind: str, ctx: Ctx) -> SymList:
+        """As GameBase.card_records: the cards of `kind` (train, phase) as records, in the title's order, each its
         `key` and every parameter its kind declares (none where unset; one that may name several cards, as
         a list: `Title.card_fields`). The title's data: every record is in the list whatever the state."""
         fields = self.title.card_fields(kind)
