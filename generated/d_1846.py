@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -355,7 +355,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1158',
         'at action dividend': 'rulespecs/lib/18xx.rules:1038',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1210',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1232',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1013',
         'at action par': 'rulespecs/lib/18xx.rules:832',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -2291,17 +2291,17 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1287
+    # at rulespecs/lib/18xx.rules:1309
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1288
+        # at rulespecs/lib/18xx.rules:1310
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1289
+            # at rulespecs/lib/18xx.rules:1311
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1291
+        # at rulespecs/lib/18xx.rules:1313
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1292
+            # at rulespecs/lib/18xx.rules:1314
             g.b_market_move(v_c, "down")
 
 

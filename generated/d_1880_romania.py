@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -479,7 +479,7 @@ RULES = _LIBRARY.rules(
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1158',
         'at action dividend': 'rulespecs/lib/18xx.rules:1038',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1210',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1232',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1927',
         'at action par': 'rulespecs/1880-romania.rules:1784',
         'at action pass': 'rulespecs/1880-romania.rules:1740',

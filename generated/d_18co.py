@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -580,7 +580,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
         'at action discard_train': 'rulespecs/18co.rules:2252',
         'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1210',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1232',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1013',
         'at action move_bid': 'rulespecs/18co.rules:2044',
         'at action par': 'rulespecs/lib/18xx.rules:832',
@@ -2106,66 +2106,66 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1240
+    # at rulespecs/lib/18xx.rules:1262
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1241
+        # at rulespecs/lib/18xx.rules:1263
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1242
+            # at rulespecs/lib/18xx.rules:1264
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1243
+                # at rulespecs/lib/18xx.rules:1265
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1244
+                # at rulespecs/lib/18xx.rules:1266
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1250
+    # at rulespecs/lib/18xx.rules:1272
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1275
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param("takeover_train_limit_bonus"),
         g.param("takeover_assets_usable_at_once"),
     )
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1276
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1255
+        # at rulespecs/lib/18xx.rules:1277
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1257
+    # at rulespecs/lib/18xx.rules:1279
     for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1258
+        # at rulespecs/lib/18xx.rules:1280
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1260
+    # at rulespecs/lib/18xx.rules:1282
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1261
+        # at rulespecs/lib/18xx.rules:1283
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1262
+            # at rulespecs/lib/18xx.rules:1284
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1289
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1290
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1269
+        # at rulespecs/lib/18xx.rules:1291
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1270
+            # at rulespecs/lib/18xx.rules:1292
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1295
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1296
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1297
     if r_len(g, g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1276
+        # at rulespecs/lib/18xx.rules:1298
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1323
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '5b258d75ae1d34db',
+    'rulespecs/lib/18xx.rules': '3170ef68ff1df1a6',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 
@@ -1662,94 +1662,118 @@ def r_forced_shortfall(g, v_corporation):
     )
 
 
+def r_on_first_train(g, v_train):
+    """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
+    # at rulespecs/lib/18xx.rules:1214
+    for v_card in g.name("train_cards"):
+        # at rulespecs/lib/18xx.rules:1215
+        if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
+            # at rulespecs/lib/18xx.rules:1216
+            g.b_make_obsolete(g.attr(v_card, "key"))
+        # at rulespecs/lib/18xx.rules:1218
+        if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
+            # at rulespecs/lib/18xx.rules:1219
+            g.b_rust_trains(g.attr(v_card, "key"))
+    # at rulespecs/lib/18xx.rules:1222
+    for v_p in g.name("phases"):
+        # at rulespecs/lib/18xx.rules:1223
+        if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
+            not g.b_phase_at_least(g.attr(v_p, "key"))
+        ):
+            # at rulespecs/lib/18xx.rules:1224
+            g.b_enter_phase(g.attr(v_p, "key"))
+    # at rulespecs/lib/18xx.rules:1227
+    g.emit("first_train", v_train)
+
+
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1212
+    # at rulespecs/lib/18xx.rules:1234
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1212",
+            at="rulespecs/lib/18xx.rules:1234",
         )
-    # at rulespecs/lib/18xx.rules:1214
+    # at rulespecs/lib/18xx.rules:1236
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1225
+    # at rulespecs/lib/18xx.rules:1247
     v_owner = g.b_holder_of(g.b_president_certificate(v_corporation))
-    # at rulespecs/lib/18xx.rules:1227
+    # at rulespecs/lib/18xx.rules:1249
     if (
         ((g.among("corporations", v_owner) and (v_owner != v_corporation)) and g.b_floated(v_owner))
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1229
+        # at rulespecs/lib/18xx.rules:1251
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1240
+    # at rulespecs/lib/18xx.rules:1262
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1241
+        # at rulespecs/lib/18xx.rules:1263
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1242
+            # at rulespecs/lib/18xx.rules:1264
             for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1243
+                # at rulespecs/lib/18xx.rules:1265
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1244
+                # at rulespecs/lib/18xx.rules:1266
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1250
+    # at rulespecs/lib/18xx.rules:1272
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1275
     g.b_stack_charter(
         v_owner,
         v_owned,
         g.param_or("takeover_train_limit_bonus", 0),
         g.param_or("takeover_assets_usable_at_once", False),
     )
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1276
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1255
+        # at rulespecs/lib/18xx.rules:1277
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1257
+    # at rulespecs/lib/18xx.rules:1279
     for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1258
+        # at rulespecs/lib/18xx.rules:1280
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1260
+    # at rulespecs/lib/18xx.rules:1282
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1261
+        # at rulespecs/lib/18xx.rules:1283
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1262
+            # at rulespecs/lib/18xx.rules:1284
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1289
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1290
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1269
+        # at rulespecs/lib/18xx.rules:1291
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1270
+            # at rulespecs/lib/18xx.rules:1292
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1295
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1296
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1297
     if r_len(g, g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1276
+        # at rulespecs/lib/18xx.rules:1298
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1323
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -1765,11 +1789,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1356
     if ((g.param("capitalisation") == "partial") and g.b_floated(v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1335
+        # at rulespecs/lib/18xx.rules:1357
         g.transfer(
             (
                 (10 * g.b_par_price(v_corporation))
@@ -1778,19 +1802,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1336
+        # at rulespecs/lib/18xx.rules:1358
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1347
+    # at rulespecs/lib/18xx.rules:1369
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1348
+        # at rulespecs/lib/18xx.rules:1370
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1349
+            # at rulespecs/lib/18xx.rules:1371
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1350
+            # at rulespecs/lib/18xx.rules:1372
             g.b_close_private(v_company)
 
 
@@ -1878,33 +1902,33 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1287
+    # at rulespecs/lib/18xx.rules:1309
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1288
+        # at rulespecs/lib/18xx.rules:1310
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1289
+            # at rulespecs/lib/18xx.rules:1311
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1291
+        # at rulespecs/lib/18xx.rules:1313
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1292
+            # at rulespecs/lib/18xx.rules:1314
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1333
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1312
+        # at rulespecs/lib/18xx.rules:1334
         g.transfer((10 * g.b_par_price(v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1348
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1327
+        # at rulespecs/lib/18xx.rules:1349
         g.transfer(
             ((g.param("capitalised_percent") * g.b_par_price(v_corporation)) // 10),
             g.name("bank"),
@@ -1914,15 +1938,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1363
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1356
+    # at rulespecs/lib/18xx.rules:1378
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1357
+        # at rulespecs/lib/18xx.rules:1379
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

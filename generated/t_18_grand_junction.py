@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18_grand_junction",
@@ -674,6 +674,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "forced_shortfall": r_forced_shortfall,
+        "on_first_train": r_on_first_train,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,
@@ -736,6 +737,44 @@ class Game(GameBase):
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
         "lay_tile": ((2, qb2_lay_tile),),
+    }
+    CARDS = {
+        "train": (
+            ("distance", False),
+            ("price", False),
+            ("count", False),
+            ("rusts_on", True),
+            ("obsolete_on", False),
+            ("variant_of", False),
+            ("available_after", True),
+            ("available_from", False),
+            ("multiplier", False),
+            ("events", False),
+            ("owner", False),
+            ("delivered", False),
+            ("exported", False),
+            ("last_one_ends_game", False),
+            ("last_one_starts_stock_round", False),
+            ("moves_train_purchase_marker", False),
+            ("must_count_own_station_city", False),
+            ("satisfies_train_obligation", False),
+            ("max_per_company", False),
+            ("discount", False),
+            ("summary", False),
+            ("count_note", False),
+        ),
+        "phase": (
+            ("on_train", True),
+            ("tiles", False),
+            ("train_limit", False),
+            ("operating_rounds", False),
+            ("events", False),
+            ("group", False),
+            ("tile_lays", False),
+            ("offboard", False),
+            ("status", False),
+            ("on_train_note", False),
+        ),
     }
     STATES = {
         "debt": (),

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "5b258d75ae1d34db",
+        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -430,6 +430,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "forced_shortfall": r_forced_shortfall,
+        "on_first_train": r_on_first_train,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,
@@ -494,6 +495,49 @@ class Game(GameBase):
         "move_bid": (
             (3, q3_move_bid),
             (3, qb3_move_bid),
+        ),
+    }
+    CARDS = {
+        "train": (
+            ("distance", False),
+            ("price", False),
+            ("count", False),
+            ("rusts_on", True),
+            ("obsolete_on", False),
+            ("variant_of", False),
+            ("available_after", True),
+            ("available_from", False),
+            ("multiplier", False),
+            ("events", False),
+            ("owner", False),
+            ("delivered", False),
+            ("exported", False),
+            ("last_one_ends_game", False),
+            ("last_one_starts_stock_round", False),
+            ("moves_train_purchase_marker", False),
+            ("must_count_own_station_city", False),
+            ("satisfies_train_obligation", False),
+            ("max_per_company", False),
+            ("discount", False),
+            ("summary", False),
+            ("permanent", False),
+            ("on_discard", False),
+            ("available_after_sold_out", False),
+            ("available_on", False),
+        ),
+        "phase": (
+            ("on_train", True),
+            ("tiles", False),
+            ("train_limit", False),
+            ("operating_rounds", False),
+            ("events", False),
+            ("group", False),
+            ("tile_lays", False),
+            ("offboard", False),
+            ("status", False),
+            ("rusts", False),
+            ("close_privates_except", False),
+            ("synonyms", False),
         ),
     }
     STATES = {

@@ -38,8 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: len a library function over the quantifier count (which the model now reads over a name, too); 161 with
 #: falling_sale_value a library function, a sum over 1..n of price_after_moves; 160 with face_value a library
 #: function over the component's `cost`; 158 with row_price and row_slot 1880 Amira's functions over its round
-#: track's data (`main.par_groups`: a field of a component that is no entity, read by engine and model alike)
-RECORDED = 158
+#: track's data (`main.par_groups`: a field of a component that is no entity, read by engine and model alike); 161
+#: with the first train of a type the library's procedure on_first_train (in place of the runtime's Python and the
+#: verifier's hand-written runtime step), over three new primitives: rust_trains, make_obsolete and enter_phase
+RECORDED = 161
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",

@@ -207,6 +207,9 @@ def _paren(expr) -> str:
     return f"({text})" if isinstance(expr, (s.Binary, s.Cond)) else text
 
 
+#: the kinds of card whose records the DSL's collections give (`train_cards`, `phases`: `GameBase.CARDS`)
+CARD_KINDS = ("train", "phase")
+
 #: the collections of entities `x in NAME` asks about (builtin VALUES): compiled to `g.among(NAME, x)`
 COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bonds"}) & frozenset(VALUES)
 
@@ -1036,6 +1039,8 @@ class EngineParts:
     default_probes: list[tuple[str, str]]  # (action, function): `Compiler.probe(..., defaults=True)`
     trigger_table: list[tuple[str, list[tuple[str | None, str]]]]
     states: list[tuple[str, object]]
+    #: the fields of a record of the train cards and the phases (`Title.card_fields`): kind -> ((name, as a list), ...)
+    cards: list[tuple[str, tuple[tuple[str, bool], ...]]]
 
 
 def parts(title: Title) -> EngineParts:
@@ -1154,6 +1159,7 @@ def parts(title: Title) -> EngineParts:
         pair_probes=pair_probes, bound_probes=bound_probes, prefix_probes=prefix_probes, static_probes=static_probes,
         default_probes=default_probes, trigger_table=list(by_event.items()),
         states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
+        cards=[(kind, title.card_fields(kind)) for kind in CARD_KINDS if title.card_fields(kind)],
     )
 
 
@@ -1380,6 +1386,7 @@ def render_module(title: Title, sources=None, library: Library | None = None,
         default_probes=engine.default_probes,
         trigger_table=engine.trigger_table,
         states=engine.states,
+        cards=engine.cards,
         rules=sorted((engine.rules if rules is None else rules).items()),
         library=library,
         title_module=title_module,

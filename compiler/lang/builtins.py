@@ -31,6 +31,8 @@ VALUES: dict[str, str] = {
     "privates": "every private company",
     "minors": "every minor (and every pick that operates as one)",
     "bonds": "every bond",
+    "train_cards": "the train cards, in the title's order, as records: each its key and every field its kind declares (none where unset; one that may name several cards, `train | list[train]`, as a list)",
+    "phases": "the phases, in order, as records: each its key and every field its kind declares (none where unset; one that may name several, as a list)",
 }
 
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime"

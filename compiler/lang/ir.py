@@ -126,6 +126,24 @@ class Title:
             return {}
         return {p.name: p.default for p in clause.decl.params if p.default is not None}
 
+    def card_fields(self, kind: str) -> tuple[tuple[str, bool], ...]:
+        """The parameters the `kind` declares, each with whether it is one or several of a type (`rusts_on:
+        train | list[train] | none`): a record of the kind's cards (the DSL's `train_cards`, `phases`) has every
+        parameter (none where the card does not set it), and reads each of these as a list, none as an empty
+        one, so that `x in card.rusts_on` asks for an element, never a part of a name (the engine's
+        `GameBase.card_records` and the model's `Translator.card_records` alike)."""
+        clause = self.get("kind", kind)
+        if clause is None or not isinstance(clause.decl, s.KindDecl):
+            return ()
+        out = []
+        for p in clause.decl.params:
+            alts = p.type.alternatives
+            lists = [a for a in alts if isinstance(a, s.TypeRef) and a.is_list]
+            scalars = [str(a) for a in alts if isinstance(a, str) and a != "none"]
+            several = len(lists) == 1 and bool(scalars) and set(scalars) <= {str(x) for x in lists[0].alternatives}
+            out.append((p.name, several))
+        return tuple(out)
+
     def prop(self, name: str) -> s.Property | None:
         clause = self.get("property", name)
         return clause.decl if clause else None  # type: ignore[return-value]

@@ -77,6 +77,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     #: the title's declared states (`state NAME: set[...] reset on MOMENT, ...`): name -> the moments it is
     #: emptied at (none: it lasts the game)
     STATES: dict[str, tuple[str, ...]] = {}
+    #: the fields of a record of the train cards and of the phases (the DSL's `train_cards`, `phases`): kind ->
+    #: ((name, read as a list), ...), the kind's declared parameters (`Title.card_fields`)
+    CARDS: dict[str, tuple[tuple[str, bool], ...]] = {}
 
     # ------------------------------------------------------------ setup
 
@@ -772,6 +775,10 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return list(self.minors)
         if name == "bonds":
             return list(self.bonds)
+        if name == "train_cards":
+            return self.card_records("train")
+        if name == "phases":
+            return self.card_records("phase")
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):
@@ -779,6 +786,25 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             if found is not None:
                 return found
         return name  # an enum value or zone name stands for itself
+
+    def card_records(self, kind: str) -> list[dict[str, Any]]:
+        """The cards of `kind` (train, phase) as records, in the title's order: each its `key` and every
+        parameter its kind declares (none where the card does not set it; one that may name several, as a
+        list: `CARDS`). Made once a game: the title's data does not change in play."""
+        made = self.__dict__.setdefault("_card_records", {})
+        records = made.get(kind)
+        if records is None:
+            fields = self.CARDS.get(kind, ())
+            records = made[kind] = []
+            for comp in self.DATA.components_of(kind):
+                record: dict[str, Any] = {"key": comp["key"]}
+                for field_name, several in fields:
+                    value = comp.get(field_name)
+                    if several:
+                        value = [] if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
+                    record[field_name] = value
+                records.append(record)
+        return list(records)
 
     def among(self, name: str, value: Any) -> bool:
         """`value in NAME` for one of the game's collections of entities (`players`, `corporations`,

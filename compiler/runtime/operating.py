@@ -473,30 +473,30 @@ class OperatingRound:
         return terms
 
     def _on_first_train(self, train: Train) -> None:
-        # trains rust before the new phase checks the train limits
-        for name, comp in ((c["key"], c) for c in self.DATA.components_of("train")):
-            obsolete = comp.get("obsolete_on")
-            if obsolete is not None and self._rusts_on(obsolete, train.name):
-                self.j.set(self.g, "obsolete", self.g.get("obsolete", frozenset()) | {name})
-            rusts = comp.get("rusts_on")
-            if rusts is not None and self._rusts_on(rusts, train.name):
-                for tid, t in self.trains.items():
-                    if t.name == name and self.owner[tid] not in (DEPOT, SCRAP):
-                        self.j.set(self.owner, tid, SCRAP)
-                    elif t.name == name and self.owner[tid] is DEPOT:
-                        self.j.set(self.owner, tid, SCRAP)
-        for phase in self.phases:
-            triggers = phase.get("on_train")
-            names = triggers if isinstance(triggers, list) else [triggers]
-            if train.name in [str(n) for n in names if n is not None] and self._phase_index(phase["key"]) > self._phase_index(self.g["phase"]):
-                self._enter_phase(phase)
-                break
-        self.emit("first_train", train)
+        """The first train of a type is bought (or exported): the library's procedure `on_first_train`, which
+        makes older types obsolete or rusts them and starts the phase the type begins (over the primitives
+        `make_obsolete`, `rust_trains` and `enter_phase`), and raises the event `first_train`."""
+        self.call("on_first_train", train)
 
-    def _rusts_on(self, rusts, name: str) -> bool:
-        if isinstance(rusts, list):
-            return name in [str(r) for r in rusts]
-        return str(rusts) == name
+    def b_rust_trains(self, name: str) -> None:
+        """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it."""
+        for tid, t in self.trains.items():
+            if t.name == name and self.owner[tid] != SCRAP:
+                self.j.set(self.owner, tid, SCRAP)
+
+    def b_make_obsolete(self, name: str) -> None:
+        """make_obsolete(T): the trains of type T are phased out: each runs once more and leaves (and counts
+        against the train limit only where the title's `obsolete_trains_count_for_limit` says)."""
+        self.j.set(self.g, "obsolete", self.g.get("obsolete", frozenset()) | {str(name)})
+
+    def b_enter_phase(self, name: str) -> None:
+        """enter_phase(P): phase P begins: its subsidy pool, its events, `phase_start`, the decisions owed as it
+        begins, and a discard owed by each corporation over the new train limit."""
+        for phase in self.phases:
+            if phase["key"] == str(name):
+                self._enter_phase(phase)
+                return
+        raise RuleGap("phase", f"no phase {name!r}")
 
     def _phase_index(self, key: str) -> int:
         return [p["key"] for p in self.phases].index(key)

@@ -15,6 +15,7 @@ from compiler.verify.model import (
     ELSEWHERE,
     POOL,
     ROUNDS,
+    SCRAP,
     Ent,
     GapError,
     Item,
@@ -567,6 +568,34 @@ class EffectBuiltins:
         for t, cond in marked:
             name = f"first_bought:{t.name}"
             st[name] = IF(AND(when, cond), True, st[name])
+
+    def b_rust_trains(self, ctx: Ctx, name: Any) -> None:
+        """As GameBase.b_rust_trains: every train of the type leaves the game (to the scrap heap), whoever
+        holds it."""
+        if not isinstance(name, str):
+            raise Unsupported("rust_trains of a train type the model does not name")
+        for t in self.m.trains:
+            if t.name == name:
+                self.set_holder(ctx, t, SCRAP, ctx.path)
+
+    def b_make_obsolete(self, ctx: Ctx, name: Any) -> None:
+        """As GameBase.b_make_obsolete: the model keeps no set of the types phased out; the one rule that reads
+        it, the train limit's count where obsolete trains do not count (`b_limit_trains`), asks an oracle,
+        any answer at all, so no state of the model changes here."""
+        ctx.shared.reads.add("runtime", "make_obsolete", str(name))
+
+    def b_enter_phase(self, ctx: Ctx, name: Any) -> None:
+        """As GameBase.b_enter_phase: the phase begins. Its events, `phase_start` and the decisions owed as it
+        begins (a private's, a discard over the new train limit) are the runtime's cascade: the pending
+        decisions and the entity acting are any the domain allows (the subsidy pool the bank sets aside is
+        counted with the bank, `b_subsidise_track`)."""
+        m = self.m
+        index = m.phase_index(str(name))
+        ctx.state["phase"] = IF(ctx.path, index, ctx.state["phase"])
+        ctx.shared.calls.add("emit:phase_start")
+        for event in m.phases[index].get("events") or []:
+            ctx.shared.calls.add(f"emit:{event}")
+        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
 
     def b_close_private(self, ctx: Ctx, item: Any) -> None:
         m = self.m

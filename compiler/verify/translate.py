@@ -2,9 +2,10 @@
 
 One *transition* is an action schema (`action buy_shares(...)`), a trigger, a
 library procedure the runtime calls at its moment (`check_take_over`, after every
-action, where the title has 18CO's take-overs), or a step of the runtime's round
-machinery that the DSL does not spell out (the §9.2-style presidency exchange,
-the first purchase of a train type, ...). A transition has *bindings*: its entity-typed and enum-typed
+action, where the title has 18CO's take-overs; `on_first_train`, the transition
+`first_train`, when the first train of a type is bought), or a step of the runtime's
+round machinery that the DSL does not spell out (the §9.2-style presidency exchange,
+a private sold to its bidder, a draft's end). A transition has *bindings*: its entity-typed and enum-typed
 parameters are enumerated over the scope (`buy_shares(player=Player 1,
 corporation=DRGW, source=pool)`), its money parameters and certificate lists
 stay symbolic. `Transition.translate(binding)` (for an action,
@@ -51,7 +52,6 @@ from compiler.verify.model import (
     DEPOT,
     NONE,
     ROUNDS,
-    SCRAP,
     Ent,
     GapError,
     Model,
@@ -196,43 +196,32 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
     def single() -> list[Binding]:
         return [Binding(())]
 
+    on_first = tr.title.get("procedure", "on_first_train")
+
     def first_train_bindings() -> list[Binding]:
-        return [Binding((("train_type", t),)) for t in m.train_types]
+        return [Binding((("train_type", t),)) for t in m.train_types if any(x.name == t for x in m.trains)]
 
     def first_train(binding: Binding) -> Step:
+        # the library's procedure the runtime calls when the first train of a type is bought or exported
+        # (`OperatingRound._on_first_train`), translated from the DSL as an action's body is, for a train of
+        # the type (it reads only the train's type)
         name: str = binding.get("train_type")
         pre = m.vars.fresh_state("pre")
         ctx = tr.new_ctx(pre)
-        # (which train types rust on which: each card's `rusts_on`, its read recorded field by field)
-        rusts_on = {other: m.train_data[other].get("rusts_on") for other in m.train_types}
-        ctx.shared.reads.add("runtime", "first_train", (m.phases, rusts_on))
-        # the next phase this train type starts, if any
-        phase = pre["phase"]
-        new_phase: Any = phase
-        for i in reversed(range(len(m.phases))):
-            triggers = m.phases[i].get("on_train")
-            names = triggers if isinstance(triggers, list) else [triggers]
-            if name in [str(n) for n in names if n is not None]:
-                new_phase = IF(tr.cmp(">", i, phase), i, new_phase)
-        ctx.state["phase"] = new_phase
-        for other, rusts in rusts_on.items():
-            hits = name in [str(r) for r in rusts] if isinstance(rusts, list) else (rusts is not None and str(rusts) == name)
-            if hits:
-                for t in m.trains:
-                    if t.name == other:
-                        b.set_holder(ctx, t, SCRAP, True)
-        ctx.shared.calls.update({"emit:phase_start", "emit:first_train"})
-        for phase_data in m.phases:
-            for event in phase_data.get("events", []) or []:
-                ctx.shared.calls.add(f"emit:{event}")
-        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+        if on_first is None:
+            raise Unsupported("the title has no procedure on_first_train (the library's)")
+        train = next(x for x in m.trains if x.name == name)
+        ctx.shared.calls.add("on_first_train")
+        tr.call_routine(on_first, [Sel([(train, True)])], {}, ctx)
         return tr.finish(binding.label("first_train"), ctx, pre)
 
     out.append(Transition(
-        "first_train", "runtime", None, f"{operating}._on_first_train",
+        "first_train", "runtime", None,
+        f"{operating}._on_first_train" + (f", {on_first.decl.span}" if on_first is not None else ""),
         _prop_cite(m, "phase_change_timing") or "runtime",
-        "the first train of a type is bought: the next phase starts, older trains rust",
-        "first_train/1", first_train_bindings, first_train))
+        "the first train of a type is bought: older trains become obsolete or rust, the phase it begins starts "
+        "(the library's on_first_train)",
+        "first_train/2", first_train_bindings, first_train))
 
     def sale_bindings() -> list[Binding]:
         return [Binding((("private", x), ("player", p))) for x in m.privates for p in m.players]

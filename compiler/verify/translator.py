@@ -186,6 +186,8 @@ class Translator:
                     return m.z(DEPOT)
                 if name == "scrap":
                     return m.z(SCRAP)
+                if name in ("train_cards", "phases"):
+                    return self.card_records("train" if name == "train_cards" else "phase", ctx)
                 # the model holds every minor of the title (`Model.minors`): a title with none reads an
                 # empty list (18 Grand Junction's `close_minors`, 1846's minors removed)
                 if name not in ("players", "corporations", "privates", "bonds", "minors"):
@@ -290,6 +292,24 @@ class Translator:
         if isinstance(value, dict) and self.model.n_players in value:
             value = value[self.model.n_players]
         return self.lift(value)
+
+    def card_records(self, kind: str, ctx: Ctx) -> SymList:
+        """As GameBase.card_records: the cards of `kind` (train, phase) as records, in the title's order, each its
+        `key` and every parameter its kind declares (none where unset; one that may name several cards, as
+        a list: `Title.card_fields`). The title's data: every record is in the list whatever the state."""
+        fields = self.title.card_fields(kind)
+        records = []
+        for comp in self.title.components(kind):
+            data = component_data(comp, self.title.kind_defaults(kind))
+            record: dict[str, Any] = {"key": comp.key or ""}
+            for name, several in fields:
+                value = data.get(name)
+                if several:
+                    value = [] if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
+                record[name] = self.lift(value) if value is not None else None
+            records.append(record)
+        ctx.shared.reads.add("cards", kind, [sorted(r.items(), key=lambda kv: kv[0]) for r in records])
+        return SymList([(r, True) for r in records])
 
     def lift(self, value: Any) -> Any:
         """Plain data as a translator value (names of entities become entities)."""
