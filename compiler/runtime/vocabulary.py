@@ -13,7 +13,7 @@ Action = dict[str, Any]
 LOG_FORMAT = "the 18xx.games action format: {'type': ACTION, 'entity': ID, 'entity_type': KIND, ...}"
 #: The events the runtime raises itself (`GameBase.emit`), beside those a title's phases name in their
 #: `events` and those its rules raise with `emit`: a trigger `on` another never fires (`rulec check`'s E015)
-RUNTIME_EVENTS = ("card_picked", "corporation_closed", "corporation_started", "first_train", "floated",
+RUNTIME_EVENTS = ("card_picked", "corporation_closed", "corporation_started", "floated",
                   "game_start", "operating_order_set", "operating_round_end", "operating_round_start",
                   "phase_start", "president_changed", "stock_round_end", "trains_exported")
 #: The steps of a corporation's operating turn, in order (the title's

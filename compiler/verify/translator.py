@@ -74,6 +74,35 @@ from compiler.verify.terms import (
 _MISSING = object()
 
 
+class _TrainRecord(dict):
+    """A train card as a record (`Translator.card_records`): its `key` and the fields its kind declares,
+    each read from `Model.train_data` only when the rules read it (so recorded field by field); a field
+    that may name several cards as a list, as the engine's `GameBase.card_records` gives it."""
+
+    def __init__(self, tr: "Translator", card: str, fields: Any):
+        super().__init__()
+        self.tr, self.card = tr, card
+        self.several = dict(fields)
+
+    def __contains__(self, name: Any) -> bool:
+        return name == "key" or name in self.several
+
+    def __getitem__(self, name: Any) -> Any:
+        if name == "key":
+            return self.card
+        if name not in self.several:
+            raise KeyError(name)
+        value = self.tr.model.train_data[self.card].get(name)
+        if self.several[name]:
+            value = [] if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
+        return self.tr.lift(value) if value is not None else None
+
+    def get(self, name: Any, default: Any = None) -> Any:
+        return self[name] if name in self else default
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def _same_term(a: Any, b: Any) -> bool:
     """Whether two values of the translation are the same term (z3's structural equality for terms)."""
     if a is b:
@@ -298,6 +327,11 @@ class Translator:
         `key` and every parameter its kind declares (none where unset; one that may name several cards, as
         a list: `Title.card_fields`). The title's data: every record is in the list whatever the state."""
         fields = self.title.card_fields(kind)
+        if kind == "train":
+            # a train card's field is read through the model's recorded channel (`Model.train_data`) when
+            # the rules read it, field by field: a price erratum does not reach a procedure that reads
+            # only `rusts_on` (which cards there are is in `Model.digest_unread`)
+            return SymList([(_TrainRecord(self, name, fields), True) for name in self.model.train_types])
         records = []
         for comp in self.title.components(kind):
             data = component_data(comp, self.title.kind_defaults(kind))
