@@ -449,34 +449,30 @@ class Listing:
                 opened = answers[1][key] = self._quiet_opening(action, key[1])
             if opened:
                 actor, turn_refused = opened
-                if turn_refused:
-                    return True
-                named = self._named_shares
-                self.j.begin()
-                try:
-                    probe(self, actor, *values)
-                except (IllegalAction, RuleGap):
-                    return True
-                except Exception:  # noqa: BLE001
-                    return False
-                finally:
-                    self._named_shares = named
-                    self.j.rollback()
-                return False
+                return turn_refused or self._refused_on_trial(lambda: probe(self, actor, *values))
         opening = self._listing_opening()
         quiet = self._opens_quietly(action, kind, opening)
-        named = self._named_shares
-        self.j.begin()
-        try:
-            kind, rule = quiet, None
-            if kind is None:
-                kind, _routine, rule = self._open_action(action)
+
+        def run() -> None:
+            kind_, rule = quiet, None
+            if kind_ is None:
+                kind_, _routine, rule = self._open_action(action)
             # else `_open_action` would refuse nothing and change nothing the guards read: the turn check
             # and the guards, as they stand
             actor = self._actor(action)
             if quiet is None or opening is None or actor != opening[0]:
-                self._check_actor(kind, [actor], rule)  # (the entity acting passes it)
+                self._check_actor(kind_, [actor], rule)  # (the entity acting passes it)
             probe(self, actor, *values)
+
+        return self._refused_on_trial(run)
+
+    def _refused_on_trial(self, run: Callable[[], None]) -> bool:
+        """Whether `run` (a probe, with what opens its action) meets a refusal, in a transaction rolled back;
+        anything else it meets is no refusal: the candidates' own trials meet it, as the oracle's do."""
+        named = self._named_shares
+        self.j.begin()
+        try:
+            run()
         except (IllegalAction, RuleGap):
             return True
         except Exception:  # noqa: BLE001
