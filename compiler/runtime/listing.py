@@ -107,8 +107,9 @@ class Listing:
         answers = self._pair_answers
         key = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
-            if self._pair_refused(action, answers[1]) or self._prefix_refused(action, answers[1]) \
-                    or self._defaults_refused(action, answers[1]):
+            kind = self.action_name(action)
+            if self._pair_refused(action, answers[1], kind) or self._prefix_refused(action, answers[1], kind=kind) \
+                    or self._defaults_refused(action, answers[1], kind):
                 return False
             if action.get("type") == "pass" and len(action) <= 3:
                 # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
@@ -449,7 +450,21 @@ class Listing:
                 opened = answers[1][key] = self._quiet_opening(action, key[1])
             if opened:
                 actor, turn_refused = opened
-                return turn_refused or self._refused_on_trial(lambda: probe(self, actor, *values))
+                if turn_refused:
+                    return True
+                # `_refused_on_trial` written out: asked a dozen times in every listing
+                named, journal = self._named_shares, self.j
+                journal.begin()
+                try:
+                    probe(self, actor, *values)
+                except (IllegalAction, RuleGap):
+                    return True
+                except Exception:  # noqa: BLE001 - no refusal: the candidates' own trials meet it
+                    return False
+                finally:
+                    self._named_shares = named
+                    journal.rollback()
+                return False
         opening = self._listing_opening()
         quiet = self._opens_quietly(action, kind, opening)
 
@@ -564,13 +579,14 @@ class Listing:
         return (self._probing and not self._exhaustive and answers is not None
                 and answers[0] == len(self.j._marks) and self._pair_refused(action, answers[1]))
 
-    def _pair_refused(self, action: Action, answers: dict) -> bool:
+    def _pair_refused(self, action: Action, answers: dict, kind: str | None = None) -> bool:
         """Whether the opening guards of the action that read only its entity and its second parameter
         (its pair probe, `PAIR_PROBES`) refuse `action`, asked once per listing for each entity and value
         of that parameter (`answers`, the listing's own, in the state it lists): 1880's `par`, ~670
         candidates in a stock round, is judged by company before its prices, rows and layouts. The
-        probe runs as `_group_refused`'s does, with the action's own type, entity and fields."""
-        kind = self.action_name(action)
+        probe runs as `_group_refused`'s does, with the action's own type, entity and fields. `kind`: the
+        action's name, where the caller has it."""
+        kind = kind or self.action_name(action)
         probe = self.PAIR_PROBES.get(kind)
         if probe is None:
             return False
@@ -585,13 +601,13 @@ class Listing:
             known = answers[key] = self._probe_refuses(action, probe, value, kind=kind)
         return known
 
-    def _defaults_refused(self, action: Action, answers: dict) -> bool:
+    def _defaults_refused(self, action: Action, answers: dict, kind: str | None = None) -> bool:
         """Whether the probe of the action's entity and optional parameters (`DEFAULT_PROBES`, `qd_`)
         refuses `action`, where it leaves every optional field out (each then bound to its default, as
         `_bind_param` binds it): asked once per listing for each entity (`answers`, as `_pair_refused` keeps
         them). 1846's `buy_train` without a trade-in (`exchange`) refused for the train limit, whatever the
-        train and price."""
-        kind = self.action_name(action)
+        train and price. `kind`: the action's name, where the caller has it."""
+        kind = kind or self.action_name(action)
         probe = self.DEFAULT_PROBES.get(kind)
         if probe is None:
             return False
@@ -624,13 +640,14 @@ class Listing:
                 and answers is not None and answers[0] == len(self.j._marks)
                 and self._prefix_refused(action, answers[1], upto=2))
 
-    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None) -> bool:
+    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None, kind: str | None = None) -> bool:
         """Whether a probe of the action's first k parameters (`PREFIX_PROBES`: the guards that read only
         those, `q3_`, ..., or those that read more judged by a lower bound, `qb2_`, ...) refuses `action`,
         asked once per listing for each entity and values of those parameters (`answers`, as
         `_pair_refused` keeps them): 1880's `par` refused for cash by company, whatever the price, row
-        and layout; 1800's `trade_company` by private and seller, whatever the price."""
-        kind = self.action_name(action)
+        and layout; 1800's `trade_company` by private and seller, whatever the price. `kind`: the action's
+        name, where the caller has it."""
+        kind = kind or self.action_name(action)
         probes = self.PREFIX_PROBES.get(kind)
         if not probes:
             return False
@@ -828,6 +845,12 @@ class Listing:
         return out
 
     def _cand_buy_shares(self, entity, who):
+        """Each started corporation's certificates the buyer may be offered: a player one certificate at a
+        time (each holder's first, and those other corporations hold where the title's buy_shares names the
+        certificate), a corporation the first k of its own in the market (or another's, where the title lets
+        it); the guards decide. A corporation's candidates are worked out before its pair probe is asked
+        (`_pair_skips`), which is asked only where there are some (most corporations in a stock round have
+        none to offer: sold out), and drops them all where it refuses."""
         out = []
         sources = (POOL,) if entity.kind == "corporation" else None
         corporate_certificates = any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
@@ -835,8 +858,7 @@ class Listing:
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
-            if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
-                continue  # its guards refuse the buyer this corporation's shares, whichever
+            group: list[Action] = []
             if entity.kind == "corporation" and corp != entity:
                 if "corporate_buy_shares" in self.ACTION_PARAMS:
                     continue  # the vocabulary's corporate_buy_shares names these
@@ -845,47 +867,56 @@ class Listing:
                 president = self.b_president(entity)
                 for cert in self.certs_of[corp.id]:
                     if not cert.president and self.owner[cert.id] in (POOL, president):
-                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
-                continue
-            holders = sources or tuple(dict.fromkeys((self._ipo_of(corp), corp, POOL)))
-            corp_certs = self.certs_of[corp.id]
-            if entity.kind != "corporation":
-                # a player buys one certificate at a time: each holder's first, from one pass over the certificates
-                firsts: list = [None] * len(holders)
-                # each holder's place by kind and id (Entity equality; every holder here is an Entity)
-                place = {(holder.kind, holder.id): i for i, holder in enumerate(holders)}
-                others = []  # those another corporation holds
-                for c in corp_certs:
-                    if c.president:
-                        continue
-                    o = owner[c.id]
-                    i = place.get((o.kind, o.id))
-                    if i is not None:
-                        if firsts[i] is None:
-                            firsts[i] = c
-                    elif isinstance(o, Entity) and o.kind == "corporation" and o != corp:
-                        others.append(c)
-                named = entity.kind == "player" and corporate_certificates
-                if named and others:
-                    # a certificate another corporation holds, where the title's buy_shares names the certificate
-                    # bought (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
-                    out.append({"type": "buy_shares", **who, "shares": [others[0].id], "percent": others[0].percent})
-                out.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent}
-                           for c in firsts if c is not None)
-                if named:
-                    # a certificate another corporation holds of this one (18CO §4.2.2), where the title's
-                    # buy_shares names the certificate bought; its guards say who may buy it and when
-                    out.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent} for c in others)
-                continue
-            for holder in holders:
-                # Entity equality (kind and id; every holder here is an Entity) without a call per certificate
-                hid, hkind = holder.id, holder.kind
-                certs = [c for c in corp_certs
-                         if not c.president and ((o := owner[c.id]) is holder or (o.id == hid and o.kind == hkind))]
-                for k in range(1, len(certs) + 1):
-                    chosen = certs[:k]
-                    out.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
-                                "percent": sum(c.percent for c in chosen)})
+                        group.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+            else:
+                holders = sources or tuple(dict.fromkeys((self._ipo_of(corp), corp, POOL)))
+                corp_certs = self.certs_of[corp.id]
+                if entity.kind != "corporation":
+                    # a player buys one certificate at a time: each holder's first, from one pass over the
+                    # certificates
+                    firsts: list = [None] * len(holders)
+                    # each holder's place by kind and id (Entity equality; every holder here is an Entity)
+                    place = {(holder.kind, holder.id): i for i, holder in enumerate(holders)}
+                    others = []  # those another corporation holds
+                    for c in corp_certs:
+                        if c.president:
+                            continue
+                        o = owner[c.id]
+                        i = place.get((o.kind, o.id))
+                        if i is not None:
+                            if firsts[i] is None:
+                                firsts[i] = c
+                        elif isinstance(o, Entity) and o.kind == "corporation" and o != corp:
+                            others.append(c)
+                    named = entity.kind == "player" and corporate_certificates
+                    if named and others:
+                        # a certificate another corporation holds, where the title's buy_shares names the
+                        # certificate bought (18 Grand Junction's Cleveland Graham); its guards say whether it
+                        # may be bought
+                        group.append({"type": "buy_shares", **who, "shares": [others[0].id],
+                                      "percent": others[0].percent})
+                    group.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent}
+                                 for c in firsts if c is not None)
+                    if named:
+                        # a certificate another corporation holds of this one (18CO §4.2.2), where the title's
+                        # buy_shares names the certificate bought; its guards say who may buy it and when
+                        group.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent}
+                                     for c in others)
+                else:
+                    for holder in holders:
+                        # Entity equality (kind and id; every holder here is an Entity) without a call per
+                        # certificate
+                        hid, hkind = holder.id, holder.kind
+                        certs = [c for c in corp_certs
+                                 if not c.president and ((o := owner[c.id]) is holder
+                                                         or (o.id == hid and o.kind == hkind))]
+                        for k in range(1, len(certs) + 1):
+                            chosen = certs[:k]
+                            group.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
+                                          "percent": sum(c.percent for c in chosen)})
+            if group and not self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
+                # (where its guards refuse the buyer this corporation's shares, whichever: none listed)
+                out.extend(group)
         return out
 
     def _cand_special_buy_shares(self, entity, who):
