@@ -13,7 +13,7 @@ import random
 from typing import Any, Callable, Iterable, Iterator
 
 from compiler.runtime import track
-from compiler.runtime.entities import BANK, POOL, Entity
+from compiler.runtime.entities import BANK, IPO, POOL, Entity
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_PREFIXES, STEP_ACTIONS, VOCABULARY,
                                          Action)
@@ -535,10 +535,10 @@ class Listing:
             opening = None
             if not g["finished"] and not g.get("pending"):
                 acting = self.current_entity()
-                steps: list[str] = []
+                steps: tuple[str, ...] = ()
                 current = None
                 if g["round"] == "operating" and g.get("step") is not None and acting is not None:
-                    steps = self._steps()
+                    steps = tuple(self._steps())
                     current = steps.index(g["step"]) if g["step"] in steps else None
                 opening = (acting, steps, current)
             answers[1]["opening"] = opening
@@ -565,12 +565,28 @@ class Listing:
             operator, steps, current = opening
         else:
             operator = self.current_entity()
-            steps = self._steps() if operator is not None else []
+            steps = tuple(self._steps()) if operator is not None else ()
             current = steps.index(g["step"]) if g["step"] in steps else None
         if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
             return kind
-        target = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
+        target = self._first_step_with(steps, kind)
         return kind if current is None or target is None or current >= target else None
+
+    #: (operating steps, an action's name) -> `_first_step_with`: a function of those alone
+    _STEP_TARGETS: dict[tuple, int | None] = {}
+
+    @classmethod
+    def _first_step_with(cls, steps: tuple[str, ...], kind: str) -> int | None:
+        """The index of the first of `steps` whose actions (`STEP_ACTIONS`) include `kind`, or None; kept
+        for each steps and action (asked of every probe of an operating company's listing)."""
+        key = (steps, kind)
+        found = cls._STEP_TARGETS.get(key, False)
+        if found is False:
+            found = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
+            if len(cls._STEP_TARGETS) >= 4096:
+                cls._STEP_TARGETS.clear()
+            cls._STEP_TARGETS[key] = found
+        return found
 
     def _pair_skips(self, action: Action) -> bool:
         """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
@@ -869,7 +885,13 @@ class Listing:
                     if not cert.president and self.owner[cert.id] in (POOL, president):
                         group.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
             else:
-                holders = sources or tuple(dict.fromkeys((self._ipo_of(corp), corp, POOL)))
+                if sources is not None:
+                    holders = sources
+                else:
+                    ipo = self._ipo_of(corp)
+                    # (the distinct of the IPO, the corporation and the pool: the IPO apart, or the treasury)
+                    holders = (IPO, corp, POOL) if ipo is IPO else (corp, POOL) if ipo is corp \
+                        else tuple(dict.fromkeys((ipo, corp, POOL)))
                 corp_certs = self.certs_of[corp.id]
                 if entity.kind != "corporation":
                     # a player buys one certificate at a time: each holder's first, from one pass over the
