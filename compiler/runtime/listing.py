@@ -871,6 +871,15 @@ class Listing:
         sources = (POOL,) if entity.kind == "corporation" else None
         corporate_certificates = any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
         owner = self.owner
+        holdings = owner.holdings
+        # the corporations (by id) whose certificates some corporation holds, and which (by id): with the
+        # owners' index, a corporation none of whose certificates a player could be offered is passed over
+        # without a pass over its certificates (most of them in a stock round: sold out)
+        held_by_corporations: dict[str, set[str]] = {}
+        for holder, held in holdings.items() if entity.kind != "corporation" else ():
+            if isinstance(holder, Entity) and holder.kind == "corporation":
+                for corp_id in held:
+                    held_by_corporations.setdefault(corp_id, set()).add(holder.id)
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
@@ -893,6 +902,9 @@ class Listing:
                     holders = (IPO, corp, POOL) if ipo is IPO else (corp, POOL) if ipo is corp \
                         else tuple(dict.fromkeys((ipo, corp, POOL)))
                 corp_certs = self.certs_of[corp.id]
+                if entity.kind != "corporation" and not held_by_corporations.get(corp.id, set()) - {corp.id} \
+                        and not any(corp.id in holdings.get(holder, ()) for holder in holders):
+                    continue  # none held where a player could buy it, nor by another corporation: no candidate
                 if entity.kind != "corporation":
                     # a player buys one certificate at a time: each holder's first, from one pass over the
                     # certificates
@@ -1180,6 +1192,12 @@ class Listing:
         if self.board is None or self.closed[company.id] or not generic and (
                 self.owner[company.id].kind != "corporation" or self.g.get("operating") != self.owner[company.id].id):
             return out
+        try:
+            self._ability_lay_giver(company)
+        except IllegalAction:
+            return out  # refused whatever the hex and tile (its user, its timing): no hex worked out, none listed
+        except Exception:  # noqa: BLE001 - met where the loop below meets it, as ever
+            pass
         for ability in self._abilities(company, "free_lay"):
             hexes = ability.get("hexes")
             if not hexes:
