@@ -171,9 +171,14 @@ class Listing:
                 # refused in every state by a guard of its static probe, as `_iter_candidates_for` asks it
                 static = probing and name in self.STATIC_PROBES and self._action_shape(name)[0] not in self.UNPROBED
                 generator = self._generator(name) if probing else None
+                # (`_never_generated`'s answers read in place: asked of every private in every listing)
+                never_answers = self.__dict__.get("_never_answers") or {}
                 for other in self._possible_actors(name):
-                    if other == entity or self._never_generated(name, other) \
-                            or (static and self._static_refused(name, other)):
+                    never = never_answers.get((name, other.kind, other.id))
+                    if never is None:
+                        never = self._never_generated(name, other)
+                        never_answers = self.__dict__["_never_answers"]
+                    if never or other == entity or (static and self._static_refused(name, other)):
                         continue
                     generated = None
                     if generator is not None:
@@ -902,9 +907,11 @@ class Listing:
                     holders = (IPO, corp, POOL) if ipo is IPO else (corp, POOL) if ipo is corp \
                         else tuple(dict.fromkeys((ipo, corp, POOL)))
                 corp_certs = self.certs_of[corp.id]
-                if entity.kind != "corporation" and not held_by_corporations.get(corp.id, set()) - {corp.id} \
-                        and not any(corp.id in holdings.get(holder, ()) for holder in holders):
-                    continue  # none held where a player could buy it, nor by another corporation: no candidate
+                if entity.kind != "corporation":
+                    by_corporations = held_by_corporations.get(corp.id)
+                    if not (by_corporations and (len(by_corporations) > 1 or corp.id not in by_corporations)) \
+                            and not any(corp.id in holdings.get(holder, ()) for holder in holders):
+                        continue  # none held where a player could buy it, nor by another corporation: no candidate
                 if entity.kind != "corporation":
                     # a player buys one certificate at a time: each holder's first, from one pass over the
                     # certificates
@@ -994,7 +1001,13 @@ class Listing:
     def _cand_sell_shares(self, entity, who):
         out = []
         owner, eid, ekind = self.owner, entity.id, entity.kind  # Entity equality without a call per certificate
+        by_exchange = self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange"
+        # a seller other than a corporation sells only what the owners' index says it holds (`b_sellable`
+        # answers [] for the rest, and a president's certificate it does not hold is not offered)
+        held = owner.holdings.get(entity, {}) if entity.kind != "corporation" and entity.__class__ is Entity else None
         for corp in self.corporations:
+            if held is not None and corp.id not in held:
+                continue
             if entity.kind == "corporation" and corp != entity and "corporate_sell_shares" in self.ACTION_PARAMS:
                 continue  # the vocabulary's corporate_sell_shares names these
             if entity.kind == "corporation":
@@ -1009,7 +1022,7 @@ class Listing:
                 out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],
                             "percent": sum(c.percent for c in chosen)})
             pres = self.certs_of[corp.id][0]
-            if entity.kind == "player" and self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange" \
+            if entity.kind == "player" and by_exchange \
                     and self.owner[pres.id] == entity and pres not in certs and self.corp[corp.id]["cell"] is not None:
                 # the president's certificate, alone or with the rest, sold whole or but one share of it (where
                 # the title sells it by a presidency exchange: its guards say when)
