@@ -902,7 +902,13 @@ class Listing:
                 if sources is not None:
                     holders = sources
                 else:
-                    ipo = self._ipo_of(corp)
+                    try:
+                        ipo = self._ipo_of(corp)
+                    except Exception:
+                        # (met after the pair probe before: where it refuses, no candidate, and nothing raised)
+                        if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
+                            continue
+                        raise
                     # (the distinct of the IPO, the corporation and the pool: the IPO apart, or the treasury)
                     holders = (IPO, corp, POOL) if ipo is IPO else (corp, POOL) if ipo is corp \
                         else tuple(dict.fromkeys((ipo, corp, POOL)))
