@@ -307,15 +307,23 @@ class Abilities:
         the corporation's own tile lays. Refused (IllegalAction) otherwise."""
         return self._ability_lay_at(rotation, *self._ability_lay_opening(company, hex_id, tile))
 
-    def _ability_lay_opening(self, company: Entity, hex_id: str, tile: str) -> tuple:
-        """What `b_check_ability_lay` judges before the rotation: refused as it refuses (IllegalAction), else
-        what the rest of its check reads (`_ability_lay_at`), the same at every rotation (the listing of a
-        private's lays judges it once for each hex and tile, `_cand_ability_lays`)."""
+    def _ability_lay_giver(self, company: Entity) -> tuple[dict, Entity]:
+        """What `_ability_lay_opening` judges first, reading neither the hex nor the tile: private `company`'s
+        tile-lay ability (its first of `effect: free_lay`) and who may use it now (`_ability_user`); refused
+        (IllegalAction) otherwise, and then at every hex and tile (the listing asks it once, before it works
+        out the hexes, `_cand_ability_lays`)."""
         abilities = self._abilities(company, "free_lay")
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
         ability = abilities[0]
-        corp = self._ability_user(company, "lays its track", ability if self._generic_timing(ability) else None)
+        return ability, self._ability_user(company, "lays its track",
+                                           ability if self._generic_timing(ability) else None)
+
+    def _ability_lay_opening(self, company: Entity, hex_id: str, tile: str) -> tuple:
+        """What `b_check_ability_lay` judges before the rotation: refused as it refuses (IllegalAction), else
+        what the rest of its check reads (`_ability_lay_at`), the same at every rotation (the listing of a
+        private's lays judges it once for each hex and tile, `_cand_ability_lays`)."""
+        ability, corp = self._ability_lay_giver(company)
         name = str(tile).rsplit("-", 1)[0] if "-" in str(tile) else str(tile)
         if ability.get("hexes") and str(hex_id) not in [str(h) for h in ability["hexes"]]:
             raise IllegalAction(f"{company}'s tile lay is not for {hex_id}")

@@ -13,7 +13,7 @@ import random
 from typing import Any, Callable, Iterable, Iterator
 
 from compiler.runtime import track
-from compiler.runtime.entities import BANK, POOL, Entity
+from compiler.runtime.entities import BANK, IPO, POOL, Entity
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_PREFIXES, STEP_ACTIONS, VOCABULARY,
                                          Action)
@@ -107,8 +107,9 @@ class Listing:
         answers = self._pair_answers
         key = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
-            if self._pair_refused(action, answers[1]) or self._prefix_refused(action, answers[1]) \
-                    or self._defaults_refused(action, answers[1]):
+            kind = self.action_name(action)
+            if self._pair_refused(action, answers[1], kind) or self._prefix_refused(action, answers[1], kind=kind) \
+                    or self._defaults_refused(action, answers[1], kind):
                 return False
             if action.get("type") == "pass" and len(action) <= 3:
                 # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
@@ -170,9 +171,14 @@ class Listing:
                 # refused in every state by a guard of its static probe, as `_iter_candidates_for` asks it
                 static = probing and name in self.STATIC_PROBES and self._action_shape(name)[0] not in self.UNPROBED
                 generator = self._generator(name) if probing else None
+                # (`_never_generated`'s answers read in place: asked of every private in every listing)
+                never_answers = self.__dict__.get("_never_answers") or {}
                 for other in self._possible_actors(name):
-                    if other == entity or self._never_generated(name, other) \
-                            or (static and self._static_refused(name, other)):
+                    never = never_answers.get((name, other.kind, other.id))
+                    if never is None:
+                        never = self._never_generated(name, other)
+                        never_answers = self.__dict__["_never_answers"]
+                    if never or other == entity or (static and self._static_refused(name, other)):
                         continue
                     generated = None
                     if generator is not None:
@@ -449,7 +455,21 @@ class Listing:
                 opened = answers[1][key] = self._quiet_opening(action, key[1])
             if opened:
                 actor, turn_refused = opened
-                return turn_refused or self._refused_on_trial(lambda: probe(self, actor, *values))
+                if turn_refused:
+                    return True
+                # `_refused_on_trial` written out: asked a dozen times in every listing
+                named, journal = self._named_shares, self.j
+                journal.begin()
+                try:
+                    probe(self, actor, *values)
+                except (IllegalAction, RuleGap):
+                    return True
+                except Exception:  # noqa: BLE001 - no refusal: the candidates' own trials meet it
+                    return False
+                finally:
+                    self._named_shares = named
+                    journal.rollback()
+                return False
         opening = self._listing_opening()
         quiet = self._opens_quietly(action, kind, opening)
 
@@ -520,10 +540,10 @@ class Listing:
             opening = None
             if not g["finished"] and not g.get("pending"):
                 acting = self.current_entity()
-                steps: list[str] = []
+                steps: tuple[str, ...] = ()
                 current = None
                 if g["round"] == "operating" and g.get("step") is not None and acting is not None:
-                    steps = self._steps()
+                    steps = tuple(self._steps())
                     current = steps.index(g["step"]) if g["step"] in steps else None
                 opening = (acting, steps, current)
             answers[1]["opening"] = opening
@@ -550,12 +570,28 @@ class Listing:
             operator, steps, current = opening
         else:
             operator = self.current_entity()
-            steps = self._steps() if operator is not None else []
+            steps = tuple(self._steps()) if operator is not None else ()
             current = steps.index(g["step"]) if g["step"] in steps else None
         if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
             return kind
-        target = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
+        target = self._first_step_with(steps, kind)
         return kind if current is None or target is None or current >= target else None
+
+    #: (operating steps, an action's name) -> `_first_step_with`: a function of those alone
+    _STEP_TARGETS: dict[tuple, int | None] = {}
+
+    @classmethod
+    def _first_step_with(cls, steps: tuple[str, ...], kind: str) -> int | None:
+        """The index of the first of `steps` whose actions (`STEP_ACTIONS`) include `kind`, or None; kept
+        for each steps and action (asked of every probe of an operating company's listing)."""
+        key = (steps, kind)
+        found = cls._STEP_TARGETS.get(key, False)
+        if found is False:
+            found = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
+            if len(cls._STEP_TARGETS) >= 4096:
+                cls._STEP_TARGETS.clear()
+            cls._STEP_TARGETS[key] = found
+        return found
 
     def _pair_skips(self, action: Action) -> bool:
         """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
@@ -564,13 +600,14 @@ class Listing:
         return (self._probing and not self._exhaustive and answers is not None
                 and answers[0] == len(self.j._marks) and self._pair_refused(action, answers[1]))
 
-    def _pair_refused(self, action: Action, answers: dict) -> bool:
+    def _pair_refused(self, action: Action, answers: dict, kind: str | None = None) -> bool:
         """Whether the opening guards of the action that read only its entity and its second parameter
         (its pair probe, `PAIR_PROBES`) refuse `action`, asked once per listing for each entity and value
         of that parameter (`answers`, the listing's own, in the state it lists): 1880's `par`, ~670
         candidates in a stock round, is judged by company before its prices, rows and layouts. The
-        probe runs as `_group_refused`'s does, with the action's own type, entity and fields."""
-        kind = self.action_name(action)
+        probe runs as `_group_refused`'s does, with the action's own type, entity and fields. `kind`: the
+        action's name, where the caller has it."""
+        kind = kind or self.action_name(action)
         probe = self.PAIR_PROBES.get(kind)
         if probe is None:
             return False
@@ -585,13 +622,13 @@ class Listing:
             known = answers[key] = self._probe_refuses(action, probe, value, kind=kind)
         return known
 
-    def _defaults_refused(self, action: Action, answers: dict) -> bool:
+    def _defaults_refused(self, action: Action, answers: dict, kind: str | None = None) -> bool:
         """Whether the probe of the action's entity and optional parameters (`DEFAULT_PROBES`, `qd_`)
         refuses `action`, where it leaves every optional field out (each then bound to its default, as
         `_bind_param` binds it): asked once per listing for each entity (`answers`, as `_pair_refused` keeps
         them). 1846's `buy_train` without a trade-in (`exchange`) refused for the train limit, whatever the
-        train and price."""
-        kind = self.action_name(action)
+        train and price. `kind`: the action's name, where the caller has it."""
+        kind = kind or self.action_name(action)
         probe = self.DEFAULT_PROBES.get(kind)
         if probe is None:
             return False
@@ -624,13 +661,14 @@ class Listing:
                 and answers is not None and answers[0] == len(self.j._marks)
                 and self._prefix_refused(action, answers[1], upto=2))
 
-    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None) -> bool:
+    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None, kind: str | None = None) -> bool:
         """Whether a probe of the action's first k parameters (`PREFIX_PROBES`: the guards that read only
         those, `q3_`, ..., or those that read more judged by a lower bound, `qb2_`, ...) refuses `action`,
         asked once per listing for each entity and values of those parameters (`answers`, as
         `_pair_refused` keeps them): 1880's `par` refused for cash by company, whatever the price, row
-        and layout; 1800's `trade_company` by private and seller, whatever the price."""
-        kind = self.action_name(action)
+        and layout; 1800's `trade_company` by private and seller, whatever the price. `kind`: the action's
+        name, where the caller has it."""
+        kind = kind or self.action_name(action)
         probes = self.PREFIX_PROBES.get(kind)
         if not probes:
             return False
@@ -828,15 +866,29 @@ class Listing:
         return out
 
     def _cand_buy_shares(self, entity, who):
+        """Each started corporation's certificates the buyer may be offered: a player one certificate at a
+        time (each holder's first, and those other corporations hold where the title's buy_shares names the
+        certificate), a corporation the first k of its own in the market (or another's, where the title lets
+        it); the guards decide. A corporation's candidates are worked out before its pair probe is asked
+        (`_pair_skips`), which is asked only where there are some (most corporations in a stock round have
+        none to offer: sold out), and drops them all where it refuses."""
         out = []
         sources = (POOL,) if entity.kind == "corporation" else None
         corporate_certificates = any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
         owner = self.owner
+        holdings = owner.holdings
+        # the corporations (by id) whose certificates some corporation holds, and which (by id): with the
+        # owners' index, a corporation none of whose certificates a player could be offered is passed over
+        # without a pass over its certificates (most of them in a stock round: sold out)
+        held_by_corporations: dict[str, set[str]] = {}
+        for holder, held in holdings.items() if entity.kind != "corporation" else ():
+            if isinstance(holder, Entity) and holder.kind == "corporation":
+                for corp_id in held:
+                    held_by_corporations.setdefault(corp_id, set()).add(holder.id)
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
-            if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
-                continue  # its guards refuse the buyer this corporation's shares, whichever
+            group: list[Action] = []
             if entity.kind == "corporation" and corp != entity:
                 if "corporate_buy_shares" in self.ACTION_PARAMS:
                     continue  # the vocabulary's corporate_buy_shares names these
@@ -845,47 +897,73 @@ class Listing:
                 president = self.b_president(entity)
                 for cert in self.certs_of[corp.id]:
                     if not cert.president and self.owner[cert.id] in (POOL, president):
-                        out.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
-                continue
-            holders = sources or tuple(dict.fromkeys((self._ipo_of(corp), corp, POOL)))
-            corp_certs = self.certs_of[corp.id]
-            if entity.kind != "corporation":
-                # a player buys one certificate at a time: each holder's first, from one pass over the certificates
-                firsts: list = [None] * len(holders)
-                # each holder's place by kind and id (Entity equality; every holder here is an Entity)
-                place = {(holder.kind, holder.id): i for i, holder in enumerate(holders)}
-                others = []  # those another corporation holds
-                for c in corp_certs:
-                    if c.president:
-                        continue
-                    o = owner[c.id]
-                    i = place.get((o.kind, o.id))
-                    if i is not None:
-                        if firsts[i] is None:
-                            firsts[i] = c
-                    elif isinstance(o, Entity) and o.kind == "corporation" and o != corp:
-                        others.append(c)
-                named = entity.kind == "player" and corporate_certificates
-                if named and others:
-                    # a certificate another corporation holds, where the title's buy_shares names the certificate
-                    # bought (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
-                    out.append({"type": "buy_shares", **who, "shares": [others[0].id], "percent": others[0].percent})
-                out.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent}
-                           for c in firsts if c is not None)
-                if named:
-                    # a certificate another corporation holds of this one (18CO §4.2.2), where the title's
-                    # buy_shares names the certificate bought; its guards say who may buy it and when
-                    out.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent} for c in others)
-                continue
-            for holder in holders:
-                # Entity equality (kind and id; every holder here is an Entity) without a call per certificate
-                hid, hkind = holder.id, holder.kind
-                certs = [c for c in corp_certs
-                         if not c.president and ((o := owner[c.id]) is holder or (o.id == hid and o.kind == hkind))]
-                for k in range(1, len(certs) + 1):
-                    chosen = certs[:k]
-                    out.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
-                                "percent": sum(c.percent for c in chosen)})
+                        group.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+            else:
+                if sources is not None:
+                    holders = sources
+                else:
+                    try:
+                        ipo = self._ipo_of(corp)
+                    except Exception:
+                        # (met after the pair probe before: where it refuses, no candidate, and nothing raised)
+                        if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
+                            continue
+                        raise
+                    # (the distinct of the IPO, the corporation and the pool: the IPO apart, or the treasury)
+                    holders = (IPO, corp, POOL) if ipo is IPO else (corp, POOL) if ipo is corp \
+                        else tuple(dict.fromkeys((ipo, corp, POOL)))
+                corp_certs = self.certs_of[corp.id]
+                if entity.kind != "corporation":
+                    by_corporations = held_by_corporations.get(corp.id)
+                    if not (by_corporations and (len(by_corporations) > 1 or corp.id not in by_corporations)) \
+                            and not any(corp.id in holdings.get(holder, ()) for holder in holders):
+                        continue  # none held where a player could buy it, nor by another corporation: no candidate
+                if entity.kind != "corporation":
+                    # a player buys one certificate at a time: each holder's first, from one pass over the
+                    # certificates
+                    firsts: list = [None] * len(holders)
+                    # each holder's place by kind and id (Entity equality; every holder here is an Entity)
+                    place = {(holder.kind, holder.id): i for i, holder in enumerate(holders)}
+                    others = []  # those another corporation holds
+                    for c in corp_certs:
+                        if c.president:
+                            continue
+                        o = owner[c.id]
+                        i = place.get((o.kind, o.id))
+                        if i is not None:
+                            if firsts[i] is None:
+                                firsts[i] = c
+                        elif isinstance(o, Entity) and o.kind == "corporation" and o != corp:
+                            others.append(c)
+                    named = entity.kind == "player" and corporate_certificates
+                    if named and others:
+                        # a certificate another corporation holds, where the title's buy_shares names the
+                        # certificate bought (18 Grand Junction's Cleveland Graham); its guards say whether it
+                        # may be bought
+                        group.append({"type": "buy_shares", **who, "shares": [others[0].id],
+                                      "percent": others[0].percent})
+                    group.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent}
+                                 for c in firsts if c is not None)
+                    if named:
+                        # a certificate another corporation holds of this one (18CO §4.2.2), where the title's
+                        # buy_shares names the certificate bought; its guards say who may buy it and when
+                        group.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent}
+                                     for c in others)
+                else:
+                    for holder in holders:
+                        # Entity equality (kind and id; every holder here is an Entity) without a call per
+                        # certificate
+                        hid, hkind = holder.id, holder.kind
+                        certs = [c for c in corp_certs
+                                 if not c.president and ((o := owner[c.id]) is holder
+                                                         or (o.id == hid and o.kind == hkind))]
+                        for k in range(1, len(certs) + 1):
+                            chosen = certs[:k]
+                            group.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
+                                          "percent": sum(c.percent for c in chosen)})
+            if group and not self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
+                # (where its guards refuse the buyer this corporation's shares, whichever: none listed)
+                out.extend(group)
         return out
 
     def _cand_special_buy_shares(self, entity, who):
@@ -929,7 +1007,13 @@ class Listing:
     def _cand_sell_shares(self, entity, who):
         out = []
         owner, eid, ekind = self.owner, entity.id, entity.kind  # Entity equality without a call per certificate
+        by_exchange = self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange"
+        # a seller other than a corporation sells only what the owners' index says it holds (`b_sellable`
+        # answers [] for the rest, and a president's certificate it does not hold is not offered)
+        held = owner.holdings.get(entity, {}) if entity.kind != "corporation" and entity.__class__ is Entity else None
         for corp in self.corporations:
+            if held is not None and corp.id not in held:
+                continue
             if entity.kind == "corporation" and corp != entity and "corporate_sell_shares" in self.ACTION_PARAMS:
                 continue  # the vocabulary's corporate_sell_shares names these
             if entity.kind == "corporation":
@@ -944,7 +1028,7 @@ class Listing:
                 out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],
                             "percent": sum(c.percent for c in chosen)})
             pres = self.certs_of[corp.id][0]
-            if entity.kind == "player" and self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange" \
+            if entity.kind == "player" and by_exchange \
                     and self.owner[pres.id] == entity and pres not in certs and self.corp[corp.id]["cell"] is not None:
                 # the president's certificate, alone or with the rest, sold whole or but one share of it (where
                 # the title sells it by a presidency exchange: its guards say when)
@@ -1127,6 +1211,12 @@ class Listing:
         if self.board is None or self.closed[company.id] or not generic and (
                 self.owner[company.id].kind != "corporation" or self.g.get("operating") != self.owner[company.id].id):
             return out
+        try:
+            self._ability_lay_giver(company)
+        except IllegalAction:
+            return out  # refused whatever the hex and tile (its user, its timing): no hex worked out, none listed
+        except Exception:  # noqa: BLE001 - met where the loop below meets it, as ever
+            pass
         for ability in self._abilities(company, "free_lay"):
             hexes = ability.get("hexes")
             if not hexes:

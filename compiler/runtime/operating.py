@@ -944,9 +944,11 @@ class OperatingRound:
         if not self._takeovers_on() or "check_take_over" not in self.ROUTINES:
             return
 
+        routine = self.ROUTINES["check_take_over"]  # (what `call` would look up for each corporation)
+
         def check() -> None:
             for owned in self.corporations:
-                self.call("check_take_over", owned)
+                routine(self, owned)
 
         self._sanctioning_take_over(check)
 
