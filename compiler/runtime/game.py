@@ -412,7 +412,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self.flow = {"paid": 0, "received": 0}
         #: item id -> holder, with each holder's certificates indexed (`Owners.holdings`), for `b_percent`
         #: and `b_certificates`: every change of owner, and its undoing, keeps the index
-        self.owner: Owners = Owners(self.certificates)
+        self.owner: Owners = Owners(self.certificates, self.trains)
         for corp in self.corporations:
             for cert in self.certs_of[corp.id]:
                 self.owner[cert.id] = self._ipo_of(corp)  # unsold certificates wait where the library's ipo_of says

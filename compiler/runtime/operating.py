@@ -34,13 +34,10 @@ class OperatingRound:
         return bool(self.corp[corp.id].get("operated"))
 
     def b_trains(self, holder: Entity) -> list[Train]:
-        owner = self.owner
-        if holder.__class__ is Entity:
-            # Entity equality (kind and id) without a call per train
-            hid, hkind = holder.id, holder.kind
-            return [t for tid, t in self.trains.items()
-                    if (o := owner[tid]) is holder or (o.__class__ is Entity and o.id == hid and o.kind == hkind)]
-        return [t for tid, t in self.trains.items() if owner[tid] == holder]
+        """trains(H): the trains H holds, in the order of the game's trains (from the owners' index of
+        trains, `Owners.trains_of`: no pass over every train)."""
+        trains = self.trains
+        return [trains[tid] for tid in self.owner.trains_held(holder)]
 
     def b_revenue(self, corp: Entity) -> int:
         return self.corp[corp.id]["revenue"]

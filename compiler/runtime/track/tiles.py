@@ -250,9 +250,16 @@ class Tile:
     reserved: tuple[tuple[str, int], ...] = ()
     #: the hash, made once: tiles key the layout, track-map and upgrade caches, asked of at every lay
     _hash: int = field(init=False, compare=False, repr=False)
+    #: the number of nodes of each kind, counted once: a derived upgrade chart compares them for every
+    #: pair of tiles (`Board.upgrade_targets`)
+    _kinds: dict = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.name, self.color, self.label, len(self.nodes), len(self.paths))))
+        kinds: dict[str, int] = {}
+        for n in self.nodes:
+            kinds[n.kind] = kinds.get(n.kind, 0) + 1
+        object.__setattr__(self, "_kinds", kinds)
 
     @classmethod
     def from_dict(cls, name: str, data: Mapping[str, Any]) -> Tile:
@@ -279,7 +286,7 @@ class Tile:
         return self._hash
 
     def count(self, kind: str) -> int:
-        return sum(1 for n in self.nodes if n.kind == kind)
+        return self._kinds.get(kind, 0)
 
     @property
     def cities(self) -> int:
