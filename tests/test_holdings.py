@@ -31,6 +31,8 @@ def _check(game) -> None:
     assert game.owner.trains_of == game.owner.trains_rebuilt()
     for holder in set(game.owner.values()):  # `b_trains` reads the trains' index: as a pass over the trains
         assert game.b_trains(holder) == [t for t in game.trains.values() if game.owner[t.id] == holder]
+    # the trains the depot sells, kept by the owners' train stamp and the phase: as worked out now
+    assert game._available_train_ids() == game._available_train_ids_now()
     for corp in game.corporations:  # and the builtins answer as a pass over the certificates would
         for holder in set(game.owner.values()):
             assert game.b_percent(holder, corp) == _scanned_percent(game, holder, corp)

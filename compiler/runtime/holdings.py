@@ -28,13 +28,14 @@ trains)`, never more during play); `trains_rebuilt` is what it must equal.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 
 class Owners(dict):
     """item id -> holder, with `holdings` (holder -> corporation id -> [percent, certificates])."""
 
-    __slots__ = ("certificates", "holdings", "_counted", "trains", "trains_of")
+    __slots__ = ("certificates", "holdings", "_counted", "trains", "trains_of", "train_stamp")
 
     def __init__(self, certificates: dict, trains: dict | None = None) -> None:
         super().__init__()
@@ -42,6 +43,9 @@ class Owners(dict):
         self.trains = trains if trains is not None else {}
         #: holder -> {train id: None} of the trains it holds, a holder with none has no entry
         self.trains_of: dict[Any, dict[str, None]] = {}
+        #: a number no other holding of the trains has had (a new one at every train's change of holder, in
+        #: any game): what is worked out from who holds the trains may be kept by it (`_available_train_ids`)
+        self.train_stamp = next(_TRAIN_STAMPS)
         #: the game's certificates by id (read for a certificate's corporation and percent)
         self.certificates = certificates
         self.holdings: dict[Any, dict[str, list[int]]] = {}
@@ -79,6 +83,7 @@ class Owners(dict):
 
     def _move_train(self, key: str, holder: Any) -> None:
         """`trains_of` follows the train `key` from its holder now (if any) to `holder` (`_NOBODY`: none)."""
+        self.train_stamp = next(_TRAIN_STAMPS)
         trains_of = self.trains_of
         if key in self:
             old = dict.__getitem__(self, key)
@@ -179,6 +184,9 @@ class Owners(dict):
     def __reduce__(self):
         return (_restore, (self.certificates, dict(self), self.trains))
 
+
+#: `Owners.train_stamp`s, never given twice
+_TRAIN_STAMPS = itertools.count(1)
 
 #: a train's holder when it has none (taken out of the owners)
 _NOBODY = object()

@@ -429,6 +429,19 @@ class OperatingRound:
         2-trains, sold beside the stack). A train a corporation owns from
         the start (`owner`) is never sold."""
         owner, depot = self.owner, DEPOT
+        # a function of who holds the trains and of the phase: kept by the owners' train stamp (a new one at
+        # every train's change of holder, a rolled-back one included) and the phase
+        key = (owner.train_stamp, self.g["phase"])
+        kept = self.__dict__.get("_available_kept")
+        if kept is not None and kept[0] == key:
+            return list(kept[1])
+        out = self._available_train_ids_now()
+        self.__dict__["_available_kept"] = (key, tuple(out))
+        return out
+
+    def _available_train_ids_now(self) -> list[str]:
+        """`_available_train_ids`, worked out."""
+        owner, depot = self.owner, DEPOT
         terms = self._train_terms()
         in_depot = [term for term in terms[0] if owner[term[0]] is depot]
         if not in_depot:
