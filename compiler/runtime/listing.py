@@ -63,8 +63,23 @@ def _shuffled_range(rng: random.Random, n: int) -> list[int]:
     return order
 
 
+class _KnownRefused:
+    """In random_legal_action's own listing (`Listing._runs_listed`), `count` candidates in a row that a
+    generator knows refused (a bound probe refuses their group, `_group_known_refused`): not built, as
+    `is_legal` would refuse each untried; they keep their places in the list the draw shuffles."""
+
+    __slots__ = ("count",)
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+
 class Listing:
     """GameBase's listing of legal actions and their candidates."""
+
+    #: in random_legal_action's own listing, where a generator may list a run of candidates it knows
+    #: refused as one `_KnownRefused` (no other listing, nested ones included, sees one)
+    _runs_listed = False
 
     # ------------------------------------------------------------ the contract: legal actions
 
@@ -81,15 +96,16 @@ class Listing:
         """A listing of candidates: with `probing`, an action's candidates are skipped where its probes
         refuse them (`_group_refused`, `_pair_refused`; the pair probes' answers kept for the state it
         lists in); without, each is tried (the oracle). Restores the enclosing listing's setting."""
-        saved = self._probing, self._pair_answers, self._known_refused
+        saved = self._probing, self._pair_answers, self._known_refused, self._runs_listed
         self._probing = probing
         self._pair_answers = (len(self.j._marks), {}) if probing else None
         # the candidates a bound probe refuses (`_bound_refused`): listed, known refused without a trial
         self._known_refused = {} if probing else None
+        self._runs_listed = False  # (random_legal_action's own listing says where runs may be listed)
         try:
             yield
         finally:
-            self._probing, self._pair_answers, self._known_refused = saved
+            self._probing, self._pair_answers, self._known_refused, self._runs_listed = saved
 
     def oracle_legal_actions(self) -> list[Action]:
         """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
@@ -115,11 +131,23 @@ class Listing:
         if self.g["finished"]:
             return None
         with self._listing(probing=True):
-            candidates = self._candidates()
+            # (a run of candidates known refused, `_KnownRefused`, stands in the list as that many places
+            # none of which is drawn: the same list as `_candidates()` for the shuffle, the same draw)
+            self._runs_listed = True
+            try:
+                candidates = []
+                for candidate in self._iter_candidates():
+                    if candidate.__class__ is _KnownRefused:
+                        candidates += itertools.repeat(_KnownRefused, candidate.count)
+                    else:
+                        candidates.append(candidate)
+            finally:
+                self._runs_listed = False
             order = _shuffled_range(rng, len(candidates))
             for index in order:
-                if self.is_legal(candidates[index]):
-                    return candidates[index]
+                candidate = candidates[index]
+                if candidate is not _KnownRefused and self.is_legal(candidate):
+                    return candidate
             return None
 
     def refused_by_gaps(self) -> list[str]:
@@ -857,13 +885,16 @@ class Listing:
                 layouts = corp.get("share_layouts")
                 # the founder picks the size of the president's certificate, where the action names one
                 percents = sorted(layouts) if isinstance(layouts, dict) and named_percent else None
+                if self._runs_listed:
+                    # random play's listing: a group known refused is a run of as many places, not built
+                    count = sum(len(found[1]) for found in (self._par_price_found(prices, price, named_slot)
+                                                            for price in self.b_par_prices(corp))
+                                if found is not None) * (1 if percents is None else len(percents))
+                    if count and self._group_known_refused(group):
+                        out.append(_KnownRefused(count))
+                        continue
                 for price in self.b_par_prices(corp):
-                    found = prices.get(price, False)
-                    if found is False:
-                        cell = self.market.par_cell(price)
-                        # the founder picks the row on a round track (1880 VI.6), where the action names one
-                        found = prices[price] = None if cell is None else (
-                            f"{price},{cell[0]},{cell[1]}", self._round_track_slots(price) if named_slot else [None])
+                    found = self._par_price_found(prices, price, named_slot)
                     if found is None:
                         continue
                     share_price, rows = found
@@ -880,6 +911,17 @@ class Listing:
                     # dear): listed, known refused
                     self._known_refused.update({id(a): a for a in out[start:]})
         return out
+
+    def _par_price_found(self, prices: dict, price: int, named_slot: bool) -> tuple[str, list] | None:
+        """A par price's share_price field and the rows a founder may choose there (None off the market),
+        kept in `prices` for the listing (the same for every corporation)."""
+        found = prices.get(price, False)
+        if found is False:
+            cell = self.market.par_cell(price)
+            # the founder picks the row on a round track (1880 VI.6), where the action names one
+            found = prices[price] = None if cell is None else (
+                f"{price},{cell[0]},{cell[1]}", self._round_track_slots(price) if named_slot else [None])
+        return found
 
     def _cand_buy_shares(self, entity, who):
         out = []
