@@ -372,6 +372,26 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 dims["closed_companies"] = self.b_closed_companies()
             if "phase" in table.dims and "phase" not in dims:
                 dims["phase"] = self.g["phase"]
+        if isinstance(table, Table):
+            # a table's reading is a function of the table and the dimensions it is read at (1846's
+            # certificate limit, by players and corporations, in every purchase's probe): kept for each
+            try:
+                key: tuple | None = (name, tuple(sorted(dims.items())))
+                reads = self.__dict__.get("_table_reads")
+                if reads is None:
+                    reads = self.__dict__["_table_reads"] = {}
+                found = reads.get(key)
+            except TypeError:  # a dimension's value that is no key: read as it comes
+                key = found = None
+            if found is not None and found[0] is table:
+                return found[1]
+            value = resolve_value(name, self.option_sets[name], players=self.n, **dims) \
+                if name in self.option_sets else self.DATA.param(name, players=self.n, **dims)
+            if key is not None:
+                if len(reads) >= 4096:
+                    reads.clear()
+                reads[key] = (table, value)
+            return value
         if name in self.option_sets:
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
