@@ -1238,8 +1238,15 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return bool(self.call("step_held", operator, self.g["step"]))
         if self.DATA.properties.get("auto_pass_test") == "own_actions":
             return self.b_step_actions_legal(operator)  # only the step's own actions hold it
-        # any legal action but a pass (or an empty run) holds it, what may be done at any step included
-        return self._some_legal(self._iter_candidates(cheap_first=True))
+        # any legal action but a pass (or an empty run) holds it, what may be done at any step included;
+        # the action found legal when the company was last asked at this step is tried first (any legal
+        # one answers: the order changes what it costs to ask, not the answer)
+        asked = ("held", self.g["step"], operator.kind, operator.id)
+        found = self._first_legal(self._iter_candidates(cheap_first=True, prefer=self._found_legal.get(asked),
+                                                        prefer_first=True))
+        if found is not None:
+            self._found_legal[asked] = self.action_name(found)
+        return found is not None
 
     def b_step_actions_legal(self, operator: Entity) -> bool:
         """step_actions_legal(C): whether an action of C's current operating step other than a pass (or an

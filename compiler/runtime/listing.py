@@ -206,9 +206,11 @@ class Listing:
     #: where only the existence of a legal action is asked
     COSTLY = ("run_routes", "lay_tile")
 
-    def _iter_candidates(self, cheap_first: bool = False, prefer: str | None = None) -> Iterator[Action]:
+    def _iter_candidates(self, cheap_first: bool = False, prefer: str | None = None,
+                         prefer_first: bool = False) -> Iterator[Action]:
         """The candidates of `_candidates`, generated one action type at a time (the costly types last
-        with `cheap_first`, and the action `prefer` first among those of its cost)."""
+        with `cheap_first`, and the action `prefer` first among those of its cost, or first of all with
+        `prefer_first`)."""
         entity = self.current_entity()
         if entity is None:
             return
@@ -222,7 +224,7 @@ class Listing:
         if self._declinable_pending() and "pass" in self.ACTION_PARAMS:
             names.append("pass")  # a decision the title lets its owner decline
         if cheap_first:
-            names = self._cheap_first_order(tuple(names), prefer)
+            names = self._cheap_first_order(tuple(names), prefer, prefer_first)
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
             if president is not None and self._must_buy_train(entity):
@@ -260,16 +262,19 @@ class Listing:
     #: (engine class, names, preferred name) -> the names in `_iter_candidates`' cheap-first order
     _CHEAP_FIRST: dict[tuple, list[str]] = {}
 
-    def _cheap_first_order(self, names: tuple[str, ...], prefer: str | None) -> list[str]:
-        """`names` sorted (stably) the costly types last (`COSTLY`), `prefer` first among those of its cost:
-        a function of the names, kept for each."""
-        key = (type(self), names, prefer)
+    def _cheap_first_order(self, names: tuple[str, ...], prefer: str | None, prefer_first: bool = False) -> list[str]:
+        """`names` sorted (stably) the costly types last (`COSTLY`), `prefer` first among those of its cost
+        (with `prefer_first`, first of all): a function of the names, kept for each."""
+        key = (type(self), names, prefer, prefer_first)
         order = self._CHEAP_FIRST.get(key)
         if order is None:
             if len(self._CHEAP_FIRST) >= 4096:
                 self._CHEAP_FIRST.clear()
-            order = self._CHEAP_FIRST[key] = sorted(
-                names, key=lambda name: (any(name.endswith(kind) for kind in self.COSTLY), name != prefer))
+            if prefer_first:
+                order = sorted(names, key=lambda name: (name != prefer, any(name.endswith(kind) for kind in self.COSTLY)))
+            else:
+                order = sorted(names, key=lambda name: (any(name.endswith(kind) for kind in self.COSTLY), name != prefer))
+            order = self._CHEAP_FIRST[key] = order
         return list(order)
 
     #: the vocabulary types whose candidates for a private come only from its abilities of an effect: the
