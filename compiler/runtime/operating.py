@@ -428,7 +428,7 @@ class OperatingRound:
         any train whose `available_from` phase has come (1880's rebuilt
         2-trains, sold beside the stack). A train a corporation owns from
         the start (`owner`) is never sold."""
-        owner, depot = self.owner, DEPOT
+        owner = self.owner
         # a function of who holds the trains and of the phase: kept by the owners' train stamp (a new one at
         # every train's change of holder, a rolled-back one included) and the phase
         key = (owner.train_stamp, self.g["phase"])
