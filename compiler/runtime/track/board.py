@@ -170,6 +170,10 @@ def _rotated_mask(mask: int, rotation: int) -> int:
     return ((mask << rotation) | (mask >> (6 - rotation))) & 0b111111 if rotation else mask
 
 
+#: each exit mask at rotations 0-5 (`_rotated_mask`)
+_ROTATED_MASKS = tuple(tuple(_rotated_mask(mask, r) for r in range(6)) for mask in range(64))
+
+
 def _tile_groups(token: int, tiles: Mapping[str, Tile]) -> dict[tuple, tuple[Tile, ...]]:
     groups = _TILE_GROUPS.get(token)
     if groups is None:
@@ -531,14 +535,16 @@ class Board:
                     (nxt, old.label, old.towns, old.count("offboard")), ())
                 # (a rotation at which the new tile's track misses an old exit keeps no track: `node_map`'s
                 # first test, asked of the exits' bit masks before a map is sought)
-                need = _exit_mask(old)
-                found = _DERIVED_UPGRADES[key] = tuple(
-                    t.name
-                    for t in group
-                    if (t.cities == old.cities or self.merges(old, t))
-                    and any(_rotated_mask(_exit_mask(t), r) & need == need
-                            and node_map(old, 0, t, r, merge=self.merges(old, t)) is not None for r in range(6))
-                )
+                need, cities, names = _exit_mask(old), old.cities, []
+                for t in group:
+                    merge = self.merges(old, t)
+                    if t.cities != cities and not merge:
+                        continue
+                    turned = _ROTATED_MASKS[_exit_mask(t)]
+                    if any(turned[r] & need == need and node_map(old, 0, t, r, merge=merge) is not None
+                           for r in range(6)):
+                        names.append(t.name)
+                found = _DERIVED_UPGRADES[key] = tuple(names)
             self._derived[old] = found
         return self._derived[old]
 
