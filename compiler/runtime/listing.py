@@ -174,8 +174,10 @@ class Listing:
         answers = self._pair_answers
         key = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
-            if self._pair_refused(action, answers[1]) or self._prefix_refused(action, answers[1]) \
-                    or self._defaults_refused(action, answers[1]):
+            kind = self.action_name(action)  # (asked once for the three probes)
+            if (kind in self.PAIR_PROBES and self._pair_refused(action, answers[1], kind)) \
+                    or (kind in self.PREFIX_PROBES and self._prefix_refused(action, answers[1], kind=kind)) \
+                    or (kind in self.DEFAULT_PROBES and self._defaults_refused(action, answers[1], kind)):
                 return False
             if action.get("type") == "pass" and len(action) <= 3:
                 # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
@@ -665,13 +667,13 @@ class Listing:
         return (self._probing and not self._exhaustive and answers is not None
                 and answers[0] == len(self.j._marks) and self._pair_refused(action, answers[1]))
 
-    def _pair_refused(self, action: Action, answers: dict) -> bool:
+    def _pair_refused(self, action: Action, answers: dict, kind: str | None = None) -> bool:
         """Whether the opening guards of the action that read only its entity and its second parameter
         (its pair probe, `PAIR_PROBES`) refuse `action`, asked once per listing for each entity and value
         of that parameter (`answers`, the listing's own, in the state it lists): 1880's `par`, ~670
         candidates in a stock round, is judged by company before its prices, rows and layouts. The
         probe runs as `_group_refused`'s does, with the action's own type, entity and fields."""
-        kind = self.action_name(action)
+        kind = kind or self.action_name(action)
         probe = self.PAIR_PROBES.get(kind)
         if probe is None:
             return False
@@ -686,13 +688,13 @@ class Listing:
             known = answers[key] = self._probe_refuses(action, probe, value, kind=kind)
         return known
 
-    def _defaults_refused(self, action: Action, answers: dict) -> bool:
+    def _defaults_refused(self, action: Action, answers: dict, kind: str | None = None) -> bool:
         """Whether the probe of the action's entity and optional parameters (`DEFAULT_PROBES`, `qd_`)
         refuses `action`, where it leaves every optional field out (each then bound to its default, as
         `_bind_param` binds it): asked once per listing for each entity (`answers`, as `_pair_refused` keeps
         them). 1846's `buy_train` without a trade-in (`exchange`) refused for the train limit, whatever the
         train and price."""
-        kind = self.action_name(action)
+        kind = kind or self.action_name(action)
         probe = self.DEFAULT_PROBES.get(kind)
         if probe is None:
             return False
@@ -725,13 +727,13 @@ class Listing:
                 and answers is not None and answers[0] == len(self.j._marks)
                 and self._prefix_refused(action, answers[1], upto=2))
 
-    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None) -> bool:
+    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None, kind: str | None = None) -> bool:
         """Whether a probe of the action's first k parameters (`PREFIX_PROBES`: the guards that read only
         those, `q3_`, ..., or those that read more judged by a lower bound, `qb2_`, ...) refuses `action`,
         asked once per listing for each entity and values of those parameters (`answers`, as
         `_pair_refused` keeps them): 1880's `par` refused for cash by company, whatever the price, row
         and layout; 1800's `trade_company` by private and seller, whatever the price."""
-        kind = self.action_name(action)
+        kind = kind or self.action_name(action)
         probes = self.PREFIX_PROBES.get(kind)
         if not probes:
             return False
