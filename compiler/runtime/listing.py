@@ -333,12 +333,9 @@ class Listing:
             out.extend(p for p in self.privates if not self.closed[p.id])
         return out
 
-    def _later_step_actions(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
-        """The actions of the steps after the operating company's current one, while it may pass that step:
-        no candidates (taken now they would pass the steps between, as a log's action does, see
-        `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
-        train owed), its guards judge them as they stand. With `names`, only those of `names` are asked
-        about: where none of them is of a later step, the pass is not tried."""
+    def _later_step_kinds(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
+        """The actions of the steps after the operating company's current one (`_later_step_actions`
+        before its pass is tried): empty outside its turn, or where none of `names` is one of them."""
         if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("operating") != entity.id:
             return frozenset()
         steps, current = self._steps(), self.g.get("step")
@@ -348,9 +345,22 @@ class Listing:
         later -= set(STEP_ACTIONS.get(current, (current,)))
         if names is not None and later.isdisjoint(names):
             return frozenset()
-        if not later or not self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)}):
-            return frozenset()
         return frozenset(later)
+
+    def _later_step_actions(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
+        """The actions of the steps after the operating company's current one, while it may pass that step:
+        no candidates (taken now they would pass the steps between, as a log's action does, see
+        `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
+        train owed), its guards judge them as they stand. With `names`, only those of `names` are asked
+        about: where none of them is of a later step, the pass is not tried."""
+        later = self._later_step_kinds(entity, names)
+        if not later or not self._step_passable(entity):
+            return frozenset()
+        return later
+
+    def _step_passable(self, entity: Entity) -> bool:
+        """Whether the operating company may pass its current step now (a pass, tried)."""
+        return self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)})
 
     def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
         return list(self._iter_candidates_for(entity, names))
@@ -406,14 +416,21 @@ class Listing:
         shaped = self._shaped_names(entity, etype_of, names)
         if not shaped:
             return
-        later = self._later_step_actions(entity, [name for name, _vtype, _round in shaped])
+        # the actions of later steps are left out while the step may be passed (`_later_step_actions`);
+        # the pass is tried when the first of them comes up, not before (where only whether some action
+        # is legal is asked, one found before leaves it untried)
+        later = self._later_step_kinds(entity, [name for name, _vtype, _round in shaped])
+        passable: bool | None = None
         probing = self._probing and not self._exhaustive
         generators = self._GENERATORS.get(type(self))
         if generators is None:
             generators = self._GENERATORS[type(self)] = {}
         for name, vtype, round_of in shaped:
             if name in later:
-                continue
+                if passable is None:
+                    passable = self._step_passable(entity)
+                if passable:
+                    continue
             found = generators.get((round_of, vtype), False)
             if found is False:
                 found = self._generator_function(round_of, vtype)
