@@ -900,8 +900,16 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                         return found
             return value
         if isinstance(obj, Certificate):
-            return {"percent": obj.percent, "shares": obj.shares, "president": obj.president,
-                    "corporation": self.entity("corporation", obj.corporation)}[name]
+            # (each field read as asked: `c.president` in a filter over certificates, for every candidate)
+            if name == "president":
+                return obj.president
+            if name == "percent":
+                return obj.percent
+            if name == "shares":
+                return obj.shares
+            if name == "corporation":
+                return self.entity("corporation", obj.corporation)
+            raise KeyError(name)
         if isinstance(obj, Train):
             if name == "price":
                 return obj.price
