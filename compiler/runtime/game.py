@@ -360,6 +360,17 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             if set(value.dims) <= {"players"} and not any(isinstance(v, (Table, Gap)) for _keys, v in value.rows):
                 memo[name] = (value, self._param_table(name, value))
                 return memo[name][1]
+            if "g" in self.__dict__ and set(value.dims) <= {"players", "corporations"}:
+                # a table by the player count and the corporations in the game (1846's certificate limit,
+                # asked in every purchase's probe): its reading kept with that number, read as below
+                count = self.g.get("corporations_in_game", len(self.corporations))
+                kept = self.__dict__.setdefault("_count_tables", {})
+                found = kept.get(name)
+                if found is not None and found[0] is value and found[1] == count:
+                    return found[2]
+                read = self.param(name, corporations=count)
+                kept[name] = (value, count, read)
+                return read
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
