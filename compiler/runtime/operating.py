@@ -34,8 +34,8 @@ class OperatingRound:
         return bool(self.corp[corp.id].get("operated"))
 
     def b_trains(self, holder: Entity) -> list[Train]:
-        """trains(H): the trains H holds, in the order of the game's trains (from the owners' index of
-        trains, `Owners.trains_of`: no pass over every train)."""
+        # the trains H holds, in the order of the game's trains, from the owners' index of trains
+        # (`Owners.trains_of`): no pass over every train
         trains = self.trains
         return [trains[tid] for tid in self.owner.trains_held(holder)]
 
