@@ -28,6 +28,11 @@ def _scanned_percent(game, holder, corp) -> int:
 
 def _check(game) -> None:
     assert game.owner.holdings == game.owner.rebuilt()
+    assert game.owner.trains_of == game.owner.trains_rebuilt()
+    for holder in set(game.owner.values()):  # `b_trains` reads the trains' index: as a pass over the trains
+        assert game.b_trains(holder) == [t for t in game.trains.values() if game.owner[t.id] == holder]
+    # the trains the depot sells, kept by the owners' train stamp and the phase: as worked out now
+    assert game._available_train_ids() == game._available_train_ids_now()
     for corp in game.corporations:  # and the builtins answer as a pass over the certificates would
         for holder in set(game.owner.values()):
             assert game.b_percent(holder, corp) == _scanned_percent(game, holder, corp)
@@ -135,3 +140,24 @@ def test_every_write_to_the_owners_keeps_the_index():
     assert owners.holdings == {bob: {"A": [10, 1]}} and twin.holdings == {ann: {"A": [10, 1]}} == twin.rebuilt()
     owners.clear()
     assert owners.holdings == {} and not owners
+
+
+def test_every_write_to_the_owners_keeps_the_trains_index_in_the_trains_order():
+    trains = {"2_0": "a 2-train", "2_1": "another", "3_0": "a 3-train"}
+    ann, bob = Entity("corporation", "A"), Entity("corporation", "B")
+    owners = Owners({}, trains)
+    owners.update({"3_0": ann, "2_1": ann, "P1": bob})  # (P1: no train, not indexed)
+    assert owners.trains_of == {ann: {"3_0": None, "2_1": None}} == owners.trains_rebuilt()
+    assert owners.trains_held(ann) == ["2_1", "3_0"] and owners.trains_held(bob) == []
+    owners["2_0"] = Entity("corporation", "A")  # an equal holder, another object
+    owners["3_0"] = bob
+    assert owners.trains_held(ann) == ["2_0", "2_1"] and owners.trains_held(bob) == ["3_0"]
+    del owners["2_1"]
+    assert owners.pop("3_0") is bob
+    assert owners.trains_of == {ann: {"2_0": None}} == owners.trains_rebuilt()
+    twin = copy.deepcopy(owners)
+    twin["2_0"] = bob
+    assert owners.trains_held(ann) == ["2_0"] and twin.trains_held(bob) == ["2_0"] and not twin.trains_held(ann)
+    assert twin.trains_of == twin.trains_rebuilt()
+    owners.clear()
+    assert owners.trains_of == {} == owners.trains_rebuilt()

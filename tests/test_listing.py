@@ -148,6 +148,32 @@ def test_random_play_is_a_function_of_the_seed():
     assert game("1880 Romania", 4, 5) == first
 
 
+def test_random_play_draws_from_the_listings_candidates_as_a_shuffle_of_them_would():
+    """`random_legal_action` lists a run of candidates a bound probe refuses (1880's foundings too dear
+    for the founder) as so many places, unbuilt: it draws what shuffling `_candidates()` with
+    `random.Random.shuffle` and taking the first legal one draws, and leaves the generator in the
+    same state, in every state of a game's first 150 actions (stock rounds with such runs among them)."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1880 Romania")(players=["P1", "P2", "P3", "P4"], seed=3)
+    rng, runs = random.Random(3), 0
+    for step in range(150):
+        with g._listing(probing=True):
+            candidates = g._candidates()
+            order = list(range(len(candidates)))
+            shuffled = random.Random(step)
+            shuffled.shuffle(order)
+            expected = next((candidates[i] for i in order if g.is_legal(candidates[i])), None)
+            runs += any(a["type"] == "par" and g._known_refused.get(id(a)) is a for a in candidates)
+        drawn = random.Random(step)
+        assert g.random_legal_action(drawn) == expected and drawn.random() == shuffled.random()
+        action = g.random_legal_action(rng)
+        if action is None:
+            break
+        g.process(action)
+    assert runs, "no founding was known refused in a listing: the test no longer meets a run"
+
+
 def test_a_bound_probe_judges_a_lays_least_cost_once():
     """1846's lay_tile guard `cash(C) >= lay_cost(lay)` reads the lay; its bound probe (`qb_lay_tile`)
     judges it once with the least a lay costs (the title's tile_lay_cost, $20): a company with $19 has no

@@ -360,6 +360,17 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             if set(value.dims) <= {"players"} and not any(isinstance(v, (Table, Gap)) for _keys, v in value.rows):
                 memo[name] = (value, self._param_table(name, value))
                 return memo[name][1]
+            if "g" in self.__dict__ and set(value.dims) <= {"players", "corporations"}:
+                # a table by the player count and the corporations in the game (1846's certificate limit,
+                # asked in every purchase's probe): its reading kept with that number, read as below
+                count = self.g.get("corporations_in_game", len(self.corporations))
+                kept = self.__dict__.setdefault("_count_tables", {})
+                found = kept.get(name)
+                if found is not None and found[0] is value and found[1] == count:
+                    return found[2]
+                read = self.param(name, corporations=count)
+                kept[name] = (value, count, read)
+                return read
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
@@ -372,6 +383,26 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 dims["closed_companies"] = self.b_closed_companies()
             if "phase" in table.dims and "phase" not in dims:
                 dims["phase"] = self.g["phase"]
+        if isinstance(table, Table):
+            # a table's reading is a function of the table and the dimensions it is read at (1846's
+            # certificate limit, by players and corporations, in every purchase's probe): kept for each
+            try:
+                key: tuple | None = (name, tuple(sorted(dims.items())))
+                reads = self.__dict__.get("_table_reads")
+                if reads is None:
+                    reads = self.__dict__["_table_reads"] = {}
+                found = reads.get(key)
+            except TypeError:  # a dimension's value that is no key: read as it comes
+                key = found = None
+            if found is not None and found[0] is table:
+                return found[1]
+            value = resolve_value(name, self.option_sets[name], players=self.n, **dims) \
+                if name in self.option_sets else self.DATA.param(name, players=self.n, **dims)
+            if key is not None:
+                if len(reads) >= 4096:
+                    reads.clear()
+                reads[key] = (table, value)
+            return value
         if name in self.option_sets:
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
@@ -412,7 +443,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self.flow = {"paid": 0, "received": 0}
         #: item id -> holder, with each holder's certificates indexed (`Owners.holdings`), for `b_percent`
         #: and `b_certificates`: every change of owner, and its undoing, keeps the index
-        self.owner: Owners = Owners(self.certificates)
+        self.owner: Owners = Owners(self.certificates, self.trains)
         for corp in self.corporations:
             for cert in self.certs_of[corp.id]:
                 self.owner[cert.id] = self._ipo_of(corp)  # unsold certificates wait where the library's ipo_of says
@@ -880,8 +911,16 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                         return found
             return value
         if isinstance(obj, Certificate):
-            return {"percent": obj.percent, "shares": obj.shares, "president": obj.president,
-                    "corporation": self.entity("corporation", obj.corporation)}[name]
+            # (each field read as asked: `c.president` in a filter over certificates, for every candidate)
+            if name == "president":
+                return obj.president
+            if name == "percent":
+                return obj.percent
+            if name == "shares":
+                return obj.shares
+            if name == "corporation":
+                return self.entity("corporation", obj.corporation)
+            raise KeyError(name)
         if isinstance(obj, Train):
             if name == "price":
                 return obj.price
@@ -1218,8 +1257,15 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return bool(self.call("step_held", operator, self.g["step"]))
         if self.DATA.properties.get("auto_pass_test") == "own_actions":
             return self.b_step_actions_legal(operator)  # only the step's own actions hold it
-        # any legal action but a pass (or an empty run) holds it, what may be done at any step included
-        return self._some_legal(self._iter_candidates(cheap_first=True))
+        # any legal action but a pass (or an empty run) holds it, what may be done at any step included;
+        # the action found legal when the company was last asked at this step is tried first (any legal
+        # one answers: the order changes what it costs to ask, not the answer)
+        asked = ("held", self.g["step"], operator.kind, operator.id)
+        found = self._first_legal(self._iter_candidates(cheap_first=True, prefer=self._found_legal.get(asked),
+                                                        prefer_first=True))
+        if found is not None:
+            self._found_legal[asked] = self.action_name(found)
+        return found is not None
 
     def b_step_actions_legal(self, operator: Entity) -> bool:
         """step_actions_legal(C): whether an action of C's current operating step other than a pass (or an

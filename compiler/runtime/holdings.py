@@ -19,20 +19,33 @@ a holder (an id not there is a private, bond, minor or train: not indexed), and 
 remembers what it counted for each certificate, so taking a certificate away needs no look-up
 (a corporation whose certificates are replaced, `b_choose_share_layout`, drops the old ids from
 the owners before it drops them from `certificates`, and sets the new ones after).
+
+`trains_of` indexes the trains the same way: holder -> the ids of the trains it holds (`b_trains`
+asks it of a corporation in every train guard, where a pass over every train of the game cost a
+twentieth of 1880 Romania's play). The trains are those the game was made with (`Owners(...,
+trains)`, never more during play); `trains_rebuilt` is what it must equal.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 
 class Owners(dict):
     """item id -> holder, with `holdings` (holder -> corporation id -> [percent, certificates])."""
 
-    __slots__ = ("certificates", "holdings", "_counted")
+    __slots__ = ("certificates", "holdings", "_counted", "trains", "trains_of", "train_stamp")
 
-    def __init__(self, certificates: dict) -> None:
+    def __init__(self, certificates: dict, trains: dict | None = None) -> None:
         super().__init__()
+        #: the game's trains by id (never more during play): the ids `trains_of` indexes
+        self.trains = trains if trains is not None else {}
+        #: holder -> {train id: None} of the trains it holds, a holder with none has no entry
+        self.trains_of: dict[Any, dict[str, None]] = {}
+        #: a number no other holding of the trains has had (a new one at every train's change of holder, in
+        #: any game): what is worked out from who holds the trains may be kept by it (`_available_train_ids`)
+        self.train_stamp = next(_TRAIN_STAMPS)
         #: the game's certificates by id (read for a certificate's corporation and percent)
         self.certificates = certificates
         self.holdings: dict[Any, dict[str, list[int]]] = {}
@@ -40,6 +53,8 @@ class Owners(dict):
         self._counted: dict[str, tuple[Any, str, int]] = {}
 
     def __setitem__(self, key: str, holder: Any) -> None:
+        if key in self.trains:
+            self._move_train(key, holder)
         dict.__setitem__(self, key, holder)
         counted = self._counted
         if key in counted:
@@ -59,10 +74,48 @@ class Owners(dict):
                 entry[1] += 1
 
     def __delitem__(self, key: str) -> None:
+        if key in self.trains and key in self:
+            self._move_train(key, _NOBODY)
         dict.__delitem__(self, key)
         counted = self._counted.pop(key, None)
         if counted is not None:
             self._uncount(key, counted)
+
+    def _move_train(self, key: str, holder: Any) -> None:
+        """`trains_of` follows the train `key` from its holder now (if any) to `holder` (`_NOBODY`: none)."""
+        self.train_stamp = next(_TRAIN_STAMPS)
+        trains_of = self.trains_of
+        if key in self:
+            old = dict.__getitem__(self, key)
+            held = trains_of.get(old)
+            if held is not None:
+                held.pop(key, None)
+                if not held:
+                    del trains_of[old]
+        if holder is not _NOBODY:
+            held = trains_of.get(holder)
+            if held is None:
+                held = trains_of[holder] = {}
+            held[key] = None
+
+    def trains_held(self, holder: Any) -> list[str]:
+        """The ids of the trains `holder` holds, in the order of the game's trains."""
+        held = self.trains_of.get(holder)
+        if not held:
+            return []
+        if len(held) == 1:
+            return list(held)
+        order = self.trains
+        return [tid for tid in order if tid in held] if len(held) * 4 > len(order) else \
+            sorted(held, key=_rank_of(order).__getitem__)
+
+    def trains_rebuilt(self) -> dict[Any, dict[str, None]]:
+        """`trains_of` computed afresh from the owners (in the trains' order; compared as dicts)."""
+        out: dict[Any, dict[str, None]] = {}
+        for tid in self.trains:
+            if dict.__contains__(self, tid):
+                out.setdefault(dict.__getitem__(self, tid), {})[tid] = None
+        return out
 
     def _uncount(self, key: str, counted: tuple[Any, str, int]) -> None:
         holder, corp, percent = counted
@@ -122,18 +175,37 @@ class Owners(dict):
         # index is rebuilt from its own owners, so it shares nothing mutable with this one)
         import copy as copying
 
-        new = Owners(copying.deepcopy(self.certificates, memo))
+        new = Owners(copying.deepcopy(self.certificates, memo), copying.deepcopy(self.trains, memo))
         memo[id(self)] = new
         for key, holder in dict.items(self):
             new[key] = copying.deepcopy(holder, memo)
         return new
 
     def __reduce__(self):
-        return (_restore, (self.certificates, dict(self)))
+        return (_restore, (self.certificates, dict(self), self.trains))
 
 
-def _restore(certificates: dict, items: dict) -> Owners:
-    owners = Owners(certificates)
+#: `Owners.train_stamp`s, never given twice
+_TRAIN_STAMPS = itertools.count(1)
+
+#: a train's holder when it has none (taken out of the owners)
+_NOBODY = object()
+
+#: the order of a game's trains (train id -> its place), by the identity of its dict of trains
+_RANKS: dict[int, tuple[dict, dict[str, int]]] = {}
+
+
+def _rank_of(trains: dict) -> dict[str, int]:
+    kept = _RANKS.get(id(trains))
+    if kept is None or kept[0] is not trains or len(kept[1]) != len(trains):
+        if len(_RANKS) >= 256:
+            _RANKS.clear()
+        kept = _RANKS[id(trains)] = (trains, {tid: i for i, tid in enumerate(trains)})
+    return kept[1]
+
+
+def _restore(certificates: dict, items: dict, trains: dict | None = None) -> Owners:
+    owners = Owners(certificates, trains)
     for key, holder in items.items():
         owners[key] = holder
     return owners

@@ -23,8 +23,63 @@ from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_
 _OPENS = object()
 
 
+def _shuffle_inline(rng: random.Random, order: list) -> None:
+    """`random.Random.shuffle(order)` written out (its `_randbelow` by `getrandbits`, as CPython's is for
+    `random.Random`), without a call per element: the same draws, the same order. Random play shuffles
+    every listing's candidates (about 700 in a stock round of 1880 Romania)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(order) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+
+
+def _same_as_shuffle() -> bool:
+    """Whether `_shuffle_inline` draws as this Python's `random.Random.shuffle` does (checked once, on
+    lists of several lengths and seeds): where not, random play shuffles with `shuffle` itself."""
+    for seed, n in ((1, 2), (2, 7), (3, 64), (4, 700), (5, 1025)):
+        a, b = list(range(n)), list(range(n))
+        first, second = random.Random(seed), random.Random(seed)
+        first.shuffle(a)
+        _shuffle_inline(second, b)
+        if a != b or first.random() != second.random():
+            return False
+    return True
+
+
+_INLINE_SHUFFLE = _same_as_shuffle()
+
+
+def _shuffled_range(rng: random.Random, n: int) -> list[int]:
+    """`list(range(n))` shuffled by `rng.shuffle`: the same order and the same draws from `rng`."""
+    order = list(range(n))
+    if _INLINE_SHUFFLE and type(rng) is random.Random:
+        _shuffle_inline(rng, order)
+    else:
+        rng.shuffle(order)
+    return order
+
+
+class _KnownRefused:
+    """In random_legal_action's own listing (`Listing._runs_listed`), `count` candidates in a row that a
+    generator knows refused (a bound probe refuses their group, `_group_known_refused`): not built, as
+    `is_legal` would refuse each untried; they keep their places in the list the draw shuffles."""
+
+    __slots__ = ("count",)
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+
 class Listing:
     """GameBase's listing of legal actions and their candidates."""
+
+    #: in random_legal_action's own listing, where a generator may list a run of candidates it knows
+    #: refused as one `_KnownRefused` (no other listing, nested ones included, sees one)
+    _runs_listed = False
 
     # ------------------------------------------------------------ the contract: legal actions
 
@@ -41,15 +96,16 @@ class Listing:
         """A listing of candidates: with `probing`, an action's candidates are skipped where its probes
         refuse them (`_group_refused`, `_pair_refused`; the pair probes' answers kept for the state it
         lists in); without, each is tried (the oracle). Restores the enclosing listing's setting."""
-        saved = self._probing, self._pair_answers, self._known_refused
+        saved = self._probing, self._pair_answers, self._known_refused, self._runs_listed
         self._probing = probing
         self._pair_answers = (len(self.j._marks), {}) if probing else None
         # the candidates a bound probe refuses (`_bound_refused`): listed, known refused without a trial
         self._known_refused = {} if probing else None
+        self._runs_listed = False  # (random_legal_action's own listing says where runs may be listed)
         try:
             yield
         finally:
-            self._probing, self._pair_answers, self._known_refused = saved
+            self._probing, self._pair_answers, self._known_refused, self._runs_listed = saved
 
     def oracle_legal_actions(self) -> list[Action]:
         """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
@@ -75,12 +131,23 @@ class Listing:
         if self.g["finished"]:
             return None
         with self._listing(probing=True):
-            candidates = self._candidates()
-            order = list(range(len(candidates)))
-            rng.shuffle(order)
+            # (a run of candidates known refused, `_KnownRefused`, stands in the list as that many places
+            # none of which is drawn: the same list as `_candidates()` for the shuffle, the same draw)
+            self._runs_listed = True
+            try:
+                candidates = []
+                for candidate in self._iter_candidates():
+                    if candidate.__class__ is _KnownRefused:
+                        candidates += itertools.repeat(_KnownRefused, candidate.count)
+                    else:
+                        candidates.append(candidate)
+            finally:
+                self._runs_listed = False
+            order = _shuffled_range(rng, len(candidates))
             for index in order:
-                if self.is_legal(candidates[index]):
-                    return candidates[index]
+                candidate = candidates[index]
+                if candidate is not _KnownRefused and self.is_legal(candidate):
+                    return candidate
             return None
 
     def refused_by_gaps(self) -> list[str]:
@@ -107,9 +174,10 @@ class Listing:
         answers = self._pair_answers
         key = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
-            kind = self.action_name(action)
-            if self._pair_refused(action, answers[1], kind) or self._prefix_refused(action, answers[1], kind=kind) \
-                    or self._defaults_refused(action, answers[1], kind):
+            kind = self.action_name(action)  # (asked once for the three probes)
+            if (kind in self.PAIR_PROBES and self._pair_refused(action, answers[1], kind)) \
+                    or (kind in self.PREFIX_PROBES and self._prefix_refused(action, answers[1], kind=kind)) \
+                    or (kind in self.DEFAULT_PROBES and self._defaults_refused(action, answers[1], kind)):
                 return False
             if action.get("type") == "pass" and len(action) <= 3:
                 # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
@@ -140,9 +208,11 @@ class Listing:
     #: where only the existence of a legal action is asked
     COSTLY = ("run_routes", "lay_tile")
 
-    def _iter_candidates(self, cheap_first: bool = False, prefer: str | None = None) -> Iterator[Action]:
+    def _iter_candidates(self, cheap_first: bool = False, prefer: str | None = None,
+                         prefer_first: bool = False) -> Iterator[Action]:
         """The candidates of `_candidates`, generated one action type at a time (the costly types last
-        with `cheap_first`, and the action `prefer` first among those of its cost)."""
+        with `cheap_first`, and the action `prefer` first among those of its cost, or first of all with
+        `prefer_first`)."""
         entity = self.current_entity()
         if entity is None:
             return
@@ -156,7 +226,7 @@ class Listing:
         if self._declinable_pending() and "pass" in self.ACTION_PARAMS:
             names.append("pass")  # a decision the title lets its owner decline
         if cheap_first:
-            names.sort(key=lambda name: (any(name.endswith(kind) for kind in self.COSTLY), name != prefer))
+            names = self._cheap_first_order(tuple(names), prefer, prefer_first)
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
             president = self.b_president(entity)
             if president is not None and self._must_buy_train(entity):
@@ -195,6 +265,24 @@ class Listing:
                         except Exception:  # noqa: BLE001 - listed as ever, which meets it again
                             pass
                     yield from self._iter_candidates_for(other, [name], generate_first=True, generated=generated)
+
+    #: (engine class, names, preferred name) -> the names in `_iter_candidates`' cheap-first order
+    _CHEAP_FIRST: dict[tuple, list[str]] = {}
+
+    def _cheap_first_order(self, names: tuple[str, ...], prefer: str | None, prefer_first: bool = False) -> list[str]:
+        """`names` sorted (stably) the costly types last (`COSTLY`), `prefer` first among those of its cost
+        (with `prefer_first`, first of all): a function of the names, kept for each."""
+        key = (type(self), names, prefer, prefer_first)
+        order = self._CHEAP_FIRST.get(key)
+        if order is None:
+            if len(self._CHEAP_FIRST) >= 4096:
+                self._CHEAP_FIRST.clear()
+            if prefer_first:
+                order = sorted(names, key=lambda name: (name != prefer, any(name.endswith(kind) for kind in self.COSTLY)))
+            else:
+                order = sorted(names, key=lambda name: (any(name.endswith(kind) for kind in self.COSTLY), name != prefer))
+            order = self._CHEAP_FIRST[key] = order
+        return list(order)
 
     #: the vocabulary types whose candidates for a private come only from its abilities of an effect: the
     #: generator lists none for a private with no such ability (`_cand_ability_lays`, `_cand_remove_token`,
@@ -250,12 +338,9 @@ class Listing:
             out.extend(p for p in self.privates if not self.closed[p.id])
         return out
 
-    def _later_step_actions(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
-        """The actions of the steps after the operating company's current one, while it may pass that step:
-        no candidates (taken now they would pass the steps between, as a log's action does, see
-        `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
-        train owed), its guards judge them as they stand. With `names`, only those of `names` are asked
-        about: where none of them is of a later step, the pass is not tried."""
+    def _later_step_kinds(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
+        """The actions of the steps after the operating company's current one (`_later_step_actions`
+        before its pass is tried): empty outside its turn, or where none of `names` is one of them."""
         if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("operating") != entity.id:
             return frozenset()
         steps, current = self._steps(), self.g.get("step")
@@ -265,9 +350,22 @@ class Listing:
         later -= set(STEP_ACTIONS.get(current, (current,)))
         if names is not None and later.isdisjoint(names):
             return frozenset()
-        if not later or not self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)}):
-            return frozenset()
         return frozenset(later)
+
+    def _later_step_actions(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
+        """The actions of the steps after the operating company's current one, while it may pass that step:
+        no candidates (taken now they would pass the steps between, as a log's action does, see
+        `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
+        train owed), its guards judge them as they stand. With `names`, only those of `names` are asked
+        about: where none of them is of a later step, the pass is not tried."""
+        later = self._later_step_kinds(entity, names)
+        if not later or not self._step_passable(entity):
+            return frozenset()
+        return later
+
+    def _step_passable(self, entity: Entity) -> bool:
+        """Whether the operating company may pass its current step now (a pass, tried)."""
+        return self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)})
 
     def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
         return list(self._iter_candidates_for(entity, names))
@@ -323,14 +421,21 @@ class Listing:
         shaped = self._shaped_names(entity, etype_of, names)
         if not shaped:
             return
-        later = self._later_step_actions(entity, [name for name, _vtype, _round in shaped])
+        # the actions of later steps are left out while the step may be passed (`_later_step_actions`);
+        # the pass is tried when the first of them comes up, not before (where only whether some action
+        # is legal is asked, one found before leaves it untried)
+        later = self._later_step_kinds(entity, [name for name, _vtype, _round in shaped])
+        passable: bool | None = None
         probing = self._probing and not self._exhaustive
         generators = self._GENERATORS.get(type(self))
         if generators is None:
             generators = self._GENERATORS[type(self)] = {}
         for name, vtype, round_of in shaped:
             if name in later:
-                continue
+                if passable is None:
+                    passable = self._step_passable(entity)
+                if passable:
+                    continue
             found = generators.get((round_of, vtype), False)
             if found is False:
                 found = self._generator_function(round_of, vtype)
@@ -841,13 +946,16 @@ class Listing:
                 layouts = corp.get("share_layouts")
                 # the founder picks the size of the president's certificate, where the action names one
                 percents = sorted(layouts) if isinstance(layouts, dict) and named_percent else None
+                if self._runs_listed:
+                    # random play's listing: a group known refused is a run of as many places, not built
+                    count = sum(len(found[1]) for found in (self._par_price_found(prices, price, named_slot)
+                                                            for price in self.b_par_prices(corp))
+                                if found is not None) * (1 if percents is None else len(percents))
+                    if count and self._group_known_refused(group):
+                        out.append(_KnownRefused(count))
+                        continue
                 for price in self.b_par_prices(corp):
-                    found = prices.get(price, False)
-                    if found is False:
-                        cell = self.market.par_cell(price)
-                        # the founder picks the row on a round track (1880 VI.6), where the action names one
-                        found = prices[price] = None if cell is None else (
-                            f"{price},{cell[0]},{cell[1]}", self._round_track_slots(price) if named_slot else [None])
+                    found = self._par_price_found(prices, price, named_slot)
                     if found is None:
                         continue
                     share_price, rows = found
@@ -858,12 +966,23 @@ class Listing:
                         if percents is None:
                             out.append(action)
                         else:
-                            out.extend({**action, "president_percent": p} for p in percents)
+                            out += [{**action, "president_percent": p} for p in percents]
                 if len(out) > start and self._group_known_refused(group):
                     # refused whatever the price, row and layout (a bound probe: the least founding is too
                     # dear): listed, known refused
-                    self._known_refused.update((id(a), a) for a in out[start:])
+                    self._known_refused.update({id(a): a for a in out[start:]})
         return out
+
+    def _par_price_found(self, prices: dict, price: int, named_slot: bool) -> tuple[str, list] | None:
+        """A par price's share_price field and the rows a founder may choose there (None off the market),
+        kept in `prices` for the listing (the same for every corporation)."""
+        found = prices.get(price, False)
+        if found is False:
+            cell = self.market.par_cell(price)
+            # the founder picks the row on a round track (1880 VI.6), where the action names one
+            found = prices[price] = None if cell is None else (
+                f"{price},{cell[0]},{cell[1]}", self._round_track_slots(price) if named_slot else [None])
+        return found
 
     def _cand_buy_shares(self, entity, who):
         """Each started corporation's certificates the buyer may be offered: a player one certificate at a

@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import operator
+
 from compiler.runtime.entities import BANK, POOL
 from compiler.runtime.errors import InvariantViolation
 
@@ -28,6 +30,10 @@ class Monitor:
         #: number of certificates; the first certificate with no holder): worked out again only where one
         #: of its certificates changed hands (most actions move a corporation's shares or none)
         self._tallies: dict[str, tuple[tuple, dict, dict, object]] = {}
+        #: (each corporation's certificates list, the holder of every certificate as last seen, their ids;
+        #: the per-corporation figures `check` worked out from them): kept while no certificate changes
+        #: hands and no corporation's certificates are replaced (most actions of an operating round)
+        self._seen: tuple | None = None
 
     @staticmethod
     def _money(game) -> int:
@@ -60,17 +66,10 @@ class Monitor:
         known = self._tallies[corp.id] = (holders, percents, numbers, missing)
         return fixed[2], known
 
-    def check(self, game, action=None) -> None:
-        money = self._money(game)
-        if money != self.total:
-            raise InvariantViolation("money_conserved", f"money in play is {money}, was {self.total}", action)
-        if game.cash and min(game.cash.values()) < 0:  # then who (the bank's own cash is not judged)
-            for holder, cash in game.cash.items():
-                if holder is not BANK and cash < 0:
-                    raise InvariantViolation("no_negative_cash", f"{holder} has {cash}", action)
-        # each holder's percentage of each corporation and its number of certificates (what `b_percent`
-        # answers holder by holder, and `b_certificates` counts), kept for a corporation whose
-        # certificates stay where they were
+    def _holdings(self, game, action) -> tuple[dict, dict, dict]:
+        """Each corporation's certificates summed (they must make 100%, each with a holder), and from the
+        holders: (the pool's percentage of each corporation, each corporation's number of certificates by
+        holder, each holder's (corporation, percentage) pairs)."""
         pooled: dict[str, int] = {}
         tallies: dict[str, dict[tuple[str, str], int]] = {}
         owning: dict[tuple[str, str], list[tuple[object, int]]] = {}  # holder -> (corporation, percent)
@@ -85,6 +84,30 @@ class Monitor:
             for key, pct in percents.items():
                 owning.setdefault(key, []).append((corp, pct))
             pooled[corp.id] = percents.get(pool_key, 0)
+        return pooled, tallies, owning
+
+    def check(self, game, action=None) -> None:
+        money = self._money(game)
+        if money != self.total:
+            raise InvariantViolation("money_conserved", f"money in play is {money}, was {self.total}", action)
+        if game.cash and min(game.cash.values()) < 0:  # then who (the bank's own cash is not judged)
+            for holder, cash in game.cash.items():
+                if holder is not BANK and cash < 0:
+                    raise InvariantViolation("no_negative_cash", f"{holder} has {cash}", action)
+        # each holder's percentage of each corporation and its number of certificates (what `b_percent`
+        # answers holder by holder, and `b_certificates` counts), kept for a corporation whose
+        # certificates stay where they were
+        certs_of, owner = game.certs_of, game.owner
+        lists = tuple(certs_of[corp.id] for corp in game.corporations)
+        seen = self._seen
+        if seen is not None and len(seen[0]) == len(lists) and all(map(operator.is_, seen[0], lists)) \
+                and seen[1] == tuple(map(owner.get, seen[2])):
+            # no certificate changed hands: the figures worked out from the same holders, which passed
+            pooled, tallies, owning = seen[3]
+        else:
+            pooled, tallies, owning = self._holdings(game, action)
+            ids = tuple(c.id for certs in lists for c in certs)
+            self._seen = (lists, tuple(map(owner.get, ids)), ids, (pooled, tallies, owning))
         sanctioned = game.g["sanctioned"]
         limit = game.param("cert_limit")
         cap = game.param("holding_cap")

@@ -34,13 +34,10 @@ class OperatingRound:
         return bool(self.corp[corp.id].get("operated"))
 
     def b_trains(self, holder: Entity) -> list[Train]:
-        owner = self.owner
-        if holder.__class__ is Entity:
-            # Entity equality (kind and id) without a call per train
-            hid, hkind = holder.id, holder.kind
-            return [t for tid, t in self.trains.items()
-                    if (o := owner[tid]) is holder or (o.__class__ is Entity and o.id == hid and o.kind == hkind)]
-        return [t for tid, t in self.trains.items() if owner[tid] == holder]
+        # the trains H holds, in the order of the game's trains, from the owners' index of trains
+        # (`Owners.trains_of`): no pass over every train
+        trains = self.trains
+        return [trains[tid] for tid in self.owner.trains_held(holder)]
 
     def b_revenue(self, corp: Entity) -> int:
         return self.corp[corp.id]["revenue"]
@@ -431,6 +428,19 @@ class OperatingRound:
         any train whose `available_from` phase has come (1880's rebuilt
         2-trains, sold beside the stack). A train a corporation owns from
         the start (`owner`) is never sold."""
+        owner = self.owner
+        # a function of who holds the trains and of the phase: kept by the owners' train stamp (a new one at
+        # every train's change of holder, a rolled-back one included) and the phase
+        key = (owner.train_stamp, self.g["phase"])
+        kept = self.__dict__.get("_available_kept")
+        if kept is not None and kept[0] == key:
+            return list(kept[1])
+        out = self._available_train_ids_now()
+        self.__dict__["_available_kept"] = (key, tuple(out))
+        return out
+
+    def _available_train_ids_now(self) -> list[str]:
+        """`_available_train_ids`, worked out."""
         owner, depot = self.owner, DEPOT
         terms = self._train_terms()
         in_depot = [term for term in terms[0] if owner[term[0]] is depot]

@@ -148,6 +148,40 @@ _BOARD_VERSIONS = itertools.count(1)
 _DERIVED_UPGRADES: dict[tuple[Tile, int], tuple[str, ...]] = {}
 #: each tile set seen (a title's tiles, in order) -> a small number standing for it in the keys above
 _TILE_SETS: dict[tuple[Tile, ...], int] = {}
+#: a tile set's token in `_TILE_SETS` -> its tiles grouped by (colour, label, towns, off-board areas), each
+#: group in the set's order: the candidates of a derived upgrade (`Board.upgrade_targets`)
+_TILE_GROUPS: dict[int, dict[tuple, tuple[Tile, ...]]] = {}
+
+
+def _exit_mask(tile: Tile) -> int:
+    """The edges a tile's track reaches at rotation 0, as bits (edge e: 1 << e)."""
+    mask = _EXIT_MASKS.get(tile)
+    if mask is None:
+        mask = _EXIT_MASKS[tile] = sum(1 << e for e in _layout(tile, 0).exits)
+    return mask
+
+
+#: `_exit_mask` of each tile met
+_EXIT_MASKS: dict[Tile, int] = {}
+
+
+def _rotated_mask(mask: int, rotation: int) -> int:
+    """An exit mask at `rotation` (edge e goes to (e + rotation) % 6, as `_layout` turns it)."""
+    return ((mask << rotation) | (mask >> (6 - rotation))) & 0b111111 if rotation else mask
+
+
+#: each exit mask at rotations 0-5 (`_rotated_mask`)
+_ROTATED_MASKS = tuple(tuple(_rotated_mask(mask, r) for r in range(6)) for mask in range(64))
+
+
+def _tile_groups(token: int, tiles: Mapping[str, Tile]) -> dict[tuple, tuple[Tile, ...]]:
+    groups = _TILE_GROUPS.get(token)
+    if groups is None:
+        lists: dict[tuple, list[Tile]] = {}
+        for t in tiles.values():
+            lists.setdefault((t.color, t.label, t.towns, t.count("offboard")), []).append(t)
+        groups = _TILE_GROUPS[token] = {k: tuple(v) for k, v in lists.items()}
+    return groups
 #: the Tile built from each tile dict, by the dict's identity (with the dict and the name, so an
 #: identity is never taken for another dict's): a title's engine builds the board of every game from
 #: the same dicts of its DATA, and gets the same Tile objects back. The caches keyed by tiles then
@@ -495,16 +529,22 @@ class Board:
             found = _DERIVED_UPGRADES.get(key)
             if found is None:
                 nxt = COLORS[COLORS.index(old.color) + 1] if old.color in COLORS[:-1] else None
-                found = _DERIVED_UPGRADES[key] = tuple(
-                    t.name
-                    for t in self.tiles.values()
-                    if t.color == nxt
-                    and t.label == old.label
-                    and (t.cities == old.cities or self.merges(old, t))
-                    and t.towns == old.towns
-                    and t.count("offboard") == old.count("offboard")
-                    and any(node_map(old, 0, t, r, merge=self.merges(old, t)) is not None for r in range(6))
-                )
+                # the tiles of the next colour with the old tile's label, towns and off-board areas (the
+                # title's tiles grouped so once, in their order), then the cities and the track kept
+                group = _tile_groups(self._tile_set, self.tiles).get(
+                    (nxt, old.label, old.towns, old.count("offboard")), ())
+                # (a rotation at which the new tile's track misses an old exit keeps no track: `node_map`'s
+                # first test, asked of the exits' bit masks before a map is sought)
+                need, cities, names = _exit_mask(old), old.cities, []
+                for t in group:
+                    merge = self.merges(old, t)
+                    if t.cities != cities and not merge:
+                        continue
+                    turned = _ROTATED_MASKS[_exit_mask(t)]
+                    if any(turned[r] & need == need and node_map(old, 0, t, r, merge=merge) is not None
+                           for r in range(6)):
+                        names.append(t.name)
+                found = _DERIVED_UPGRADES[key] = tuple(names)
             self._derived[old] = found
         return self._derived[old]
 

@@ -250,9 +250,24 @@ class Tile:
     reserved: tuple[tuple[str, int], ...] = ()
     #: the hash, made once: tiles key the layout, track-map and upgrade caches, asked of at every lay
     _hash: int = field(init=False, compare=False, repr=False)
+    #: the number of nodes of each kind, counted once: a derived upgrade chart compares them for every
+    #: pair of tiles (`Board.upgrade_targets`)
+    _kinds: dict = field(init=False, compare=False, repr=False)
+    #: the tile's `_layout` at each rotation 0-5, made when first asked (a list, filled in place): read at
+    #: every lay judged, without hashing the tile for a cache
+    _layouts: list = field(init=False, compare=False, repr=False)
+    #: `node_map`'s answers with this tile as the old one, by (old rotation, the new tile's identity, new
+    #: rotation, strict kinds, merge) -> (the new tile, the answer)
+    _maps: dict = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_layouts", [None] * 6)
+        object.__setattr__(self, "_maps", {})
         object.__setattr__(self, "_hash", hash((self.name, self.color, self.label, len(self.nodes), len(self.paths))))
+        kinds: dict[str, int] = {}
+        for n in self.nodes:
+            kinds[n.kind] = kinds.get(n.kind, 0) + 1
+        object.__setattr__(self, "_kinds", kinds)
 
     @classmethod
     def from_dict(cls, name: str, data: Mapping[str, Any]) -> Tile:
@@ -279,7 +294,7 @@ class Tile:
         return self._hash
 
     def count(self, kind: str) -> int:
-        return sum(1 for n in self.nodes if n.kind == kind)
+        return self._kinds.get(kind, 0)
 
     @property
     def cities(self) -> int:
@@ -299,8 +314,19 @@ class Tile:
         return tuple((show(a), show(b)) for a, b in _layout(self, rotation).ends)
 
 
-@lru_cache(maxsize=None)
 def _layout(tile: Tile, rotation: int) -> _Layout:
+    """The tile at `rotation`, pre-digested (`_Layout`): made once for each tile and rotation 0-5 (kept on
+    the tile), any other rotation through `_layout_made`'s cache."""
+    if rotation.__class__ is int and 0 <= rotation < 6:
+        made = tile._layouts[rotation]
+        if made is None:
+            made = tile._layouts[rotation] = _layout_made(tile, rotation)
+        return made
+    return _layout_made(tile, rotation)
+
+
+@lru_cache(maxsize=None)
+def _layout_made(tile: Tile, rotation: int) -> _Layout:
     def rot(end: int) -> int:
         return end if end >= NODE else (end + rotation) % 6
 
@@ -329,9 +355,26 @@ def _other(ends: tuple[int, int], end: int) -> int:
     return ends[1] if ends[0] == end else ends[0]
 
 
-@lru_cache(maxsize=1 << 16)
-@lru_cache(maxsize=None)
 def node_map(
+    old: Tile, old_rotation: int, new: Tile, new_rotation: int, strict_kinds: bool = True,
+    merge: bool = False,
+) -> tuple[int, ...] | None:
+    """`_node_map`'s answer, kept on the old tile by the new tile's identity (`Tile._maps`): asked for
+    every lay judged, without hashing the tiles for a cache."""
+    key = (old_rotation, id(new), new_rotation, strict_kinds, merge)
+    maps = old._maps
+    found = maps.get(key)
+    if found is not None and found[0] is new:
+        return found[1]
+    answer = _node_map(old, old_rotation, new, new_rotation, strict_kinds, merge)
+    if len(maps) >= 4096:
+        maps.clear()
+    maps[key] = (new, answer)
+    return answer
+
+
+@lru_cache(maxsize=1 << 16)
+def _node_map(
     old: Tile, old_rotation: int, new: Tile, new_rotation: int, strict_kinds: bool = True,
     merge: bool = False,
 ) -> tuple[int, ...] | None:
