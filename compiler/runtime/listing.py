@@ -107,8 +107,10 @@ class Listing:
         answers = self._pair_answers
         key = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
-            if self._pair_refused(action, answers[1]) or self._prefix_refused(action, answers[1]) \
-                    or self._defaults_refused(action, answers[1]):
+            kind = self.action_name(action)  # (each probe below asks it only of the actions it has)
+            if (kind in self.PAIR_PROBES and self._pair_refused(action, answers[1], kind)) \
+                    or (kind in self.PREFIX_PROBES and self._prefix_refused(action, answers[1], kind=kind)) \
+                    or (kind in self.DEFAULT_PROBES and self._defaults_refused(action, answers[1], kind)):
                 return False
             if action.get("type") == "pass" and len(action) <= 3:
                 # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
@@ -449,7 +451,21 @@ class Listing:
                 opened = answers[1][key] = self._quiet_opening(action, key[1])
             if opened:
                 actor, turn_refused = opened
-                return turn_refused or self._refused_on_trial(lambda: probe(self, actor, *values))
+                if turn_refused:
+                    return True
+                # (`_refused_on_trial`, written out: the probe alone is run, once for each group a listing asks)
+                named, journal = self._named_shares, self.j
+                journal.begin()
+                try:
+                    probe(self, actor, *values)
+                except (IllegalAction, RuleGap):
+                    return True
+                except Exception:  # noqa: BLE001
+                    return False
+                finally:
+                    self._named_shares = named
+                    journal.rollback()
+                return False
         opening = self._listing_opening()
         quiet = self._opens_quietly(action, kind, opening)
 
@@ -486,15 +502,33 @@ class Listing:
         """For `_probe_refuses` in a listing, where the action `kind` opens quietly for the entity `action`
         names (`_opens_quietly`): (that entity, whether the turn check refuses it), as the probe's own run
         finds them in the listing's state; False where it does not open quietly, or the entity or the turn
-        check meets anything but a refusal (the probe then runs as ever)."""
+        check meets anything but a refusal (the probe then runs as ever). An answer that asks no turn check
+        (the entity acting, or none that opens quietly) is a function of the action, its entity and what
+        `_listing_opening` reads (its `context`): kept for the game, from one listing to the next."""
         opening = self._listing_opening()
+        known = None
+        if opening is not None:
+            known = self.__dict__.get("_quiet_openings")
+            if known is None:
+                known = self.__dict__["_quiet_openings"] = {}
+            key = (opening[4], kind, action["entity"], action.get("entity_type"))
+            found = known.get(key)
+            if found is not None:
+                return found
+            if len(known) >= 4096:
+                known.clear()
         if self._opens_quietly(action, kind, opening) is None:
+            if known is not None:
+                known[key] = False
             return False
         try:
             actor = self._actor(action)
         except Exception:  # noqa: BLE001
+            if known is not None:
+                known[key] = False
             return False
         if opening is not None and actor == opening[0]:
+            known[key] = (actor, False)
             return (actor, False)
         self.j.begin()
         try:
@@ -509,8 +543,10 @@ class Listing:
 
     def _listing_opening(self) -> tuple | None:
         """In a listing, in the state it lists: (the entity acting, the operating company's steps, its
-        current step's index or None), worked out once and kept with the listing's answers; None
-        elsewhere, or where the game is over or a decision is pending (nothing opens quietly then)."""
+        current step's index or None, `_step_targets` of the steps, and a key of what these read: the
+        round, the step, the entity acting and the rest), worked out once and kept with the listing's
+        answers; None elsewhere, or where the game is over or a decision is pending (nothing opens
+        quietly then)."""
         answers = self._pair_answers
         if answers is None or answers[0] != len(self.j._marks):
             return None
@@ -525,7 +561,8 @@ class Listing:
                 if g["round"] == "operating" and g.get("step") is not None and acting is not None:
                     steps = self._steps()
                     current = steps.index(g["step"]) if g["step"] in steps else None
-                opening = (acting, steps, current)
+                opening = (acting, steps, current, self._step_targets(steps),
+                           (g["round"], g.get("step"), acting, tuple(steps), current))
             answers[1]["opening"] = opening
         return opening
 
@@ -547,15 +584,35 @@ class Listing:
         if g["round"] != "operating" or g.get("step") is None:
             return kind
         if opening is not None:
-            operator, steps, current = opening
+            operator, steps, current, targets, _context = opening
         else:
             operator = self.current_entity()
             steps = self._steps() if operator is not None else []
             current = steps.index(g["step"]) if g["step"] in steps else None
+            targets = None
         if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
             return kind
-        target = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
+        target = (targets or self._step_targets(steps)).get(kind)
         return kind if current is None or target is None or current >= target else None
+
+    #: the operating steps (a tuple) -> {action name: the index of the first step that has it}
+    #: (`_step_targets`): a function of the steps alone
+    _STEP_TARGETS: dict[tuple, dict[str, int]] = {}
+
+    def _step_targets(self, steps: list[str]) -> dict[str, int]:
+        """For the operating company's `steps`: each action name of a step (`STEP_ACTIONS`, else the step's
+        own name) and the index of the first step that has it; kept for each list of steps."""
+        key = tuple(steps)
+        targets = self._STEP_TARGETS.get(key)
+        if targets is None:
+            targets = {}
+            for i, step in enumerate(steps):
+                for kind in STEP_ACTIONS.get(step, (step,)):
+                    targets.setdefault(kind, i)
+            if len(self._STEP_TARGETS) >= 256:
+                self._STEP_TARGETS.clear()
+            self._STEP_TARGETS[key] = targets
+        return targets
 
     def _pair_skips(self, action: Action) -> bool:
         """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
@@ -564,13 +621,14 @@ class Listing:
         return (self._probing and not self._exhaustive and answers is not None
                 and answers[0] == len(self.j._marks) and self._pair_refused(action, answers[1]))
 
-    def _pair_refused(self, action: Action, answers: dict) -> bool:
+    def _pair_refused(self, action: Action, answers: dict, kind: str | None = None) -> bool:
         """Whether the opening guards of the action that read only its entity and its second parameter
         (its pair probe, `PAIR_PROBES`) refuse `action`, asked once per listing for each entity and value
         of that parameter (`answers`, the listing's own, in the state it lists): 1880's `par`, ~670
         candidates in a stock round, is judged by company before its prices, rows and layouts. The
-        probe runs as `_group_refused`'s does, with the action's own type, entity and fields."""
-        kind = self.action_name(action)
+        probe runs as `_group_refused`'s does, with the action's own type, entity and fields. `kind`: the
+        action's name, where the caller has it."""
+        kind = kind or self.action_name(action)
         probe = self.PAIR_PROBES.get(kind)
         if probe is None:
             return False
@@ -585,13 +643,13 @@ class Listing:
             known = answers[key] = self._probe_refuses(action, probe, value, kind=kind)
         return known
 
-    def _defaults_refused(self, action: Action, answers: dict) -> bool:
+    def _defaults_refused(self, action: Action, answers: dict, kind: str | None = None) -> bool:
         """Whether the probe of the action's entity and optional parameters (`DEFAULT_PROBES`, `qd_`)
         refuses `action`, where it leaves every optional field out (each then bound to its default, as
         `_bind_param` binds it): asked once per listing for each entity (`answers`, as `_pair_refused` keeps
         them). 1846's `buy_train` without a trade-in (`exchange`) refused for the train limit, whatever the
-        train and price."""
-        kind = self.action_name(action)
+        train and price. `kind`: the action's name, where the caller has it."""
+        kind = kind or self.action_name(action)
         probe = self.DEFAULT_PROBES.get(kind)
         if probe is None:
             return False
@@ -624,13 +682,14 @@ class Listing:
                 and answers is not None and answers[0] == len(self.j._marks)
                 and self._prefix_refused(action, answers[1], upto=2))
 
-    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None) -> bool:
+    def _prefix_refused(self, action: Action, answers: dict, upto: int | None = None, kind: str | None = None) -> bool:
         """Whether a probe of the action's first k parameters (`PREFIX_PROBES`: the guards that read only
         those, `q3_`, ..., or those that read more judged by a lower bound, `qb2_`, ...) refuses `action`,
         asked once per listing for each entity and values of those parameters (`answers`, as
         `_pair_refused` keeps them): 1880's `par` refused for cash by company, whatever the price, row
-        and layout; 1800's `trade_company` by private and seller, whatever the price."""
-        kind = self.action_name(action)
+        and layout; 1800's `trade_company` by private and seller, whatever the price. `kind`: the action's
+        name, where the caller has it."""
+        kind = kind or self.action_name(action)
         probes = self.PREFIX_PROBES.get(kind)
         if not probes:
             return False
