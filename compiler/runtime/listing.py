@@ -1265,11 +1265,51 @@ class Listing:
                     out.append({"type": "place_token", **who, "city": track.node_id((hex_id, node))})
         return out
 
+    #: the parameter types over which a title action's candidates depend on the state (`_declared_kind_choices`'
+    #: trains and certificates held); a union of holders and an ability card too (`_title_action_fixed`)
+    _HELD_KINDS = frozenset({"train", "list[certificate]"})
+
+    #: (engine class, action, vocabulary type) -> whether `_title_action_candidates` reads nothing that changes
+    #: in play but the seating and the corporations (`_title_action_fixed`)
+    _FIXED_TITLE_ACTIONS: dict[tuple, bool] = {}
+
+    def _title_action_fixed(self, kind: str, params, action: str | None) -> bool:
+        """Whether the candidates of a title's own action are a function of the actor, the players' seating
+        and the corporations alone: no parameter of a kind whose values are held in play (a train, a
+        certificate), of a union of holders (the private's owner) or an ability card (the deck)."""
+        key = (type(self), action, kind)
+        fixed = self._FIXED_TITLE_ACTIONS.get(key)
+        if fixed is None:
+            card = self._card_kind()
+            fixed = self._FIXED_TITLE_ACTIONS[key] = all(
+                types and types[0] not in self._HELD_KINDS and types[0] != card
+                and not (len(types) > 1 and all(x in ("player", "corporation") for x in types))
+                for _name, types in params[1:])
+        return fixed
+
     def _title_action_candidates(self, kind: str, params, who: dict, action: str | None = None) -> list[Action]:
         """Candidates for a title's own action (`action`, of vocabulary type `kind`): each later parameter
         ranges over the entities of its type (a money parameter over the price range of the private the
         candidate names, `_money_range`, else every price the title declares; a train, hex, tile or
-        certificate over `_declared_kind_choices`); an optional field is also left out."""
+        certificate over `_declared_kind_choices`); an optional field is also left out. Where they read
+        nothing held in play (`_title_action_fixed`), worked out once for the actor, the seating and the
+        corporations (1800's `trade_company`, two dozen candidates a stock-round turn)."""
+        if not self._title_action_fixed(kind, params, action):
+            return self._title_action_candidates_anew(kind, params, who, action)
+        memo = self.__dict__.get("_title_candidates")
+        if memo is None:
+            memo = self.__dict__["_title_candidates"] = {}
+        key = (kind, action, tuple(who.items()), tuple(p.id for p in self.players),
+               tuple(c.id for c in self.corporations))
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= 1024:
+                memo.clear()
+            found = memo[key] = self._title_action_candidates_anew(kind, params, who, action)
+        return [dict(candidate) for candidate in found]  # (each listing's own: a caller may keep or change one)
+
+    def _title_action_candidates_anew(self, kind: str, params, who: dict, action: str | None = None) -> list[Action]:
+        """`_title_action_candidates`, worked out."""
         optional = self.ACTION_DEFAULTS.get(action or kind, {})
         first = params[0][1] if params else ()
         if who.get("entity_type") == "player" and "player" not in first or \
