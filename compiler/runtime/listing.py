@@ -105,7 +105,7 @@ class Listing:
         if known and known.get(id(action)) is action and not self._exhaustive:
             return False  # a candidate of a group its bound probe refuses (`_bound_refused`)
         answers = self._pair_answers
-        key = None
+        key = opened = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
             kind = self.action_name(action)  # (each probe below asks it only of the actions it has)
             if (kind in self.PAIR_PROBES and self._pair_refused(action, answers[1], kind)) \
@@ -119,10 +119,14 @@ class Listing:
                 known_pass = answers[1].get(key)
                 if known_pass is not None:
                     return known_pass
+            opened = self._trial_opening(action, kind, answers[1])
         legal = True
         self.j.begin()
         try:
-            self._dispatch(action)
+            if opened:
+                self._quiet_dispatch(action, kind, opened)
+            else:
+                self._dispatch(action)
         except (IllegalAction, RuleGap):
             legal = False
         finally:
@@ -130,6 +134,36 @@ class Listing:
         if key is not None:
             answers[1][key] = legal
         return legal
+
+    def _trial_opening(self, action: Action, kind: str, answers: dict) -> tuple | bool | None:
+        """For a candidate tried in a listing: `_quiet_opening`'s answer for its action and entity (kept with
+        the listing's answers, as `_probe_refuses` keeps it), or None where the candidate names no entity."""
+        try:
+            key = (_OPENS, kind, action["entity"], action.get("entity_type"))
+            opened = answers.get(key)
+        except (KeyError, TypeError):
+            return None
+        if opened is None:
+            opened = answers[key] = self._quiet_opening(action, kind)
+        return opened
+
+    def _quiet_dispatch(self, action: Action, kind: str, opened: tuple) -> None:
+        """`_dispatch` of a candidate tried in a listing whose action opens quietly (`_quiet_opening`'s
+        answer `opened`: its entity and the turn check's verdict, in the listing's state): what
+        `_open_action` does then (no refusal but a malformed share list, no step passed: the action's name
+        noted, its certificates named), the binding, the turn check's known verdict, the routine. The same
+        refusals as `_dispatch`, without the rule each would cite (a trial's refusal is not shown)."""
+        if not isinstance(action.get("shares") or [], list):
+            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad 'shares'")
+        self.j.set(self.g, "current_action", kind)
+        self._named_shares = tuple(str(c) for c in action.get("shares") or ())
+        try:
+            args = self.bind(kind, action)
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}") from None
+        if opened[1]:
+            raise IllegalAction(f"it is not {opened[0]}'s turn")  # (`_check_actor`'s refusal, as the probe met it)
+        self.ROUTINES[f"action:{kind}"](self, *args)
 
     def _candidates(self) -> list[Action]:
         """Candidate actions for the acting entity, from each DSL action's
