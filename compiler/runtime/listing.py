@@ -21,6 +21,8 @@ from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_
 
 #: the key of `_quiet_opening`'s answers among a listing's answers (`_pair_answers`)
 _OPENS = object()
+#: the key of `_prefix_refused`'s verdicts by the fields as an action gives them
+_RAW = object()
 
 
 class Listing:
@@ -729,9 +731,27 @@ class Listing:
             return False
         params = self.ACTION_PARAMS[kind]
         values: list = []
+        plain = "shares" not in action and "share_price" not in action  # (fields `_bind_param` reads for others)
         for arity, probe in probes:
             if upto is not None and arity > upto:
                 break  # (in order of arity)
+            # the verdict kept by the fields as the action gives them, where each parameter's binding is a
+            # lookup of its own field (`_PLAIN_KINDS`): the same fields bind the same values in this listing
+            raw = None
+            if plain:
+                names = self._plain_prefix(kind, arity)
+                if names is not None:
+                    try:
+                        raw = (_RAW, probe, action["entity"], action.get("entity_type"),
+                               *[(action[name].__class__, action[name]) for name in names])
+                        known = answers.get(raw)
+                    except (KeyError, TypeError):
+                        raw = None
+                    else:
+                        if known is not None:
+                            if known:
+                                return True
+                            continue
             try:
                 while len(values) < arity - 1:
                     name, types = params[len(values) + 1]
@@ -742,9 +762,31 @@ class Listing:
                 return False
             if known is None:
                 known = answers[key] = self._probe_refuses(action, probe, *values[:arity - 1], kind=kind)
+            if raw is not None:
+                answers[raw] = known
             if known:
                 return True
         return False
+
+    #: the parameter kinds `_bind_param` binds by a lookup of the action's own field alone (given, not None)
+    _PLAIN_KINDS = frozenset({"private", "player", "corporation", "bond", "company", "name", "int", "money"})
+
+    #: (engine class, action, arity) -> `_plain_prefix`
+    _PLAIN_PREFIXES: dict[tuple, tuple | None] = {}
+
+    def _plain_prefix(self, kind: str, arity: int) -> tuple[str, ...] | None:
+        """The names of the action `kind`'s parameters 2 to `arity`, where each is of one plain kind
+        (`_PLAIN_KINDS`) and no optional one among them; else None. A function of the title's actions. (Of an
+        action with no `shares` nor `share_price` that gives each of these fields, `_bind_param` binds each
+        by a lookup of its own field alone.)"""
+        key = (type(self), kind, arity)
+        if key not in self._PLAIN_PREFIXES:
+            params = self.ACTION_PARAMS[kind][1:arity]
+            optional = self.ACTION_DEFAULTS.get(kind, {})
+            plain = len(params) == arity - 1 and all(
+                len(types) == 1 and types[0] in self._PLAIN_KINDS and name not in optional for name, types in params)
+            self._PLAIN_PREFIXES[key] = tuple(name for name, _types in params) if plain else None
+        return self._PLAIN_PREFIXES[key]
 
     @staticmethod
     def _least(values) -> Any:
