@@ -448,10 +448,24 @@ class Listing:
         nothing of the action but its entity, so where they refuse, every candidate of the action for
         that entity is refused by the same guard; anything else the probe meets leaves the candidates
         to be tried."""
-        action = {"type": self._action_shape(name)[0], **who}
-        if self.action_name(action) != name:
+        key = (type(self), name, who.get("entity_type"), self.g["round"])
+        vtype = self._GROUP_TYPES.get(key, False)
+        if vtype is False:
+            # the vocabulary type of the action's candidates, where an action of that type for that entity
+            # type names `name` in this round (`action_name`); else None (the probe says nothing of them)
+            vtype = self._action_shape(name)[0]
+            if self.action_name({"type": vtype, "entity_type": key[2]}) != name:
+                vtype = None
+            if len(self._GROUP_TYPES) >= 4096:
+                self._GROUP_TYPES.clear()
+            self._GROUP_TYPES[key] = vtype
+        if vtype is None:
             return False
-        return self._probe_refuses(action, probe or self.PROBES[name], kind=name)
+        return self._probe_refuses({"type": vtype, **who}, probe or self.PROBES[name], kind=name)
+
+    #: (engine class, action name, entity type, round) -> the vocabulary type `_group_refused` probes it by, or
+    #: None where an action of that type names another action (`action_name`): a function of those alone
+    _GROUP_TYPES: dict[tuple, str | None] = {}
 
     def _static_refused(self, name: str, entity: Entity) -> bool:
         """Whether the action `name`'s static probe (`STATIC_PROBES`: opening guards of its probe that read
@@ -484,7 +498,14 @@ class Listing:
             key = (_OPENS, kind or self.action_name(action), action["entity"], action.get("entity_type"))
             opened = answers[1].get(key)
             if opened is None:
-                opened = answers[1][key] = self._quiet_opening(action, key[1])
+                # (`_quiet_opening`'s answer kept for the game, where it has one: looked up here first)
+                opening = answers[1].get("opening")
+                quiet = self.__dict__.get("_quiet_openings") if opening else None
+                if quiet is not None:
+                    opened = quiet.get((opening[4], *key[1:]))
+                if opened is None:
+                    opened = self._quiet_opening(action, key[1])
+                answers[1][key] = opened
             if opened:
                 actor, turn_refused = opened
                 if turn_refused:
