@@ -360,24 +360,24 @@ class Listing:
         generators = self._GENERATORS.get(type(self))
         if generators is None:
             generators = self._GENERATORS[type(self)] = {}
+
+        def candidates_of(generator: Callable | None, name: str, vtype: str) -> Iterable[Action]:
+            """The candidates of the action `name` (its `_cand_` function `generator`, unbound, or None)."""
+            nonlocal generated
+            if generated is not None and generator is not None:
+                head, rest = generated
+                generated = None  # taken once
+                return itertools.chain((head,), rest)
+            if generator is not None:
+                return generator(self, entity, who)
+            return self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+
         for name, vtype, round_of in shaped:
             if name in later:
                 continue
-            found = generators.get((round_of, vtype), False)
-            if found is False:
-                found = self._generator_function(round_of, vtype)
-            generator = None if found is None else found.__get__(self)
-
-            def candidates_of(generator=generator, name=name, vtype=vtype) -> Iterable[Action]:
-                nonlocal generated
-                if generated is not None and generator is not None:
-                    head, rest = generated
-                    generated = None  # taken once
-                    return itertools.chain((head,), rest)
-                if generator is not None:
-                    return generator(entity, who)
-                return self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
-
+            generator = generators.get((round_of, vtype), False)
+            if generator is False:
+                generator = self._generator_function(round_of, vtype)
             probed = probing and vtype not in self.UNPROBED
             if probed and name in self.STATIC_PROBES and self._static_refused(name, entity):
                 continue  # refused in every state by a guard of its probe: neither generated nor probed
@@ -385,7 +385,7 @@ class Listing:
             candidates: Iterable[Action] | None = None
             if probed and generate_first and generator is not None:
                 try:
-                    candidates = iter(candidates_of())
+                    candidates = iter(candidates_of(generator, name, vtype))
                     first = list(itertools.islice(candidates, 1))
                 except Exception:  # noqa: BLE001 - the probe first, as ever: generated again if it lets them through
                     candidates = None
@@ -401,7 +401,8 @@ class Listing:
                     refused = self._known_refused
                     if refused is None:
                         continue  # only whether some action is legal is asked (`_some_legal`): none of these is
-            listed = itertools.chain(first, candidates) if candidates is not None else candidates_of()
+            listed = itertools.chain(first, candidates) if candidates is not None \
+                else candidates_of(generator, name, vtype)
             if refused is None:
                 yield from listed
             else:
