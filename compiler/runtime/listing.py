@@ -293,13 +293,23 @@ class Listing:
         steps, current = self._steps(), self.g.get("step")
         if current not in steps:
             return frozenset()
-        later = {kind for step in steps[steps.index(current) + 1:] for kind in STEP_ACTIONS.get(step, (step,))}
-        later -= set(STEP_ACTIONS.get(current, (current,)))
+        key = (tuple(steps), current)
+        later = self._LATER.get(key)
+        if later is None:
+            found = {kind for step in steps[steps.index(current) + 1:] for kind in STEP_ACTIONS.get(step, (step,))}
+            found -= set(STEP_ACTIONS.get(current, (current,)))
+            if len(self._LATER) >= 256:
+                self._LATER.clear()
+            later = self._LATER[key] = frozenset(found)
         if names is not None and later.isdisjoint(names):
             return frozenset()
         if not later or not self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)}):
             return frozenset()
-        return frozenset(later)
+        return later
+
+    #: (the operating steps, the current one) -> the actions of the steps after it that the current one has
+    #: not (`_later_step_actions`): a function of the steps alone
+    _LATER: dict[tuple, frozenset[str]] = {}
 
     def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
         return list(self._iter_candidates_for(entity, names))
