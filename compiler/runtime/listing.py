@@ -999,10 +999,12 @@ class Listing:
         sources = (POOL,) if entity.kind == "corporation" else None
         corporate_certificates = any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
         owner = self.owner
+        # (whether the buyer's buy_shares has a pair probe at all: its name is the same for every corporation)
+        paired = self.action_name({"type": "buy_shares", **who}) in self.PAIR_PROBES
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
-            if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
+            if paired and self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
                 continue  # its guards refuse the buyer this corporation's shares, whichever
             if entity.kind == "corporation" and corp != entity:
                 if "corporate_buy_shares" in self.ACTION_PARAMS:
