@@ -1403,8 +1403,9 @@ class Listing:
         candidate names, `_money_range`, else every price the title declares; a train, hex, tile or
         certificate over `_declared_kind_choices`); an optional field is also left out. Where they read
         nothing held in play (`_title_action_fixed`), worked out once for the actor, the seating and the
-        corporations (1800's `trade_company`, two dozen candidates a stock-round turn)."""
-        if not self._title_action_fixed(kind, params, action):
+        corporations (1800's `trade_company`, two dozen candidates a stock-round turn); the exhaustive
+        listing (the oracle) works them out anew."""
+        if self._exhaustive or not self._title_action_fixed(kind, params, action):
             return self._title_action_candidates_anew(kind, params, who, action)
         memo = self.__dict__.get("_title_candidates")
         if memo is None:
