@@ -302,6 +302,26 @@ COMPONENTS = {
     ],
 }
 
+TABLES = {
+    'ACTION_DEFAULTS': {
+        'buy_train': {'exchange': None},
+    },
+    'STATES': {
+        'debt': (),
+        'out_of_game': (),
+        'granted': (),
+        'bought_this_turn': ('stock_turn_start',),
+        'sold_this_round': ('stock_round_start',),
+        'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'capital_released': (),
+        'done_this_turn': ('operating_turn_start',),
+    },
+    'CARDS': {
+        'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('may_skip', False)),
+        'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('on_train_forbidden_with', False)),
+    },
+}
+
 RULES = _LIBRARY.rules(
     {
         'action bankrupt': '§11.11',

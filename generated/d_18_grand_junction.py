@@ -289,6 +289,45 @@ COMPONENTS = {
     ],
 }
 
+TABLES = {
+    'ACTION_PARAMS': {
+        'par': [('player', ('player',)), ('corporation', ('corporation',)), ('price', ('money',))],
+        'buy_shares': [('player', ('player',)), ('corporation', ('corporation',)), ('source', ('source',))],
+        'sell_shares': [('player', ('player',)), ('corporation', ('corporation',)), ('shares', ('list[certificate]',)), ('percent', ('percent',))],
+        'pass': [('entity', ('player', 'corporation'))],
+        'lay_tile': [('corporation', ('corporation',)), ('hex', ('name',)), ('tile', ('name',)), ('rotation', ('int',))],
+        'place_token': [('corporation', ('corporation',)), ('city', ('name',))],
+        'run_routes': [('corporation', ('corporation',)), ('routes', ('list[route]',))],
+        'dividend': [('corporation', ('corporation',)), ('kind', ('dividend_kind',))],
+        'buy_train': [('corporation', ('corporation',)), ('train', ('train',)), ('price', ('money',))],
+        'discard_train': [('corporation', ('corporation',)), ('train', ('train',))],
+        'end_game': [('player', ('player',))],
+        'corporation_sell_shares': [('corporation', ('corporation',)), ('shares', ('list[certificate]',))],
+        'corporation_buy_shares': [('corporation', ('corporation',)), ('shares', ('list[certificate]',))],
+        'contribute': [('corporation', ('corporation',)), ('player', ('player',)), ('amount', ('money',))],
+        'bankrupt': [('corporation', ('corporation',))],
+        'select_president': [('player', ('player',)), ('corporation', ('corporation',)), ('company_president', ('company_president',))],
+        'use_ability': [('corporation', ('corporation',)), ('count', ('int',))],
+        'top_up_revenue': [('corporation', ('corporation',)), ('amount', ('money',))],
+        'choose_turn': [('player', ('player',)), ('corporation', ('corporation',)), ('position', ('int',))],
+        'corporation_assign': [('corporation', ('corporation',)), ('target', ('name',))],
+    },
+    'STATES': {
+        'debt': (),
+        'out_of_game': (),
+        'granted': (),
+        'bought_this_turn': ('stock_turn_start',),
+        'sold_this_round': ('stock_round_start',),
+        'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'capital_released': (),
+        'done_this_turn': ('operating_turn_start',),
+    },
+    'CARDS': {
+        'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('count_note', False)),
+        'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('on_train_note', False)),
+    },
+}
+
 RULES = _LIBRARY.rules(
     {
         'action bankrupt': '§"Bankruptcy"',

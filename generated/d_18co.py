@@ -549,6 +549,51 @@ COMPONENTS = {
     ],
 }
 
+TABLES = {
+    'ACTION_PARAMS': {
+        'bid': [('player', ('player',)), ('company', ('private',)), ('price', ('money',))],
+        'par': [('player', ('player',)), ('corporation', ('corporation',)), ('price', ('money',))],
+        'buy_shares': [('player', ('player',)), ('corporation', ('corporation',)), ('source', ('source',)), ('shares', ('list[certificate]',))],
+        'sell_shares': [('player', ('player',)), ('corporation', ('corporation',)), ('shares', ('list[certificate]',)), ('percent', ('percent',))],
+        'pass': [('entity', ('player', 'corporation'))],
+        'corporation_buy_company': [('corporation', ('corporation',)), ('company', ('private',)), ('price', ('money',))],
+        'lay_tile': [('corporation', ('corporation',)), ('hex', ('name',)), ('tile', ('name',)), ('rotation', ('int',))],
+        'place_token': [('corporation', ('corporation',)), ('city', ('name',))],
+        'run_routes': [('corporation', ('corporation',)), ('routes', ('list[route]',))],
+        'dividend': [('corporation', ('corporation',)), ('kind', ('dividend_kind',))],
+        'buy_train': [('corporation', ('corporation',)), ('train', ('train',)), ('price', ('money',))],
+        'discard_train': [('corporation', ('corporation',)), ('train', ('train',))],
+        'end_game': [('player', ('player',))],
+        'corporation_bid': [('bidder', ('corporation',)), ('corporation', ('corporation',)), ('price', ('money',))],
+        'special_buy_shares': [('player', ('player',)), ('corporation', ('corporation',)), ('shares', ('list[certificate]',))],
+        'move_bid': [('player', ('player',)), ('from_company', ('private',)), ('company', ('private',)), ('price', ('money',))],
+        'company_lay_tile': [('company', ('private',)), ('hex', ('name',)), ('tile', ('name',)), ('rotation', ('int',))],
+        'remove_token': [('company', ('private',)), ('city', ('name',))],
+        'corporation_sell_shares': [('corporation', ('corporation',)), ('shares', ('list[certificate]',))],
+        'corporate_sell_shares': [('corporation', ('corporation',)), ('shares', ('list[certificate]',))],
+        'corporation_buy_shares': [('corporation', ('corporation',)), ('shares', ('list[certificate]',))],
+        'corporate_buy_shares': [('corporation', ('corporation',)), ('shares', ('list[certificate]',))],
+        'contribute': [('corporation', ('corporation',)), ('player', ('player',)), ('amount', ('money',))],
+        'bankrupt': [('corporation', ('corporation',))],
+    },
+    'STATES': {
+        'debt': (),
+        'out_of_game': (),
+        'granted': (),
+        'bought_this_turn': ('stock_turn_start',),
+        'sold_this_round': ('stock_round_start',),
+        'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'capital_released': (),
+        'done_this_turn': ('operating_turn_start',),
+        'corporate_purchase': ('operating_turn_start',),
+        'corporate_purchased': ('operating_turn_start',),
+    },
+    'CARDS': {
+        'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('permanent', False), ('on_discard', False), ('available_after_sold_out', False), ('available_on', False)),
+        'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('rusts', False), ('close_privates_except', False), ('synonyms', False)),
+    },
+}
+
 RULES = _LIBRARY.rules(
     {
         'action bid': '§2.1.1, §2.1.2',

@@ -522,69 +522,10 @@ class Game(GameBase):
     """1846 (Two-Player): the engine contract of ARCHITECTURE.md."""
 
     DATA = DATA
-    ACTION_PARAMS = {
-        "bid": [("player", ("player",)), ("company", ("private", "minor")), ("price", ("money",))],
-        "par": [("player", ("player",)), ("corporation", ("corporation",)), ("price", ("money",))],
-        "buy_shares": [
-            ("player", ("player",)),
-            ("corporation", ("corporation",)),
-            ("source", ("source",)),
-        ],
-        "sell_shares": [
-            ("player", ("player",)),
-            ("corporation", ("corporation",)),
-            ("shares", ("list[certificate]",)),
-            ("percent", ("percent",)),
-        ],
-        "pass": [("entity", ("player", "corporation"))],
-        "corporation_buy_company": [
-            ("corporation", ("corporation",)),
-            ("company", ("private", "minor")),
-            ("price", ("money",)),
-        ],
-        "lay_tile": [
-            ("corporation", ("corporation",)),
-            ("hex", ("name",)),
-            ("tile", ("name",)),
-            ("rotation", ("int",)),
-        ],
-        "place_token": [("corporation", ("corporation",)), ("city", ("name",))],
-        "run_routes": [("corporation", ("corporation",)), ("routes", ("list[route]",))],
-        "dividend": [("corporation", ("corporation",)), ("kind", ("dividend_kind",))],
-        "buy_train": [
-            ("corporation", ("corporation",)),
-            ("train", ("train",)),
-            ("price", ("money",)),
-            ("exchange", ("train", "none")),
-        ],
-        "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
-        "end_game": [("player", ("player",))],
-        "corporation_sell_shares": [
-            ("corporation", ("corporation",)),
-            ("shares", ("list[certificate]",)),
-        ],
-        "corporation_buy_shares": [
-            ("corporation", ("corporation",)),
-            ("shares", ("list[certificate]",)),
-        ],
-        "contribute": [
-            ("corporation", ("corporation",)),
-            ("player", ("player",)),
-            ("amount", ("money",)),
-        ],
-        "bankrupt": [("corporation", ("corporation",))],
-        "assign": [("company", ("private",)), ("target", ("name",))],
-        "company_lay_tile": [
-            ("company", ("private",)),
-            ("hex", ("name",)),
-            ("tile", ("name",)),
-            ("rotation", ("int",)),
-        ],
-        "company_place_token": [("company", ("private",)), ("city", ("name",))],
-    }
-    ACTION_DEFAULTS = {
-        "buy_train": {"exchange": None},
-    }
+    ACTION_PARAMS = _TITLE.table("ACTION_PARAMS")
+    ACTION_DEFAULTS = _TITLE.table("ACTION_DEFAULTS")
+    STATES = _TITLE.table("STATES")
+    CARDS = _TITLE.table("CARDS")
     ROUTINES = {
         "min": r_min,
         "max": r_max,
@@ -717,54 +658,6 @@ class Game(GameBase):
         "par": ((2, qb2_par),),
         "corporation_buy_company": ((2, qb2_corporation_buy_company),),
         "lay_tile": ((2, qb2_lay_tile),),
-    }
-    CARDS = {
-        "train": (
-            ("distance", False),
-            ("price", False),
-            ("count", False),
-            ("rusts_on", True),
-            ("obsolete_on", False),
-            ("variant_of", False),
-            ("available_after", True),
-            ("available_from", False),
-            ("multiplier", False),
-            ("events", False),
-            ("owner", False),
-            ("delivered", False),
-            ("exported", False),
-            ("last_one_ends_game", False),
-            ("last_one_starts_stock_round", False),
-            ("moves_train_purchase_marker", False),
-            ("must_count_own_station_city", False),
-            ("satisfies_train_obligation", False),
-            ("max_per_company", False),
-            ("discount", False),
-            ("summary", False),
-            ("count_note", False),
-        ),
-        "phase": (
-            ("on_train", True),
-            ("tiles", False),
-            ("train_limit", False),
-            ("operating_rounds", False),
-            ("events", False),
-            ("group", False),
-            ("tile_lays", False),
-            ("offboard", False),
-            ("status", False),
-            ("on_train_note", False),
-        ),
-    }
-    STATES = {
-        "debt": (),
-        "out_of_game": (),
-        "granted": (),
-        "bought_this_turn": ("stock_turn_start",),
-        "sold_this_round": ("stock_round_start",),
-        "sold_this_turn": ("stock_turn_start", "operating_turn_start"),
-        "capital_released": (),
-        "done_this_turn": ("operating_turn_start",),
     }
     TRIGGERS = {
         "stock_round_end": [(None, t_end_stock_round)],

@@ -649,48 +649,9 @@ class Game(GameBase):
     """1880 Romania (Amira): the engine contract of ARCHITECTURE.md."""
 
     DATA = DATA
-    ACTION_PARAMS = {
-        "bid": [("player", ("player",)), ("company", ("private",)), ("price", ("money",))],
-        "par": [
-            ("player", ("player",)),
-            ("corporation", ("corporation",)),
-            ("price", ("money",)),
-            ("slot", ("int",)),
-            ("president_percent", ("int",)),
-        ],
-        "buy_shares": [
-            ("player", ("player",)),
-            ("corporation", ("corporation",)),
-            ("source", ("source",)),
-        ],
-        "sell_shares": [
-            ("player", ("player",)),
-            ("corporation", ("corporation",)),
-            ("shares", ("list[certificate]",)),
-            ("percent", ("percent",)),
-        ],
-        "pass": [("entity", ("player", "corporation"))],
-        "lay_tile": [
-            ("corporation", ("corporation",)),
-            ("hex", ("name",)),
-            ("tile", ("name",)),
-            ("rotation", ("int",)),
-        ],
-        "place_token": [("corporation", ("corporation",)), ("city", ("name",))],
-        "run_routes": [("corporation", ("corporation",)), ("routes", ("list[route]",))],
-        "dividend": [("corporation", ("corporation",)), ("kind", ("dividend_kind",))],
-        "buy_train": [
-            ("corporation", ("corporation",)),
-            ("train", ("train",)),
-            ("price", ("money",)),
-        ],
-        "discard_train": [("corporation", ("corporation",)), ("train", ("train",))],
-        "end_game": [("player", ("player",))],
-        "choose": [("corporation", ("corporation",)), ("choice", ("name",))],
-        "close_for_cash": [("company", ("private",)), ("target", ("player", "corporation"))],
-        "assign": [("company", ("private",)), ("target", ("name",))],
-        "payoff_player_debt": [("player", ("player",))],
-    }
+    ACTION_PARAMS = _TITLE.table("ACTION_PARAMS")
+    STATES = _TITLE.table("STATES")
+    CARDS = _TITLE.table("CARDS")
     ROUTINES = {
         "min": r_min,
         "max": r_max,
@@ -814,55 +775,6 @@ class Game(GameBase):
             (3, qb3_par),
             (4, q4_par),
         ),
-    }
-    CARDS = {
-        "train": (
-            ("distance", False),
-            ("price", False),
-            ("count", False),
-            ("rusts_on", True),
-            ("obsolete_on", False),
-            ("variant_of", False),
-            ("available_after", True),
-            ("available_from", False),
-            ("multiplier", False),
-            ("events", False),
-            ("owner", False),
-            ("delivered", False),
-            ("exported", False),
-            ("last_one_ends_game", False),
-            ("last_one_starts_stock_round", False),
-            ("moves_train_purchase_marker", False),
-            ("must_count_own_station_city", False),
-            ("satisfies_train_obligation", False),
-            ("max_per_company", False),
-            ("discount", False),
-            ("summary", False),
-            ("counts_toward_train_limit", False),
-        ),
-        "phase": (
-            ("on_train", True),
-            ("tiles", False),
-            ("train_limit", False),
-            ("operating_rounds", False),
-            ("events", False),
-            ("group", False),
-            ("tile_lays", False),
-            ("offboard", False),
-            ("status", False),
-            ("end_game", False),
-            ("opened_by", False),
-        ),
-    }
-    STATES = {
-        "debt": (),
-        "out_of_game": (),
-        "granted": (),
-        "bought_this_turn": ("stock_turn_start",),
-        "sold_this_round": ("stock_round_start",),
-        "sold_this_turn": ("stock_turn_start", "operating_turn_start"),
-        "capital_released": (),
-        "done_this_turn": ("operating_turn_start",),
     }
     TRIGGERS = {
         "stock_round_end": [

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 
 import pytest
 
 from compiler.app.cli import main
-from compiler.emit.emitter import emit_title, module_name, outputs
+from compiler.emit.emitter import CLASS_TABLES, emit_title, module_name, outputs
 from compiler.paths import GENERATED
 from compiler.lang.pipeline import load_texts
 from tests.conftest import LIBRARIES
@@ -153,6 +154,12 @@ def test_an_engine_carries_only_what_its_title_module_does_not_hold_as_it_has_it
         shared = functions(GENERATED / f"{module}.py")
         mine = functions(path)
         assert shared and not [name for name, source in mine.items() if shared.get(name) == source], path.name
+        # the class's tables the module holds as this engine has them are named, not copied
+        tables = importlib.import_module(f"generated.{module}").TABLES
+        for table in CLASS_TABLES:
+            if table in tables and f'{table} = _TITLE.table("{table}")' not in text:
+                game = importlib.import_module(f"generated.{path.stem}").Game
+                assert getattr(game, table) != tables[table], (path.name, table)
         assert len(path.read_bytes()) < 120_000, f"{path.name} is {len(path.read_bytes())} bytes"
 
 
@@ -212,6 +219,8 @@ def test_an_engine_with_the_library_plays_as_one_that_carries_it(loaded):
             assert list(mine) == list(theirs), (name, table)
             for key in mine:
                 same(mine[key], theirs[key], (name, key))
+        for table in CLASS_TABLES:  # named from the title's module or carried: the same data
+            assert list(getattr(shared, table).items()) == list(getattr(whole, table).items()), (name, table)
         assert list(shared.TRIGGERS) == list(whole.TRIGGERS), name
         for event, handlers in shared.TRIGGERS.items():
             for (when, fn), (their_when, their_fn) in zip(handlers, whole.TRIGGERS[event], strict=True):

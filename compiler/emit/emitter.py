@@ -210,6 +210,10 @@ def _paren(expr) -> str:
 #: the kinds of card whose records the DSL's collections give (`train_cards`, `phases`: `GameBase.CARDS`)
 CARD_KINDS = ("train", "phase")
 
+#: the engine class's data tables an engine names from its title's shared module where it has them
+#: as most of the title's engines do (`TitleModule.tables`, `Library.table`)
+CLASS_TABLES = ("ACTION_PARAMS", "ACTION_DEFAULTS", "STATES", "CARDS")
+
 #: the collections of entities `x in NAME` asks about (builtin VALUES): compiled to `g.among(NAME, x)`
 COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bonds"}) & frozenset(VALUES)
 
@@ -1012,6 +1016,8 @@ class TitleModule:
     rules: dict[str, str]
     #: function name -> its source, in the order the engines define them
     functions: dict[str, str]
+    #: the engine class's data tables (`CLASS_TABLES`) as most of them have them: name -> dict source
+    tables: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -1041,6 +1047,14 @@ class EngineParts:
     states: list[tuple[str, object]]
     #: the fields of a record of the train cards and the phases (`Title.card_fields`): kind -> ((name, as a list), ...)
     cards: list[tuple[str, tuple[tuple[str, bool], ...]]]
+
+    def tables(self) -> dict[str, str]:
+        """The engine class's data tables (`CLASS_TABLES`) it has, each as the source of a dict literal."""
+        entries = {"ACTION_PARAMS": self.action_params, "ACTION_DEFAULTS": self.action_defaults,
+                   "STATES": [(name, repr(reset)) for name, reset in self.states],
+                   "CARDS": [(kind, repr(fields)) for kind, fields in self.cards]}
+        return {name: "{\n" + "".join(f"    {key!r}: {value},\n" for key, value in entries[name]) + "}"
+                for name in CLASS_TABLES if entries[name] or name == "ACTION_PARAMS"}
 
 
 def parts(title: Title) -> EngineParts:
@@ -1222,6 +1236,7 @@ def title_module_of(engines: list[EngineParts], sources) -> TitleModule | None:
         lists={kind: keys for kind, keys in lists.items() if keys},
         rules=_most_common([e.rules for e in engines]),
         functions=functions,
+        tables=_most_common([e.tables() for e in engines]),
     )
 
 
@@ -1266,6 +1281,12 @@ def render_title_module(module: TitleModule, title: Title, library: Library | No
         lines.append("    ],")
     lines.append("}")
     lines.append("")
+    if module.tables:
+        # the engine class's tables (`Game.ACTION_PARAMS`, ...) as most of the engines have them
+        lines.append("TABLES = {")
+        for name, source in module.tables.items():
+            lines.append(f"    {name!r}: " + source.replace("\n", "\n    ") + ",")
+        lines += ["}", ""]
     if library is not None:
         own, unshared = _relative(module.rules, library.rules)
         rules = _rules_of(own, unshared, "_LIBRARY")
@@ -1385,8 +1406,10 @@ def render_module(title: Title, sources=None, library: Library | None = None,
         static_probes=engine.static_probes,
         default_probes=engine.default_probes,
         trigger_table=engine.trigger_table,
-        states=engine.states,
-        cards=engine.cards,
+        tables=[(name, "_TITLE.table(" + repr(name) + ")"
+                 if title_module is not None and title_module.tables.get(name) == source
+                 else source.replace("\n", "\n    "))
+                for name, source in engine.tables().items()],
         rules=sorted((engine.rules if rules is None else rules).items()),
         library=library,
         title_module=title_module,

@@ -52,12 +52,18 @@ class Library:
             {(kind, comp["key"]): comp for kind, items in self._lists.items() for comp in items})
         self._rules: dict[str, str] = namespace["RULES"]
         self._properties: dict[str, Any] = namespace.get("PROPERTIES", {})
+        self._tables: dict[str, dict] = namespace.get("TABLES", {})
 
     def components(self, kind: str, keys: list[str] | None = None) -> list[dict[str, Any]]:
         """The module's `kind` components named `keys`, in that order; every one without `keys`."""
         if keys is None:
             return list(self._lists.get(kind, ()))
         return [self._components[kind, key] for key in keys]
+
+    def table(self, name: str) -> dict:
+        """The engine class's table `name` (`ACTION_PARAMS`, `CARDS`, ...) as the module has it: an
+        engine that has it so names it rather than carrying a copy (the engines only read it)."""
+        return self._tables[name]
 
     def rules(self, own: dict[str, str], unshared: list[str]) -> dict[str, str]:
         """The engine's citations: its `own` and the module's but those `unshared` (rules the title
