@@ -303,9 +303,31 @@ class Listing:
             later = self._LATER[key] = frozenset(found)
         if names is not None and later.isdisjoint(names):
             return frozenset()
+        if later and names is not None and self._probing and not self._exhaustive \
+                and self._none_generated(entity, [name for name in names if name in later]):
+            # none of them has a candidate now (a step's own generator lists none before its step): left out
+            # whether or not the step may be passed, the same listing, and no pass tried for it
+            return later
         if not later or not self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)}):
             return frozenset()
         return later
+
+    def _none_generated(self, entity: Entity, names: list[str]) -> bool:
+        """Whether the generator of each of the actions `names` (`_cand_`) lists no candidate for `entity`
+        now; False where one is a title's own action (`_title_action_candidates`) or its generator meets
+        anything (then the listing goes as ever)."""
+        who = {"entity": entity.id, "entity_type": self.entity_type(entity)}
+        for name in names:
+            vtype, _etype, round_of, _actors = self._action_shape(name)
+            generator = self._generator_function(round_of, vtype)
+            if generator is None:
+                return False
+            try:
+                if next(iter(generator(self, entity, who)), None) is not None:
+                    return False
+            except Exception:  # noqa: BLE001 - the listing meets it, or the probe refuses first, as ever
+                return False
+        return True
 
     #: (the operating steps, the current one) -> the actions of the steps after it that the current one has
     #: not (`_later_step_actions`): a function of the steps alone
