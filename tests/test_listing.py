@@ -125,6 +125,34 @@ def test_listing_a_draft_leaves_the_random_draws_to_come_as_they_were():
     assert g.rng.getstate() != before and card not in g.b_draft_hand()
 
 
+def test_a_title_actions_kept_candidates_are_each_listings_own():
+    """1800's `trade_company` (a private, a seller and a price, none of them held in play) lists candidates
+    worked out once per actor, seating and corporations (`_title_action_fixed`): each listing gets its own
+    copies, so one changed by a caller is not listed again, and they are those worked out anew, after
+    the seating changes too."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1800")(players=["P1", "P2"], seed=1)
+    params = g.ACTION_PARAMS["trade_company"]
+    who = {"entity": g.players[0].id, "entity_type": "player"}
+
+    def listed():
+        return g._title_action_candidates("trade_company", params, who, "trade_company")
+
+    def anew():
+        return g._title_action_candidates_anew("trade_company", params, who, "trade_company")
+
+    assert g._title_action_fixed("trade_company", params, "trade_company")
+    first = listed()
+    before = [dict(candidate) for candidate in first]
+    assert len(first) > 10 and first == anew()
+    first[0]["price"] = -1
+    assert listed() == anew() == before
+    assert not g._title_action_fixed("buy_train", g.ACTION_PARAMS["buy_train"], "buy_train")  # a train: held
+    g.players[:] = list(reversed(g.players))  # (as `_seat_by_passing_order` reseats them)
+    assert listed() == anew() and [c["seller"] for c in listed()] != [c["seller"] for c in before]
+
+
 def test_random_play_is_a_function_of_the_seed():
     """What the listing holds (and so the action random play draws) depends on the state alone, not on
     what the process listed before (the probes skip the same groups every time): a seed's game played

@@ -903,7 +903,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             value = obj.data.get(name)
             if value is None:
                 raise RuleGap(f"{obj.kind} {obj.id}.{name}", "the rulespec does not give it")
-            value = self._value(value, f"{obj.kind} {obj.id}.{name}")
+            if isinstance(value, (Gap, Table)):  # (a plain value is what it is: `resolve_value`)
+                value = self._value(value, f"{obj.kind} {obj.id}.{name}")
             if isinstance(value, str):
                 for kind in ("corporation", "private", "player"):
                     found = self.by_id.get((kind, value))

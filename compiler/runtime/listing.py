@@ -21,6 +21,8 @@ from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_
 
 #: the key of `_quiet_opening`'s answers among a listing's answers (`_pair_answers`)
 _OPENS = object()
+#: the key of `_prefix_refused`'s verdicts by the fields as an action gives them
+_RAW = object()
 
 
 def _shuffle_inline(rng: random.Random, order: list) -> None:
@@ -172,7 +174,7 @@ class Listing:
         if known and known.get(id(action)) is action and not self._exhaustive:
             return False  # a candidate of a group its bound probe refuses (`_bound_refused`)
         answers = self._pair_answers
-        key = None
+        key = opened = None
         if answers is not None and answers[0] == len(self.j._marks) and not self._exhaustive:
             kind = self.action_name(action)  # (asked once for the three probes)
             if (kind in self.PAIR_PROBES and self._pair_refused(action, answers[1], kind)) \
@@ -186,10 +188,14 @@ class Listing:
                 known_pass = answers[1].get(key)
                 if known_pass is not None:
                     return known_pass
+            opened = self._trial_opening(action, kind, answers[1])
         legal = True
         self.j.begin()
         try:
-            self._dispatch(action)
+            if opened:
+                self._quiet_dispatch(action, kind, opened)
+            else:
+                self._dispatch(action)
         except (IllegalAction, RuleGap):
             legal = False
         finally:
@@ -197,6 +203,36 @@ class Listing:
         if key is not None:
             answers[1][key] = legal
         return legal
+
+    def _trial_opening(self, action: Action, kind: str, answers: dict) -> tuple | bool | None:
+        """For a candidate tried in a listing: `_quiet_opening`'s answer for its action and entity (kept with
+        the listing's answers, as `_probe_refuses` keeps it), or None where the candidate names no entity."""
+        try:
+            key = (_OPENS, kind, action["entity"], action.get("entity_type"))
+            opened = answers.get(key)
+        except (KeyError, TypeError):
+            return None
+        if opened is None:
+            opened = answers[key] = self._quiet_opening(action, kind)
+        return opened
+
+    def _quiet_dispatch(self, action: Action, kind: str, opened: tuple) -> None:
+        """`_dispatch` of a candidate tried in a listing whose action opens quietly (`_quiet_opening`'s
+        answer `opened`: its entity and the turn check's verdict, in the listing's state): what
+        `_open_action` does then (no refusal but a malformed share list, no step passed: the action's name
+        noted, its certificates named), the binding, the turn check's known verdict, the routine. The same
+        refusals as `_dispatch`, without the rule each would cite (a trial's refusal is not shown)."""
+        if not isinstance(action.get("shares") or [], list):
+            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad 'shares'")
+        self.j.set(self.g, "current_action", kind)
+        self._named_shares = tuple(str(c) for c in action.get("shares") or ())
+        try:
+            args = self.bind(kind, action)
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise IllegalAction(f"malformed {action['type']!r} action: missing or bad {exc}") from None
+        if opened[1]:
+            raise IllegalAction(f"it is not {opened[0]}'s turn")  # (`_check_actor`'s refusal, as the probe met it)
+        self.ROUTINES[f"action:{kind}"](self, *args)
 
     def _candidates(self) -> list[Action]:
         """Candidate actions for the acting entity, from each DSL action's
@@ -346,11 +382,38 @@ class Listing:
         steps, current = self._steps(), self.g.get("step")
         if current not in steps:
             return frozenset()
-        later = {kind for step in steps[steps.index(current) + 1:] for kind in STEP_ACTIONS.get(step, (step,))}
-        later -= set(STEP_ACTIONS.get(current, (current,)))
+        key = (tuple(steps), current)
+        later = self._LATER.get(key)
+        if later is None:
+            found = {kind for step in steps[steps.index(current) + 1:] for kind in STEP_ACTIONS.get(step, (step,))}
+            found -= set(STEP_ACTIONS.get(current, (current,)))
+            if len(self._LATER) >= 256:
+                self._LATER.clear()
+            later = self._LATER[key] = frozenset(found)
         if names is not None and later.isdisjoint(names):
             return frozenset()
-        return frozenset(later)
+        return later
+
+    def _none_generated(self, entity: Entity, names: list[str]) -> bool:
+        """Whether the generator of each of the actions `names` (`_cand_`) lists no candidate for `entity`
+        now; False where one is a title's own action (`_title_action_candidates`) or its generator meets
+        anything (then the listing goes as ever)."""
+        who = {"entity": entity.id, "entity_type": self.entity_type(entity)}
+        for name in names:
+            vtype, _etype, round_of, _actors = self._action_shape(name)
+            generator = self._generator_function(round_of, vtype)
+            if generator is None:
+                return False
+            try:
+                if next(iter(generator(self, entity, who)), None) is not None:
+                    return False
+            except Exception:  # noqa: BLE001 - the listing meets it, or the probe refuses first, as ever
+                return False
+        return True
+
+    #: (the operating steps, the current one) -> the actions of the steps after it that the current one has
+    #: not (`_later_step_actions`): a function of the steps alone
+    _LATER: dict[tuple, frozenset[str]] = {}
 
     def _later_step_actions(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
         """The actions of the steps after the operating company's current one, while it may pass that step:
@@ -430,27 +493,30 @@ class Listing:
         generators = self._GENERATORS.get(type(self))
         if generators is None:
             generators = self._GENERATORS[type(self)] = {}
+
+        def candidates_of(generator: Callable | None, name: str, vtype: str) -> Iterable[Action]:
+            """The candidates of the action `name` (its `_cand_` function `generator`, unbound, or None)."""
+            nonlocal generated
+            if generated is not None and generator is not None:
+                head, rest = generated
+                generated = None  # taken once
+                return itertools.chain((head,), rest)
+            if generator is not None:
+                return generator(self, entity, who)
+            return self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
+
         for name, vtype, round_of in shaped:
             if name in later:
                 if passable is None:
-                    passable = self._step_passable(entity)
+                    # none of them has a candidate now (a step's own generator lists none before its step):
+                    # left out whether or not the step may be passed, the same listing, no pass tried
+                    passable = (probing and self._none_generated(entity, [n for n, _v, _r in shaped if n in later])) \
+                        or self._step_passable(entity)
                 if passable:
                     continue
-            found = generators.get((round_of, vtype), False)
-            if found is False:
-                found = self._generator_function(round_of, vtype)
-            generator = None if found is None else found.__get__(self)
-
-            def candidates_of(generator=generator, name=name, vtype=vtype) -> Iterable[Action]:
-                nonlocal generated
-                if generated is not None and generator is not None:
-                    head, rest = generated
-                    generated = None  # taken once
-                    return itertools.chain((head,), rest)
-                if generator is not None:
-                    return generator(entity, who)
-                return self._title_action_candidates(vtype, self.ACTION_PARAMS[name], who, name)
-
+            generator = generators.get((round_of, vtype), False)
+            if generator is False:
+                generator = self._generator_function(round_of, vtype)
             probed = probing and vtype not in self.UNPROBED
             if probed and name in self.STATIC_PROBES and self._static_refused(name, entity):
                 continue  # refused in every state by a guard of its probe: neither generated nor probed
@@ -458,7 +524,7 @@ class Listing:
             candidates: Iterable[Action] | None = None
             if probed and generate_first and generator is not None:
                 try:
-                    candidates = iter(candidates_of())
+                    candidates = iter(candidates_of(generator, name, vtype))
                     first = list(itertools.islice(candidates, 1))
                 except Exception:  # noqa: BLE001 - the probe first, as ever: generated again if it lets them through
                     candidates = None
@@ -474,7 +540,8 @@ class Listing:
                     refused = self._known_refused
                     if refused is None:
                         continue  # only whether some action is legal is asked (`_some_legal`): none of these is
-            listed = itertools.chain(first, candidates) if candidates is not None else candidates_of()
+            listed = itertools.chain(first, candidates) if candidates is not None \
+                else candidates_of(generator, name, vtype)
             if refused is None:
                 yield from listed
             else:
@@ -521,10 +588,24 @@ class Listing:
         nothing of the action but its entity, so where they refuse, every candidate of the action for
         that entity is refused by the same guard; anything else the probe meets leaves the candidates
         to be tried."""
-        action = {"type": self._action_shape(name)[0], **who}
-        if self.action_name(action) != name:
+        key = (type(self), name, who.get("entity_type"), self.g["round"])
+        vtype = self._GROUP_TYPES.get(key, False)
+        if vtype is False:
+            # the vocabulary type of the action's candidates, where an action of that type for that entity
+            # type names `name` in this round (`action_name`); else None (the probe says nothing of them)
+            vtype = self._action_shape(name)[0]
+            if self.action_name({"type": vtype, "entity_type": key[2]}) != name:
+                vtype = None
+            if len(self._GROUP_TYPES) >= 4096:
+                self._GROUP_TYPES.clear()
+            self._GROUP_TYPES[key] = vtype
+        if vtype is None:
             return False
-        return self._probe_refuses(action, probe or self.PROBES[name], kind=name)
+        return self._probe_refuses({"type": vtype, **who}, probe or self.PROBES[name], kind=name)
+
+    #: (engine class, action name, entity type, round) -> the vocabulary type `_group_refused` probes it by, or
+    #: None where an action of that type names another action (`action_name`): a function of those alone
+    _GROUP_TYPES: dict[tuple, str | None] = {}
 
     def _static_refused(self, name: str, entity: Entity) -> bool:
         """Whether the action `name`'s static probe (`STATIC_PROBES`: opening guards of its probe that read
@@ -557,7 +638,14 @@ class Listing:
             key = (_OPENS, kind or self.action_name(action), action["entity"], action.get("entity_type"))
             opened = answers[1].get(key)
             if opened is None:
-                opened = answers[1][key] = self._quiet_opening(action, key[1])
+                # (`_quiet_opening`'s answer kept for the game, where it has one: looked up here first)
+                opening = answers[1].get("opening")
+                quiet = self.__dict__.get("_quiet_openings") if opening else None
+                if quiet is not None:
+                    opened = quiet.get((opening[4], *key[1:]))
+                if opened is None:
+                    opened = self._quiet_opening(action, key[1])
+                answers[1][key] = opened
             if opened:
                 actor, turn_refused = opened
                 if turn_refused:
@@ -611,15 +699,33 @@ class Listing:
         """For `_probe_refuses` in a listing, where the action `kind` opens quietly for the entity `action`
         names (`_opens_quietly`): (that entity, whether the turn check refuses it), as the probe's own run
         finds them in the listing's state; False where it does not open quietly, or the entity or the turn
-        check meets anything but a refusal (the probe then runs as ever)."""
+        check meets anything but a refusal (the probe then runs as ever). An answer that asks no turn check
+        (the entity acting, or none that opens quietly) is a function of the action, its entity and what
+        `_listing_opening` reads (its `context`): kept for the game, from one listing to the next."""
         opening = self._listing_opening()
+        known = None
+        if opening is not None:
+            known = self.__dict__.get("_quiet_openings")
+            if known is None:
+                known = self.__dict__["_quiet_openings"] = {}
+            key = (opening[4], kind, action["entity"], action.get("entity_type"))
+            found = known.get(key)
+            if found is not None:
+                return found
+            if len(known) >= 4096:
+                known.clear()
         if self._opens_quietly(action, kind, opening) is None:
+            if known is not None:
+                known[key] = False
             return False
         try:
             actor = self._actor(action)
         except Exception:  # noqa: BLE001
+            if known is not None:
+                known[key] = False
             return False
         if opening is not None and actor == opening[0]:
+            known[key] = (actor, False)
             return (actor, False)
         self.j.begin()
         try:
@@ -634,8 +740,10 @@ class Listing:
 
     def _listing_opening(self) -> tuple | None:
         """In a listing, in the state it lists: (the entity acting, the operating company's steps, its
-        current step's index or None), worked out once and kept with the listing's answers; None
-        elsewhere, or where the game is over or a decision is pending (nothing opens quietly then)."""
+        current step's index or None, `_step_targets` of the steps, and a key of what these read: the
+        round, the step, the entity acting and the rest), worked out once and kept with the listing's
+        answers; None elsewhere, or where the game is over or a decision is pending (nothing opens
+        quietly then)."""
         answers = self._pair_answers
         if answers is None or answers[0] != len(self.j._marks):
             return None
@@ -650,7 +758,8 @@ class Listing:
                 if g["round"] == "operating" and g.get("step") is not None and acting is not None:
                     steps = tuple(self._steps())
                     current = steps.index(g["step"]) if g["step"] in steps else None
-                opening = (acting, steps, current)
+                opening = (acting, steps, current, self._step_targets(steps),
+                           (g["round"], g.get("step"), acting, tuple(steps), current))
             answers[1]["opening"] = opening
         return opening
 
@@ -672,31 +781,35 @@ class Listing:
         if g["round"] != "operating" or g.get("step") is None:
             return kind
         if opening is not None:
-            operator, steps, current = opening
+            operator, steps, current, targets, _context = opening
         else:
             operator = self.current_entity()
             steps = tuple(self._steps()) if operator is not None else ()
             current = steps.index(g["step"]) if g["step"] in steps else None
+            targets = None
         if operator is None or str(action.get("entity")) not in (operator.id, operator.get("log_id")):
             return kind
-        target = self._first_step_with(steps, kind)
+        target = (targets or self._step_targets(steps)).get(kind)
         return kind if current is None or target is None or current >= target else None
 
-    #: (operating steps, an action's name) -> `_first_step_with`: a function of those alone
-    _STEP_TARGETS: dict[tuple, int | None] = {}
+    #: the operating steps (a tuple) -> {action name: the index of the first step that has it}
+    #: (`_step_targets`): a function of the steps alone
+    _STEP_TARGETS: dict[tuple, dict[str, int]] = {}
 
-    @classmethod
-    def _first_step_with(cls, steps: tuple[str, ...], kind: str) -> int | None:
-        """The index of the first of `steps` whose actions (`STEP_ACTIONS`) include `kind`, or None; kept
-        for each steps and action (asked of every probe of an operating company's listing)."""
-        key = (steps, kind)
-        found = cls._STEP_TARGETS.get(key, False)
-        if found is False:
-            found = next((i for i, step in enumerate(steps) if kind in STEP_ACTIONS.get(step, (step,))), None)
-            if len(cls._STEP_TARGETS) >= 4096:
-                cls._STEP_TARGETS.clear()
-            cls._STEP_TARGETS[key] = found
-        return found
+    def _step_targets(self, steps: list[str]) -> dict[str, int]:
+        """For the operating company's `steps`: each action name of a step (`STEP_ACTIONS`, else the step's
+        own name) and the index of the first step that has it; kept for each list of steps."""
+        key = tuple(steps)
+        targets = self._STEP_TARGETS.get(key)
+        if targets is None:
+            targets = {}
+            for i, step in enumerate(steps):
+                for kind in STEP_ACTIONS.get(step, (step,)):
+                    targets.setdefault(kind, i)
+            if len(self._STEP_TARGETS) >= 256:
+                self._STEP_TARGETS.clear()
+            self._STEP_TARGETS[key] = targets
+        return targets
 
     def _pair_skips(self, action: Action) -> bool:
         """In a listing, whether the pair probe of `action` (the type, entity and second parameter every
@@ -779,9 +892,27 @@ class Listing:
             return False
         params = self.ACTION_PARAMS[kind]
         values: list = []
+        plain = "shares" not in action and "share_price" not in action  # (fields `_bind_param` reads for others)
         for arity, probe in probes:
             if upto is not None and arity > upto:
                 break  # (in order of arity)
+            # the verdict kept by the fields as the action gives them, where each parameter's binding is a
+            # lookup of its own field (`_PLAIN_KINDS`): the same fields bind the same values in this listing
+            raw = None
+            if plain:
+                names = self._plain_prefix(kind, arity)
+                if names is not None:
+                    try:
+                        raw = (_RAW, probe, action["entity"], action.get("entity_type"),
+                               *[(action[name].__class__, action[name]) for name in names])
+                        known = answers.get(raw)
+                    except (KeyError, TypeError):
+                        raw = None
+                    else:
+                        if known is not None:
+                            if known:
+                                return True
+                            continue
             try:
                 while len(values) < arity - 1:
                     name, types = params[len(values) + 1]
@@ -792,9 +923,31 @@ class Listing:
                 return False
             if known is None:
                 known = answers[key] = self._probe_refuses(action, probe, *values[:arity - 1], kind=kind)
+            if raw is not None:
+                answers[raw] = known
             if known:
                 return True
         return False
+
+    #: the parameter kinds `_bind_param` binds by a lookup of the action's own field alone (given, not None)
+    _PLAIN_KINDS = frozenset({"private", "player", "corporation", "bond", "company", "name", "int", "money"})
+
+    #: (engine class, action, arity) -> `_plain_prefix`
+    _PLAIN_PREFIXES: dict[tuple, tuple | None] = {}
+
+    def _plain_prefix(self, kind: str, arity: int) -> tuple[str, ...] | None:
+        """The names of the action `kind`'s parameters 2 to `arity`, where each is of one plain kind
+        (`_PLAIN_KINDS`) and no optional one among them; else None. A function of the title's actions. (Of an
+        action with no `shares` nor `share_price` that gives each of these fields, `_bind_param` binds each
+        by a lookup of its own field alone.)"""
+        key = (type(self), kind, arity)
+        if key not in self._PLAIN_PREFIXES:
+            params = self.ACTION_PARAMS[kind][1:arity]
+            optional = self.ACTION_DEFAULTS.get(kind, {})
+            plain = len(params) == arity - 1 and all(
+                len(types) == 1 and types[0] in self._PLAIN_KINDS and name not in optional for name, types in params)
+            self._PLAIN_PREFIXES[key] = tuple(name for name, _types in params) if plain else None
+        return self._PLAIN_PREFIXES[key]
 
     @staticmethod
     def _least(values) -> Any:
@@ -1415,11 +1568,52 @@ class Listing:
                     out.append({"type": "place_token", **who, "city": track.node_id((hex_id, node))})
         return out
 
+    #: the parameter types over which a title action's candidates depend on the state (`_declared_kind_choices`'
+    #: trains and certificates held); a union of holders and an ability card too (`_title_action_fixed`)
+    _HELD_KINDS = frozenset({"train", "list[certificate]"})
+
+    #: (engine class, action, vocabulary type) -> whether `_title_action_candidates` reads nothing that changes
+    #: in play but the seating and the corporations (`_title_action_fixed`)
+    _FIXED_TITLE_ACTIONS: dict[tuple, bool] = {}
+
+    def _title_action_fixed(self, kind: str, params, action: str | None) -> bool:
+        """Whether the candidates of a title's own action are a function of the actor, the players' seating
+        and the corporations alone: no parameter of a kind whose values are held in play (a train, a
+        certificate), of a union of holders (the private's owner) or an ability card (the deck)."""
+        key = (type(self), action, kind)
+        fixed = self._FIXED_TITLE_ACTIONS.get(key)
+        if fixed is None:
+            card = self._card_kind()
+            fixed = self._FIXED_TITLE_ACTIONS[key] = all(
+                types and types[0] not in self._HELD_KINDS and types[0] != card
+                and not (len(types) > 1 and all(x in ("player", "corporation") for x in types))
+                for _name, types in params[1:])
+        return fixed
+
     def _title_action_candidates(self, kind: str, params, who: dict, action: str | None = None) -> list[Action]:
         """Candidates for a title's own action (`action`, of vocabulary type `kind`): each later parameter
         ranges over the entities of its type (a money parameter over the price range of the private the
         candidate names, `_money_range`, else every price the title declares; a train, hex, tile or
-        certificate over `_declared_kind_choices`); an optional field is also left out."""
+        certificate over `_declared_kind_choices`); an optional field is also left out. Where they read
+        nothing held in play (`_title_action_fixed`), worked out once for the actor, the seating and the
+        corporations (1800's `trade_company`, two dozen candidates a stock-round turn); the exhaustive
+        listing (the oracle) works them out anew."""
+        if self._exhaustive or not self._title_action_fixed(kind, params, action):
+            return self._title_action_candidates_anew(kind, params, who, action)
+        memo = self.__dict__.get("_title_candidates")
+        if memo is None:
+            memo = self.__dict__["_title_candidates"] = {}
+        key = (kind, action, tuple(who.items()), tuple(p.id for p in self.players),
+               tuple(c.id for c in self.corporations))
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= 1024:
+                memo.clear()
+            found = memo[key] = self._title_action_candidates_anew(kind, params, who, action)
+        return [dict(candidate) for candidate in found]  # (each listing's own: a caller may keep or change one)
+
+    def _title_action_candidates_anew(self, kind: str, params, who: dict, action: str | None = None) -> list[Action]:
+        """`_title_action_candidates`, worked out."""
         optional = self.ACTION_DEFAULTS.get(action or kind, {})
         first = params[0][1] if params else ()
         if who.get("entity_type") == "player" and "player" not in first or \
