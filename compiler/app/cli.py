@@ -375,7 +375,7 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
 
     from compiler import paths
     from compiler.verify import verifier as verify
-    from compiler.docs.proofs import recorded
+    from compiler.docs.proofs import recorded, seed_cache
 
     cache = verify.Cache.default()
     selected = verify.select_titles(loaded, None)
@@ -384,6 +384,8 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
              if record is not None and t.display_name in record.reports and t.display_name not in record.stale}
     left = [t for t in selected if t.display_name not in fresh]
     reports = []
+    # the stale titles' recorded results, filed by key: only the checks an erratum changed are solved
+    seed_cache(cache, record, [t.display_name for t in left])
     if left:
         with progress().stage("verify: checks on every core") as stage:
             verify.warm(left, cache, jobs, progress=stage.item)

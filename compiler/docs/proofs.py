@@ -66,6 +66,7 @@ def prove(loaded: Loaded, recorded: "Recorded | None" = None, reports: dict | No
                      and t.display_name not in recorded.stale)]
     if left:
         cache = verify.Cache.default()
+        seed_cache(cache, recorded, [t.display_name for t in left])
         verify.warm(left, cache, jobs, progress=item)
     for title in selected:
         name = title.display_name
@@ -147,6 +148,12 @@ def to_record(report) -> dict[str, Any]:
     for r in report.results:
         extra = {k: v for k, v in (("binding", r.binding), ("reason", r.reason), ("detail", r.detail)) if v}
         results.append([r.invariant, r.transition, r.status] + ([extra] if extra else []))
+    record: dict[str, Any] = {}
+    if any(r.key for r in report.results):
+        # each result's cache key, in the results' order, and the translations' entries: what
+        # `seed_cache` files them under on a fresh clone (the pages show neither)
+        record["keys"] = [r.key for r in report.results]
+        record["translations"] = dict(sorted(getattr(report, "translations", {}).items()))
     return {
         "scope": report.scope,
         "notes": list(report.notes),
@@ -158,6 +165,7 @@ def to_record(report) -> dict[str, Any]:
         "results": results,
         "tables": [t.to_json() for t in report.tables],
         "unused_sanctions": list(report.unused_sanctions),
+        **record,
     }
 
 
@@ -172,15 +180,36 @@ def from_record(data: dict[str, Any], title: Title):
         clause = title.get(*t["clause"]) if t["clause"] else None
         transitions.append(RecordedTransition(t["name"], t["kind"], clause, t["where"], t["cite"], t["summary"]))
     results = []
-    for row in data["results"]:
+    keys = data.get("keys") or []
+    if len(keys) != len(data["results"]):
+        keys = [None] * len(data["results"])
+    for row, key in zip(data["results"], keys):
         extra = row[3] if len(row) > 3 else {}
         results.append(CheckResult(row[0], row[1], row[2], 0.0, True, extra.get("binding"), extra.get("detail"),
-                                   extra.get("reason")))
+                                   extra.get("reason"), key))
     return TitleReport(
         title.display_name, data["scope"], list(data["notes"]),
         [RecordedInvariant(**i) for i in data["invariants"]], transitions, results,
         [TableCheck(t["name"], t["status"], t["summary"], list(t["details"]), list(t["notes"])) for t in data["tables"]],
-        0.0, data["error"], list(data["unused_sanctions"]))
+        0.0, data["error"], list(data["unused_sanctions"]), dict(data.get("translations") or {}))
+
+
+def seed_cache(cache, record: "Recorded | None", names: "list[str] | None" = None) -> int:
+    """File the recorded results of the titles `names` (all recorded when None) in the verify
+    cache by their keys, and their translations (`verify.seed_cache`): a title the record holds but
+    no longer fresh (an erratum touched it) then solves, through the cache, only the checks whose
+    key changed, on a fresh clone as on a checkout a full run filled. The keys are hashes of each
+    check's inputs, the verifier's version among them: a key the current title gives is a check
+    whose result the record holds. Returns how many results were added."""
+    from compiler.verify import verifier as verify
+
+    if record is None or cache is None:
+        return 0
+    added = 0
+    for name, report in record.reports.items():
+        if names is None or name in names:
+            added += verify.seed_cache(cache, report.results, report.translations)
+    return added
 
 
 def record_text(loaded: Loaded, reports: dict) -> str:

@@ -197,7 +197,9 @@ def _verifier_version() -> str:
 class CheckResult:
     """One (invariant, transition) check. `seconds`: solver and translation
     time (of the original run when `cached`); `detail`: the counterexample or
-    the reason; `binding`: the binding that failed."""
+    the reason; `binding`: the binding that failed; `key`: the key the cache files it under (a
+    hash of the check's inputs, `Verifier.check_keys`), which the proof record keeps so that a
+    fresh clone's cache can be seeded from it (`docs.proofs.seed_cache`)."""
 
     invariant: str
     transition: str
@@ -207,6 +209,7 @@ class CheckResult:
     binding: str | None = None
     detail: str | None = None
     reason: str | None = None
+    key: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -231,6 +234,10 @@ class TitleReport:
     error: str | None = None
     #: sanctions no check needed (a typo, or a breach the rules no longer allow)
     unused_sanctions: list[str] = field(default_factory=list)
+    #: the cache's translation entries of the transitions as translated now, by slot
+    #: (`Verifier._translation_slot`): the proof record keeps them beside the checks' keys, so that a
+    #: fresh clone's cache can be seeded from it without translating (`seed_cache`)
+    translations: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def result(self, invariant: str, transition: str) -> CheckResult | None:
         for r in self.results:
@@ -498,6 +505,11 @@ class Verifier:
             report.results.extend(warmed[tn.name] if tn.name in warmed else self.check_transition(tn))
         report.tables = check_tables(self.title)
         report.notes = list(self.model.note.lines)
+        for tn in self.transitions:
+            if wanted is None or tn.name in wanted:
+                entry = self._current_translation(tn)
+                if entry is not None:
+                    report.translations[self._translation_slot(tn)] = entry
         if wanted is None and not self.partial:
             used = {r.reason.split(" (")[0] for r in report.results if r.status == "sanctioned" and r.reason}
             for inv in self.invariants:
@@ -537,7 +549,7 @@ class Verifier:
             cached = self.cache.get(key)
             if cached is not None:
                 out.append(CheckResult(inv.name, "init", cached["status"], cached["seconds"], True,
-                                       cached.get("binding"), cached.get("detail"), cached.get("reason")))
+                                       cached.get("binding"), cached.get("detail"), cached.get("reason"), key))
                 continue
             t0 = time.perf_counter()
             if inv.name in self._inv_gap:
@@ -551,7 +563,7 @@ class Verifier:
             else:
                 o = _for_any_value(self._check_init_one(inv, init), _any_values(reads) | self._inv_any[inv.name])
             o.seconds = time.perf_counter() - t0
-            res = CheckResult(inv.name, "init", o.status, o.seconds, False, o.binding, o.detail, o.reason)
+            res = CheckResult(inv.name, "init", o.status, o.seconds, False, o.binding, o.detail, o.reason, key)
             if res.status != "unknown":  # a timeout may pass with more time: try it again
                 self.cache.put(key, _cache_value(res))
             out.append(res)
@@ -621,6 +633,17 @@ class Verifier:
     def _read_digest(self, deps: Iterable[tuple[str, ...]]) -> str:
         return stable_hash([(list(dep), self.model.read_digest(tuple(dep))) for dep in deps])
 
+    def _current_translation(self, tn: Transition) -> dict[str, Any] | None:
+        """The cache's entry of the transition's translation that holds now (`_translation_key`)."""
+        found = self.cache.data.get(self._translation_slot(tn))
+        for entry in (found or {}).get("entries", []):
+            try:
+                if self._read_digest(entry["reads"]) == entry["digest"]:
+                    return entry
+            except (ValueError, TypeError, KeyError):
+                continue
+        return None
+
     def _translation_key(self, tn: Transition) -> str | None:
         """The key the transition's translation gives (`_translate`), without translating it, where the
         cache holds a translation of the same IR, on a title the same but for the content of its
@@ -669,7 +692,7 @@ class Verifier:
             cached = self.cache.get(key)
             if cached is not None:
                 results.append(CheckResult(inv.name, tn.name, cached["status"], cached["seconds"], True,
-                                           cached.get("binding"), cached.get("detail"), cached.get("reason")))
+                                           cached.get("binding"), cached.get("detail"), cached.get("reason"), key))
             else:
                 todo.append(inv)
         if todo:
@@ -687,7 +710,8 @@ class Verifier:
                 o.seconds += share
                 o = self._apply_sanction(inv, tn, calls, o)
                 o = _for_any_value(o, _any_values(reads) | self._inv_any[inv.name])
-                res = CheckResult(inv.name, tn.name, o.status, o.seconds, False, o.binding, o.detail, o.reason)
+                res = CheckResult(inv.name, tn.name, o.status, o.seconds, False, o.binding, o.detail, o.reason,
+                                  keys[inv.name])
                 if res.status != "unknown":  # a timeout may pass with more time: try it again
                     self.cache.put(keys[inv.name], _cache_value(res))
                 results.append(res)
@@ -750,6 +774,13 @@ class Verifier:
         # of a quick check's cost; the choice changes no outcome, only the time)
         cost: dict[str, list[float]] = {"together": [0.0, 0], "apart": [0.0, 0]}
         apart_from: list[tuple[int, float]] = []  # (pending, CPU time) of the binding checked one by one
+        # CPU seconds per "quick" try (below) on a fresh SMT core and pushed on the guard's solver, and
+        # the bindings each was measured on: on many bindings, the cheaper is taken (`_cheaper_pushed`).
+        # A fresh solver preprocesses the assumption and guard again for every invariant, most of a quick
+        # check's cost (18CO's buy_shares: 126 bindings of 11 checks of ~0.03 s, as long as the guard's);
+        # on a hard one a push's incremental mode is the slower (1846's bankrupt: 8.3 -> 9.6 s)
+        quick_cost: dict[str, list[float]] = {"fresh": [0.0, 0], "pushed": [0.0, 0]}
+        many = len(steps) >= TOGETHER_MIN_BINDINGS
 
         def tally() -> None:
             if apart_from:
@@ -833,6 +864,8 @@ class Verifier:
                     for inv in pending:
                         unknown.setdefault(inv.name, f"z3 ({step.label}, the guard): {_reason(solver)}")
                 continue
+            pushed = many and _cheaper_pushed(quick_cost)
+            quick_binding = [0.0, 0]  # CPU seconds and count of this binding's quick tries
             for inv in pending:
                 t1 = time.perf_counter()
                 try:
@@ -890,7 +923,12 @@ class Verifier:
                                 unknown.setdefault(inv.name, out_of_budget)
                                 break
                             s = solver
-                            if kind == "quick":
+                            if kind == "quick" and pushed:
+                                s = solver
+                                s.push()
+                                c1 = time.process_time()
+                            elif kind == "quick":
+                                c1 = time.process_time()
                                 # on a fresh SMT core, not pushed on the guard's solver: the same
                                 # work without the incremental mode a push puts it in (1846's
                                 # bankrupt, no_negative_cash: 1.3 -> 0.6 s of CPU a binding; 1880
@@ -911,6 +949,9 @@ class Verifier:
                             s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
                             r, units = _check(s, min(left, cap or left))
                             used[inv.name] += units
+                            if kind == "quick":
+                                quick_binding[0] += time.process_time() - c1
+                                quick_binding[1] += 1
                             if r == z3.sat:
                                 found[inv.name] = _Outcome("counterexample", binding=step.label, detail=counterexample(
                                     s, step, inv, self.tr, self._pre_atoms.get(inv.name) if inv.sanctions else None,
@@ -926,6 +967,10 @@ class Verifier:
                     if r != z3.unknown:
                         break
                 spent[inv.name] += time.perf_counter() - t1
+            if quick_binding[1]:
+                way = quick_cost["pushed" if pushed else "fresh"]
+                way[0] += quick_binding[0] / quick_binding[1]
+                way[1] += 1
         tally()
         out: dict[str, _Outcome] = {}
         for inv in invs:
@@ -979,6 +1024,19 @@ def _cheaper_together(cost: dict[str, list[float]]) -> bool:
     if n_together < TOGETHER_SAMPLES or n_apart < TOGETHER_SAMPLES:
         return n_together <= n_apart
     return together * n_apart <= apart * n_together
+
+
+def _cheaper_pushed(cost: dict[str, list[float]]) -> bool:
+    """Whether a binding's quick tries are pushed on its guard's solver rather than made on fresh
+    ones (`Verifier._solve`), from the CPU seconds per try the transition's bindings took each way
+    so far: fresh on the first `TOGETHER_SAMPLES` bindings, pushed on the next as many, then the way
+    that took fewer on average."""
+    (fresh, n_fresh), (pushed, n_pushed) = cost["fresh"], cost["pushed"]
+    if n_fresh < TOGETHER_SAMPLES:
+        return False
+    if n_pushed < TOGETHER_SAMPLES:
+        return True
+    return pushed * n_fresh < fresh * n_pushed
 
 
 def _negated(prop: Any) -> Any:
@@ -1051,6 +1109,31 @@ def _for_any_value(o: "_Outcome", gaps: set[str]) -> "_Outcome":
 def _cache_value(res: CheckResult) -> dict[str, Any]:
     return {"status": res.status, "seconds": res.seconds, "binding": res.binding, "detail": res.detail,
             "reason": res.reason}
+
+
+def seed_cache(cache: Cache, results: Iterable[CheckResult], translations: dict[str, dict[str, Any]]) -> int:
+    """Put into `cache` the results of a past run that carry their key (`CheckResult.key`), and its
+    translation entries (`TitleReport.translations`), where the cache has none of them: the proof
+    record's (`docs.proofs.seed_cache`), so that on a fresh clone, whose cache is empty, a title an
+    erratum touches solves only the checks whose key changed, and translates only the transitions
+    whose IR or reads changed, as on a checkout whose cache a full run filled. A key is a hash of
+    everything the check depends on (the verifier's version too): a result filed under it is the
+    one a run would give. An `unknown` is never filed (as in `check_transition`). Returns how many
+    results were added."""
+    added = 0
+    for r in results:
+        if r.key and r.status != "unknown" and r.key not in cache.data:
+            cache.put(r.key, _cache_value(r))
+            added += 1
+    for slot, entry in translations.items():
+        try:
+            held = list((cache.data.get(slot) or {}).get("entries", []))
+            if any(e.get("digest") == entry["digest"] for e in held):
+                continue
+            cache.put(slot, {"entries": (held + [dict(entry)])[:TRANSLATION_ENTRIES]})
+        except (AttributeError, KeyError, TypeError):
+            continue
+    return added
 
 
 # ---------------------------------------------------------------- the public API
@@ -1411,7 +1494,7 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str
 
 
 __all__ = [
-    "Cache", "CheckResult", "TitleReport", "TIMEOUT_SECONDS", "run", "render_report", "select_titles",
+    "Cache", "CheckResult", "TitleReport", "TIMEOUT_SECONDS", "run", "render_report", "seed_cache", "select_titles",
     "verify_title", "warm",
 ]
 
