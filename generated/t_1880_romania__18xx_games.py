@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+    "rulespecs/lib/18xx.rules": "6c28dacb0e1d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "6c28dacb0e1d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "6c28dacb0e1d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -468,7 +468,7 @@ def a_place_token(g, v_corporation, v_city):
         v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/1880-romania-18xx-games.rules:281
         v_cost = g.b_next_token_cost(v_corporation) * (
-            g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1
+            g.param("station_cost_multiplier_phase_d") if r_phase_at_least(g, "D1") else 1
         )
         # at rulespecs/1880-romania-18xx-games.rules:282
         if not (g.b_cash(v_corporation) >= v_cost):
@@ -522,7 +522,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/1880-romania-18xx-games.rules:540
     g.move(v_train, v_corporation, g.name("scrap"))
     # at rulespecs/1880-romania-18xx-games.rules:541
-    if r_len(g, g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+    if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
         # at rulespecs/1880-romania-18xx-games.rules:542
         g.b_resolve_decision(v_corporation, "discard_train")
 
@@ -652,11 +652,11 @@ def a_assign(g, v_company, v_target):
             )
         # at rulespecs/1880-romania-18xx-games.rules:468
         if not (
-            (r_len(g, g.b_trains(v_corp)) < g.b_train_limit(v_corp))
+            (r_len(g, g.b_trains(v_corp)) < r_train_limit(g, v_corp))
             or all(
                 (
                     (r_director(g, v_c) != g.b_holder_of(v_company))
-                    or (r_len(g, g.b_trains(v_c)) >= g.b_train_limit(v_c))
+                    or (r_len(g, g.b_trains(v_c)) >= r_train_limit(g, v_c))
                 )
                 for v_c in g.name("corporations")
             )
@@ -677,7 +677,7 @@ def a_assign(g, v_company, v_target):
         # at rulespecs/1880-romania-18xx-games.rules:476
         g.b_close_private(v_company)
         # at rulespecs/1880-romania-18xx-games.rules:477
-        if r_len(g, g.b_trains(v_corp)) > g.b_train_limit(v_corp):
+        if r_len(g, g.b_trains(v_corp)) > r_train_limit(g, v_corp):
             # at rulespecs/1880-romania-18xx-games.rules:478
             g.b_require_decision(v_corp, "discard_train")
 
@@ -956,7 +956,7 @@ def r_step_held(g, v_corporation, v_step):
                     (
                         r_must_buy_train(g, v_corporation)
                         or (
-                            (r_len(g, g.b_trains(v_corporation)) < g.b_train_limit(v_corporation))
+                            (r_len(g, g.b_trains(v_corporation)) < r_train_limit(g, v_corporation))
                             and (
                                 (g.b_cash(v_corporation) >= g.b_cheapest_train_price())
                                 or (
@@ -993,7 +993,7 @@ def r_step_held(g, v_corporation, v_step):
                     g.b_next_token_cost(v_corporation)
                     * (
                         g.param("station_cost_multiplier_phase_d")
-                        if g.b_phase_at_least("D1")
+                        if r_phase_at_least(g, "D1")
                         else 1
                     )
                 )
@@ -1440,6 +1440,8 @@ class Game(GameBase):
         "ceil_to": r_ceil_to,
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
+        "phase_at_least": r_phase_at_least,
+        "train_limit": r_train_limit,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,
@@ -1595,6 +1597,7 @@ class Game(GameBase):
         ),
     }
     STATES = {
+        "train_limit_bonus": (),
         "debt": (),
         "out_of_game": (),
         "granted": (),

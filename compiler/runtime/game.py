@@ -779,6 +779,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return self.card_records("train")
         if name == "phases":
             return self.card_records("phase")
+        if name == "phase_number":
+            return self._phase_index(self.g["phase"]) + 1
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):
@@ -788,16 +790,18 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         return name  # an enum value or zone name stands for itself
 
     def card_records(self, kind: str) -> list[dict[str, Any]]:
-        """The cards of `kind` (train, phase) as records, in the title's order: each its `key` and every
-        parameter its kind declares (none where the card does not set it; one that may name several, as a
+        """The cards of `kind` (train, phase) as records, in the title's order: each its `key` (a phase also
+        its `number`, its place from 1, as `phase_number` counts) and every parameter its kind declares (none where the card does not set it; one that may name several, as a
         list: `CARDS`). Made once a game: the title's data does not change in play."""
         made = self.__dict__.setdefault("_card_records", {})
         records = made.get(kind)
         if records is None:
             fields = self.CARDS.get(kind, ())
             records = made[kind] = []
-            for comp in self.DATA.components_of(kind):
+            for number, comp in enumerate(self.DATA.components_of(kind), 1):
                 record: dict[str, Any] = {"key": comp["key"]}
+                if kind == "phase":
+                    record["number"] = number  # its place in the order, which `phase_number` is read against
                 for field_name, several in fields:
                     value = comp.get(field_name)
                     if several:

@@ -45,15 +45,9 @@ class OperatingRound:
     def b_revenue(self, corp: Entity) -> int:
         return self.corp[corp.id]["revenue"]
 
-    def b_train_limit(self, corp: Entity) -> int:
-        """train_limit(C): the phase's train limit, raised for C by each corporation it took over (the
-        title's `takeover_train_limit_bonus`)."""
-        limit = self._value(self._phase()["train_limit"], f"phase {self.g['phase']} train_limit")
-        if isinstance(corp, Entity) and corp.id in self.corp:
-            limit += self.corp[corp.id].get("train_limit_bonus", 0)
-        return limit
-
-    def b_phase_at_least(self, name: str) -> bool:
+    def _phase_at_least(self, name: str) -> bool:
+        """Whether the phase `name` has begun (a primitive's own reading: an ability's phases, a train's
+        `available_from`; the rules ask the library's phase_at_least, over `phases` and `phase_number`)."""
         keys = [p["key"] for p in self.phases]
         return keys.index(self.g["phase"]) >= keys.index(str(name))
 
@@ -260,10 +254,6 @@ class OperatingRound:
                   for side in [self.trains[t].name, *self.train_sides.get(self.trains[t].name, ())]]
         return min(prices) if prices else 0
 
-    def b_phase_value(self, value):
-        """phase_value(m): m read at the current phase (a map keyed by phase name or phase group)."""
-        return self._by_phase(value, "phase_value")
-
     # -- personal loans (a player's debt to the bank)
 
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
@@ -444,7 +434,7 @@ class OperatingRound:
             if name in seen_names:
                 continue
             if tid == first or (after_all is not None and all(a in sold_out for a in after_all)) or (
-                    since is not None and self.b_phase_at_least(since)):
+                    since is not None and self._phase_at_least(since)):
                 out.append(tid)
                 seen_names.add(name)
         return out
@@ -510,7 +500,7 @@ class OperatingRound:
         for company in self.privates:
             self._owe_ability_decisions(company, "phase_start", str(phase["key"]))  # `when: phase_start`
         for corp in self.corporations:
-            if self.b_limit_trains(corp) > self.b_train_limit(corp):
+            if self.b_limit_trains(corp) > self.call("train_limit", corp):
                 self.b_require_decision(corp, "discard_train")
 
     # pending decisions: an entity out of turn must act before play goes on
@@ -1006,17 +996,16 @@ class OperatingRound:
                        + ((owner.id, owned.id, swaps),))
             self.b_require_decision(owner, "place_token")
 
-    def b_stack_charter(self, owner: Entity, owned: Entity, bonus: int, usable: bool) -> None:
-        """stack_charter(O, C, n, usable): C's charter goes under O's: the components C collected (mines)
-        become O's, O's train limit rises by n, and, where `usable`, C's trains may run for O in this
-        operating round whether or not they ran for C."""
+    def b_stack_charter(self, owner: Entity, owned: Entity, usable: bool) -> None:
+        """stack_charter(O, C, usable): C's charter goes under O's: the components C collected (mines)
+        become O's, and, where `usable`, C's trains may run for O in this operating round whether or not
+        they ran for C (the train limit's rise is the library's state train_limit_bonus)."""
         if usable and self.g.get("ran"):
             self.j.set(self.g, "ran", self.g["ran"] - {t.id for t in self.b_trains(owned)})
         collected = self.g.get("collected", ())
         if any(holder == owned.id for _, _, holder in collected):
             self.j.set(self.g, "collected", tuple((k, key, owner.id if holder == owned.id else holder)
                                                   for k, key, holder in collected))
-        self.j.set(self.corp[owner.id], "train_limit_bonus", self.corp[owner.id].get("train_limit_bonus", 0) + int(bonus))
 
     def b_close_corporation(self, corp: Entity) -> None:
         """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains

@@ -64,7 +64,7 @@ class StockRound:
         if tier is None:
             return True
         since = tier.get("available_from_phase")
-        return since is None or self.b_phase_at_least(str(since))
+        return since is None or self._phase_at_least(str(since))
 
     def b_companies_available(self) -> int:
         """companies_available(): the companies that can still be started or are running: open and of an

@@ -701,9 +701,9 @@ class StateBuiltins:
         self.b_require_decision(sub, owner, "place_token")
         ctx.state = sub.state
 
-    def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, bonus: Any, usable: Any) -> None:
+    def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, usable: Any) -> None:
         """As GameBase.b_stack_charter: the components the corporation taken over collected become the owner's;
-        the train limit's rise and which trains have run this round are outside the model."""
+        which trains have run this round is outside the model."""
         m = self.m
         for kind in m.collect_kinds():
             for c_owned, own_cond in self.corp_of(ctx, owned):
@@ -906,29 +906,8 @@ class StateBuiltins:
         elems.append((m.z(ELSEWHERE), AND(cond, OR(*[ctx.state[hold_name(x, None)] >= 1 for x in certs]))))
         return SymList(elems)
 
-    def b_train_limit(self, ctx: Ctx, corp: Any = None) -> Any:
-        m = self.m
-        values = []
-        for i, phase in enumerate(m.phases):
-            limit = phase.get("train_limit")
-            ctx.shared.reads.add("phase", f"{phase['key']}.train_limit", limit)
-            from compiler.verify.model import GapValue
-
-            if isinstance(limit, GapValue) or limit is None:
-                raise GapError(f"phase {phase['key']} train_limit", getattr(limit, "reason", "not given"))
-            if isinstance(limit, dict) and m.n_players in limit:
-                limit = limit[m.n_players]
-            if not isinstance(limit, int):
-                raise Unsupported(f"phase {phase['key']} train_limit {limit!r} (by kind)")
-            values.append(limit)
-        if not values:
-            raise GapError("phases")
-        out: Any = values[-1]
-        for i in reversed(range(len(values) - 1)):
-            out = IF(ctx.state["phase"] == i, values[i], out)
-        return out
-
-    def b_phase_at_least(self, ctx: Ctx, name: Any) -> Any:
+    def phase_reached(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase._phase_at_least: whether the phase `name` has begun (a train's `available_from`)."""
         return ctx.state["phase"] >= self.m.phase_index(str(name))
 
     def on_depot(self, ctx: Ctx, name: str, compute: Callable[[], Any]) -> Any:
@@ -974,7 +953,7 @@ class StateBuiltins:
                 after_all = [str(a) for a in after] if isinstance(after, (list, tuple)) else [str(after)]
                 ok = OR(ok, AND(in_depot[t.id], *[sold_out.get(a, False) for a in after_all]))
             if isinstance(since, str):
-                ok = OR(ok, AND(in_depot[t.id], self.b_phase_at_least(ctx, since)))
+                ok = OR(ok, AND(in_depot[t.id], self.phase_reached(ctx, since)))
             earlier = seen.get(t.name or "", False)
             out.append((t, AND(ok, NOT(earlier))))
             seen[t.name or ""] = OR(earlier, ok)

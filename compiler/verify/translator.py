@@ -217,6 +217,9 @@ class Translator:
                     return m.z(SCRAP)
                 if name in ("train_cards", "phases"):
                     return self.card_records("train" if name == "train_cards" else "phase", ctx)
+                if name == "phase_number":
+                    # the model's phase is its index in the title's order of phases (as `card_records`)
+                    return ctx.state["phase"] + 1
                 # the model holds every minor of the title (`Model.minors`): a title with none reads an
                 # empty list (18 Grand Junction's `close_minors`, 1846's minors removed)
                 if name not in ("players", "corporations", "privates", "bonds", "minors"):
@@ -324,7 +327,7 @@ class Translator:
 
     def card_records(self, kind: str, ctx: Ctx) -> SymList:
         """As GameBase.card_records: the cards of `kind` (train, phase) as records, in the title's order, each its
-        `key` and every parameter its kind declares (none where unset; one that may name several cards, as
+        `key` (a phase also its `number`, its place from 1) and every parameter its kind declares (none where unset; one that may name several cards, as
         a list: `Title.card_fields`). The title's data: every record is in the list whatever the state."""
         fields = self.title.card_fields(kind)
         if kind == "train":
@@ -333,9 +336,9 @@ class Translator:
             # only `rusts_on` (which cards there are is in `Model.digest_unread`)
             return SymList([(_TrainRecord(self, name, fields), True) for name in self.model.train_types])
         records = []
-        for comp in self.title.components(kind):
+        for number, comp in enumerate(self.title.components(kind), 1):
             data = component_data(comp, self.title.kind_defaults(kind))
-            record: dict[str, Any] = {"key": comp.key or ""}
+            record: dict[str, Any] = {"key": comp.key or "", "number": number}
             for name, several in fields:
                 value = data.get(name)
                 if several:
