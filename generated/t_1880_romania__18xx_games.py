@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "6c28dacb0e1d4da2",
+    "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6c28dacb0e1d4da2",
+        "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "6c28dacb0e1d4da2",
+        "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -617,7 +617,7 @@ def a_assign(g, v_company, v_target):
         # at rulespecs/1880-romania-18xx-games.rules:459
         if not (
             ((v_corp != None) and (r_director(g, v_corp) == g.b_holder_of(v_company)))
-            and g.b_floated(v_corp)
+            and r_floated(g, v_corp)
         ):
             raise IllegalAction(
                 "the tender goes to a floated company the owner directs",
@@ -717,7 +717,7 @@ def a_player_choose(g, v_player, v_choice):
             # at rulespecs/1880-romania-18xx-games.rules:114
             v_size = 20 if (v_choice == 20) else (30 if (v_choice == 30) else 40)
             # at rulespecs/1880-romania-18xx-games.rules:115
-            if not (((v_size * g.b_par_price(v_c)) // 10) <= g.b_cash(v_player)):
+            if not (((v_size * r_par_price(g, v_c)) // 10) <= g.b_cash(v_player)):
                 raise IllegalAction(
                     "the founder cannot pay a certificate of that size",
                     rule="VI.5",
@@ -759,7 +759,7 @@ def r_found_with(g, v_player, v_corporation, v_percent):
     # at rulespecs/1880-romania-18xx-games.rules:137
     v_cert = g.b_president_certificate(v_corporation)
     # at rulespecs/1880-romania-18xx-games.rules:138
-    v_cost = 0 if v_granted else (g.b_par_price(v_corporation) * g.attr(v_cert, "shares"))
+    v_cost = 0 if v_granted else (r_par_price(g, v_corporation) * g.attr(v_cert, "shares"))
     # at rulespecs/1880-romania-18xx-games.rules:139
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
@@ -1075,7 +1075,7 @@ def a_choose_ability(g, v_company, v_choice):
             # at rulespecs/1880-romania-18xx-games.rules:369
             if not (
                 ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
-                and g.b_floated(v_target)
+                and r_floated(g, v_target)
             ):
                 raise IllegalAction(
                     "the Ł40 goes to a floated company the owner directs",
@@ -1103,7 +1103,7 @@ def a_choose_ability(g, v_company, v_choice):
         # at rulespecs/1880-romania-18xx-games.rules:378
         if not (
             ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
-            and g.b_floated(v_target)
+            and r_floated(g, v_target)
         ):
             raise IllegalAction(
                 "the building rights go to a floated company the owner directs",
@@ -1440,6 +1440,8 @@ class Game(GameBase):
         "ceil_to": r_ceil_to,
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
+        "floated": r_floated,
+        "par_price": r_par_price,
         "phase_at_least": r_phase_at_least,
         "train_limit": r_train_limit,
         "len": r_len,

@@ -640,9 +640,10 @@ class OperatingRound:
         VII.1). RuleGap if that row is not free (the par guard must refuse first)."""
         if self._round_track() is None:
             return
-        if not self.b_round_track_row_free(self.b_par_price(corp), slot):
-            raise RuleGap("round_track", f"row {slot} under par {self.b_par_price(corp)} is not free for {corp}")
-        self.j.set(self.corp[corp.id], "track_row", self._round_track_rows(self.b_par_price(corp))[slot])
+        par = self.corp[corp.id]["par"]
+        if not self.b_round_track_row_free(par, slot):
+            raise RuleGap("round_track", f"row {slot} under par {par} is not free for {corp}")
+        self.j.set(self.corp[corp.id], "track_row", self._round_track_rows(par)[slot])
 
     def _round_track_slots(self, price: int) -> list[int | None]:
         """The rows (0 at the top of the par price's rows) a founder may choose at par `price`: the empty

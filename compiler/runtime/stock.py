@@ -88,17 +88,11 @@ class StockRound:
     def b_started(self, corp: Entity) -> bool:
         return self.corp[corp.id]["par"] is not None
 
-    def b_floated(self, corp: Entity) -> bool:
-        return self.corp[corp.id]["floated"]
-
     def b_price(self, corp: Entity) -> int:
         cell = self.corp[corp.id]["cell"]
         if cell is None:
             raise IllegalAction(f"{corp} has no share price yet")
         return self.market.price(cell)
-
-    def b_par_price(self, corp: Entity) -> int:
-        return self.corp[corp.id]["par"]
 
     def b_par_prices(self, corp: Entity) -> list[int]:
         prices = corp.get("par") or self.DATA.properties.get("par_prices")

@@ -468,18 +468,8 @@ class StateBuiltins:
     def b_started(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: ctx.state[f"has_par:{c.id}"])
 
-    def b_floated(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: ctx.state[f"floated:{c.id}"])
-
     def b_price(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: self.price_of(ctx, c))
-
-    def b_par_price(self, ctx: Ctx, corp: Any) -> Any:
-        def par(c: Ent) -> Any:
-            ctx.require(ctx.state[f"has_par:{c.id}"])
-            return ctx.state[f"par:{c.id}"]
-
-        return self.per_corp(ctx, corp, par)
 
     def par_price_list(self, ctx: Ctx, corp: Ent) -> list[int]:
         m = self.m
