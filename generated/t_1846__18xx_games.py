@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
+    "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
+        "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
+        "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -336,6 +336,10 @@ class Game(GameBase):
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
         "par_price": r_par_price,
+        "revenue": r_revenue,
+        "operated": r_operated,
+        "president_certificate": r_president_certificate,
+        "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
         "train_limit": r_train_limit,
         "len": r_len,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
+    "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
+        "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
+        "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -731,7 +731,7 @@ def a_player_choose(g, v_player, v_choice):
             # at rulespecs/1880-romania-18xx-games.rules:119
             for v_size in g.param("president_share_sizes"):
                 # at rulespecs/1880-romania-18xx-games.rules:120
-                if g.attr(g.b_president_certificate(v_c), "percent") == v_size:
+                if g.attr(r_president_certificate(g, v_c), "percent") == v_size:
                     # at rulespecs/1880-romania-18xx-games.rules:121
                     if not (v_choice in g.param("building_rights_choices")[v_size]):
                         raise IllegalAction(
@@ -757,7 +757,7 @@ def r_found_with(g, v_player, v_corporation, v_percent):
             at="rulespecs/1880-romania-18xx-games.rules:136",
         )
     # at rulespecs/1880-romania-18xx-games.rules:137
-    v_cert = g.b_president_certificate(v_corporation)
+    v_cert = r_president_certificate(g, v_corporation)
     # at rulespecs/1880-romania-18xx-games.rules:138
     v_cost = 0 if v_granted else (r_par_price(g, v_corporation) * g.attr(v_cert, "shares"))
     # at rulespecs/1880-romania-18xx-games.rules:139
@@ -835,7 +835,7 @@ def a_destination_connection(g, v_minor):
         # at rulespecs/1880-romania-18xx-games.rules:186
         if g.b_percent(v_minor, v_c) > 0:
             # at rulespecs/1880-romania-18xx-games.rules:188
-            for v_cert in g.b_held_certificates(v_minor, v_c):
+            for v_cert in r_held_certificates(g, v_minor, v_c):
                 # at rulespecs/1880-romania-18xx-games.rules:189
                 g.move(v_cert, v_minor, r_owner(g, v_minor))
             # at rulespecs/1880-romania-18xx-games.rules:191
@@ -1442,6 +1442,10 @@ class Game(GameBase):
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
         "par_price": r_par_price,
+        "revenue": r_revenue,
+        "operated": r_operated,
+        "president_certificate": r_president_certificate,
+        "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
         "train_limit": r_train_limit,
         "len": r_len,

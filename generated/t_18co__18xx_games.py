@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
+    "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
+        "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "abdb88137e2ef26a",
+        "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -461,6 +461,10 @@ class Game(GameBase):
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
         "par_price": r_par_price,
+        "revenue": r_revenue,
+        "operated": r_operated,
+        "president_certificate": r_president_certificate,
+        "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
         "train_limit": r_train_limit,
         "len": r_len,

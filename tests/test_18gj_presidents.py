@@ -707,7 +707,7 @@ def test_cleveland_graham_buys_other_companies_shares_from_the_open_market():
     # never another company's president's certificate (test setup: DSPP's lies in the open market)
     from compiler.runtime.entities import POOL
 
-    pres = g.b_president_certificate(dspp)
+    pres = g.call("president_certificate", dspp)
     holder = g.owner[pres.id]
     g.j.set(g.owner, pres.id, POOL)
     assert_refused(g, C("DRG", "buy_shares", shares=[pres.id], percent=20), "Cleveland Graham",

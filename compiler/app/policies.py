@@ -124,7 +124,7 @@ def worth(game, player) -> int:
     for corp in game.corporations:
         percent = game.b_percent(player, corp)
         if percent:
-            total += (game.cash[corp] + game.b_revenue(corp)) * percent // 100
+            total += (game.cash[corp] + game.corp[corp.id]["revenue"]) * percent // 100
     return total
 
 

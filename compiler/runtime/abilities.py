@@ -483,15 +483,6 @@ class Abilities:
         theirs = set(board.tokens_of(b.id))
         return bool(theirs) and bool(track.linked(board, board.tokens_of(a.id)) & theirs)
 
-    def b_held_certificates(self, holder: Entity, corp: Entity) -> list[Certificate]:
-        """held_certificates(H, C): the certificates of C that H holds."""
-        owner = self.owner
-        if holder.__class__ is Entity:
-            # Entity equality (kind and id) without a call per certificate: asked in guards every listing runs
-            hid, hkind = holder.id, holder.kind
-            return [c for c in self.certs_of[corp.id] if (o := owner[c.id]) is holder or (o.id == hid and o.kind == hkind)]
-        return [c for c in self.certs_of[corp.id] if owner[c.id] == holder]
-
     def b_would_export(self, corp: Entity) -> bool:
         """would_export(C): C's turn ending now without a bank train would export the rest of the current
         train type (the title's `train_export`: C bought the bank's last train a full round ago)."""

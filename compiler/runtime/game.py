@@ -869,8 +869,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 self.j.set(self.g, f"state:{name}", {} if isinstance(held, dict) else frozenset())
 
     def attr(self, obj: Any, name: str):
-        """`obj.name` in the DSL: an entity's state, then its static data."""
+        """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:
+        its certificates in the order of its layout, the president's first)."""
         if isinstance(obj, Entity):
+            if name == "certificates" and obj.kind == "corporation":
+                return list(self.certs_of[obj.id])
             if obj.kind in ("corporation", "minor") and name in self.corp[obj.id]:
                 return self.corp[obj.id][name]
             value = obj.data.get(name)

@@ -29,10 +29,6 @@ class OperatingRound:
         return self.g["round"] == "operating" and self.g["operating"] == corp.id and (
             current == step or step in COMBINED_STEPS.get(current, ()))
 
-    def b_operated(self, corp: Entity) -> bool:
-        """operated(C): C has finished an operating turn in this game."""
-        return bool(self.corp[corp.id].get("operated"))
-
     def b_trains(self, holder: Entity) -> list[Train]:
         owner = self.owner
         if holder.__class__ is Entity:
@@ -41,9 +37,6 @@ class OperatingRound:
             return [t for tid, t in self.trains.items()
                     if (o := owner[tid]) is holder or (o.__class__ is Entity and o.id == hid and o.kind == hkind)]
         return [t for tid, t in self.trains.items() if owner[tid] == holder]
-
-    def b_revenue(self, corp: Entity) -> int:
-        return self.corp[corp.id]["revenue"]
 
     def _phase_at_least(self, name: str) -> bool:
         """Whether the phase `name` has begun (a primitive's own reading: an ability's phases, a train's

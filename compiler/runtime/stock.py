@@ -82,9 +82,6 @@ class StockRound:
         holder = self.owner[self.certs_of[corp.id][0].id]
         return holder if holder.kind == "player" else None
 
-    def b_president_certificate(self, corp: Entity) -> Certificate:
-        return self.certs_of[corp.id][0]
-
     def b_started(self, corp: Entity) -> bool:
         return self.corp[corp.id]["par"] is not None
 

@@ -207,11 +207,6 @@ class EffectBuiltins:
             out = IF(cond, max(self.side_prices_of(t)), out)
         return out
 
-    def b_operated(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_operated: whether the corporation has finished an operating turn (outside the
-        model: an oracle per corporation)."""
-        return self.per_corp(ctx, corp, lambda c: self.oracle(ctx, "operated", (c.id,)))
-
     def b_limit_trains(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_limit_trains: the trains counted against the train limit; where phased-out ones are
         not (`obsolete_trains_count_for_limit: false`), which types are phased out is an oracle."""

@@ -457,14 +457,6 @@ class StateBuiltins:
 
         return self.per_corp(ctx, corp, pres)
 
-    def b_president_certificate(self, ctx: Ctx, corp: Any) -> Any:
-        options = self.corp_of(ctx, corp)
-        alts = []
-        for c, cond in options:
-            certs = self.m.certs_for(c.id)
-            alts.append((certs[0], cond))
-        return Sel(alts)
-
     def b_started(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: ctx.state[f"has_par:{c.id}"])
 
@@ -880,9 +872,6 @@ class StateBuiltins:
 
     def b_trains(self, ctx: Ctx, holder: Any) -> Any:
         return SymList([(Sel([(t, True)]), self.held(ctx, t, holder)) for t in self.m.trains])
-
-    def b_revenue(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: ctx.state[f"revenue:{c.id}"])
 
     def b_shareholders(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m

@@ -20,6 +20,7 @@ from compiler.verify.builtins_map import MapBuiltins
 from compiler.verify.builtins_state import StateBuiltins
 from compiler.verify.model import (
     BANK,
+    CORP_STATE_FIELDS,
     DEPOT,
     IPO,
     NONE,
@@ -398,6 +399,11 @@ class Translator:
             if a == b:
                 return a
             raise Unsupported("a conditional choice between two names")
+        if isinstance(a, SymList) and isinstance(b, SymList):
+            # the one list or the other: each element present where its list is chosen (the i-th present
+            # element is the chosen list's, as `index` reads it)
+            return SymList([(v, AND(c, cond)) for v, cond in a.elems] + [(v, AND(NOT(c), cond)) for v, cond in b.elems],
+                           OR(AND(c, a.beyond), AND(NOT(c), b.beyond)))
         if isinstance(a, SymList) or isinstance(b, SymList):
             raise Unsupported("a conditional choice between two lists")
         return IF(c, a, b)
@@ -692,6 +698,9 @@ class Translator:
         m = self.model
         st = ctx.state
         if ent.kind == "corporation":
+            if name == "certificates":
+                # as GameBase.attr: its certificates in the order of its layout, the president's first
+                return SymList([(Sel([(cert, True)]), True) for cert in m.certs_for(ent.id)])
             if name == "par":
                 ctx.require(st[f"has_par:{ent.id}"])
                 return st[f"par:{ent.id}"]
@@ -699,13 +708,18 @@ class Translator:
                 return st[f"floated:{ent.id}"]
             if name == "revenue":
                 return st[f"revenue:{ent.id}"]
-            if name in ("cell", "closed", "tokens", "operated"):
+            if name == "operated":
+                # whether it has finished an operating turn: outside the model, an oracle per read
+                return self.builtins.oracle(ctx, "operated", (ent.id,))
+            if name in ("cell", "closed", "tokens"):
                 raise Unsupported(f"corporation state field {name}")
             if name in m.corp_fields:
                 return st[f"field:{ent.id}.{name}"]
             if name in m.set_fields:
                 # a field the rules set that the model does not follow (a name): any value
                 return Opaque(f"{ent.id}.{name}")
+        if ent.kind == "minor" and name in CORP_STATE_FIELDS:
+            raise Unsupported(f"{ent} is not a corporation: its {name} is the engine's")
         data = m.data.get(ent)
         if data is None:
             raise Unsupported(f"attribute {name} of {ent}")
