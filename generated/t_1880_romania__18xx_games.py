@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
+    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "49b0a1a162083d4b",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -287,7 +287,7 @@ def a_bid(g, v_player, v_company, v_price):
         # at rulespecs/1880-romania-18xx-games.rules:37
         for v_c in g.name("corporations"):
             # at rulespecs/1880-romania-18xx-games.rules:38
-            if (g.b_president(v_c) == v_player) and all(
+            if (r_president(g, v_c) == v_player) and all(
                 (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
             ):
                 # at rulespecs/1880-romania-18xx-games.rules:39
@@ -532,7 +532,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     # at rulespecs/1880-romania-18xx-games.rules:630
     if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
         # at rulespecs/1880-romania-18xx-games.rules:631
-        v_owner = g.b_president(v_corporation)
+        v_owner = r_president(g, v_corporation)
         # at rulespecs/1880-romania-18xx-games.rules:632
         v_short = v_price - g.b_cash(v_corporation)
         # at rulespecs/1880-romania-18xx-games.rules:633
@@ -694,11 +694,11 @@ def a_player_choose(g, v_player, v_choice):
     # at rulespecs/1880-romania-18xx-games.rules:107
     for v_c in g.name("corporations"):
         # at rulespecs/1880-romania-18xx-games.rules:108
-        if g.b_started(v_c) and (g.b_president(v_c) == None):
+        if g.b_started(v_c) and (r_president(g, v_c) == None):
             # at rulespecs/1880-romania-18xx-games.rules:110
             if not (
                 all(
-                    ((v_d == v_c) or (not (g.b_started(v_d) and (g.b_president(v_d) == None))))
+                    ((v_d == v_c) or (not (g.b_started(v_d) and (r_president(g, v_d) == None))))
                     for v_d in g.name("corporations")
                 )
             ):
@@ -725,7 +725,7 @@ def a_player_choose(g, v_player, v_choice):
                 )
             # at rulespecs/1880-romania-18xx-games.rules:117
             r_found_with(g, v_player, v_c, v_size)
-        elif (g.b_started(v_c) and (g.b_president(v_c) == v_player)) and (
+        elif (g.b_started(v_c) and (r_president(g, v_c) == v_player)) and (
             g.attr(v_c, "building_rights") == ""
         ):
             # at rulespecs/1880-romania-18xx-games.rules:119
@@ -1445,6 +1445,7 @@ class Game(GameBase):
         "revenue": r_revenue,
         "operated": r_operated,
         "president_certificate": r_president_certificate,
+        "president": r_president,
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
         "train_limit": r_train_limit,

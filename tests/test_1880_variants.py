@@ -105,7 +105,7 @@ def test_xi_3_amira_founds_her_first_company_at_the_start():
     assert len(ours) == 1 and ours[0].id != "TR"
     corp = ours[0]
     assert g.call("par_price", corp) == 70 and g.corp[corp.id]["track_row"] == 12 + 2
-    assert g.call("president_certificate", corp).percent == 30 and g.b_president(corp) is None
+    assert g.call("president_certificate", corp).percent == 30 and g.call("president", corp) is None
     assert g.corp[corp.id]["floated"] and g.cash[corp] == 0
     assert g.call("issued_percent", corp) == 30      # her certificate is out of the stack: 20% left in phase A
 

@@ -33,6 +33,8 @@ def test_held_certificates_are_each_holders_share_of_the_layout():
     for corp in g.corporations:
         layout = g.certs_of[corp.id]
         assert g.call("president_certificate", corp) is layout[0] and layout[0].president
+        holder = g.owner[layout[0].id]
+        assert g.call("president", corp) == (holder if holder.kind == "player" else None)
         held = {h: g.call("held_certificates", h, corp) for h in holders}
         for h, certs in held.items():
             assert certs == [c for c in layout if g.owner[c.id] == h]
@@ -55,6 +57,7 @@ def test_floated_and_par_price_read_the_corporation():
 def test_none_is_a_builtin():
     from compiler.runtime.game import GameBase
 
-    for name in ("floated", "par_price", "revenue", "operated", "president_certificate", "held_certificates"):
+    for name in ("floated", "par_price", "revenue", "operated", "president_certificate", "held_certificates",
+                 "president"):
         assert not hasattr(GameBase, f"b_{name}")
         assert name in game_class("18CO").ROUTINES

@@ -107,7 +107,7 @@ def _player_behind(game, action: dict):
     if entity.kind == "player":
         return entity
     if entity.kind == "corporation":
-        return game.b_president(entity)
+        return game.call("president", entity)
     owner = game.owner.get(entity.id)
     return owner if owner is not None and getattr(owner, "kind", None) == "player" else None
 

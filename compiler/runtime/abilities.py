@@ -592,7 +592,7 @@ class Abilities:
         for C) before play goes on; `required` false lets him decline. The president is the player holding
         C's president's certificate, or, while C is being started, the player starting it. No offer is made
         while the deck is empty or to a company without a president (receivership)."""
-        decider = self.b_president(corp)
+        decider = self.call("president", corp)
         if decider is None and self.g["round"] == "stock":
             decider = self.current_entity()
         if decider is None or decider.kind != "player" or not self.b_deck():

@@ -1103,7 +1103,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         acting = self.current_entity()
         # a president sells shares during his corporation's turn (emergency money raising; the DSL guards decide when)
         for_acting = (kind == "sell_shares" and acting is not None and acting.kind == "corporation"
-                      and args and self.b_president(acting) == args[0])
+                      and args and self.call("president", acting) == args[0])
         if args and args[0] != acting and not for_acting and kind not in self._any_time_actions():
             if isinstance(args[0], Entity) and self.b_auction_passed(args[0]):
                 raise IllegalAction(f"{args[0]} passed in the auction of {self.b_auction_company()} and may not "

@@ -1108,10 +1108,10 @@ class OperatingRound:
                 self._after_acquisition_round()
                 return
             target = self.entity("corporation", queue[0])
-            president = self.b_president(target)
+            president = self.call("president", target)
             bidders = sorted((c for c in self.corporations if self.corp[c.id]["floated"]
                               and not self.corp[c.id]["closed"] and c.id not in state["up"]
-                              and (president is None or self.b_president(c) != president)), key=self._operating_key)
+                              and (president is None or self.call("president", c) != president)), key=self._operating_key)
             self.j.set(self.g, "acquisition", {**state, "queue": tuple(queue), "target": target.id,
                                                "bidders": tuple(c.id for c in bidders), "turn": 0, "bids": ()})
             if bidders:

@@ -78,10 +78,6 @@ class StockRound:
 
     # ------------------------------------------------------------ builtins: shares, par, prices, presidents
 
-    def b_president(self, corp: Entity) -> Entity | None:
-        holder = self.owner[self.certs_of[corp.id][0].id]
-        return holder if holder.kind == "player" else None
-
     def b_started(self, corp: Entity) -> bool:
         return self.corp[corp.id]["par"] is not None
 

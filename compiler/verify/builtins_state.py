@@ -46,7 +46,7 @@ from compiler.verify.terms import (
 
 class StateBuiltins:
     """The builtins' helpers over items, holders, cash and the market, and the queries
-    (`b_cash`, `b_president`, ...), the draft's among them."""
+    (`b_cash`, `b_holder_of`, ...), the draft's among them."""
 
     # -- helpers over items and holders
     def ent(self, v: Any) -> z3.ExprRef:
@@ -443,19 +443,6 @@ class StateBuiltins:
         for it, cond in reversed(sel.alts):
             out = IF(cond, self.holder(ctx, it), out)
         return out
-
-    def b_president(self, ctx: Ctx, corp: Any) -> Any:
-        m = self.m
-
-        def pres(c: Ent) -> Any:
-            certs = m.certs_for(c.id)
-            cert0 = certs[0]
-            out: Any = m.z(NONE)
-            for p in reversed(m.players):
-                out = IF(ctx.state[hold_name(cert0, p)] >= 1, m.z(p), out)
-            return out
-
-        return self.per_corp(ctx, corp, pres)
 
     def b_started(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: ctx.state[f"has_par:{c.id}"])

@@ -1329,7 +1329,7 @@ class Translator:
                 if decl.name not in any_time:
                     turn = pre["acting"] == first
                     if decl.name == "sell_shares":
-                        turn = OR(turn, *[AND(pre["acting"] == m.z(c), self.builtins.b_president(ctx, m.z(c)) == first)
+                        turn = OR(turn, *[AND(pre["acting"] == m.z(c), self.call("president", [m.z(c)], {}, ctx) == first)
                                           for c in m.corporations])
                         if m.truncated:
                             # the acting corporation may be one the cut-down scope leaves out (`acting` is
