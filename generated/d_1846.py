@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -356,6 +356,7 @@ TABLES = {
         'buy_train': {'exchange': None},
     },
     'STATES': {
+        'train_limit_bonus': (),
         'debt': (),
         'out_of_game': (),
         'granted': (),
@@ -386,24 +387,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1486',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action bid': 'rulespecs/lib/18xx.rules:809',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:869',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1082',
+        'at action bid': 'rulespecs/lib/18xx.rules:833',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:893',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1106',
         'at action company_lay_tile': 'rulespecs/1846.rules:1507',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1158',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1038',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1232',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1013',
-        'at action par': 'rulespecs/lib/18xx.rules:832',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1182',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1062',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1256',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1037',
+        'at action par': 'rulespecs/lib/18xx.rules:856',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1032',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:915',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1056',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:939',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -692,7 +693,7 @@ def r_in_receivership(g, v_corporation):
             and g.b_started(v_corporation)
         )
         and (not g.b_closed(v_corporation))
-    ) and (g.b_holder_of(g.b_president_certificate(v_corporation)) == g.name("pool"))
+    ) and (g.b_holder_of(r_president_certificate(g, v_corporation)) == g.name("pool"))
 
 
 def r_emergency_seller(g, v_player):
@@ -705,73 +706,73 @@ def r_emergency_seller(g, v_player):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:834
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:811
+        # at rulespecs/lib/18xx.rules:835
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:811",
+                at="rulespecs/lib/18xx.rules:835",
             )
-        # at rulespecs/lib/18xx.rules:812
+        # at rulespecs/lib/18xx.rules:836
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:812",
+                at="rulespecs/lib/18xx.rules:836",
             )
-        # at rulespecs/lib/18xx.rules:813
+        # at rulespecs/lib/18xx.rules:837
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:813",
+                at="rulespecs/lib/18xx.rules:837",
             )
-        # at rulespecs/lib/18xx.rules:814
+        # at rulespecs/lib/18xx.rules:838
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:816
+        # at rulespecs/lib/18xx.rules:840
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:816",
+                at="rulespecs/lib/18xx.rules:840",
             )
-        # at rulespecs/lib/18xx.rules:817
+        # at rulespecs/lib/18xx.rules:841
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:818
+            # at rulespecs/lib/18xx.rules:842
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:818",
+                    at="rulespecs/lib/18xx.rules:842",
                 )
-            # at rulespecs/lib/18xx.rules:819
+            # at rulespecs/lib/18xx.rules:843
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:819",
+                    at="rulespecs/lib/18xx.rules:843",
                 )
-            # at rulespecs/lib/18xx.rules:820
+            # at rulespecs/lib/18xx.rules:844
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:820",
+                    at="rulespecs/lib/18xx.rules:844",
                 )
-            # at rulespecs/lib/18xx.rules:821
+            # at rulespecs/lib/18xx.rules:845
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:823
+            # at rulespecs/lib/18xx.rules:847
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:823",
+                    at="rulespecs/lib/18xx.rules:847",
                 )
-            # at rulespecs/lib/18xx.rules:824
+            # at rulespecs/lib/18xx.rules:848
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -779,130 +780,130 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:824",
+                    at="rulespecs/lib/18xx.rules:848",
                 )
-            # at rulespecs/lib/18xx.rules:826
+            # at rulespecs/lib/18xx.rules:850
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:826",
+                    at="rulespecs/lib/18xx.rules:850",
                 )
-            # at rulespecs/lib/18xx.rules:827
+            # at rulespecs/lib/18xx.rules:851
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:857
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:833",
+            at="rulespecs/lib/18xx.rules:857",
         )
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:858
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:858",
         )
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:859
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:835",
+            at="rulespecs/lib/18xx.rules:859",
         )
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:860
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:860",
         )
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:861
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:837",
+            at="rulespecs/lib/18xx.rules:861",
         )
-    # at rulespecs/lib/18xx.rules:838
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:839
+    # at rulespecs/lib/18xx.rules:862
+    v_cert = r_president_certificate(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:863
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:839",
+            at="rulespecs/lib/18xx.rules:863",
         )
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:864
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:840",
+            at="rulespecs/lib/18xx.rules:864",
         )
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:865
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:866
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:842
+        # at rulespecs/lib/18xx.rules:866
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:867
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:868
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:869
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:846
+    # at rulespecs/lib/18xx.rules:870
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:847
+    # at rulespecs/lib/18xx.rules:871
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:870
+    # at rulespecs/lib/18xx.rules:894
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:870",
+            at="rulespecs/lib/18xx.rules:894",
         )
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:895
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:871",
+            at="rulespecs/lib/18xx.rules:895",
         )
-    # at rulespecs/lib/18xx.rules:872
+    # at rulespecs/lib/18xx.rules:896
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:872",
+            at="rulespecs/lib/18xx.rules:896",
         )
-    # at rulespecs/lib/18xx.rules:873
+    # at rulespecs/lib/18xx.rules:897
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:873",
+            at="rulespecs/lib/18xx.rules:897",
         )
-    # at rulespecs/lib/18xx.rules:874
+    # at rulespecs/lib/18xx.rules:898
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:875
+    # at rulespecs/lib/18xx.rules:899
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:875",
+            at="rulespecs/lib/18xx.rules:899",
         )
-    # at rulespecs/lib/18xx.rules:876
+    # at rulespecs/lib/18xx.rules:900
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -910,9 +911,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:900",
         )
-    # at rulespecs/lib/18xx.rules:878
+    # at rulespecs/lib/18xx.rules:902
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -923,44 +924,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:878",
+            at="rulespecs/lib/18xx.rules:902",
         )
-    # at rulespecs/lib/18xx.rules:880
+    # at rulespecs/lib/18xx.rules:904
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:905
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:881"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:905"
         )
-    # at rulespecs/lib/18xx.rules:882
+    # at rulespecs/lib/18xx.rules:906
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:907
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:908
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:885
+    # at rulespecs/lib/18xx.rules:909
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:940
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:941
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:917",
+            at="rulespecs/lib/18xx.rules:941",
         )
-    # at rulespecs/lib/18xx.rules:918
+    # at rulespecs/lib/18xx.rules:942
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:918",
+            at="rulespecs/lib/18xx.rules:942",
         )
-    # at rulespecs/lib/18xx.rules:919
+    # at rulespecs/lib/18xx.rules:943
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -968,9 +969,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:919",
+            at="rulespecs/lib/18xx.rules:943",
         )
-    # at rulespecs/lib/18xx.rules:921
+    # at rulespecs/lib/18xx.rules:945
     if not (
         (
             (
@@ -993,45 +994,45 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         )
         or (
             (g.param("first_round_selling") == "president_or_operated")
-            and (g.b_operated(v_corporation) or (g.b_president(v_corporation) == v_player))
+            and (r_operated(g, v_corporation) or (r_president(g, v_corporation) == v_player))
         )
     ):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:921",
+            at="rulespecs/lib/18xx.rules:945",
         )
-    # at rulespecs/lib/18xx.rules:926
+    # at rulespecs/lib/18xx.rules:950
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:927
+    # at rulespecs/lib/18xx.rules:951
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:927",
+            at="rulespecs/lib/18xx.rules:951",
         )
-    # at rulespecs/lib/18xx.rules:929
+    # at rulespecs/lib/18xx.rules:953
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:929",
+            at="rulespecs/lib/18xx.rules:953",
         )
-    # at rulespecs/lib/18xx.rules:931
+    # at rulespecs/lib/18xx.rules:955
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:932
+        # at rulespecs/lib/18xx.rules:956
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:958
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:959
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:936
+        # at rulespecs/lib/18xx.rules:960
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:962
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:939
+    # at rulespecs/lib/18xx.rules:963
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:964
     g.state_set(
         "sold_this_round",
         (
@@ -1040,9 +1041,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:965
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:966
     g.b_check_president(v_corporation)
 
 
@@ -1088,7 +1089,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
             at="rulespecs/1846.rules:1278",
         )
     # at rulespecs/1846.rules:1279
-    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+    if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule='§"Purchasing Private Companies"',
@@ -1139,7 +1140,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     # at rulespecs/1846.rules:1289
     if g.among("minors", v_company):
         # at rulespecs/1846.rules:1290
-        if not (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation)):
+        if not (g.b_limit_trains(v_corporation) < r_train_limit(g, v_corporation)):
             raise IllegalAction(
                 "the corporation has no room for the minor's train",
                 rule='§"Minor Companies"',
@@ -1158,25 +1159,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1038
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1014",
+            at="rulespecs/lib/18xx.rules:1038",
         )
-    # at rulespecs/lib/18xx.rules:1015
+    # at rulespecs/lib/18xx.rules:1039
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1016",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1041
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1018
+    # at rulespecs/lib/18xx.rules:1042
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1242,138 +1243,138 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1107
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1083",
+            at="rulespecs/lib/18xx.rules:1107",
         )
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1108
     if not (
         (v_exchange != None)
-        or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
+        or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1084",
+            at="rulespecs/lib/18xx.rules:1108",
         )
-    # at rulespecs/lib/18xx.rules:1085
+    # at rulespecs/lib/18xx.rules:1109
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1086
+    # at rulespecs/lib/18xx.rules:1110
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1087
+        # at rulespecs/lib/18xx.rules:1111
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1089
+        # at rulespecs/lib/18xx.rules:1113
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1089",
+                at="rulespecs/lib/18xx.rules:1113",
             )
-        # at rulespecs/lib/18xx.rules:1090
+        # at rulespecs/lib/18xx.rules:1114
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1090",
+                at="rulespecs/lib/18xx.rules:1114",
             )
-        # at rulespecs/lib/18xx.rules:1091
+        # at rulespecs/lib/18xx.rules:1115
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1091",
+                at="rulespecs/lib/18xx.rules:1115",
             )
-        # at rulespecs/lib/18xx.rules:1092
+        # at rulespecs/lib/18xx.rules:1116
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1093
+        # at rulespecs/lib/18xx.rules:1117
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1093",
+                at="rulespecs/lib/18xx.rules:1117",
             )
-        # at rulespecs/lib/18xx.rules:1094
+        # at rulespecs/lib/18xx.rules:1118
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1095
+        # at rulespecs/lib/18xx.rules:1119
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1096
+        # at rulespecs/lib/18xx.rules:1120
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1098
+        # at rulespecs/lib/18xx.rules:1122
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1098",
+                at="rulespecs/lib/18xx.rules:1122",
             )
-        # at rulespecs/lib/18xx.rules:1099
+        # at rulespecs/lib/18xx.rules:1123
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1099",
+                at="rulespecs/lib/18xx.rules:1123",
             )
-        # at rulespecs/lib/18xx.rules:1100
+        # at rulespecs/lib/18xx.rules:1124
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1101
+        # at rulespecs/lib/18xx.rules:1125
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1102
+        # at rulespecs/lib/18xx.rules:1126
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1104
+        # at rulespecs/lib/18xx.rules:1128
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1104",
+                at="rulespecs/lib/18xx.rules:1128",
             )
-        # at rulespecs/lib/18xx.rules:1105
+        # at rulespecs/lib/18xx.rules:1129
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1105",
+                at="rulespecs/lib/18xx.rules:1129",
             )
-        # at rulespecs/lib/18xx.rules:1106
+        # at rulespecs/lib/18xx.rules:1130
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1106",
+                at="rulespecs/lib/18xx.rules:1130",
             )
-        # at rulespecs/lib/18xx.rules:1107
+        # at rulespecs/lib/18xx.rules:1131
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1107",
+                at="rulespecs/lib/18xx.rules:1131",
             )
-        # at rulespecs/lib/18xx.rules:1108
+        # at rulespecs/lib/18xx.rules:1132
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1109
+        # at rulespecs/lib/18xx.rules:1133
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1110
+        # at rulespecs/lib/18xx.rules:1134
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1146
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1147
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1148
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1124",
+            at="rulespecs/lib/18xx.rules:1148",
         )
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1149
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1381,23 +1382,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1125",
+            at="rulespecs/lib/18xx.rules:1149",
         )
-    # at rulespecs/lib/18xx.rules:1127
+    # at rulespecs/lib/18xx.rules:1151
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1127",
+            at="rulespecs/lib/18xx.rules:1151",
         )
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1152
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1128",
+            at="rulespecs/lib/18xx.rules:1152",
         )
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1153
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1408,15 +1409,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1129",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1155
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1132
+    # at rulespecs/lib/18xx.rules:1156
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1133
+    # at rulespecs/lib/18xx.rules:1157
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1158
     g.b_check_president(v_corporation)
 
 
@@ -1431,19 +1432,19 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1199
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1175",
+            at="rulespecs/lib/18xx.rules:1199",
         )
-    # at rulespecs/lib/18xx.rules:1177
+    # at rulespecs/lib/18xx.rules:1201
     if not (
         (
             (
                 (g.param("emergency_sale_guard") == None)
-                or (g.b_president(v_corporation) != v_player)
+                or (r_president(g, v_corporation) != v_player)
             )
             or (
                 (g.param("emergency_sale_guard") == "train_buyer")
@@ -1479,9 +1480,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1177",
+            at="rulespecs/lib/18xx.rules:1201",
         )
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1207
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1492,9 +1493,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1183",
+            at="rulespecs/lib/18xx.rules:1207",
         )
-    # at rulespecs/lib/18xx.rules:1185
+    # at rulespecs/lib/18xx.rules:1209
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -1509,7 +1510,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
     # at rulespecs/1846.rules:1245
     return any(
         (
-            (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
+            (g.b_started(v_c) and (r_operated(g, v_c) or (r_president(g, v_c) == v_player)))
             and any(
                 (
                     ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
@@ -1541,7 +1542,7 @@ def r_emergency_sale_for(g, v_player, v_corporation):
     # at rulespecs/1846.rules:1252
     return (
         (
-            (g.b_acting(v_corporation) and (g.b_president(v_corporation) == v_player))
+            (g.b_acting(v_corporation) and (r_president(g, v_corporation) == v_player))
             and r_must_buy_train(g, v_corporation)
         )
         and (not r_emergency_issue_possible(g, v_corporation))
@@ -1825,7 +1826,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             at="rulespecs/1846.rules:1445",
         )
     # at rulespecs/1846.rules:1446
-    if not (v_player == g.b_president(v_corporation)):
+    if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
@@ -1869,7 +1870,7 @@ def a_bankrupt(g, v_corporation):
         )
     # at rulespecs/1846.rules:1458
     if not (
-        (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
+        (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < g.b_cheapest_train_price()
     ):
         raise IllegalAction(
@@ -1878,14 +1879,14 @@ def a_bankrupt(g, v_corporation):
             at="rulespecs/1846.rules:1458",
         )
     # at rulespecs/1846.rules:1460
-    if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
+    if not (not r_emergency_sale_left(g, r_president(g, v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1460",
         )
     # at rulespecs/1846.rules:1462
-    v_player = g.b_president(v_corporation)
+    v_player = r_president(g, v_corporation)
     # at rulespecs/1846.rules:1463
     g.b_sell_out(v_player)
     # at rulespecs/1846.rules:1464
@@ -1901,7 +1902,7 @@ def a_bankrupt(g, v_corporation):
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
     # at rulespecs/1846.rules:1476
-    v_revenue = g.b_revenue(v_minor)
+    v_revenue = r_revenue(g, v_minor)
     # at rulespecs/1846.rules:1477
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
     # at rulespecs/1846.rules:1478
@@ -1979,26 +1980,26 @@ def a_company_place_token(g, v_company, v_city):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:857
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:833",
+            at="rulespecs/lib/18xx.rules:857",
         )
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:858
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:858",
         )
-    # at rulespecs/lib/18xx.rules:839
+    # at rulespecs/lib/18xx.rules:863
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:839",
+            at="rulespecs/lib/18xx.rules:863",
         )
 
 
@@ -2012,7 +2013,7 @@ def q_corporation_buy_company(g, v_corporation):
             at="rulespecs/1846.rules:1278",
         )
     # at rulespecs/1846.rules:1279
-    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+    if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule='§"Purchasing Private Companies"',
@@ -2032,12 +2033,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1038
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1014",
+            at="rulespecs/lib/18xx.rules:1038",
         )
 
 
@@ -2061,12 +2062,12 @@ def q_place_token(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1107
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1083",
+            at="rulespecs/lib/18xx.rules:1107",
         )
 
 
@@ -2171,27 +2172,27 @@ def q_company_place_token(g, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:859
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:835",
+            at="rulespecs/lib/18xx.rules:859",
         )
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:860
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:860",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:838
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:862
+    v_cert = r_president_certificate(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:864
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -2199,27 +2200,27 @@ def qb2_par(g, v_player, v_corporation):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:840",
+            at="rulespecs/lib/18xx.rules:864",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:872
+    # at rulespecs/lib/18xx.rules:896
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:872",
+            at="rulespecs/lib/18xx.rules:896",
         )
-    # at rulespecs/lib/18xx.rules:873
+    # at rulespecs/lib/18xx.rules:897
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:873",
+            at="rulespecs/lib/18xx.rules:897",
         )
-    # at rulespecs/lib/18xx.rules:876
+    # at rulespecs/lib/18xx.rules:900
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2227,7 +2228,7 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:876",
+            at="rulespecs/lib/18xx.rules:900",
         )
 
 
@@ -2264,23 +2265,23 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1016",
+            at="rulespecs/lib/18xx.rules:1040",
         )
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1016",
+            at="rulespecs/lib/18xx.rules:1040",
         )
 
 
@@ -2301,29 +2302,29 @@ def q2_place_token(g, v_corporation, v_city):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1107
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1083",
+            at="rulespecs/lib/18xx.rules:1107",
         )
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1108
     if not (
         (v_exchange != None)
-        or ((g.b_limit_trains(v_corporation) + 1) <= g.b_train_limit(v_corporation))
+        or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1084",
+            at="rulespecs/lib/18xx.rules:1108",
         )
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/1846.rules:1446
-    if not (v_player == g.b_president(v_corporation)):
+    if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
@@ -2333,17 +2334,17 @@ def q2_contribute(g, v_corporation, v_player):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1334
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1310
+        # at rulespecs/lib/18xx.rules:1335
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1311
+            # at rulespecs/lib/18xx.rules:1336
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1313
+        # at rulespecs/lib/18xx.rules:1338
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1314
+            # at rulespecs/lib/18xx.rules:1339
             g.b_market_move(v_c, "down")
 
 
@@ -2412,7 +2413,7 @@ def r_step_held(g, v_corporation, v_step):
                 (
                     (
                         g.among("corporations", v_corporation)
-                        and (g.b_limit_trains(v_corporation) < g.b_train_limit(v_corporation))
+                        and (g.b_limit_trains(v_corporation) < r_train_limit(g, v_corporation))
                     )
                     and (
                         (
@@ -2438,7 +2439,7 @@ def r_step_held(g, v_corporation, v_step):
                     (
                         (
                             g.among("corporations", v_corporation)
-                            and g.b_phase_at_least(g.param("private_purchase_from_phase"))
+                            and r_phase_at_least(g, g.param("private_purchase_from_phase"))
                         )
                         and (
                             any(

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -477,6 +477,7 @@ TABLES = {
         'payoff_player_debt': [('player', ('player',))],
     },
     'STATES': {
+        'train_limit_bonus': (),
         'debt': (),
         'out_of_game': (),
         'granted': (),
@@ -512,15 +513,15 @@ RULES = _LIBRARY.rules(
         'at action buy_train': 'rulespecs/1880-romania.rules:2036',
         'at action choose': 'rulespecs/1880-romania.rules:1827',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1158',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1038',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1232',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1182',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1062',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1256',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1927',
         'at action par': 'rulespecs/1880-romania.rules:1784',
         'at action pass': 'rulespecs/1880-romania.rules:1740',
         'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2139',
         'at action place_token': 'rulespecs/1880-romania.rules:1954',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1032',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1056',
         'at action sell_shares': 'rulespecs/1880-romania.rules:2001',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
@@ -916,7 +917,7 @@ def a_bid(g, v_player, v_company, v_price):
         # at rulespecs/1880-romania.rules:1768
         for v_c in g.name("corporations"):
             # at rulespecs/1880-romania.rules:1769
-            if (g.b_president(v_c) == v_player) and all(
+            if (r_president(g, v_c) == v_player) and all(
                 (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
             ):
                 # at rulespecs/1880-romania.rules:1770
@@ -1045,7 +1046,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     # at rulespecs/1880-romania.rules:1804
     g.b_choose_share_layout(v_corporation, v_president_percent)
     # at rulespecs/1880-romania.rules:1805
-    v_cert = g.b_president_certificate(v_corporation)
+    v_cert = r_president_certificate(g, v_corporation)
     # at rulespecs/1880-romania.rules:1806
     g.b_set_par(v_corporation, v_price)
     # at rulespecs/1880-romania.rules:1807
@@ -1136,7 +1137,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("shares_available_in_phase_a")
         )
-        or g.b_phase_at_least("B1")
+        or r_phase_at_least(g, "B1")
     ):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
@@ -1201,7 +1202,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/1880-romania.rules:2009",
         )
     # at rulespecs/1880-romania.rules:2010
-    if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
+    if not (not (g.b_prices_frozen() and (r_president(g, v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
@@ -1396,7 +1397,7 @@ def a_place_token(g, v_corporation, v_city):
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
-            * (g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1)
+            * (g.param("station_cost_multiplier_phase_d") if r_phase_at_least(g, "D1") else 1)
         )
         if r_pays_for_track(g, v_corporation)
         else 0
@@ -1418,46 +1419,46 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1033
+    # at rulespecs/lib/18xx.rules:1057
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1033",
+            at="rulespecs/lib/18xx.rules:1057",
         )
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1058
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1059
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1063
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1064
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1040"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1064"
         )
-    # at rulespecs/lib/18xx.rules:1041
-    v_revenue = g.b_revenue(v_corporation)
-    # at rulespecs/lib/18xx.rules:1042
+    # at rulespecs/lib/18xx.rules:1065
+    v_revenue = r_revenue(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1066
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1043
+    # at rulespecs/lib/18xx.rules:1067
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1068
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1069
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1070
     g.b_end_step(v_corporation)
 
 
@@ -1477,12 +1478,12 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1077
+    # at rulespecs/lib/18xx.rules:1101
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1077
+        # at rulespecs/lib/18xx.rules:1101
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1077
+        # at rulespecs/lib/18xx.rules:1101
         g.b_market_move(v_corporation, "left")
 
 
@@ -1501,7 +1502,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2038"
         )
     # at rulespecs/1880-romania.rules:2039
-    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
@@ -1535,7 +1536,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 and (g.attr(v_train, "satisfies_train_obligation") != False)
             )
             and (
-                (not g.b_phase_at_least("B1"))
+                (not r_phase_at_least(g, "B1"))
                 or all(
                     (
                         (g.attr(v_t, "price") >= v_price)
@@ -1591,7 +1592,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
         # at rulespecs/1880-romania.rules:2057
-        if not (g.b_phase_at_least("B1")):
+        if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
@@ -1621,7 +1622,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         g.b_train_bought(v_corporation, v_train, False)
     else:
         # at rulespecs/1880-romania.rules:2065
-        if not (g.b_phase_at_least("B1")):
+        if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
@@ -1658,18 +1659,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1146
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1147
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1148
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1124",
+            at="rulespecs/lib/18xx.rules:1148",
         )
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1149
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1677,23 +1678,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1125",
+            at="rulespecs/lib/18xx.rules:1149",
         )
-    # at rulespecs/lib/18xx.rules:1127
+    # at rulespecs/lib/18xx.rules:1151
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1127",
+            at="rulespecs/lib/18xx.rules:1151",
         )
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1152
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1128",
+            at="rulespecs/lib/18xx.rules:1152",
         )
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1153
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1702,113 +1703,113 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1129"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1153"
         )
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1155
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1132
+    # at rulespecs/lib/18xx.rules:1156
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1133
+    # at rulespecs/lib/18xx.rules:1157
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1158
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1169
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1145",
+            at="rulespecs/lib/18xx.rules:1169",
         )
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1170
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1146",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1171
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1172
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1148",
+            at="rulespecs/lib/18xx.rules:1172",
         )
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1173
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1149",
+            at="rulespecs/lib/18xx.rules:1173",
         )
-    # at rulespecs/lib/18xx.rules:1150
+    # at rulespecs/lib/18xx.rules:1174
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1150",
+            at="rulespecs/lib/18xx.rules:1174",
         )
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1175
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1151",
+            at="rulespecs/lib/18xx.rules:1175",
         )
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1176
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1177
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1178
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1179
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1183
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1159",
+            at="rulespecs/lib/18xx.rules:1183",
         )
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1184
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1160",
+            at="rulespecs/lib/18xx.rules:1184",
         )
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1185
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1162
-    if g.b_limit_trains(v_corporation) <= g.b_train_limit(v_corporation):
-        # at rulespecs/lib/18xx.rules:1163
+    # at rulespecs/lib/18xx.rules:1186
+    if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
+        # at rulespecs/lib/18xx.rules:1187
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1199
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1175",
+            at="rulespecs/lib/18xx.rules:1199",
         )
-    # at rulespecs/lib/18xx.rules:1177
+    # at rulespecs/lib/18xx.rules:1201
     if not (
         (
             (
                 (g.param("emergency_sale_guard") == None)
-                or (g.b_president(v_corporation) != v_player)
+                or (r_president(g, v_corporation) != v_player)
             )
             or (
                 (g.param("emergency_sale_guard") == "train_buyer")
@@ -1844,9 +1845,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1177",
+            at="rulespecs/lib/18xx.rules:1201",
         )
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1207
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1857,9 +1858,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1183",
+            at="rulespecs/lib/18xx.rules:1207",
         )
-    # at rulespecs/lib/18xx.rules:1185
+    # at rulespecs/lib/18xx.rules:1209
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -1868,7 +1869,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     # at rulespecs/1880-romania.rules:2117
     if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
         # at rulespecs/1880-romania.rules:2118
-        v_owner = g.b_president(v_corporation)
+        v_owner = r_president(g, v_corporation)
         # at rulespecs/1880-romania.rules:2119
         v_short = v_price - g.b_cash(v_corporation)
         # at rulespecs/1880-romania.rules:2120
@@ -1893,7 +1894,7 @@ def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
     # at rulespecs/1880-romania.rules:2083
     return r_issued_percent(g, v_corporation) >= (
-        100 if g.b_phase_at_least("B1") else g.param("shares_available_in_phase_a")
+        100 if r_phase_at_least(g, "B1") else g.param("shares_available_in_phase_a")
     )
 
 
@@ -1946,7 +1947,7 @@ def a_choose(g, v_corporation, v_choice):
         if not (
             r_len(g, v_choice)
             == g.param("building_rights_count")[
-                g.attr(g.b_president_certificate(v_corporation), "percent")
+                g.attr(r_president_certificate(g, v_corporation), "percent")
             ]
         ):
             raise IllegalAction(
@@ -1998,7 +1999,7 @@ def a_close_for_cash(g, v_company, v_target):
                 at="rulespecs/1880-romania.rules:1858",
             )
         # at rulespecs/1880-romania.rules:1860
-        if not (g.among("minors", v_target) or g.b_floated(v_target)):
+        if not (g.among("minors", v_target) or r_floated(g, v_target)):
             raise IllegalAction(
                 "the Ł40 goes to a company that has begun to operate",
                 rule="II.3.1",
@@ -2042,7 +2043,7 @@ def a_assign(g, v_company, v_target):
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
     # at rulespecs/1880-romania.rules:1875
-    g.transfer(g.b_revenue(v_minor), g.name("bank"), v_minor)
+    g.transfer(r_revenue(g, v_minor), g.name("bank"), v_minor)
 
 
 def r_minor_turn_end(g, v_minor):
@@ -2075,7 +2076,7 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
                 # at rulespecs/1880-romania.rules:1894
                 g.b_take_station(v_c, v_investor)
             # at rulespecs/1880-romania.rules:1896
-            for v_cert in g.b_held_certificates(v_investor, v_c):
+            for v_cert in r_held_certificates(g, v_investor, v_c):
                 # at rulespecs/1880-romania.rules:1897
                 g.move(v_cert, v_investor, v_holder)
             # at rulespecs/1880-romania.rules:1899
@@ -2126,7 +2127,7 @@ def r_issued_percent(g, v_corporation):
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
     # at rulespecs/1880-romania.rules:2104
-    if g.b_phase_at_least("B1") and (
+    if r_phase_at_least(g, "B1") and (
         r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")
     ):
         # at rulespecs/1880-romania.rules:2105
@@ -2285,7 +2286,7 @@ def q_place_token(g, v_corporation):
     v_cost = (
         (
             g.b_next_token_cost(v_corporation)
-            * (g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1)
+            * (g.param("station_cost_multiplier_phase_d") if r_phase_at_least(g, "D1") else 1)
         )
         if r_pays_for_track(g, v_corporation)
         else 0
@@ -2301,12 +2302,12 @@ def q_place_token(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1063
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1063",
         )
 
 
@@ -2325,7 +2326,7 @@ def q_buy_train(g, v_corporation):
             "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2038"
         )
     # at rulespecs/1880-romania.rules:2039
-    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
@@ -2335,12 +2336,12 @@ def q_buy_train(g, v_corporation):
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1183
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1159",
+            at="rulespecs/lib/18xx.rules:1183",
         )
 
 
@@ -2544,7 +2545,7 @@ def q2_buy_shares(g, v_player, v_corporation):
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/1880-romania.rules:2010
-    if not (not (g.b_prices_frozen() and (g.b_president(v_corporation) == v_player))):
+    if not (not (g.b_prices_frozen() and (r_president(g, v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
@@ -2571,10 +2572,10 @@ def q2_lay_tile(g, v_corporation, v_hex):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1064
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1040"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1064"
         )
 
 
@@ -2603,12 +2604,12 @@ def q2_buy_train(g, v_corporation, v_train):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1184
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1160",
+            at="rulespecs/lib/18xx.rules:1184",
         )
 
 
@@ -2639,7 +2640,7 @@ def t_private_income(g, *_rest):
     # at rulespecs/1880-romania.rules:1752
     for v_company in r_open_privates(g):
         # at rulespecs/1880-romania.rules:1753
-        if not g.b_phase_at_least(g.attr(v_company, "income_stops_on")):
+        if not r_phase_at_least(g, g.attr(v_company, "income_stops_on")):
             # at rulespecs/1880-romania.rules:1754
             g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
@@ -2653,7 +2654,7 @@ def t_dotted_border_opens(g, *_rest):
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate: in phase D, the whole of it"""
     # at rulespecs/1880-romania.rules:2092
-    if g.b_phase_at_least("D1"):
+    if r_phase_at_least(g, "D1"):
         # at rulespecs/1880-romania.rules:2093
         r_release_capital(g, v_corporation)
 

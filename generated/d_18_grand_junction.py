@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -313,6 +313,7 @@ TABLES = {
         'corporation_assign': [('corporation', ('corporation',)), ('target', ('name',))],
     },
     'STATES': {
+        'train_limit_bonus': (),
         'debt': (),
         'out_of_game': (),
         'granted': (),
@@ -344,22 +345,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:869',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:893',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1158',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1038',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1232',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1182',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1062',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1256',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1032',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1056',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:915',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:939',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -593,7 +594,7 @@ def r_in_receivership(g, v_corporation):
             and g.b_started(v_corporation)
         )
         and (not g.b_closed(v_corporation))
-    ) and (g.b_holder_of(g.b_president_certificate(v_corporation)) == g.name("pool"))
+    ) and (g.b_holder_of(r_president_certificate(g, v_corporation)) == g.name("pool"))
 
 
 def r_emergency_seller(g, v_player):
@@ -656,7 +657,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/18-grand-junction.rules:466",
         )
     # at rulespecs/18-grand-junction.rules:467
-    v_cert = g.b_president_certificate(v_corporation)
+    v_cert = r_president_certificate(g, v_corporation)
     # at rulespecs/18-grand-junction.rules:468
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
@@ -687,23 +688,23 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:940
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:941
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:917",
+            at="rulespecs/lib/18xx.rules:941",
         )
-    # at rulespecs/lib/18xx.rules:918
+    # at rulespecs/lib/18xx.rules:942
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:918",
+            at="rulespecs/lib/18xx.rules:942",
         )
-    # at rulespecs/lib/18xx.rules:919
+    # at rulespecs/lib/18xx.rules:943
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -711,9 +712,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:919",
+            at="rulespecs/lib/18xx.rules:943",
         )
-    # at rulespecs/lib/18xx.rules:921
+    # at rulespecs/lib/18xx.rules:945
     if not (
         (
             (
@@ -736,45 +737,45 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         )
         or (
             (g.param("first_round_selling") == "president_or_operated")
-            and (g.b_operated(v_corporation) or (g.b_president(v_corporation) == v_player))
+            and (r_operated(g, v_corporation) or (r_president(g, v_corporation) == v_player))
         )
     ):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:921",
+            at="rulespecs/lib/18xx.rules:945",
         )
-    # at rulespecs/lib/18xx.rules:926
+    # at rulespecs/lib/18xx.rules:950
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:927
+    # at rulespecs/lib/18xx.rules:951
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:927",
+            at="rulespecs/lib/18xx.rules:951",
         )
-    # at rulespecs/lib/18xx.rules:929
+    # at rulespecs/lib/18xx.rules:953
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:929",
+            at="rulespecs/lib/18xx.rules:953",
         )
-    # at rulespecs/lib/18xx.rules:931
+    # at rulespecs/lib/18xx.rules:955
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:932
+        # at rulespecs/lib/18xx.rules:956
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:958
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:935
+    # at rulespecs/lib/18xx.rules:959
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:936
+        # at rulespecs/lib/18xx.rules:960
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:938
+    # at rulespecs/lib/18xx.rules:962
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:939
+    # at rulespecs/lib/18xx.rules:963
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:964
     g.state_set(
         "sold_this_round",
         (
@@ -783,9 +784,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:965
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:966
     g.b_check_president(v_corporation)
 
 
@@ -940,7 +941,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
     # at rulespecs/1846.rules:1245
     return any(
         (
-            (g.b_started(v_c) and (g.b_operated(v_c) or (g.b_president(v_c) == v_player)))
+            (g.b_started(v_c) and (r_operated(g, v_c) or (r_president(g, v_c) == v_player)))
             and any(
                 (
                     ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
@@ -972,7 +973,7 @@ def r_emergency_sale_for(g, v_player, v_corporation):
     # at rulespecs/1846.rules:1252
     return (
         (
-            (g.b_acting(v_corporation) and (g.b_president(v_corporation) == v_player))
+            (g.b_acting(v_corporation) and (r_president(g, v_corporation) == v_player))
             and r_must_buy_train(g, v_corporation)
         )
         and (not r_emergency_issue_possible(g, v_corporation))
@@ -1356,7 +1357,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             at="rulespecs/1846.rules:1445",
         )
     # at rulespecs/1846.rules:1446
-    if not (v_player == g.b_president(v_corporation)):
+    if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
@@ -1400,7 +1401,7 @@ def a_bankrupt(g, v_corporation):
         )
     # at rulespecs/1846.rules:1458
     if not (
-        (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
+        (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < g.b_cheapest_train_price()
     ):
         raise IllegalAction(
@@ -1409,14 +1410,14 @@ def a_bankrupt(g, v_corporation):
             at="rulespecs/1846.rules:1458",
         )
     # at rulespecs/1846.rules:1460
-    if not (not r_emergency_sale_left(g, g.b_president(v_corporation), v_corporation)):
+    if not (not r_emergency_sale_left(g, r_president(g, v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1460",
         )
     # at rulespecs/1846.rules:1462
-    v_player = g.b_president(v_corporation)
+    v_player = r_president(g, v_corporation)
     # at rulespecs/1846.rules:1463
     g.b_sell_out(v_player)
     # at rulespecs/1846.rules:1464
@@ -1432,7 +1433,7 @@ def a_bankrupt(g, v_corporation):
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
     # at rulespecs/1846.rules:1476
-    v_revenue = g.b_revenue(v_minor)
+    v_revenue = r_revenue(g, v_minor)
     # at rulespecs/1846.rules:1477
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
     # at rulespecs/1846.rules:1478
@@ -1499,7 +1500,7 @@ def a_top_up_revenue(g, v_corporation, v_amount):
         )
     # at rulespecs/18-grand-junction.rules:779
     if not (
-        (g.b_revenue(v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
+        (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
@@ -1518,7 +1519,7 @@ def a_top_up_revenue(g, v_corporation, v_amount):
     # at rulespecs/18-grand-junction.rules:783
     g.transfer(v_amount, v_corporation, g.name("bank"))
     # at rulespecs/18-grand-junction.rules:784
-    g.set_attr(v_corporation, "revenue", (g.b_revenue(v_corporation) + v_amount))
+    g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
     # at rulespecs/18-grand-junction.rules:785
     g.state_set("done_this_turn", ("topped_up",), True)
 
@@ -1529,7 +1530,7 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
     if not (
         (
             g.b_pending_decision(v_player, "choose_turn")
-            and (g.b_president(v_corporation) == v_player)
+            and (r_president(g, v_corporation) == v_player)
         )
         and g.b_has_power(v_corporation, "choose_turn")
     ):
@@ -1728,7 +1729,7 @@ def q2_par(g, v_player, v_corporation):
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18-grand-junction.rules:467
-    v_cert = g.b_president_certificate(v_corporation)
+    v_cert = r_president_certificate(g, v_corporation)
     # at rulespecs/18-grand-junction.rules:469
     if not (
         g.b_cash(v_player)
@@ -1766,7 +1767,7 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/1846.rules:1446
-    if not (v_player == g.b_president(v_corporation)):
+    if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
@@ -1803,7 +1804,7 @@ def q2_top_up_revenue(g, v_corporation, v_amount):
         )
     # at rulespecs/18-grand-junction.rules:779
     if not (
-        (g.b_revenue(v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
+        (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
@@ -1825,7 +1826,7 @@ def q2_choose_turn(g, v_player, v_corporation):
     if not (
         (
             g.b_pending_decision(v_player, "choose_turn")
-            and (g.b_president(v_corporation) == v_player)
+            and (r_president(g, v_corporation) == v_player)
         )
         and g.b_has_power(v_corporation, "choose_turn")
     ):
@@ -1838,17 +1839,17 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1334
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1310
+        # at rulespecs/lib/18xx.rules:1335
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1311
+            # at rulespecs/lib/18xx.rules:1336
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1313
+        # at rulespecs/lib/18xx.rules:1338
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1314
+            # at rulespecs/lib/18xx.rules:1339
             g.b_market_move(v_c, "down")
 
 
@@ -1937,7 +1938,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     g.transfer(
         (
             g.b_power_value(v_corporation, "extra_capital", "shares_at_par")
-            * g.b_par_price(v_corporation)
+            * r_par_price(g, v_corporation)
         ),
         g.name("bank"),
         v_corporation,
@@ -1959,7 +1960,7 @@ def t_thompson_asked(g, *_rest):
     for v_corporation in g.b_operating_order():
         # at rulespecs/18-grand-junction.rules:811
         if (g.b_has_power(v_corporation, "choose_turn") and (g.b_cubes(v_corporation) > 0)) and (
-            g.b_president(v_corporation) != None
+            r_president(g, v_corporation) != None
         ):
             # at rulespecs/18-grand-junction.rules:812
-            g.b_require_decision(g.b_president(v_corporation), "choose_turn")
+            g.b_require_decision(r_president(g, v_corporation), "choose_turn")

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -577,6 +577,7 @@ TABLES = {
         'bankrupt': [('corporation', ('corporation',))],
     },
     'STATES': {
+        'train_limit_bonus': (),
         'debt': (),
         'out_of_game': (),
         'granted': (),
@@ -625,14 +626,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
         'at action discard_train': 'rulespecs/18co.rules:2252',
         'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1232',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1013',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1256',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1037',
         'at action move_bid': 'rulespecs/18co.rules:2044',
-        'at action par': 'rulespecs/lib/18xx.rules:832',
-        'at action pass': 'rulespecs/lib/18xx.rules:989',
+        'at action par': 'rulespecs/lib/18xx.rules:856',
+        'at action pass': 'rulespecs/lib/18xx.rules:1013',
         'at action place_token': 'rulespecs/18co.rules:2267',
         'at action remove_token': 'rulespecs/18co.rules:2140',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1032',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1056',
         'at action sell_shares': 'rulespecs/18co.rules:2060',
         'at action special_buy_shares': 'rulespecs/18co.rules:518',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1168,68 +1169,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:857
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:833",
+            at="rulespecs/lib/18xx.rules:857",
         )
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:858
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:858",
         )
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:859
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:835",
+            at="rulespecs/lib/18xx.rules:859",
         )
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:860
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:860",
         )
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:861
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:837"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:861"
         )
-    # at rulespecs/lib/18xx.rules:838
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:839
+    # at rulespecs/lib/18xx.rules:862
+    v_cert = r_president_certificate(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:863
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:839",
+            at="rulespecs/lib/18xx.rules:863",
         )
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:864
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:840"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:864"
         )
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:865
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:866
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:842
+        # at rulespecs/lib/18xx.rules:866
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:867
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:868
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:869
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:846
+    # at rulespecs/lib/18xx.rules:870
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:847
+    # at rulespecs/lib/18xx.rules:871
     g.b_bought(v_player, v_corporation)
 
 
@@ -1295,7 +1296,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             )
         # at rulespecs/18co.rules:2166
         if not (
-            (g.b_president(v_seller) == v_player) or g.b_special_round_held("presidents_choice")
+            (r_president(g, v_seller) == v_player) or g.b_special_round_held("presidents_choice")
         ):
             raise IllegalAction(
                 "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
@@ -1424,7 +1425,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/18co.rules:2067",
         )
     # at rulespecs/18co.rules:2068
-    v_pres = g.b_president_certificate(v_corporation)
+    v_pres = r_president_certificate(g, v_corporation)
     # at rulespecs/18co.rules:2069
     v_exchange = v_pres in v_shares
     # at rulespecs/18co.rules:2070
@@ -1527,7 +1528,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         # at rulespecs/18co.rules:2101
         v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
         # at rulespecs/18co.rules:2102
-        for v_c in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
+        for v_c in g.b_take(r_held_certificates(g, v_player, v_corporation), 1):
             # at rulespecs/18co.rules:2103
             if not (g.attr(v_c, "percent") <= v_owed):
                 raise IllegalAction(
@@ -1540,7 +1541,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             # at rulespecs/18co.rules:2105
             if g.attr(v_c, "percent") < v_owed:
                 # at rulespecs/18co.rules:2106
-                for v_d in g.b_take(g.b_held_certificates(v_player, v_corporation), 1):
+                for v_d in g.b_take(r_held_certificates(g, v_player, v_corporation), 1):
                     # at rulespecs/18co.rules:2107
                     if not (g.attr(v_d, "percent") == (v_owed - g.attr(v_c, "percent"))):
                         raise IllegalAction(
@@ -1561,7 +1562,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:1014
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1571,16 +1572,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1014",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1016
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1016",
         )
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:1018
     g.b_pass_turn(v_entity)
 
 
@@ -1594,7 +1595,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
             at="rulespecs/18co.rules:2200",
         )
     # at rulespecs/18co.rules:2201
-    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+    if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
@@ -1659,25 +1660,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1038
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1014",
+            at="rulespecs/lib/18xx.rules:1038",
         )
-    # at rulespecs/lib/18xx.rules:1015
+    # at rulespecs/lib/18xx.rules:1039
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1016",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1041
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1018
+    # at rulespecs/lib/18xx.rules:1042
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1728,16 +1729,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1033
+    # at rulespecs/lib/18xx.rules:1057
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1033",
+            at="rulespecs/lib/18xx.rules:1057",
         )
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1058
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1059
     g.b_end_step(v_corporation)
 
 
@@ -1756,7 +1757,7 @@ def a_dividend(g, v_corporation, v_kind):
             "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2290"
         )
     # at rulespecs/18co.rules:2291
-    v_revenue = g.b_revenue(v_corporation)
+    v_revenue = r_revenue(g, v_corporation)
     # at rulespecs/18co.rules:2292
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not g.b_closed(g.entity("private", "IMC"))
@@ -1793,11 +1794,11 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1084
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1061
+        # at rulespecs/lib/18xx.rules:1085
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1062
+            # at rulespecs/lib/18xx.rules:1086
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1815,7 +1816,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             at="rulespecs/18co.rules:2218",
         )
     # at rulespecs/18co.rules:2219
-    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
@@ -1900,7 +1901,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         # at rulespecs/18co.rules:2242
         if not (
             (g.param("train_trades") == "any_corporation")
-            or (g.b_president(v_seller) == g.b_president(v_corporation))
+            or (r_president(g, v_seller) == r_president(g, v_corporation))
         ):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
@@ -1931,18 +1932,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1146
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1147
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1148
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1124",
+            at="rulespecs/lib/18xx.rules:1148",
         )
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1149
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1950,23 +1951,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1125",
+            at="rulespecs/lib/18xx.rules:1149",
         )
-    # at rulespecs/lib/18xx.rules:1127
+    # at rulespecs/lib/18xx.rules:1151
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1127",
+            at="rulespecs/lib/18xx.rules:1151",
         )
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1152
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1128",
+            at="rulespecs/lib/18xx.rules:1152",
         )
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1153
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1977,71 +1978,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1129",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1155
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1132
+    # at rulespecs/lib/18xx.rules:1156
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1133
+    # at rulespecs/lib/18xx.rules:1157
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1158
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1169
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1145",
+            at="rulespecs/lib/18xx.rules:1169",
         )
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1170
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1146",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1171
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1172
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1148",
+            at="rulespecs/lib/18xx.rules:1172",
         )
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1173
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1149",
+            at="rulespecs/lib/18xx.rules:1173",
         )
-    # at rulespecs/lib/18xx.rules:1150
+    # at rulespecs/lib/18xx.rules:1174
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1150",
+            at="rulespecs/lib/18xx.rules:1174",
         )
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1175
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1151",
+            at="rulespecs/lib/18xx.rules:1175",
         )
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1176
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1177
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1178
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1179
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2069,26 +2070,26 @@ def a_discard_train(g, v_corporation, v_train):
         # at rulespecs/18co.rules:2260
         g.move(v_train, v_corporation, g.name("pool"))
     # at rulespecs/18co.rules:2262
-    if r_len(g, g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+    if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
         # at rulespecs/18co.rules:2263
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1199
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1175",
+            at="rulespecs/lib/18xx.rules:1199",
         )
-    # at rulespecs/lib/18xx.rules:1177
+    # at rulespecs/lib/18xx.rules:1201
     if not (
         (
             (
                 (g.param("emergency_sale_guard") == None)
-                or (g.b_president(v_corporation) != v_player)
+                or (r_president(g, v_corporation) != v_player)
             )
             or (
                 (g.param("emergency_sale_guard") == "train_buyer")
@@ -2124,9 +2125,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1177",
+            at="rulespecs/lib/18xx.rules:1201",
         )
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1207
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2137,9 +2138,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1183",
+            at="rulespecs/lib/18xx.rules:1207",
         )
-    # at rulespecs/lib/18xx.rules:1185
+    # at rulespecs/lib/18xx.rules:1209
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2151,66 +2152,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1262
+    # at rulespecs/lib/18xx.rules:1286
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1263
+        # at rulespecs/lib/18xx.rules:1287
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1264
-            for v_c in g.b_held_certificates(v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1265
+            # at rulespecs/lib/18xx.rules:1288
+            for v_c in r_held_certificates(g, v_owned, v_other):
+                # at rulespecs/lib/18xx.rules:1289
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1266
+                # at rulespecs/lib/18xx.rules:1290
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1296
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1275
-    g.b_stack_charter(
-        v_owner,
-        v_owned,
-        g.param("takeover_train_limit_bonus"),
-        g.param("takeover_assets_usable_at_once"),
+    # at rulespecs/lib/18xx.rules:1299
+    g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
+    # at rulespecs/lib/18xx.rules:1300
+    g.state_put(
+        "train_limit_bonus",
+        (v_owner,),
+        (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1301
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1277
+        # at rulespecs/lib/18xx.rules:1302
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1279
-    for v_c in g.b_held_certificates(v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1304
+    for v_c in r_held_certificates(g, v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:1305
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1307
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1283
+        # at rulespecs/lib/18xx.rules:1308
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1284
+            # at rulespecs/lib/18xx.rules:1309
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1289
+    # at rulespecs/lib/18xx.rules:1314
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1315
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1291
+        # at rulespecs/lib/18xx.rules:1316
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1292
+            # at rulespecs/lib/18xx.rules:1317
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1320
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1296
+    # at rulespecs/lib/18xx.rules:1321
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1297
-    if r_len(g, g.b_trains(v_owner)) > g.b_train_limit(v_owner):
-        # at rulespecs/lib/18xx.rules:1298
+    # at rulespecs/lib/18xx.rules:1322
+    if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
+        # at rulespecs/lib/18xx.rules:1323
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1323
+    # at rulespecs/lib/18xx.rules:1348
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2239,7 +2241,7 @@ def a_corporation_bid(g, v_bidder, v_corporation, v_price):
             "the auction is for another corporation", rule="§7.1", at="rulespecs/18co.rules:492"
         )
     # at rulespecs/18co.rules:493
-    if not (g.b_president(v_bidder) != g.b_president(v_corporation)):
+    if not (r_president(g, v_bidder) != r_president(g, v_corporation)):
         raise IllegalAction(
             "a corporation with the same President as the one being liquidated does not bid",
             rule="§7.1.1",
@@ -2295,7 +2297,7 @@ def a_special_buy_shares(g, v_player, v_corporation, v_shares):
             at="rulespecs/18co.rules:525",
         )
     # at rulespecs/18co.rules:527
-    if not (g.b_president(v_seller) == v_player):
+    if not (r_president(g, v_seller) == v_player):
         raise IllegalAction(
             "a President buys from the corporations he presides",
             rule="§8.2",
@@ -2571,7 +2573,7 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
     # at rulespecs/18co.rules:2438
     v_seller = g.b_holder_of(v_cert)
     # at rulespecs/18co.rules:2439
-    if not ((v_seller == g.name("pool")) or (v_seller == g.b_president(v_corporation))):
+    if not ((v_seller == g.name("pool")) or (v_seller == r_president(g, v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
@@ -2587,7 +2589,7 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
             at="rulespecs/18co.rules:2441",
         )
     # at rulespecs/18co.rules:2443
-    v_mine = g.b_percent(g.b_president(v_corporation), v_target)
+    v_mine = g.b_percent(r_president(g, v_corporation), v_target)
     # at rulespecs/18co.rules:2444
     if not (
         (
@@ -2596,7 +2598,7 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         )
         or all(
             (
-                ((v_q == g.b_president(v_corporation)) or (g.b_percent(v_q, v_target) == 0))
+                ((v_q == r_president(g, v_corporation)) or (g.b_percent(v_q, v_target) == 0))
                 or ((g.b_percent(v_q, v_target) + g.attr(v_cert, "percent")) <= v_mine)
             )
             for v_q in g.name("players")
@@ -2636,7 +2638,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             at="rulespecs/18co.rules:2472",
         )
     # at rulespecs/18co.rules:2473
-    if not (v_player == g.b_president(v_corporation)):
+    if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2473")
     # at rulespecs/18co.rules:2474
     if not (not r_can_issue(g, v_corporation)):
@@ -2671,26 +2673,26 @@ def q_bid(g, v_player):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:857
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:833",
+            at="rulespecs/lib/18xx.rules:857",
         )
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:858
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:834",
+            at="rulespecs/lib/18xx.rules:858",
         )
-    # at rulespecs/lib/18xx.rules:839
+    # at rulespecs/lib/18xx.rules:863
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:839",
+            at="rulespecs/lib/18xx.rules:863",
         )
 
 
@@ -2747,7 +2749,7 @@ def q_corporation_buy_company(g, v_corporation):
             at="rulespecs/18co.rules:2200",
         )
     # at rulespecs/18co.rules:2201
-    if not (g.b_phase_at_least(g.param("private_purchase_from_phase"))):
+    if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
@@ -2764,12 +2766,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1014
+    # at rulespecs/lib/18xx.rules:1038
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1014",
+            at="rulespecs/lib/18xx.rules:1038",
         )
 
 
@@ -2794,7 +2796,7 @@ def q_buy_train(g, v_corporation):
             at="rulespecs/18co.rules:2218",
         )
     # at rulespecs/18co.rules:2219
-    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= g.b_train_limit(v_corporation)):
+    if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
@@ -2953,33 +2955,33 @@ def qb2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:859
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:835",
+            at="rulespecs/lib/18xx.rules:859",
         )
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:860
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:836",
+            at="rulespecs/lib/18xx.rules:860",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:838
-    v_cert = g.b_president_certificate(v_corporation)
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:862
+    v_cert = r_president_certificate(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:864
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
     ):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:840"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:864"
         )
 
 
@@ -3009,7 +3011,7 @@ def q2_sell_shares(g, v_player, v_corporation):
             at="rulespecs/18co.rules:2067",
         )
     # at rulespecs/18co.rules:2068
-    v_pres = g.b_president_certificate(v_corporation)
+    v_pres = r_president_certificate(g, v_corporation)
     # at rulespecs/18co.rules:2079
     if not (
         (g.param("sale_set") == "each_sale") or (not g.state_has("sold_this_turn", v_corporation))
@@ -3046,23 +3048,23 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1016",
+            at="rulespecs/lib/18xx.rules:1040",
         )
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1040
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1016",
+            at="rulespecs/lib/18xx.rules:1040",
         )
 
 
@@ -3094,7 +3096,7 @@ def q2_corporation_bid(g, v_bidder, v_corporation):
             "the auction is for another corporation", rule="§7.1", at="rulespecs/18co.rules:492"
         )
     # at rulespecs/18co.rules:493
-    if not (g.b_president(v_bidder) != g.b_president(v_corporation)):
+    if not (r_president(g, v_bidder) != r_president(g, v_corporation)):
         raise IllegalAction(
             "a corporation with the same President as the one being liquidated does not bid",
             rule="§7.1.1",
@@ -3155,7 +3157,7 @@ def qb3_move_bid(g, v_player, v_from_company, v_company):
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/18co.rules:2473
-    if not (v_player == g.b_president(v_corporation)):
+    if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2473")
 
 

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -227,14 +227,16 @@ def r_forced_purchase_help(g, v_corporation, v_price):
         and (g.b_cash(v_corporation) < v_price)
     ) and (not r_emergency_issue_possible(g, v_corporation)):
         # at rulespecs/1846-18xx-games.rules:110
-        if not (g.b_cash(g.b_president(v_corporation)) >= (v_price - g.b_cash(v_corporation))):
+        if not (g.b_cash(r_president(g, v_corporation)) >= (v_price - g.b_cash(v_corporation))):
             raise IllegalAction(
                 "the president cannot pay the rest of the price: he must first sell shares",
                 rule='§"Emergency Money Raising"',
                 at="rulespecs/1846-18xx-games.rules:110",
             )
         # at rulespecs/1846-18xx-games.rules:112
-        g.transfer((v_price - g.b_cash(v_corporation)), g.b_president(v_corporation), v_corporation)
+        g.transfer(
+            (v_price - g.b_cash(v_corporation)), r_president(g, v_corporation), v_corporation
+        )
 
 
 def r_forced_shortfall(g, v_corporation):
@@ -249,7 +251,7 @@ def r_forced_shortfall(g, v_corporation):
                     and (not r_emergency_issue_possible(g, v_corporation))
                 )
                 and (
-                    g.b_cash(g.b_president(v_corporation))
+                    g.b_cash(r_president(g, v_corporation))
                     >= (g.b_cheapest_train_price() - g.b_cash(v_corporation))
                 )
             )
@@ -334,6 +336,15 @@ class Game(GameBase):
         "ceil_to": r_ceil_to,
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
+        "floated": r_floated,
+        "par_price": r_par_price,
+        "revenue": r_revenue,
+        "operated": r_operated,
+        "president_certificate": r_president_certificate,
+        "president": r_president,
+        "held_certificates": r_held_certificates,
+        "phase_at_least": r_phase_at_least,
+        "train_limit": r_train_limit,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -287,7 +287,7 @@ def a_bid(g, v_player, v_company, v_price):
         # at rulespecs/1880-romania-18xx-games.rules:37
         for v_c in g.name("corporations"):
             # at rulespecs/1880-romania-18xx-games.rules:38
-            if (g.b_president(v_c) == v_player) and all(
+            if (r_president(g, v_c) == v_player) and all(
                 (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
             ):
                 # at rulespecs/1880-romania-18xx-games.rules:39
@@ -468,7 +468,7 @@ def a_place_token(g, v_corporation, v_city):
         v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/1880-romania-18xx-games.rules:281
         v_cost = g.b_next_token_cost(v_corporation) * (
-            g.param("station_cost_multiplier_phase_d") if g.b_phase_at_least("D1") else 1
+            g.param("station_cost_multiplier_phase_d") if r_phase_at_least(g, "D1") else 1
         )
         # at rulespecs/1880-romania-18xx-games.rules:282
         if not (g.b_cash(v_corporation) >= v_cost):
@@ -522,7 +522,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/1880-romania-18xx-games.rules:540
     g.move(v_train, v_corporation, g.name("scrap"))
     # at rulespecs/1880-romania-18xx-games.rules:541
-    if r_len(g, g.b_trains(v_corporation)) <= g.b_train_limit(v_corporation):
+    if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
         # at rulespecs/1880-romania-18xx-games.rules:542
         g.b_resolve_decision(v_corporation, "discard_train")
 
@@ -532,7 +532,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     # at rulespecs/1880-romania-18xx-games.rules:630
     if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
         # at rulespecs/1880-romania-18xx-games.rules:631
-        v_owner = g.b_president(v_corporation)
+        v_owner = r_president(g, v_corporation)
         # at rulespecs/1880-romania-18xx-games.rules:632
         v_short = v_price - g.b_cash(v_corporation)
         # at rulespecs/1880-romania-18xx-games.rules:633
@@ -617,7 +617,7 @@ def a_assign(g, v_company, v_target):
         # at rulespecs/1880-romania-18xx-games.rules:459
         if not (
             ((v_corp != None) and (r_director(g, v_corp) == g.b_holder_of(v_company)))
-            and g.b_floated(v_corp)
+            and r_floated(g, v_corp)
         ):
             raise IllegalAction(
                 "the tender goes to a floated company the owner directs",
@@ -652,11 +652,11 @@ def a_assign(g, v_company, v_target):
             )
         # at rulespecs/1880-romania-18xx-games.rules:468
         if not (
-            (r_len(g, g.b_trains(v_corp)) < g.b_train_limit(v_corp))
+            (r_len(g, g.b_trains(v_corp)) < r_train_limit(g, v_corp))
             or all(
                 (
                     (r_director(g, v_c) != g.b_holder_of(v_company))
-                    or (r_len(g, g.b_trains(v_c)) >= g.b_train_limit(v_c))
+                    or (r_len(g, g.b_trains(v_c)) >= r_train_limit(g, v_c))
                 )
                 for v_c in g.name("corporations")
             )
@@ -677,7 +677,7 @@ def a_assign(g, v_company, v_target):
         # at rulespecs/1880-romania-18xx-games.rules:476
         g.b_close_private(v_company)
         # at rulespecs/1880-romania-18xx-games.rules:477
-        if r_len(g, g.b_trains(v_corp)) > g.b_train_limit(v_corp):
+        if r_len(g, g.b_trains(v_corp)) > r_train_limit(g, v_corp):
             # at rulespecs/1880-romania-18xx-games.rules:478
             g.b_require_decision(v_corp, "discard_train")
 
@@ -694,11 +694,11 @@ def a_player_choose(g, v_player, v_choice):
     # at rulespecs/1880-romania-18xx-games.rules:107
     for v_c in g.name("corporations"):
         # at rulespecs/1880-romania-18xx-games.rules:108
-        if g.b_started(v_c) and (g.b_president(v_c) == None):
+        if g.b_started(v_c) and (r_president(g, v_c) == None):
             # at rulespecs/1880-romania-18xx-games.rules:110
             if not (
                 all(
-                    ((v_d == v_c) or (not (g.b_started(v_d) and (g.b_president(v_d) == None))))
+                    ((v_d == v_c) or (not (g.b_started(v_d) and (r_president(g, v_d) == None))))
                     for v_d in g.name("corporations")
                 )
             ):
@@ -717,7 +717,7 @@ def a_player_choose(g, v_player, v_choice):
             # at rulespecs/1880-romania-18xx-games.rules:114
             v_size = 20 if (v_choice == 20) else (30 if (v_choice == 30) else 40)
             # at rulespecs/1880-romania-18xx-games.rules:115
-            if not (((v_size * g.b_par_price(v_c)) // 10) <= g.b_cash(v_player)):
+            if not (((v_size * r_par_price(g, v_c)) // 10) <= g.b_cash(v_player)):
                 raise IllegalAction(
                     "the founder cannot pay a certificate of that size",
                     rule="VI.5",
@@ -725,13 +725,13 @@ def a_player_choose(g, v_player, v_choice):
                 )
             # at rulespecs/1880-romania-18xx-games.rules:117
             r_found_with(g, v_player, v_c, v_size)
-        elif (g.b_started(v_c) and (g.b_president(v_c) == v_player)) and (
+        elif (g.b_started(v_c) and (r_president(g, v_c) == v_player)) and (
             g.attr(v_c, "building_rights") == ""
         ):
             # at rulespecs/1880-romania-18xx-games.rules:119
             for v_size in g.param("president_share_sizes"):
                 # at rulespecs/1880-romania-18xx-games.rules:120
-                if g.attr(g.b_president_certificate(v_c), "percent") == v_size:
+                if g.attr(r_president_certificate(g, v_c), "percent") == v_size:
                     # at rulespecs/1880-romania-18xx-games.rules:121
                     if not (v_choice in g.param("building_rights_choices")[v_size]):
                         raise IllegalAction(
@@ -757,9 +757,9 @@ def r_found_with(g, v_player, v_corporation, v_percent):
             at="rulespecs/1880-romania-18xx-games.rules:136",
         )
     # at rulespecs/1880-romania-18xx-games.rules:137
-    v_cert = g.b_president_certificate(v_corporation)
+    v_cert = r_president_certificate(g, v_corporation)
     # at rulespecs/1880-romania-18xx-games.rules:138
-    v_cost = 0 if v_granted else (g.b_par_price(v_corporation) * g.attr(v_cert, "shares"))
+    v_cost = 0 if v_granted else (r_par_price(g, v_corporation) * g.attr(v_cert, "shares"))
     # at rulespecs/1880-romania-18xx-games.rules:139
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
@@ -835,7 +835,7 @@ def a_destination_connection(g, v_minor):
         # at rulespecs/1880-romania-18xx-games.rules:186
         if g.b_percent(v_minor, v_c) > 0:
             # at rulespecs/1880-romania-18xx-games.rules:188
-            for v_cert in g.b_held_certificates(v_minor, v_c):
+            for v_cert in r_held_certificates(g, v_minor, v_c):
                 # at rulespecs/1880-romania-18xx-games.rules:189
                 g.move(v_cert, v_minor, r_owner(g, v_minor))
             # at rulespecs/1880-romania-18xx-games.rules:191
@@ -956,7 +956,7 @@ def r_step_held(g, v_corporation, v_step):
                     (
                         r_must_buy_train(g, v_corporation)
                         or (
-                            (r_len(g, g.b_trains(v_corporation)) < g.b_train_limit(v_corporation))
+                            (r_len(g, g.b_trains(v_corporation)) < r_train_limit(g, v_corporation))
                             and (
                                 (g.b_cash(v_corporation) >= g.b_cheapest_train_price())
                                 or (
@@ -993,7 +993,7 @@ def r_step_held(g, v_corporation, v_step):
                     g.b_next_token_cost(v_corporation)
                     * (
                         g.param("station_cost_multiplier_phase_d")
-                        if g.b_phase_at_least("D1")
+                        if r_phase_at_least(g, "D1")
                         else 1
                     )
                 )
@@ -1075,7 +1075,7 @@ def a_choose_ability(g, v_company, v_choice):
             # at rulespecs/1880-romania-18xx-games.rules:369
             if not (
                 ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
-                and g.b_floated(v_target)
+                and r_floated(g, v_target)
             ):
                 raise IllegalAction(
                     "the Ł40 goes to a floated company the owner directs",
@@ -1103,7 +1103,7 @@ def a_choose_ability(g, v_company, v_choice):
         # at rulespecs/1880-romania-18xx-games.rules:378
         if not (
             ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
-            and g.b_floated(v_target)
+            and r_floated(g, v_target)
         ):
             raise IllegalAction(
                 "the building rights go to a floated company the owner directs",
@@ -1442,6 +1442,15 @@ class Game(GameBase):
         "ceil_to": r_ceil_to,
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
+        "floated": r_floated,
+        "par_price": r_par_price,
+        "revenue": r_revenue,
+        "operated": r_operated,
+        "president_certificate": r_president_certificate,
+        "president": r_president,
+        "held_certificates": r_held_certificates,
+        "phase_at_least": r_phase_at_least,
+        "train_limit": r_train_limit,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -131,7 +131,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     # at rulespecs/18co.rules:2324
     v_value = g.b_price(v_corporation)
     # at rulespecs/18co.rules:2325
-    if g.b_revenue(v_corporation) > 0:
+    if r_revenue(g, v_corporation) > 0:
         # at rulespecs/18co.rules:2326
         if v_kind == "withhold":
             # at rulespecs/18co.rules:2327
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1206
+    # at rulespecs/lib/18xx.rules:1230
     return (
         r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -241,14 +241,14 @@ def a_bankrupt(g, v_corporation):
         )
     # at rulespecs/18co.rules:2483
     if not (
-        (g.b_cash(v_corporation) + g.b_cash(g.b_president(v_corporation)))
+        (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < g.b_cheapest_train_price()
     ):
         raise IllegalAction(
             "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2483"
         )
     # at rulespecs/18co.rules:2485
-    if not (not r_can_emergency_sell(g, g.b_president(v_corporation))):
+    if not (not r_can_emergency_sell(g, r_president(g, v_corporation))):
         raise IllegalAction(
             "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2485"
         )
@@ -291,6 +291,15 @@ class Game(GameBase):
         "ceil_to": r_ceil_to,
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
+        "floated": r_floated,
+        "par_price": r_par_price,
+        "revenue": r_revenue,
+        "operated": r_operated,
+        "president_certificate": r_president_certificate,
+        "president": r_president,
+        "held_certificates": r_held_certificates,
+        "phase_at_least": r_phase_at_least,
+        "train_limit": r_train_limit,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "3170ef68ff1df1a6",
+        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -181,14 +181,16 @@ def r_forced_purchase_help(g, v_corporation, v_price):
                 at="rulespecs/18co-18xx-games.rules:97",
             )
         # at rulespecs/18co-18xx-games.rules:98
-        if not (g.b_cash(g.b_president(v_corporation)) >= (v_price - g.b_cash(v_corporation))):
+        if not (g.b_cash(r_president(g, v_corporation)) >= (v_price - g.b_cash(v_corporation))):
             raise IllegalAction(
                 "the president cannot pay the rest: he sells shares first",
                 rule="§5.10.6.1",
                 at="rulespecs/18co-18xx-games.rules:98",
             )
         # at rulespecs/18co-18xx-games.rules:100
-        g.transfer((v_price - g.b_cash(v_corporation)), g.b_president(v_corporation), v_corporation)
+        g.transfer(
+            (v_price - g.b_cash(v_corporation)), r_president(g, v_corporation), v_corporation
+        )
 
 
 def r_forced_shortfall(g, v_corporation):
@@ -206,7 +208,7 @@ def r_forced_shortfall(g, v_corporation):
                     )
                 )
                 and (
-                    g.b_cash(g.b_president(v_corporation))
+                    g.b_cash(r_president(g, v_corporation))
                     >= (g.b_cheapest_train_price() - g.b_cash(v_corporation))
                 )
             )
@@ -301,7 +303,7 @@ def a_bankrupt(g, v_corporation):
             at="rulespecs/18co-18xx-games.rules:120",
         )
     # at rulespecs/18co-18xx-games.rules:121
-    v_player = g.b_president(v_corporation)
+    v_player = r_president(g, v_corporation)
     # at rulespecs/18co-18xx-games.rules:122
     v_issuable = r_min(
         g,
@@ -379,6 +381,15 @@ class Game(GameBase):
         "ceil_to": r_ceil_to,
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
+        "floated": r_floated,
+        "par_price": r_par_price,
+        "revenue": r_revenue,
+        "operated": r_operated,
+        "president_certificate": r_president_certificate,
+        "president": r_president,
+        "held_certificates": r_held_certificates,
+        "phase_at_least": r_phase_at_least,
+        "train_limit": r_train_limit,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

@@ -126,7 +126,7 @@ def test_stock_round_the_presidents_certificate_goes_to_a_player_holding_as_much
         act(g, P(acting(g), "pass"))
     price = g.b_price(gt)
     act(g, P("P1", "sell_shares", shares=["GT_3", "GT_4", "GT_0"], percent=40))
-    assert g.b_president(gt) == g.entity("player", "P2")
+    assert g.call("president", gt) == g.entity("player", "P2")
     assert g.b_percent(POOL, gt) == 40 and g.b_percent(g.entity("player", "P2"), gt) == 20
     assert g.b_price(gt) < price
     # nobody else holds 20% of NYC: its president's certificate is not for sale
@@ -317,7 +317,7 @@ def test_emergency_money_raising_a_sale_that_leaves_the_president_level_keeps_th
     assert_refused(g, P("P1", "sell_shares", shares=["GT_4", "GT_5", "GT_6"], percent=30),
                    "Emergency Money Raising", "does not change the presidency")
     act(g, P("P1", "sell_shares", shares=["GT_4", "GT_5"], percent=20))
-    assert g.b_president(gt) == p1 and g.b_percent(p1, gt) == 30
+    assert g.call("president", gt) == p1 and g.b_percent(p1, gt) == 30
 
 
 # ---------------------------------------------------------------- trains

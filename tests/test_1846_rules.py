@@ -561,7 +561,7 @@ def _broke_gt(g, players_shares=()):
     for cert, player in dict(players_shares).items():
         g.j.set(g.owner, cert, g.entity("player", player))
     corporation_to_step(g, "GT", "buy_train")
-    assert g.b_president(gt) == p1 and not g.call("can_emergency_sell", p1)
+    assert g.call("president", gt) == p1 and not g.call("can_emergency_sell", p1)
     assert g.call("issuable", gt) == 0
     return gt, p1
 
@@ -577,7 +577,7 @@ def test_bankruptcy_the_player_leaves_and_the_corporation_enters_receivership():
     # nothing by the usual rules), its 20% paid to him and on to GT, even past the 50% pool cap
     assert g.b_percent(POOL, gt) == 60 and g.b_percent(p1, gt) == 0 and g.cash[p1] == 0
     assert ("pool_cap", "GT") in g.g["sanctioned"]
-    assert g.call("in_receivership", gt) and g.b_president(gt) is None
+    assert g.call("in_receivership", gt) and g.call("president", gt) is None
     # in receivership GT cannot pay for the cheapest train ($80) with that money: it buys none, and
     # nobody pays for it; its turn ended
     assert g.cash[gt] == 2 * price < 80 and g.b_trains(gt) == []
@@ -595,9 +595,9 @@ def test_bankruptcy_a_player_holding_20_percent_becomes_president():
     gt, p1 = _broke_gt(g, {"GT_5": "P2", "GT_6": "P2"})
     act(g, C("GT", "bankrupt"))
     p2 = g.entity("player", "P2")
-    assert g.b_president(gt) == p2 and not g.call("in_receivership", gt)
+    assert g.call("president", gt) == p2 and not g.call("in_receivership", gt)
     # his two shares went to the market for the president's certificate: the market holds 60% still
-    assert g.b_percent(p2, gt) == 20 and g.b_percent(POOL, gt) == 60 and g.b_president_certificate(gt).id == "GT_0"
+    assert g.b_percent(p2, gt) == 20 and g.b_percent(POOL, gt) == 60 and g.call("president_certificate", gt).id == "GT_0"
     assert g.owner["GT_5"] is POOL and g.owner["GT_0"] == p2
     # the new president must buy GT's train
     assert g.g["operating"] == "GT" and g.call("must_buy_train", gt)
@@ -622,7 +622,7 @@ def test_receivership_operates_without_a_president_and_ends_when_a_player_holds_
             before = g.b_percent(holder, gt)
             act(g, P(player, "buy_shares", shares=[g.b_next_certificate(gt, "pool").id], percent=10))
             if before == 10:
-                assert g.b_president(gt) == holder and not g.call("in_receivership", gt)
+                assert g.call("president", gt) == holder and not g.call("in_receivership", gt)
                 break
             # 7.13 (as quoted from the rules by the 18xx.games tracker): no selling a company in receivership
             assert g.b_sellable(holder, gt) == []

@@ -45,7 +45,7 @@ def game_with_investors(picks=("6", "5", "1", "3")):
     act(g, P(acting(g), "par", corporation="TR", share_price="70,7,3", slot=0, president_percent=20))
     act(g, E("TR", "choose", choice="ABC"))
     seating = [p.id for p in g.players]
-    assert g.b_president(g.entity("corporation", "TR")).id == seating[1]
+    assert g.call("president", g.entity("corporation", "TR")).id == seating[1]
     for name, investor in zip(seating, picks):
         act(g, P(name, "bid", minor=investor, price=0))
     assert g.g["round"] == "stock"

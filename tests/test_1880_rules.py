@@ -719,9 +719,9 @@ def test_vi_8_more_shares_take_the_presidency_a_tie_does_not():
     turn(g, "Bob", buy_action(g, "Bob", "GWR"))
     turn(g, "Bob", buy_action(g, "Bob", "GWR"))
     gwr = g.entity("corporation", "GWR")
-    assert pct(g, "Bob", "GWR") == 20 and g.b_president(gwr) == g.find("Ann")      # a tie: no change
+    assert pct(g, "Bob", "GWR") == 20 and g.call("president", gwr) == g.find("Ann")      # a tie: no change
     turn(g, "Bob", buy_action(g, "Bob", "GWR"))
-    assert g.b_president(gwr) == g.find("Bob")                                      # more: Bob presides
+    assert g.call("president", gwr) == g.find("Bob")                                      # more: Bob presides
     assert pct(g, "Bob", "GWR") == 30 and pct(g, "Ann", "GWR") == 20
     assert g.certs_of["GWR"][0].id in {c.id for c in g.certs_of["GWR"] if g.owner[c.id] == g.find("Bob")}
 
@@ -750,7 +750,7 @@ def test_vii_3_9_an_emergency_sale_may_not_change_a_presidency():
     assert acting(g) == "GWR" and g.g["step"] == "buy_train"
     assert_refused(g, sell_action(g, "Ann", "VRL", 2), "VII.3.9", "president")
     act(g, sell_action(g, "Ann", "VRL", 1))                 # 30% against 30%: no change
-    assert g.b_president(g.entity("corporation", "VRL")) == g.find("Ann")
+    assert g.call("president", g.entity("corporation", "VRL")) == g.find("Ann")
 
 
 @pytest.mark.parametrize("phase, needed", [("A1", 20), ("B1", 30), ("C1", 40), ("D1", 60)])

@@ -338,7 +338,7 @@ def test_vi_6_the_buyer_of_p8_founds_the_tr_at_once():
     act(g, _tr_par(buyer, 90))
     assert cash(g, buyer) == before                                       # the auction paid for it
     tr = g.entity("corporation", "TR")
-    assert g.b_percent(g.find(buyer), tr) == 20 and g.b_president(tr) == g.find(buyer)
+    assert g.b_percent(g.find(buyer), tr) == 20 and g.call("president", tr) == g.find(buyer)
     assert g.corp["TR"]["floated"] and g.cash[tr] == 5 * 90               # VI.6 20% sold; VI.7 5 x par
     assert g.corp["TR"]["track_row"] == 4                                 # the top row of the 90 group
     assert g.g["pending"] == (("corporation", "TR", "choose"),)          # VI.6 three building rights
@@ -354,7 +354,7 @@ def test_vi_6_no_one_else_founds_the_tr():
     assert_refused(g, _tr_par(other), "VI.", "turn")                     # the buyer owes the par
     act(g, _tr_par(buyer))
     act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
-    assert g.b_president(g.entity("corporation", "TR")) == g.find(buyer)
+    assert g.call("president", g.entity("corporation", "TR")) == g.find(buyer)
 
 
 def test_vi_6_p8s_certificate_reserves_a_share_for_the_investor_selected_after_the_auction():

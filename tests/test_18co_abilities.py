@@ -304,7 +304,7 @@ def test_16_1_1_no_emergency_money_for_a_corporation_holding_the_permanent_2():
     km = g.find("KPAC")
     g.transfer(g.cash[km], km, BANK)                               # test setup: an empty treasury
     assert g.call("must_buy_train", km)                                  # without a train KPAC must buy one
-    president = g.b_president(km)
+    president = g.call("president", km)
     permanent = next(t for t in g.trains if g.trains[t].name == "2P")
     g.move(g.trains[permanent], g.owner[permanent], km)            # test setup: KPAC holds the DSNG's 2P
     assert not g.call("must_buy_train", km) and not g.call("emergency_seller", president)

@@ -237,11 +237,11 @@ def test_6_1_5_treasury_rounded_down_and_paid_out_as_a_dividend():
 def test_6_1_7_the_owners_train_limit_rises_by_one():
     g = _game()
     km = _corp(g, "KPAC")
-    before = g.b_train_limit(km)
+    before = g.call("train_limit", km)
     _hand_president_certificate(g, "CM", "KPAC")
     _trigger(g)
-    assert g.b_train_limit(km) == before + 1
-    assert g.b_train_limit(_corp(g, "CS")) == before
+    assert g.call("train_limit", km) == before + 1
+    assert g.call("train_limit", _corp(g, "CS")) == before
 
 
 def test_6_1_7_1_excess_trains_are_discarded_to_the_market():
@@ -534,7 +534,7 @@ def test_5_5_4_one_at_a_time_and_a_takeover_when_the_corporation_becomes_preside
     # §4.5.1: KPAC's 30% beats Ann's 20%: it takes the President's certificate, giving Ann two shares
     # (§4.5.3), and so takes CM over at once (§6.1)
     assert corp_state(g, "CM")["closed"]
-    assert g.b_train_limit(km) == g.b_train_limit(_corp(g, "CS")) + 1
+    assert g.call("train_limit", km) == g.call("train_limit", _corp(g, "CS")) + 1
 
 
 # ---------------------------------------------------------------- §5.12 selling other corporations' shares

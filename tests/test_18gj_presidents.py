@@ -174,14 +174,14 @@ def test_new_presidents_in_phase_3_selected_at_the_end_of_an_operating_round():
             break
         pass_(g)
     assert g.g["round"] == "operating" and g.g["operating"] is None
-    first = g.b_president(g.entity("corporation", order[0])).id
+    first = g.call("president", g.entity("corporation", order[0])).id
     offered = {a["company_president"] for a in g.legal_actions() if a["corporation"] == order[0]}
     assert offered == set(g.b_deck()) | {"none"} and "MEYER" not in offered
     assert_refused(g, select(order[0], "MEYER", first), "Company Presidents", "not left in the deck")
     assert_refused(g, select(order[1], "SNAPE", first), "Company Presidents")
     act(g, select(order[0], "none", first))  # a president may decline
     assert card(g, order[0]) is None
-    second = g.b_president(g.entity("corporation", order[1])).id
+    second = g.call("president", g.entity("corporation", order[1])).id
     act(g, select(order[1], "GILLIS", second))
     assert card(g, order[1]) == "GILLIS" and cubes(g, order[1]) == 3
     # the decisions taken, play goes on with the next round
@@ -517,7 +517,7 @@ def test_corbett_thompson_chooses_when_the_company_operates():
     all_pass(g)
     # the operating round waits for Thompson's president before anyone operates
     assert g.g["round"] == "operating" and g.g["operating"] is None
-    boss = g.b_president(g.entity("corporation", "DRG")).id
+    boss = g.call("president", g.entity("corporation", "DRG")).id
     assert acting(g) == boss
     assert list(g.g["order"])[-1] == "DRG"  # lowest price first in the first round
     turn = lambda corp, n: P(boss, "choose_turn", corporation=corp, position=n)  # noqa: E731
@@ -707,7 +707,7 @@ def test_cleveland_graham_buys_other_companies_shares_from_the_open_market():
     # never another company's president's certificate (test setup: DSPP's lies in the open market)
     from compiler.runtime.entities import POOL
 
-    pres = g.b_president_certificate(dspp)
+    pres = g.call("president_certificate", dspp)
     holder = g.owner[pres.id]
     g.j.set(g.owner, pres.id, POOL)
     assert_refused(g, C("DRG", "buy_shares", shares=[pres.id], percent=20), "Cleveland Graham",
@@ -721,7 +721,7 @@ def test_cleveland_graham_buys_other_companies_shares_from_the_open_market():
     assert_refused(g, C("DRG", "buy_shares", shares=[pooled[2].id], percent=10), "Issuing and Redeeming Shares",
                    "once in a turn")
     # never the president of another company, however much it holds
-    assert g.b_president(dspp).kind == "player"
+    assert g.call("president", dspp).kind == "player"
     # the shares it holds are not players' shares for DSPP's issue limit
     players = sum(g.b_percent(p, dspp) for p in g.players) // 10
     assert g.call("player_shares", dspp) == players

@@ -316,15 +316,17 @@ def test_a_probe_of_the_optional_parameters_judges_a_train_bought_without_a_trad
         with g._listing(probing=True):
             listed = buys(g._candidates())
         assert listed and all(a.get("exchange") is None for a in listed)
-        at_limit = g.b_limit_trains(corp) - g.b_train_limit(corp) + g.corp[corp.id].get("train_limit_bonus", 0)
-        g.j.set(g.corp[corp.id], "train_limit_bonus", at_limit)
-        assert g.b_limit_trains(corp) == g.b_train_limit(corp)
+        # the library's state train_limit_bonus (a take-over's rise) puts the company at its limit
+        at_limit = (g.b_limit_trains(corp) - g.call("train_limit", corp)
+                    + g.state_amount("train_limit_bonus", corp))
+        g.state_put("train_limit_bonus", (corp,), at_limit)
+        assert g.b_limit_trains(corp) == g.call("train_limit", corp)
         assert buys(g.legal_actions()) == buys(g.oracle_legal_actions()) == []
         tried.clear()
         with g._listing(probing=True):
             assert not any(g.is_legal(a) for a in listed)
         assert tried == []  # refused by the probe, untried
-        g.j.set(g.corp[corp.id], "train_limit_bonus", at_limit + 1)
+        g.state_put("train_limit_bonus", (corp,), at_limit + 1)
         legal = buys(g.legal_actions())
         assert legal and legal == buys(g.oracle_legal_actions())
     finally:

@@ -40,8 +40,14 @@ ROOT = Path(__file__).resolve().parent.parent
 #: function over the component's `cost`; 158 with row_price and row_slot 1880 Amira's functions over its round
 #: track's data (`main.par_groups`: a field of a component that is no entity, read by engine and model alike); 161
 #: with the first train of a type the library's procedure on_first_train (in place of the runtime's Python and the
-#: verifier's hand-written runtime step), over three new primitives: rust_trains, make_obsolete and enter_phase
-RECORDED = 161
+#: verifier's hand-written runtime step), over three new primitives: rust_trains, make_obsolete and enter_phase; 159 with phase_value and ability_usable gone, which no rulespec called; 157 with phase_at_least and
+#: train_limit library functions over the phases' records (each its `number`) and `phase_number`, the current
+#: phase's place, and the take-overs' rise of the train limit the library's state train_limit_bonus; 155 with
+#: floated and par_price library functions reading the corporation's fields (`corporation.floated`, `.par`); 151
+#: with revenue and operated likewise, and president_certificate and held_certificates library functions over
+#: `corporation.certificates`, its certificates in the order of its layout; 150 with president a library
+#: function over president_certificate and holder_of (the runtime and the model call it where they need it)
+RECORDED = 150
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -50,7 +56,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "close_privates", "trade_in_discount", "free_cash", "corporation_of", "can_emergency_sell",
          "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares",
          "offered_later", "first", "must_buy_train", "in_receivership", "len",
-         "falling_sale_value", "face_value"]
+         "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
+         "president_certificate", "held_certificates", "president"]
 
 
 @functools.cache

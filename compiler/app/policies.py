@@ -107,7 +107,7 @@ def _player_behind(game, action: dict):
     if entity.kind == "player":
         return entity
     if entity.kind == "corporation":
-        return game.b_president(entity)
+        return game.call("president", entity)
     owner = game.owner.get(entity.id)
     return owner if owner is not None and getattr(owner, "kind", None) == "player" else None
 
@@ -124,7 +124,7 @@ def worth(game, player) -> int:
     for corp in game.corporations:
         percent = game.b_percent(player, corp)
         if percent:
-            total += (game.cash[corp] + game.b_revenue(corp)) * percent // 100
+            total += (game.cash[corp] + game.corp[corp.id]["revenue"]) * percent // 100
     return total
 
 

@@ -105,7 +105,7 @@ class Observer:
             for corp in game.corporations:
                 if corp.id in self._started:
                     continue
-                president = game.b_president(corp)
+                president = game.call("president", corp)
                 if president is not None:
                     self._started.add(corp.id)
                     if president.kind == "player" and president.id not in self.first_started:
@@ -123,7 +123,7 @@ def _chooser(game_policies: dict[str, str]) -> Callable:
         entity = game.current_entity()
         player = entity
         if entity is not None and entity.kind == "corporation":
-            player = game.b_president(entity)
+            player = game.call("president", entity)
         elif entity is not None and entity.kind != "player":
             player = game.owner.get(entity.id)
         name = getattr(player, "id", None)

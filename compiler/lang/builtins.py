@@ -32,7 +32,8 @@ VALUES: dict[str, str] = {
     "minors": "every minor (and every pick that operates as one)",
     "bonds": "every bond",
     "train_cards": "the train cards, in the title's order, as records: each its key and every field its kind declares (none where unset; one that may name several cards, `train | list[train]`, as a list)",
-    "phases": "the phases, in order, as records: each its key and every field its kind declares (none where unset; one that may name several, as a list)",
+    "phases": "the phases, in order, as records: each its key, its number (its place in the order, from 1) and every field its kind declares (none where unset; one that may name several, as a list)",
+    "phase_number": "the current phase's number: its place among the phases, from 1 (the `number` of its record in `phases`)",
 }
 
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime"

@@ -182,9 +182,9 @@ class Abilities:
         owner = str(ability.get("owner", "")) or None
         if owner is not None and getattr(holder, "kind", None) != owner:
             raise IllegalAction(f"{company}'s ability is its owner's when a {owner}")
-        if ability.get("from_phase") is not None and not self.b_phase_at_least(str(ability["from_phase"])):
+        if ability.get("from_phase") is not None and not self._phase_at_least(str(ability["from_phase"])):
             raise IllegalAction(f"{company} {what} from phase {ability['from_phase']}")
-        if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
+        if ability.get("removed_on") is not None and self._phase_at_least(str(ability["removed_on"])):
             raise IllegalAction(f"{company}'s ability ended with phase {ability['removed_on']}")
         when = str(ability.get("when", ""))
         user = holder
@@ -233,18 +233,9 @@ class Abilities:
             raise IllegalAction(f"{company} has no ability {key!r}")
         return found
 
-    def b_ability_usable(self, company: Entity, key: str) -> bool:
-        """ability_usable(X, "key"): whether X's ability of that key may be used now, by its owner, timing,
-        phases and counts (`owner`, `when`, `from_phase`, `removed_on`, `count`, `count_per_operating_round`)."""
-        try:
-            self._ability_window(company, self._keyed_ability(company, key), "uses its ability")
-        except IllegalAction:
-            return False
-        return True
-
     def b_use_ability(self, company: Entity, key: str) -> None:
         """use_ability(X, "key"): X's ability of that key is used once, now; refused (IllegalAction, saying
-        why) where its owner, timing, phases or counts do not allow it (see ability_usable). With `when:
+        why) where its owner, timing, phases or counts do not allow it (`_ability_window`). With `when:
         sold`, the use is the private's owed decision: it is taken."""
         ability = self._keyed_ability(company, key)
         self._ability_window(company, ability, "uses its ability")
@@ -272,7 +263,7 @@ class Abilities:
             if ability.get("count") is not None \
                     and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
                 continue  # its uses are spent: a later moment owes nothing
-            if ability.get("removed_on") is not None and self.b_phase_at_least(str(ability["removed_on"])):
+            if ability.get("removed_on") is not None and self._phase_at_least(str(ability["removed_on"])):
                 continue
             self.b_require_decision(company, str(ability["decision"]))
 
@@ -500,15 +491,6 @@ class Abilities:
         theirs = set(board.tokens_of(b.id))
         return bool(theirs) and bool(track.linked(board, board.tokens_of(a.id)) & theirs)
 
-    def b_held_certificates(self, holder: Entity, corp: Entity) -> list[Certificate]:
-        """held_certificates(H, C): the certificates of C that H holds."""
-        owner = self.owner
-        if holder.__class__ is Entity:
-            # Entity equality (kind and id) without a call per certificate: asked in guards every listing runs
-            hid, hkind = holder.id, holder.kind
-            return [c for c in self.certs_of[corp.id] if (o := owner[c.id]) is holder or (o.id == hid and o.kind == hkind)]
-        return [c for c in self.certs_of[corp.id] if owner[c.id] == holder]
-
     def b_would_export(self, corp: Entity) -> bool:
         """would_export(C): C's turn ending now without a bank train would export the rest of the current
         train type (the title's `train_export`: C bought the bank's last train a full round ago)."""
@@ -618,7 +600,7 @@ class Abilities:
         for C) before play goes on; `required` false lets him decline. The president is the player holding
         C's president's certificate, or, while C is being started, the player starting it. No offer is made
         while the deck is empty or to a company without a president (receivership)."""
-        decider = self.b_president(corp)
+        decider = self.call("president", corp)
         if decider is None and self.g["round"] == "stock":
             decider = self.current_entity()
         if decider is None or decider.kind != "player" or not self.b_deck():

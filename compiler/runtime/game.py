@@ -810,6 +810,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return self.card_records("train")
         if name == "phases":
             return self.card_records("phase")
+        if name == "phase_number":
+            return self._phase_index(self.g["phase"]) + 1
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):
@@ -819,16 +821,18 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         return name  # an enum value or zone name stands for itself
 
     def card_records(self, kind: str) -> list[dict[str, Any]]:
-        """The cards of `kind` (train, phase) as records, in the title's order: each its `key` and every
-        parameter its kind declares (none where the card does not set it; one that may name several, as a
+        """The cards of `kind` (train, phase) as records, in the title's order: each its `key` (a phase also
+        its `number`, its place from 1, as `phase_number` counts) and every parameter its kind declares (none where the card does not set it; one that may name several, as a
         list: `CARDS`). Made once a game: the title's data does not change in play."""
         made = self.__dict__.setdefault("_card_records", {})
         records = made.get(kind)
         if records is None:
             fields = self.CARDS.get(kind, ())
             records = made[kind] = []
-            for comp in self.DATA.components_of(kind):
+            for number, comp in enumerate(self.DATA.components_of(kind), 1):
                 record: dict[str, Any] = {"key": comp["key"]}
+                if kind == "phase":
+                    record["number"] = number  # its place in the order, which `phase_number` is read against
                 for field_name, several in fields:
                     value = comp.get(field_name)
                     if several:
@@ -896,8 +900,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 self.j.set(self.g, f"state:{name}", {} if isinstance(held, dict) else frozenset())
 
     def attr(self, obj: Any, name: str):
-        """`obj.name` in the DSL: an entity's state, then its static data."""
+        """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:
+        its certificates in the order of its layout, the president's first)."""
         if isinstance(obj, Entity):
+            if name == "certificates" and obj.kind == "corporation":
+                return list(self.certs_of[obj.id])
             if obj.kind in ("corporation", "minor") and name in self.corp[obj.id]:
                 return self.corp[obj.id][name]
             value = obj.data.get(name)
@@ -1136,7 +1143,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         acting = self.current_entity()
         # a president sells shares during his corporation's turn (emergency money raising; the DSL guards decide when)
         for_acting = (kind == "sell_shares" and acting is not None and acting.kind == "corporation"
-                      and args and self.b_president(acting) == args[0])
+                      and args and self.call("president", acting) == args[0])
         if args and args[0] != acting and not for_acting and kind not in self._any_time_actions():
             if isinstance(args[0], Entity) and self.b_auction_passed(args[0]):
                 raise IllegalAction(f"{args[0]} passed in the auction of {self.b_auction_company()} and may not "

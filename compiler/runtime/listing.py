@@ -264,7 +264,7 @@ class Listing:
         if cheap_first:
             names = self._cheap_first_order(tuple(names), prefer, prefer_first)
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
-            president = self.b_president(entity)
+            president = self.call("president", entity)
             if president is not None and self._must_buy_train(entity):
                 # the president's emergency sales (the title's guards decide which)
                 yield from self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"})
@@ -1166,7 +1166,7 @@ class Listing:
                     continue  # the vocabulary's corporate_buy_shares names these
                 # another corporation's certificates, one at a time, from the market or the buyer's president
                 # (where the title lets corporations buy them, its guards say)
-                president = self.b_president(entity)
+                president = self.call("president", entity)
                 for cert in self.certs_of[corp.id]:
                     if not cert.president and self.owner[cert.id] in (POOL, president):
                         group.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
@@ -1253,7 +1253,7 @@ class Listing:
         president (the title's guards say which may be bought)."""
         if entity.kind != "corporation":
             return []
-        president = self.b_president(entity)
+        president = self.call("president", entity)
         return [{"type": "corporate_buy_shares", **who, "shares": [cert.id], "percent": cert.percent}
                 for corp in self.corporations if corp != entity and self.corp[corp.id]["par"] is not None
                 for cert in self.certs_of[corp.id]

@@ -29,28 +29,15 @@ class OperatingRound:
         return self.g["round"] == "operating" and self.g["operating"] == corp.id and (
             current == step or step in COMBINED_STEPS.get(current, ()))
 
-    def b_operated(self, corp: Entity) -> bool:
-        """operated(C): C has finished an operating turn in this game."""
-        return bool(self.corp[corp.id].get("operated"))
-
     def b_trains(self, holder: Entity) -> list[Train]:
         # the trains H holds, in the order of the game's trains, from the owners' index of trains
         # (`Owners.trains_of`): no pass over every train
         trains = self.trains
         return [trains[tid] for tid in self.owner.trains_held(holder)]
 
-    def b_revenue(self, corp: Entity) -> int:
-        return self.corp[corp.id]["revenue"]
-
-    def b_train_limit(self, corp: Entity) -> int:
-        """train_limit(C): the phase's train limit, raised for C by each corporation it took over (the
-        title's `takeover_train_limit_bonus`)."""
-        limit = self._value(self._phase()["train_limit"], f"phase {self.g['phase']} train_limit")
-        if isinstance(corp, Entity) and corp.id in self.corp:
-            limit += self.corp[corp.id].get("train_limit_bonus", 0)
-        return limit
-
-    def b_phase_at_least(self, name: str) -> bool:
+    def _phase_at_least(self, name: str) -> bool:
+        """Whether the phase `name` has begun (a primitive's own reading: an ability's phases, a train's
+        `available_from`; the rules ask the library's phase_at_least, over `phases` and `phase_number`)."""
         keys = [p["key"] for p in self.phases]
         return keys.index(self.g["phase"]) >= keys.index(str(name))
 
@@ -257,10 +244,6 @@ class OperatingRound:
                   for side in [self.trains[t].name, *self.train_sides.get(self.trains[t].name, ())]]
         return min(prices) if prices else 0
 
-    def b_phase_value(self, value):
-        """phase_value(m): m read at the current phase (a map keyed by phase name or phase group)."""
-        return self._by_phase(value, "phase_value")
-
     # -- personal loans (a player's debt to the bank)
 
     def b_set_revenue(self, corp: Entity, amount: int) -> None:
@@ -454,7 +437,7 @@ class OperatingRound:
             if name in seen_names:
                 continue
             if tid == first or (after_all is not None and all(a in sold_out for a in after_all)) or (
-                    since is not None and self.b_phase_at_least(since)):
+                    since is not None and self._phase_at_least(since)):
                 out.append(tid)
                 seen_names.add(name)
         return out
@@ -520,7 +503,7 @@ class OperatingRound:
         for company in self.privates:
             self._owe_ability_decisions(company, "phase_start", str(phase["key"]))  # `when: phase_start`
         for corp in self.corporations:
-            if self.b_limit_trains(corp) > self.b_train_limit(corp):
+            if self.b_limit_trains(corp) > self.call("train_limit", corp):
                 self.b_require_decision(corp, "discard_train")
 
     # pending decisions: an entity out of turn must act before play goes on
@@ -660,9 +643,10 @@ class OperatingRound:
         VII.1). RuleGap if that row is not free (the par guard must refuse first)."""
         if self._round_track() is None:
             return
-        if not self.b_round_track_row_free(self.b_par_price(corp), slot):
-            raise RuleGap("round_track", f"row {slot} under par {self.b_par_price(corp)} is not free for {corp}")
-        self.j.set(self.corp[corp.id], "track_row", self._round_track_rows(self.b_par_price(corp))[slot])
+        par = self.corp[corp.id]["par"]
+        if not self.b_round_track_row_free(par, slot):
+            raise RuleGap("round_track", f"row {slot} under par {par} is not free for {corp}")
+        self.j.set(self.corp[corp.id], "track_row", self._round_track_rows(par)[slot])
 
     def _round_track_slots(self, price: int) -> list[int | None]:
         """The rows (0 at the top of the par price's rows) a founder may choose at par `price`: the empty
@@ -1018,17 +1002,16 @@ class OperatingRound:
                        + ((owner.id, owned.id, swaps),))
             self.b_require_decision(owner, "place_token")
 
-    def b_stack_charter(self, owner: Entity, owned: Entity, bonus: int, usable: bool) -> None:
-        """stack_charter(O, C, n, usable): C's charter goes under O's: the components C collected (mines)
-        become O's, O's train limit rises by n, and, where `usable`, C's trains may run for O in this
-        operating round whether or not they ran for C."""
+    def b_stack_charter(self, owner: Entity, owned: Entity, usable: bool) -> None:
+        """stack_charter(O, C, usable): C's charter goes under O's: the components C collected (mines)
+        become O's, and, where `usable`, C's trains may run for O in this operating round whether or not
+        they ran for C (the train limit's rise is the library's state train_limit_bonus)."""
         if usable and self.g.get("ran"):
             self.j.set(self.g, "ran", self.g["ran"] - {t.id for t in self.b_trains(owned)})
         collected = self.g.get("collected", ())
         if any(holder == owned.id for _, _, holder in collected):
             self.j.set(self.g, "collected", tuple((k, key, owner.id if holder == owned.id else holder)
                                                   for k, key, holder in collected))
-        self.j.set(self.corp[owner.id], "train_limit_bonus", self.corp[owner.id].get("train_limit_bonus", 0) + int(bonus))
 
     def b_close_corporation(self, corp: Entity) -> None:
         """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains
@@ -1137,10 +1120,10 @@ class OperatingRound:
                 self._after_acquisition_round()
                 return
             target = self.entity("corporation", queue[0])
-            president = self.b_president(target)
+            president = self.call("president", target)
             bidders = sorted((c for c in self.corporations if self.corp[c.id]["floated"]
                               and not self.corp[c.id]["closed"] and c.id not in state["up"]
-                              and (president is None or self.b_president(c) != president)), key=self._operating_key)
+                              and (president is None or self.call("president", c) != president)), key=self._operating_key)
             self.j.set(self.g, "acquisition", {**state, "queue": tuple(queue), "target": target.id,
                                                "bidders": tuple(c.id for c in bidders), "turn": 0, "bids": ()})
             if bidders:

@@ -42,7 +42,7 @@ class Records:
                 "trains": [t.id for t in self.b_trains(c)],
                 "tokens_placed": st["tokens"],
                 "floated": st["floated"],
-                "president": (self.b_president(c).id if self.b_president(c) else None),
+                "president": (self.call("president", c).id if self.call("president", c) else None),
                 "ipo_percent": self.b_percent(self._ipo_of(c), c),
                 # the corporation's own holding, where the IPO is a place apart (full capitalisation)
                 **({"treasury_percent": self.b_percent(c, c)} if self._ipo_of(c) is IPO else {}),

@@ -64,7 +64,7 @@ class StockRound:
         if tier is None:
             return True
         since = tier.get("available_from_phase")
-        return since is None or self.b_phase_at_least(str(since))
+        return since is None or self._phase_at_least(str(since))
 
     def b_companies_available(self) -> int:
         """companies_available(): the companies that can still be started or are running: open and of an
@@ -78,27 +78,14 @@ class StockRound:
 
     # ------------------------------------------------------------ builtins: shares, par, prices, presidents
 
-    def b_president(self, corp: Entity) -> Entity | None:
-        holder = self.owner[self.certs_of[corp.id][0].id]
-        return holder if holder.kind == "player" else None
-
-    def b_president_certificate(self, corp: Entity) -> Certificate:
-        return self.certs_of[corp.id][0]
-
     def b_started(self, corp: Entity) -> bool:
         return self.corp[corp.id]["par"] is not None
-
-    def b_floated(self, corp: Entity) -> bool:
-        return self.corp[corp.id]["floated"]
 
     def b_price(self, corp: Entity) -> int:
         cell = self.corp[corp.id]["cell"]
         if cell is None:
             raise IllegalAction(f"{corp} has no share price yet")
         return self.market.price(cell)
-
-    def b_par_price(self, corp: Entity) -> int:
-        return self.corp[corp.id]["par"]
 
     def b_par_prices(self, corp: Entity) -> list[int]:
         prices = corp.get("par") or self.DATA.properties.get("par_prices")

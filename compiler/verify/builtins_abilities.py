@@ -344,7 +344,7 @@ class AbilityBuiltins:
         must take `action`, unless the deck is empty (an oracle) or nobody is a player to ask."""
         m = self.m
         st = ctx.state
-        pres = self.b_president(ctx, corp)
+        pres = self.tr.call("president", [corp], {}, ctx)  # the library's function
         stock = st["round"] == ROUNDS.index("stock")
         decider = IF(AND(self.tr.eq(pres, None), stock), st["acting"], pres)
         asked = AND(OR(*[ent_is(m, decider, p) for p in m.players]), NOT(self.oracle(ctx, "deck_empty", ())))

@@ -97,7 +97,7 @@ class EffectBuiltins:
         if isinstance(needed, dict) and any(str(k) in m.zone_names for k in needed):
             needed = self.float_by_par_zone(ctx, corp, needed)  # as GameBase._by_par_zone (18CO's 40/50/60%)
         if isinstance(needed, dict):  # by phase (1880's 20/30/40/60%)
-            needed = self.b_phase_value(ctx.fork(cond), needed)
+            needed = self.by_phase(ctx.fork(cond), needed)
         if not isinstance(needed, int) and not is_z3(needed):
             raise Unsupported(f"corporation {corp.id} float {needed!r}")
         counts = m.prop_value("float_counts")
@@ -206,11 +206,6 @@ class EffectBuiltins:
         for t, cond in sorted(cards, key=lambda tc: max(self.side_prices_of(tc[0]))):
             out = IF(cond, max(self.side_prices_of(t)), out)
         return out
-
-    def b_operated(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_operated: whether the corporation has finished an operating turn (outside the
-        model: an oracle per corporation)."""
-        return self.per_corp(ctx, corp, lambda c: self.oracle(ctx, "operated", (c.id,)))
 
     def b_limit_trains(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_limit_trains: the trains counted against the train limit; where phased-out ones are
@@ -327,8 +322,8 @@ class EffectBuiltins:
         ctx.shared.reads.add("market", "frozen_in", m.frozen_in)
         return OR(*[ctx.state["phase"] == m.phase_index(x) for x in m.frozen_in if x in m.phase_keys])
 
-    def b_phase_value(self, ctx: Ctx, value: Any) -> Any:
-        """As GameBase.b_phase_value: a map read at the current phase, by the
+    def by_phase(self, ctx: Ctx, value: Any) -> Any:
+        """As GameBase._by_phase: a map read at the current phase, by the
         phase's name or its group (refused where the map has neither)."""
         if not isinstance(value, dict):
             return value
@@ -632,11 +627,6 @@ class EffectBuiltins:
         st["pending_action"] = IF(AND(ctx.path, fresh), code, st["pending_action"])
         st["acting"] = IF(AND(ctx.path, fresh), self.ent(entity), st["acting"])
         st["pending"] = IF(ctx.path, True, st["pending"])
-
-    def b_ability_usable(self, ctx: Ctx, company: Any, key: Any) -> Any:
-        """As GameBase.b_ability_usable: the ability's timing, phases and the uses counted are the runtime's
-        record, not modelled (any truth value)."""
-        return ctx.fresh("ability_usable", "bool")
 
     def b_use_ability(self, ctx: Ctx, company: Any, key: Any) -> None:
         """As GameBase.b_use_ability: refused where the company has no ability of that key, as the runtime

@@ -466,14 +466,6 @@ class MapBuiltins:
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, cond), ctx.state[name] + 1, ctx.state[name])
 
-    def b_held_certificates(self, ctx: Ctx, holder: Any, corp: Any) -> Any:
-        """As GameBase.b_held_certificates: the certificates of the corporation the holder holds."""
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for cert in self.m.certs_for(c.id):
-                elems.append((Sel([(cert, True)]), AND(cond, self.held(ctx, cert, holder))))
-        return SymList(elems)
-
     def b_take_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
         """As GameBase.b_take_station: one of the corporation's station markers goes, free, where the
         other's station was (which circle is the map's, outside the model); refused without a marker

@@ -46,7 +46,7 @@ from compiler.verify.terms import (
 
 class StateBuiltins:
     """The builtins' helpers over items, holders, cash and the market, and the queries
-    (`b_cash`, `b_president`, ...), the draft's among them."""
+    (`b_cash`, `b_holder_of`, ...), the draft's among them."""
 
     # -- helpers over items and holders
     def ent(self, v: Any) -> z3.ExprRef:
@@ -444,42 +444,11 @@ class StateBuiltins:
             out = IF(cond, self.holder(ctx, it), out)
         return out
 
-    def b_president(self, ctx: Ctx, corp: Any) -> Any:
-        m = self.m
-
-        def pres(c: Ent) -> Any:
-            certs = m.certs_for(c.id)
-            cert0 = certs[0]
-            out: Any = m.z(NONE)
-            for p in reversed(m.players):
-                out = IF(ctx.state[hold_name(cert0, p)] >= 1, m.z(p), out)
-            return out
-
-        return self.per_corp(ctx, corp, pres)
-
-    def b_president_certificate(self, ctx: Ctx, corp: Any) -> Any:
-        options = self.corp_of(ctx, corp)
-        alts = []
-        for c, cond in options:
-            certs = self.m.certs_for(c.id)
-            alts.append((certs[0], cond))
-        return Sel(alts)
-
     def b_started(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: ctx.state[f"has_par:{c.id}"])
 
-    def b_floated(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: ctx.state[f"floated:{c.id}"])
-
     def b_price(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: self.price_of(ctx, c))
-
-    def b_par_price(self, ctx: Ctx, corp: Any) -> Any:
-        def par(c: Ent) -> Any:
-            ctx.require(ctx.state[f"has_par:{c.id}"])
-            return ctx.state[f"par:{c.id}"]
-
-        return self.per_corp(ctx, corp, par)
 
     def par_price_list(self, ctx: Ctx, corp: Ent) -> list[int]:
         m = self.m
@@ -701,9 +670,9 @@ class StateBuiltins:
         self.b_require_decision(sub, owner, "place_token")
         ctx.state = sub.state
 
-    def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, bonus: Any, usable: Any) -> None:
+    def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, usable: Any) -> None:
         """As GameBase.b_stack_charter: the components the corporation taken over collected become the owner's;
-        the train limit's rise and which trains have run this round are outside the model."""
+        which trains have run this round is outside the model."""
         m = self.m
         for kind in m.collect_kinds():
             for c_owned, own_cond in self.corp_of(ctx, owned):
@@ -891,9 +860,6 @@ class StateBuiltins:
     def b_trains(self, ctx: Ctx, holder: Any) -> Any:
         return SymList([(Sel([(t, True)]), self.held(ctx, t, holder)) for t in self.m.trains])
 
-    def b_revenue(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: ctx.state[f"revenue:{c.id}"])
-
     def b_shareholders(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m
         (c, cond), *rest = self.corp_of(ctx, corp) or [(None, False)]
@@ -906,29 +872,8 @@ class StateBuiltins:
         elems.append((m.z(ELSEWHERE), AND(cond, OR(*[ctx.state[hold_name(x, None)] >= 1 for x in certs]))))
         return SymList(elems)
 
-    def b_train_limit(self, ctx: Ctx, corp: Any = None) -> Any:
-        m = self.m
-        values = []
-        for i, phase in enumerate(m.phases):
-            limit = phase.get("train_limit")
-            ctx.shared.reads.add("phase", f"{phase['key']}.train_limit", limit)
-            from compiler.verify.model import GapValue
-
-            if isinstance(limit, GapValue) or limit is None:
-                raise GapError(f"phase {phase['key']} train_limit", getattr(limit, "reason", "not given"))
-            if isinstance(limit, dict) and m.n_players in limit:
-                limit = limit[m.n_players]
-            if not isinstance(limit, int):
-                raise Unsupported(f"phase {phase['key']} train_limit {limit!r} (by kind)")
-            values.append(limit)
-        if not values:
-            raise GapError("phases")
-        out: Any = values[-1]
-        for i in reversed(range(len(values) - 1)):
-            out = IF(ctx.state["phase"] == i, values[i], out)
-        return out
-
-    def b_phase_at_least(self, ctx: Ctx, name: Any) -> Any:
+    def phase_reached(self, ctx: Ctx, name: Any) -> Any:
+        """As GameBase._phase_at_least: whether the phase `name` has begun (a train's `available_from`)."""
         return ctx.state["phase"] >= self.m.phase_index(str(name))
 
     def on_depot(self, ctx: Ctx, name: str, compute: Callable[[], Any]) -> Any:
@@ -974,7 +919,7 @@ class StateBuiltins:
                 after_all = [str(a) for a in after] if isinstance(after, (list, tuple)) else [str(after)]
                 ok = OR(ok, AND(in_depot[t.id], *[sold_out.get(a, False) for a in after_all]))
             if isinstance(since, str):
-                ok = OR(ok, AND(in_depot[t.id], self.b_phase_at_least(ctx, since)))
+                ok = OR(ok, AND(in_depot[t.id], self.phase_reached(ctx, since)))
             earlier = seen.get(t.name or "", False)
             out.append((t, AND(ok, NOT(earlier))))
             seen[t.name or ""] = OR(earlier, ok)

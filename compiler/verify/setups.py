@@ -145,7 +145,7 @@ def leave_nothing_to_sell(game: Any, corp: Entity, rng: random.Random) -> None:
     """`corp`'s president left short of cash with nothing he may sell (a bankruptcy's state): each
     certificate he holds that the pool could take goes to the pool while it has room (at random),
     else to another player; what he keeps the pool cannot take."""
-    president = game.b_president(corp)
+    president = game.call("president", corp)
     if president is None or president.kind != "player":
         return
     j = game.j

@@ -20,6 +20,7 @@ from compiler.verify.builtins_map import MapBuiltins
 from compiler.verify.builtins_state import StateBuiltins
 from compiler.verify.model import (
     BANK,
+    CORP_STATE_FIELDS,
     DEPOT,
     IPO,
     NONE,
@@ -217,6 +218,9 @@ class Translator:
                     return m.z(SCRAP)
                 if name in ("train_cards", "phases"):
                     return self.card_records("train" if name == "train_cards" else "phase", ctx)
+                if name == "phase_number":
+                    # the model's phase is its index in the title's order of phases (as `card_records`)
+                    return ctx.state["phase"] + 1
                 # the model holds every minor of the title (`Model.minors`): a title with none reads an
                 # empty list (18 Grand Junction's `close_minors`, 1846's minors removed)
                 if name not in ("players", "corporations", "privates", "bonds", "minors"):
@@ -324,7 +328,7 @@ class Translator:
 
     def card_records(self, kind: str, ctx: Ctx) -> SymList:
         """As GameBase.card_records: the cards of `kind` (train, phase) as records, in the title's order, each its
-        `key` and every parameter its kind declares (none where unset; one that may name several cards, as
+        `key` (a phase also its `number`, its place from 1) and every parameter its kind declares (none where unset; one that may name several cards, as
         a list: `Title.card_fields`). The title's data: every record is in the list whatever the state."""
         fields = self.title.card_fields(kind)
         if kind == "train":
@@ -333,9 +337,9 @@ class Translator:
             # only `rusts_on` (which cards there are is in `Model.digest_unread`)
             return SymList([(_TrainRecord(self, name, fields), True) for name in self.model.train_types])
         records = []
-        for comp in self.title.components(kind):
+        for number, comp in enumerate(self.title.components(kind), 1):
             data = component_data(comp, self.title.kind_defaults(kind))
-            record: dict[str, Any] = {"key": comp.key or ""}
+            record: dict[str, Any] = {"key": comp.key or "", "number": number}
             for name, several in fields:
                 value = data.get(name)
                 if several:
@@ -395,6 +399,11 @@ class Translator:
             if a == b:
                 return a
             raise Unsupported("a conditional choice between two names")
+        if isinstance(a, SymList) and isinstance(b, SymList):
+            # the one list or the other: each element present where its list is chosen (the i-th present
+            # element is the chosen list's, as `index` reads it)
+            return SymList([(v, AND(c, cond)) for v, cond in a.elems] + [(v, AND(NOT(c), cond)) for v, cond in b.elems],
+                           OR(AND(c, a.beyond), AND(NOT(c), b.beyond)))
         if isinstance(a, SymList) or isinstance(b, SymList):
             raise Unsupported("a conditional choice between two lists")
         return IF(c, a, b)
@@ -689,6 +698,9 @@ class Translator:
         m = self.model
         st = ctx.state
         if ent.kind == "corporation":
+            if name == "certificates":
+                # as GameBase.attr: its certificates in the order of its layout, the president's first
+                return SymList([(Sel([(cert, True)]), True) for cert in m.certs_for(ent.id)])
             if name == "par":
                 ctx.require(st[f"has_par:{ent.id}"])
                 return st[f"par:{ent.id}"]
@@ -696,13 +708,18 @@ class Translator:
                 return st[f"floated:{ent.id}"]
             if name == "revenue":
                 return st[f"revenue:{ent.id}"]
-            if name in ("cell", "closed", "tokens", "operated"):
+            if name == "operated":
+                # whether it has finished an operating turn: outside the model, an oracle per read
+                return self.builtins.oracle(ctx, "operated", (ent.id,))
+            if name in ("cell", "closed", "tokens"):
                 raise Unsupported(f"corporation state field {name}")
             if name in m.corp_fields:
                 return st[f"field:{ent.id}.{name}"]
             if name in m.set_fields:
                 # a field the rules set that the model does not follow (a name): any value
                 return Opaque(f"{ent.id}.{name}")
+        if ent.kind == "minor" and name in CORP_STATE_FIELDS:
+            raise Unsupported(f"{ent} is not a corporation: its {name} is the engine's")
         data = m.data.get(ent)
         if data is None:
             raise Unsupported(f"attribute {name} of {ent}")
@@ -1312,7 +1329,7 @@ class Translator:
                 if decl.name not in any_time:
                     turn = pre["acting"] == first
                     if decl.name == "sell_shares":
-                        turn = OR(turn, *[AND(pre["acting"] == m.z(c), self.builtins.b_president(ctx, m.z(c)) == first)
+                        turn = OR(turn, *[AND(pre["acting"] == m.z(c), self.call("president", [m.z(c)], {}, ctx) == first)
                                           for c in m.corporations])
                         if m.truncated:
                             # the acting corporation may be one the cut-down scope leaves out (`acting` is

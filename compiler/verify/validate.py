@@ -389,7 +389,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     # train's price by issuing its own certificates, that comes before the president
                     # pays): its certificates given to the other players
                     own = [c for c in game.certs_of[corp.id] if game.owner[c.id] == corp]
-                    others = [p for p in game.players if p != game.b_president(corp)] or game.players
+                    others = [p for p in game.players if p != game.call("president", corp)] or game.players
                     if own:
                         for cert in own:
                             j.set(game.owner, cert.id, rng.choice(others))

@@ -449,7 +449,7 @@ class Validator:
         is what the model computes)."""
         game = self.game
         try:
-            player = game.b_president(game.entity("corporation", action["entity"]))
+            player = game.call("president", game.entity("corporation", action["entity"]))
         except (IllegalAction, KeyError):
             return None
         if player is None or player.kind != "player":
@@ -734,7 +734,7 @@ class Validator:
                 acting = game.current_entity()
                 env[cname] = (acting is not None and acting.kind == "corporation"
                               and action.get("entity_type") == "player"
-                              and game.b_president(acting) == game.entity("player", action["entity"]))
+                              and game.call("president", acting) == game.entity("player", action["entity"]))
             elif name == "train_side_price" and _args[0] in game.trains:
                 # the side the action chooses (its `variant`) for the train it names, else the side in play
                 train = game.trains[_args[0]]
