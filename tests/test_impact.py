@@ -181,6 +181,21 @@ def test_a_log_that_is_not_there_is_an_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.strip() == f"rulec impact: no such log: {missing}" and "Traceback" not in err
 
+@pytest.mark.parametrize("where, says", [
+    ("/dev/null", "/dev/null: not a regular file (a device or a pipe)"),
+    ("folder", "folder: a folder, not a file of errata"),
+    ("nonexistent.rules", "nonexistent.rules: no such file"),
+])
+def test_errata_that_are_no_file_say_what_they_are(tmp_path, capsys, where, says):
+    """`rulec impact /dev/null` said "cannot read the errata /dev/null: no such file": it is there, it
+    is a device; a folder was "no such file" too. Each says what is wrong with it."""
+    (tmp_path / "folder").mkdir()
+    path = where if where.startswith("/") else str(tmp_path / where)
+    assert main(["impact", path, "--no-proofs", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rulec impact: cannot read the errata ") and says in err and "Traceback" not in err, err
+
+
 def test_a_refused_action_is_retaken_only_at_another_amount_never_on_another_thing():
     """An action the amended rules refuse is taken as the one legal action that differs from it in a
     price alone; one that would buy another company, or that several actions could stand for, is not."""
