@@ -222,6 +222,38 @@ def test_build_runs_every_stage(tmp_path, capsys, monkeypatch):
     assert "--out DIR" in capsys.readouterr().err
 
 
+def test_build_of_the_titles_elsewhere_takes_the_committed_record(tmp_path, capsys, monkeypatch):
+    """`rulec build --out DIR` (rulespecs/' titles, their engines and site written under DIR) read the
+    record only under DIR/site, where there is none, and proved every title again (4 minutes on 2
+    cores). A title whose record in the committed site/proofs.json is fresh is taken from it, as
+    `rulec build` takes it; the pages are still written under DIR (here the docs stage is stood in
+    for: what it is given is checked)."""
+    from compiler import paths
+    from compiler.docs import build as docs
+    from compiler.verify import verifier as verify
+
+    def no_proof(*args, **kwargs):
+        raise AssertionError("a title with a fresh record in site/proofs.json was verified again")
+
+    given = {}
+
+    def documented(**kwargs):
+        given.update(kwargs)
+        (kwargs["root"] / "docs").mkdir(parents=True)
+        return 0
+
+    monkeypatch.setattr(verify, "verify_title", no_proof)
+    monkeypatch.setattr(verify, "warm", no_proof)
+    monkeypatch.setattr(docs, "build", documented)
+    assert main(["build", "--out", str(tmp_path), "-q"]) == 0
+    out = capsys.readouterr().out
+    titles = len(given["loaded"].every_title())
+    assert f"{titles} taken from the fresh record (site/proofs.json)" in out, out
+    assert given["root"] == tmp_path / "site" and given["generated"] == tmp_path / "generated"
+    assert set(given["reports"]) == {t.display_name for t in given["loaded"].every_title()}
+    assert paths.SITE != tmp_path / "site"
+
+
 def test_console_script_entry_point():
     done = subprocess.run([sys.executable, "-m", "compiler.app.cli", "titles"], capture_output=True, text=True)
     assert done.returncode == 0 and "1800" in done.stdout

@@ -335,7 +335,10 @@ def cmd_build(args) -> int:
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
         return EXIT_FAIL
-    reports = _build_verify(loaded, out, args.jobs, None if args.reprove else site)
+    # the committed record is read too when the site goes elsewhere (`--out DIR`): a title whose
+    # fingerprint there is its own now is proved already, whatever folder its pages are written to
+    records = [] if args.reprove else list(dict.fromkeys([site, paths.SITE]))
+    reports = _build_verify(loaded, out, args.jobs, records)
     if reports is None:
         return EXIT_FAIL
     import io
@@ -353,11 +356,12 @@ def cmd_build(args) -> int:
 
 
 def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
-                  site: Path | None = None) -> dict | None:
+                  sites: list[Path] = ()) -> dict | None:
     """The verify stage of `rulec build`: every title and variant, through the
     verify cache. Returns the reports by display name (the docs stage shows
-    them), None when the stage failed. A title whose record under `site`
-    (`proofs.json`, `compiler.docs.proofs`) is fresh — its fingerprint, the
+    them), None when the stage failed. A title whose record under one of
+    `sites`, the first that has it fresh (`proofs.json`, `compiler.docs.proofs`;
+    the site written to, then the committed one) is fresh — its fingerprint, the
     verifier's version and the text of the title's files, is the title's now —
     is taken from the record, as `rulec docs` takes it: nothing it depends on has
     changed since the verifier gave it, so a build with nothing changed proves
@@ -379,9 +383,16 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
 
     cache = verify.Cache.default()
     selected = verify.select_titles(loaded, None)
-    record = recorded(loaded, site) if site is not None else None
-    fresh = {t.display_name: record.reports[t.display_name] for t in selected
-             if record is not None and t.display_name in record.reports and t.display_name not in record.stale}
+    fresh: dict = {}
+    taken_from: list[Path] = []
+    for site in sites:
+        record = recorded(loaded, site)
+        found = {t.display_name: record.reports[t.display_name] for t in selected
+                 if t.display_name not in fresh and t.display_name in record.reports
+                 and t.display_name not in record.stale}
+        if found:
+            fresh.update(found)
+            taken_from.append(site / "proofs.json")
     left = [t for t in selected if t.display_name not in fresh]
     reports = []
     if left:
@@ -405,8 +416,8 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
     out.line(f"  verify   {'ok' if not wrong else 'FAILED'}: {complete} of {len(reports)} titles and variants "
              "fully proved; " + ", ".join(f"{v} {k}" for k, v in totals.items() if v)
              + " (`rulec verify` shows them)"
-             + (f"; {len(fresh)} taken from the fresh record ({paths.display(site / 'proofs.json')})"
-                if fresh else ""))
+             + (f"; {len(fresh)} taken from the fresh record ("
+                + ", ".join(paths.display(p) for p in taken_from) + ")" if fresh else ""))
     for report in wrong:
         log = io.StringIO()
         verify.render_report(report, log)
@@ -802,7 +813,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="rulespec files or folders of your own (default: rulespecs/); needs --out")
     p.add_argument("--out", metavar="DIR",
-                   help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/")
+                   help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/ "
+                        "(a title whose record in DIR/site/proofs.json or site/proofs.json is fresh is taken from it)")
     p.add_argument("--reprove", action="store_true",
                    help="verify every title, even one whose record in site/proofs.json is fresh")
     _jobs(p)
