@@ -475,6 +475,49 @@ def test_values_of_the_right_or_an_uncertain_type_are_not_E038(body):
     assert [(d.code, d.message) for d in loaded.errors] == []
 
 
+MONEY_ROUTINE = ('  procedure p1(p: player, c: corporation, n: int, t: train, pr: private, xs: list[corporation]) '
+                 '"p" §1 {{ {body} }}')
+
+
+@pytest.mark.parametrize("body, at, says", [
+    ("let x = c + 1", "c", "`+` is arithmetic on the parameter `c: corporation`, not on a number or money"),
+    ("let x = 2 * p", "p", "`*` is arithmetic on the parameter `p: player`"),
+    ("let x = bank - $10", "bank", "`-` is arithmetic on the bank"),
+    ("let x = n + (n > 2)", "n > 2", "`+` is arithmetic on true or false"),
+    ("let x = none / 2", "none", "`/` is arithmetic on none"),
+    ("transfer $10 from pool to p", "pool", "`transfer ... from` names the bank pool, which holds no money"),
+    ("transfer $10 from p to depot", "depot", "`transfer ... to` names the depot, which holds no money"),
+    ("transfer $10 from t to c", "t", "`transfer ... from` names the parameter `t: train`, which holds no money"),
+    ("transfer $10 from c to pr", "pr", "`transfer ... to` names the parameter `pr: private`, which holds no money"),
+    ("transfer $10 from bank to 5", "5", "`transfer ... to` names a number, which holds no money"),
+    ('transfer "ten" from bank to p', '"ten"', "`transfer` moves an amount of money, not a string"),
+    ("transfer c from bank to p", "c", "`transfer` moves an amount of money, not the parameter `c: corporation`"),
+    ("transfer true from bank to p", "true", "`transfer` moves an amount of money, not true or false"),
+    ("transfer 10% from bank to p", "10%", "`transfer` moves an amount of money, not a percentage"),
+])
+def test_arithmetic_or_a_transfer_on_what_is_no_number_or_holds_no_money_is_E038(body, at, says):
+    """`corporation + 1`, `transfer $10 from pool to player`, `transfer "ten" from bank to player`
+    checked clean: the engine stopped in play on a TypeError (an entity plus a number) or a KeyError
+    (the pool has no cash), and the z3 model counted money paid to the pool as gone."""
+    routine = MONEY_ROUTINE.format(body=body)
+    loaded = toy(f'variant "Bad" of "Toy" {{\n  state flag: bool "f" §1\n{routine}\n}}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == ["E038"] and says in found[0].message, [(d.code, d.message) for d in found]
+    column = routine.index(at, routine.index("{ ") + 2 + len(body.split(" ")[0])) + 1
+    assert (found[0].span.path, found[0].span.line, found[0].span.column) == ("extra.rules", 3, column)
+
+
+@pytest.mark.parametrize("body", [
+    "transfer $10 from bank to p", "transfer n from c to bank", "transfer n * 2 from p to c",
+    "let x = n + 1", "let c = 5\n let x = c + 1", "for p in [1, 2] { let x = p * 2 }",
+    "let x = sum(c in xs: 1) + n", "transfer cash(c) from c to bank", "let x = all(t in xs: t == c)",
+    "let pool = c\n transfer $10 from pool to bank",
+])
+def test_arithmetic_and_transfers_on_numbers_and_holders_of_money_are_not_E038(body):
+    loaded = toy(f'variant "Bad" of "Toy" {{\n  state flag: bool "f" §1\n{MONEY_ROUTINE.format(body=body)}\n}}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
+
+
 # ---------------------------------------------------------------- the IPO: the library's ipo_of, once
 
 def test_where_unsold_certificates_sit_is_the_library_function_for_the_engine_and_the_model():

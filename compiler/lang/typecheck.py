@@ -78,6 +78,23 @@ _divisions = s.ByNode(_divisions)
 _named_calls = s.ByNode(_named_calls)
 
 
+#: the arithmetic operators: a number's or money's, no component's
+_ARITHMETIC = ("+", "-", "*", "/", "mod")
+
+
+def _money_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple, tuple, frozenset]:
+    """The arithmetic (`+ - * / mod`) and the transfers of a routine, trigger or invariant, with the
+    names its quantifiers bind, in the order of `walk`."""
+    nodes = list(s.walk(decl))
+    arithmetic = tuple(n for n in nodes if isinstance(n, s.Binary) and n.op in _ARITHMETIC)
+    transfers = tuple(n for n in nodes if isinstance(n, s.Transfer))
+    bound = frozenset(n.var for n in nodes if isinstance(n, s.Quantifier))
+    return arithmetic, transfers, bound
+
+
+_money_sites = s.ByNode(_money_sites)
+
+
 @dataclass(frozen=True)
 class Atom:
     """One alternative of a type, normalised: `form` is scalar, enum, kind, list,
@@ -275,6 +292,26 @@ _SINGLE_TYPES = frozenset({"int", "money", "percent", "bool", "string", "player"
 _COMPONENT_TYPES = frozenset({"player", "corporation", "minor", "private", "bond", "company", "train", "certificate"})
 
 
+#: the builtin holders (`compiler.lang.builtins.VALUES`) that are one thing, no number: those that hold
+#: money (`GameBase.cash`: the bank), and those that hold none, where a `transfer` would fail in play
+_MONEY_HOLDERS = {"bank": "the bank"}
+_NO_MONEY_HOLDERS = {"pool": "the bank pool", "initial_offering": "the IPO", "depot": "the depot",
+                     "scrap": "the scrap"}
+#: the runtime's components that hold money (`GameBase.cash`): a player, a corporation, a minor
+_MONEY_COMPONENTS = frozenset({"player", "corporation", "minor"})
+
+
+def _component_types(type_: s.TypeRef) -> frozenset[str] | None:
+    """The component kinds a parameter of type `type_` certainly is one of (`_COMPONENT_TYPES`), or None
+    when it may be something else (a number, a list, an enum's value, a kind of the title's)."""
+    if type_.is_list or type_.is_set or type_.key is not None or type_.parts or type_.values:
+        return None
+    alts = type_.alternatives
+    if alts and all(isinstance(a, str) and a in _COMPONENT_TYPES for a in alts):
+        return frozenset(alts)
+    return None
+
+
 def _no_collection(type_: s.TypeRef) -> bool:
     """Whether a parameter of type `type_` is certainly no collection: no list, set or map, and every
     alternative a number, money, a flag, a string, a component, or an inline enum's value."""
@@ -343,6 +380,7 @@ class Checker:
         self._divisions()
         self._states()
         self._expression_types()
+        self._money_and_arithmetic()
         return self.out
 
     # -- the types of a rule's expressions, where they are certain
@@ -426,6 +464,91 @@ class Checker:
                             help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"
                                  + ("" if state.is_amount else "; `set NAME(...) = true` puts an element in, "
                                                                 "`= false` takes it out")))
+
+    # -- arithmetic and money on what is no number, no holder of money
+    def _money_and_arithmetic(self) -> None:
+        """E038 for arithmetic (`+ - * / mod`) on what is certainly no number: a parameter typed a component
+        (`corporation + 1` with `corporation: corporation`), a holder (`bank`, `pool`, ...), true or false
+        (a literal, a comparison, `not`, a flag state read) or none; and for a `transfer` whose amount is
+        certainly no number or money (a string, a percentage, true or false, none, a collection, a
+        component or a holder), or whose source or target certainly holds no money: the bank pool, the IPO,
+        the depot, the scrap, a parameter typed a private, a train, a certificate or a bond, or a literal.
+        The engine stopped in play on a TypeError or a KeyError (`GameBase.cash` has no entry for it); the
+        z3 model counted the money as gone. Only literals, parameters not rebound by a `let`, `for` or
+        quantifier, and the builtin holders not shadowed count; a name or call of unknown type is left alone."""
+        from compiler.lang.ir import statements
+
+        states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger)):
+                continue
+            arithmetic, transfers, bound = _money_sites(decl)
+            if not arithmetic and not transfers:
+                continue
+            params = {p.name: p for p in decl.params} if isinstance(decl, s.Routine) else {}
+            rebound = {st.name for st in statements(decl.body) if isinstance(st, s.Let)} \
+                | {st.var for st in statements(decl.body) if isinstance(st, s.For)} | bound
+            if isinstance(decl, s.Trigger):
+                rebound |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
+            components = {name: kinds for name, p in params.items()
+                          if name not in rebound and (kinds := _component_types(p.type)) is not None}
+            own = {name: state for name, state in states.items() if name not in rebound and name not in params}
+
+            def holder(expr) -> tuple[str, bool] | None:
+                """(how a message names it, whether it holds money) where `expr` is certainly one thing."""
+                if not isinstance(expr, s.Name) or expr.name in rebound or (expr.name in params and expr.name not in components):
+                    return None
+                if expr.name in components:
+                    param = params[expr.name]
+                    return f"the parameter `{param.name}: {param.type}`", components[expr.name] <= _MONEY_COMPONENTS
+                if expr.name in _MONEY_HOLDERS:
+                    return _MONEY_HOLDERS[expr.name], True
+                if expr.name in _NO_MONEY_HOLDERS:
+                    return _NO_MONEY_HOLDERS[expr.name], False
+                return None
+
+            def no_number(expr) -> str | None:
+                """How a message names `expr` where it is certainly no number and no money."""
+                found = holder(expr)
+                if found is not None:
+                    return found[0]
+                what = _certain_type(expr, own)
+                return what if what in ("true or false", "none", "a string", "a list", "a map", "a range") else None
+
+            for node in arithmetic:
+                for side in (node.left, node.right):
+                    what = no_number(side)
+                    if what is None or (what == "a string" and node.op == "+") or \
+                            (what in ("a list", "a map", "a range") and node.op in ("+", "-")):
+                        continue  # a string's or a collection's own `+`, `-`: the engine's Python has them
+                    self.out.append(error(
+                        "E038", f"`{node.op}` is arithmetic on {what}, not on a number or money",
+                        side.span or node.span,
+                        help="arithmetic takes numbers, money and percentages: a component's number is one of its "
+                             "properties or a builtin's answer (`price(corporation)`, `cash(corporation)`)"))
+                    break
+            for node in transfers:
+                what = no_number(node.amount)
+                if what is None and _certain_type(node.amount, own) == "a percentage":
+                    what = "a percentage"
+                if what is not None:
+                    self.out.append(error(
+                        "E038", f"`transfer` moves an amount of money, not {what}", node.amount.span or node.span,
+                        help="write the amount as money or a number: `transfer $20 from ...`, "
+                             "`transfer price(corporation) * 2 from ...`"))
+                for word, end in (("from", node.source), ("to", node.target)):
+                    found = holder(end)
+                    if found is not None and found[1]:
+                        continue
+                    what = found[0] if found is not None else _certain_type(end, own)
+                    if what is None:
+                        continue
+                    self.out.append(error(
+                        "E038", f"`transfer ... {word}` names {what}, which holds no money",
+                        end.span or node.span,
+                        help="money is held by the bank, the players, the corporations and the minors; "
+                             "a certificate, private, train or bond moves by `move`"))
 
     # -- a routine's parameters
     def _routine_params(self) -> None:
