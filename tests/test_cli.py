@@ -591,6 +591,15 @@ def test_a_folder_with_no_rulespec_is_an_error_not_a_clean_check(tmp_path, capsy
     assert "it is a folder" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["play", "1800"], ["validate", "1800", "--games", "1"]])
+def test_a_map_overlay_that_is_a_device_says_so(capsys, command):
+    """`rulec validate 1800 --map /dev/null` said "cannot read the map overlay /dev/null: no such file":
+    it is there, a device. It says it is no regular file."""
+    assert main([*command, "--map", "/dev/null"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read the map overlay /dev/null: not a regular file" in err and "no such file" not in err, err
+
+
 def test_an_output_folder_the_system_refuses_is_one_line_not_a_traceback(tmp_path, capsys):
     """`--out` (compile, build, simulate) or `--html` (impact) naming a file, or a folder one cannot
     write: a NotADirectoryError or PermissionError traceback before; the path and the system's
