@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -598,6 +599,31 @@ def test_a_map_overlay_that_is_a_device_says_so(capsys, command):
     assert main([*command, "--map", "/dev/null"]) == 1
     err = capsys.readouterr().err
     assert "cannot read the map overlay /dev/null: not a regular file" in err and "no such file" not in err, err
+
+
+@pytest.mark.parametrize("text, says", [
+    ('{"title": "1846", "players": [{"id": 1, "name": "Ann"}], "actions": [{"type": "pa',
+     ["log.json:1:79: not JSON: unterminated string", "the file ends there: cut short?",
+      '1 | ...', '"actions": [{"type": "pa']),
+    ('{"title": "1846",\n "players": [1,,2]}', ["log.json:2:16: not JSON: expecting value", '2 |  "players": [1,,2]',
+                                                  "  |                ^"]),
+    ("", ["log.json: the file is empty, not a game log (JSON)"]),
+])
+def test_a_log_that_is_not_json_is_shown_where_as_a_diagnostic(tmp_path, capsys, text, says):
+    """`rulec replay` of a log cut short said "cannot read LOG: Expecting value: line 1 column 18211
+    (char 18210)": no file:line:col, no line, no caret, and nothing of why. It says where, what was
+    expected, shows the part of the line around it with a caret, and that the file ends there."""
+    log = tmp_path / "log.json"
+    log.write_text(text, encoding="utf-8")
+    assert main(["replay", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"rulec replay: {log}") and "Traceback" not in err, err
+    for words in says:
+        assert words in err, (words, err)
+    if len(err.splitlines()) == 4:  # the caret is under the column named
+        _, _, shown, caret = err.splitlines()
+        column = int(re.search(r"log\.json:\d+:(\d+):", err)[1])
+        assert caret.index("^") == shown.index(text.splitlines()[-1][column - 1:column + 3]), err
 
 
 def test_an_output_folder_the_system_refuses_is_one_line_not_a_traceback(tmp_path, capsys):

@@ -428,7 +428,11 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
 def cmd_replay(args) -> int:
     """Replay one log, or a list of logs (as `rulec play --log` writes for many games)."""
     try:
-        data = json.loads(Path(args.log).read_text(encoding="utf-8"))
+        text = Path(args.log).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"rulec replay: {_json_error(args.log, text, exc)}", file=sys.stderr)
+        return EXIT_FAIL
     except (OSError, ValueError) as exc:
         print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
         return EXIT_FAIL
@@ -459,6 +463,24 @@ def cmd_replay(args) -> int:
     if args.json:
         print(json.dumps(records[0] if not isinstance(data, list) and records else records, indent=2))
     return status
+
+
+def _json_error(path: str, text: str, exc: json.JSONDecodeError) -> str:
+    """A log that is not JSON, as a diagnostic reads: `PATH:LINE:COLUMN`, what was expected there, and
+    the line with a caret (a log is often one line of thousands of characters: the part around the
+    column). An empty file, or one cut short, says so."""
+    if not text.strip():
+        return f"{path}: the file is empty, not a game log (JSON)"
+    # a string left open runs to the end of the file, as does a value cut off there
+    cut = (" (the file ends there: cut short?)"
+           if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string") else "")
+    line = text.splitlines()[exc.lineno - 1] if exc.lineno <= len(text.splitlines()) else ""
+    start = max(0, exc.colno - 1 - 40)
+    shown = line[start:exc.colno - 1 + 40]
+    lead = "..." if start else ""
+    gutter = " " * len(str(exc.lineno))
+    return (f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg[0].lower() + exc.msg[1:]}{cut}\n"
+            f"{gutter} |\n{exc.lineno} | {lead}{shown}\n{gutter} | {' ' * (len(lead) + exc.colno - 1 - start)}^")
 
 
 class _Front:
