@@ -518,6 +518,47 @@ def test_arithmetic_and_transfers_on_numbers_and_holders_of_money_are_not_E038(b
     assert [(d.code, d.message) for d in loaded.errors] == []
 
 
+# ---------------------------------------------------------------- train cards, phases and their primitives
+
+CARDS_ROUTINE = '  procedure p1(train: train) "p" §1 {{ {body} }}'
+
+
+@pytest.mark.parametrize("body, at, code, says", [
+    ('do rust_trains("9")', '"9"', "E022", "no train `9`"),
+    ("do make_obsolete(5)", "5", "E022", "no train `5`"),
+    ('do enter_phase("Z")', '"Z"', "E022", "no phase `Z`"),
+    ('let x = phase_at_least("4")', '"4"', "E022", "no phase `4`"),
+    ("for c in train_cards { do rust_trains(c.bogus) }", "bogus", "E024",
+     "a record of the train cards has no field `bogus`"),
+    ('let x = any(p in phases: p.on_trian == "3")', "on_trian", "E024",
+     "a record of the phases has no field `on_trian`; did you mean `on_train`?"),
+    ("let x = train_cards(1)", "train_cards", "E015", "`train_cards` is a value of the runtime (the train cards"),
+    ("do depot()", "depot", "E015", "`depot` is a value of the runtime (the trains not yet bought), not a function"),
+])
+def test_a_card_or_field_the_title_does_not_have_is_an_error(body, at, code, says):
+    """Written in a rule of a variant of the toy, each checked clean and went wrong in play:
+    `rust_trains("9")` rusted nothing, `enter_phase("Z")` stopped the game on a RuleGap, `card.bogus` of a
+    train card was a KeyError, `train_cards(1)` an AttributeError (no builtin of that name)."""
+    routine = CARDS_ROUTINE.format(body=body)
+    loaded = toy(f'variant "Bad" of "Toy" {{\n{routine}\n}}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == [code] and says in found[0].message, [(d.code, d.message) for d in found]
+    column = routine.index(at, routine.index("{ ") + 2 + (3 if body.startswith("do ") else 0)) + 1
+    if at == "bogus" or at == "on_trian":  # a field's span starts at the record it is read of
+        column = routine.index(at) - 1
+    assert (found[0].span.path, found[0].span.line, found[0].span.column) == ("extra.rules", 2, column)
+
+
+@pytest.mark.parametrize("body", [
+    'do rust_trains("2")', 'do make_obsolete("3")', "do enter_phase(3)", "for c in train_cards { do rust_trains(c.key) }",
+    'let x = any(p in phases: p.on_train == "3" and p.train_limit > 1)', "let x = depot",
+    "for c in corporations { let y = c.bogus }", "let c = 5\n for c in train_cards { let y = c.price }",
+])
+def test_the_cards_and_fields_the_title_has_are_not_errors(body):
+    loaded = toy(f'variant "Bad" of "Toy" {{\n{CARDS_ROUTINE.format(body=body)}\n}}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
+
+
 # ---------------------------------------------------------------- the IPO: the library's ipo_of, once
 
 def test_where_unsold_certificates_sit_is_the_library_function_for_the_engine_and_the_model():

@@ -78,6 +78,32 @@ _divisions = s.ByNode(_divisions)
 _named_calls = s.ByNode(_named_calls)
 
 
+#: the builtins whose argument is the key of a card of the title (`b_rust_trains(name)`, ...): their kind
+_BUILTIN_KEYS = {"rust_trains": "train", "make_obsolete": "train", "enter_phase": "phase", "phase_at_least": "phase"}
+#: the runtime's values that are lists of records of a kind's cards (`GameBase.card_records`)
+_CARD_RECORDS = {"train_cards": "train", "phases": "phase"}
+
+
+def _card_fields_read(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple[str, s.Member], ...]:
+    """The fields read of a record of `train_cards` or `phases` in a routine, trigger or invariant: (the
+    kind, the `card.field` read), where `card` is the variable of a `for` or quantifier over one of them
+    and is not bound again inside it."""
+    out = []
+    for node in s.walk(decl):
+        if isinstance(node, (s.For, s.Quantifier)) and isinstance(node.domain, s.Name) \
+                and node.domain.name in _CARD_RECORDS:
+            inner = list(s.walk(node.body))
+            if any(isinstance(n, (s.For, s.Quantifier)) and n.var == node.var
+                   or isinstance(n, s.Let) and n.name == node.var for n in inner):
+                continue
+            out.extend((_CARD_RECORDS[node.domain.name], n) for n in inner
+                       if isinstance(n, s.Member) and isinstance(n.obj, s.Name) and n.obj.name == node.var)
+    return tuple(out)
+
+
+_card_fields_read = s.ByNode(_card_fields_read)
+
+
 #: the arithmetic operators: a number's or money's, no component's
 _ARITHMETIC = ("+", "-", "*", "/", "mod")
 
@@ -381,7 +407,28 @@ class Checker:
         self._states()
         self._expression_types()
         self._money_and_arithmetic()
+        self._card_fields()
         return self.out
+
+    def _card_fields(self) -> None:
+        """E024 for a field read of a record of `train_cards` or `phases` (`card.rusts`) that the kind of
+        the cards does not declare: a record has its `key` and every parameter of its kind
+        (`Title.card_fields`), and the engine stopped in play on a KeyError."""
+        fields: dict[str, list[str]] = {}
+        for clause in self.title.clauses:
+            if not isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            for kind, member in _card_fields_read(clause.decl):
+                if kind not in fields:
+                    fields[kind] = ["key", *(name for name, _ in self.title.card_fields(kind))]
+                if member.name in fields[kind]:
+                    continue
+                suggestions = nearest(member.name, fields[kind])
+                self.out.append(error(
+                    "E024", f"a record of {'the train cards' if kind == 'train' else 'the phases'} has no field "
+                            f"`{member.name}`" + did_you_mean(suggestions),
+                    member.span, help=f"its fields: the key and what kind {kind} declares: {listing(fields[kind])}",
+                    suggestions=tuple(suggestions)))
 
     # -- the types of a rule's expressions, where they are certain
     def _expression_types(self) -> None:
@@ -833,17 +880,31 @@ class Checker:
         and no builtin: the engine would call a builtin that does not exist. (A name that is nothing
         at all is the resolver's E015.)"""
         if signature is None:
+            from compiler.lang.builtins import VALUES
+
             if clause_kind is not None:
                 self.out.append(error(
                     "E015", f"`{node.func.name}` is {'an' if clause_kind[0] in 'aeiou' else 'a'} {clause_kind}, "
                             "not a procedure, function or builtin: it cannot be called",
                     node.span, help="a rule calls procedures, functions and builtins; an action is taken by a "
                                     "player or company, not called (write the shared part as a procedure)"))
+            elif node.func.name in VALUES:
+                # `train_cards(1)`, `depot()`: the engine called a `b_` method that does not exist (AttributeError)
+                self.out.append(error(
+                    "E015", f"`{node.func.name}` is a value of the runtime "
+                            f"({VALUES[node.func.name].split(': ')[0].split(' (')[0]}), "
+                            "not a function: it cannot be called",
+                    node.span, help=f"write `{node.func.name}` without parentheses"
+                                    + (f"; an element is `{node.func.name}[i]`" if node.func.name.endswith("s") else "")))
             return
         least, most, keywords = signature
         unknown = [k for k, _ in node.kwargs if keywords is not None and k not in keywords]
         given = len(node.args)
         if least <= given + len(node.kwargs) and (most is None or given <= most) and not unknown:
+            kind = _BUILTIN_KEYS.get(node.func.name)
+            if kind is not None and node.args and isinstance(node.args[0], (s.Str, s.Int)):
+                # `rust_trains("9")` rusted nothing, `enter_phase("Z")` stopped play on a RuleGap
+                self._reference(str(node.args[0].value), kind, node.args[0].span or node.span)
             return
         if most is None:
             takes = f"at least {least} argument{'s' if least != 1 else ''}"
