@@ -559,6 +559,30 @@ def test_the_cards_and_fields_the_title_has_are_not_errors(body):
     assert [(d.code, d.message) for d in loaded.errors] == []
 
 
+# ---------------------------------------------------------------- nesting the engine's Python cannot run
+
+@pytest.mark.parametrize("body, what, ok", [
+    ("".join(f" for q{i} in players {{" for i in range(21)) + "}" * 21, "21 `for` loops", 20),
+    (" if n > 0 {" * 91 + "}" * 91, "91 blocks", 90),
+    ("let x = " + "n + " * 151 + "n", "151 operations", 150),
+    ("let x = " + "-" * 151 + "n", "151 operations", 150),
+])
+def test_a_rule_nested_deeper_than_the_engine_runs_is_E039(body, what, ok):
+    """21 `for`s one inside another, 91 `if`s, a sum of 152 terms: `rulec check` passed them, and the
+    engine did not compile ("too many statically nested blocks", "too many nested parentheses" from
+    CPython: a traceback from `rulec play`). One level less checks clean, and the engine compiles."""
+    routine = f'  procedure p1(n: int) "p" §1 {{ {body} }}'
+    loaded = toy(f'variant "Deep" of "Toy" {{\n{routine}\n}}\n')
+    assert [d.code for d in loaded.errors] == ["E039"] and what in loaded.errors[0].message, \
+        [(d.code, d.message) for d in loaded.errors]
+    assert loaded.errors[0].span.path == "extra.rules" and loaded.errors[0].span.line == 2
+    shallower = body.replace(" for q0 in players {", "", 1).replace("}", "", 1) if "for" in body else \
+        body.replace(" if n > 0 {", "", 1).replace("}", "", 1) if "if" in body else body.replace("n + ", "", 1).replace("-", "", 1)
+    loaded = toy(f'variant "Deep" of "Toy" {{\n  procedure p1(n: int) "p" §1 {{ {shallower} }}\n}}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
+    _variant(loaded, "Deep")  # the engine compiles
+
+
 # ---------------------------------------------------------------- the IPO: the library's ipo_of, once
 
 def test_where_unsold_certificates_sit_is_the_library_function_for_the_engine_and_the_model():

@@ -104,6 +104,44 @@ def _card_fields_read(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple[
 _card_fields_read = s.ByNode(_card_fields_read)
 
 
+#: how deep the engine's Python can nest what a rule nests: loops one inside another (CPython's 20
+#: statically nested blocks), blocks (its 100 levels of indentation, less the function's own) and
+#: operations in one expression (its 200 nested parentheses, less what the emitter wraps around them)
+NESTING_LIMITS = {"loop": 20, "block": 90, "expression": 150}
+_EXPRESSIONS = (s.ListLit, s.SetLit, s.MapLit, s.Record, s.Range, s.Unary, s.Binary, s.Cond, s.Member, s.Call,
+                s.Index, s.Quantifier, s.MatchExpr)
+
+
+def _too_deep(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[str, int, object] | None:
+    """The first place in a routine, trigger or invariant nested deeper than `NESTING_LIMITS`: (what,
+    how deep, the node), or None. Iterative: a rule nested a few hundred deep would exhaust the
+    recursion of a walk that recursed."""
+    stack: list[tuple[object, int, int, int]] = [(decl, 0, 0, 0)]
+    while stack:
+        item, loops, blocks, exprs = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend((x, loops, blocks, exprs) for x in reversed(item))
+            continue
+        fields = getattr(item, "__dataclass_fields__", None)
+        if fields is None:
+            continue
+        if isinstance(item, s.For):
+            loops, blocks = loops + 1, blocks + 1
+        elif isinstance(item, (s.If, s.Match)):
+            blocks += 1
+        elif isinstance(item, _EXPRESSIONS):
+            exprs += 1
+        for what, depth in (("loop", loops), ("block", blocks), ("expression", exprs)):
+            if depth > NESTING_LIMITS[what]:
+                return what, depth, item
+        stack.extend((getattr(item, name), loops, blocks, exprs) for name in reversed(list(fields))
+                     if name not in ("span", "prov", "value_spans"))
+    return None
+
+
+_too_deep = s.ByNode(_too_deep)
+
+
 #: the arithmetic operators: a number's or money's, no component's
 _ARITHMETIC = ("+", "-", "*", "/", "mod")
 
@@ -408,7 +446,29 @@ class Checker:
         self._expression_types()
         self._money_and_arithmetic()
         self._card_fields()
+        self._nesting()
         return self.out
+
+    def _nesting(self) -> None:
+        """E039 for a routine, trigger or invariant nested deeper than the engine's Python can run
+        (`NESTING_LIMITS`): 21 `for`s one inside another, a hundred `if`s, a sum of 200 terms checked
+        clean, and the engine did not compile (a SyntaxError or IndentationError from `rulec play`)."""
+        words = {"loop": ("`for` loops one inside another", "write the inner loops as a procedure of their own"),
+                 "block": ("blocks (`if`, `for`, `match`) one inside another",
+                           "write the inner blocks as a procedure of their own"),
+                 "expression": ("operations one inside another in an expression",
+                                "split it with `let`s, or a function of its own")}
+        for clause in self.title.clauses:
+            if not isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            found = _too_deep(clause.decl)
+            if found is None:
+                continue
+            what, depth, node = found
+            said, help_ = words[what]
+            self.out.append(error(
+                "E039", f"{clause.decl.name} nests {depth} {said}: the engine runs at most {NESTING_LIMITS[what]}",
+                getattr(node, "span", None) or clause.decl.span, help=help_))
 
     def _card_fields(self) -> None:
         """E024 for a field read of a record of `train_cards` or `phases` (`card.rusts`) that the kind of
