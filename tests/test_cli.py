@@ -626,6 +626,20 @@ def test_a_log_that_is_not_json_is_shown_where_as_a_diagnostic(tmp_path, capsys,
         assert caret.index("^") == shown.index(text.splitlines()[-1][column - 1:column + 3]), err
 
 
+def test_a_log_naming_an_option_the_title_lacks_says_so(tmp_path, capsys):
+    """A log whose settings name an optional rule the title does not have: "1800 cannot be played yet:
+    1800 has no option 'nope'; options: ['private_bidding']" (the engine's ValueError, read as a title
+    not finished). It names the log's field, the option and the title's options."""
+    log = _played_log()
+    log["settings"] = {**(log.get("settings") or {}), "optional_rules": ["nope"]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "settings.optional_rules names 'nope', which is no option of 1800; its options: private_bidding" in err
+    assert "cannot be played yet" not in err, err
+
+
 def test_an_output_folder_the_system_refuses_is_one_line_not_a_traceback(tmp_path, capsys):
     """`--out` (compile, build, simulate) or `--html` (impact) naming a file, or a folder one cannot
     write: a NotADirectoryError or PermissionError traceback before; the path and the system's

@@ -540,6 +540,14 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
     title = _replay_target(front, log, args)
     if isinstance(title, tuple):
         return title
+    declared = sorted(str(c["key"]) for c in title.game.DATA.components_of("option"))
+    unknown = [o for o in (log.get("settings") or {}).get("optional_rules") or () if o not in declared]
+    if unknown:
+        # the log's settings name it: not a title that "cannot be played yet" (the engine's ValueError)
+        refusal = (f"settings.optional_rules names {unknown[0]!r}, which is no option of {title.display_name}; "
+                   f"its options: {', '.join(declared) or 'none'}")
+        print(f"rulec replay: {name}: {refusal}", file=sys.stderr)
+        return EXIT_FAIL, {"log": name, "error": refusal}
     try:
         done = replay(title.game, log, until=args.until)
     except (RuleGap, ValueError) as exc:
