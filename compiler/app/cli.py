@@ -541,7 +541,9 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
     if isinstance(title, tuple):
         return title
     declared = sorted(str(c["key"]) for c in title.game.DATA.components_of("option"))
-    unknown = [o for o in (log.get("settings") or {}).get("optional_rules") or () if o not in declared]
+    # an option may be named as 18xx.games names it in its logs (`log_names`: 1846's first_ed)
+    named = set(declared) | {str(n) for c in title.game.DATA.components_of("option") for n in c.get("log_names") or ()}
+    unknown = [o for o in (log.get("settings") or {}).get("optional_rules") or () if o not in named]
     if unknown:
         # the log's settings name it: not a title that "cannot be played yet" (the engine's ValueError)
         refusal = (f"settings.optional_rules names {unknown[0]!r}, which is no option of {title.display_name}; "
