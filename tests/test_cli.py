@@ -75,6 +75,20 @@ def test_play_and_simulate_refuse_an_unknown_option_before_any_game(capsys):
     assert err.strip() == "rulec simulate: 1846 has no option 'no_such_rule'; its options: first_edition"
 
 
+def test_validate_with_a_map_overlay_deals_a_card_when_no_action_is_short(capsys):
+    """`rulec validate "18 Grand Junction" --map tests/fixtures/18gj_test_map.rules --want 1` ended in a
+    TypeError traceback (`effect in None`): once no action reading a card's power was short of its
+    samples, the constructed states were dealt a card for no effects at all. A card is dealt as when
+    none has the effects wanted, and the validation reports."""
+    from compiler import paths
+
+    test_map = paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules"
+    assert main(["validate", "18 Grand Junction", "--map", str(test_map), "--games", "1", "--actions", "30",
+                 "--want", "1", "--json", "-q"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mismatches"] == [] and report["title"].startswith("18 Grand Junction")
+
+
 def test_validate_names_an_unknown_title_and_a_map_gap(capsys):
     assert main(["validate", "no-such-title"]) == 2
     assert "no title 'no-such-title'" in capsys.readouterr().err
