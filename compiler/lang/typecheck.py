@@ -386,6 +386,43 @@ def _no_collection(type_: s.TypeRef) -> bool:
     return bool(type_.alternatives) and all(isinstance(a, str) and a in _SINGLE_TYPES for a in type_.alternatives)
 
 
+def _path_end(value) -> list[Diagnostic]:
+    """E020 for a path's end written as an edge outside 0-5 (`(a: 0, b: 9)`): the runtime's tile reader
+    refused the whole map ("edge 9 is not 0-5"), and play said only that the title's data could not be
+    read, "a rulec bug to report"."""
+    negated = isinstance(value, s.Unary) and value.op == "-" and isinstance(value.operand, s.Int)
+    if not (negated or isinstance(value, s.Int)):
+        return []
+    edge = -value.operand.value if negated else value.value
+    if 0 <= edge <= 5:
+        return []
+    return [error("E020", f"a path's end is an edge from 0 to 5 or a node (n0, n1, ...), not {edge}", value.span,
+                  help="a hex has six edges, numbered 0 to 5 round from its first (the layout says where that is)")]
+
+
+def _path_nodes(comp: s.Component) -> list[Diagnostic]:
+    """E022 for a path of a hex or tile whose end names a node it does not have (`n2` where it has two
+    nodes, n0 and n1): the runtime's tile reader refused the map, as for an edge outside 0-5."""
+    nodes = comp.get("nodes")
+    paths = comp.get("paths")
+    if nodes is None or paths is None or not isinstance(nodes.value, s.ListLit) \
+            or not isinstance(paths.value, s.ListLit):
+        return []
+    count = len(nodes.value.items)
+    out = []
+    for path in paths.value.items:
+        if not isinstance(path, s.Record):
+            continue
+        for name, end in path.fields:
+            if name in ("a", "b") and isinstance(end, s.Name) and re.fullmatch(r"n\d+", end.name) \
+                    and int(end.name[1:]) >= count:
+                has = "no node" if not count else "one node, n0" if count == 1 else f"{count} nodes, n0 to n{count - 1}"
+                out.append(error(
+                    "E022", f"`{end.name}` names a node {comp.kind} {comp.key or ''} does not have: it has {has}",
+                    end.span, help="a path's node end names one of the `nodes` listed, from n0"))
+    return out
+
+
 def _key_of(expr) -> str | None:
     if isinstance(expr, s.Name):
         return expr.name
@@ -1287,6 +1324,7 @@ class Checker:
             if not self._value(prop.value, self.type_of(param), where=f"`{prop.name}`"):
                 self._bounds(prop.name, prop.value, KIND_BOUNDS)
         self._missing(kind, {p.name: p.value for p in comp.properties}, comp.span, f"{comp.kind} {comp.key or ''}".strip())
+        self.out.extend(_path_nodes(comp))
         for child in comp.children:
             self._component(child)
 
@@ -1402,7 +1440,10 @@ class Checker:
                     span, help=f"{owner}: {listing(known)}", suggestions=tuple(suggestions),
                 ))
                 continue
-            out.extend(self._problems(value, self.type_of(param), f"`{name}`"))
+            problems = self._problems(value, self.type_of(param), f"`{name}`")
+            out.extend(problems)
+            if not problems and kind is not None and kind.name == "path" and name in ("a", "b"):
+                out.extend(_path_end(value))
         if kind is not None:
             given = dict(rec.fields)
             for param in kind.params.values():
