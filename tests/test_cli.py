@@ -678,6 +678,27 @@ def test_replay_of_a_log_naming_a_variant_the_title_lacks_names_the_variant(tmp_
     assert "no title matches the log's '1800' with variant 'Nope'" in capsys.readouterr().err
 
 
+def test_check_of_a_map_overlay_finds_its_title_as_play_does_and_lists_the_titles(tmp_path, capsys):
+    """`rulec play "18 Grand Junction" --map M` plays an overlay written `errata "Test map" of "18 grand
+    junction"` (titles match by slug), but `rulec check M` said "overlays unknown title '18 grand
+    junction'; help: titles defined: none", as it did for a title that is no title at all. The check
+    finds the title as play does; an unknown one is E010 with rulespecs/' titles and the nearest."""
+    from compiler import paths
+
+    text = (paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules").read_text(encoding="utf-8")
+    lower = tmp_path / "lower.rules"
+    lower.write_text(text.replace('of "18 Grand Junction"', 'of "18 grand junction"'), encoding="utf-8")
+    assert main(["check", str(lower)]) == 0
+    assert "a map overlay: errata of '18 Grand Junction'" in capsys.readouterr().out
+    unknown = tmp_path / "unknown.rules"
+    unknown.write_text(text.replace('of "18 Grand Junction"', 'of "18 Grand Junktion"'), encoding="utf-8")
+    assert main(["check", "--format", "json", str(unknown)]) == 1
+    (found,) = json.loads(capsys.readouterr().out)
+    assert found["code"] == "E010" and "did you mean `18 Grand Junction`" in found["message"], found
+    assert found["help"] == "titles: 18 Grand Junction, 1800, 1846, 1880 Romania, 18CO"
+    assert found["span"]["path"].endswith("unknown.rules") and found["span"]["line"] == 16
+
+
 def test_check_of_a_map_overlay_checks_it_as_play_applies_it(tmp_path, capsys):
     """`rulec check OVERLAY` read the overlay with the library alone and refused it ("errata 'Test map'
     of '18 Grand Junction' overlays unknown title; titles defined: none"); with `rulespecs` beside it,

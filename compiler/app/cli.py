@@ -118,11 +118,23 @@ def _as_map_overlay(targets: list[Path]):
     units = module.units if module is not None else ()
     if not units or any(u.kind != "errata" for u in units) or len({u.base for u in units}) != 1:
         return None
-    base = units[0].base
+    from compiler.diagnostics import error
+    from compiler.lang.schema import did_you_mean, nearest
+    from compiler.names import slug
+
     loaded = load([paths.RULESPECS], check=False)
-    if base not in loaded.program.titles:
-        return None
     loaded.sources.add(shown, text)
+    # the title as `--map` finds it, by slug ("18 grand junction" plays on 18 Grand Junction)
+    base = next((t for t in loaded.program.titles if slug(t) == slug(units[0].base or "")), None)
+    if base is None:
+        # checked alone, it named an unknown title among none ("help: titles defined: none")
+        titles = sorted(loaded.program.titles)
+        loaded.diagnostics = [error(
+            "E010", f"errata {units[0].name!r} of unknown title {units[0].base!r}: a map overlay is errata of "
+                    "one of rulespecs/' titles" + did_you_mean(nearest(units[0].base or "", titles)),
+            units[0].base_span, help="titles: " + ", ".join(titles))]
+        loaded.files = [shown]
+        return loaded, f"{shown}: a map overlay (errata outside rulespecs/), checked with rulespecs/"
     best = None
     for variant in [None, *(v for v in loaded.program.variant_names(base)
                             if loaded.program.variants[(base, v)].reading is None)]:
