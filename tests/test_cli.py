@@ -654,6 +654,18 @@ def test_a_log_naming_an_option_the_title_lacks_says_so(tmp_path, capsys):
     assert "cannot be played yet" not in err, err
 
 
+@pytest.mark.parametrize("command", [["check"], ["compile", "--out", "OUT"], ["build", "--out", "OUT", "-q"]])
+def test_a_device_named_as_a_rulespec_is_an_error(tmp_path, capsys, command):
+    """`rulec check /dev/null` said "checked 3 files, 0 titles: 0 errors" and exited 0, `compile /dev/null
+    --out DIR` compiled 0 engines, `build /dev/null --out DIR` built a site of no title: a mistyped path
+    passed (a pipe would have blocked the read). E090 now, and nothing is built."""
+    command = [str(tmp_path) if word == "OUT" else word for word in command]
+    assert main([*command, "/dev/null"]) == 1
+    said = capsys.readouterr()
+    assert "error[E090]: /dev/null is no rulespec: a device or a pipe" in said.out + said.err, said
+    assert not (tmp_path / "site").exists()
+
+
 def test_an_output_folder_the_system_refuses_is_one_line_not_a_traceback(tmp_path, capsys):
     """`--out` (compile, build, simulate) or `--html` (impact) naming a file, or a folder one cannot
     write: a NotADirectoryError or PermissionError traceback before; the path and the system's
