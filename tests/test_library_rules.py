@@ -494,6 +494,11 @@ MONEY_ROUTINE = ('  procedure p1(p: player, c: corporation, n: int, t: train, pr
     ("transfer c from bank to p", "c", "`transfer` moves an amount of money, not the parameter `c: corporation`"),
     ("transfer true from bank to p", "true", "`transfer` moves an amount of money, not true or false"),
     ("transfer 10% from bank to p", "10%", "`transfer` moves an amount of money, not a percentage"),
+    # a variable bound once, over a list of components, is one of them
+    ("for k in corporations { let x = k + 1 }", "k + 1", "`+` is arithmetic on `k`, a corporation"),
+    ("let x = sum(q in privates: q * 2)", "q * 2", "`*` is arithmetic on `q`, a private"),
+    ("for q in privates { transfer $5 from bank to q }", "q }",
+     "`transfer ... to` names `q`, a private, which holds no money"),
 ])
 def test_arithmetic_or_a_transfer_on_what_is_no_number_or_holds_no_money_is_E038(body, at, says):
     """`corporation + 1`, `transfer $10 from pool to player`, `transfer "ten" from bank to player`
@@ -512,6 +517,8 @@ def test_arithmetic_or_a_transfer_on_what_is_no_number_or_holds_no_money_is_E038
     "let x = n + 1", "let c = 5\n let x = c + 1", "for p in [1, 2] { let x = p * 2 }",
     "let x = sum(c in xs: 1) + n", "transfer cash(c) from c to bank", "let x = all(t in xs: t == c)",
     "let pool = c\n transfer $10 from pool to bank",
+    "for q in players { transfer $1 from bank to q }", "for k in corporations { transfer n from k to bank }",
+    "for k in corporations { let x = 1 }\n let k = 5\n let y = k + 1",  # k bound twice: not certain
 ])
 def test_arithmetic_and_transfers_on_numbers_and_holders_of_money_are_not_E038(body):
     loaded = toy(f'variant "Bad" of "Toy" {{\n  state flag: bool "f" §1\n{MONEY_ROUTINE.format(body=body)}\n}}\n')

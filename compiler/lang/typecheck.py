@@ -18,7 +18,7 @@ Each finding is at the value's own span:
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 from compiler.lang import syntax as s
@@ -146,14 +146,22 @@ _too_deep = s.ByNode(_too_deep)
 _ARITHMETIC = ("+", "-", "*", "/", "mod")
 
 
-def _money_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple, tuple, frozenset]:
-    """The arithmetic (`+ - * / mod`) and the transfers of a routine, trigger or invariant, with the
-    names its quantifiers bind, in the order of `walk`."""
+def _money_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple, tuple, frozenset, tuple]:
+    """The arithmetic (`+ - * / mod`) and the transfers of a routine, trigger or invariant, the names
+    its quantifiers bind, and each `for` or quantifier's (variable, the name it goes over, or None), in
+    the order of `walk`."""
     nodes = list(s.walk(decl))
     arithmetic = tuple(n for n in nodes if isinstance(n, s.Binary) and n.op in _ARITHMETIC)
     transfers = tuple(n for n in nodes if isinstance(n, s.Transfer))
     bound = frozenset(n.var for n in nodes if isinstance(n, s.Quantifier))
-    return arithmetic, transfers, bound
+    loops = tuple((n.var, n.domain.name if isinstance(n.domain, s.Name) else None)
+                  for n in nodes if isinstance(n, (s.For, s.Quantifier)))
+    return arithmetic, transfers, bound, loops
+
+
+#: the runtime's lists of components (`compiler.lang.builtins.VALUES`): the kind of each element
+_COMPONENT_LISTS = {"players": "player", "corporations": "corporation", "privates": "private", "minors": "minor",
+                    "bonds": "bond"}
 
 
 _money_sites = s.ByNode(_money_sites)
@@ -627,20 +635,29 @@ class Checker:
             decl = clause.decl
             if not isinstance(decl, (s.Routine, s.Trigger)):
                 continue
-            arithmetic, transfers, bound = _money_sites(decl)
+            arithmetic, transfers, bound, loops = _money_sites(decl)
             if not arithmetic and not transfers:
                 continue
             params = {p.name: p for p in decl.params} if isinstance(decl, s.Routine) else {}
-            rebound = {st.name for st in statements(decl.body) if isinstance(st, s.Let)} \
-                | {st.var for st in statements(decl.body) if isinstance(st, s.For)} | bound
+            lets = [st.name for st in statements(decl.body) if isinstance(st, s.Let)]
+            rebound = set(lets) | {st.var for st in statements(decl.body) if isinstance(st, s.For)} | bound
             if isinstance(decl, s.Trigger):
                 rebound |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
             components = {name: kinds for name, p in params.items()
                           if name not in rebound and (kinds := _component_types(p.type)) is not None}
             own = {name: state for name, state in states.items() if name not in rebound and name not in params}
+            # a variable bound once, by a `for` or quantifier over the players, corporations, ... (not
+            # themselves rebound): an element of that list, wherever it is read
+            times = Counter([var for var, _ in loops] + lets + list(params) + (
+                [a.name for a in decl.event.args if isinstance(a, s.Name)] if isinstance(decl, s.Trigger) else []))
+            elements = {var: _COMPONENT_LISTS[over] for var, over in loops
+                        if times[var] == 1 and over in _COMPONENT_LISTS and over not in params and over not in lets}
 
             def holder(expr) -> tuple[str, bool] | None:
                 """(how a message names it, whether it holds money) where `expr` is certainly one thing."""
+                if isinstance(expr, s.Name) and expr.name in elements:
+                    kind = elements[expr.name]
+                    return f"`{expr.name}`, a {kind}", kind in _MONEY_COMPONENTS
                 if not isinstance(expr, s.Name) or expr.name in rebound or (expr.name in params and expr.name not in components):
                     return None
                 if expr.name in components:
