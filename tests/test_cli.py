@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -72,6 +73,20 @@ def test_play_and_simulate_refuse_an_unknown_option_before_any_game(capsys):
     assert main(["simulate", "1846", "--option", "no_such_rule", "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "rulec simulate: 1846 has no option 'no_such_rule'; its options: first_edition"
+
+
+def test_validate_with_a_map_overlay_deals_a_card_when_no_action_is_short(capsys):
+    """`rulec validate "18 Grand Junction" --map tests/fixtures/18gj_test_map.rules --want 1` ended in a
+    TypeError traceback (`effect in None`): once no action reading a card's power was short of its
+    samples, the constructed states were dealt a card for no effects at all. A card is dealt as when
+    none has the effects wanted, and the validation reports."""
+    from compiler import paths
+
+    test_map = paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules"
+    assert main(["validate", "18 Grand Junction", "--map", str(test_map), "--games", "1", "--actions", "30",
+                 "--want", "1", "--json", "-q"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mismatches"] == [] and report["title"].startswith("18 Grand Junction")
 
 
 def test_validate_names_an_unknown_title_and_a_map_gap(capsys):
@@ -262,6 +277,38 @@ def test_build_after_an_erratum_on_a_fresh_clone_solves_only_the_changed_checks(
     assert len(solved) < sum(len(e["results"]) for e in before.values()) / 5
     for name in before:
         assert [r[:3] for r in after[name]["results"]] == [r[:3] for r in before[name]["results"]]
+
+
+def test_build_of_the_titles_elsewhere_takes_the_committed_record(tmp_path, capsys, monkeypatch):
+    """`rulec build --out DIR` (rulespecs/' titles, their engines and site written under DIR) read the
+    record only under DIR/site, where there is none, and proved every title again (4 minutes on 2
+    cores). A title whose record in the committed site/proofs.json is fresh is taken from it, as
+    `rulec build` takes it; the pages are still written under DIR (here the docs stage is stood in
+    for: what it is given is checked)."""
+    from compiler import paths
+    from compiler.docs import build as docs
+    from compiler.verify import verifier as verify
+
+    def no_proof(*args, **kwargs):
+        raise AssertionError("a title with a fresh record in site/proofs.json was verified again")
+
+    given = {}
+
+    def documented(**kwargs):
+        given.update(kwargs)
+        (kwargs["root"] / "docs").mkdir(parents=True)
+        return 0
+
+    monkeypatch.setattr(verify, "verify_title", no_proof)
+    monkeypatch.setattr(verify, "warm", no_proof)
+    monkeypatch.setattr(docs, "build", documented)
+    assert main(["build", "--out", str(tmp_path), "-q"]) == 0
+    out = capsys.readouterr().out
+    titles = len(given["loaded"].every_title())
+    assert f"{titles} taken from the fresh record (site/proofs.json)" in out, out
+    assert given["root"] == tmp_path / "site" and given["generated"] == tmp_path / "generated"
+    assert set(given["reports"]) == {t.display_name for t in given["loaded"].every_title()}
+    assert paths.SITE != tmp_path / "site"
 
 
 def test_console_script_entry_point():
@@ -601,6 +648,66 @@ def test_a_folder_with_no_rulespec_is_an_error_not_a_clean_check(tmp_path, capsy
     assert "it is a folder" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["play", "1800"], ["validate", "1800", "--games", "1"]])
+def test_a_map_overlay_that_is_a_device_says_so(capsys, command):
+    """`rulec validate 1800 --map /dev/null` said "cannot read the map overlay /dev/null: no such file":
+    it is there, a device. It says it is no regular file."""
+    assert main([*command, "--map", "/dev/null"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read the map overlay /dev/null: not a regular file" in err and "no such file" not in err, err
+
+
+@pytest.mark.parametrize("text, says", [
+    ('{"title": "1846", "players": [{"id": 1, "name": "Ann"}], "actions": [{"type": "pa',
+     ["log.json:1:79: not JSON: unterminated string", "the file ends there: cut short?",
+      '1 | ...', '"actions": [{"type": "pa']),
+    ('{"title": "1846",\n "players": [1,,2]}', ["log.json:2:16: not JSON: expecting value", '2 |  "players": [1,,2]',
+                                                  "  |                ^"]),
+    ("", ["log.json: the file is empty, not a game log (JSON)"]),
+])
+def test_a_log_that_is_not_json_is_shown_where_as_a_diagnostic(tmp_path, capsys, text, says):
+    """`rulec replay` of a log cut short said "cannot read LOG: Expecting value: line 1 column 18211
+    (char 18210)": no file:line:col, no line, no caret, and nothing of why. It says where, what was
+    expected, shows the part of the line around it with a caret, and that the file ends there."""
+    log = tmp_path / "log.json"
+    log.write_text(text, encoding="utf-8")
+    assert main(["replay", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"rulec replay: {log}") and "Traceback" not in err, err
+    for words in says:
+        assert words in err, (words, err)
+    if len(err.splitlines()) == 4:  # the caret is under the column named
+        _, _, shown, caret = err.splitlines()
+        column = int(re.search(r"log\.json:\d+:(\d+):", err)[1])
+        assert caret.index("^") == shown.index(text.splitlines()[-1][column - 1:column + 3]), err
+
+
+def test_a_log_naming_an_option_the_title_lacks_says_so(tmp_path, capsys):
+    """A log whose settings name an optional rule the title does not have: "1800 cannot be played yet:
+    1800 has no option 'nope'; options: ['private_bidding']" (the engine's ValueError, read as a title
+    not finished). It names the log's field, the option and the title's options."""
+    log = _played_log()
+    log["settings"] = {**(log.get("settings") or {}), "optional_rules": ["nope"]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "settings.optional_rules names 'nope', which is no option of 1800; its options: private_bidding" in err
+    assert "cannot be played yet" not in err, err
+
+
+@pytest.mark.parametrize("command", [["check"], ["compile", "--out", "OUT"], ["build", "--out", "OUT", "-q"]])
+def test_a_device_named_as_a_rulespec_is_an_error(tmp_path, capsys, command):
+    """`rulec check /dev/null` said "checked 3 files, 0 titles: 0 errors" and exited 0, `compile /dev/null
+    --out DIR` compiled 0 engines, `build /dev/null --out DIR` built a site of no title: a mistyped path
+    passed (a pipe would have blocked the read). E090 now, and nothing is built."""
+    command = [str(tmp_path) if word == "OUT" else word for word in command]
+    assert main([*command, "/dev/null"]) == 1
+    said = capsys.readouterr()
+    assert "error[E090]: /dev/null is no rulespec: a device or a pipe" in said.out + said.err, said
+    assert not (tmp_path / "site").exists()
+
+
 def test_an_output_folder_the_system_refuses_is_one_line_not_a_traceback(tmp_path, capsys):
     """`--out` (compile, build, simulate) or `--html` (impact) naming a file, or a folder one cannot
     write: a NotADirectoryError or PermissionError traceback before; the path and the system's
@@ -623,6 +730,27 @@ def test_replay_of_a_log_naming_a_variant_the_title_lacks_names_the_variant(tmp_
     path.write_text(json.dumps(log), encoding="utf-8")
     assert main(["replay", str(path)]) == 1
     assert "no title matches the log's '1800' with variant 'Nope'" in capsys.readouterr().err
+
+
+def test_check_of_a_map_overlay_finds_its_title_as_play_does_and_lists_the_titles(tmp_path, capsys):
+    """`rulec play "18 Grand Junction" --map M` plays an overlay written `errata "Test map" of "18 grand
+    junction"` (titles match by slug), but `rulec check M` said "overlays unknown title '18 grand
+    junction'; help: titles defined: none", as it did for a title that is no title at all. The check
+    finds the title as play does; an unknown one is E010 with rulespecs/' titles and the nearest."""
+    from compiler import paths
+
+    text = (paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules").read_text(encoding="utf-8")
+    lower = tmp_path / "lower.rules"
+    lower.write_text(text.replace('of "18 Grand Junction"', 'of "18 grand junction"'), encoding="utf-8")
+    assert main(["check", str(lower)]) == 0
+    assert "a map overlay: errata of '18 Grand Junction'" in capsys.readouterr().out
+    unknown = tmp_path / "unknown.rules"
+    unknown.write_text(text.replace('of "18 Grand Junction"', 'of "18 Grand Junktion"'), encoding="utf-8")
+    assert main(["check", "--format", "json", str(unknown)]) == 1
+    (found,) = json.loads(capsys.readouterr().out)
+    assert found["code"] == "E010" and "did you mean `18 Grand Junction`" in found["message"], found
+    assert found["help"] == "titles: 18 Grand Junction, 1800, 1846, 1880 Romania, 18CO"
+    assert found["span"]["path"].endswith("unknown.rules") and found["span"]["line"] == 16
 
 
 def test_check_of_a_map_overlay_checks_it_as_play_applies_it(tmp_path, capsys):

@@ -300,3 +300,19 @@ def test_match_as_an_expression():
     assert unparse(match.as_cond()) == (
         '(half_pay_rounding == "shareholders_get_larger_ten") ? min(revenue, ((revenue + 19) / 20) * 10) '
         ": (revenue / 20) * 10")
+
+
+@pytest.mark.parametrize("text", [
+    'title "X" {\n  procedure p() "p" {' + " if true {" * 2000 + "}" * 2000 + "}\n}\n",
+    'title "X" {\n  function f() "f" = ' + "1 + " * 5000 + "1\n}\n",
+])
+def test_a_clause_nested_too_deeply_to_read_is_E001_not_a_traceback(tmp_path, capsys, text):
+    """2,000 `if`s one inside another: a RecursionError in building the syntax tree, which Lark wrapped
+    in a VisitError that escaped `rulec check` as a traceback (the bare RecursionError was caught)."""
+    from compiler.app.cli import main
+
+    path = tmp_path / "deep.rules"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "error[E001]: the clause nests too deeply to read" in out and "Traceback" not in out

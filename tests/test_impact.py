@@ -44,7 +44,8 @@ NO_PRIVATES_IN_PHASE_I = """errata "No private purchases in phase I" of "1846" {
 DIVIDENDS_TO_NOBODY = """errata "Dividends into the pool" of "Toy" {
   replace procedure pay_dividends(corporation: corporation, paid: money) "Pay the dividends into the bank pool" §3 {
     for holder in shareholders(corporation) {
-      transfer pay_per_share(corporation, holder, paid) from bank to pool
+      let market = pool
+      transfer pay_per_share(corporation, holder, paid) from bank to market
     }
   }
 }
@@ -180,6 +181,21 @@ def test_a_log_that_is_not_there_is_an_error(tmp_path, capsys):
     assert main(["impact", str(_errata(tmp_path, RE_CITED)), str(missing), "--no-proofs", "-q"]) == 1
     err = capsys.readouterr().err
     assert err.strip() == f"rulec impact: no such log: {missing}" and "Traceback" not in err
+
+@pytest.mark.parametrize("where, says", [
+    ("/dev/null", "/dev/null: not a regular file (a device or a pipe)"),
+    ("folder", "folder: a folder, not a file of errata"),
+    ("nonexistent.rules", "nonexistent.rules: no such file"),
+])
+def test_errata_that_are_no_file_say_what_they_are(tmp_path, capsys, where, says):
+    """`rulec impact /dev/null` said "cannot read the errata /dev/null: no such file": it is there, it
+    is a device; a folder was "no such file" too. Each says what is wrong with it."""
+    (tmp_path / "folder").mkdir()
+    path = where if where.startswith("/") else str(tmp_path / where)
+    assert main(["impact", path, "--no-proofs", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rulec impact: cannot read the errata ") and says in err and "Traceback" not in err, err
+
 
 def test_a_refused_action_is_retaken_only_at_another_amount_never_on_another_thing():
     """An action the amended rules refuse is taken as the one legal action that differs from it in a

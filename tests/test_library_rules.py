@@ -475,6 +475,121 @@ def test_values_of_the_right_or_an_uncertain_type_are_not_E038(body):
     assert [(d.code, d.message) for d in loaded.errors] == []
 
 
+MONEY_ROUTINE = ('  procedure p1(p: player, c: corporation, n: int, t: train, pr: private, xs: list[corporation]) '
+                 '"p" §1 {{ {body} }}')
+
+
+@pytest.mark.parametrize("body, at, says", [
+    ("let x = c + 1", "c", "`+` is arithmetic on the parameter `c: corporation`, not on a number or money"),
+    ("let x = 2 * p", "p", "`*` is arithmetic on the parameter `p: player`"),
+    ("let x = bank - $10", "bank", "`-` is arithmetic on the bank"),
+    ("let x = n + (n > 2)", "n > 2", "`+` is arithmetic on true or false"),
+    ("let x = none / 2", "none", "`/` is arithmetic on none"),
+    ("transfer $10 from pool to p", "pool", "`transfer ... from` names the bank pool, which holds no money"),
+    ("transfer $10 from p to depot", "depot", "`transfer ... to` names the depot, which holds no money"),
+    ("transfer $10 from t to c", "t", "`transfer ... from` names the parameter `t: train`, which holds no money"),
+    ("transfer $10 from c to pr", "pr", "`transfer ... to` names the parameter `pr: private`, which holds no money"),
+    ("transfer $10 from bank to 5", "5", "`transfer ... to` names a number, which holds no money"),
+    ('transfer "ten" from bank to p', '"ten"', "`transfer` moves an amount of money, not a string"),
+    ("transfer c from bank to p", "c", "`transfer` moves an amount of money, not the parameter `c: corporation`"),
+    ("transfer true from bank to p", "true", "`transfer` moves an amount of money, not true or false"),
+    ("transfer 10% from bank to p", "10%", "`transfer` moves an amount of money, not a percentage"),
+    # a variable bound once, over a list of components, is one of them
+    ("for k in corporations { let x = k + 1 }", "k + 1", "`+` is arithmetic on `k`, a corporation"),
+    ("let x = sum(q in privates: q * 2)", "q * 2", "`*` is arithmetic on `q`, a private"),
+    ("for q in privates { transfer $5 from bank to q }", "q }",
+     "`transfer ... to` names `q`, a private, which holds no money"),
+])
+def test_arithmetic_or_a_transfer_on_what_is_no_number_or_holds_no_money_is_E038(body, at, says):
+    """`corporation + 1`, `transfer $10 from pool to player`, `transfer "ten" from bank to player`
+    checked clean: the engine stopped in play on a TypeError (an entity plus a number) or a KeyError
+    (the pool has no cash), and the z3 model counted money paid to the pool as gone."""
+    routine = MONEY_ROUTINE.format(body=body)
+    loaded = toy(f'variant "Bad" of "Toy" {{\n  state flag: bool "f" §1\n{routine}\n}}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == ["E038"] and says in found[0].message, [(d.code, d.message) for d in found]
+    column = routine.index(at, routine.index("{ ") + 2 + len(body.split(" ")[0])) + 1
+    assert (found[0].span.path, found[0].span.line, found[0].span.column) == ("extra.rules", 3, column)
+
+
+@pytest.mark.parametrize("body", [
+    "transfer $10 from bank to p", "transfer n from c to bank", "transfer n * 2 from p to c",
+    "let x = n + 1", "let c = 5\n let x = c + 1", "for p in [1, 2] { let x = p * 2 }",
+    "let x = sum(c in xs: 1) + n", "transfer cash(c) from c to bank", "let x = all(t in xs: t == c)",
+    "let pool = c\n transfer $10 from pool to bank",
+    "for q in players { transfer $1 from bank to q }", "for k in corporations { transfer n from k to bank }",
+    "for k in corporations { let x = 1 }\n let k = 5\n let y = k + 1",  # k bound twice: not certain
+])
+def test_arithmetic_and_transfers_on_numbers_and_holders_of_money_are_not_E038(body):
+    loaded = toy(f'variant "Bad" of "Toy" {{\n  state flag: bool "f" §1\n{MONEY_ROUTINE.format(body=body)}\n}}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
+
+
+# ---------------------------------------------------------------- train cards, phases and their primitives
+
+CARDS_ROUTINE = '  procedure p1(train: train) "p" §1 {{ {body} }}'
+
+
+@pytest.mark.parametrize("body, at, code, says", [
+    ('do rust_trains("9")', '"9"', "E022", "no train `9`"),
+    ("do make_obsolete(5)", "5", "E022", "no train `5`"),
+    ('do enter_phase("Z")', '"Z"', "E022", "no phase `Z`"),
+    ('let x = phase_at_least("4")', '"4"', "E022", "no phase `4`"),
+    ("for c in train_cards { do rust_trains(c.bogus) }", "bogus", "E024",
+     "a record of the train cards has no field `bogus`"),
+    ('let x = any(p in phases: p.on_trian == "3")', "on_trian", "E024",
+     "a record of the phases has no field `on_trian`; did you mean `on_train`?"),
+    ("let x = train_cards(1)", "train_cards", "E015", "`train_cards` is a value of the runtime (the train cards"),
+    ("do depot()", "depot", "E015", "`depot` is a value of the runtime (the trains not yet bought), not a function"),
+])
+def test_a_card_or_field_the_title_does_not_have_is_an_error(body, at, code, says):
+    """Written in a rule of a variant of the toy, each checked clean and went wrong in play:
+    `rust_trains("9")` rusted nothing, `enter_phase("Z")` stopped the game on a RuleGap, `card.bogus` of a
+    train card was a KeyError, `train_cards(1)` an AttributeError (no builtin of that name)."""
+    routine = CARDS_ROUTINE.format(body=body)
+    loaded = toy(f'variant "Bad" of "Toy" {{\n{routine}\n}}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == [code] and says in found[0].message, [(d.code, d.message) for d in found]
+    column = routine.index(at, routine.index("{ ") + 2 + (3 if body.startswith("do ") else 0)) + 1
+    if at == "bogus" or at == "on_trian":  # a field's span starts at the record it is read of
+        column = routine.index(at) - 1
+    assert (found[0].span.path, found[0].span.line, found[0].span.column) == ("extra.rules", 2, column)
+
+
+@pytest.mark.parametrize("body", [
+    'do rust_trains("2")', 'do make_obsolete("3")', "do enter_phase(3)", "for c in train_cards { do rust_trains(c.key) }",
+    'let x = any(p in phases: p.on_train == "3" and p.train_limit > 1)', "let x = depot",
+    "for c in corporations { let y = c.bogus }", "let c = 5\n for c in train_cards { let y = c.price }",
+])
+def test_the_cards_and_fields_the_title_has_are_not_errors(body):
+    loaded = toy(f'variant "Bad" of "Toy" {{\n{CARDS_ROUTINE.format(body=body)}\n}}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
+
+
+# ---------------------------------------------------------------- nesting the engine's Python cannot run
+
+@pytest.mark.parametrize("body, what, ok", [
+    ("".join(f" for q{i} in players {{" for i in range(21)) + "}" * 21, "21 `for` loops", 20),
+    (" if n > 0 {" * 91 + "}" * 91, "91 blocks", 90),
+    ("let x = " + "n + " * 151 + "n", "151 operations", 150),
+    ("let x = " + "-" * 151 + "n", "151 operations", 150),
+])
+def test_a_rule_nested_deeper_than_the_engine_runs_is_E039(body, what, ok):
+    """21 `for`s one inside another, 91 `if`s, a sum of 152 terms: `rulec check` passed them, and the
+    engine did not compile ("too many statically nested blocks", "too many nested parentheses" from
+    CPython: a traceback from `rulec play`). One level less checks clean, and the engine compiles."""
+    routine = f'  procedure p1(n: int) "p" §1 {{ {body} }}'
+    loaded = toy(f'variant "Deep" of "Toy" {{\n{routine}\n}}\n')
+    assert [d.code for d in loaded.errors] == ["E039"] and what in loaded.errors[0].message, \
+        [(d.code, d.message) for d in loaded.errors]
+    assert loaded.errors[0].span.path == "extra.rules" and loaded.errors[0].span.line == 2
+    shallower = body.replace(" for q0 in players {", "", 1).replace("}", "", 1) if "for" in body else \
+        body.replace(" if n > 0 {", "", 1).replace("}", "", 1) if "if" in body else body.replace("n + ", "", 1).replace("-", "", 1)
+    loaded = toy(f'variant "Deep" of "Toy" {{\n  procedure p1(n: int) "p" §1 {{ {shallower} }}\n}}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []
+    _variant(loaded, "Deep")  # the engine compiles
+
+
 # ---------------------------------------------------------------- the IPO: the library's ipo_of, once
 
 def test_where_unsold_certificates_sit_is_the_library_function_for_the_engine_and_the_model():

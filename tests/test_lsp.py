@@ -223,6 +223,35 @@ def test_a_request_whose_params_do_not_read_is_answered_with_an_error(server, pa
                           lsp.Hover) is not None
 
 
+@pytest.mark.parametrize("method, params, says", [
+    (lsp.TEXT_DOCUMENT_DID_CHANGE, {"textDocument": {"uri": 5}, "contentChanges": []}, "textDocument"),
+    (lsp.TEXT_DOCUMENT_DID_OPEN, {"textDocument": {"uri": "file:///x.rules"}}, "textDocument"),
+    (lsp.TEXT_DOCUMENT_DID_SAVE, None, "params"),
+])
+def test_a_notification_whose_params_do_not_read_is_logged_and_ignored(method, params, says):
+    """A didChange whose document's uri was a number (or a didOpen with no text) has no answer to give:
+    pygls logged a traceback of cattrs' error and showed "Error in server: Invalid Params" in a window.
+    It is said in one line on the server's log, and the server goes on. A server of its own: the module's
+    checks no traceback only at its end."""
+    client = Client()
+    try:
+        client.initialize()
+        client._send({"method": method, "params": params})
+        client.open(TOY_URI, MISTAKE)
+        assert [d.code for d in client.diagnostics(TOY_URI, 1)] == [d.code for d in _server_codes()]
+        log = client.stderr()
+    finally:
+        assert client.close() == 0
+    assert "Traceback" not in log and client.shown == [], (log, client.shown)
+    (line,) = [x for x in log.splitlines() if "notification ignored" in x]
+    assert line.startswith(f"rulec lsp: a notification ignored: {method}: the params do not read") and says in line
+
+
+def _server_codes():
+    shown = "tests/fixtures/toy/toy.rules"
+    return [d for d in check_source(MISTAKE, shown, with_library=True).diagnostics if d.span.path == shown]
+
+
 def test_a_change_of_a_document_never_opened_is_ignored(server):
     """A didChange for a document the editor never opened (a client's slip) showed "Error in server:
     KeyError: 'file:///...'" in a window: pygls's workspace has no such document. It is ignored (said

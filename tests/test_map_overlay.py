@@ -63,3 +63,24 @@ def test_an_overlay_inside_rulespecs_and_a_missing_file_are_refused(tmp_path, ca
         overlay_game_class("18 Grand Junction", None, paths.RULESPECS / "1846.rules")
     assert main(["play", "18 Grand Junction", "--map", str(tmp_path / "none.rules")]) == 1
     assert "no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path, code, says", [
+    ("(a: 0, b: 9)", "E020", "a path's end is an edge from 0 to 5 or a node (n0, n1, ...), not 9"),
+    ("(a: -1, b: 3)", "E020", "a path's end is an edge from 0 to 5 or a node (n0, n1, ...), not -1"),
+    ("(a: 0, b: n1)", "E022", "`n1` names a node hex B2 does not have: it has no node"),
+])
+def test_a_path_end_the_hex_does_not_have_is_a_diagnostic(tmp_path, capsys, path, code, says):
+    """A map overlay whose hex B2 had track to edge 9, or to a node it does not have: `rulec play --map`
+    said "18 Grand Junction data is a gap in the rulespec: cannot be read for play, and `rulec check`
+    did not say why: a rulec bug to report" (the tile reader's ValueError). The check says where."""
+    text = FIXTURE.read_text(encoding="utf-8")
+    at = text.index("  hex B2")
+    first = text.index("paths: []", at)
+    bad = tmp_path / "bad_map.rules"
+    bad.write_text(text[:first] + f"paths: [{path}]" + text[first + len("paths: []"):], encoding="utf-8")
+    line = text[:first].count("\n") + 1
+    assert main(["play", "18 Grand Junction", "--map", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"bad_map.rules:{line}:" in err and f"error[{code}]: {says}" in err, err
+    assert "a rulec bug to report" not in err

@@ -220,6 +220,14 @@ def test_hints_name_the_certificates_gone_before_play_touched_a_corporation():
     (lambda log: {**log, "actions": {"1": {}}}, "`actions` is an object"),
     (lambda log: {**log, "actions": log["actions"][:2] + [7]}, "action 3 is a number"),
     (lambda log: {**log, "actions": [{**log["actions"][0], "auto_actions": [1]}]}, "`auto_actions` of action 1"),
+    # an id that is a list or an object: a TypeError (unhashable) from the reading of players' names before
+    (lambda log: {**log, "actions": [{**log["actions"][0], "entity": ["Ann"]}]},
+     "the `entity` of action 1 is a list, not an id"),
+    (lambda log: {**log, "actions": [{**log["actions"][0], "target": {"id": 1}, "target_type": "player"}]},
+     "the `target` of action 1 is an object, not an id"),
+    (lambda log: {**log, "actions": [{**log["actions"][0], "auto_actions": [{"type": "pass", "entity": [1]}]}]},
+     "the `entity` of action 1 (its auto action 1) is a list, not an id"),
+    (lambda log: {**log, "players": [{"id": [1], "name": "Ann"}]}, "the `id` of player 1 of `players` is a list"),
 ])
 def test_a_log_of_the_wrong_shape_is_refused_saying_where(change, words):
     """`replay` of a log of the wrong shape: an `AttributeError` or `TypeError` from deep in the

@@ -118,11 +118,23 @@ def _as_map_overlay(targets: list[Path]):
     units = module.units if module is not None else ()
     if not units or any(u.kind != "errata" for u in units) or len({u.base for u in units}) != 1:
         return None
-    base = units[0].base
+    from compiler.diagnostics import error
+    from compiler.lang.schema import did_you_mean, nearest
+    from compiler.names import slug
+
     loaded = load([paths.RULESPECS], check=False)
-    if base not in loaded.program.titles:
-        return None
     loaded.sources.add(shown, text)
+    # the title as `--map` finds it, by slug ("18 grand junction" plays on 18 Grand Junction)
+    base = next((t for t in loaded.program.titles if slug(t) == slug(units[0].base or "")), None)
+    if base is None:
+        # checked alone, it named an unknown title among none ("help: titles defined: none")
+        titles = sorted(loaded.program.titles)
+        loaded.diagnostics = [error(
+            "E010", f"errata {units[0].name!r} of unknown title {units[0].base!r}: a map overlay is errata of "
+                    "one of rulespecs/' titles" + did_you_mean(nearest(units[0].base or "", titles)),
+            units[0].base_span, help="titles: " + ", ".join(titles))]
+        loaded.files = [shown]
+        return loaded, f"{shown}: a map overlay (errata outside rulespecs/), checked with rulespecs/"
     best = None
     for variant in [None, *(v for v in loaded.program.variant_names(base)
                             if loaded.program.variants[(base, v)].reading is None)]:
@@ -335,7 +347,10 @@ def cmd_build(args) -> int:
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
         return EXIT_FAIL
-    reports = _build_verify(loaded, out, args.jobs, None if args.reprove else site)
+    # the committed record is read too when the site goes elsewhere (`--out DIR`): a title whose
+    # fingerprint there is its own now is proved already, whatever folder its pages are written to
+    records = [] if args.reprove else list(dict.fromkeys([site, paths.SITE]))
+    reports = _build_verify(loaded, out, args.jobs, records)
     if reports is None:
         return EXIT_FAIL
     import io
@@ -353,11 +368,12 @@ def cmd_build(args) -> int:
 
 
 def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
-                  site: Path | None = None) -> dict | None:
+                  sites: list[Path] = ()) -> dict | None:
     """The verify stage of `rulec build`: every title and variant, through the
     verify cache. Returns the reports by display name (the docs stage shows
-    them), None when the stage failed. A title whose record under `site`
-    (`proofs.json`, `compiler.docs.proofs`) is fresh — its fingerprint, the
+    them), None when the stage failed. A title whose record under one of
+    `sites`, the first that has it fresh (`proofs.json`, `compiler.docs.proofs`;
+    the site written to, then the committed one) is fresh — its fingerprint, the
     verifier's version and the text of the title's files, is the title's now —
     is taken from the record, as `rulec docs` takes it: nothing it depends on has
     changed since the verifier gave it, so a build with nothing changed proves
@@ -379,9 +395,16 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
 
     cache = verify.Cache.default()
     selected = verify.select_titles(loaded, None)
-    record = recorded(loaded, site) if site is not None else None
-    fresh = {t.display_name: record.reports[t.display_name] for t in selected
-             if record is not None and t.display_name in record.reports and t.display_name not in record.stale}
+    fresh: dict = {}
+    taken_from: list[Path] = []
+    for site in sites:
+        record = recorded(loaded, site)
+        found = {t.display_name: record.reports[t.display_name] for t in selected
+                 if t.display_name not in fresh and t.display_name in record.reports
+                 and t.display_name not in record.stale}
+        if found:
+            fresh.update(found)
+            taken_from.append(site / "proofs.json")
     left = [t for t in selected if t.display_name not in fresh]
     reports = []
     # the stale titles' recorded results, filed by key: only the checks an erratum changed are solved
@@ -407,8 +430,8 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
     out.line(f"  verify   {'ok' if not wrong else 'FAILED'}: {complete} of {len(reports)} titles and variants "
              "fully proved; " + ", ".join(f"{v} {k}" for k, v in totals.items() if v)
              + " (`rulec verify` shows them)"
-             + (f"; {len(fresh)} taken from the fresh record ({paths.display(site / 'proofs.json')})"
-                if fresh else ""))
+             + (f"; {len(fresh)} taken from the fresh record ("
+                + ", ".join(paths.display(p) for p in taken_from) + ")" if fresh else ""))
     for report in wrong:
         log = io.StringIO()
         verify.render_report(report, log)
@@ -419,7 +442,11 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
 def cmd_replay(args) -> int:
     """Replay one log, or a list of logs (as `rulec play --log` writes for many games)."""
     try:
-        data = json.loads(Path(args.log).read_text(encoding="utf-8"))
+        text = Path(args.log).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"rulec replay: {_json_error(args.log, text, exc)}", file=sys.stderr)
+        return EXIT_FAIL
     except (OSError, ValueError) as exc:
         print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
         return EXIT_FAIL
@@ -450,6 +477,24 @@ def cmd_replay(args) -> int:
     if args.json:
         print(json.dumps(records[0] if not isinstance(data, list) and records else records, indent=2))
     return status
+
+
+def _json_error(path: str, text: str, exc: json.JSONDecodeError) -> str:
+    """A log that is not JSON, as a diagnostic reads: `PATH:LINE:COLUMN`, what was expected there, and
+    the line with a caret (a log is often one line of thousands of characters: the part around the
+    column). An empty file, or one cut short, says so."""
+    if not text.strip():
+        return f"{path}: the file is empty, not a game log (JSON)"
+    # a string left open runs to the end of the file, as does a value cut off there
+    cut = (" (the file ends there: cut short?)"
+           if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string") else "")
+    line = text.splitlines()[exc.lineno - 1] if exc.lineno <= len(text.splitlines()) else ""
+    start = max(0, exc.colno - 1 - 40)
+    shown = line[start:exc.colno - 1 + 40]
+    lead = "..." if start else ""
+    gutter = " " * len(str(exc.lineno))
+    return (f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg[0].lower() + exc.msg[1:]}{cut}\n"
+            f"{gutter} |\n{exc.lineno} | {lead}{shown}\n{gutter} | {' ' * (len(lead) + exc.colno - 1 - start)}^")
 
 
 class _Front:
@@ -509,6 +554,16 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
     title = _replay_target(front, log, args)
     if isinstance(title, tuple):
         return title
+    declared = sorted(str(c["key"]) for c in title.game.DATA.components_of("option"))
+    # an option may be named as 18xx.games names it in its logs (`log_names`: 1846's first_ed)
+    named = set(declared) | {str(n) for c in title.game.DATA.components_of("option") for n in c.get("log_names") or ()}
+    unknown = [o for o in (log.get("settings") or {}).get("optional_rules") or () if o not in named]
+    if unknown:
+        # the log's settings name it: not a title that "cannot be played yet" (the engine's ValueError)
+        refusal = (f"settings.optional_rules names {unknown[0]!r}, which is no option of {title.display_name}; "
+                   f"its options: {', '.join(declared) or 'none'}")
+        print(f"rulec replay: {name}: {refusal}", file=sys.stderr)
+        return EXIT_FAIL, {"log": name, "error": refusal}
     try:
         done = replay(title.game, log, until=args.until)
     except (RuleGap, ValueError) as exc:
@@ -804,7 +859,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="rulespec files or folders of your own (default: rulespecs/); needs --out")
     p.add_argument("--out", metavar="DIR",
-                   help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/")
+                   help="write the engines to DIR/generated and the site to DIR/site, not generated/ and site/ "
+                        "(a title whose record in DIR/site/proofs.json or site/proofs.json is fresh is taken from it)")
     p.add_argument("--reprove", action="store_true",
                    help="verify every title, even one whose record in site/proofs.json is fresh")
     _jobs(p)

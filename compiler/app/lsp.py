@@ -74,18 +74,21 @@ class RulecProtocol(LanguageServerProtocol):
     """pygls's protocol, but a request whose params do not read as the protocol's (a position's line
     of -1, no document) is answered with JSON-RPC's invalid params, naming the field: pygls failed
     the whole message, logged a traceback, showed "Error in server" and left the request unanswered,
-    the editor waiting for ever."""
+    the editor waiting for ever. A notification whose params do not read (a didChange with no
+    document) has no answer: it is said in one line on stderr and ignored."""
 
     def structure_message(self, data: dict):
-        if not (isinstance(data, dict) and "jsonrpc" in data and "id" in data and "method" in data
-                and "error" not in data):
+        if not (isinstance(data, dict) and "jsonrpc" in data and "method" in data
+                and "error" not in data and "result" not in data):
             return super().structure_message(data)
         from cattrs import transform_error
-        from pygls.protocol.json_rpc import JsonRPCRequestMessage
+        from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
 
-        request_type = self.get_message_type(data["method"]) or JsonRPCRequestMessage
+        request = "id" in data
+        message_type = self.get_message_type(data["method"]) or (
+            JsonRPCRequestMessage if request else JsonRPCNotification)
         try:
-            return self._converter.structure(data, request_type)
+            return self._converter.structure(data, message_type)
         except Exception as exc:  # noqa: BLE001 - cattrs' ClassValidationError, or what a converter raised
             try:
                 why = "; ".join(transform_error(exc, path="")) if hasattr(exc, "exceptions") else str(exc)
@@ -93,9 +96,14 @@ class RulecProtocol(LanguageServerProtocol):
                 why = re.sub(r"@ \S+", lambda m: re.sub(r"_([a-z])", lambda c: c[1].upper(), m[0]), why)
             except Exception:  # noqa: BLE001 - the reading of cattrs' error failed: its own words
                 why = str(exc)
-            self._send_response(data["id"], error=lsp.ResponseError(
-                code=lsp.ErrorCodes.InvalidParams,
-                message=f"{data['method']}: the params do not read as the protocol's: {why}"))
+            message = f"{data['method']}: the params do not read as the protocol's: {why}"
+            if request:
+                self._send_response(data["id"], error=lsp.ResponseError(
+                    code=lsp.ErrorCodes.InvalidParams, message=message))
+            else:
+                # a notification has no answer: said on the server's log (the editor's output channel),
+                # as pygls's traceback and "Error in server" window were, in one line, and ignored
+                print(f"rulec lsp: a notification ignored: {message}", file=sys.stderr, flush=True)
             return _ANSWERED
 
     def handle_message(self, message) -> None:

@@ -126,7 +126,8 @@ def overlay_title(title: str, variant: str | None, overlay: Path):
 
     if not overlay.is_file():
         raise OverlayError(f"cannot read the map overlay {overlay}: "
-                           + ("it is a folder, not a .rules file" if overlay.is_dir() else "no such file"))
+                           + ("it is a folder, not a .rules file" if overlay.is_dir() else "no such file"
+                              if not overlay.exists() else "not a regular file (a device or a pipe), not a .rules file"))
     if overlay.resolve().is_relative_to(paths.RULESPECS.resolve()):
         raise OverlayError(f"{overlay} lies inside rulespecs/, where it would apply to every build; "
                            "keep map overlays elsewhere")

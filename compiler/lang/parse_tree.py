@@ -935,6 +935,13 @@ def parse_now(text: str, path: str) -> tuple[s.Module | None, tuple[Diagnostic, 
     try:
         builder = _Builder(path)
         units = builder.transform(tree)
-    except RecursionError:
-        return None, (error("E001", "the clause nests too deeply to read", Span(path, 1, 1, 1, 2)),)
+    except (RecursionError, lark.exceptions.VisitError) as exc:
+        # Lark wraps what a rule's callback raised (2,000 `if`s one inside the other: a RecursionError
+        # in building `true`) in a VisitError, which escaped as a traceback; the tree it stopped at says where
+        if isinstance(exc, lark.exceptions.VisitError) and not isinstance(exc.orig_exc, RecursionError):
+            raise
+        meta = getattr(getattr(exc, "obj", None), "meta", None)
+        line, column = (getattr(meta, "line", 1), getattr(meta, "column", 1)) if meta is not None else (1, 1)
+        return None, (error("E001", "the clause nests too deeply to read", Span(path, line, column, line, column + 1),
+                            help="write the nested part as a procedure or function of its own"),)
     return s.Module(path, tuple(units)), tuple(builder.findings)

@@ -113,6 +113,10 @@ def load(targets: list[Path] | None = None, *, check: bool = True,
     for root in targets or ():
         if root.is_dir() and not any(root.rglob("*.rules")):
             diagnostics.append(error("E090", f"no rulespec in {paths.display(root)}: it holds no .rules file"))
+        elif root.exists() and not root.is_dir() and not root.is_file():
+            # `rulec check /dev/null` read nothing and said "0 errors"; a pipe would block the read
+            diagnostics.append(error("E090", f"{paths.display(root)} is no rulespec: a device or a pipe, "
+                                             "not a .rules file or a folder of them"))
     for path in rulespec_files(targets):
         shown = paths.display(path)
         files.append(shown)
@@ -121,6 +125,8 @@ def load(targets: list[Path] | None = None, *, check: bool = True,
         if not path.exists():
             diagnostics.append(error("E004", f"cannot read {shown}: no such file"))
             continue
+        if not path.is_dir() and not path.is_file():
+            continue  # a device or a pipe: E090 above
         module, found, text = parse_file(path, shown)
         sources.add(shown, text)
         diagnostics.extend(found)

@@ -18,7 +18,7 @@ Each finding is at the value's own span:
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 from compiler.lang import syntax as s
@@ -76,6 +76,95 @@ _divisions = s.ByNode(_divisions)
 #: kept by identity as `_match_sites` (a walk of every routine for its calls of states and of the
 #: title's procedures was a third of a title's check)
 _named_calls = s.ByNode(_named_calls)
+
+
+#: the builtins whose argument is the key of a card of the title (`b_rust_trains(name)`, ...): their kind
+_BUILTIN_KEYS = {"rust_trains": "train", "make_obsolete": "train", "enter_phase": "phase", "phase_at_least": "phase"}
+#: the runtime's values that are lists of records of a kind's cards (`GameBase.card_records`)
+_CARD_RECORDS = {"train_cards": "train", "phases": "phase"}
+
+
+def _card_fields_read(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple[str, s.Member], ...]:
+    """The fields read of a record of `train_cards` or `phases` in a routine, trigger or invariant: (the
+    kind, the `card.field` read), where `card` is the variable of a `for` or quantifier over one of them
+    and is not bound again inside it."""
+    out = []
+    for node in s.walk(decl):
+        if isinstance(node, (s.For, s.Quantifier)) and isinstance(node.domain, s.Name) \
+                and node.domain.name in _CARD_RECORDS:
+            inner = list(s.walk(node.body))
+            if any(isinstance(n, (s.For, s.Quantifier)) and n.var == node.var
+                   or isinstance(n, s.Let) and n.name == node.var for n in inner):
+                continue
+            out.extend((_CARD_RECORDS[node.domain.name], n) for n in inner
+                       if isinstance(n, s.Member) and isinstance(n.obj, s.Name) and n.obj.name == node.var)
+    return tuple(out)
+
+
+_card_fields_read = s.ByNode(_card_fields_read)
+
+
+#: how deep the engine's Python can nest what a rule nests: loops one inside another (CPython's 20
+#: statically nested blocks), blocks (its 100 levels of indentation, less the function's own) and
+#: operations in one expression (its 200 nested parentheses, less what the emitter wraps around them)
+NESTING_LIMITS = {"loop": 20, "block": 90, "expression": 150}
+_EXPRESSIONS = (s.ListLit, s.SetLit, s.MapLit, s.Record, s.Range, s.Unary, s.Binary, s.Cond, s.Member, s.Call,
+                s.Index, s.Quantifier, s.MatchExpr)
+
+
+def _too_deep(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[str, int, object] | None:
+    """The first place in a routine, trigger or invariant nested deeper than `NESTING_LIMITS`: (what,
+    how deep, the node), or None. Iterative: a rule nested a few hundred deep would exhaust the
+    recursion of a walk that recursed."""
+    stack: list[tuple[object, int, int, int]] = [(decl, 0, 0, 0)]
+    while stack:
+        item, loops, blocks, exprs = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend((x, loops, blocks, exprs) for x in reversed(item))
+            continue
+        fields = getattr(item, "__dataclass_fields__", None)
+        if fields is None:
+            continue
+        if isinstance(item, s.For):
+            loops, blocks = loops + 1, blocks + 1
+        elif isinstance(item, (s.If, s.Match)):
+            blocks += 1
+        elif isinstance(item, _EXPRESSIONS):
+            exprs += 1
+        for what, depth in (("loop", loops), ("block", blocks), ("expression", exprs)):
+            if depth > NESTING_LIMITS[what]:
+                return what, depth, item
+        stack.extend((getattr(item, name), loops, blocks, exprs) for name in reversed(list(fields))
+                     if name not in ("span", "prov", "value_spans"))
+    return None
+
+
+_too_deep = s.ByNode(_too_deep)
+
+
+#: the arithmetic operators: a number's or money's, no component's
+_ARITHMETIC = ("+", "-", "*", "/", "mod")
+
+
+def _money_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple, tuple, frozenset, tuple]:
+    """The arithmetic (`+ - * / mod`) and the transfers of a routine, trigger or invariant, the names
+    its quantifiers bind, and each `for` or quantifier's (variable, the name it goes over, or None), in
+    the order of `walk`."""
+    nodes = list(s.walk(decl))
+    arithmetic = tuple(n for n in nodes if isinstance(n, s.Binary) and n.op in _ARITHMETIC)
+    transfers = tuple(n for n in nodes if isinstance(n, s.Transfer))
+    bound = frozenset(n.var for n in nodes if isinstance(n, s.Quantifier))
+    loops = tuple((n.var, n.domain.name if isinstance(n.domain, s.Name) else None)
+                  for n in nodes if isinstance(n, (s.For, s.Quantifier)))
+    return arithmetic, transfers, bound, loops
+
+
+#: the runtime's lists of components (`compiler.lang.builtins.VALUES`): the kind of each element
+_COMPONENT_LISTS = {"players": "player", "corporations": "corporation", "privates": "private", "minors": "minor",
+                    "bonds": "bond"}
+
+
+_money_sites = s.ByNode(_money_sites)
 
 
 @dataclass(frozen=True)
@@ -275,6 +364,26 @@ _SINGLE_TYPES = frozenset({"int", "money", "percent", "bool", "string", "player"
 _COMPONENT_TYPES = frozenset({"player", "corporation", "minor", "private", "bond", "company", "train", "certificate"})
 
 
+#: the builtin holders (`compiler.lang.builtins.VALUES`) that are one thing, no number: those that hold
+#: money (`GameBase.cash`: the bank), and those that hold none, where a `transfer` would fail in play
+_MONEY_HOLDERS = {"bank": "the bank"}
+_NO_MONEY_HOLDERS = {"pool": "the bank pool", "initial_offering": "the IPO", "depot": "the depot",
+                     "scrap": "the scrap"}
+#: the runtime's components that hold money (`GameBase.cash`): a player, a corporation, a minor
+_MONEY_COMPONENTS = frozenset({"player", "corporation", "minor"})
+
+
+def _component_types(type_: s.TypeRef) -> frozenset[str] | None:
+    """The component kinds a parameter of type `type_` certainly is one of (`_COMPONENT_TYPES`), or None
+    when it may be something else (a number, a list, an enum's value, a kind of the title's)."""
+    if type_.is_list or type_.is_set or type_.key is not None or type_.parts or type_.values:
+        return None
+    alts = type_.alternatives
+    if alts and all(isinstance(a, str) and a in _COMPONENT_TYPES for a in alts):
+        return frozenset(alts)
+    return None
+
+
 def _no_collection(type_: s.TypeRef) -> bool:
     """Whether a parameter of type `type_` is certainly no collection: no list, set or map, and every
     alternative a number, money, a flag, a string, a component, or an inline enum's value."""
@@ -283,6 +392,43 @@ def _no_collection(type_: s.TypeRef) -> bool:
     if type_.values and not type_.alternatives:
         return True
     return bool(type_.alternatives) and all(isinstance(a, str) and a in _SINGLE_TYPES for a in type_.alternatives)
+
+
+def _path_end(value) -> list[Diagnostic]:
+    """E020 for a path's end written as an edge outside 0-5 (`(a: 0, b: 9)`): the runtime's tile reader
+    refused the whole map ("edge 9 is not 0-5"), and play said only that the title's data could not be
+    read, "a rulec bug to report"."""
+    negated = isinstance(value, s.Unary) and value.op == "-" and isinstance(value.operand, s.Int)
+    if not (negated or isinstance(value, s.Int)):
+        return []
+    edge = -value.operand.value if negated else value.value
+    if 0 <= edge <= 5:
+        return []
+    return [error("E020", f"a path's end is an edge from 0 to 5 or a node (n0, n1, ...), not {edge}", value.span,
+                  help="a hex has six edges, numbered 0 to 5 round from its first (the layout says where that is)")]
+
+
+def _path_nodes(comp: s.Component) -> list[Diagnostic]:
+    """E022 for a path of a hex or tile whose end names a node it does not have (`n2` where it has two
+    nodes, n0 and n1): the runtime's tile reader refused the map, as for an edge outside 0-5."""
+    nodes = comp.get("nodes")
+    paths = comp.get("paths")
+    if nodes is None or paths is None or not isinstance(nodes.value, s.ListLit) \
+            or not isinstance(paths.value, s.ListLit):
+        return []
+    count = len(nodes.value.items)
+    out = []
+    for path in paths.value.items:
+        if not isinstance(path, s.Record):
+            continue
+        for name, end in path.fields:
+            if name in ("a", "b") and isinstance(end, s.Name) and re.fullmatch(r"n\d+", end.name) \
+                    and int(end.name[1:]) >= count:
+                has = "no node" if not count else "one node, n0" if count == 1 else f"{count} nodes, n0 to n{count - 1}"
+                out.append(error(
+                    "E022", f"`{end.name}` names a node {comp.kind} {comp.key or ''} does not have: it has {has}",
+                    end.span, help="a path's node end names one of the `nodes` listed, from n0"))
+    return out
 
 
 def _key_of(expr) -> str | None:
@@ -343,7 +489,51 @@ class Checker:
         self._divisions()
         self._states()
         self._expression_types()
+        self._money_and_arithmetic()
+        self._card_fields()
+        self._nesting()
         return self.out
+
+    def _nesting(self) -> None:
+        """E039 for a routine, trigger or invariant nested deeper than the engine's Python can run
+        (`NESTING_LIMITS`): 21 `for`s one inside another, a hundred `if`s, a sum of 200 terms checked
+        clean, and the engine did not compile (a SyntaxError or IndentationError from `rulec play`)."""
+        words = {"loop": ("`for` loops one inside another", "write the inner loops as a procedure of their own"),
+                 "block": ("blocks (`if`, `for`, `match`) one inside another",
+                           "write the inner blocks as a procedure of their own"),
+                 "expression": ("operations one inside another in an expression",
+                                "split it with `let`s, or a function of its own")}
+        for clause in self.title.clauses:
+            if not isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            found = _too_deep(clause.decl)
+            if found is None:
+                continue
+            what, depth, node = found
+            said, help_ = words[what]
+            self.out.append(error(
+                "E039", f"{clause.decl.name} nests {depth} {said}: the engine runs at most {NESTING_LIMITS[what]}",
+                getattr(node, "span", None) or clause.decl.span, help=help_))
+
+    def _card_fields(self) -> None:
+        """E024 for a field read of a record of `train_cards` or `phases` (`card.rusts`) that the kind of
+        the cards does not declare: a record has its `key` and every parameter of its kind
+        (`Title.card_fields`), and the engine stopped in play on a KeyError."""
+        fields: dict[str, list[str]] = {}
+        for clause in self.title.clauses:
+            if not isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            for kind, member in _card_fields_read(clause.decl):
+                if kind not in fields:
+                    fields[kind] = ["key", *(name for name, _ in self.title.card_fields(kind))]
+                if member.name in fields[kind]:
+                    continue
+                suggestions = nearest(member.name, fields[kind])
+                self.out.append(error(
+                    "E024", f"a record of {'the train cards' if kind == 'train' else 'the phases'} has no field "
+                            f"`{member.name}`" + did_you_mean(suggestions),
+                    member.span, help=f"its fields: the key and what kind {kind} declares: {listing(fields[kind])}",
+                    suggestions=tuple(suggestions)))
 
     # -- the types of a rule's expressions, where they are certain
     def _expression_types(self) -> None:
@@ -426,6 +616,100 @@ class Checker:
                             help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"
                                  + ("" if state.is_amount else "; `set NAME(...) = true` puts an element in, "
                                                                 "`= false` takes it out")))
+
+    # -- arithmetic and money on what is no number, no holder of money
+    def _money_and_arithmetic(self) -> None:
+        """E038 for arithmetic (`+ - * / mod`) on what is certainly no number: a parameter typed a component
+        (`corporation + 1` with `corporation: corporation`), a holder (`bank`, `pool`, ...), true or false
+        (a literal, a comparison, `not`, a flag state read) or none; and for a `transfer` whose amount is
+        certainly no number or money (a string, a percentage, true or false, none, a collection, a
+        component or a holder), or whose source or target certainly holds no money: the bank pool, the IPO,
+        the depot, the scrap, a parameter typed a private, a train, a certificate or a bond, or a literal.
+        The engine stopped in play on a TypeError or a KeyError (`GameBase.cash` has no entry for it); the
+        z3 model counted the money as gone. Only literals, parameters not rebound by a `let`, `for` or
+        quantifier, and the builtin holders not shadowed count; a name or call of unknown type is left alone."""
+        from compiler.lang.ir import statements
+
+        states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger)):
+                continue
+            arithmetic, transfers, bound, loops = _money_sites(decl)
+            if not arithmetic and not transfers:
+                continue
+            params = {p.name: p for p in decl.params} if isinstance(decl, s.Routine) else {}
+            lets = [st.name for st in statements(decl.body) if isinstance(st, s.Let)]
+            rebound = set(lets) | {st.var for st in statements(decl.body) if isinstance(st, s.For)} | bound
+            if isinstance(decl, s.Trigger):
+                rebound |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
+            components = {name: kinds for name, p in params.items()
+                          if name not in rebound and (kinds := _component_types(p.type)) is not None}
+            own = {name: state for name, state in states.items() if name not in rebound and name not in params}
+            # a variable bound once, by a `for` or quantifier over the players, corporations, ... (not
+            # themselves rebound): an element of that list, wherever it is read
+            times = Counter([var for var, _ in loops] + lets + list(params) + (
+                [a.name for a in decl.event.args if isinstance(a, s.Name)] if isinstance(decl, s.Trigger) else []))
+            elements = {var: _COMPONENT_LISTS[over] for var, over in loops
+                        if times[var] == 1 and over in _COMPONENT_LISTS and over not in params and over not in lets}
+
+            def holder(expr) -> tuple[str, bool] | None:
+                """(how a message names it, whether it holds money) where `expr` is certainly one thing."""
+                if isinstance(expr, s.Name) and expr.name in elements:
+                    kind = elements[expr.name]
+                    return f"`{expr.name}`, a {kind}", kind in _MONEY_COMPONENTS
+                if not isinstance(expr, s.Name) or expr.name in rebound or (expr.name in params and expr.name not in components):
+                    return None
+                if expr.name in components:
+                    param = params[expr.name]
+                    return f"the parameter `{param.name}: {param.type}`", components[expr.name] <= _MONEY_COMPONENTS
+                if expr.name in _MONEY_HOLDERS:
+                    return _MONEY_HOLDERS[expr.name], True
+                if expr.name in _NO_MONEY_HOLDERS:
+                    return _NO_MONEY_HOLDERS[expr.name], False
+                return None
+
+            def no_number(expr) -> str | None:
+                """How a message names `expr` where it is certainly no number and no money."""
+                found = holder(expr)
+                if found is not None:
+                    return found[0]
+                what = _certain_type(expr, own)
+                return what if what in ("true or false", "none", "a string", "a list", "a map", "a range") else None
+
+            for node in arithmetic:
+                for side in (node.left, node.right):
+                    what = no_number(side)
+                    if what is None or (what == "a string" and node.op == "+") or \
+                            (what in ("a list", "a map", "a range") and node.op in ("+", "-")):
+                        continue  # a string's or a collection's own `+`, `-`: the engine's Python has them
+                    self.out.append(error(
+                        "E038", f"`{node.op}` is arithmetic on {what}, not on a number or money",
+                        side.span or node.span,
+                        help="arithmetic takes numbers, money and percentages: a component's number is one of its "
+                             "properties or a builtin's answer (`price(corporation)`, `cash(corporation)`)"))
+                    break
+            for node in transfers:
+                what = no_number(node.amount)
+                if what is None and _certain_type(node.amount, own) == "a percentage":
+                    what = "a percentage"
+                if what is not None:
+                    self.out.append(error(
+                        "E038", f"`transfer` moves an amount of money, not {what}", node.amount.span or node.span,
+                        help="write the amount as money or a number: `transfer $20 from ...`, "
+                             "`transfer price(corporation) * 2 from ...`"))
+                for word, end in (("from", node.source), ("to", node.target)):
+                    found = holder(end)
+                    if found is not None and found[1]:
+                        continue
+                    what = found[0] if found is not None else _certain_type(end, own)
+                    if what is None:
+                        continue
+                    self.out.append(error(
+                        "E038", f"`transfer ... {word}` names {what}, which holds no money",
+                        end.span or node.span,
+                        help="money is held by the bank, the players, the corporations and the minors; "
+                             "a certificate, private, train or bond moves by `move`"))
 
     # -- a routine's parameters
     def _routine_params(self) -> None:
@@ -710,17 +994,31 @@ class Checker:
         and no builtin: the engine would call a builtin that does not exist. (A name that is nothing
         at all is the resolver's E015.)"""
         if signature is None:
+            from compiler.lang.builtins import VALUES
+
             if clause_kind is not None:
                 self.out.append(error(
                     "E015", f"`{node.func.name}` is {'an' if clause_kind[0] in 'aeiou' else 'a'} {clause_kind}, "
                             "not a procedure, function or builtin: it cannot be called",
                     node.span, help="a rule calls procedures, functions and builtins; an action is taken by a "
                                     "player or company, not called (write the shared part as a procedure)"))
+            elif node.func.name in VALUES:
+                # `train_cards(1)`, `depot()`: the engine called a `b_` method that does not exist (AttributeError)
+                self.out.append(error(
+                    "E015", f"`{node.func.name}` is a value of the runtime "
+                            f"({VALUES[node.func.name].split(': ')[0].split(' (')[0]}), "
+                            "not a function: it cannot be called",
+                    node.span, help=f"write `{node.func.name}` without parentheses"
+                                    + (f"; an element is `{node.func.name}[i]`" if node.func.name.endswith("s") else "")))
             return
         least, most, keywords = signature
         unknown = [k for k, _ in node.kwargs if keywords is not None and k not in keywords]
         given = len(node.args)
         if least <= given + len(node.kwargs) and (most is None or given <= most) and not unknown:
+            kind = _BUILTIN_KEYS.get(node.func.name)
+            if kind is not None and node.args and isinstance(node.args[0], (s.Str, s.Int)):
+                # `rust_trains("9")` rusted nothing, `enter_phase("Z")` stopped play on a RuleGap
+                self._reference(str(node.args[0].value), kind, node.args[0].span or node.span)
             return
         if most is None:
             takes = f"at least {least} argument{'s' if least != 1 else ''}"
@@ -1043,6 +1341,7 @@ class Checker:
             if not self._value(prop.value, self.type_of(param), where=f"`{prop.name}`"):
                 self._bounds(prop.name, prop.value, KIND_BOUNDS)
         self._missing(kind, {p.name: p.value for p in comp.properties}, comp.span, f"{comp.kind} {comp.key or ''}".strip())
+        self.out.extend(_path_nodes(comp))
         for child in comp.children:
             self._component(child)
 
@@ -1158,7 +1457,10 @@ class Checker:
                     span, help=f"{owner}: {listing(known)}", suggestions=tuple(suggestions),
                 ))
                 continue
-            out.extend(self._problems(value, self.type_of(param), f"`{name}`"))
+            problems = self._problems(value, self.type_of(param), f"`{name}`")
+            out.extend(problems)
+            if not problems and kind is not None and kind.name == "path" and name in ("a", "b"):
+                out.extend(_path_end(value))
         if kind is not None:
             given = dict(rec.fields)
             for param in kind.params.values():

@@ -115,6 +115,10 @@ def check_log(log: Any) -> None:
     for i, player in enumerate(players, 1):
         if not isinstance(player, dict) or (player.get("name") is None and player.get("id") is None):
             raise LogError(f"player {i} of `players` is {_kind(player)}, not an object with an `id` or `name`")
+        for key in ("id", "name"):
+            if isinstance(player.get(key), (list, dict)):
+                raise LogError(f"the `{key}` of player {i} of `players` is {_kind(player[key])}, "
+                               "not a string or a number")
     settings = log.get("settings")
     if settings is not None and not isinstance(settings, dict):
         raise LogError(f"`settings` is {_kind(settings)}, not an object")
@@ -133,6 +137,12 @@ def check_log(log: Any) -> None:
         autos = action.get("auto_actions")
         if autos is not None and not (isinstance(autos, list) and all(isinstance(a, dict) for a in autos)):
             raise LogError(f"the `auto_actions` of action {number} are {_kind(autos)}, not a list of actions")
+        # who acts and on whom are ids (a string or a number), looked up among the players' names
+        for auto, one in [(0, action), *enumerate(autos or (), 1)]:
+            for key in ("entity", "target"):
+                if isinstance(one.get(key), (list, dict)):
+                    raise LogError(f"the `{key}` of action {number}" + (f" (its auto action {auto})" if auto else "")
+                                   + f" is {_kind(one[key])}, not an id (a string or a number)")
 
 
 def standing_actions(actions: list[dict]) -> list[tuple[int, dict]]:

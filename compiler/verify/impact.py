@@ -94,7 +94,10 @@ def amend(errata: Path, rules: list[Path] | None = None) -> Amendment:
     from compiler.lang.resolve import is_reading, resolve
 
     if not errata.is_file():
-        raise ImpactError(f"cannot read the errata {errata}: no such file")
+        # a folder or a device (`/dev/null`) is there: "no such file" would send one looking for a typo
+        why = ("no such file" if not errata.exists() else "a folder, not a file of errata" if errata.is_dir()
+               else "not a regular file (a device or a pipe); write the errata in a .rules file")
+        raise ImpactError(f"cannot read the errata {errata}: {why}")
     everything = load(rules or None, check=False)
     shown = paths.display(errata)
     inside = shown in everything.files

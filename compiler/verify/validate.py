@@ -502,7 +502,8 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                                 game.owner[item.id].kind in ("player", "pool") and rng.random() < 0.5)):
                             j.set(game.owner, item.id, corp)
                 if short & set(validator.card_kinds):
-                    deal_card(game, corp, rng, validator.short_effects(want, rng))
+                    # no card's action short of `want` (None): any card, as `deal_card` deals where none fits
+                    deal_card(game, corp, rng, validator.short_effects(want, rng) or set())
                 if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()) and rng.random() < 0.5:
                     _hold_others(validator, corp)
                 stations = "place_token" in named and short & {"place_token", "remove_token"}
