@@ -518,21 +518,24 @@ class Checker:
     def _card_fields(self) -> None:
         """E024 for a field read of a record of `train_cards` or `phases` (`card.rusts`) that the kind of
         the cards does not declare: a record has its `key` and every parameter of its kind
-        (`Title.card_fields`), and the engine stopped in play on a KeyError."""
+        (`Title.card_fields`), a phase also its `number` (its place from 1, as `phase_number` counts:
+        `GameBase.card_records`, `Translator.card_records`), and the engine stopped in play on a KeyError."""
         fields: dict[str, list[str]] = {}
         for clause in self.title.clauses:
             if not isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
             for kind, member in _card_fields_read(clause.decl):
                 if kind not in fields:
-                    fields[kind] = ["key", *(name for name, _ in self.title.card_fields(kind))]
+                    implicit = ["key", "number"] if kind == "phase" else ["key"]
+                    fields[kind] = [*implicit, *(name for name, _ in self.title.card_fields(kind))]
                 if member.name in fields[kind]:
                     continue
                 suggestions = nearest(member.name, fields[kind])
                 self.out.append(error(
                     "E024", f"a record of {'the train cards' if kind == 'train' else 'the phases'} has no field "
                             f"`{member.name}`" + did_you_mean(suggestions),
-                    member.span, help=f"its fields: the key and what kind {kind} declares: {listing(fields[kind])}",
+                    member.span, help=f"its fields: the key{', its number' if kind == 'phase' else ''} and what kind {kind} "
+                         f"declares: {listing(fields[kind])}",
                     suggestions=tuple(suggestions)))
 
     # -- the types of a rule's expressions, where they are certain
