@@ -52,6 +52,8 @@ from compiler.runtime.vocabulary import ACTOR_KINDS, COMBINED_STEPS, MAP_STEPS, 
 
 #: a property neither the title nor an option sets (`GameBase.param`)
 _UNSET = object()
+#: `param`'s note of a table keyed by more than the player count: read at the dimensions of the moment
+_READ_IN_PLAY = object()
 #: the values a declared state keys by id (`GameBase._state_key`)
 _KEYED = (Entity, Certificate)
 
@@ -353,13 +355,16 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if not dims and isinstance(value, Table):
             # a table read at the player count alone (a certificate limit), its values plain: the same all
             # game, read once
-            memo = self.__dict__.setdefault("_player_tables", {})
+            # (a table keyed by more than that is noted once as one to read in play, `_READ_IN_PLAY`)
+            memo = self.__dict__.get("_player_tables")
+            if memo is None:
+                memo = self.__dict__["_player_tables"] = {}
             found = memo.get(name)
-            if found is not None and found[0] is value:
+            if found is None or found[0] is not value:
+                plain = set(value.dims) <= {"players"} and not any(isinstance(v, (Table, Gap)) for _keys, v in value.rows)
+                found = memo[name] = (value, self._param_table(name, value) if plain else _READ_IN_PLAY)
+            if found[1] is not _READ_IN_PLAY:
                 return found[1]
-            if set(value.dims) <= {"players"} and not any(isinstance(v, (Table, Gap)) for _keys, v in value.rows):
-                memo[name] = (value, self._param_table(name, value))
-                return memo[name][1]
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
@@ -372,6 +377,24 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 dims["closed_companies"] = self.b_closed_companies()
             if "phase" in table.dims and "phase" not in dims:
                 dims["phase"] = self.g["phase"]
+        if isinstance(table, Table):
+            # a table's row at these dimensions: a function of the table and the dimensions, read once for each
+            reads = self.__dict__.get("_table_reads")
+            if reads is None:
+                reads = self.__dict__["_table_reads"] = {}
+            key = (name, self.n, tuple(dims.items()) if len(dims) < 2 else tuple(sorted(dims.items())))
+            try:
+                found = reads.get(key)
+            except TypeError:  # a dimension's value that is no key: read as it comes
+                found, key = None, None
+            if found is not None and found[0] is table:
+                return found[1]
+            value = resolve_value(name, table, players=self.n, **dims)
+            if key is not None:
+                if len(reads) >= 4096:
+                    reads.clear()
+                reads[key] = (table, value)
+            return value
         if name in self.option_sets:
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
@@ -1482,5 +1505,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             memo[id(board.reaches)] = {}
             memo[id(board.graphs)] = {}
             memo[id(board.walks)] = {}
+            memo[id(board.links)] = {}
             memo[id(board.judged)] = {}
         return copying.deepcopy(self, memo)

@@ -82,8 +82,16 @@ class TrainSpec:
         return cls(name, parts, multiplier, own_station)
 
     def counts(self, kind: str) -> bool:
-        """Whether a node of `kind` is a stop for this train."""
-        return any(_takes(part, kind) for part in self.parts)
+        """Whether a node of `kind` is a stop for this train (a function of the parts: kept with the spec,
+        kind by kind, outside its fields)."""
+        known = self.__dict__.get("_counted")
+        if known is None:
+            known = {}
+            object.__setattr__(self, "_counted", known)
+        found = known.get(kind)
+        if found is None:
+            found = known[kind] = any(_takes(part, kind) for part in self.parts)
+        return found
 
     def revenue(self, stops: Iterable[tuple[str, int]]) -> int | None:
         """Best revenue for visiting `stops` ((kind, revenue) of each counted
@@ -413,18 +421,20 @@ class _Graph:
         bits = self.bits
         index, seg_a, seg_b, seg_mask, seg_chain = self.index, self.seg_a, self.seg_b, self.seg_mask, self.seg_chain
         adj, by_chain = self.adj, self.by_chain
+        bit_of = bits.__getitem__
         for k, (h, i) in enumerate(refs):
             trace, ends = _node_walks(board, h, i)
-            for piece in trace:  # the track's bits, numbered in the order the walks meet the pieces
-                if piece not in bits:
-                    bits[piece] = 1 << len(bits)
+            # the track's bits, numbered in the order the walks meet the pieces (a walk's trace meets
+            # each piece once)
+            fresh = [piece for piece in trace if piece not in bits]
+            if fresh:
+                bits.update(zip(fresh, map((1).__lshift__, range(len(bits), len(bits) + len(fresh)))))
             for end, pieces, chain in ends:
                 other = index.get(end)
                 if other is None or other == k:
                     continue
-                mask = 0
-                for piece in pieces:
-                    mask |= bits[piece]
+                # (a segment uses each piece once: its bits, each a power of two, sum to their union)
+                mask = sum(map(bit_of, pieces))
                 key = (k, other, mask) if k < other else (other, k, mask)
                 if key in seen:
                     continue
