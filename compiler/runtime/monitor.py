@@ -31,8 +31,9 @@ class Monitor:
         #: what the holding checks read when they last passed (`_holdings_read`): where the next check
         #: reads the same, they pass again, and are not worked through
         self._passed: tuple | None = None
-        #: the owners (item id -> holder) when the holding checks last passed, a copy
-        self._owners: dict | None = None
+        #: (the certificates, privates, bonds and minors, the ids of them all): what `_holdings_read` reads
+        #: the holders of
+        self._ids: tuple | None = None
 
     @staticmethod
     def _money(game) -> int:
@@ -65,23 +66,30 @@ class Monitor:
         known = self._tallies[corp.id] = (holders, percents, numbers, missing)
         return fixed[2], known
 
-    @staticmethod
-    def _holdings_read(game) -> tuple:
-        """Everything the holding checks of `check` read but the owners: the certificates, the sanctioned
-        excesses, the limits and caps, what counts against the certificate limit (each corporation's
-        market zones, `b_zones`: its cell and the ability cards the corporations hold; which privates and
-        minors are open; the bonds) and who is in the game. With the owners, the checks are a function of
-        these: the same read passes as it passed."""
+    def _holdings_read(self, game) -> tuple:
+        """Everything the holding checks of `check` read: the certificates and their holders, the holders of
+        the privates, bonds and minors, the sanctioned excesses, the limits and caps, what counts against
+        the certificate limit (each corporation's market zones, `b_zones`: its cell's and those of the
+        ability cards the corporations hold; which privates and minors are open) and who is in the game. The checks are a
+        function of these: the same read passes as it passed. (Not the rest of the owners: a train changing
+        hands moves nothing they read.)"""
         corporations, corp = game.corporations, game.corp
+        items = (tuple(tuple(game.certs_of[c.id]) for c in corporations), tuple(game.privates), tuple(game.bonds),
+                 tuple(game.minors))
+        ids = self._ids
+        if ids is None or ids[0] != items:
+            certificates, privates, bonds, minors = items
+            ids = self._ids = (items, tuple([c.id for certs in certificates for c in certs]
+                                            + [x.id for x in privates + bonds + minors]))
         counts = game.param("cert_limit_counts")
         cards = game.g.get("cards")
-        return (tuple(corporations), tuple(game.players), tuple(tuple(game.certs_of[c.id]) for c in corporations),
+        zones_of = game.market.zones_of
+        return (tuple(corporations), tuple(game.players), items, tuple(map(game.owner.get, ids[1])),
                 game.g["sanctioned"], game.param("cert_limit"), game.param("holding_cap"),
                 game.param("pool_cap") if corporations else None,
                 tuple(counts) if isinstance(counts, list) else counts,
-                tuple(corp[c.id]["cell"] for c in corporations), tuple(cards.items()) if cards else None,
-                tuple(game.closed[p.id] for p in game.privates), tuple(game.bonds),
-                tuple(corp[m.id]["closed"] for m in game.minors))
+                tuple(map(zones_of, [corp[c.id]["cell"] for c in corporations])), tuple(cards.items()) if cards else None,
+                tuple(game.closed[p.id] for p in game.privates), tuple(corp[m.id]["closed"] for m in game.minors))
 
     def check(self, game, action=None) -> None:
         money = self._money(game)
@@ -91,17 +99,17 @@ class Monitor:
             for holder, cash in game.cash.items():
                 if holder is not BANK and cash < 0:
                     raise InvariantViolation("no_negative_cash", f"{holder} has {cash}", action)
-        # the holding checks read the owners and `_holdings_read`: where neither changed since they last
+        # the holding checks read what `_holdings_read` reads: where none of it changed since they last
         # passed (most actions move no certificate), they pass again
         try:
             read = self._holdings_read(game)
         except Exception:  # noqa: BLE001 - (a gap among the limits): the checks meet it where they read it
             read = None
-        if read is not None and read == self._passed and dict.__eq__(game.owner, self._owners) is True:
+        if read is not None and read == self._passed:
             return
         self._passed = None
         self._check_holdings(game, action)
-        self._passed, self._owners = read, dict(game.owner)
+        self._passed = read
 
     def _check_holdings(self, game, action) -> None:
         """The certificates of each corporation sum to 100% and each has a holder; no player over the

@@ -421,20 +421,18 @@ class _Graph:
         bits = self.bits
         index, seg_a, seg_b, seg_mask, seg_chain = self.index, self.seg_a, self.seg_b, self.seg_mask, self.seg_chain
         adj, by_chain = self.adj, self.by_chain
-        bit_of = bits.__getitem__
         for k, (h, i) in enumerate(refs):
             trace, ends = _node_walks(board, h, i)
-            # the track's bits, numbered in the order the walks meet the pieces (a walk's trace meets
-            # each piece once)
-            fresh = [piece for piece in trace if piece not in bits]
-            if fresh:
-                bits.update(zip(fresh, map((1).__lshift__, range(len(bits), len(bits) + len(fresh)))))
+            for piece in trace:  # the track's bits, numbered in the order the walks meet the pieces
+                if piece not in bits:
+                    bits[piece] = 1 << len(bits)
             for end, pieces, chain in ends:
                 other = index.get(end)
                 if other is None or other == k:
                     continue
-                # (a segment uses each piece once: its bits, each a power of two, sum to their union)
-                mask = sum(map(bit_of, pieces))
+                mask = 0
+                for piece in pieces:
+                    mask |= bits[piece]
                 key = (k, other, mask) if k < other else (other, k, mask)
                 if key in seen:
                     continue
