@@ -371,29 +371,15 @@ def _older_objects_frozen() -> Iterator[None]:
     it runs (`gc.freeze`), and put back after (`gc.unfreeze`): a process that has read the rulespecs holds
     some 300,000 of them, which every full pass walked again, about a fifth of a replay's time. The game's
     own objects are collected as ever; what the replay computes does not change. Where objects are frozen
-    already (by the caller), that is left as it is.
-
-    While it runs, the collector's youngest generation is also let grow to `YOUNG_OBJECTS` (from CPython's
-    700) before a pass: a replay makes and drops many small objects (an action's trials, their journal
-    entries), and a pass every 700 of them cost a few percent of its time; the memory the larger
-    generation holds is small. The thresholds are put back after."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(max(thresholds[0], YOUNG_OBJECTS), *thresholds[1:])
+    already (by the caller), that is left as it is."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
     try:
-        if gc.get_freeze_count():
-            yield
-            return
-        gc.freeze()
-        try:
-            yield
-        finally:
-            gc.unfreeze()
+        yield
     finally:
-        gc.set_threshold(*thresholds)
-
-
-#: the collector's youngest generation while a log replays (`_older_objects_frozen`)
-YOUNG_OBJECTS = 20_000
+        gc.unfreeze()
 
 
 def _replay(game_class, log: dict, *, until: int | None, monitor: bool, on_step, **extra) -> Replay:
