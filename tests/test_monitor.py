@@ -55,3 +55,31 @@ def test_each_holding_check_is_named_where_broken(rule, checked_first):
     with pytest.raises(InvariantViolation) as caught:
         monitor.check(game)
     assert caught.value.invariant == rule
+
+
+@pytest.mark.parametrize("rule", ["pool_cap", "holding_cap", "shares_sum_to_100", "cert_limit"])
+def test_a_check_that_passed_still_catches_what_changes_after(rule):
+    # the monitor passes the holding checks again without working them through where nothing they read
+    # changed (`Monitor._holdings_read` and the owners): each change that breaks one is still caught
+    game = _game()
+    monitor = Monitor(game)
+    monitor.check(game)
+    monitor.check(game)  # passed again, from what it read
+    corp, certs = _ordinary(game)
+    if rule == "pool_cap":
+        for cert in certs:
+            game.owner[cert.id] = POOL
+    elif rule == "holding_cap":
+        game.j.set(game.g, "sanctioned", frozenset())  # (read: another object, the same value)
+        monitor.check(game)
+        for cert in certs:
+            game.owner[cert.id] = game.players[0]
+        game.param = lambda name, **dims: 99 if name == "cert_limit" else type(game).param(game, name, **dims)
+    elif rule == "shares_sum_to_100":
+        del game.owner[certs[0].id]
+    else:
+        # nothing moved: only the limit read changes
+        game.param = lambda name, **dims: 0 if name == "cert_limit" else type(game).param(game, name, **dims)
+    with pytest.raises(InvariantViolation) as caught:
+        monitor.check(game)
+    assert caught.value.invariant == rule

@@ -1536,5 +1536,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             memo[id(board.reaches)] = {}
             memo[id(board.graphs)] = {}
             memo[id(board.walks)] = {}
+            memo[id(board.links)] = {}
             memo[id(board.judged)] = {}
         return copying.deepcopy(self, memo)

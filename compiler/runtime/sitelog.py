@@ -166,8 +166,9 @@ def standing_actions(actions: list[dict]) -> list[tuple[int, dict]]:
         if kind == "undo":
             target = action.get("action_id")
             if target is None:
-                live = [i for i in range(index) if slots[i] is not None and slots[i].get("type") != "message"]
-                start = live[-1] if live else 0
+                # the last action still standing (not a message), found from the undo backwards
+                start = next((i for i in range(index - 1, -1, -1)
+                              if slots[i] is not None and slots[i].get("type") != "message"), 0)
             elif target == 0:
                 start = 0
             else:

@@ -275,6 +275,9 @@ class Board:
         #: (hex, node) -> the track walked from a node along each of its paths, with the tiles and
         #: borders the walks met (`routes._node_walks`): kept while those stand, whatever else changes
         self.walks: dict[tuple[str, int], Any] = {}
+        #: hex -> (its placed tile, where track entering it by each edge or leaving each node leads within
+        #: the hex, through its junctions: `lays._links`), kept while that tile lies there
+        self.links: dict[str, Any] = {}
         #: (version, company, hex, tile, rotation, ...) -> a lay's verdict whatever the cash (`lays._judge`):
         #: the listing judges a lay, then its trial judges it again in the same state
         self.judged: dict[tuple, Any] = {}

@@ -60,7 +60,11 @@ class Reach:
 def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
     grouped: dict[str, set[int]] = {}
     for h, x in pairs:
-        grouped.setdefault(h, set()).add(x)
+        held = grouped.get(h)
+        if held is None:
+            grouped[h] = {x}
+        else:
+            held.add(x)
     return {h: frozenset(xs) for h, xs in grouped.items()}
 
 
@@ -81,39 +85,90 @@ def reach(board: Board, company: str) -> Reach:
 _REACHES_KEPT = 512
 
 
+class _HexLinks:
+    """Where track leads within one hex's tile (at its rotation), for `_walk`: entering by edge `e`
+    (`from_edge[e]`) or leaving node `i` (`from_node[i]`), each as (the paths met, as (hex, path); the
+    junctions met, as (hex, node); what the walk goes on to: (hex, NODE + node) for a node that is no
+    junction, (hex, edge) for the track leaving the hex by that edge). A junction is passed whatever
+    holds it, so what lies behind it belongs to the same entry; `kinds` and `terminal` are the tile's
+    nodes' kinds and its terminal nodes, for the test of a node that is no junction."""
+
+    __slots__ = ("from_edge", "from_node", "kinds", "terminal")
+
+    def __init__(self, hex_id: str, tile: Tile, lay: _Layout):
+        self.kinds = tuple(n.kind for n in tile.nodes)
+        self.terminal = lay.terminal
+        ends = lay.ends
+
+        def spread(start: int, first: Sequence[int]) -> tuple[tuple, tuple, tuple]:
+            paths: dict[tuple[str, int], None] = {}
+            junctions: dict[tuple[str, int], None] = {}
+            onward: dict[tuple[str, int], None] = {}
+            seen = {start} if start >= NODE and self.kinds[start - NODE] == "junction" else set()
+            todo = [(start, p) for p in first]
+            while todo:
+                frm, p = todo.pop()
+                paths[(hex_id, p)] = None
+                a, b = ends[p]
+                other = b if a == frm else a
+                if other >= NODE and self.kinds[other - NODE] == "junction":
+                    junctions[(hex_id, other - NODE)] = None
+                    if other not in seen:
+                        seen.add(other)
+                        todo.extend((other, q) for q in lay.node_paths[other - NODE])
+                else:
+                    onward[(hex_id, other)] = None
+            return tuple(paths), tuple(junctions), tuple(onward)
+
+        self.from_edge = tuple(spread(e, lay.edge_paths[e]) for e in range(6))
+        self.from_node = tuple(spread(NODE + i, lay.node_paths[i]) for i in range(len(tile.nodes)))
+
+
+def _links(board: Board, hex_id: str) -> _HexLinks:
+    """The `_HexLinks` of the tile now on `hex_id`, kept in the board's `links` while it lies there."""
+    here = board.placed[hex_id]
+    kept = board.links.get(hex_id)
+    if kept is not None and kept[0] is here:
+        return kept[1]
+    found = _HexLinks(hex_id, here.tile, _layout(here.tile, here.rotation))
+    board.links[hex_id] = (here, found)
+    return found
+
+
 def _walk(board: Board, company: str) -> Reach:
+    """`reach` worked out: from the company's station nodes along the track, hex by hex (`_HexLinks`: the
+    paths and junctions an entry into a hex meets there, and where the track goes on), through every node
+    but a terminal one or a city other companies' tokens fill, into every neighbouring hex the track
+    leaves by, but across an impassable border."""
     nodes: set[NodeRef] = set()
     expanded: set[NodeRef] = set()
     entries: set[tuple[str, int]] = set()
     paths: set[tuple[str, int]] = set()
     starts = set(board.tokens_of(company))
-    placed, nbr, borders = board.placed, board.nbr, board.borders
-    layouts: dict[str, _Layout] = {}  # each hex's layout, read once in the walk
+    placed, nbr, borders, kept = board.placed, board.nbr, board.borders, board.links
+    links: dict[str, _HexLinks] = {}  # each hex's, looked up once in the walk
     # (hex, NODE + node): a node reached; (hex, edge): the track leaving the hex by that edge
     stack: list[tuple[str, int]] = [(h, NODE + i) for h, i in starts]
 
     while stack:
         h, x = stack.pop()
         if x >= NODE:
-            ref = (h, x - NODE)
+            i = x - NODE
+            ref = (h, i)
             nodes.add(ref)
             if ref in expanded:
                 continue
-            lay = layouts.get(h)
-            if lay is None:
-                here = placed[h]
-                lay = layouts[h] = _layout(here.tile, here.rotation)
+            here = links.get(h)
+            if here is None:
+                found = kept.get(h)
+                here = links[h] = found[1] if found is not None and found[0] is placed[h] else _links(board, h)
             if ref not in starts:
                 # `Board.passable`: a junction is passed, a terminal node is not, nor a city it blocks
-                kind = placed[h].tile.nodes[ref[1]].kind
-                if kind != "junction" and (ref[1] in lay.terminal or (kind == "city" and board.blocked(ref, company))):
+                kind = here.kinds[i]
+                if kind != "junction" and (i in here.terminal or (kind == "city" and board.blocked(ref, company))):
                     continue
             expanded.add(ref)
-            ends = lay.ends
-            for p in lay.node_paths[x - NODE]:
-                paths.add((h, p))
-                a, b = ends[p]
-                stack.append((h, b if a == x else a))  # (`_other`, inline: the walk's inner loop)
+            met, junctions, onward = here.from_node[i]
         else:  # leaving hex h through edge x
             nb = nbr[h][x]
             if nb is None:
@@ -127,15 +182,15 @@ def _walk(board: Board, company: str) -> Reach:
             if side in entries:
                 continue
             entries.add(side)
-            lay = layouts.get(nb)
-            if lay is None:
-                there = placed[nb]
-                lay = layouts[nb] = _layout(there.tile, there.rotation)
-            ends = lay.ends
-            for p in lay.edge_paths[e]:
-                paths.add((nb, p))
-                a, b = ends[p]
-                stack.append((nb, b if a == e else a))
+            there = links.get(nb)
+            if there is None:
+                found = kept.get(nb)
+                there = links[nb] = found[1] if found is not None and found[0] is placed[nb] else _links(board, nb)
+            met, junctions, onward = there.from_edge[e]
+        paths.update(met)
+        if junctions:
+            nodes.update(junctions)
+        stack.extend(onward)
     return Reach(company, frozenset(nodes), frozenset(entries), frozenset(paths))
 
 

@@ -82,8 +82,16 @@ class TrainSpec:
         return cls(name, parts, multiplier, own_station)
 
     def counts(self, kind: str) -> bool:
-        """Whether a node of `kind` is a stop for this train."""
-        return any(_takes(part, kind) for part in self.parts)
+        """Whether a node of `kind` is a stop for this train (a function of the parts: kept with the spec,
+        kind by kind, outside its fields)."""
+        known = self.__dict__.get("_counted")
+        if known is None:
+            known = {}
+            object.__setattr__(self, "_counted", known)
+        found = known.get(kind)
+        if found is None:
+            found = known[kind] = any(_takes(part, kind) for part in self.parts)
+        return found
 
     def revenue(self, stops: Iterable[tuple[str, int]]) -> int | None:
         """Best revenue for visiting `stops` ((kind, revenue) of each counted
