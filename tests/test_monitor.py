@@ -59,12 +59,12 @@ def test_each_holding_check_is_named_where_broken(rule, checked_first):
 
 @pytest.mark.parametrize("rule", ["pool_cap", "holding_cap", "shares_sum_to_100", "cert_limit"])
 def test_a_check_that_passed_still_catches_what_changes_after(rule):
-    # the monitor passes the holding checks again without working them through where nothing they read
-    # changed (`Monitor._holdings_read` and the owners): each change that breaks one is still caught
+    # the monitor keeps its figures of the holdings between checks while no certificate changes hands:
+    # each change after a check that passed that breaks a rule is still caught
     game = _game()
     monitor = Monitor(game)
     monitor.check(game)
-    monitor.check(game)  # passed again, from what it read
+    monitor.check(game)  # passed again, from the kept figures
     corp, certs = _ordinary(game)
     if rule == "pool_cap":
         for cert in certs:
