@@ -407,7 +407,9 @@ def test_play_json_reports_finished_games(tmp_path, capsys):
 
 def test_play_refuses_a_bad_player_count(capsys):
     assert main(["play", "1800", "--players", "5"]) == 2
-    assert "takes 2..2 players" in capsys.readouterr().err
+    assert "1800 takes 2 players, not 5" in capsys.readouterr().err
+    assert main(["play", "1846", "--players", "9"]) == 2
+    assert "1846 takes 3 to 5 players, not 9" in capsys.readouterr().err
 
 
 def test_play_says_who_won_every_players_value_the_end_and_the_win_rate_by_seat(capsys):
@@ -451,6 +453,20 @@ def test_a_tie_shares_the_win_between_the_seats():
     text = summary.to_text("1800")
     assert "game 1 (seed 1): Player 2 and Player 1 tie for the win; Player 2 $500, Player 3 $400, Player 1 $500" in text
     assert "seat 1 0.5 of 2 (25%), seat 2 0 of 2 (0%), seat 3 1.5 of 2 (75%)" in text
+
+
+def test_replay_until_past_the_end_of_the_log_says_so(tmp_path, capsys):
+    """`replay --until N` past the log's last action stopped at its end without a word (break55):
+    it prints the state after the last action and says where the log ends; at or before the end, no note."""
+    log = tmp_path / "game.json"
+    assert main(["play", "1800", "--seed", "2", "--quiet", "--log", str(log)]) == 0
+    last = json.loads(log.read_text())["actions"][-1]["id"]
+    capsys.readouterr()
+    assert main(["replay", str(log), "--until", str(last + 50)]) == 0
+    err = capsys.readouterr().err
+    assert f"the log ends at action {last}, before {last + 50}: the state after it" in err
+    assert main(["replay", str(log), "--until", str(last)]) == 0
+    assert "the log ends" not in capsys.readouterr().err
 
 
 def test_progress_off_a_terminal_is_a_plain_line_per_stage_and_quiet_prints_none(tmp_path, capsys):

@@ -126,7 +126,7 @@ def test_simulate_refuses_an_unknown_policy_and_player_count(capsys):
     assert main(["simulate", "1800", "--policy", "clever"]) == 2
     assert "--policy is one of random, greedy" in capsys.readouterr().err
     assert main(["simulate", "1800", "--players", "9"]) == 2
-    assert "takes 2..2 players" in capsys.readouterr().err
+    assert "1800 takes 2 players, not 9" in capsys.readouterr().err
 
 
 

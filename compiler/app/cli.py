@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from compiler import __version__
 from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, find_title, load, played_title,
-                                  refused, title_for_log)
+                                  players_refusal, refused, title_for_log)
 from compiler.diagnostics import Severity, error, render, to_json
 from compiler.names import slug
 from compiler.progress import Progress, configure as configure_progress, current as progress
@@ -585,6 +585,10 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
             print("  legal now: " + "; ".join(json.dumps(a) for a in done.divergence.legal[:6]), file=sys.stderr)
         return EXIT_FAIL, record
     if args.until is not None:
+        last = max((a["id"] for a in log.get("actions", ()) if isinstance(a.get("id"), int)), default=0)
+        if args.until > last:  # said, not a silent stop at the end
+            print(f"rulec replay: {name}: the log ends at action {last}, before {args.until}: the state after it",
+                  file=sys.stderr)
         if not quiet:
             print(json.dumps(game.state(), indent=2))
         return EXIT_OK, record
@@ -675,7 +679,7 @@ def _play_target(args):
         return EXIT_USAGE
     title, players, (low, high) = played
     if not low <= players <= high:
-        print(f"rulec play: {title.display_name} takes {low}..{high} players", file=sys.stderr)
+        print(f"rulec play: {players_refusal(title, players, (low, high))}", file=sys.stderr)
         return EXIT_USAGE
     if refused(loaded, title, "play"):
         return EXIT_FAIL

@@ -83,6 +83,14 @@ def played_title(loaded: Loaded, name: str, variant: str | None,
     return title, players, title.players or (2, 2)
 
 
+def players_refusal(title: Title, players: int, span: tuple[int, int]) -> str:
+    """What `rulec play` and `simulate` say of a player count the title does not take: the count asked
+    for and the title's (one number where it takes one)."""
+    low, high = span
+    takes = f"{low}" if low == high else f"{low} to {high}"
+    return f"{title.display_name} takes {takes} players, not {players}"
+
+
 def mandatory_variant(loaded: Loaded, title: Title, players: int) -> Title | None:
     """The variant of `title` with `mandatory: true` whose player range holds `players`, if any."""
     from compiler.lang.syntax import Bool

@@ -422,8 +422,8 @@ def main(args) -> int:
     import json
 
     from compiler.emit import launch
-    from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, option_refusal, played_title, refused,
-                                      scheduler_refusal)
+    from compiler.app.command import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, engine_of, option_refusal, played_title,
+                                      players_refusal, refused, scheduler_refusal)
     from compiler.lang.pipeline import load
     from compiler.progress import current as progress
     from compiler.runtime.errors import RuleGap
@@ -459,7 +459,7 @@ def main(args) -> int:
               f"commas (got {args.policy!r})", file=sys.stderr)
         return EXIT_USAGE
     if not low <= players <= high:
-        print(f"rulec simulate: {title.display_name} takes {low}..{high} players", file=sys.stderr)
+        print(f"rulec simulate: {players_refusal(title, players, (low, high))}", file=sys.stderr)
         return EXIT_USAGE
     if args.games < 1 or (args.workers is not None and args.workers < 0):
         print("rulec simulate: --games is at least 1 and --workers at least 0", file=sys.stderr)
