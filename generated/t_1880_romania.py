@@ -125,11 +125,6 @@ DATA = TitleData(
     },
     rules=_TITLE.rules(
         {
-            'private P2': 'II.3.1',
-            'train 2+2': 'II.4',
-            'train 3+3': 'II.4',
-            'train 4+4': 'II.4',
-            'train 6': 'II.4',
         },
         unshared=[],
     ),

@@ -285,7 +285,7 @@ DATA = TitleData(
             'trigger amira_first_company': 'XI.3',
             'trigger amira_later_companies': 'XI.3',
         },
-        unshared=['private P3'],
+        unshared=['private P2', 'private P3'],
     ),
 )
 # fmt: on

@@ -151,7 +151,7 @@ DATA = TitleData(
             'train 8': 'II.4, XI.2',
             'train 8E': '§IV("Game Setup"), VII.3.5.1, XI.2',
         },
-        unshared=['private P3', 'private P8'],
+        unshared=['private P2', 'private P3', 'private P8'],
     ),
 )
 # fmt: on

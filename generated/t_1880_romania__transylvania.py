@@ -147,7 +147,8 @@ DATA = TitleData(
             'train 8': 'II.4, XI.1',
             'train 8E': '§IV("Game Setup"), VII.3.5.1, XI.1',
         },
-        unshared=['investor 2', 'investor 3', 'investor 6', 'private P4', 'private P6', 'private P7'],
+        unshared=['investor 2', 'investor 3', 'investor 6', 'private P2', 'private P4', 'private P6',
+            'private P7'],
     ),
 )
 # fmt: on

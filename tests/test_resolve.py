@@ -117,3 +117,18 @@ def test_the_builtins_table_read_back_from_the_cache_is_the_runtimes(tmp_path, m
         assert builtins.table() == expected
     finally:
         builtins.table.cache_clear()
+
+
+def test_an_amended_clause_cites_a_source_once():
+    """An erratum or variant that amends a component citing the section the component is cited to
+    gave it that citation twice ('train 4+4': 'II.4, II.4, II.4' in 1880 Romania's 18xx.games reading,
+    found by break55); a source both cite is named once, after the clause's own."""
+    from compiler.app.command import load
+    from compiler.emit.engines import game_class
+
+    for title in load().every_title():
+        rules = game_class(title.name, title.variant).DATA.rules
+        doubled = {name: cite for name, cite in rules.items()
+                   if len(cite.split(", ")) != len(set(cite.split(", ")))}
+        assert not doubled, (title.display_name, doubled)
+    assert game_class("1880 Romania", "18xx.games").DATA.rules["train 4+4"] == "II.4"

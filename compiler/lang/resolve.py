@@ -377,7 +377,11 @@ class Resolver:
         children = {(c.kind, c.key): c for c in base.children}
         for child in item.children:
             children[(child.kind, child.key)] = child
-        prov = s.Provenance(base.prov.citations + item.prov.citations, base.prov.span)
+        # the amendment's citations after the clause's own, a source both cite once (a train amended by
+        # an erratum that cites the section the train is cited to)
+        cited = {(c.kind, c.ref, c.heading) for c in base.prov.citations}
+        prov = s.Provenance(base.prov.citations + tuple(c for c in item.prov.citations
+                                                        if (c.kind, c.ref, c.heading) not in cited), base.prov.span)
         merged = dc_replace(
             base, properties=tuple(props.values()), children=tuple(children.values()), prov=prov
         )
