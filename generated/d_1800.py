@@ -581,6 +581,7 @@ _LIBRARY.define(
         "q_discard_train",
         "q_dividend",
         "q_sell_shares",
+        "qr_buy_shares",
         "r_forced_purchase_help",
         "r_forced_shortfall",
         "r_pay_dividends",
@@ -1990,6 +1991,15 @@ def q2_buy_company(g, v_player, v_company):
         )
 
 
+def qr_buy_company(g):
+    """The opening guards of buy_company that read only the round (the listing round probe)"""
+    # at rulespecs/lib/18xx.rules:821
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:821"
+        )
+
+
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
     # at rulespecs/lib/18xx.rules:859
@@ -2001,6 +2011,17 @@ def q2_par(g, v_player, v_corporation):
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:860"
+        )
+
+
+def qr_par(g):
+    """The opening guards of par that read only the round (the listing round probe)"""
+    # at rulespecs/lib/18xx.rules:857
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule="§9.1",
+            at="rulespecs/lib/18xx.rules:857",
         )
 
 
@@ -2042,6 +2063,15 @@ def q2_buy_shares(g, v_player, v_corporation):
         )
 
 
+def qr_buy_shares(g):
+    """The opening guards of buy_shares that read only the round (the listing round probe)"""
+    # at rulespecs/lib/18xx.rules:894
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:894"
+        )
+
+
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1025
@@ -2055,6 +2085,17 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
             "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1027"
+        )
+
+
+def qr_corporation_buy_company(g):
+    """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
+    # at rulespecs/lib/18xx.rules:1023
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "corporations buy privates during their operating turns",
+            rule="§11.8",
+            at="rulespecs/lib/18xx.rules:1023",
         )
 
 
@@ -2143,6 +2184,17 @@ def q2_buy_bond(g, v_player, v_bond):
         raise IllegalAction("not enough cash", rule="§11.10", at="rulespecs/1800.rules:740")
 
 
+def qr_buy_bond(g):
+    """The opening guards of buy_bond that read only the round (the listing round probe)"""
+    # at rulespecs/1800.rules:735
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "the bond is bought in a share dealing round",
+            rule="§11.10",
+            at="rulespecs/1800.rules:735",
+        )
+
+
 def q2_collect_bond(g, v_corporation, v_to_company):
     """The opening guards of collect_bond that read only its entity and to_company (the listing probe)"""
     # at rulespecs/1800.rules:750
@@ -2151,6 +2203,17 @@ def q2_collect_bond(g, v_corporation, v_to_company):
     if not ((v_to_company >= 0) and (v_to_company <= g.attr(v_bond, "dividend"))):
         raise IllegalAction(
             "the dividend is split, not added to", rule="§11.10", at="rulespecs/1800.rules:753"
+        )
+
+
+def qr_collect_bond(g):
+    """The opening guards of collect_bond that read only the round (the listing round probe)"""
+    # at rulespecs/1800.rules:748
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "bond dividends are collected in an Operational Turn",
+            rule="§11.10",
+            at="rulespecs/1800.rules:748",
         )
 
 
@@ -2170,6 +2233,28 @@ def q3_trade_company(g, v_player, v_company, v_seller):
     ):
         raise IllegalAction(
             "the seller does not hold it", rule="§12.3", at="rulespecs/1800.rules:774"
+        )
+
+
+def qr_corporation_sell_shares(g):
+    """The opening guards of corporation_sell_shares that read only the round (the listing round probe)"""
+    # at rulespecs/1800.rules:784
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a company deals in its own shares during its turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:784",
+        )
+
+
+def qr_corporation_buy_shares(g):
+    """The opening guards of corporation_buy_shares that read only the round (the listing round probe)"""
+    # at rulespecs/1800.rules:800
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a company deals in its own shares during its turn",
+            rule="§11.9",
+            at="rulespecs/1800.rules:800",
         )
 
 

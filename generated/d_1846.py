@@ -2188,6 +2188,17 @@ def q2_par(g, v_player, v_corporation):
         )
 
 
+def qr_par(g):
+    """The opening guards of par that read only the round (the listing round probe)"""
+    # at rulespecs/lib/18xx.rules:857
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule='§"Stock Round", §"Corporations"',
+            at="rulespecs/lib/18xx.rules:857",
+        )
+
+
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/lib/18xx.rules:862
@@ -2249,6 +2260,17 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
             "a corporation buys a company from the player who owns it",
             rule='§"Purchasing Private Companies"',
             at="rulespecs/1846.rules:1282",
+        )
+
+
+def qr_corporation_buy_company(g):
+    """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
+    # at rulespecs/1846.rules:1278
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "corporations buy privates during their operating turns",
+            rule='§"Purchasing Private Companies"',
+            at="rulespecs/1846.rules:1278",
         )
 
 
@@ -2329,6 +2351,39 @@ def q2_contribute(g, v_corporation, v_player):
             "only the president pays",
             rule='§"Emergency Money Raising"',
             at="rulespecs/1846.rules:1446",
+        )
+
+
+def qr_assign(g):
+    """The opening guards of assign that read only the round (the listing round probe)"""
+    # at rulespecs/1846.rules:1489
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "markers are placed in operating rounds",
+            rule='§"Private Companies"',
+            at="rulespecs/1846.rules:1489",
+        )
+
+
+def qr_company_lay_tile(g):
+    """The opening guards of company_lay_tile that read only the round (the listing round probe)"""
+    # at rulespecs/1846.rules:1511
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "tiles are laid in operating rounds",
+            rule='§"Laying Track"',
+            at="rulespecs/1846.rules:1511",
+        )
+
+
+def qr_company_place_token(g):
+    """The opening guards of company_place_token that read only the round (the listing round probe)"""
+    # at rulespecs/1846.rules:1525
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "tokens are placed in operating rounds",
+            rule='§"Placing Station Tokens"',
+            at="rulespecs/1846.rules:1525",
         )
 
 
@@ -2562,4 +2617,15 @@ def q2_bid(g, v_player, v_company):
             "not enough cash for this and the companies already picked",
             rule='§"Private Company Draft"',
             at="rulespecs/1846-18xx-games.rules:88",
+        )
+
+
+def qr_bid(g):
+    """The opening guards of bid that read only the round (the listing round probe)"""
+    # at rulespecs/1846-18xx-games.rules:84
+    if not (g.b_in_round("draft")):
+        raise IllegalAction(
+            "in 1846 a bid is a pick in the draft",
+            rule='§"Private Company Draft"',
+            at="rulespecs/1846-18xx-games.rules:84",
         )

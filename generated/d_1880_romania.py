@@ -889,6 +889,7 @@ _LIBRARY.define(
         "q_discard_train",
         "q_dividend",
         "q_sell_shares",
+        "qr_buy_shares",
         "r_forced_purchase_help",
         "r_forced_shortfall",
         "r_pay_dividends",
@@ -2547,6 +2548,17 @@ def q2_buy_shares(g, v_player, v_corporation):
         )
 
 
+def qr_buy_shares(g):
+    """The opening guards of buy_shares that read only the round (the listing round probe)"""
+    # at rulespecs/1880-romania.rules:1978
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="VI.5",
+            at="rulespecs/1880-romania.rules:1978",
+        )
+
+
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/1880-romania.rules:2010
@@ -2637,6 +2649,28 @@ def qs_assign(g, v_company):
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",
             at="rulespecs/1880-romania.rules:1869",
+        )
+
+
+def qr_assign(g):
+    """The opening guards of assign that read only the round (the listing round probe)"""
+    # at rulespecs/1880-romania.rules:1870
+    if not (not g.b_in_round("auction")):
+        raise IllegalAction(
+            "the token is laid once the privates have owners",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1870",
+        )
+
+
+def qr_payoff_player_debt(g):
+    """The opening guards of payoff_player_debt that read only the round (the listing round probe)"""
+    # at rulespecs/1880-romania.rules:2140
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a loan is repaid in the debtor's stock-round turn",
+            rule="VII.3.9",
+            at="rulespecs/1880-romania.rules:2140",
         )
 
 

@@ -1726,6 +1726,17 @@ def q2_par(g, v_player, v_corporation):
         )
 
 
+def qr_par(g):
+    """The opening guards of par that read only the round (the listing round probe)"""
+    # at rulespecs/18-grand-junction.rules:458
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a company is started in a stock round",
+            rule='§"Initial Stock Round"',
+            at="rulespecs/18-grand-junction.rules:458",
+        )
+
+
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18-grand-junction.rules:467
@@ -1793,6 +1804,17 @@ def q2_select_president(g, v_player, v_corporation):
         )
 
 
+def qr_use_ability(g):
+    """The opening guards of use_ability that read only the round (the listing round probe)"""
+    # at rulespecs/18-grand-junction.rules:747
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "a Company President's power is used in its company's operating turn",
+            rule='§"Using the Company Presidents"',
+            at="rulespecs/18-grand-junction.rules:747",
+        )
+
+
 def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:778
@@ -1834,6 +1856,17 @@ def q2_choose_turn(g, v_player, v_corporation):
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
             at="rulespecs/18-grand-junction.rules:818",
+        )
+
+
+def qr_corporation_assign(g):
+    """The opening guards of corporation_assign that read only the round (the listing round probe)"""
+    # at rulespecs/18-grand-junction.rules:831
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "the token is placed during the operation of the company",
+            rule='§"Lemuel Morrissey"',
+            at="rulespecs/18-grand-junction.rules:831",
         )
 
 

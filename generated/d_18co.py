@@ -1117,6 +1117,7 @@ _LIBRARY.define(
         "q_discard_train",
         "q_dividend",
         "q_sell_shares",
+        "qr_buy_shares",
         "r_emergency_sale_noted",
         "r_forced_purchase_help",
         "r_forced_shortfall",
@@ -2939,6 +2940,17 @@ def q2_bid(g, v_player, v_company):
         )
 
 
+def qr_bid(g):
+    """The opening guards of bid that read only the round (the listing round probe)"""
+    # at rulespecs/18co.rules:2034
+    if not (g.b_in_round("auction")):
+        raise IllegalAction(
+            "privates are bid for in the Private Company Auction",
+            rule="§2",
+            at="rulespecs/18co.rules:2034",
+        )
+
+
 def qb2_bid(g, v_player, v_company):
     """The opening guards of bid that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18co.rules:2039
@@ -2971,6 +2983,17 @@ def q2_par(g, v_player, v_corporation):
         )
 
 
+def qr_par(g):
+    """The opening guards of par that read only the round (the listing round probe)"""
+    # at rulespecs/lib/18xx.rules:857
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "a corporation is started in a stock round",
+            rule="§4.3, §4.3.1, §4.3.2",
+            at="rulespecs/lib/18xx.rules:857",
+        )
+
+
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/lib/18xx.rules:862
@@ -2998,6 +3021,17 @@ def q2_buy_shares(g, v_player, v_corporation):
             "no buying back a corporation sold this round",
             rule="§4.2.6",
             at="rulespecs/18co.rules:2158",
+        )
+
+
+def qr_buy_shares(g):
+    """The opening guards of buy_shares that read only the round (the listing round probe)"""
+    # at rulespecs/18co.rules:2155
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule="§4.2, §3.1.1",
+            at="rulespecs/18co.rules:2155",
         )
 
 
@@ -3104,6 +3138,17 @@ def q2_corporation_bid(g, v_bidder, v_corporation):
         )
 
 
+def qr_corporation_bid(g):
+    """The opening guards of corporation_bid that read only the round (the listing round probe)"""
+    # at rulespecs/18co.rules:491
+    if not (g.b_in_round("acquisition")):
+        raise IllegalAction(
+            "corporations bid for others in the Acquisition Round",
+            rule="§7, §7.1",
+            at="rulespecs/18co.rules:491",
+        )
+
+
 def qb_corporation_bid(g, v_bidder):
     """The opening guards of corporation_bid that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18co.rules:498
@@ -3123,6 +3168,17 @@ def q2_move_bid(g, v_player, v_from_company):
             "the player has no bid on that private to move",
             rule="§2.1.2",
             at="rulespecs/18co.rules:2047",
+        )
+
+
+def qr_move_bid(g):
+    """The opening guards of move_bid that read only the round (the listing round probe)"""
+    # at rulespecs/18co.rules:2046
+    if not (g.b_in_round("auction")):
+        raise IllegalAction(
+            "bids are moved in the Private Company Auction",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2046",
         )
 
 
@@ -3151,6 +3207,26 @@ def qb3_move_bid(g, v_player, v_from_company, v_company):
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
             at="rulespecs/18co.rules:2054",
+        )
+
+
+def qr_company_lay_tile(g):
+    """The opening guards of company_lay_tile that read only the round (the listing round probe)"""
+    # at rulespecs/18co.rules:2134
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2134"
+        )
+
+
+def qr_remove_token(g):
+    """The opening guards of remove_token that read only the round (the listing round probe)"""
+    # at rulespecs/18co.rules:2144
+    if not (g.b_in_round("operating")):
+        raise IllegalAction(
+            "stations are taken back in operating rounds",
+            rule="Table B",
+            at="rulespecs/18co.rules:2144",
         )
 
 

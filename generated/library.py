@@ -1951,6 +1951,17 @@ def q_discard_train(g, v_corporation):
         )
 
 
+def qr_buy_shares(g):
+    """The opening guards of buy_shares that read only the round (the listing round probe)"""
+    # at rulespecs/lib/18xx.rules:894
+    if not (g.b_in_round("stock")):
+        raise IllegalAction(
+            "shares are bought in a stock round",
+            rule='§"Stock Round"',
+            at="rulespecs/lib/18xx.rules:894",
+        )
+
+
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1064

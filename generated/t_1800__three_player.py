@@ -679,6 +679,16 @@ class Game(GameBase):
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
     }
+    ROUND_PROBES = {
+        "buy_company": qr_buy_company,
+        "par": qr_par,
+        "buy_shares": qr_buy_shares,
+        "corporation_buy_company": qr_corporation_buy_company,
+        "buy_bond": qr_buy_bond,
+        "collect_bond": qr_collect_bond,
+        "corporation_sell_shares": qr_corporation_sell_shares,
+        "corporation_buy_shares": qr_corporation_buy_shares,
+    }
     DEFAULT_PROBES = {
         "buy_train": qd_buy_train,
     }

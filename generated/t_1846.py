@@ -139,6 +139,7 @@ _TITLE.define(
     unshared=[
         "q2_bid",
         "q_bid",
+        "qr_bid",
         "r_buying_power",
         "r_minors_cash",
         "r_step_held",
@@ -294,6 +295,14 @@ class Game(GameBase):
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+    }
+    ROUND_PROBES = {
+        "par": qr_par,
+        "buy_shares": qr_buy_shares,
+        "corporation_buy_company": qr_corporation_buy_company,
+        "assign": qr_assign,
+        "company_lay_tile": qr_company_lay_tile,
+        "company_place_token": qr_company_place_token,
     }
     DEFAULT_PROBES = {
         "buy_train": qd_buy_train,

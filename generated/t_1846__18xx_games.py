@@ -467,6 +467,15 @@ class Game(GameBase):
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
     }
+    ROUND_PROBES = {
+        "bid": qr_bid,
+        "par": qr_par,
+        "buy_shares": qr_buy_shares,
+        "corporation_buy_company": qr_corporation_buy_company,
+        "assign": qr_assign,
+        "company_lay_tile": qr_company_lay_tile,
+        "company_place_token": qr_company_place_token,
+    }
     DEFAULT_PROBES = {
         "buy_train": qd_buy_train,
     }

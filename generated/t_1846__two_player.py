@@ -169,6 +169,7 @@ _TITLE.define(
         "q2_buy_shares",
         "q_bid",
         "q_par",
+        "qr_bid",
         "r_buying_power",
         "r_emergency_sale_limits",
         "r_exchange_for_share",
@@ -659,6 +660,14 @@ class Game(GameBase):
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+    }
+    ROUND_PROBES = {
+        "par": qr_par,
+        "buy_shares": qr_buy_shares,
+        "corporation_buy_company": qr_corporation_buy_company,
+        "assign": qr_assign,
+        "company_lay_tile": qr_company_lay_tile,
+        "company_place_token": qr_company_place_token,
     }
     DEFAULT_PROBES = {
         "buy_train": qd_buy_train,

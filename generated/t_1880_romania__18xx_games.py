@@ -245,6 +245,7 @@ _TITLE.define(
         "q_place_token",
         "qb2_par",
         "qb3_par",
+        "qr_assign",
         "qs_assign",
         "qs_close_for_cash",
         "r_forced_purchase_help",
@@ -1552,6 +1553,10 @@ class Game(GameBase):
         "dividend": q2_dividend,
         "buy_train": q2_buy_train,
         "discard_train": q2_discard_train,
+    }
+    ROUND_PROBES = {
+        "buy_shares": qr_buy_shares,
+        "payoff_player_debt": qr_payoff_player_debt,
     }
     PREFIX_PROBES = {
         "par": ((3, q3_par),),

@@ -422,6 +422,11 @@ class Game(GameBase):
         "close_for_cash": qs_close_for_cash,
         "assign": qs_assign,
     }
+    ROUND_PROBES = {
+        "buy_shares": qr_buy_shares,
+        "assign": qr_assign,
+        "payoff_player_debt": qr_payoff_player_debt,
+    }
     PREFIX_PROBES = {
         "par": (
             (2, qb2_par),

@@ -701,6 +701,12 @@ class Game(GameBase):
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
     }
+    ROUND_PROBES = {
+        "par": qr_par,
+        "buy_shares": qr_buy_shares,
+        "use_ability": qr_use_ability,
+        "corporation_assign": qr_corporation_assign,
+    }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
         "lay_tile": ((2, qb2_lay_tile),),

@@ -417,6 +417,15 @@ class Game(GameBase):
         "lay_tile": qb_lay_tile,
         "corporation_bid": qb_corporation_bid,
     }
+    ROUND_PROBES = {
+        "bid": qr_bid,
+        "par": qr_par,
+        "buy_shares": qr_buy_shares,
+        "corporation_bid": qr_corporation_bid,
+        "move_bid": qr_move_bid,
+        "company_lay_tile": qr_company_lay_tile,
+        "remove_token": qr_remove_token,
+    }
     PREFIX_PROBES = {
         "bid": ((2, qb2_bid),),
         "par": ((2, qb2_par),),

@@ -759,6 +759,56 @@ class Compiler:
             lines.extend(self.stmts((st,), scope, rule, 1))
         return "\n".join(lines)
 
+    #: builtins whose answer is a function of the round alone (`GameBase.b_in_round`)
+    ROUND_READERS = frozenset({"in_round"})
+
+    def _round_only(self, e, local: set[str]) -> bool:
+        """Whether expression `e` reads nothing but the round: calls of a builtin of `ROUND_READERS` whose
+        arguments are literals or the title's constant names (no name of `local`, the action's parameters
+        and `let`s), literals, `not`, `and`, `or`, `==` and `!=`."""
+        if isinstance(e, (s.Str, s.Int, s.Bool, s.NoneLit)):
+            return True
+        if isinstance(e, s.Unary):
+            return e.op == "not" and self._round_only(e.operand, local)
+        if isinstance(e, s.Binary):
+            return e.op in ("and", "or", "==", "!=") and self._round_only(e.left, local) \
+                and self._round_only(e.right, local)
+        if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.ROUND_READERS \
+                and e.func.name not in self.routines and e.func.name not in self.states and not e.kwargs:
+            return all(isinstance(a, (s.Str, s.Int, s.Bool))
+                       or (isinstance(a, s.Name) and a.name in self.constants and a.name not in local
+                           and a.name not in VALUES and a.name not in self.param_defaults
+                           and a.name not in self.params and a.name not in self.entities)
+                       for a in e.args)
+        return False
+
+    def round_probe(self, clause: Clause) -> str | None:
+        """The round probe of an action (`qr_`): its opening guards (those of its probe, `probe`) that read
+        only the round (`_round_only`: 18CO's `in_round(auction)` of `bid`), as a function of the game
+        alone; None where there is none. Its answer is a function of the round, so a listing asks it once
+        for each round (`GameBase._shaped_names`) and leaves the action out of the round's names where it
+        refuses, as the probe, which holds the same guard, would refuse every entity there."""
+        plan = self._probe_plan(clause, 1, False)
+        if plan is None:
+            return None
+        decl: s.Routine = clause.decl  # type: ignore[assignment]
+        local = {p.name for p in decl.params} | {st.name for st in decl.body if isinstance(st, s.Let)}
+        guards = [st for st in plan[0] if isinstance(st, s.Require) and st.unless is None
+                  and self._round_only(st.cond, local)]
+        if not guards:
+            return None
+        rule = (
+            _cite(self.cites.get(f"{decl.kind} {decl.name}", s.NO_PROVENANCE))
+            or _cite(decl.prov)
+            or f"{clause.origin} {decl.kind} {decl.name}"
+        )
+        scope = _Scope(set(), self.routines)
+        lines = [f"def {_ident(decl.name, 'qr_')}(g):",
+                 f"    {docstring('The opening guards of ' + decl.name + ' that read only the round (the listing round probe)')}"]
+        for st in guards:
+            lines.extend(self.stmts((st,), scope, rule, 1))
+        return "\n".join(lines)
+
     def probe(self, clause: Clause, arity: int = 1, bounded: bool = False, defaults: bool = False) -> str | None:
         """The probe of an action: the guards among its opening `require`s and `let`s (those before its
         first statement of another kind) that read only its first parameter (the entity acting), as a
@@ -1042,6 +1092,7 @@ class EngineParts:
     bound_probes: list[tuple[str, str]]
     prefix_probes: list[tuple[str, str]]  # (action, a tuple of (arity, function) as source)
     static_probes: list[tuple[str, str]]
+    round_probes: list[tuple[str, str]]
     default_probes: list[tuple[str, str]]  # (action, function): `Compiler.probe(..., defaults=True)`
     trigger_table: list[tuple[str, list[tuple[str | None, str]]]]
     states: list[tuple[str, object]]
@@ -1078,6 +1129,7 @@ def parts(title: Title) -> EngineParts:
     pair_probes = []  # the same of its first two parameters
     bound_probes = []  # its probe with the guards a lower bound judges (`Compiler.probe(..., bounded=True)`)
     static_probes = []  # its opening guards that read nothing that changes during play (`Compiler.static_probe`)
+    round_probes = []  # its opening guards that read only the round (`Compiler.round_probe`)
     prefix_probes = []  # its probes of more parameters, and bound probes of two or more: (action, tuple source)
     default_probes = []  # its probe of its entity and optional parameters (`Compiler.probe(..., defaults=True)`)
     action_defaults = []  # an action's optional fields: the value bound where a log leaves one out
@@ -1108,6 +1160,10 @@ def parts(title: Title) -> EngineParts:
                 if static is not None:
                     static_probes.append((decl.name, _ident(decl.name, "qs_")))
                     pair_functions.append((_ident(decl.name, "qs_"), "probe", static))
+                by_round = compiler.round_probe(clause)
+                if by_round is not None:
+                    round_probes.append((decl.name, _ident(decl.name, "qr_")))
+                    pair_functions.append((_ident(decl.name, "qr_"), "probe", by_round))
                 at_defaults = compiler.probe(clause, defaults=True)
                 if at_defaults is not None:
                     default_probes.append((decl.name, _ident(decl.name, "qd_")))
@@ -1171,6 +1227,7 @@ def parts(title: Title) -> EngineParts:
         library_functions=frozenset(library_functions),
         routines=routines, action_params=action_params, action_defaults=action_defaults, probes=probes,
         pair_probes=pair_probes, bound_probes=bound_probes, prefix_probes=prefix_probes, static_probes=static_probes,
+        round_probes=round_probes,
         default_probes=default_probes, trigger_table=list(by_event.items()),
         states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
         cards=[(kind, title.card_fields(kind)) for kind in CARD_KINDS if title.card_fields(kind)],
@@ -1404,6 +1461,7 @@ def render_module(title: Title, sources=None, library: Library | None = None,
         bound_probes=engine.bound_probes,
         prefix_probes=engine.prefix_probes,
         static_probes=engine.static_probes,
+        round_probes=engine.round_probes,
         default_probes=engine.default_probes,
         trigger_table=engine.trigger_table,
         tables=[(name, "_TITLE.table(" + repr(name) + ")"

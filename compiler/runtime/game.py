@@ -74,6 +74,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     DEFAULT_PROBES: dict[str, Callable] = {}
     #: an action's opening guards that read nothing that changes during play (`_static_refused`)
     STATIC_PROBES: dict[str, Callable] = {}
+    #: an action's opening guards that read only the round (`_round_refused`)
+    ROUND_PROBES: dict[str, Callable] = {}
     #: the title's declared states (`state NAME: set[...] reset on MOMENT, ...`): name -> the moments it is
     #: emptied at (none: it lasts the game)
     STATES: dict[str, tuple[str, ...]] = {}
