@@ -442,6 +442,49 @@ def test_a_static_probe_refuses_an_entity_once_a_game():
         del g.STATIC_PROBES
 
 
+def test_a_round_probe_leaves_an_action_out_of_the_rounds_its_guard_refuses(monkeypatch):
+    """18CO's bid and move_bid open with `require in_round(auction)` (§2, §2.1.2), a guard that reads
+    only the round: their round probes (`qr_bid`, `qr_move_bid`) are asked once for each round and
+    entity type, not once a listing, and in a stock round a player's listing neither generates nor
+    probes them; in the auction they are listed as ever. 1846's sell_shares, whose round guard also
+    reads a `let` of its entity (`in_round(stock) or emergency`), has none. The listing is the
+    oracle's."""
+    from compiler.emit.engines import game_class
+
+    assert "sell_shares" not in game_class("1846").ROUND_PROBES
+    Game = game_class("18CO")
+    assert {"bid", "move_bid"} <= set(Game.ROUND_PROBES) and {"bid", "move_bid"} <= set(Game.PROBES)
+    monkeypatch.setattr(Game, "_SHAPED", {})  # the names kept for each round: none yet
+    g = Game(players=["P1", "P2", "P3", "P4"], seed=1)
+    rng = random.Random(1)
+    asked: list[tuple[str, str]] = []
+    probed: list[tuple[str, str]] = []
+
+    def counted(table, name, into):
+        real = table[name]
+
+        def probe(game, *args):
+            into.append((name, game.g["round"]))
+            return real(game, *args)
+        return probe
+
+    g.ROUND_PROBES = {**Game.ROUND_PROBES, **{n: counted(Game.ROUND_PROBES, n, asked) for n in ("bid", "move_bid")}}
+    g.PROBES = {**Game.PROBES, **{n: counted(Game.PROBES, n, probed) for n in ("bid", "move_bid")}}
+    assert g.g["round"] == "auction" and any(a["type"] == "bid" for a in g.legal_actions())
+    listings = 0
+    while g.g["round"] == "auction" or listings < 12:
+        if g.g["round"] == "stock":
+            listings += 1
+            assert sorted(map(repr, g.legal_actions())) == sorted(map(repr, g.oracle_legal_actions()))
+        g.process(g.random_legal_action(rng))
+    assert g.g["round"] == "stock"
+    assert not [p for p in probed if p[1] == "stock"]  # left out of the stock round: never probed there
+    stock = [a for a in asked if a[1] == "stock"]
+    assert sorted(set(stock)) == [("bid", "stock"), ("move_bid", "stock")]
+    assert len(stock) <= 2 * len({k for k in Game._SHAPED if k[2] == "stock" and k[-1]})  # once for each
+    assert ("bid", "auction") in probed  # let through in the auction: its probe judges each player there
+
+
 def _shortfall_after_help(game, corporation):
     """The oracle, as the listing computed it before the titles' `forced_shortfall` did: the shortfall
     for the cheapest train after running the title's forced_purchase_help on a trial, rolled back (a
