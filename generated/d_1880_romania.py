@@ -2587,6 +2587,17 @@ def q2_lay_tile(g, v_corporation, v_hex):
         )
 
 
+def qb_lay_tile(g, v_corporation):
+    """The guards of lay_tile that read only its entity and open every branch of its first if (the listing bound probe)"""
+    # at rulespecs/1880-romania.rules:1939
+    if not (not g.state_has("done_this_turn", "upgrade")):
+        raise IllegalAction(
+            "at most one tile is upgraded in a turn",
+            rule="VII.3.3",
+            at="rulespecs/1880-romania.rules:1939",
+        )
+
+
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1064

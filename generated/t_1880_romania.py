@@ -269,6 +269,9 @@ class Game(GameBase):
         "buy_train": q2_buy_train,
         "discard_train": q2_discard_train,
     }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
+    }
     STATIC_PROBES = {
         "close_for_cash": qs_close_for_cash,
         "assign": qs_assign,

@@ -1329,6 +1329,17 @@ def q3_par(g, v_player, v_corporation, v_price):
         )
 
 
+def qb_place_token(g, v_corporation):
+    """The guards of place_token that read only its entity and open every branch of its first if (the listing bound probe)"""
+    # at rulespecs/1880-romania-18xx-games.rules:273
+    if not (g.b_tokens_left(v_corporation) > 0):
+        raise IllegalAction(
+            "the company has no station marker left",
+            rule="VII.3.4",
+            at="rulespecs/1880-romania-18xx-games.rules:273",
+        )
+
+
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:539
@@ -1553,6 +1564,10 @@ class Game(GameBase):
         "dividend": q2_dividend,
         "buy_train": q2_buy_train,
         "discard_train": q2_discard_train,
+    }
+    BOUND_PROBES = {
+        "lay_tile": qb_lay_tile,
+        "place_token": qb_place_token,
     }
     ROUND_PROBES = {
         "buy_shares": qr_buy_shares,

@@ -485,6 +485,48 @@ def test_a_round_probe_leaves_an_action_out_of_the_rounds_its_guard_refuses(monk
     assert ("bid", "auction") in probed  # let through in the auction: its probe judges each player there
 
 
+def test_a_guard_that_opens_every_branch_of_an_if_refuses_a_group_as_listed():
+    """1880 Romania's lay_tile branches on `lay.upgrade` (a candidate's own), and both branches open with
+    `require not done_this_turn("upgrade")` (VII.3.3): after an upgrade the company's bound probe
+    (`qb_lay_tile`) refuses every lay without a trial, and the listing still lists them, known refused,
+    so random play draws as it did (the plain probe, whose refusal lists none, has not the guard). The
+    listing is the oracle's."""
+    from compiler.emit.engines import game_class
+
+    Game = game_class("1880 Romania")
+    assert "lay_tile" in Game.BOUND_PROBES
+    g = Game(players=["P1", "P2", "P3", "P4"], seed=1)
+    rng = random.Random(1)
+    for _ in range(600):
+        entity = g.current_entity()
+        if g.g["round"] == "operating" and g.state_has("done_this_turn", "upgrade") and g.b_in_step(entity, "lay_tile"):
+            break
+        g.process(g.random_legal_action(rng))
+    else:
+        raise AssertionError("no lay_tile step after an upgrade in 600 actions")
+    tried = []
+    real = Game.ROUTINES["action:lay_tile"]
+
+    def counted(game, *args):
+        tried.append(args)
+        return real(game, *args)
+
+    g.ROUTINES = {**Game.ROUTINES, "action:lay_tile": counted}
+    try:
+        assert g._group_refused("lay_tile", entity, {"entity": entity.id, "entity_type": "corporation"},
+                                Game.BOUND_PROBES["lay_tile"])
+        assert not g._group_refused("lay_tile", entity, {"entity": entity.id, "entity_type": "corporation"})
+        listed = []
+        with g._listing(probing=True):
+            listed = [c for c in g._candidates() if c["type"] == "lay_tile"]
+            assert listed and not any(g.is_legal(c) for c in listed)
+        assert not tried  # judged by the bound probe: none tried
+        assert sorted(map(repr, g.legal_actions())) == sorted(map(repr, g.oracle_legal_actions()))
+        assert tried  # (the oracle tries them)
+    finally:
+        del g.ROUTINES
+
+
 def _shortfall_after_help(game, corporation):
     """The oracle, as the listing computed it before the titles' `forced_shortfall` did: the shortfall
     for the cheapest train after running the title's forced_purchase_help on a trial, rolled back (a

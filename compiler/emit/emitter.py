@@ -604,6 +604,50 @@ class Compiler:
             f"    if not ({self.expr(left, scope)} {op} {bound}):",
             f"        raise IllegalAction({message!r}, rule={cite!r}, at={at!r})"]
 
+    def _opening(self, body, procedures: frozenset[str], common: bool = False) -> list:
+        """The statements of an action's `body` a probe may judge (`_probe_plan`): its opening `require`s
+        and `let`s; with `common`, then, where the first statement of another kind is an `if` with an
+        `else` whose tests reach no procedure, the guards that open every branch of it alike
+        (`_common_guards`: 1880 Romania's `not done_this_turn("upgrade")` of a lay, an upgrade's or a
+        yellow tile's). Where such a guard refuses, every branch refuses at it or before, as the action
+        does after the opening."""
+        opening = []
+        for st in body:
+            if not isinstance(st, (s.Require, s.Let)):
+                if common and isinstance(st, s.If):
+                    opening += self._common_guards(st, procedures)
+                break
+            opening.append(st)
+        return opening
+
+    def _common_guards(self, st: s.If, procedures: frozenset[str]) -> list:
+        """The `require`s found, the same (condition, `unless`), among the opening statements of every
+        branch of the `if` `st` (its `else` included: none where it has none), before any statement of
+        another kind or one that reaches a procedure, each reading no name a `let` of the branch binds
+        before it: a branch's test changes nothing (none reaches a procedure), so each branch, whichever
+        is taken, judges the guard as it stands after the opening, at it or after guards of its own.
+        Those of the first branch, in its order."""
+        if not st.orelse or any(self._reaches(set(_names(test)), procedures) for test, _body in st.branches):
+            return []
+        common: dict | None = None
+        for body in [b for _test, b in st.branches] + [st.orelse]:
+            bound: set[str] = set()
+            found: dict = {}
+            for x in body:
+                if not isinstance(x, (s.Require, s.Let)):
+                    break
+                exprs = [x.value] if isinstance(x, s.Let) else [x.cond] + ([x.unless] if x.unless is not None else [])
+                names = {name for e in exprs for name in _names(e)}
+                if self._reaches(names, procedures):
+                    break
+                if isinstance(x, s.Let):
+                    bound.add(x.name)
+                elif not names & bound:
+                    key = (unparse(x.cond), unparse(x.unless) if x.unless is not None else None)
+                    found.setdefault(key, x)
+            common = found if common is None else {key: common[key] for key in common if key in found}
+        return list((common or {}).values())
+
     def _probe_plan(self, clause: Clause, arity: int, bounded: bool, defaults: bool = False) -> tuple | None:
         """What `probe` writes: (the statements, the tainted names, the tainted `let`s), None where the
         probe has nothing to judge. A bounded guard is ("bound", statement, lower limits as they stand
@@ -630,7 +674,12 @@ class Compiler:
         prefix: list = []
         lets: dict = {}  # the tainted `let`s: name -> value (for `_bound`)
         lower: dict = {}  # the tainted parameters' lower limits (`_lower_limits`)
-        for st in decl.body:
+        # with `bounded`, the guards every branch of the `if` after the opening starts with as well
+        # (`_opening`): judged with the bound guards, which refuse a group as listed, so that random play
+        # draws from the same candidates as without them (a probe's refusal lists none)
+        opening = self._opening(decl.body, procedures, common=bounded)
+        common = {id(st) for st in opening} - {id(st) for st in decl.body}
+        for st in opening:
             if isinstance(st, s.Require):
                 exprs = [st.cond] + ([st.unless] if st.unless is not None else [])
             elif isinstance(st, s.Let):
@@ -689,6 +738,8 @@ class Compiler:
                             needed.add(name)
                             todo |= set(_names(lets[name])) if name in lets else set()
                             todo |= set(_names(st[2][name][1])) if name in st[2] else set()
+                elif id(st) in common:
+                    needed |= {name for e in (st.cond, st.unless) if e is not None for name in _names(e)}
                 elif not (isinstance(st, s.Let) and st.name in needed):
                     continue
                 else:
@@ -708,7 +759,7 @@ class Compiler:
             if not read & optional:
                 return None
         if not prefix or (arity >= 2 and not bounded and "" not in newest) \
-                or (bounded and not any(isinstance(st, tuple) for st in prefix)):
+                or (bounded and not any(isinstance(st, tuple) or id(st) in common for st in prefix)):
             return None
         return prefix, tainted, lets
 
@@ -816,7 +867,8 @@ class Compiler:
         only its first k parameters and read the k-th (`q2_`, `q3_`, ..., for `GameBase._pair_refused` and
         `_prefix_refused`), None where none reads the k-th (the guards of fewer parameters left to the
         probes of lower arity, run before). With `bounded`, the guards that read more than those
-        parameters judged by a lower bound (`qb_`, `qb2_`, ...: `_bounded_guard`). Listing runs it in the state the
+        parameters judged by a lower bound (`qb_`, `qb2_`, ...: `_bounded_guard`), and the guards of those
+        parameters that open every branch of the `if` after the opening (`_opening`). Listing runs it in the state the
         action's own dispatch would (`GameBase._group_refused`). The opening statements change
         nothing, so a guard of the probe that refuses refuses every candidate of the action for that
         entity (the action refuses it there or at an earlier guard), and none is generated. With `defaults`
@@ -844,6 +896,9 @@ class Compiler:
         if defaults:
             lines = [f"def {_ident(decl.name, 'qd_')}({sig}):",
                      f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ', its optional parameters (the listing probe of a candidate that leaves them at their defaults)')}"]
+        elif bounded and not any(isinstance(st, tuple) for st in prefix):
+            lines = [f"def {_ident(decl.name, probe_prefix(arity, bounded))}({sig}):",
+                     f"    {docstring('The guards of ' + decl.name + ' that read only ' + what + ' and open every branch of its first if (the listing bound probe)')}"]
         elif bounded:
             lines = [f"def {_ident(decl.name, probe_prefix(arity, bounded))}({sig}):",
                      f"    {docstring('The opening guards of ' + decl.name + ' that read more than ' + what + ', judged by a lower bound (the listing bound probe)')}"]
