@@ -25,6 +25,29 @@ from typing import Iterator, TextIO
 MODES = ("bar", "lines", "off")
 
 
+@contextmanager
+def worker_pool(jobs: int, context) -> Iterator:
+    """A process pool (`concurrent.futures.ProcessPoolExecutor` on the multiprocessing `context`) for the
+    long commands' work that an interrupt (Ctrl-C) stops: the queued tasks are cancelled and the workers
+    ended at once, where the pool's own exit waits for every queued task (a build went on for minutes
+    after Ctrl-C, its workers running on after the command was killed). The caller keeps what its
+    finished tasks gave."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    try:
+        yield pool
+    except BaseException:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(5)
+        raise
+    pool.shutdown(wait=True)
+
+
 def elapsed_text(seconds: float) -> str:
     """52.3 -> '52.3 s'; 112 -> '1 min 52 s'; 3725 -> '62 min 5 s'."""
     if seconds < 60:

@@ -321,9 +321,11 @@ def _replay(games: list[_Game], jobs: int | None, progress) -> dict[str, dict]:
                 progress.advance()
         else:
             import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
+            from concurrent.futures import as_completed
 
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            from compiler.progress import worker_pool
+
+            with worker_pool(jobs, multiprocessing.get_context("fork")) as pool:
                 for future in as_completed([pool.submit(_measure_one, i) for i in range(len(games))]):
                     i, entry = future.result()
                     out[games[i].key] = entry

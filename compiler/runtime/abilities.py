@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from compiler.runtime import track
-from compiler.runtime.entities import BANK, SCRAP, Certificate, Entity, Train
+from compiler.runtime.entities import BANK, SCRAP, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 
 

@@ -28,8 +28,6 @@ from compiler.verify.terms import (
     SUM,
     Ctx,
     Opaque,
-    Sel,
-    SymList,
     is_z3,
     truth,
     zi,

@@ -549,10 +549,11 @@ def replay_all(tasks: list[_Task], *, to: int | None, jobs: int | None, progress
                 progress.advance()
         else:
             import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
+            from concurrent.futures import as_completed
 
-            context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            from compiler.progress import worker_pool
+
+            with worker_pool(jobs, multiprocessing.get_context("fork")) as pool:
                 futures = [pool.submit(partial(_run, to=to), i) for i in todo]
                 for future in as_completed(futures):
                     i, result = future.result()
@@ -686,11 +687,13 @@ def proof_changes(before: Title, after: Title, *, cache=None, progress: Callable
             found[name] = _compare_checks(old, new, name)
     else:
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import as_completed
+
+        from compiler.progress import worker_pool
 
         _PROOFS.update(before=before, after=after, cache=cache.data)
         try:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            with worker_pool(jobs, multiprocessing.get_context("fork")) as pool:
                 for future in as_completed([pool.submit(_proof_one, name) for name in names]):
                     name, result, added = future.result()
                     found[name] = result

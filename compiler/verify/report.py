@@ -92,8 +92,12 @@ def render_report(report: Any, out: TextIO) -> None:
     counts = report.counts()
     slow = report.slowest()
     print("", file=out)
+    solved = [r for r in report.results if not r.cached]
+    # the checks solved in this run (in the verifier's own processes or this one) and their solving time;
+    # the rest taken from the cache (the command's wall time is on its last line)
     print("   totals: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
-          + f"; {len(report.results)} checks in {report.seconds:.1f}s", file=out)
+          + f"; {len(report.results)} checks, {len(solved)} solved in {sum(r.seconds for r in solved):.1f} s"
+          + f", {len(report.results) - len(solved)} from the cache", file=out)
     if slow is not None:
         print(f"   slowest: {slow.invariant} after {slow.transition}, {slow.seconds:.3f}s"
               + (" (cached)" if slow.cached else ""), file=out)
@@ -101,3 +105,11 @@ def render_report(report: Any, out: TextIO) -> None:
 
 def _ms(ms: int) -> str:
     return str(ms) if ms < 10000 else f"{ms // 1000}s"
+
+
+def cache_counts(reports) -> dict[str, int]:
+    """The checks of `reports` taken from the cache (`hits`) and solved in this run (`misses`), wherever
+    they were solved (`warm`'s processes put what they solve in the cache themselves)."""
+    results = [r for report in reports for r in report.results]
+    hits = sum(1 for r in results if r.cached)
+    return {"hits": hits, "misses": len(results) - hits}

@@ -48,8 +48,9 @@ import z3
 from compiler.lang import syntax as s
 from compiler.lang.ir import Title
 from compiler.paths import ROOT
+from compiler.progress import worker_pool
 from compiler.verify.counterexample import consts, counterexample, render_state_only
-from compiler.verify.report import STATUS_CODES, render_report
+from compiler.verify.report import STATUS_CODES, cache_counts, render_report
 from compiler.verify.invariants import (Invariant, emergency_sale_steps, invariants_for, money_moves_by_transfer,
                                        span_text)
 from compiler.verify.model import GapError, Model, Reads, Unsupported, recording, stable_hash
@@ -1301,7 +1302,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     if (jobs <= 1 and scheduler is None) or not titles:
         return 0
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
 
     families = _families(titles)
     # (family, transition) -> [seconds, titles, invariants], in the titles' order
@@ -1370,9 +1371,8 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
         cache.save()
         return added
     _WARM_STATE["cache"] = cache.data
-    context = multiprocessing.get_context("fork")
     try:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
+        with worker_pool(min(jobs, len(tasks)), multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_warm_one, task) for task in tasks]
             for future in as_completed(futures):
                 try:
@@ -1383,7 +1383,7 @@ def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout:
     finally:
         _WARM_TITLES.clear()
         _WARM_STATE.clear()
-    cache.save()
+        cache.save()
     return added
 
 
@@ -1472,7 +1472,7 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str
             "counts": counts,
             "slowest": ({"title": next(r.title for r in reports if slow in r.results), **slow.to_json()}
                         if slow else None),
-            "cache": {"path": str(cache.path) if cache.path else None, "hits": cache.hits, "misses": cache.misses},
+            "cache": {"path": str(cache.path) if cache.path else None, **cache_counts(reports)},
             "titles": [r.to_json() for r in reports],
         }, indent=2, ensure_ascii=False), file=out)
         return 0 if ok else 1
@@ -1486,7 +1486,7 @@ def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str
     slowest = max(((r.title, x) for r in reports for x in r.results), key=lambda tx: tx[1].seconds, default=None)
     print(f"verified {len(reports)} titles and variants in {seconds:.1f}s: "
           + ", ".join(f"{v} {k}" for k, v in totals.items() if v)
-          + f" (cache: {cache.hits} hits, {cache.misses} misses)", file=out)
+          + " (cache: {hits} hits, {misses} misses)".format(**cache_counts(reports)), file=out)
     if slowest is not None:
         title, x = slowest
         print(f"slowest check: {title}: {x.invariant} after {x.transition}, {x.seconds:.3f}s", file=out)
