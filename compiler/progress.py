@@ -131,6 +131,13 @@ class Progress:
         tty = all(getattr(s, "isatty", lambda: False)() for s in (sys.stdout, sys.stderr))
         return cls("bar" if tty else "lines")
 
+    def say(self, text: str) -> None:
+        """A line of its own, now (where a stage is about to take long: why), in "bar" and "lines" modes."""
+        if self.mode == "bar" and self._bar is not None:
+            self._bar.console.print(text, markup=False, highlight=False)
+        elif self.mode != "off":
+            print(text, file=self.stream, flush=True)
+
     @contextmanager
     def stage(self, name: str, total: int | None = None, unit: str = "") -> Iterator[Stage]:
         """A stage of the command, as a context: `with progress.stage("verify", 15, "titles") as

@@ -1,3 +1,22 @@
+"""The long commands' progress (compiler/progress.py): its pools of workers and its lines."""
+
+from __future__ import annotations
+
+import io
+
+from compiler.progress import Progress
+
+
+def test_a_line_said_before_a_long_stage_shows_off_a_terminal_and_not_when_off():
+    """`rulec build` says why its verify stage will take minutes before it starts (newuser55: ten
+    minutes of silence on a fresh clone whose record was stale): a plain line off a terminal, nothing
+    with --quiet or --json."""
+    out = io.StringIO()
+    Progress("lines", out).say("verify: 15 of 15 titles and variants are not in a fresh proof record")
+    assert out.getvalue() == "verify: 15 of 15 titles and variants are not in a fresh proof record\n"
+    quiet = io.StringIO()
+    Progress("off", quiet).say("anything")
+    assert quiet.getvalue() == ""
 
 
 def _sleep(seconds):

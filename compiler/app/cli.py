@@ -410,6 +410,10 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
     # the stale titles' recorded results, filed by key: only the checks an erratum changed are solved
     seed_cache(cache, record, [t.display_name for t in left])
     if left:
+        # said before the work, not only when it ends: a fresh clone whose record is stale proves for minutes
+        progress().say(f"verify: {len(left)} of {len(selected)} titles and variants are not in a fresh proof "
+                       "record: their checks are proved again (minutes on 2 cores for all of them; what "
+                       "is solved is kept in the verify cache)")
         with progress().stage("verify: checks on every core") as stage:
             verify.warm(left, cache, jobs, progress=stage.item)
     with progress().stage("verify", len(selected), "titles") as stage:
