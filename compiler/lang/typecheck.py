@@ -971,10 +971,14 @@ class Checker:
             if type_.is_list or type_.is_set or type_.key is not None or type_.parts or type_.values \
                     or not type_.alternatives or not all(isinstance(a, str) for a in type_.alternatives):
                 continue
+            kinds = set(type_.alternatives)
+            if kinds == {"phase"} and isinstance(arg, (s.Str, s.Int)):
+                # a phase named by its key (`phase_at_least("4")`, a library function): one the title has
+                self._reference(str(arg.value), "phase", arg.span or node.span)
+                continue
             what = _certain_type(arg, {})
             if what is None:
                 continue
-            kinds = set(type_.alternatives)
             if kinds <= _COMPONENT_TYPES:
                 wrong = what in ("a number", "money", "a percentage", "a string", "true or false", "a list",
                                  "a map", "a range")
