@@ -397,8 +397,10 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
     selected = verify.select_titles(loaded, None)
     fresh: dict = {}
     taken_from: list[Path] = []
+    records = []
     for site in sites:
         record = recorded(loaded, site)
+        records.append(record)
         found = {t.display_name: record.reports[t.display_name] for t in selected
                  if t.display_name not in fresh and t.display_name in record.reports
                  and t.display_name not in record.stale}
@@ -407,8 +409,10 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
             taken_from.append(site / "proofs.json")
     left = [t for t in selected if t.display_name not in fresh]
     reports = []
-    # the stale titles' recorded results, filed by key: only the checks an erratum changed are solved
-    seed_cache(cache, record, [t.display_name for t in left])
+    # the stale titles' recorded results (in every record read: the site written to, then the
+    # committed one), filed by key: only the checks an erratum changed are solved
+    for record in records:
+        seed_cache(cache, record, [t.display_name for t in left])
     if left:
         # said before the work, not only when it ends: a fresh clone whose record is stale proves for minutes
         progress().say(f"verify: {len(left)} of {len(selected)} titles and variants are not in a fresh proof "
