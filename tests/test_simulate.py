@@ -182,7 +182,9 @@ def test_simulate_and_verify_run_on_a_dask_scheduler_and_worker(cluster, toy, tm
     monkeypatch.setattr("compiler.verify.verifier.Verifier.check_init", refused)
     assert main(["verify", "toy", "--scheduler", cluster.address, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["ok"] and report["counts"]["proved"] > 0 and report["cache"]["misses"] == 0
+    assert report["ok"] and report["counts"]["proved"] > 0
+    # every check solved in this run, on the cluster (this process's checking refuses): none from the cache
+    assert report["cache"] == {"path": report["cache"]["path"], "hits": 0, "misses": sum(report["counts"].values())}
 
 
 def test_the_same_seed_gives_the_same_statistics_on_one_and_two_workers(cluster):
