@@ -20,14 +20,14 @@ is rolled back.
 and `_dispatch` and game end; the rest is in its parts, mixins in modules of
 their own that never import this one: `stock.StockRound`,
 `operating.OperatingRound`, `auctions.Auctions`, `abilities.Abilities`,
-`tiles_tokens.TilesAndTokens`, `listing.Listing` and `records.Records` (the
-state summary, the record and the logs), with the shared words in
-`vocabulary` (re-exported here).
+`tiles_tokens.TilesAndTokens`, `listing.Listing`, `records.Records` (the
+state summary, the record and the logs) and `dsl_support.DslSupport` (names,
+attributes, declared states and triggers as the engines' code reads them),
+with the shared words in `vocabulary` (re-exported here).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Callable, Iterable, Iterator
 
 from compiler.runtime.data import Gap, Table, TitleData, resolve_value
@@ -41,6 +41,7 @@ from compiler.runtime import track
 # the rooms of GameBase, and the shared words (all re-exported: `from compiler.runtime.game import STEPS`)
 from compiler.runtime.abilities import Abilities
 from compiler.runtime.auctions import Auctions
+from compiler.runtime.dsl_support import DslSupport
 from compiler.runtime.listing import Listing
 from compiler.runtime.operating import OperatingRound
 from compiler.runtime.records import Records
@@ -52,11 +53,10 @@ from compiler.runtime.vocabulary import ACTOR_KINDS, COMBINED_STEPS, MAP_STEPS, 
 
 #: a property neither the title nor an option sets (`GameBase.param`)
 _UNSET = object()
-#: the values a declared state keys by id (`GameBase._state_key`)
-_KEYED = (Entity, Certificate)
 
 
-class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, Listing, Records):
+class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, Listing, Records,
+               DslSupport):
     DATA: TitleData
     ROUTINES: dict[str, Callable] = {}
     TRIGGERS: dict[str, list[tuple[Callable | None, Callable]]] = {}
@@ -773,194 +773,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def b_end_turn(self, corp: Entity) -> None:
         """end_turn(C): C's operating turn ends now."""
         self._end_corporation_turn(corp)
-
-    # ------------------------------------------------------------ DSL support
-
-    def call(self, name: str, *args, **kwargs):
-        """Call a DSL routine or a builtin by name."""
-        routine = self.ROUTINES.get(name)
-        if routine is not None:
-            return routine(self, *args, **kwargs)
-        builtin = getattr(self, f"b_{name}", None)
-        if builtin is None:
-            raise RuleGap(name, "no such routine or builtin in the runtime")
-        return builtin(*args, **kwargs)
-
-    def name(self, name: str):
-        """A bare name: a title property, a component, or a builtin value."""
-        if name == "bank":
-            return BANK
-        if name == "pool":
-            return POOL
-        if name == "initial_offering":
-            return IPO
-        if name == "depot":
-            return DEPOT
-        if name == "scrap":
-            return SCRAP
-        if name == "players":
-            return list(self.players)
-        if name == "corporations":
-            return list(self.corporations)
-        if name == "privates":
-            return list(self.privates)
-        if name == "minors":
-            return list(self.minors)
-        if name == "bonds":
-            return list(self.bonds)
-        if name == "train_cards":
-            return self.card_records("train")
-        if name == "phases":
-            return self.card_records("phase")
-        if name == "phase_number":
-            return self._phase_index(self.g["phase"]) + 1
-        if name in self.DATA.properties:
-            return self.param(name)
-        for kind in ("corporation", "private", "bond"):
-            found = self.by_id.get((kind, name))
-            if found is not None:
-                return found
-        return name  # an enum value or zone name stands for itself
-
-    def card_records(self, kind: str) -> list[dict[str, Any]]:
-        """The cards of `kind` (train, phase) as records, in the title's order: each its `key` (a phase also
-        its `number`, its place from 1, as `phase_number` counts) and every parameter its kind declares (none where the card does not set it; one that may name several, as a
-        list: `CARDS`). Made once a game: the title's data does not change in play."""
-        made = self.__dict__.setdefault("_card_records", {})
-        records = made.get(kind)
-        if records is None:
-            fields = self.CARDS.get(kind, ())
-            records = made[kind] = []
-            for number, comp in enumerate(self.DATA.components_of(kind), 1):
-                record: dict[str, Any] = {"key": comp["key"]}
-                if kind == "phase":
-                    record["number"] = number  # its place in the order, which `phase_number` is read against
-                for field_name, several in fields:
-                    value = comp.get(field_name)
-                    if several:
-                        value = [] if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
-                    record[field_name] = value
-                records.append(record)
-        return list(records)
-
-    def among(self, name: str, value: Any) -> bool:
-        """`value in NAME` for one of the game's collections of entities (`players`, `corporations`,
-        `privates`, `minors`, `bonds`): what `value in self.name(NAME)` answers, by a set of the collection
-        (made when first asked, and again where the collection's list is replaced or grows; the players'
-        seating may change, not who they are). A value no set can hold is looked for in the list."""
-        sets = self.__dict__.get("_collection_sets")
-        if sets is None:
-            sets = self.__dict__["_collection_sets"] = {}
-        members = getattr(self, name)
-        known = sets.get(name)
-        if known is None or known[0] is not members or known[1] != len(members):
-            known = sets[name] = (members, len(members), frozenset(members))
-        try:
-            return value in known[2]
-        except TypeError:  # unhashable: as the list compares it
-            return value in list(members)
-
-    # -- declared states (`state NAME: set[...]`): kept in the round state `g`, so the journal undoes them
-
-    @staticmethod
-    def _state_key(value: Any) -> Any:
-        # (`state_has` reads it inline: `_KEYED`)
-        return value.id if isinstance(value, (Entity, Certificate)) else value
-
-    def state_has(self, name: str, *parts: Any) -> bool:
-        """`NAME(a, b)` of a declared state: whether (a, b) is in it."""
-        return tuple([p.id if isinstance(p, _KEYED) else p for p in parts]) in self.g.get(f"state:{name}", frozenset())
-
-    def state_set(self, name: str, parts: tuple, present: bool) -> None:
-        """`set NAME(a, b) = present`: (a, b) put in the declared state, or taken out."""
-        key = f"state:{name}"
-        element = tuple(self._state_key(p) for p in parts)
-        held = self.g.get(key, frozenset())
-        if (element in held) != bool(present):
-            self.j.set(self.g, key, held | {element} if present else held - {element})
-
-    def state_amount(self, name: str, *parts: Any) -> int:
-        """`NAME(a, b)` of a declared amount (`state NAME: map[..., int]`): its amount for (a, b), 0 where
-        none was set."""
-        return self.g.get(f"state:{name}", {}).get(tuple(self._state_key(p) for p in parts), 0)
-
-    def state_put(self, name: str, parts: tuple, amount: int) -> None:
-        """`set NAME(a, b) = x` of a declared amount: (a, b)'s amount becomes x (a new dict: the journal
-        keeps the old one)."""
-        key = f"state:{name}"
-        element = tuple(self._state_key(p) for p in parts)
-        held = self.g.get(key, {})
-        if held.get(element, 0) != amount:
-            self.j.set(self.g, key, {**held, element: amount})
-
-    def _reset_states(self, moment: str) -> None:
-        """The declared states whose lifetime ends at `moment` (one of STATE_RESETS) are emptied (an
-        amount's elements back to 0)."""
-        for name, resets in self.STATES.items():
-            held = self.g.get(f"state:{name}")
-            if moment in resets and held:
-                self.j.set(self.g, f"state:{name}", {} if isinstance(held, dict) else frozenset())
-
-    def attr(self, obj: Any, name: str):
-        """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:
-        its certificates in the order of its layout, the president's first)."""
-        if isinstance(obj, Entity):
-            if name == "certificates" and obj.kind == "corporation":
-                return list(self.certs_of[obj.id])
-            if obj.kind in ("corporation", "minor") and name in self.corp[obj.id]:
-                return self.corp[obj.id][name]
-            value = obj.data.get(name)
-            if value is None:
-                raise RuleGap(f"{obj.kind} {obj.id}.{name}", "the rulespec does not give it")
-            if isinstance(value, (Gap, Table)):  # (a plain value is what it is: `resolve_value`)
-                value = self._value(value, f"{obj.kind} {obj.id}.{name}")
-            if isinstance(value, str):
-                for kind in ("corporation", "private", "player"):
-                    found = self.by_id.get((kind, value))
-                    if found is not None:
-                        return found
-            return value
-        if isinstance(obj, Certificate):
-            # (each field read as asked: `c.president` in a filter over certificates, for every candidate)
-            if name == "president":
-                return obj.president
-            if name == "percent":
-                return obj.percent
-            if name == "shares":
-                return obj.shares
-            if name == "corporation":
-                return self.entity("corporation", obj.corporation)
-            raise KeyError(name)
-        if isinstance(obj, Train):
-            if name == "price":
-                return obj.price
-            if name == "name":
-                return obj.name
-            return self.DATA.component("train", obj.name).get(name)
-        if isinstance(obj, dict):
-            return obj[name]
-        if dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}:
-            return getattr(obj, name)  # a runtime value: a lay (`lay.upgrade`), a station spot
-        raise RuleGap(f"{obj}.{name}", "no such attribute")
-
-    def component_attr(self, kind: str, key: str, name: str):
-        """`key.name` in the DSL for a component that is no entity (1880's round track `main`): its field
-        `name` from the title's data (read per player count where it is a table of them)."""
-        value = self.DATA.component(kind, key).get(name)
-        if value is None:
-            raise RuleGap(f"{kind} {key}.{name}", "the rulespec does not give it")
-        return self._value(value, f"{kind} {key}.{name}")
-
-    def set_attr(self, obj: Any, name: str, value: Any) -> None:
-        if isinstance(obj, Entity) and obj.kind in ("corporation", "minor"):
-            self.j.set(self.corp[obj.id], name, value)
-            return
-        raise IllegalAction(f"cannot set {obj}.{name}")
-
-    def emit(self, event: str, *args) -> None:
-        for when, body in self.TRIGGERS.get(event, []):
-            if when is None or when(self, *args):
-                body(self, *args)
 
     # ------------------------------------------------------------ bank broken, game end
 
