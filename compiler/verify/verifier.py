@@ -174,9 +174,8 @@ _SOURCES = ("verifier.py", "counterexample.py", "model.py", "translate.py", "ter
             "tables.py")
 #: the runtime's modules the model follows: the game (`GameBase`), its parts and shared words, and the market
 #: (tests/test_layers.py checks that every module GameBase is made of is here)
-_RUNTIME_SOURCES = ("game.py", "vocabulary.py", "stock.py", "operating.py", "auctions.py", "abilities.py",
-                    "tiles_tokens.py", "listing.py", "candidates.py", "records.py", "dsl_support.py",
-                    "market.py")
+_RUNTIME_SOURCES = ("game.py", "vocabulary.py", "stock.py", "operating.py", "auctions.py", "abilities.py", "market.py",
+                    "tiles_tokens.py", "listing.py", "candidates.py", "records.py", "dsl_support.py")
 
 
 def version_sources() -> list[Path]:
