@@ -1,0 +1,379 @@
+"""Stage 4, check (expression types): what a rule's expressions certainly are, where the engine
+or its z3 model would fail on them. Part of `compiler.lang.typecheck`, whose `Checker` runs these
+checks (`ExpressionTypes`); it imports this module, never the other way.
+
+- E038 a value certainly of the wrong type for where it is: a `for` over no collection, a condition
+  that is no true or false, a `set` of a state to a value its type does not take, arithmetic on no
+  number, a `transfer` of no amount or to or from what holds no money;
+- E039 a routine, trigger or invariant nested deeper than the engine's Python can run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from compiler.diagnostics import Diagnostic, error
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title
+from compiler.lang.schema import SCALARS
+
+
+#: how deep the engine's Python can nest what a rule nests: loops one inside another (CPython's 20
+#: statically nested blocks), blocks (its 100 levels of indentation, less the function's own) and
+#: operations in one expression (its 200 nested parentheses, less what the emitter wraps around them)
+NESTING_LIMITS = {"loop": 20, "block": 90, "expression": 150}
+_EXPRESSIONS = (s.ListLit, s.SetLit, s.MapLit, s.Record, s.Range, s.Unary, s.Binary, s.Cond, s.Member, s.Call,
+                s.Index, s.Quantifier, s.MatchExpr)
+
+
+def _too_deep(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[str, int, object] | None:
+    """The first place in a routine, trigger or invariant nested deeper than `NESTING_LIMITS`: (what,
+    how deep, the node), or None. Iterative: a rule nested a few hundred deep would exhaust the
+    recursion of a walk that recursed."""
+    stack: list[tuple[object, int, int, int]] = [(decl, 0, 0, 0)]
+    while stack:
+        item, loops, blocks, exprs = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend((x, loops, blocks, exprs) for x in reversed(item))
+            continue
+        fields = getattr(item, "__dataclass_fields__", None)
+        if fields is None:
+            continue
+        if isinstance(item, s.For):
+            loops, blocks = loops + 1, blocks + 1
+        elif isinstance(item, (s.If, s.Match)):
+            blocks += 1
+        elif isinstance(item, _EXPRESSIONS):
+            exprs += 1
+        for what, depth in (("loop", loops), ("block", blocks), ("expression", exprs)):
+            if depth > NESTING_LIMITS[what]:
+                return what, depth, item
+        stack.extend((getattr(item, name), loops, blocks, exprs) for name in reversed(list(fields))
+                     if name not in ("span", "prov", "value_spans"))
+    return None
+
+
+_too_deep = s.ByNode(_too_deep)
+
+
+#: the arithmetic operators: a number's or money's, no component's
+_ARITHMETIC = ("+", "-", "*", "/", "mod")
+
+
+def _money_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple, tuple, frozenset, tuple]:
+    """The arithmetic (`+ - * / mod`) and the transfers of a routine, trigger or invariant, the names
+    its quantifiers bind, and each `for` or quantifier's (variable, the name it goes over, or None), in
+    the order of `walk`."""
+    nodes = list(s.walk(decl))
+    arithmetic = tuple(n for n in nodes if isinstance(n, s.Binary) and n.op in _ARITHMETIC)
+    transfers = tuple(n for n in nodes if isinstance(n, s.Transfer))
+    bound = frozenset(n.var for n in nodes if isinstance(n, s.Quantifier))
+    loops = tuple((n.var, n.domain.name if isinstance(n.domain, s.Name) else None)
+                  for n in nodes if isinstance(n, (s.For, s.Quantifier)))
+    return arithmetic, transfers, bound, loops
+
+
+#: the runtime's lists of components (`compiler.lang.builtins.VALUES`): the kind of each element
+_COMPONENT_LISTS = {"players": "player", "corporations": "corporation", "privates": "private", "minors": "minor",
+                    "bonds": "bond"}
+
+
+_money_sites = s.ByNode(_money_sites)
+
+
+def shape(expr) -> str:
+    """How a message names what a value is."""
+    if isinstance(expr, s.Int) or (isinstance(expr, s.Unary) and isinstance(expr.operand, s.Int)):
+        return "a number"
+    if isinstance(expr, s.Money):
+        return "money"
+    if isinstance(expr, s.Percent):
+        return "a percentage"
+    if isinstance(expr, s.Str):
+        return "a string"
+    if isinstance(expr, s.Bool):
+        return "true or false"
+    if isinstance(expr, s.NoneLit):
+        return "none"
+    if isinstance(expr, s.Name):
+        return f"the name `{expr.name}`"
+    if isinstance(expr, (s.ListLit, s.SetLit)):
+        return "a list"
+    if isinstance(expr, s.MapLit):
+        return "a map"
+    if isinstance(expr, s.Record):
+        return "a record"
+    if isinstance(expr, s.Range):
+        return "a range"
+    if isinstance(expr, s.Call):
+        return "a call"
+    return "an expression"
+
+
+#: the operators whose result is true or false
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+
+
+def _certain_type(expr, states: dict[str, s.StateDecl]) -> str | None:
+    """What an expression certainly is, as a message names it (`shape`'s words), or None where it is
+    not certain without types the checker does not have: a literal, a negated number, a comparison or
+    `not`, a read of a declared state (true or false; an amount's number or money)."""
+    if isinstance(expr, s.Unary):
+        if expr.op == "not":
+            return "true or false"
+        return _certain_type(expr.operand, states) if isinstance(expr.operand, (s.Int, s.Money, s.Percent)) else None
+    if isinstance(expr, s.Binary):
+        return "true or false" if expr.op in _COMPARISONS else None
+    if isinstance(expr, s.Call) and isinstance(expr.func, s.Name) and expr.func.name in states:
+        state = states[expr.func.name]
+        if state.is_amount:
+            return "money" if state.type.alternatives == ("money",) else "a number"
+        return "true or false"
+    if isinstance(expr, (s.Int, s.Money, s.Percent, s.Str, s.Bool, s.NoneLit, s.ListLit, s.SetLit, s.MapLit,
+                         s.Range)):
+        return shape(expr)
+    return None
+
+
+#: the types whose values are no collection: numbers, money, flags, strings and the runtime's components
+_SINGLE_TYPES = frozenset({"int", "money", "percent", "bool", "string", "player", "corporation", "minor", "private",
+                           "bond", "company", "train", "certificate"})
+
+
+#: the runtime's components, of which a literal number, string or list is none
+_COMPONENT_TYPES = frozenset({"player", "corporation", "minor", "private", "bond", "company", "train", "certificate"})
+
+
+#: the builtin holders (`compiler.lang.builtins.VALUES`) that are one thing, no number: those that hold
+#: money (`GameBase.cash`: the bank), and those that hold none, where a `transfer` would fail in play
+_MONEY_HOLDERS = {"bank": "the bank"}
+_NO_MONEY_HOLDERS = {"pool": "the bank pool", "initial_offering": "the IPO", "depot": "the depot",
+                     "scrap": "the scrap"}
+#: the runtime's components that hold money (`GameBase.cash`): a player, a corporation, a minor
+_MONEY_COMPONENTS = frozenset({"player", "corporation", "minor"})
+
+
+def _component_types(type_: s.TypeRef) -> frozenset[str] | None:
+    """The component kinds a parameter of type `type_` certainly is one of (`_COMPONENT_TYPES`), or None
+    when it may be something else (a number, a list, an enum's value, a kind of the title's)."""
+    if type_.is_list or type_.is_set or type_.key is not None or type_.parts or type_.values:
+        return None
+    alts = type_.alternatives
+    if alts and all(isinstance(a, str) and a in _COMPONENT_TYPES for a in alts):
+        return frozenset(alts)
+    return None
+
+
+def _no_collection(type_: s.TypeRef) -> bool:
+    """Whether a parameter of type `type_` is certainly no collection: no list, set or map, and every
+    alternative a number, money, a flag, a string, a component, or an inline enum's value."""
+    if type_.is_list or type_.is_set or type_.key is not None or type_.parts:
+        return False
+    if type_.values and not type_.alternatives:
+        return True
+    return bool(type_.alternatives) and all(isinstance(a, str) and a in _SINGLE_TYPES for a in type_.alternatives)
+
+
+
+class ExpressionTypes:
+    """The E038 and E039 checks of `Checker` (`compiler.lang.typecheck`), which runs them."""
+
+    title: Title
+    out: list[Diagnostic]
+
+    def _nesting(self) -> None:
+        """E039 for a routine, trigger or invariant nested deeper than the engine's Python can run
+        (`NESTING_LIMITS`): 21 `for`s one inside another, a hundred `if`s, a sum of 200 terms checked
+        clean, and the engine did not compile (a SyntaxError or IndentationError from `rulec play`)."""
+        words = {"loop": ("`for` loops one inside another", "write the inner loops as a procedure of their own"),
+                 "block": ("blocks (`if`, `for`, `match`) one inside another",
+                           "write the inner blocks as a procedure of their own"),
+                 "expression": ("operations one inside another in an expression",
+                                "split it with `let`s, or a function of its own")}
+        for clause in self.title.clauses:
+            if not isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant)):
+                continue
+            found = _too_deep(clause.decl)
+            if found is None:
+                continue
+            what, depth, node = found
+            said, help_ = words[what]
+            self.out.append(error(
+                "E039", f"{clause.decl.name} nests {depth} {said}: the engine runs at most {NESTING_LIMITS[what]}",
+                getattr(node, "span", None) or clause.decl.span, help=help_))
+
+    # -- the types of a rule's expressions, where they are certain
+    def _expression_types(self) -> None:
+        """E038 for a `for` over what is certainly no collection (a number, money, a percentage, a
+        string, true or false, none, a comparison, a flag or amount state read), and a `set` of a declared
+        state to a value its type certainly does not take (a flag or a set's membership to anything but
+        true or false; an amount to true or false, a string, a percentage, none or a collection): the engine
+        would stop on a TypeError where play reaches the loop, or keep a value the z3 model reads as
+        another type. A routine's parameter typed a number or a component (`n: int`) counts as what it
+        is: no collection to go over, no condition of an `if`, `elif`, `require` or `unless` (nor is a
+        literal or an amount read there: the engine would take the number's truth, the z3 translation meet
+        an integer for a condition). Only literals, parameters and what they certainly are count; a name or
+        a call of unknown type is left alone."""
+        from compiler.lang.ir import statements
+
+        states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger)):
+                continue
+            shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
+            shadowed |= {st.name for st in statements(decl.body) if isinstance(st, s.Let)}
+            shadowed |= {st.var for st in statements(decl.body) if isinstance(st, s.For)}
+            own = {name: state for name, state in states.items() if name not in shadowed}
+            # a routine's parameters typed by what is no collection (a number, a component), where no
+            # `let` or `for` of the same name hides them
+            rebound = {st.name for st in statements(decl.body) if isinstance(st, s.Let)} \
+                | {st.var for st in statements(decl.body) if isinstance(st, s.For)}
+            single = {p.name: p for p in decl.params if p.name not in rebound and _no_collection(p.type)} \
+                if isinstance(decl, s.Routine) else {}
+            for stmt in statements(decl.body):
+                conditions = ([("if" if i == 0 else "elif", cond) for i, (cond, _) in enumerate(stmt.branches)]
+                              if isinstance(stmt, s.If) else
+                              [("require", stmt.cond), ("unless", stmt.unless)] if isinstance(stmt, s.Require) else [])
+                for word, cond in conditions:
+                    if cond is None:
+                        continue
+                    if isinstance(cond, s.Name) and cond.name in single and "bool" not in single[cond.name].type.alternatives:
+                        param = single[cond.name]
+                        what = f"the parameter `{param.name}: {param.type}`"
+                    else:
+                        what = _certain_type(cond, own)
+                        if what in (None, "true or false"):
+                            continue
+                    self.out.append(error(
+                        "E038", f"`{word}` asks {what}, not true or false", cond.span or stmt.span,
+                        help="a condition is true or false: a comparison (`n > 0`), `not`, a flag, a test builtin"))
+                if isinstance(stmt, s.For) and isinstance(stmt.domain, s.Name) and stmt.domain.name in single:
+                    param = single[stmt.domain.name]
+                    self.out.append(error(
+                        "E038", f"`for {stmt.var} in ...` goes over the parameter `{param.name}: {param.type}`, "
+                                "not a collection",
+                        stmt.domain.span or stmt.span,
+                        help="a `for` goes over a list, a set or a map: players, corporations, "
+                             "trains(corporation), a list parameter, ..."))
+                elif isinstance(stmt, s.For):
+                    what = _certain_type(stmt.domain, own)
+                    if what is not None and what not in ("a list", "a map", "a range"):
+                        self.out.append(error(
+                            "E038", f"`for {stmt.var} in ...` goes over {what}, not a collection",
+                            stmt.domain.span or stmt.span,
+                            help="a `for` goes over a list, a set or a map: players, corporations, "
+                                 "trains(corporation), a list parameter, ..."))
+                elif isinstance(stmt, s.Assign) and isinstance(stmt.target, s.Call) \
+                        and isinstance(stmt.target.func, s.Name) and stmt.target.func.name in own:
+                    state = own[stmt.target.func.name]
+                    what = _certain_type(stmt.value, own)
+                    if what is None:
+                        continue
+                    if state.is_amount:
+                        takes = SCALARS.get(state.type.alternatives[0], state.type.alternatives[0])
+                        wrong = what not in ("a number", "money")
+                    else:
+                        takes = "true or false"
+                        wrong = what != "true or false"
+                    if wrong:
+                        self.out.append(error(
+                            "E038", f"state `{state.name}` is {state.type}: `set` takes {takes}, not {what}",
+                            stmt.value.span or stmt.span,
+                            help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"
+                                 + ("" if state.is_amount else "; `set NAME(...) = true` puts an element in, "
+                                                                "`= false` takes it out")))
+
+    # -- arithmetic and money on what is no number, no holder of money
+    def _money_and_arithmetic(self) -> None:
+        """E038 for arithmetic (`+ - * / mod`) on what is certainly no number: a parameter typed a component
+        (`corporation + 1` with `corporation: corporation`), a holder (`bank`, `pool`, ...), true or false
+        (a literal, a comparison, `not`, a flag state read) or none; and for a `transfer` whose amount is
+        certainly no number or money (a string, a percentage, true or false, none, a collection, a
+        component or a holder), or whose source or target certainly holds no money: the bank pool, the IPO,
+        the depot, the scrap, a parameter typed a private, a train, a certificate or a bond, or a literal.
+        The engine stopped in play on a TypeError or a KeyError (`GameBase.cash` has no entry for it); the
+        z3 model counted the money as gone. Only literals, parameters not rebound by a `let`, `for` or
+        quantifier, and the builtin holders not shadowed count; a name or call of unknown type is left alone."""
+        from compiler.lang.ir import statements
+
+        states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if not isinstance(decl, (s.Routine, s.Trigger)):
+                continue
+            arithmetic, transfers, bound, loops = _money_sites(decl)
+            if not arithmetic and not transfers:
+                continue
+            params = {p.name: p for p in decl.params} if isinstance(decl, s.Routine) else {}
+            lets = [st.name for st in statements(decl.body) if isinstance(st, s.Let)]
+            rebound = set(lets) | {st.var for st in statements(decl.body) if isinstance(st, s.For)} | bound
+            if isinstance(decl, s.Trigger):
+                rebound |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
+            components = {name: kinds for name, p in params.items()
+                          if name not in rebound and (kinds := _component_types(p.type)) is not None}
+            own = {name: state for name, state in states.items() if name not in rebound and name not in params}
+            # a variable bound once, by a `for` or quantifier over the players, corporations, ... (not
+            # themselves rebound): an element of that list, wherever it is read
+            times = Counter([var for var, _ in loops] + lets + list(params) + (
+                [a.name for a in decl.event.args if isinstance(a, s.Name)] if isinstance(decl, s.Trigger) else []))
+            elements = {var: _COMPONENT_LISTS[over] for var, over in loops
+                        if times[var] == 1 and over in _COMPONENT_LISTS and over not in params and over not in lets}
+
+            def holder(expr) -> tuple[str, bool] | None:
+                """(how a message names it, whether it holds money) where `expr` is certainly one thing."""
+                if isinstance(expr, s.Name) and expr.name in elements:
+                    kind = elements[expr.name]
+                    return f"`{expr.name}`, a {kind}", kind in _MONEY_COMPONENTS
+                if not isinstance(expr, s.Name) or expr.name in rebound or (expr.name in params and expr.name not in components):
+                    return None
+                if expr.name in components:
+                    param = params[expr.name]
+                    return f"the parameter `{param.name}: {param.type}`", components[expr.name] <= _MONEY_COMPONENTS
+                if expr.name in _MONEY_HOLDERS:
+                    return _MONEY_HOLDERS[expr.name], True
+                if expr.name in _NO_MONEY_HOLDERS:
+                    return _NO_MONEY_HOLDERS[expr.name], False
+                return None
+
+            def no_number(expr) -> str | None:
+                """How a message names `expr` where it is certainly no number and no money."""
+                found = holder(expr)
+                if found is not None:
+                    return found[0]
+                what = _certain_type(expr, own)
+                return what if what in ("true or false", "none", "a string", "a list", "a map", "a range") else None
+
+            for node in arithmetic:
+                for side in (node.left, node.right):
+                    what = no_number(side)
+                    if what is None or (what == "a string" and node.op == "+") or \
+                            (what in ("a list", "a map", "a range") and node.op in ("+", "-")):
+                        continue  # a string's or a collection's own `+`, `-`: the engine's Python has them
+                    self.out.append(error(
+                        "E038", f"`{node.op}` is arithmetic on {what}, not on a number or money",
+                        side.span or node.span,
+                        help="arithmetic takes numbers, money and percentages: a component's number is one of its "
+                             "properties or a builtin's answer (`price(corporation)`, `cash(corporation)`)"))
+                    break
+            for node in transfers:
+                what = no_number(node.amount)
+                if what is None and _certain_type(node.amount, own) == "a percentage":
+                    what = "a percentage"
+                if what is not None:
+                    self.out.append(error(
+                        "E038", f"`transfer` moves an amount of money, not {what}", node.amount.span or node.span,
+                        help="write the amount as money or a number: `transfer $20 from ...`, "
+                             "`transfer price(corporation) * 2 from ...`"))
+                for word, end in (("from", node.source), ("to", node.target)):
+                    found = holder(end)
+                    if found is not None and found[1]:
+                        continue
+                    what = found[0] if found is not None else _certain_type(end, own)
+                    if what is None:
+                        continue
+                    self.out.append(error(
+                        "E038", f"`transfer ... {word}` names {what}, which holds no money",
+                        end.span or node.span,
+                        help="money is held by the bank, the players, the corporations and the minors; "
+                             "a certificate, private, train or bond moves by `move`"))
