@@ -360,24 +360,15 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             if found is not None and found[0] is value:
                 return found[1]
             if set(value.dims) <= {"players"} and not any(isinstance(v, (Table, Gap)) for _keys, v in value.rows):
-                memo[name] = (value, self._param_table(name, value))
+                memo[name] = (value, self._read_param(name))
                 return memo[name][1]
-            if "g" in self.__dict__ and set(value.dims) <= {"players", "corporations"}:
-                # a table by the player count and the corporations in the game (1846's certificate limit,
-                # asked in every purchase's probe): its reading kept with that number, read as below
-                count = self.g.get("corporations_in_game", len(self.corporations))
-                kept = self.__dict__.setdefault("_count_tables", {})
-                found = kept.get(name)
-                if found is not None and found[0] is value and found[1] == count:
-                    return found[2]
-                read = self.param(name, corporations=count)
-                kept[name] = (value, count, read)
-                return read
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))
         table = self.option_sets.get(name, self.DATA.properties.get(name))
-        if isinstance(table, Table) and hasattr(self, "g"):
+        if not isinstance(table, Table):
+            return self._read_param(name, **dims)
+        if hasattr(self, "g"):
             # tables keyed by what changes in play: companies available now, companies closed so far
             if "companies_available" in table.dims and "companies_available" not in dims:
                 dims["companies_available"] = self.b_companies_available()
@@ -385,35 +376,28 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 dims["closed_companies"] = self.b_closed_companies()
             if "phase" in table.dims and "phase" not in dims:
                 dims["phase"] = self.g["phase"]
-        if isinstance(table, Table):
-            # a table's reading is a function of the table and the dimensions it is read at (1846's
-            # certificate limit, by players and corporations, in every purchase's probe): kept for each
-            try:
-                key: tuple | None = (name, tuple(sorted(dims.items())))
-                reads = self.__dict__.get("_table_reads")
-                if reads is None:
-                    reads = self.__dict__["_table_reads"] = {}
-                found = reads.get(key)
-            except TypeError:  # a dimension's value that is no key: read as it comes
-                key = found = None
-            if found is not None and found[0] is table:
-                return found[1]
-            value = resolve_value(name, self.option_sets[name], players=self.n, **dims) \
-                if name in self.option_sets else self.DATA.param(name, players=self.n, **dims)
-            if key is not None:
-                if len(reads) >= 4096:
-                    reads.clear()
-                reads[key] = (table, value)
-            return value
+        # a table's reading is a function of the table and the dimensions it is read at (1846's certificate
+        # limit, by players and corporations, in every purchase's probe): kept for each
+        try:
+            key: tuple | None = (name, tuple(sorted(dims.items())))
+            reads = self.__dict__.setdefault("_table_reads", {})
+            found = reads.get(key)
+        except TypeError:  # a dimension's value that is no key: read as it comes
+            key = found = None
+        if found is not None and found[0] is table:
+            return found[1]
+        value = self._read_param(name, **dims)
+        if key is not None:
+            if len(reads) >= 4096:
+                reads.clear()
+            reads[key] = (table, value)
+        return value
+
+    def _read_param(self, name: str, **dims) -> Any:
+        """`param(name, **dims)` read from the chosen option's `sets` or the title (`resolve_value` at `n`)."""
         if name in self.option_sets:
             return resolve_value(name, self.option_sets[name], players=self.n, **dims)
         return self.DATA.param(name, players=self.n, **dims)
-
-    def _param_table(self, name: str, table: Table) -> Any:
-        """`param(name)` of a table keyed by the player count alone, read (`resolve_value` at `n`)."""
-        if name in self.option_sets:
-            return resolve_value(name, self.option_sets[name], players=self.n)
-        return self.DATA.param(name, players=self.n)
 
     def as_entities(self, value: Any) -> Any:
         """A parameter's value whose type names a kind of entity (`private_sale_order: list[private]`): the
