@@ -172,7 +172,7 @@ class Listing(Candidates):
                     or (kind in self.DEFAULT_PROBES and self._defaults_refused(action, answers[1], kind)):
                 return False
             if action.get("type") == "pass" and len(action) <= 3:
-                # a plain pass, asked by `_later_step_actions` and tried again as a candidate in the same
+                # a plain pass, asked by `_step_passable` and tried again as a candidate in the same
                 # listing (the listing's state): its verdict is kept with the listing's answers
                 key = ("pass", action.get("entity"), action.get("entity_type"))
                 known_pass = answers[1].get(key)
@@ -368,8 +368,8 @@ class Listing(Candidates):
         return out
 
     def _later_step_kinds(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
-        """The actions of the steps after the operating company's current one (`_later_step_actions`
-        before its pass is tried): empty outside its turn, or where none of `names` is one of them."""
+        """The actions of the steps after the operating company's current one (left out while its
+        pass is legal, `_step_passable`): empty outside its turn, or where none of `names` is one of them."""
         if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("operating") != entity.id:
             return frozenset()
         steps, current = self._steps(), self.g.get("step")
@@ -405,22 +405,14 @@ class Listing(Candidates):
         return True
 
     #: (the operating steps, the current one) -> the actions of the steps after it that the current one has
-    #: not (`_later_step_actions`): a function of the steps alone
+    #: not (`_later_step_kinds`): a function of the steps alone
     _LATER: dict[tuple, frozenset[str]] = {}
 
-    def _later_step_actions(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
-        """The actions of the steps after the operating company's current one, while it may pass that step:
-        no candidates (taken now they would pass the steps between, as a log's action does, see
-        `_pass_steps_before`; legal now means legal at this step). Where the step may not be passed (a
-        train owed), its guards judge them as they stand. With `names`, only those of `names` are asked
-        about: where none of them is of a later step, the pass is not tried."""
-        later = self._later_step_kinds(entity, names)
-        if not later or not self._step_passable(entity):
-            return frozenset()
-        return later
-
     def _step_passable(self, entity: Entity) -> bool:
-        """Whether the operating company may pass its current step now (a pass, tried)."""
+        """Whether the operating company may pass its current step now (a pass, tried). While it may, the
+        actions of later steps (`_later_step_kinds`) have no candidates: taken now they would pass the steps
+        between, as a log's action does (`_pass_steps_before`; legal now means legal at this step). Where
+        the step may not be passed (a train owed), their guards judge them as they stand."""
         return self.is_legal({"type": "pass", "entity": entity.id, "entity_type": self.entity_type(entity)})
 
     def _candidates_for(self, entity: Entity, names: Iterable[str]) -> list[Action]:
@@ -481,7 +473,7 @@ class Listing(Candidates):
         shaped = self._shaped_names(entity, etype_of, names, probing)
         if not shaped:
             return
-        # the actions of later steps are left out while the step may be passed (`_later_step_actions`);
+        # the actions of later steps are left out while the step may be passed (`_step_passable`);
         # the pass is tried when the first of them comes up, not before (where only whether some action
         # is legal is asked, one found before leaves it untried)
         later = self._later_step_kinds(entity, [name for name, _vtype, _round in shaped])

@@ -95,8 +95,7 @@ class StockRound:
 
     def b_zones(self, corp: Entity) -> frozenset[str]:
         """zones(C): the market zones whose rules apply to C: those of its cell, and those an ability of its
-        card puts it in (`effect: market_zone`, `zones: [...]`). (A function of C's cell and the cards the
-        corporations hold: what the invariant monitor's `_holdings_read` reads in its place.)"""
+        card puts it in (`effect: market_zone`, `zones: [...]`)."""
         cell = self.corp[corp.id]["cell"]
         zones = self.market.zones_of(cell) if cell is not None else frozenset()
         if corp.kind == "corporation" and self.g.get("cards"):
