@@ -73,6 +73,7 @@ CODES: dict[str, str] = {
     "W006": "An action random play never tries: a parameter of a kind it does not enumerate (an `int` or a `name` without the title's `<action>_options`, a percent, a bool, ...).",
     # tool
     "E090": "rulec was asked for something that does not exist (a title, variant or path).",
+    "E091": "A game log that is not JSON (cut short, empty, or not a log at all): where it stops reading.",
 }
 
 
@@ -316,6 +317,12 @@ class SourceMap:
         return ""
 
 
+#: a source line longer than this is shown around the span's column (a game log is often one line of
+#: thousands of characters), `EXCERPT_AROUND` characters either side
+EXCERPT_WIDTH = 160
+EXCERPT_AROUND = 40
+
+
 def _excerpt(span: Span, sources: SourceMap) -> list[str]:
     source_line = sources.line(span.path, span.line)
     if source_line is None:
@@ -324,8 +331,15 @@ def _excerpt(span: Span, sources: SourceMap) -> list[str]:
     width = 1
     if span.end_line == span.line and span.end_column > span.column:
         width = span.end_column - span.column
+    lead, start = "", 0
+    if len(source_line) > EXCERPT_WIDTH:
+        start = max(0, span.column - 1 - EXCERPT_AROUND)
+        lead = "..." if start else ""
+        source_line = lead + source_line[start:span.column - 1 + EXCERPT_AROUND]
+        width = min(width, EXCERPT_AROUND)
     # Tabs keep their width under the caret.
-    prefix = "".join("\t" if ch == "\t" else " " for ch in source_line[: span.column - 1])
+    before = lead + source_line[len(lead):][: span.column - 1 - start]
+    prefix = "".join("\t" if ch == "\t" else " " for ch in before)
     return [
         f"{gutter} |",
         f"{span.line} | {source_line}",

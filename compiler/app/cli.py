@@ -488,21 +488,20 @@ def cmd_replay(args) -> int:
 
 
 def _json_error(path: str, text: str, exc: json.JSONDecodeError) -> str:
-    """A log that is not JSON, as a diagnostic reads: `PATH:LINE:COLUMN`, what was expected there, and
-    the line with a caret (a log is often one line of thousands of characters: the part around the
-    column). An empty file, or one cut short, says so."""
+    """A log that is not JSON, as a diagnostic (E091): `PATH:LINE:COLUMN`, what was expected there, and
+    the line with a caret (`diagnostics.render`: the part of a long line around the column). An empty
+    file, or one cut short, says so."""
+    from compiler.diagnostics import SourceMap, Span, error, render
+
     if not text.strip():
-        return f"{path}: the file is empty, not a game log (JSON)"
+        return f"{path}: " + render(error("E091", "the file is empty, not a game log (JSON)"), SourceMap())
     # a string left open runs to the end of the file, as does a value cut off there
     cut = (" (the file ends there: cut short?)"
            if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string") else "")
-    line = text.splitlines()[exc.lineno - 1] if exc.lineno <= len(text.splitlines()) else ""
-    start = max(0, exc.colno - 1 - 40)
-    shown = line[start:exc.colno - 1 + 40]
-    lead = "..." if start else ""
-    gutter = " " * len(str(exc.lineno))
-    return (f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg[0].lower() + exc.msg[1:]}{cut}\n"
-            f"{gutter} |\n{exc.lineno} | {lead}{shown}\n{gutter} | {' ' * (len(lead) + exc.colno - 1 - start)}^")
+    sources = SourceMap()
+    sources.add(path, text)
+    at = Span(path, exc.lineno, exc.colno, exc.lineno, exc.colno + 1)
+    return render(error("E091", f"not JSON: {exc.msg[0].lower() + exc.msg[1:]}{cut}", at), sources)
 
 
 class _Front:
