@@ -789,3 +789,42 @@ def test_check_of_a_map_overlay_checks_it_as_play_applies_it(tmp_path, capsys):
     assert main(["check", "--format", "json", str(wrong)]) == 1
     found = [(d["code"], d["message"]) for d in json.loads(capsys.readouterr().out) if d["severity"] == "error"]
     assert found == [("E012", "cannot replace property 'mapp': the base does not define it")]
+
+
+def test_check_of_one_file_reads_what_it_builds_on_not_every_title(tmp_path, monkeypatch, capsys):
+    """Issue 33: `rulec check rulespecs/1846-two-player.rules` parsed, resolved and checked all 13
+    rulespecs (0.68 s for 1846.rules). It reads the file, the title it is a variant of and the
+    libraries now, and still finds a mistake in the file (and no other file's); an overlay is read
+    with the title it amends and that title's variants."""
+    from compiler import paths
+    from compiler.lang import pipeline
+
+    shutil.copytree(paths.RULESPECS, tmp_path / "rulespecs")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
+    read = []
+    parse_file = pipeline.parse_file
+    monkeypatch.setattr(pipeline, "parse_file", lambda path, shown: read.append(shown) or parse_file(path, shown))
+    variant = tmp_path / "rulespecs" / "1846-two-player.rules"
+    assert main(["check", str(variant)]) == 0
+    assert "checked 4 files, 1 title, 1 variant: 0 errors" in capsys.readouterr().out
+    assert sorted(p.rsplit("/", 1)[-1] for p in read) == ["1846-two-player.rules", "1846.rules", "18xx.rules",
+                                                          "tiles.rules"]
+    # a title that extends another reads the one it extends
+    read.clear()
+    assert main(["check", str(tmp_path / "rulespecs" / "18-grand-junction.rules")]) == 0
+    assert sorted(p.rsplit("/", 1)[-1] for p in read) == ["18-grand-junction.rules", "1846.rules", "18xx.rules",
+                                                          "tiles.rules"]
+    capsys.readouterr()
+    other = tmp_path / "rulespecs" / "18co.rules"
+    other.write_text(other.read_text(encoding="utf-8") + "\ntitle \"broken\" {", encoding="utf-8")
+    text = variant.read_text(encoding="utf-8")
+    variant.write_text(text.replace("variant \"Two-Player\" of \"1846\"", "variant \"Two-Player\" of \"1864\""),
+                       encoding="utf-8")
+    assert main(["check", str(variant)]) == 1
+    out = capsys.readouterr().out
+    assert "1846-two-player.rules:7:" in out and "error[E010]" in out and "18co.rules" not in out
+    read.clear()
+    assert main(["check", str(paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules")]) == 0
+    assert sorted(p.rsplit("/", 1)[-1] for p in read) == ["18-grand-junction.rules", "1846.rules", "18xx.rules",
+                                                          "tiles.rules"]

@@ -77,7 +77,8 @@ def cmd_check(args) -> int:
         if args.format != "json":
             print(said)
     else:
-        loaded = load([Path(p) for p in args.paths] or None, checking=wanted)
+        # a file of rulespecs/ is read with what it builds on, not with every title (`needed_files`)
+        loaded = load([Path(p) for p in args.paths] or None, checking=wanted, needed=True)
     if wanted is not None:
         # report on the files asked about; the others were read for context
         loaded.diagnostics = [d for d in loaded.diagnostics if d.span is None or d.span.path in wanted]
@@ -122,7 +123,12 @@ def _as_map_overlay(targets: list[Path]):
     from compiler.lang.schema import did_you_mean, nearest
     from compiler.names import slug
 
-    loaded = load([paths.RULESPECS], check=False)
+    from compiler.lang.pipeline import title_files
+
+    # the title it amends, with its variants and what they build on; every rulespec where no head
+    # names it (the unknown title below, with the titles there are)
+    amended = title_files(units[0].base or "")
+    loaded = load([paths.RULESPECS], check=False, only=amended)
     loaded.sources.add(shown, text)
     # the title as `--map` finds it, by slug ("18 grand junction" plays on 18 Grand Junction)
     base = next((t for t in loaded.program.titles if slug(t) == slug(units[0].base or "")), None)

@@ -510,7 +510,7 @@ class Checker(ExpressionTypes):
         or a `set` of one with another number of arguments than its elements have parts, and an enum part
         given a literal that is no value of its enum: the engine and the z3 model both need the elements'
         kinds and the moment."""
-        from compiler.runtime.game import STATE_RESETS
+        from compiler.runtime.vocabulary import STATE_RESETS
 
         kinds = ("player", "corporation", "private", "minor", "certificate")
         enums = {clause.decl.name: clause.decl.values for clause in self.title.clauses if isinstance(clause.decl, s.Enum)}
