@@ -820,6 +820,11 @@ def cmd_impact(args) -> int:
             # read as no rulespec at all, the errata's title was "unknown" among no titles
             print(f"rulec impact: --rules {rules}: no such file or folder", file=sys.stderr)
             return EXIT_FAIL
+    if not args.no_proofs and progress().mode == "bar":
+        # on a terminal, before the games: the proofs are most of the wait, and may be left out
+        progress().say("rulec impact: the proofs of the titles the errata touch take minutes (some 3 on 2 cores "
+                       "when the verify cache holds none of their checks); --no-proofs leaves them out "
+                       "(the games and the engine's changes only)")
     try:
         report = impact(Path(args.errata), [Path(p) for p in args.logs] or None, to=args.to, jobs=args.jobs,
                         proofs=not args.no_proofs, rules=[Path(p) for p in args.rules] or None)
