@@ -828,3 +828,21 @@ def test_check_of_one_file_reads_what_it_builds_on_not_every_title(tmp_path, mon
     assert main(["check", str(paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules")]) == 0
     assert sorted(p.rsplit("/", 1)[-1] for p in read) == ["18-grand-junction.rules", "1846.rules", "18xx.rules",
                                                           "tiles.rules"]
+
+
+def test_titles_table_keeps_its_columns_for_a_long_variant_name(capsys):
+    """`rulec titles` printed fixed-width columns that a long name broke ("Two-Player, 18xx.games" pushed its
+    players and slug to the right). Every row's players range and slug start in the same column now, each
+    variant under its title."""
+    assert main(["titles"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if re.search(r"\d\.\.\d", line)]
+    assert any("Two-Player, 18xx.games" in line for line in lines)
+    # the cells of a row: runs of words with single spaces between them ("18 Grand Junction")
+    cells = [[(m.start(), m.group()) for m in re.finditer(r"\S+(?: \S+)*", line)] for line in lines]
+    assert len({row[1][0] for row in cells}) == 1, lines  # the players range
+    assert len({row[2][0] for row in cells}) == 1, lines  # the slug
+    assert ("Two-Player, 18xx.games", "2..2", "two-player-18xx-games") in {tuple(c for _, c in row[:3]) for row in cells}
+    assert all(line == line.rstrip() for line in lines)
+    listed = [row[0][1] for row in cells]
+    after = listed.index("1846")
+    assert listed[after + 1:after + 5] == ["Two-Player", "18xx.games", "Two-Player, 18xx.games", "1880 Romania"]

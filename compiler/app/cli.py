@@ -209,12 +209,32 @@ def cmd_titles(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return EXIT_FAIL if failed else EXIT_OK
-    for row in rows:
-        extra = f"  extends {row['extends']}" if row["extends"] else ""
-        print(f"{row['title']:<22} players {row['players']:<6} ({row['slug']}){extra}")
-        for variant in row["variants"]:
-            print(f"  variant {variant['name']:<20} players {variant['players']:<6} ({variant['slug']})")
+    print(_titles_table(rows, sys.stdout))
     return EXIT_FAIL if failed else EXIT_OK
+
+
+def _titles_table(rows: list[dict], stream) -> str:
+    """`rulec titles`' table (rich): a row per title, its variants indented under it, the columns as wide
+    as their longest cell ("Two-Player, 18xx.games"); on a terminal its header in bold, elsewhere plain
+    text, never wrapped; no trailing spaces."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False)
+    table.add_column("title (variants indented)", no_wrap=True)
+    for name in ("players", "slug", "extends"):
+        table.add_column(name, no_wrap=True)
+    for row in rows:
+        table.add_row(row["title"], row["players"], row["slug"], row["extends"] or "")
+        for variant in row["variants"]:
+            table.add_row(f"  {variant['name']}", variant["players"], variant["slug"], "")
+    terminal = getattr(stream, "isatty", lambda: False)()
+    console = Console(file=io.StringIO(), width=10_000, force_terminal=terminal, color_system="standard" if terminal else None,
+                      highlight=False)
+    console.print(table)
+    return "\n".join(line.rstrip() for line in console.file.getvalue().rstrip("\n").splitlines())
 
 
 def _rows_of(loaded: "Loaded") -> list[dict]:
