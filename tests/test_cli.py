@@ -846,3 +846,26 @@ def test_titles_table_keeps_its_columns_for_a_long_variant_name(capsys):
     listed = [row[0][1] for row in cells]
     after = listed.index("1846")
     assert listed[after + 1:after + 5] == ["Two-Player", "18xx.games", "Two-Player, 18xx.games", "1880 Romania"]
+
+
+def test_replay_lists_its_result_and_the_logs_in_one_order_by_rank(fixtures_dir, tmp_path, capsys):
+    """`rulec replay` printed `result:` by player and `log result:` by rank ("p1 6180, p2 1803, p3 4950"
+    over "p1 6180, p3 4950, p2 1803"): both by rank now, the winner first, so the lines compare place by
+    place; where they differ, the log's in the replay's order."""
+    log = fixtures_dir / "1846" / "12666.json"
+    assert main(["replay", "--quiet", str(log)]) == 0
+    lines = {line.split(":")[0]: line for line in capsys.readouterr().out.splitlines()}
+
+    def listed(line):
+        return [(name, int(value)) for name, value in re.findall(r"(\w+) (-?\d+)", line.split("(end")[0])]
+
+    ours, theirs = listed(lines["result"]), listed(lines["log result"])
+    assert ours == theirs == sorted(ours, key=lambda kv: -kv[1])
+    data = json.loads(log.read_text(encoding="utf-8"))
+    first, second = list(data["result"])[:2]
+    data["result"][first], data["result"][second] = data["result"][second] - 1, data["result"][first] + 1
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", "--quiet", str(changed)]) == 1
+    lines = {line.split(":")[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert [n for n, _ in listed(lines["log result"])] == [n for n, _ in listed(lines["result"])]

@@ -634,10 +634,15 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
             print(f"note: in round {round_}, {corp}'s {train} ran for {recorded} as the log records it; "
                   f"its stops count {counted}")
         if record["result"]:
-            print("result:     " + ", ".join(f"{k} {v}" for k, v in done.result_by_id().items())
-                  + f" (end: {done.end_name()})")
+            # both by the replay's rank (the winner first; a tie by name), so the lines compare place by place
+            result = done.result_by_id()
+            order = sorted(result, key=lambda k: (-result[k], str(k)))
+            print("result:     " + ", ".join(f"{k} {result[k]}" for k in order) + f" (end: {done.end_name()})")
             if done.expected is not None:
-                print("log result: " + ", ".join(f"{k} {v}" for k, v in done.expected.items())
+                expected = {str(k): v for k, v in done.expected.items()}
+                theirs = [str(k) for k in order if str(k) in expected]
+                theirs += sorted(k for k in expected if k not in theirs)  # a player the replay lacks
+                print("log result: " + ", ".join(f"{k} {expected[k]}" for k in theirs)
                       + (f" (end: {log.get('game_end_reason')})" if log.get("game_end_reason") else ""))
     if done.expected is not None and not game.finished:
         print(f"rulec replay: {label}: the log ends finished "
