@@ -869,3 +869,14 @@ def test_replay_lists_its_result_and_the_logs_in_one_order_by_rank(fixtures_dir,
     assert main(["replay", "--quiet", str(changed)]) == 1
     lines = {line.split(":")[0]: line for line in capsys.readouterr().out.splitlines()}
     assert [n for n, _ in listed(lines["log result"])] == [n for n, _ in listed(lines["result"])]
+
+
+def test_validate_plays_the_games_it_is_told(capsys):
+    """`rulec validate 1800 --games 2` played 8 games: while an action had fewer than --want states (200)
+    it went on to 4 times --games. A count given is the count played now; the games beyond are played
+    only when --games is not given (3, and up to 12 while an action is short)."""
+    assert main(["validate", "1800", "--games", "2", "--actions", "40"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("validate: 2/2 games in "), err
+    assert main(["validate", "1800", "--games", "2", "--actions", "40", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 #: walk them again and again for nothing it can free).
 QUICK = frozenset({"check", "titles", "coverage"})
 
+#: `rulec validate`'s games without --games (and up to 4 times as many while an action is short of --want)
+DEFAULT_VALIDATE_GAMES = 3
+
 #: Stages of `rulec build`, in order.
 STAGES = ("check", "compile", "verify", "docs")
 
@@ -772,9 +775,13 @@ def cmd_validate(args) -> int:
         return EXIT_FAIL
     try:
         engine = engine_of(loaded, title, args.map, "validate")
-        with progress().stage("validate", args.games, "games") as stage:
-            report = validate(title, games=args.games, seed=args.seed, want=args.want,
-                              max_actions=args.actions, engine=engine, options=tuple(args.option), progress=stage)
+        # --games K plays K games; without it, 3, and up to 4 times as many while an action has fewer
+        # than --want states
+        games = args.games or DEFAULT_VALIDATE_GAMES
+        with progress().stage("validate", games, "games") as stage:
+            report = validate(title, games=games, seed=args.seed, want=args.want, max_actions=args.actions,
+                              engine=engine, options=tuple(args.option), progress=stage,
+                              max_games=args.games)
     except (OverlayError, RuleGap, GapError, Unsupported) as exc:
         hint = _map_hint(exc, args.map, "`--map FILE`")
         print(f"rulec validate: {title.display_name} cannot be validated: {exc}{hint}", file=sys.stderr)
@@ -782,14 +789,15 @@ def cmd_validate(args) -> int:
     declared = sorted(c.name for c in title.of_kind("action"))
     short = {kind: report.accepted.get(kind, 0) for kind in declared if report.accepted.get(kind, 0) < args.want}
     if args.json:
-        print(json.dumps({"title": title.display_name, "accepted": dict(sorted(report.accepted.items())),
+        print(json.dumps({"title": title.display_name, "games": report.games,
+                          "accepted": dict(sorted(report.accepted.items())),
                           "compared_variables": report.compared_vars,
                           "mismatches": [{"action": m.kind, "what": m.what} for m in report.mismatches],
                           "below_want": short}, indent=2))
     else:
         print(report.summary())
         if short:
-            print(f"  compared in fewer than {args.want} states: "
+            print(f"  compared in fewer than {args.want} states in {_count(report.games, 'game')}: "
                   + ", ".join(f"{kind} {n}" for kind, n in short.items()))
     return EXIT_FAIL if report.mismatches else EXIT_OK
 
@@ -947,8 +955,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--map", metavar="FILE", help="a map overlay for a title whose map is a gap")
     p.add_argument("--option", action="append", default=[], metavar="KEY",
                    help="play with one of the title's optional rules (its option's key; may be repeated)")
-    p.add_argument("--games", type=_at_least(1), default=3, help="games to play (more, up to 4 times as many, "
-                                                          "while an action has fewer than --want states)")
+    p.add_argument("--games", type=_at_least(1), metavar="K",
+                   help="games to play: K exactly; without --games, 3, and more (up to 12) while an action "
+                        "has fewer than --want states")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--want", type=_at_least(0), default=200, help="states wanted per action (default 200)")
     p.add_argument("--actions", type=_at_least(1), default=3000, help="actions per game at most (default 3000)")

@@ -150,6 +150,7 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
                 break
             count += 1
         played += 1
+    report.games = played
     return report
 
 
