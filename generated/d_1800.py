@@ -12,15 +12,15 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "831f37d4e804652d",
-    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+    "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+    "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
 

@@ -10,8 +10,8 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '05a92120435d4da2',
-    'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
+    'rulespecs/lib/18xx.rules': '0c14f79f97cbb5a3',
+    'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
 COMPONENTS = {

@@ -13,16 +13,16 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "831f37d4e804652d",
-    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+    "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+    "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 #: the library's components and citations this engine shares with the others (generated/library.py)
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
 
@@ -32,8 +32,8 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "831f37d4e804652d",
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
 )

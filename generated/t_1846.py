@@ -13,16 +13,16 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+    "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+    "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 #: the library's components and citations this engine shares with the others (generated/library.py)
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
 
@@ -33,8 +33,8 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
 )

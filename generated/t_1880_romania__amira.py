@@ -14,16 +14,16 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+    "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+    "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 #: the library's components and citations this engine shares with the others (generated/library.py)
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
 
@@ -34,8 +34,8 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
 )

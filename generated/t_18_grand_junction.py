@@ -14,16 +14,16 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+    "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+    "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 #: the library's components and citations this engine shares with the others (generated/library.py)
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
 
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "0c14f79f97cbb5a3",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
 )

@@ -570,6 +570,9 @@ class Param:
     required: bool = False
     required_when: Expr | None = None
     documentation: bool = False
+    #: `in LOW..HIGH` (HIGH None: no most): the range of the numbers it holds (`rulec check`'s E020).
+    #: Left out of `repr`, as spans are: only the checker reads it, and the verifier's keys are reprs
+    bounds: tuple[int, int | None] | None = field(default=None, repr=False)
 
     @property
     def clause_key(self) -> tuple[str, str]:
