@@ -880,3 +880,37 @@ def test_validate_plays_the_games_it_is_told(capsys):
     assert err.startswith("validate: 2/2 games in "), err
     assert main(["validate", "1800", "--games", "2", "--actions", "40", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 2
+
+
+def test_play_and_validate_take_a_rulespec_path_as_build_does(tmp_path, capsys):
+    """`rulec play`, `validate` took a title's name only: a title of one's own outside rulespecs/ could be
+    built (`rulec build PATH --out DIR`) but not played. A path (a .rules file, or a folder of them)
+    names the one title it defines now, played on an engine built in memory; `--variant` picks its
+    variant; a path of two titles, or of none, is a usage error naming them."""
+    from compiler import paths
+
+    toy = paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules"
+    assert main(["play", str(toy), "--games", "1", "--json"]) == 0
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert summary["games"][0]["finished"], summary
+    assert "generated/" not in err  # no word of a missing committed engine: it has none
+    assert main(["play", str(toy), "--variant", "rich", "--games", "1"]) == 0
+    assert "Toy (Rich)" in capsys.readouterr().out
+    assert main(["validate", str(toy), "--games", "1", "--actions", "40", "--want", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["title"] == "Toy" and report["mismatches"] == [] and report["games"] == 1
+    shutil.copy(toy, tmp_path / "toy.rules")
+    (tmp_path / "other.rules").write_text(toy.read_text(encoding="utf-8").replace('title "Toy"', 'title "Other"', 1)
+                                          .replace('of "Toy"', 'of "Other"'), encoding="utf-8")
+    assert main(["play", str(tmp_path), "--games", "1"]) == 2
+    assert "defines 2 titles (Other, Toy)" in capsys.readouterr().err
+    assert main(["validate", str(tmp_path / "none.rules")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    # a file of rulespecs/ plays its committed engine; a variant's file, that variant of its title
+    assert main(["play", str(paths.RULESPECS / "1846-two-player.rules"), "--games", "0"]) == 0
+    assert capsys.readouterr().out.startswith("1846 (Two-Player), 2 players")
+    assert main(["play", str(paths.RULESPECS / "1880-romania-variants.rules"), "--games", "0"]) == 2
+    assert "defines 3 variants of 1880 Romania" in capsys.readouterr().err
+    assert main(["play", str(toy), "--map", str(paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules")]) == 2
+    assert "outside it" in capsys.readouterr().err

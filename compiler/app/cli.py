@@ -707,13 +707,17 @@ def _play_target(args):
     from compiler.emit import launch
     from compiler.emit.engines import OverlayError
 
+    own = _own_title(args, "play")
+    if isinstance(own, int):
+        return own
     question = launch.play_question(args.title, args.variant, args.players)
-    key = None if args.map else launch.fingerprint()
+    key = None if args.map or own else launch.fingerprint()
     known = launch.recall(question, key) if key else None
     if known is not None:
         return known
-    loaded = load()
-    played = played_title(loaded, args.title, args.variant, args.players)
+    loaded, name, variant, inside = own or (load(), args.title, None, True)
+    args.variant = args.variant or variant
+    played = played_title(loaded, name, args.variant, args.players)
     if played is None:
         what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
         print(f"rulec play: no title {what}; `rulec titles` lists them", file=sys.stderr)
@@ -725,13 +729,30 @@ def _play_target(args):
     if refused(loaded, title, "play"):
         return EXIT_FAIL
     try:
-        Game = engine_of(loaded, title, args.map, "play")
+        Game = engine_of(loaded, title, args.map, "play", own=not inside)
     except OverlayError as exc:
         print(f"rulec play: {exc}", file=sys.stderr)
         return EXIT_FAIL
     if key:
         launch.remember(question, title, loaded.sources, players, key)
     return launch.Target(title.name, title.variant, title.display_name, Game, players)
+
+
+def _own_title(args, command: str):
+    """For `rulec play PATH` and `validate PATH` (`command.title_at`): (the rulespecs loaded with PATH, its
+    one title's name, whether PATH is in rulespecs/), None where TITLE is a title's name, or the exit
+    code (said on stderr)."""
+    from compiler.app.command import rulespec_path, title_at
+
+    path = rulespec_path(args.title)
+    if path is None:
+        return None
+    found = title_at(path, command, args.variant)
+    if args.map and not isinstance(found, int) and not found[3]:
+        print(f"rulec {command}: --map applies a map overlay to a title of rulespecs/; {args.title} is outside it",
+              file=sys.stderr)
+        return EXIT_USAGE
+    return found
 
 
 def _map_hint(exc: Exception, overlay: str | None, how: str) -> str:
@@ -751,10 +772,14 @@ def cmd_validate(args) -> int:
     from compiler.verify.model import GapError, Unsupported
     from compiler.verify.validate import validate
 
-    loaded = load()
-    title = find_title(loaded, args.title, args.variant)
+    own = _own_title(args, "validate")
+    if isinstance(own, int):
+        return own
+    loaded, name, variant, inside = own or (load(), args.title, None, True)
+    args.variant = args.variant or variant
+    title = find_title(loaded, name, args.variant)
     if title is None:
-        what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
+        what = f"{name!r}" + (f" with variant {args.variant!r}" if args.variant else "")
         print(f"rulec validate: no title {what}; `rulec titles` lists them", file=sys.stderr)
         return EXIT_USAGE
     if args.map:
@@ -774,7 +799,7 @@ def cmd_validate(args) -> int:
     if refused(loaded, title, "validate"):
         return EXIT_FAIL
     try:
-        engine = engine_of(loaded, title, args.map, "validate")
+        engine = engine_of(loaded, title, args.map, "validate", own=not inside)
         # --games K plays K games; without it, 3, and up to 4 times as many while an action has fewer
         # than --want states
         games = args.games or DEFAULT_VALIDATE_GAMES
@@ -950,7 +975,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="translation validation: the z3 model against the engine",
                        description="Play random games of TITLE and, at every state, compare the z3 model's "
                                    "post-state of each legal action with the engine's. Exit 1 on a mismatch.")
-    p.add_argument("title", metavar="TITLE")
+    p.add_argument("title", metavar="TITLE", help="a title's name or slug, or a rulespec file or folder defining one")
     p.add_argument("--variant")
     p.add_argument("--map", metavar="FILE", help="a map overlay for a title whose map is a gap")
     p.add_argument("--option", action="append", default=[], metavar="KEY",
@@ -972,7 +997,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_docs)
 
     p = sub.add_parser("play", help="random legal playouts to the end")
-    p.add_argument("title", metavar="TITLE")
+    p.add_argument("title", metavar="TITLE", help="a title's name or slug, or a rulespec file or folder defining one")
     p.add_argument("--players", type=_at_least(1))
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--games", type=_at_least(0), default=1, help="games to play (0: load the engine only)")
