@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
+    "rulespecs/lib/18xx.rules": "2837afd45a9ff9d8",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
+        "rulespecs/lib/18xx.rules": "2837afd45a9ff9d8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
+        "rulespecs/lib/18xx.rules": "2837afd45a9ff9d8",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -415,6 +415,7 @@ class Game(GameBase):
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
         "face_value": r_face_value,
+        "private_on_sale": r_private_on_sale,
         "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,

@@ -583,10 +583,6 @@ class Auctions:
             self.j.set(self.g, "sale_price", None)
         self.j.set(self.g, "passes", 0)
 
-    def b_private_on_sale(self) -> Entity | None:
-        left = self._privates_for_sale()
-        return self.entity("private", left[0]) if left else None
-
     def b_sale_price(self) -> int:
         return self.g["sale_price"]
 

@@ -35,7 +35,7 @@ class Candidates:
     def _cand_buy_company(self, entity, who):
         out = []
         if self.g["round"] == "stock":
-            item = self.b_private_on_sale()
+            item = self.call("private_on_sale")
             if item is not None:
                 out.append({"type": "buy_company", **who, "company": item.id, "price": self.g["sale_price"]})
             return out

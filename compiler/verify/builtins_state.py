@@ -755,13 +755,6 @@ class StateBuiltins:
             out.append((ent, AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{ent.id}"]))))
         return out
 
-    def b_private_on_sale(self, ctx: Ctx) -> Any:
-        m = self.m
-        out: Any = m.z(NONE)
-        for ent, cond in reversed(self.privates_for_sale(ctx)):
-            out = IF(cond, m.z(ent), out)
-        return out
-
     def b_certificates(self, ctx: Ctx, holder: Any) -> Any:
         return self.cert_count(ctx, holder)
 

@@ -231,7 +231,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         p: Ent = binding.get("player")
         pre = m.vars.fresh_state("pre")
         ctx = tr.new_ctx(pre)
-        on_sale = b.b_private_on_sale(ctx)
+        on_sale = tr.call("private_on_sale", [], {}, ctx)  # the library's
         amount = z3.Int("param:amount")
         ctx.shared.params["amount"] = amount
         bid = pre[f"bid:{x.id}@{p.id}"]
