@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "2837afd45a9ff9d8",
+    "rulespecs/lib/18xx.rules": "b456a651a12b55c2",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2837afd45a9ff9d8",
+        "rulespecs/lib/18xx.rules": "b456a651a12b55c2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "2837afd45a9ff9d8",
+        "rulespecs/lib/18xx.rules": "b456a651a12b55c2",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -360,6 +360,10 @@ class Game(GameBase):
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
         "owner": r_owner,
+        "own_bid": r_own_bid,
+        "place_bid": r_place_bid,
+        "open_bid": r_open_bid,
+        "move_bid": r_move_bid,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,

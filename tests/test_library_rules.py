@@ -337,7 +337,32 @@ def test_a_declared_state_in_the_z3_model_is_what_the_engine_keeps():
     assert kinds[state_var("noted", (p, corp))] == "turn" and kinds[state_var("ever", (corp,))] == "game"
 
 
+OWED = ('variant "Owed" of "Toy" {\n'
+        '  state owed: map[(player, corporation), money] "what each player owes each corporation" §1\n'
+        '  procedure owe(p: player, c: corporation, x: money) "owe" §1 { set owed(p, c) = x }\n'
+        '  function owing(p: player, c: corporation) "what p owes c" §1 = owed(p, c)\n'
+        '}\n')
+
+
+def test_an_amount_keyed_by_a_tuple_is_read_per_element_in_the_order_set():
+    """`map[(player, corporation), money]` (the library's standing bids, `standing_bid`): an amount per
+    pair, 0 where none was set; the engine holds the elements in the order they were last set and none
+    at 0, the order in which the runtime goes through the standing bids."""
+    loaded = toy(OWED)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    _, game = _variant(loaded, "Owed")
+    a, b, corp = game.find("A"), game.find("B"), game.find("TOY")
+    game.call("owe", a, corp, 30)
+    game.call("owe", b, corp, 20)
+    assert (game.call("owing", a, corp), game.call("owing", b, corp)) == (30, 20)
+    game.call("owe", a, corp, 40)  # set anew: last
+    assert list(game.g["state:owed"].items()) == [(("B", "TOY"), 20), (("A", "TOY"), 40)]
+    game.call("owe", b, corp, 0)  # back at 0: no longer held
+    assert game.g["state:owed"] == {("A", "TOY"): 40} and game.call("owing", b, corp) == 0
+
+
 @pytest.mark.parametrize("clause, says", [
+    ('state s: map[(player, corporation), int] "s" §1\n  function f(p: player) "f" §1 = s(p)', "name 2 parts"),
     ('state s: set[(player, corporation)] reset on stock_round_end "s" §1', "the runtime empties no state at `stock_round_end`"),
     ('state s: set[train] "s" §1', "a state is a set of"),
     ('state s: map[player, string] "s" §1', "or an amount (int or money) per such element"),

@@ -94,7 +94,7 @@ class Candidates:
         if not self._open_auction_on():
             return []
         out = []
-        for old, pid, _ in self.g.get("bids", ()):
+        for old, pid, _ in self._bids():
             if pid == entity.id:
                 out.extend(self._open_bid_candidates(entity, who, old))
         return out

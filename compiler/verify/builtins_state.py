@@ -24,6 +24,7 @@ from compiler.verify.model import (
     Item,
     Reads,
     Unsupported,
+    bid_var,
     hold_name,
 )
 from compiler.verify.terms import (
@@ -955,7 +956,7 @@ class StateBuiltins:
         best: Any = 0
         for x in m.privates:
             for q in m.players:
-                b = st[f"bid:{x.id}@{q.id}"]
+                b = st[bid_var(x, q)]
                 best = IF(AND(e == m.z(x), b > zi(best)), b, best)
         return IF(AND(st["auction"], st["auction_company"] == e), st["auction_high"], best)
 
@@ -995,11 +996,11 @@ class StateBuiltins:
 
     def rewrite_bids(self, ctx: Ctx, item: Any, new: Any) -> None:
         """Where the path holds, each player q's bid on the private `item` (a z3 term) becomes
-        `new(q, old)`, `old` being that bid now (the `bid:<private>@<player>` variables)."""
+        `new(q, old)`, `old` being that bid now (the library's standing_bid, `bid_var`)."""
         m = self.m
         for y in m.privates:
             for q in m.players:
-                name = f"bid:{y.id}@{q.id}"
+                name = bid_var(y, q)
                 ctx.state[name] = IF(AND(ctx.path, item == m.z(y)), new(q, ctx.state[name]), ctx.state[name])
 
     def b_sale_price(self, ctx: Ctx) -> Any:

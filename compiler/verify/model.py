@@ -1180,9 +1180,7 @@ class StateVars:
                 add(f"field:{c.id}.{name}", sort, "corp")
         for c in model.layout_corps:
             add(f"layout:{c.id}", "int", "corp")
-        for x in model.privates:
-            for p in model.players:
-                add(f"bid:{x.id}@{p.id}", "int", "private")
+        # (the standing bids on privates: the library's declared state standing_bid, below)
         add("auction", "bool", "private")
         for x in model.draft_items:
             # who has picked the company in the draft so far (NONE: nobody), and the price he will pay
@@ -1397,6 +1395,11 @@ def state_var(name: str, parts: tuple[Ent | Item | str, ...]) -> str:
     """The state variable of one element of a declared state: `state:sold_this_round:P1@B&O`,
     `state:done_this_turn:emergency_issue` (a part of an enum is its value)."""
     return f"state:{name}:" + "@".join(p if isinstance(p, str) else p.id for p in parts)
+
+
+def bid_var(private: Ent, player: Ent) -> str:
+    """The state variable of a player's standing bid on a private: the library's amount `standing_bid`."""
+    return state_var("standing_bid", (private, player))
 
 
 def granted_var(cert: Item) -> str:

@@ -57,6 +57,7 @@ from compiler.verify.model import (
     Model,
     Reads,
     Unsupported,
+    bid_var,
     component_data,
     hold_name,
     state_var,
@@ -234,7 +235,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         on_sale = tr.call("private_on_sale", [], {}, ctx)  # the library's
         amount = z3.Int("param:amount")
         ctx.shared.params["amount"] = amount
-        bid = pre[f"bid:{x.id}@{p.id}"]
+        bid = pre[bid_var(x, p)]
         sold = [AND(on_sale == m.z(x), OR(AND(bid > 0, amount == bid),
                                             AND(pre["auction"], pre["auction_company"] == m.z(x),
                                                 amount == pre["auction_high"])))]
@@ -253,7 +254,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         b.move(ctx, m.z(x), m.z(BANK), m.z(p))
         b.grant(ctx, m.z(p), m.z(x))
         for q in m.players:
-            ctx.state[f"bid:{x.id}@{q.id}"] = 0
+            ctx.state[bid_var(x, q)] = 0
         ctx.shared.reads.add("property", "private_sale_bidding", m.prop_value("private_sale_bidding"))
         if m.prop_value("private_sale_bidding") is True:
             # the auction among the private's bidders (`_auction_won`) ends; another may begin
@@ -373,9 +374,6 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
     for kind in m.collect_kinds():
         for c in m.corporations:
             state[f"collected:{kind}@{c.id}"] = z3.IntVal(0)
-    for x in m.privates:
-        for p in m.players:
-            state[f"bid:{x.id}@{p.id}"] = z3.IntVal(0)
     for decl in m.states():
         # the declared states start empty, as the engine's (an amount: 0)
         try:
