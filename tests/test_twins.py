@@ -50,8 +50,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: private_on_sale a library function over private_sale_order (the first still the bank's, open); 146 with the
 #: standing bids the library's amount `standing_bid: map[(private, player), money]` (a map keyed by a tuple), own_bid
 #: a function reading it and place_bid, open_bid and move_bid procedures setting it over one new primitive,
-#: bid_placed (the turn passes on)
-RECORDED = 146
+#: bid_placed (the turn passes on); 145 with in_auction the library's flag, which the runtime sets as an auction
+#: among a private's bidders starts and clears as it ends
+RECORDED = 145
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -114,7 +115,8 @@ def test_the_moved_rules_are_the_librarys(name):
 
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
-STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid"]
+STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
+          "in_auction"]
 
 
 @pytest.mark.parametrize("name", STATES)

@@ -479,10 +479,6 @@ class Auctions:
             return self.g["auction"]["high"][1]
         return max((a for x, _, a in self._bids() if x == item.id), default=0)
 
-    def b_in_auction(self) -> bool:
-        """in_auction(): whether an auction among a private's bidders is under way."""
-        return bool(self.g.get("auction"))
-
     def b_auction_company(self) -> Entity | None:
         """auction_company(): the private being auctioned."""
         if self.g["round"] == "auction":
@@ -526,6 +522,7 @@ class Auctions:
         winner_id, amount = auction["high"]
         item = self.entity("private", auction["company"])
         self.j.set(self.g, "auction", None)
+        self.state_set("in_auction", (), False)  # the library's flag
         self._sell_private(self.entity("player", winner_id), item, amount)
         if not self.g.get("auction"):
             # play resumes left of the last player who bought a private at its offered price
@@ -560,6 +557,7 @@ class Auctions:
         self._set_bids([b for b in self._bids() if b[0] != item.id])
         self.j.set(self.g, "auction", {"company": item.id, "bidders": tuple(order), "turn": order[0],
                                        "high": (high[1], high[2])})
+        self.state_set("in_auction", (), True)  # the library's flag
         return True
 
     def _offer_next_private(self) -> None:

@@ -10,6 +10,7 @@ import z3
 
 from compiler.runtime.game import COMBINED_STEPS
 from compiler.verify.model import (
+    AUCTION,
     BANK,
     DEPOT,
     ELSEWHERE,
@@ -958,14 +959,11 @@ class StateBuiltins:
             for q in m.players:
                 b = st[bid_var(x, q)]
                 best = IF(AND(e == m.z(x), b > zi(best)), b, best)
-        return IF(AND(st["auction"], st["auction_company"] == e), st["auction_high"], best)
-
-    def b_in_auction(self, ctx: Ctx) -> Any:
-        return ctx.state["auction"]
+        return IF(AND(st[AUCTION], st["auction_company"] == e), st["auction_high"], best)
 
     def b_auction_company(self, ctx: Ctx) -> Any:
         st = ctx.state
-        out = IF(st["auction"], st["auction_company"], self.m.z(NONE))
+        out = IF(st[AUCTION], st["auction_company"], self.m.z(NONE))
         first_round = self.m.prop_value("first_round")
         ctx.shared.reads.add("property", "first_round", first_round)
         if first_round == "auction":

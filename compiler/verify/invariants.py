@@ -38,6 +38,7 @@ import z3
 
 from compiler.lang import syntax as s
 from compiler.verify.model import (
+    AUCTION,
     BANK,
     DEPOT,
     NONE,
@@ -433,7 +434,7 @@ def bids_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
             bid = st[bid_var(x, p)]
             out.append(Atom(f"{x.id}/{p.id}", bid >= 0 if bidding is True or open_auction else bid == 0))
     if bidding is not True:
-        out.append(Atom("auction", NOT(st["auction"])))
+        out.append(Atom("auction", NOT(st[AUCTION])))
     return out
 
 

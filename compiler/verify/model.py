@@ -1181,7 +1181,7 @@ class StateVars:
         for c in model.layout_corps:
             add(f"layout:{c.id}", "int", "corp")
         # (the standing bids on privates: the library's declared state standing_bid, below)
-        add("auction", "bool", "private")
+        # (whether an auction among a private's bidders is under way: the library's flag in_auction, AUCTION)
         for x in model.draft_items:
             # who has picked the company in the draft so far (NONE: nobody), and the price he will pay
             add(f"drafter:{x.id}", "ent", "draft")
@@ -1400,6 +1400,10 @@ def state_var(name: str, parts: tuple[Ent | Item | str, ...]) -> str:
 def bid_var(private: Ent, player: Ent) -> str:
     """The state variable of a player's standing bid on a private: the library's amount `standing_bid`."""
     return state_var("standing_bid", (private, player))
+
+
+#: the state variable of whether an auction among a private's bidders is under way: the library's flag `in_auction`
+AUCTION = state_var("in_auction", ())
 
 
 def granted_var(cert: Item) -> str:

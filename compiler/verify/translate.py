@@ -48,6 +48,7 @@ from typing import Any
 import z3
 
 from compiler.verify.model import (
+    AUCTION,
     BANK,
     DEPOT,
     NONE,
@@ -237,7 +238,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         ctx.shared.params["amount"] = amount
         bid = pre[bid_var(x, p)]
         sold = [AND(on_sale == m.z(x), OR(AND(bid > 0, amount == bid),
-                                            AND(pre["auction"], pre["auction_company"] == m.z(x),
+                                            AND(pre[AUCTION], pre["auction_company"] == m.z(x),
                                                 amount == pre["auction_high"])))]
         ctx.shared.reads.add("property", "first_round", m.prop_value("first_round"))
         if m.prop_value("first_round") == "auction":
@@ -258,7 +259,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         ctx.shared.reads.add("property", "private_sale_bidding", m.prop_value("private_sale_bidding"))
         if m.prop_value("private_sale_bidding") is True:
             # the auction among the private's bidders (`_auction_won`) ends; another may begin
-            ctx.havoc(["auction", "auction_company", "auction_high"])
+            ctx.havoc([AUCTION, "auction_company", "auction_high"])
         b.turn_over(ctx)
         return tr.finish(binding.label("private_sold_to_bidder"), ctx, pre)
 
@@ -382,7 +383,6 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
             continue
         for parts in elements:
             state[state_var(decl.name, parts)] = z3.IntVal(0) if decl.is_amount else z3.BoolVal(False)
-    state["auction"] = z3.BoolVal(False)
     for x in m.draft_items:
         state[f"drafter:{x.id}"] = m.z(NONE)
         state[f"draft_price:{x.id}"] = z3.IntVal(0)
