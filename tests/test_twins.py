@@ -51,8 +51,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: standing bids the library's amount `standing_bid: map[(private, player), money]` (a map keyed by a tuple), own_bid
 #: a function reading it and place_bid, open_bid and move_bid procedures setting it over one new primitive,
 #: bid_placed (the turn passes on); 145 with in_auction the library's flag, which the runtime sets as an auction
-#: among a private's bidders starts and clears as it ends
-RECORDED = 145
+#: among a private's bidders starts and clears as it ends; 144 with highest_acquisition_bid a library function over
+#: the acquisition round's bids, the library's amount acquisition_bids, by the new quantifier greatest (18CO's
+#: corporation_bid sets the bid; acquisition_bid_placed, in place of acquisition_bid, passes the turn)
+RECORDED = 144
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -63,7 +65,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "offered_later", "first", "must_buy_train", "in_receivership", "len",
          "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
-         "place_bid", "open_bid", "move_bid"]
+         "place_bid", "open_bid", "move_bid", "highest_acquisition_bid"]
 
 
 @functools.cache
@@ -116,7 +118,7 @@ def test_the_moved_rules_are_the_librarys(name):
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
-          "in_auction"]
+          "in_auction", "acquisition_bids"]
 
 
 @pytest.mark.parametrize("name", STATES)

@@ -56,7 +56,7 @@ class Candidates:
             target = self.b_acquisition_target()
             if target is None or entity.kind != "corporation":
                 return []
-            least = self.b_highest_acquisition_bid() + 1
+            least = self.call("highest_acquisition_bid") + 1
             prices = sorted({least, max(least, self.cash[entity] // 2), max(least, self.cash[entity])})
             return [{"type": "bid", **who, "corporation": target.id, "price": p} for p in prices]
         if self.g["round"] == "draft":

@@ -715,15 +715,9 @@ class StateBuiltins:
         """As GameBase.b_acquisition_target: the corporation the runtime auctions (any entity)."""
         return ctx.fresh("acquisition_target", "ent")
 
-    def b_highest_acquisition_bid(self, ctx: Ctx) -> Any:
-        """As GameBase.b_highest_acquisition_bid: the runtime's record of bids (any amount, at least 0)."""
-        high = ctx.fresh("acquisition_high")
-        ctx.shared.axioms.append(high >= 0)
-        return high
-
-    def b_acquisition_bid(self, ctx: Ctx, bidder: Any, amount: Any) -> None:
-        """As GameBase.b_acquisition_bid: the bid is recorded and the turn passes; the resolution (payment,
-        takeover or liquidation) is a runtime step the model does not follow."""
+    def b_acquisition_bid_placed(self, ctx: Ctx, bidder: Any) -> None:
+        """As GameBase.b_acquisition_bid_placed: the turn passes; the resolution (payment, takeover or
+        liquidation) is a runtime step the model does not follow."""
         self.turn_over(ctx)
 
     def b_stock_round_number(self, ctx: Ctx) -> Any:
