@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "0e6b8e4d0bebaf40",
+    "rulespecs/lib/18xx.rules": "ee78597f03be5f47",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "0e6b8e4d0bebaf40",
+        "rulespecs/lib/18xx.rules": "ee78597f03be5f47",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "0e6b8e4d0bebaf40",
+        "rulespecs/lib/18xx.rules": "ee78597f03be5f47",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -304,7 +304,9 @@ def a_bid(g, v_player, v_company, v_price):
                 "a bid is not negative", rule="V.1", at="rulespecs/1880-romania-18xx-games.rules:45"
             )
         # at rulespecs/1880-romania-18xx-games.rules:46
-        if not (v_price >= (g.attr(v_company, "cost") - g.b_auction_discount(v_company))):
+        if not (
+            v_price >= (g.attr(v_company, "cost") - g.state_amount("auction_discount", v_company))
+        ):
             raise IllegalAction(
                 "the opening bid is at least the printed face value, less Ł5 each time everyone passed on the first private",
                 rule="V.1",

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "0e6b8e4d0bebaf40",
+    "rulespecs/lib/18xx.rules": "ee78597f03be5f47",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "0e6b8e4d0bebaf40",
+        "rulespecs/lib/18xx.rules": "ee78597f03be5f47",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "0e6b8e4d0bebaf40",
+        "rulespecs/lib/18xx.rules": "ee78597f03be5f47",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",

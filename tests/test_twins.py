@@ -53,8 +53,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: bid_placed (the turn passes on); 145 with in_auction the library's flag, which the runtime sets as an auction
 #: among a private's bidders starts and clears as it ends; 144 with highest_acquisition_bid a library function over
 #: the acquisition round's bids, the library's amount acquisition_bids, by the new quantifier greatest (18CO's
-#: corporation_bid sets the bid; acquisition_bid_placed, in place of acquisition_bid, passes the turn)
-RECORDED = 144
+#: corporation_bid sets the bid; acquisition_bid_placed, in place of acquisition_bid, passes the turn); 143 with
+#: auction_discount the library's amount per private, which the runtime keeps on the private on auction
+RECORDED = 143
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -118,7 +119,7 @@ def test_the_moved_rules_are_the_librarys(name):
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
-          "in_auction", "acquisition_bids"]
+          "in_auction", "acquisition_bids", "auction_discount"]
 
 
 @pytest.mark.parametrize("name", STATES)

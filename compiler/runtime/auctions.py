@@ -290,12 +290,13 @@ class Auctions:
         self.j.set(self.g, "starting", st)
         self._next_bidder_in_auction()
 
-    def b_auction_discount(self, item: Entity) -> int:
-        """auction_discount(X): how far the opening bid on X has fallen because everyone passed on it
-        (`auction_all_pass_first: discount`); 0 otherwise."""
+    def _show_auction_discount(self) -> None:
+        """The library's auction_discount (`auction_all_pass_first: discount`): the round's discount on the
+        opening bid (the runtime's, which a sale leaves as it was) on the private now on auction, on no other."""
         st = self.g.get("starting") or {}
         queue = st.get("queue") or ()
-        return int(st.get("discount", 0)) if queue and queue[0] == item.id else 0
+        discount = int(st.get("discount", 0))
+        self.j.set(self.g, "state:auction_discount", {(queue[0],): discount} if queue and discount else {})
 
     def b_auction_passed(self, player: Entity) -> bool:
         """auction_passed(P): P has passed in the opening auction under way and may not bid in it again."""
@@ -344,6 +345,7 @@ class Auctions:
                 st["discount"] = st.get("discount", 0) + int(self.DATA.properties.get("min_bid_raise", 5))
                 st.update(high=None, passed=frozenset())
                 self.j.set(self.g, "starting", st)
+                self._show_auction_discount()
                 if int(self._value(item.get("cost"), f"private {item} cost")) - st["discount"] <= 0:
                     opener = self.players[(self.g["priority"] + st["auctions"] - 1) % self.n]
                     st = dict(st)
@@ -351,6 +353,7 @@ class Auctions:
                     st["repeat_at"] = st["auctions"] + 1   # ... and the one after it by the same player
                     st["discount"] = 0
                     self.j.set(self.g, "starting", st)
+                    self._show_auction_discount()
                     self._auction_sold(opener, 0)
                     return
                 self.j.set(self.g, "turn", (self.g["priority"] + st["auctions"] - 1) % self.n)
@@ -374,6 +377,7 @@ class Auctions:
         self._grant(player, item)
         st["queue"] = st["queue"][1:]
         self.j.set(self.g, "starting", st)
+        self._show_auction_discount()
         if st["queue"]:
             self._open_auction()
         else:
@@ -444,6 +448,7 @@ class Auctions:
         st = dict(self.g["starting"])
         st.update(queue=(), high=None, passed=frozenset(), picks=None)
         self.j.set(self.g, "starting", st)
+        self._show_auction_discount()
         self._start_stock_round(self.g["priority"])
 
     def _starting_pass(self, player: Entity) -> None:
