@@ -381,6 +381,8 @@ class Compiler:
                 return f"any({body} for {var} in {domain})"
             if e.kind == "sum":
                 return f"sum({body} for {var} in {domain})"
+            if e.kind == "greatest":
+                return f"max(({body} for {var} in {domain}), default=0)"
             if e.kind == "filter":
                 return f"[{var} for {var} in {domain} if {body}]"
             return f"sum(1 for {var} in {domain} if {body})"

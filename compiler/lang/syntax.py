@@ -275,7 +275,7 @@ class Index:
 
 @dataclass(frozen=True)
 class Quantifier:
-    """all/any/sum/count/filter(var in domain: body); filter is the list of the domain's elements for which the body holds."""
+    """all/any/sum/count/filter/greatest(var in domain: body); filter is the list of the domain's elements for which the body holds, greatest the greatest value of the body (0 over no element)."""
 
     kind: str
     var: str

@@ -843,6 +843,12 @@ class Translator:
             value = SUM([IF(c, b, 0) for c, b in parts])
         elif e.kind == "count":
             value = SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
+        elif e.kind == "greatest":
+            # the greatest of the values of the elements there, 0 where none is (the engine's max, default 0)
+            value, seen = 0, False
+            for c, b in parts:
+                value = IF(AND(c, OR(NOT(seen), b > zi(value))), b, value)
+                seen = OR(seen, c)
         else:
             raise Unsupported(f"quantifier {e.kind}")
         if truth(domain.beyond) is not False:
