@@ -953,18 +953,19 @@ def _enumerate(
     A route's stops are numbered as the search meets them (`_StopSets`): one number per set of stops
     (as `_evaluate` reads them) the train may visit, and for each the number of that set grown by a
     stop, worked out once a search."""
-    counted = [spec.counts(k) for k in g.kind]
     sets = _stop_sets(spec)
+    counted = sets.counted(g.kind)
     stop_of = sets.stop_ids([(-g.rev[n], g.stop_kind(n, spec)) if counted[n] else None for n in range(len(counted))])
     grown_by, grow_set, sizes, values = sets.grown_by, sets.grow, sets.sizes, sets.values
     found: dict[tuple[tuple[int, ...], int], _Cand] = {}
     passable, adj, seg_mask, tick = g.passable, g.adj, g.seg_mask, budget.tick
+    bonuses = bool(extras)
 
     def record(nodes: tuple[int, ...], segs: tuple[int, ...], mask: int, stops: int) -> None:
-        key = (nodes if nodes[0] < nodes[-1] else tuple(reversed(nodes)), mask)
+        key = (nodes if nodes[0] < nodes[-1] else nodes[::-1], mask)
         if key in found:
             return
-        if extras:
+        if bonuses:
             counted_nodes = [n for n in nodes if counted[n]]
             hexes = [g.refs[n][0] for n in counted_nodes]
             if _breaks_limit(extras, hexes) is not None:
@@ -1083,6 +1084,19 @@ class _StopSets:
         self.values: list[int | None] = [None]
         self.grown_by: list[dict[int, int]] = [{}]
         self.number: dict[tuple[tuple[int, str], ...], int] = {(): 0}
+        #: node kind -> whether the train stops there (`TrainSpec.counts`)
+        self.counts: dict[str, bool] = {}
+
+    def counted(self, kinds: Sequence[str]) -> list[bool]:
+        """`TrainSpec.counts` of each of `kinds`."""
+        counts, spec = self.counts, self.spec
+        out = []
+        for kind in kinds:
+            found = counts.get(kind)
+            if found is None:
+                found = counts[kind] = spec.counts(kind)
+            out.append(found)
+        return out
 
     def stop_ids(self, stops: Sequence[tuple[int, str] | None]) -> list[int | None]:
         """The number of each stop of `stops` (None stays None)."""
