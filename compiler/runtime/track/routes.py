@@ -1468,10 +1468,15 @@ def _choose_among(
     conflicts = [where.route_clash(c) for c in merged]
     revenue_at = [c.revenue for c in merged]
     # the merged routes of the trains from k on, and how many trains that is
+    # (each list's routes in the merged list as a bitset, made from a string of its bits: a sum of
+    # 1 << i over the routes costs time in the square of their number)
+    owned = [int("".join("1" if s == k else "0" for s in reversed(owner)) or "0", 2) for k in range(len(distinct))]
     later_merged = []
     for k in range(len(lists) + 1):
-        left_slots = {slot[j] for j in range(k, len(lists))}
-        later_merged.append(sum(1 << i for i, s in enumerate(owner) if s in left_slots))
+        left_mask = 0
+        for s in {slot[j] for j in range(k, len(lists))}:
+            left_mask |= owned[s]
+        later_merged.append(left_mask)
     trains_left = [len(lists) - k for k in range(len(lists) + 1)]
 
     def cover(k: int, clashes: tuple[int, ...]) -> int:
