@@ -1023,7 +1023,8 @@ def _enumerate(
                     used | m,
                     grown,
                 )
-            left(t, right, rsegs, lnodes, lsegs, used | m, members | 1 << other, grown)
+            if passable[other]:  # (past a node a route may not pass, `left` has nothing to grow)
+                left(t, right, rsegs, lnodes, lsegs, used | m, members | 1 << other, grown)
             lnodes.pop()
             lsegs.pop()
 
