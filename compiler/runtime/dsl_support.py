@@ -19,6 +19,11 @@ from compiler.runtime.errors import IllegalAction, RuleGap
 #: the values a declared state keys by id (`GameBase._state_key`)
 _KEYED = (Entity, Certificate)
 
+#: the bare names of the game's fixed holders (`DslSupport.name`)
+_FIXED_NAMES = {"bank": BANK, "pool": POOL, "initial_offering": IPO, "depot": DEPOT, "scrap": SCRAP}
+#: the bare names of the game's collections of entities, each a list of the game's of that name (`DslSupport.name`)
+_COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bonds"})
+
 
 class DslSupport:
     """The generated code's access to the game: calls, names, attributes, declared states, triggers."""
@@ -35,32 +40,17 @@ class DslSupport:
 
     def name(self, name: str):
         """A bare name: a title property, a component, or a builtin value."""
-        if name == "bank":
-            return BANK
-        if name == "pool":
-            return POOL
-        if name == "initial_offering":
-            return IPO
-        if name == "depot":
-            return DEPOT
-        if name == "scrap":
-            return SCRAP
-        if name == "players":
-            return list(self.players)
-        if name == "corporations":
-            return list(self.corporations)
-        if name == "privates":
-            return list(self.privates)
-        if name == "minors":
-            return list(self.minors)
-        if name == "bonds":
-            return list(self.bonds)
+        fixed = _FIXED_NAMES.get(name)
+        if fixed is not None:
+            return fixed
+        if name in _COLLECTIONS:
+            return list(getattr(self, name))
+        if name == "phase_number":
+            return self._phase_index(self.g["phase"]) + 1
         if name == "train_cards":
             return self.card_records("train")
         if name == "phases":
             return self.card_records("phase")
-        if name == "phase_number":
-            return self._phase_index(self.g["phase"]) + 1
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):
@@ -154,6 +144,8 @@ class DslSupport:
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:
         its certificates in the order of its layout, the president's first)."""
+        if obj.__class__ is dict:
+            return obj[name]  # (a record, a phase's or a train card's: what the last branch below answers)
         if isinstance(obj, Entity):
             if name == "certificates" and obj.kind == "corporation":
                 return list(self.certs_of[obj.id])

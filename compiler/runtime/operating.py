@@ -492,7 +492,19 @@ class OperatingRound:
         raise RuleGap("phase", f"no phase {name!r}")
 
     def _phase_index(self, key: str) -> int:
-        return [p["key"] for p in self.phases].index(key)
+        """The place of the phase `key` among the title's phases, from 0 (ValueError where none has it):
+        from an index of the phases' keys, made again where the list of phases is another or grows."""
+        phases = self.phases
+        known = self.__dict__.get("_phase_places")
+        if known is None or known[0] is not phases or known[1] != len(phases):
+            places: dict[str, int] = {}
+            for i, p in enumerate(phases):
+                places.setdefault(p["key"], i)
+            known = self.__dict__["_phase_places"] = (phases, len(phases), places)
+        place = known[2].get(key)
+        if place is None:
+            return [p["key"] for p in phases].index(key)  # (its ValueError, or a key no dict lookup finds)
+        return place
 
     def _enter_phase(self, phase: dict) -> None:
         self.j.set(self.g, "phase", phase["key"])

@@ -948,29 +948,24 @@ def _enumerate(
     """Every legal route for one train, by depth-first search from the
     company's tokens, growing one end and then the other; a route is cut off
     as soon as the train could not visit its stops. A route's revenue
-    includes its bonuses (`extras`); a route breaking a stop limit is left out."""
-    counted = [spec.counts(k) for k in g.kind]
+    includes its bonuses (`extras`); a route breaking a stop limit is left out.
+
+    A route's stops are numbered as the search meets them (`_StopSets`): one number per set of stops
+    (as `_evaluate` reads them) the train may visit, and for each the number of that set grown by a
+    stop, worked out once a search."""
+    sets = _stop_sets(spec)
+    counted = sets.counted(g.kind)
+    stop_of = sets.stop_ids([(-g.rev[n], g.stop_kind(n, spec)) if counted[n] else None for n in range(len(counted))])
+    grown_by, grow_set, sizes, values = sets.grown_by, sets.grow, sets.sizes, sets.values
     found: dict[tuple[tuple[int, ...], int], _Cand] = {}
+    passable, adj, seg_mask, tick = g.passable, g.adj, g.seg_mask, budget.tick
+    bonuses = bool(extras)
 
-    def stops_with(
-        stops: tuple[tuple[str, int], ...], n: int
-    ) -> tuple[tuple[str, int], ...] | None:
-        if not counted[n]:
-            return stops
-        grown = list(stops)
-        bisect.insort(grown, (-g.rev[n], g.stop_kind(n, spec)))
-        new = tuple(grown)
-        return new if _evaluate(spec, new) is not None else None
-
-    def record(
-        nodes: tuple[int, ...], segs: tuple[int, ...], mask: int, stops: tuple[tuple[str, int], ...]
-    ) -> None:
-        if len(stops) < 2 or not counted[nodes[0]] or not counted[nodes[-1]]:
-            return
-        key = (nodes if nodes[0] < nodes[-1] else tuple(reversed(nodes)), mask)
+    def record(nodes: tuple[int, ...], segs: tuple[int, ...], mask: int, stops: int) -> None:
+        key = (nodes if nodes[0] < nodes[-1] else nodes[::-1], mask)
         if key in found:
             return
-        if extras:
+        if bonuses:
             counted_nodes = [n for n in nodes if counted[n]]
             hexes = [g.refs[n][0] for n in counted_nodes]
             if _breaks_limit(extras, hexes) is not None:
@@ -982,7 +977,7 @@ def _enumerate(
                 extras,
             )
         else:
-            revenue = _evaluate(spec, stops)
+            revenue = values[stops]
         if revenue:
             found[key] = _Cand(revenue, mask, nodes, segs)
             if len(found) >= max_routes:
@@ -996,53 +991,68 @@ def _enumerate(
         lsegs: list[int],
         used: int,
         members: int,
-        stops: tuple,
+        stops: int,
     ) -> None:
         end = lnodes[-1] if lnodes else t
-        if lnodes and not g.passable[end]:
+        if lnodes and not passable[end]:
             return
-        for s, other in g.adj[end]:
+        # (a route is recorded where both its ends are stops and it has two: `record`'s tuples built then)
+        right_counts = counted[right[-1]]
+        for s, other in adj[end]:
             if budget.cut:
                 return
-            m = g.seg_mask[s]
+            m = seg_mask[s]
             if members >> other & 1 or used & m:
                 continue
-            grown = stops_with(stops, other)
-            if grown is None:
-                continue
-            budget.tick()
+            stop = stop_of[other]
+            if stop is None:
+                grown = stops
+            else:
+                grown = grown_by[stops].get(stop)
+                if grown is None:
+                    grown = grow_set(stops, stop)
+                if grown < 0:
+                    continue  # the train may not visit these stops
+            tick()
             lnodes.append(other)
             lsegs.append(s)
-            record(
-                tuple(reversed(lnodes)) + tuple(right),
-                tuple(reversed(lsegs)) + tuple(rsegs),
-                used | m,
-                grown,
-            )
-            left(t, right, rsegs, lnodes, lsegs, used | m, members | 1 << other, grown)
+            if right_counts and stop is not None and sizes[grown] >= 2:
+                record(
+                    tuple(reversed(lnodes)) + tuple(right),
+                    tuple(reversed(lsegs)) + tuple(rsegs),
+                    used | m,
+                    grown,
+                )
+            if passable[other]:  # (past a node a route may not pass, `left` has nothing to grow)
+                left(t, right, rsegs, lnodes, lsegs, used | m, members | 1 << other, grown)
             lnodes.pop()
             lsegs.pop()
 
-    def grow(
-        t: int, right: list[int], rsegs: list[int], used: int, members: int, stops: tuple
-    ) -> None:
+    def grow(t: int, right: list[int], rsegs: list[int], used: int, members: int, stops: int) -> None:
         if len(right) > 1:
-            record(tuple(right), tuple(rsegs), used, stops)
-            if g.passable[t]:
+            if sizes[stops] >= 2 and stop_of[t] is not None and stop_of[right[-1]] is not None:
+                record(tuple(right), tuple(rsegs), used, stops)
+            if passable[t]:
                 left(t, right, rsegs, [], [], used, members, stops)
         end = right[-1]
-        if end != t and not g.passable[end]:
+        if end != t and not passable[end]:
             return
-        for s, other in g.adj[end]:
+        for s, other in adj[end]:
             if budget.cut:
                 return
-            m = g.seg_mask[s]
+            m = seg_mask[s]
             if members >> other & 1 or used & m:
                 continue
-            grown = stops_with(stops, other)
-            if grown is None:
-                continue
-            budget.tick()
+            stop = stop_of[other]
+            if stop is None:
+                grown = stops
+            else:
+                grown = grown_by[stops].get(stop)
+                if grown is None:
+                    grown = grow_set(stops, stop)
+                if grown < 0:
+                    continue  # the train may not visit these stops
+            tick()
             right.append(other)
             rsegs.append(s)
             grow(t, right, rsegs, used | m, members | 1 << other, grown)
@@ -1051,10 +1061,94 @@ def _enumerate(
 
     for t in range(len(g.refs)):
         if g.token[t] and not budget.cut:
-            start = stops_with((), t)
-            if start is not None:
+            stop = stop_of[t]
+            start = 0 if stop is None else grow_set(0, stop)
+            if start >= 0:
                 grow(t, [t], [], 0, 1 << t, start)
     return sorted(found.values(), key=lambda c: -c.revenue)
+
+
+class _StopSets:
+    """The sets of stops a train's route searches meet (`_enumerate`), numbered: 0 the empty set, each
+    other one a set the train may visit. A stop is a number for its (-revenue, kind) pair (`stop_ids`); a
+    set is the sorted tuple of its pairs, as `_evaluate` takes them (its answer, the set's revenue, in
+    `values`). `grown_by[k][stop]`: the number of set k grown by `stop`, or -1 where the train may not
+    visit that set (`grow` works it out the first time). A function of the train alone: kept for each kind
+    of train (`_STOP_SETS`) from one search to the next, which meet the same sets again and again."""
+
+    def __init__(self, spec: TrainSpec) -> None:
+        self.spec = spec
+        self.ids: dict[tuple[int, str], int] = {}
+        self.pairs: list[tuple[int, str]] = []
+        self.sets: list[tuple[tuple[int, str], ...]] = [()]
+        self.sizes: list[int] = [0]
+        self.values: list[int | None] = [None]
+        self.grown_by: list[dict[int, int]] = [{}]
+        self.number: dict[tuple[tuple[int, str], ...], int] = {(): 0}
+        #: node kind -> whether the train stops there (`TrainSpec.counts`)
+        self.counts: dict[str, bool] = {}
+
+    def counted(self, kinds: Sequence[str]) -> list[bool]:
+        """`TrainSpec.counts` of each of `kinds`."""
+        counts, spec = self.counts, self.spec
+        out = []
+        for kind in kinds:
+            found = counts.get(kind)
+            if found is None:
+                found = counts[kind] = spec.counts(kind)
+            out.append(found)
+        return out
+
+    def stop_ids(self, stops: Sequence[tuple[int, str] | None]) -> list[int | None]:
+        """The number of each stop of `stops` (None stays None)."""
+        ids, pairs = self.ids, self.pairs
+        out: list[int | None] = []
+        for stop in stops:
+            if stop is not None:
+                found = ids.get(stop)
+                if found is None:
+                    found = ids[stop] = len(pairs)
+                    pairs.append(stop)
+                stop = found
+            out.append(stop)
+        return out
+
+    def grow(self, k: int, stop: int) -> int:
+        """The number of set `k` grown by `stop` (-1: the train may not visit it), kept in `grown_by`."""
+        grown = list(self.sets[k])
+        bisect.insort(grown, self.pairs[stop])
+        new = tuple(grown)
+        found = self.number.get(new)
+        if found is None:
+            value = _evaluate(self.spec, new)
+            if value is None:
+                found = -1
+            else:
+                found = len(self.sets)
+                self.sets.append(new)
+                self.sizes.append(len(new))
+                self.values.append(value)
+                self.grown_by.append({})
+            self.number[new] = found
+        self.grown_by[k][stop] = found
+        return found
+
+
+#: each kind of train's `_StopSets` (a train spec named "", as `_best_routes` names its kinds)
+_STOP_SETS: dict[TrainSpec, _StopSets] = {}
+#: how many sets of stops one `_StopSets` numbers before it starts again
+_STOP_SETS_KEPT = 100_000
+
+
+def _stop_sets(spec: TrainSpec) -> _StopSets:
+    """The `_StopSets` of `spec`, new where it has none or numbers too many sets (a search keeps the one
+    it starts with)."""
+    sets = _STOP_SETS.get(spec)
+    if sets is None or len(sets.sets) >= _STOP_SETS_KEPT:
+        if len(_STOP_SETS) >= 256:
+            _STOP_SETS.clear()
+        sets = _STOP_SETS[spec] = _StopSets(spec)
+    return sets
 
 
 # how many sets of track in use one route index remembers the clashes of
@@ -1065,8 +1159,8 @@ class _FreeIndex:
     """For a list of candidate routes: which of them avoid some track.
 
     Per segment of the graph, a bitset of the routes that run on it; a route
-    is free of `used` when none of its segments touches `used` (its bit is not
-    in `clash(used)`)."""
+    is free of the track of other routes when none of its segments touches it (its bit is not
+    in the union of `route_clash` of those routes)."""
 
     def __init__(self, cands: Sequence[_Cand], g: _Graph):
         size = (len(cands) + 8) // 8
@@ -1090,19 +1184,31 @@ class _FreeIndex:
         self.all = (1 << len(cands)) - 1
         # the search asks again and again about the same track in use
         self._clashes: dict[int, int] = {}
+        self._seg_mask = g.seg_mask
+        # per segment: the routes that share some track with it (`route_clash`)
+        self._seg_clashes: dict[int, int] = {}
 
-    def clash(self, used: int) -> int:
-        """Bitset of the routes that share some track with `used`. The clash of two pieces of track
-        together is the union of their clashes: the search adds a route's (`_choose`)."""
-        clash = self._clashes.get(used)
+    def route_clash(self, route: _Cand) -> int:
+        """Bitset of the routes that share some track with `route`: the union of the clashes of its
+        segments (its mask is the union of theirs), each the union of the clashes of its pieces of
+        track, worked out once. The clash of two routes together is the union of their clashes: the
+        search adds a route's (`_choose`)."""
+        clash = self._clashes.get(route.mask)
         if clash is None:
-            clash, rest = 0, used
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                clash |= self.clash_on.get(low, 0)
+            clash = 0
+            seg_clashes, clash_on = self._seg_clashes, self.clash_on
+            for seg in route.segs:
+                more = seg_clashes.get(seg)
+                if more is None:
+                    more, rest = 0, self._seg_mask[seg]
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        more |= clash_on.get(low, 0)
+                    seg_clashes[seg] = more
+                clash |= more
             if len(self._clashes) < _FREE_MEMO:
-                self._clashes[used] = clash
+                self._clashes[route.mask] = clash
         return clash
 
 
@@ -1253,12 +1359,14 @@ def _undominated(options: Sequence[_Cand]) -> list[int]:
     kept: list[int] = []
     masks: list[int] = []
     for i, c in enumerate(options):
-        mask = c.mask
+        outside = ~c.mask
         # the list is sorted by revenue, so only an earlier route may dominate this one
-        if any(not m & ~mask for m in masks):
-            continue
-        kept.append(i)
-        masks.append(mask)
+        for m in masks:
+            if not m & outside:
+                break
+        else:
+            kept.append(i)
+            masks.append(c.mask)
     return kept
 
 
@@ -1331,7 +1439,7 @@ def _choose_among(
     slot = [distinct.index(indexes[id(options)]) for options in lists]
     alls = [index.all for index in distinct]
 
-    clash_of = [index.clash for index in distinct]
+    clash_of = [index.route_clash for index in distinct]
     single = len(distinct) == 1
     later = [[(slot[j], lists[j], m) for j, m in groups[k]] for k in range(len(lists))]
 
@@ -1357,14 +1465,19 @@ def _choose_among(
         listed.sort(key=lambda pair: -pair[0].revenue)
         merged, owner = [c for c, _ in listed], [s for _, s in listed]
         where = _FreeIndex(merged, g)
-        clash_of.append(where.clash)
-    conflicts = [where.clash(c.mask) for c in merged]
+        clash_of.append(where.route_clash)
+    conflicts = [where.route_clash(c) for c in merged]
     revenue_at = [c.revenue for c in merged]
     # the merged routes of the trains from k on, and how many trains that is
+    # (each list's routes in the merged list as a bitset, made from a string of its bits: a sum of
+    # 1 << i over the routes costs time in the square of their number)
+    owned = [int("".join("1" if s == k else "0" for s in reversed(owner)) or "0", 2) for k in range(len(distinct))]
     later_merged = []
     for k in range(len(lists) + 1):
-        left_slots = {slot[j] for j in range(k, len(lists))}
-        later_merged.append(sum(1 << i for i, s in enumerate(owner) if s in left_slots))
+        left_mask = 0
+        for s in {slot[j] for j in range(k, len(lists))}:
+            left_mask |= owned[s]
+        later_merged.append(left_mask)
     trains_left = [len(lists) - k for k in range(len(lists) + 1)]
 
     def cover(k: int, clashes: tuple[int, ...]) -> int:
@@ -1428,9 +1541,9 @@ def _choose_among(
                 break
             pick[k] = index
             if single:
-                grown: tuple[int, ...] = (clashes[0] | clash_of[0](c.mask),)
+                grown: tuple[int, ...] = (clashes[0] | clash_of[0](c),)
             else:
-                grown = tuple([clash | more(c.mask) for clash, more in zip(clashes, clash_of)])
+                grown = tuple([clash | more(c) for clash, more in zip(clashes, clash_of)])
             search(k + 1, grown, total + c.revenue)
             if budget.cut:
                 break
