@@ -46,8 +46,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: floated and par_price library functions reading the corporation's fields (`corporation.floated`, `.par`); 151
 #: with revenue and operated likewise, and president_certificate and held_certificates library functions over
 #: `corporation.certificates`, its certificates in the order of its layout; 150 with president a library
-#: function over president_certificate and holder_of (the runtime and the model call it where they need it)
-RECORDED = 150
+#: function over president_certificate and holder_of (the runtime and the model call it where they need it); 149 with
+#: phase_group a library function over the phases' records (`phases[phase_number - 1].group`), the model
+#: choosing between names by the state
+RECORDED = 149
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -57,7 +59,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares",
          "offered_later", "first", "must_buy_train", "in_receivership", "len",
          "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
-         "president_certificate", "held_certificates", "president"]
+         "president_certificate", "held_certificates", "president", "phase_group"]
 
 
 @functools.cache
