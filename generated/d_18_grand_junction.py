@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+    "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -326,6 +326,7 @@ TABLES = {
     'CARDS': {
         'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('count_note', False)),
         'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('on_train_note', False)),
+        'market': (('rows', False), ('left_edge', False), ('right_edge', False), ('top_edge', False), ('frozen_in', False), ('par_cells', False), ('kind', False), ('summary', False), ('move_left', False), ('move_right', False), ('move_right_twice', False), ('move_right_thrice', False), ('pool_sale_drop', False), ('sell_movement', False)),
     },
 }
 
@@ -345,22 +346,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:896',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:899',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1185',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1065',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1259',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1188',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1068',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1262',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1059',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1062',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:942',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:945',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -688,23 +689,23 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:946
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:947
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:944",
+            at="rulespecs/lib/18xx.rules:947",
         )
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:948
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:945",
+            at="rulespecs/lib/18xx.rules:948",
         )
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:949
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -712,9 +713,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:946",
+            at="rulespecs/lib/18xx.rules:949",
         )
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:951
     if not (
         (
             (
@@ -743,39 +744,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:951",
         )
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:956
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:957
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:957",
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:959
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:956",
+            at="rulespecs/lib/18xx.rules:959",
         )
-    # at rulespecs/lib/18xx.rules:958
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:959
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:961
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:962
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:964
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:962
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:963
-        g.move(v_c, v_player, g.name("pool"))
     # at rulespecs/lib/18xx.rules:965
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:966
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:968
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:969
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:970
     g.state_set(
         "sold_this_round",
         (
@@ -784,9 +785,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:971
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:972
     g.b_check_president(v_corporation)
 
 
@@ -1872,17 +1873,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1340
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1338
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1339
-            g.b_market_move(v_c, "up")
         # at rulespecs/lib/18xx.rules:1341
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1342
+            g.b_market_move(v_c, "up")
+        # at rulespecs/lib/18xx.rules:1344
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1342
+            # at rulespecs/lib/18xx.rules:1345
             g.b_market_move(v_c, "down")
 
 

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+    "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -345,6 +345,7 @@ class Game(GameBase):
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
+        "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
         "len": r_len,
         "first": r_first,

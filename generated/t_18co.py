@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+    "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1233
+    # at rulespecs/lib/18xx.rules:1236
     return (
         r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -300,6 +300,7 @@ class Game(GameBase):
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
+        "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
         "len": r_len,
         "first": r_first,

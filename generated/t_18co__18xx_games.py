@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+    "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "8b9d8e96e3e54089",
+        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -390,6 +390,7 @@ class Game(GameBase):
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
+        "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
         "len": r_len,
         "first": r_first,

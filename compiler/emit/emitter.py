@@ -212,7 +212,7 @@ def _paren(expr) -> str:
 
 
 #: the kinds of card whose records the DSL's collections give (`train_cards`, `phases`: `GameBase.CARDS`)
-CARD_KINDS = ("train", "phase")
+CARD_KINDS = ("train", "phase", "market")
 
 #: the engine class's data tables an engine names from its title's shared module where it has them
 #: as most of the title's engines do (`TitleModule.tables`, `Library.table`)

@@ -59,6 +59,8 @@ class DslSupport:
             return self.card_records("train")
         if name == "phases":
             return self.card_records("phase")
+        if name == "markets":
+            return self.card_records("market")
         if name == "phase_number":
             return self._phase_index(self.g["phase"]) + 1
         if name in self.DATA.properties:

@@ -217,8 +217,8 @@ class Translator:
                     return m.z(DEPOT)
                 if name == "scrap":
                     return m.z(SCRAP)
-                if name in ("train_cards", "phases"):
-                    return self.card_records("train" if name == "train_cards" else "phase", ctx)
+                if name in ("train_cards", "phases", "markets"):
+                    return self.card_records({"train_cards": "train", "phases": "phase", "markets": "market"}[name], ctx)
                 if name == "phase_number":
                     # the model's phase is its index in the title's order of phases (as `card_records`)
                     return ctx.state["phase"] + 1
@@ -521,8 +521,8 @@ class Translator:
             if a is None and b is None:
                 return True
             other = b if a is None else a
-            if isinstance(other, (int, str, bool, dict)) or is_z3(other):
-                return False  # (a map, a train's `discount`, is never none, as in the engine)
+            if isinstance(other, (int, str, bool, dict, SymList)) or is_z3(other):
+                return False  # (a map, a train's `discount`, a list, is never none, as in the engine)
             raise Unsupported(f"comparing {other!r} with none")
         if isinstance(a, str) or isinstance(b, str):
             return a == b
