@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+    "rulespecs/lib/18xx.rules": "83f79b554489522e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+        "rulespecs/lib/18xx.rules": "83f79b554489522e",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -388,24 +388,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1486',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action bid': 'rulespecs/lib/18xx.rules:839',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:899',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1112',
+        'at action bid': 'rulespecs/lib/18xx.rules:855',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:915',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1128',
         'at action company_lay_tile': 'rulespecs/1846.rules:1507',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1188',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1068',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1262',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1043',
-        'at action par': 'rulespecs/lib/18xx.rules:862',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1204',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1084',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1278',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1059',
+        'at action par': 'rulespecs/lib/18xx.rules:878',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1062',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:945',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1078',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:961',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -707,73 +707,73 @@ def r_emergency_seller(g, v_player):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:840
+    # at rulespecs/lib/18xx.rules:856
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:841
+        # at rulespecs/lib/18xx.rules:857
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:841",
+                at="rulespecs/lib/18xx.rules:857",
             )
-        # at rulespecs/lib/18xx.rules:842
+        # at rulespecs/lib/18xx.rules:858
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:842",
+                at="rulespecs/lib/18xx.rules:858",
             )
-        # at rulespecs/lib/18xx.rules:843
+        # at rulespecs/lib/18xx.rules:859
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:843",
+                at="rulespecs/lib/18xx.rules:859",
             )
-        # at rulespecs/lib/18xx.rules:844
+        # at rulespecs/lib/18xx.rules:860
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:846
+        # at rulespecs/lib/18xx.rules:862
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:846",
+                at="rulespecs/lib/18xx.rules:862",
             )
-        # at rulespecs/lib/18xx.rules:847
+        # at rulespecs/lib/18xx.rules:863
         if g.b_in_auction():
-            # at rulespecs/lib/18xx.rules:848
+            # at rulespecs/lib/18xx.rules:864
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:848",
+                    at="rulespecs/lib/18xx.rules:864",
                 )
-            # at rulespecs/lib/18xx.rules:849
+            # at rulespecs/lib/18xx.rules:865
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:849",
+                    at="rulespecs/lib/18xx.rules:865",
                 )
-            # at rulespecs/lib/18xx.rules:850
+            # at rulespecs/lib/18xx.rules:866
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:850",
+                    at="rulespecs/lib/18xx.rules:866",
                 )
-            # at rulespecs/lib/18xx.rules:851
+            # at rulespecs/lib/18xx.rules:867
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:853
+            # at rulespecs/lib/18xx.rules:869
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:853",
+                    at="rulespecs/lib/18xx.rules:869",
                 )
-            # at rulespecs/lib/18xx.rules:854
+            # at rulespecs/lib/18xx.rules:870
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -781,130 +781,130 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:854",
+                    at="rulespecs/lib/18xx.rules:870",
                 )
-            # at rulespecs/lib/18xx.rules:856
+            # at rulespecs/lib/18xx.rules:872
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:856",
+                    at="rulespecs/lib/18xx.rules:872",
                 )
-            # at rulespecs/lib/18xx.rules:857
+            # at rulespecs/lib/18xx.rules:873
             g.b_place_bid(v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:879
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:863",
+            at="rulespecs/lib/18xx.rules:879",
         )
-    # at rulespecs/lib/18xx.rules:864
+    # at rulespecs/lib/18xx.rules:880
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:864",
+            at="rulespecs/lib/18xx.rules:880",
         )
-    # at rulespecs/lib/18xx.rules:865
+    # at rulespecs/lib/18xx.rules:881
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:865",
+            at="rulespecs/lib/18xx.rules:881",
         )
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:882
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:866",
+            at="rulespecs/lib/18xx.rules:882",
         )
-    # at rulespecs/lib/18xx.rules:867
+    # at rulespecs/lib/18xx.rules:883
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:867",
+            at="rulespecs/lib/18xx.rules:883",
         )
-    # at rulespecs/lib/18xx.rules:868
+    # at rulespecs/lib/18xx.rules:884
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:869
+    # at rulespecs/lib/18xx.rules:885
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:869",
+            at="rulespecs/lib/18xx.rules:885",
         )
-    # at rulespecs/lib/18xx.rules:870
+    # at rulespecs/lib/18xx.rules:886
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:870",
+            at="rulespecs/lib/18xx.rules:886",
         )
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:887
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:872
+    # at rulespecs/lib/18xx.rules:888
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:872
+        # at rulespecs/lib/18xx.rules:888
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:873
+    # at rulespecs/lib/18xx.rules:889
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:874
+    # at rulespecs/lib/18xx.rules:890
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:875
+    # at rulespecs/lib/18xx.rules:891
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:876
+    # at rulespecs/lib/18xx.rules:892
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:877
+    # at rulespecs/lib/18xx.rules:893
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:900
+    # at rulespecs/lib/18xx.rules:916
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:900",
+            at="rulespecs/lib/18xx.rules:916",
         )
-    # at rulespecs/lib/18xx.rules:901
+    # at rulespecs/lib/18xx.rules:917
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:901",
+            at="rulespecs/lib/18xx.rules:917",
         )
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:918
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:902",
+            at="rulespecs/lib/18xx.rules:918",
         )
-    # at rulespecs/lib/18xx.rules:903
+    # at rulespecs/lib/18xx.rules:919
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:903",
+            at="rulespecs/lib/18xx.rules:919",
         )
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:920
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:921
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:905",
+            at="rulespecs/lib/18xx.rules:921",
         )
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:922
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -912,9 +912,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:906",
+            at="rulespecs/lib/18xx.rules:922",
         )
-    # at rulespecs/lib/18xx.rules:908
+    # at rulespecs/lib/18xx.rules:924
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -925,44 +925,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:924",
         )
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:926
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:927
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:911"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:927"
         )
-    # at rulespecs/lib/18xx.rules:912
+    # at rulespecs/lib/18xx.rules:928
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:913
+    # at rulespecs/lib/18xx.rules:929
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:930
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:931
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:962
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:963
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:947",
+            at="rulespecs/lib/18xx.rules:963",
         )
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:964
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:965
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -970,9 +970,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:949",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:951
+    # at rulespecs/lib/18xx.rules:967
     if not (
         (
             (
@@ -1001,39 +1001,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:951",
+            at="rulespecs/lib/18xx.rules:967",
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:972
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:973
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:973",
         )
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:975
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:959",
+            at="rulespecs/lib/18xx.rules:975",
         )
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:977
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:962
+        # at rulespecs/lib/18xx.rules:978
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:980
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:981
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:966
+        # at rulespecs/lib/18xx.rules:982
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:984
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:985
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:986
     g.state_set(
         "sold_this_round",
         (
@@ -1042,9 +1042,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:987
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:988
     g.b_check_president(v_corporation)
 
 
@@ -1160,25 +1160,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1060
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1044",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1045
+    # at rulespecs/lib/18xx.rules:1061
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1062
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1046",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1063
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1064
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1244,14 +1244,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1113
+    # at rulespecs/lib/18xx.rules:1129
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1113",
+            at="rulespecs/lib/18xx.rules:1129",
         )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1130
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1259,123 +1259,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1114",
+            at="rulespecs/lib/18xx.rules:1130",
         )
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1131
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1132
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1117
+        # at rulespecs/lib/18xx.rules:1133
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1119
+        # at rulespecs/lib/18xx.rules:1135
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1119",
+                at="rulespecs/lib/18xx.rules:1135",
             )
-        # at rulespecs/lib/18xx.rules:1120
+        # at rulespecs/lib/18xx.rules:1136
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1120",
+                at="rulespecs/lib/18xx.rules:1136",
             )
-        # at rulespecs/lib/18xx.rules:1121
+        # at rulespecs/lib/18xx.rules:1137
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1121",
+                at="rulespecs/lib/18xx.rules:1137",
             )
-        # at rulespecs/lib/18xx.rules:1122
+        # at rulespecs/lib/18xx.rules:1138
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1123
+        # at rulespecs/lib/18xx.rules:1139
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1123",
+                at="rulespecs/lib/18xx.rules:1139",
             )
-        # at rulespecs/lib/18xx.rules:1124
+        # at rulespecs/lib/18xx.rules:1140
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1125
+        # at rulespecs/lib/18xx.rules:1141
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1126
+        # at rulespecs/lib/18xx.rules:1142
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1128
+        # at rulespecs/lib/18xx.rules:1144
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1128",
+                at="rulespecs/lib/18xx.rules:1144",
             )
-        # at rulespecs/lib/18xx.rules:1129
+        # at rulespecs/lib/18xx.rules:1145
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1129",
+                at="rulespecs/lib/18xx.rules:1145",
             )
-        # at rulespecs/lib/18xx.rules:1130
+        # at rulespecs/lib/18xx.rules:1146
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1131
+        # at rulespecs/lib/18xx.rules:1147
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1132
+        # at rulespecs/lib/18xx.rules:1148
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1134
+        # at rulespecs/lib/18xx.rules:1150
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1134",
+                at="rulespecs/lib/18xx.rules:1150",
             )
-        # at rulespecs/lib/18xx.rules:1135
+        # at rulespecs/lib/18xx.rules:1151
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1135",
+                at="rulespecs/lib/18xx.rules:1151",
             )
-        # at rulespecs/lib/18xx.rules:1136
+        # at rulespecs/lib/18xx.rules:1152
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1136",
+                at="rulespecs/lib/18xx.rules:1152",
             )
-        # at rulespecs/lib/18xx.rules:1137
+        # at rulespecs/lib/18xx.rules:1153
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1137",
+                at="rulespecs/lib/18xx.rules:1153",
             )
-        # at rulespecs/lib/18xx.rules:1138
+        # at rulespecs/lib/18xx.rules:1154
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1139
+        # at rulespecs/lib/18xx.rules:1155
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1140
+        # at rulespecs/lib/18xx.rules:1156
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1168
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1169
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1170
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1154",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1171
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1383,23 +1383,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1155",
+            at="rulespecs/lib/18xx.rules:1171",
         )
-    # at rulespecs/lib/18xx.rules:1157
+    # at rulespecs/lib/18xx.rules:1173
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1157",
+            at="rulespecs/lib/18xx.rules:1173",
         )
-    # at rulespecs/lib/18xx.rules:1158
+    # at rulespecs/lib/18xx.rules:1174
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1158",
+            at="rulespecs/lib/18xx.rules:1174",
         )
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1175
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1410,15 +1410,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1159",
+            at="rulespecs/lib/18xx.rules:1175",
         )
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1177
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1162
+    # at rulespecs/lib/18xx.rules:1178
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1163
+    # at rulespecs/lib/18xx.rules:1179
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1164
+    # at rulespecs/lib/18xx.rules:1180
     g.b_check_president(v_corporation)
 
 
@@ -1433,14 +1433,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1205
+    # at rulespecs/lib/18xx.rules:1221
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1205",
+            at="rulespecs/lib/18xx.rules:1221",
         )
-    # at rulespecs/lib/18xx.rules:1207
+    # at rulespecs/lib/18xx.rules:1223
     if not (
         (
             (
@@ -1481,9 +1481,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1207",
+            at="rulespecs/lib/18xx.rules:1223",
         )
-    # at rulespecs/lib/18xx.rules:1213
+    # at rulespecs/lib/18xx.rules:1229
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1494,9 +1494,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1213",
+            at="rulespecs/lib/18xx.rules:1229",
         )
-    # at rulespecs/lib/18xx.rules:1215
+    # at rulespecs/lib/18xx.rules:1231
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -1694,7 +1694,7 @@ def r_emergency_issue_open(g, v_corporation):
             (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
             and (r_len(g, g.b_trains(v_corporation)) == 0)
         )
-        and (g.b_cash(v_corporation) < g.b_dearest_side_price())
+        and (g.b_cash(v_corporation) < r_dearest_side_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
 
 
@@ -1746,12 +1746,12 @@ def r_emergency_bundle(g, v_corporation, v_n):
         (
             (
                 (g.b_cash(v_corporation) + r_emergency_raise(g, v_corporation, v_n))
-                >= g.b_cheapest_train_price()
+                >= r_cheapest_train_price(g)
             )
             and (
                 not any(
                     (
-                        r_emergency_reaches(g, v_corporation, v_m, g.b_dearest_side_price())
+                        r_emergency_reaches(g, v_corporation, v_m, r_dearest_side_price(g))
                         and (
                             r_emergency_raise(g, v_corporation, v_m)
                             < r_emergency_raise(g, v_corporation, v_n)
@@ -1762,7 +1762,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
             )
         )
         if any(
-            r_emergency_reaches(g, v_corporation, v_m, g.b_cheapest_train_price())
+            r_emergency_reaches(g, v_corporation, v_m, r_cheapest_train_price(g))
             for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
         )
         else (
@@ -1841,9 +1841,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             at="rulespecs/1846.rules:1447",
         )
     # at rulespecs/1846.rules:1449
-    if not (
-        (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
-    ):
+    if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
@@ -1872,7 +1870,7 @@ def a_bankrupt(g, v_corporation):
     # at rulespecs/1846.rules:1458
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
-        < g.b_cheapest_train_price()
+        < r_cheapest_train_price(g)
     ):
         raise IllegalAction(
             "the president can pay for the train",
@@ -1981,26 +1979,26 @@ def a_company_place_token(g, v_company, v_city):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:879
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:863",
+            at="rulespecs/lib/18xx.rules:879",
         )
-    # at rulespecs/lib/18xx.rules:864
+    # at rulespecs/lib/18xx.rules:880
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:864",
+            at="rulespecs/lib/18xx.rules:880",
         )
-    # at rulespecs/lib/18xx.rules:869
+    # at rulespecs/lib/18xx.rules:885
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:869",
+            at="rulespecs/lib/18xx.rules:885",
         )
 
 
@@ -2034,12 +2032,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1060
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1044",
+            at="rulespecs/lib/18xx.rules:1060",
         )
 
 
@@ -2063,12 +2061,12 @@ def q_place_token(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1113
+    # at rulespecs/lib/18xx.rules:1129
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1113",
+            at="rulespecs/lib/18xx.rules:1129",
         )
 
 
@@ -2173,38 +2171,38 @@ def q_company_place_token(g, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:865
+    # at rulespecs/lib/18xx.rules:881
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:865",
+            at="rulespecs/lib/18xx.rules:881",
         )
-    # at rulespecs/lib/18xx.rules:866
+    # at rulespecs/lib/18xx.rules:882
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:866",
+            at="rulespecs/lib/18xx.rules:882",
         )
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:879
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:863",
+            at="rulespecs/lib/18xx.rules:879",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:868
+    # at rulespecs/lib/18xx.rules:884
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:870
+    # at rulespecs/lib/18xx.rules:886
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -2212,27 +2210,27 @@ def qb2_par(g, v_player, v_corporation):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:870",
+            at="rulespecs/lib/18xx.rules:886",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:918
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:902",
+            at="rulespecs/lib/18xx.rules:918",
         )
-    # at rulespecs/lib/18xx.rules:903
+    # at rulespecs/lib/18xx.rules:919
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:903",
+            at="rulespecs/lib/18xx.rules:919",
         )
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:922
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2240,7 +2238,7 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:906",
+            at="rulespecs/lib/18xx.rules:922",
         )
 
 
@@ -2288,23 +2286,23 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1062
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1046",
+            at="rulespecs/lib/18xx.rules:1062",
         )
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1062
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1046",
+            at="rulespecs/lib/18xx.rules:1062",
         )
 
 
@@ -2325,14 +2323,14 @@ def q2_place_token(g, v_corporation, v_city):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1113
+    # at rulespecs/lib/18xx.rules:1129
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1113",
+            at="rulespecs/lib/18xx.rules:1129",
         )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1130
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -2340,7 +2338,7 @@ def qd_buy_train(g, v_corporation, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1114",
+            at="rulespecs/lib/18xx.rules:1130",
         )
 
 
@@ -2390,17 +2388,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1356
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1341
+        # at rulespecs/lib/18xx.rules:1357
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1342
+            # at rulespecs/lib/18xx.rules:1358
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1344
+        # at rulespecs/lib/18xx.rules:1360
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1345
+            # at rulespecs/lib/18xx.rules:1361
             g.b_market_move(v_c, "down")
 
 
@@ -2480,9 +2478,9 @@ def r_step_held(g, v_corporation, v_step):
                             and (r_train_buying_power(g, v_corporation) >= 1)
                         )
                         or (
-                            (g.b_cheapest_train_price() > 0)
+                            (r_cheapest_train_price(g) > 0)
                             and (
-                                r_train_buying_power(g, v_corporation) >= g.b_cheapest_train_price()
+                                r_train_buying_power(g, v_corporation) >= r_cheapest_train_price(g)
                             )
                         )
                     )

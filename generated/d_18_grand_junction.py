@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+    "rulespecs/lib/18xx.rules": "83f79b554489522e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+        "rulespecs/lib/18xx.rules": "83f79b554489522e",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -346,22 +346,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:899',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:915',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1188',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1068',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1262',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1204',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1084',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1278',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1062',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1078',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:945',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:961',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -689,23 +689,23 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:962
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:963
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:947",
+            at="rulespecs/lib/18xx.rules:963",
         )
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:964
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:965
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -713,9 +713,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:949",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:951
+    # at rulespecs/lib/18xx.rules:967
     if not (
         (
             (
@@ -744,39 +744,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:951",
+            at="rulespecs/lib/18xx.rules:967",
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:972
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:973
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:973",
         )
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:975
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:959",
+            at="rulespecs/lib/18xx.rules:975",
         )
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:977
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:962
+        # at rulespecs/lib/18xx.rules:978
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:980
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:981
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:966
+        # at rulespecs/lib/18xx.rules:982
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:984
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:985
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:986
     g.state_set(
         "sold_this_round",
         (
@@ -785,9 +785,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:987
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:988
     g.b_check_president(v_corporation)
 
 
@@ -1055,7 +1055,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     # at rulespecs/18-grand-junction.rules:888
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
-        and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+        and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:890
     if not (
@@ -1164,7 +1164,7 @@ def r_emergency_issue_open(g, v_corporation):
             (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
             and (r_len(g, g.b_trains(v_corporation)) == 0)
         )
-        and (g.b_cash(v_corporation) < g.b_dearest_side_price())
+        and (g.b_cash(v_corporation) < r_dearest_side_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
 
 
@@ -1216,12 +1216,12 @@ def r_emergency_bundle(g, v_corporation, v_n):
         (
             (
                 (g.b_cash(v_corporation) + r_emergency_raise(g, v_corporation, v_n))
-                >= g.b_cheapest_train_price()
+                >= r_cheapest_train_price(g)
             )
             and (
                 not any(
                     (
-                        r_emergency_reaches(g, v_corporation, v_m, g.b_dearest_side_price())
+                        r_emergency_reaches(g, v_corporation, v_m, r_dearest_side_price(g))
                         and (
                             r_emergency_raise(g, v_corporation, v_m)
                             < r_emergency_raise(g, v_corporation, v_n)
@@ -1232,7 +1232,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
             )
         )
         if any(
-            r_emergency_reaches(g, v_corporation, v_m, g.b_cheapest_train_price())
+            r_emergency_reaches(g, v_corporation, v_m, r_cheapest_train_price(g))
             for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
         )
         else (
@@ -1372,9 +1372,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             at="rulespecs/1846.rules:1447",
         )
     # at rulespecs/1846.rules:1449
-    if not (
-        (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
-    ):
+    if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
@@ -1403,7 +1401,7 @@ def a_bankrupt(g, v_corporation):
     # at rulespecs/1846.rules:1458
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
-        < g.b_cheapest_train_price()
+        < r_cheapest_train_price(g)
     ):
         raise IllegalAction(
             "the president can pay for the train",
@@ -1604,7 +1602,7 @@ def q_corporation_sell_shares(g, v_corporation):
     # at rulespecs/18-grand-junction.rules:888
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
-        and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+        and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:890
     if not (
@@ -1873,17 +1871,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1356
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1341
+        # at rulespecs/lib/18xx.rules:1357
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1342
+            # at rulespecs/lib/18xx.rules:1358
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1344
+        # at rulespecs/lib/18xx.rules:1360
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1345
+            # at rulespecs/lib/18xx.rules:1361
             g.b_market_move(v_c, "down")
 
 

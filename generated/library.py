@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '51f80de9daa3a716',
+    'rulespecs/lib/18xx.rules': '83f79b554489522e',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 
@@ -1188,39 +1188,109 @@ def r_train_limit(g, v_corporation):
     ) + g.state_amount("train_limit_bonus", v_corporation)
 
 
+def r_cheapest_side(g, v_train):
+    """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: 1846's 4 sold as a 3/5) (library '18xx' function cheapest_side)"""
+    # at rulespecs/lib/18xx.rules:695
+    return min(
+        [
+            g.attr(v_c, "price")
+            for v_c in [
+                v_c
+                for v_c in g.name("train_cards")
+                if (
+                    (g.attr(v_c, "key") == g.attr(v_train, "name"))
+                    or (g.attr(v_c, "variant_of") == g.attr(v_train, "name"))
+                )
+            ]
+        ],
+        default=0,
+    )
+
+
+def r_dearest_side(g, v_train):
+    """dearest_side(T): the highest price of a side of T's card: its own, or that of a card that is its other side (variant_of) (library '18xx' function dearest_side)"""
+    # at rulespecs/lib/18xx.rules:698
+    return max(
+        [
+            g.attr(v_c, "price")
+            for v_c in [
+                v_c
+                for v_c in g.name("train_cards")
+                if (
+                    (g.attr(v_c, "key") == g.attr(v_train, "name"))
+                    or (g.attr(v_c, "variant_of") == g.attr(v_train, "name"))
+                )
+            ]
+        ],
+        default=0,
+    )
+
+
+def r_obliging_trains(g):
+    """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not 1880's rebuilt 2-trains: satisfies_train_obligation) (library '18xx' function obliging_trains)"""
+    # at rulespecs/lib/18xx.rules:701
+    return [v_t for v_t in g.b_available_trains() if g.attr(v_t, "satisfies_train_obligation")]
+
+
+def r_cheapest_train_price(g):
+    """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card) that meets a corporation's duty to own one; 0 when there is none (library '18xx' function cheapest_train_price)"""
+    # at rulespecs/lib/18xx.rules:704
+    return min([r_cheapest_side(g, v_t) for v_t in r_obliging_trains(g)], default=0)
+
+
+def r_dearest_side_price(g):
+    """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest (1846's 4 and its 3/5 side: 180); 0 when the bank has none (library '18xx' function dearest_side_price)"""
+    # at rulespecs/lib/18xx.rules:707
+    return (
+        r_dearest_side(
+            g,
+            r_first(
+                g,
+                [
+                    v_t
+                    for v_t in r_obliging_trains(g)
+                    if (r_cheapest_side(g, v_t) == r_cheapest_train_price(g))
+                ],
+            ),
+        )
+        if (r_len(g, r_obliging_trains(g)) > 0)
+        else 0
+    )
+
+
 def r_len(g, v_xs):
     """len(xs): how many elements the list xs has (of a name, how many letters) (library '18xx' function len)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:711
     return sum(1 for v_x in v_xs if True)
 
 
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:714
     return v_xs[0] if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:701
+    # at rulespecs/lib/18xx.rules:717
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:703
+    # at rulespecs/lib/18xx.rules:719
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:705
+    # at rulespecs/lib/18xx.rules:721
     return r_held_certificates(g, g.name("pool"), v_corporation)
 
 
 def r_falling_sale_value(g, v_corporation, v_shares):
     """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of the token's way down the market, from its price now: the first at the price now, the next one step down, and so on (n prices added up; 0 shares: 0) (library '18xx' function falling_sale_value)"""
-    # at rulespecs/lib/18xx.rules:708
+    # at rulespecs/lib/18xx.rules:724
     return sum(
         g.b_price_after_moves(v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
     )
@@ -1228,13 +1298,13 @@ def r_falling_sale_value(g, v_corporation, v_shares):
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:727
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:714
+    # at rulespecs/lib/18xx.rules:730
     return [
         v_c
         for v_c in r_held_certificates(g, v_corporation, v_corporation)
@@ -1244,7 +1314,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:717
+    # at rulespecs/lib/18xx.rules:733
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -1254,7 +1324,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:720
+    # at rulespecs/lib/18xx.rules:736
     return (
         g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
         if (
@@ -1267,7 +1337,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:722
+    # at rulespecs/lib/18xx.rules:738
     return [
         v_p
         for v_p in g.name("privates")
@@ -1280,19 +1350,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:724
+    # at rulespecs/lib/18xx.rules:740
     return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:727
+    # at rulespecs/lib/18xx.rules:743
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:731
+    # at rulespecs/lib/18xx.rules:747
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (r_len(g, g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1301,13 +1371,13 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:734
+    # at rulespecs/lib/18xx.rules:750
     return g.b_holder_of(v_item)
 
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:738
+    # at rulespecs/lib/18xx.rules:754
     return (g.b_cash(v_player) - sum(g.b_own_bid(v_player, v_x) for v_x in g.name("privates"))) - (
         g.b_draft_committed(v_player) if g.b_in_round("draft") else 0
     )
@@ -1315,7 +1385,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:759
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (g.b_private_on_sale() != None))
     )
@@ -1323,7 +1393,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:746
+    # at rulespecs/lib/18xx.rules:762
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1333,7 +1403,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:753
+    # at rulespecs/lib/18xx.rules:769
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1349,11 +1419,11 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:765
+    # at rulespecs/lib/18xx.rules:781
     return sum(
         (
             r_max(
-                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(r_president(g, v_c)))
+                g, 0, ((r_cheapest_train_price(g) - g.b_cash(v_c)) - g.b_cash(r_president(g, v_c)))
             )
             if (r_must_buy_train(g, v_c) and (r_president(g, v_c) != None))
             else 0
@@ -1364,23 +1434,23 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:785
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:770
+        # at rulespecs/lib/18xx.rules:786
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:771
+            # at rulespecs/lib/18xx.rules:787
             g.b_close_minor(v_m)
 
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:780
+    # at rulespecs/lib/18xx.rules:796
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:783
+    # at rulespecs/lib/18xx.rules:799
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -1396,7 +1466,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:803
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -1406,7 +1476,7 @@ def r_face_value(g, v_company):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:790
+    # at rulespecs/lib/18xx.rules:806
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -1418,7 +1488,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:794
+    # at rulespecs/lib/18xx.rules:810
     return any(
         (
             (g.b_started(v_c) and (not g.b_closed(v_c)))
@@ -1433,45 +1503,45 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:802
+    # at rulespecs/lib/18xx.rules:818
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:802",
+            at="rulespecs/lib/18xx.rules:818",
         )
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:819
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:807
+    # at rulespecs/lib/18xx.rules:823
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:807",
+            at="rulespecs/lib/18xx.rules:823",
         )
-    # at rulespecs/lib/18xx.rules:808
+    # at rulespecs/lib/18xx.rules:824
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:831
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:818
+    # at rulespecs/lib/18xx.rules:834
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:923
+    # at rulespecs/lib/18xx.rules:939
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1485,7 +1555,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:933
+    # at rulespecs/lib/18xx.rules:949
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1509,49 +1579,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:981
+    # at rulespecs/lib/18xx.rules:997
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:984
+        # at rulespecs/lib/18xx.rules:1000
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:985
+            # at rulespecs/lib/18xx.rules:1001
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:989
+        # at rulespecs/lib/18xx.rules:1005
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:990
+            # at rulespecs/lib/18xx.rules:1006
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:994
+        # at rulespecs/lib/18xx.rules:1010
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:997
+        # at rulespecs/lib/18xx.rules:1013
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:998
+            # at rulespecs/lib/18xx.rules:1014
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1003
+        # at rulespecs/lib/18xx.rules:1019
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1004
+            # at rulespecs/lib/18xx.rules:1020
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1005
+                # at rulespecs/lib/18xx.rules:1021
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1008
+            # at rulespecs/lib/18xx.rules:1024
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:981
+        # at rulespecs/lib/18xx.rules:997
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:981",
+            at="rulespecs/lib/18xx.rules:997",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1033
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -1559,54 +1629,54 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1079
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1079",
         )
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1080
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1081
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1085
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1069",
+            at="rulespecs/lib/18xx.rules:1085",
         )
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1086
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1070",
+            at="rulespecs/lib/18xx.rules:1086",
         )
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1087
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1088
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1089
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1090
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1091
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1076
+    # at rulespecs/lib/18xx.rules:1092
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1082
+    # at rulespecs/lib/18xx.rules:1098
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1616,11 +1686,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1106
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1091
+        # at rulespecs/lib/18xx.rules:1107
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1092
+            # at rulespecs/lib/18xx.rules:1108
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1630,7 +1700,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1118
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1648,92 +1718,92 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1191
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1175",
+            at="rulespecs/lib/18xx.rules:1191",
         )
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1192
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1176",
+            at="rulespecs/lib/18xx.rules:1192",
         )
-    # at rulespecs/lib/18xx.rules:1177
+    # at rulespecs/lib/18xx.rules:1193
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1194
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1178",
+            at="rulespecs/lib/18xx.rules:1194",
         )
-    # at rulespecs/lib/18xx.rules:1179
+    # at rulespecs/lib/18xx.rules:1195
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1179",
+            at="rulespecs/lib/18xx.rules:1195",
         )
-    # at rulespecs/lib/18xx.rules:1180
+    # at rulespecs/lib/18xx.rules:1196
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1180",
+            at="rulespecs/lib/18xx.rules:1196",
         )
-    # at rulespecs/lib/18xx.rules:1181
+    # at rulespecs/lib/18xx.rules:1197
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1181",
+            at="rulespecs/lib/18xx.rules:1197",
         )
-    # at rulespecs/lib/18xx.rules:1182
+    # at rulespecs/lib/18xx.rules:1198
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1199
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1184
+    # at rulespecs/lib/18xx.rules:1200
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1185
+    # at rulespecs/lib/18xx.rules:1201
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1189
+    # at rulespecs/lib/18xx.rules:1205
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1189",
+            at="rulespecs/lib/18xx.rules:1205",
         )
-    # at rulespecs/lib/18xx.rules:1190
+    # at rulespecs/lib/18xx.rules:1206
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1190",
+            at="rulespecs/lib/18xx.rules:1206",
         )
-    # at rulespecs/lib/18xx.rules:1191
+    # at rulespecs/lib/18xx.rules:1207
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1192
+    # at rulespecs/lib/18xx.rules:1208
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1193
+        # at rulespecs/lib/18xx.rules:1209
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1236
     return (
         (
             g.b_dearest_train_price()
             if (g.param("emergency_sale_minimum") == "dearest_train")
-            else g.b_cheapest_train_price()
+            else r_cheapest_train_price(g)
         )
         - g.b_cash(v_player)
     ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
@@ -1745,9 +1815,9 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1236
+    # at rulespecs/lib/18xx.rules:1252
     return (
-        r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
+        r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
         else 0
     )
@@ -1755,46 +1825,46 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1260
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1245
+        # at rulespecs/lib/18xx.rules:1261
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1246
+            # at rulespecs/lib/18xx.rules:1262
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1248
+        # at rulespecs/lib/18xx.rules:1264
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1249
+            # at rulespecs/lib/18xx.rules:1265
             g.b_rust_trains(g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1268
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1253
+        # at rulespecs/lib/18xx.rules:1269
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1254
+            # at rulespecs/lib/18xx.rules:1270
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1257
+    # at rulespecs/lib/18xx.rules:1273
     g.emit("first_train", v_train)
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1280
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1264",
+            at="rulespecs/lib/18xx.rules:1280",
         )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1282
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1293
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1295
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -1802,29 +1872,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1281
+        # at rulespecs/lib/18xx.rules:1297
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1292
+    # at rulespecs/lib/18xx.rules:1308
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1293
+        # at rulespecs/lib/18xx.rules:1309
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1294
+            # at rulespecs/lib/18xx.rules:1310
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1295
+                # at rulespecs/lib/18xx.rules:1311
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1296
+                # at rulespecs/lib/18xx.rules:1312
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1318
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1321
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1306
+    # at rulespecs/lib/18xx.rules:1322
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -1833,45 +1903,45 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1323
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1308
+        # at rulespecs/lib/18xx.rules:1324
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1326
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1311
+        # at rulespecs/lib/18xx.rules:1327
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1313
+    # at rulespecs/lib/18xx.rules:1329
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1314
+        # at rulespecs/lib/18xx.rules:1330
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1315
+            # at rulespecs/lib/18xx.rules:1331
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1320
+    # at rulespecs/lib/18xx.rules:1336
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1337
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1322
+        # at rulespecs/lib/18xx.rules:1338
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1323
+            # at rulespecs/lib/18xx.rules:1339
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1342
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1343
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1328
+    # at rulespecs/lib/18xx.rules:1344
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1329
+        # at rulespecs/lib/18xx.rules:1345
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1370
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -1887,11 +1957,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1387
+    # at rulespecs/lib/18xx.rules:1403
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1388
+        # at rulespecs/lib/18xx.rules:1404
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -1900,144 +1970,144 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1389
+        # at rulespecs/lib/18xx.rules:1405
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1416
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1401
+        # at rulespecs/lib/18xx.rules:1417
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1402
+            # at rulespecs/lib/18xx.rules:1418
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1403
+            # at rulespecs/lib/18xx.rules:1419
             g.b_close_private(v_company)
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:900
+    # at rulespecs/lib/18xx.rules:916
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:900",
+            at="rulespecs/lib/18xx.rules:916",
         )
-    # at rulespecs/lib/18xx.rules:901
+    # at rulespecs/lib/18xx.rules:917
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:901",
+            at="rulespecs/lib/18xx.rules:917",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:962
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:963
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:947",
+            at="rulespecs/lib/18xx.rules:963",
         )
-    # at rulespecs/lib/18xx.rules:948
+    # at rulespecs/lib/18xx.rules:964
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:948",
+            at="rulespecs/lib/18xx.rules:964",
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1085
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1069",
+            at="rulespecs/lib/18xx.rules:1085",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1189
+    # at rulespecs/lib/18xx.rules:1205
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1189",
+            at="rulespecs/lib/18xx.rules:1205",
         )
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:900
+    # at rulespecs/lib/18xx.rules:916
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:900",
+            at="rulespecs/lib/18xx.rules:916",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1086
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1070",
+            at="rulespecs/lib/18xx.rules:1086",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1190
+    # at rulespecs/lib/18xx.rules:1206
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1190",
+            at="rulespecs/lib/18xx.rules:1206",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1356
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1341
+        # at rulespecs/lib/18xx.rules:1357
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1342
+            # at rulespecs/lib/18xx.rules:1358
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1344
+        # at rulespecs/lib/18xx.rules:1360
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1345
+            # at rulespecs/lib/18xx.rules:1361
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1364
+    # at rulespecs/lib/18xx.rules:1380
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1365
+        # at rulespecs/lib/18xx.rules:1381
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1379
+    # at rulespecs/lib/18xx.rules:1395
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1380
+        # at rulespecs/lib/18xx.rules:1396
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -2047,25 +2117,25 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1394
+    # at rulespecs/lib/18xx.rules:1410
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1425
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1410
+        # at rulespecs/lib/18xx.rules:1426
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:776
     return g.b_in_round("operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
-            and ((g.b_cash(v_c) + g.b_cash(v_player)) < g.b_cheapest_train_price())
+            and ((g.b_cash(v_c) + g.b_cash(v_player)) < r_cheapest_train_price(g))
         )
         for v_c in g.name("corporations")
     )
@@ -2073,7 +2143,7 @@ def r_emergency_seller(g, v_player):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1214
     return True
 
 

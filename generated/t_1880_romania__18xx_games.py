@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+    "rulespecs/lib/18xx.rules": "83f79b554489522e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+        "rulespecs/lib/18xx.rules": "83f79b554489522e",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+        "rulespecs/lib/18xx.rules": "83f79b554489522e",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1880_romania",
@@ -949,7 +949,7 @@ def r_step_held(g, v_corporation, v_step):
                         or (
                             (r_len(g, g.b_trains(v_corporation)) < r_train_limit(g, v_corporation))
                             and (
-                                (g.b_cash(v_corporation) >= g.b_cheapest_train_price())
+                                (g.b_cash(v_corporation) >= r_cheapest_train_price(g))
                                 or (
                                     (g.b_cash(v_corporation) >= 1)
                                     and any(
@@ -1455,6 +1455,11 @@ class Game(GameBase):
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
+        "cheapest_side": r_cheapest_side,
+        "dearest_side": r_dearest_side,
+        "obliging_trains": r_obliging_trains,
+        "cheapest_train_price": r_cheapest_train_price,
+        "dearest_side_price": r_dearest_side_price,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+    "rulespecs/lib/18xx.rules": "83f79b554489522e",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+        "rulespecs/lib/18xx.rules": "83f79b554489522e",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "51f80de9daa3a716",
+        "rulespecs/lib/18xx.rules": "83f79b554489522e",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18_grand_junction",
@@ -184,44 +184,44 @@ _TITLE.define(
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:900
+    # at rulespecs/lib/18xx.rules:916
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:900",
+            at="rulespecs/lib/18xx.rules:916",
         )
-    # at rulespecs/lib/18xx.rules:901
+    # at rulespecs/lib/18xx.rules:917
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:901",
+            at="rulespecs/lib/18xx.rules:917",
         )
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:918
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:902",
+            at="rulespecs/lib/18xx.rules:918",
         )
-    # at rulespecs/lib/18xx.rules:903
+    # at rulespecs/lib/18xx.rules:919
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:903",
+            at="rulespecs/lib/18xx.rules:919",
         )
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:920
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:921
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:905",
+            at="rulespecs/lib/18xx.rules:921",
         )
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:922
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -229,9 +229,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:906",
+            at="rulespecs/lib/18xx.rules:922",
         )
-    # at rulespecs/lib/18xx.rules:908
+    # at rulespecs/lib/18xx.rules:924
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -242,22 +242,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:924",
         )
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:926
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:927
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:911"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:927"
         )
-    # at rulespecs/lib/18xx.rules:912
+    # at rulespecs/lib/18xx.rules:928
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:913
+    # at rulespecs/lib/18xx.rules:929
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:930
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:931
     g.b_bought(v_player, v_corporation)
 
 
@@ -382,18 +382,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1168
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1169
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1170
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Rules"',
-            at="rulespecs/lib/18xx.rules:1154",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1171
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -401,23 +401,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1155",
+            at="rulespecs/lib/18xx.rules:1171",
         )
-    # at rulespecs/lib/18xx.rules:1157
+    # at rulespecs/lib/18xx.rules:1173
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1157",
+            at="rulespecs/lib/18xx.rules:1173",
         )
-    # at rulespecs/lib/18xx.rules:1158
+    # at rulespecs/lib/18xx.rules:1174
     if not (g.b_private_on_sale() == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1158",
+            at="rulespecs/lib/18xx.rules:1174",
         )
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1175
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -428,28 +428,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1159",
+            at="rulespecs/lib/18xx.rules:1175",
         )
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1177
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1162
+    # at rulespecs/lib/18xx.rules:1178
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1163
+    # at rulespecs/lib/18xx.rules:1179
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1164
+    # at rulespecs/lib/18xx.rules:1180
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1205
+    # at rulespecs/lib/18xx.rules:1221
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1205",
+            at="rulespecs/lib/18xx.rules:1221",
         )
-    # at rulespecs/lib/18xx.rules:1207
+    # at rulespecs/lib/18xx.rules:1223
     if not (
         (
             (
@@ -490,9 +490,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Rules", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1207",
+            at="rulespecs/lib/18xx.rules:1223",
         )
-    # at rulespecs/lib/18xx.rules:1213
+    # at rulespecs/lib/18xx.rules:1229
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -503,9 +503,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1213",
+            at="rulespecs/lib/18xx.rules:1229",
         )
-    # at rulespecs/lib/18xx.rules:1215
+    # at rulespecs/lib/18xx.rules:1231
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -532,21 +532,21 @@ def q_buy_train(g, v_corporation):
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:902
+    # at rulespecs/lib/18xx.rules:918
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:902",
+            at="rulespecs/lib/18xx.rules:918",
         )
-    # at rulespecs/lib/18xx.rules:903
+    # at rulespecs/lib/18xx.rules:919
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:903",
+            at="rulespecs/lib/18xx.rules:919",
         )
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:922
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -554,7 +554,7 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:906",
+            at="rulespecs/lib/18xx.rules:922",
         )
 
 
@@ -586,6 +586,11 @@ class Game(GameBase):
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
+        "cheapest_side": r_cheapest_side,
+        "dearest_side": r_dearest_side,
+        "obliging_trains": r_obliging_trains,
+        "cheapest_train_price": r_cheapest_train_price,
+        "dearest_side_price": r_dearest_side_price,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

@@ -49,8 +49,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: function over president_certificate and holder_of (the runtime and the model call it where they need it); 149 with
 #: phase_group a library function over the phases' records (`phases[phase_number - 1].group`), the model
 #: choosing between names by the state; 148 with prices_frozen a library function over the markets' records
-#: (`markets`, each its `frozen_in`), which the market's moves ask too
-RECORDED = 148
+#: (`markets`, each its `frozen_in`), which the market's moves ask too; 146 with cheapest_train_price and
+#: dearest_side_price library functions over the bank's trains and the cards' sides (`least`, `most`)
+RECORDED = 146
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -60,7 +61,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares",
          "offered_later", "first", "must_buy_train", "in_receivership", "len",
          "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
-         "president_certificate", "held_certificates", "president", "phase_group", "prices_frozen"]
+         "president_certificate", "held_certificates", "president", "phase_group", "prices_frozen",
+         "cheapest_train_price", "dearest_side_price"]
 
 
 @functools.cache

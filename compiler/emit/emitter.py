@@ -383,6 +383,8 @@ class Compiler:
                 return f"sum({body} for {var} in {domain})"
             if e.kind == "filter":
                 return f"[{var} for {var} in {domain} if {body}]"
+            if e.kind in ("least", "most"):
+                return f"{'min' if e.kind == 'least' else 'max'}([{body} for {var} in {domain}], default=0)"
             return f"sum(1 for {var} in {domain} if {body})"
         raise EmitError(f"cannot compile {type(e).__name__}", getattr(e, "span", None))
 

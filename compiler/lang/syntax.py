@@ -275,7 +275,8 @@ class Index:
 
 @dataclass(frozen=True)
 class Quantifier:
-    """all/any/sum/count/filter(var in domain: body); filter is the list of the domain's elements for which the body holds."""
+    """all/any/sum/count/filter/least/most(var in domain: body); filter is the list of the domain's elements for which
+    the body holds; least and most the smallest and the largest value of the body (0 over no element, as a sum)."""
 
     kind: str
     var: str

@@ -185,17 +185,6 @@ class EffectBuiltins:
             raise GapError(f"train {t.name} price")
         return [price, *sides]
 
-    def b_dearest_side_price(self, ctx: Ctx) -> Any:
-        """As GameBase.b_dearest_side_price: the dearest side of the bank's cheapest card."""
-        def dearest() -> Any:
-            avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
-            out: Any = 0
-            for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
-                out = IF(cond, max(self.side_prices_of(t)), out)
-            return out
-
-        return self.on_depot(ctx, "dearest_side_price", dearest)
-
     def b_dearest_train_price(self, ctx: Ctx) -> Any:
         """As GameBase.b_dearest_train_price: the dearest side of any card the bank sells, the pool's too."""
         m = self.m

@@ -938,18 +938,6 @@ class StateBuiltins:
         ctx.shared.reads.add("train", f"{train.name}.satisfies_train_obligation", value)
         return value is not False
 
-    def b_cheapest_train_price(self, ctx: Ctx) -> Any:
-        """As GameBase.b_cheapest_train_price: the cheapest side of a card the bank sells (1846's 4-train
-        card sold as a 3/5 at $160); only a train that meets the duty to own one counts."""
-        def cheapest() -> Any:
-            avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
-            out: Any = 0
-            for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
-                out = IF(cond, min(self.side_prices_of(t)), out)
-            return out
-
-        return self.on_depot(ctx, "cheapest_train_price", cheapest)
-
     def b_closed(self, ctx: Ctx, item: Any) -> Any:
         m = self.m
         e = self.ent(item)
