@@ -1205,6 +1205,11 @@ class Translator:
             if name not in into:
                 into[name] = value
             elif into[name] is not value:
+                if self._chosen(value) and self._chosen(into[name]) and not (isinstance(value, str) and value == into[name]):
+                    # two names (or records) a local holds after the branches: the later branch's, as before
+                    # `ite` chose between names (a `Choice` is read by no builtin)
+                    into[name] = value
+                    continue
                 try:
                     into[name] = self.ite(cond, value, into[name])
                 except Unsupported:
