@@ -3,7 +3,7 @@ commands that run an engine: `rulec play` (one game of 1846, four players; no ga
 the time to the first action) and `rulec replay LOG --until 1` (a fixture log, where
 ../shared/fixtures holds one: its first action).
 
-    python benchmarks/startup.py [--runs N] [--against REF]
+    python benchmarks/startup.py [--runs N] [--against REF] [--only TEXT]
 
 Runs each command N times (default 5) in a fresh process and prints the median
 wall time and the median CPU time (user + system: the wall time on an idle machine;
@@ -40,6 +40,7 @@ COMMANDS = (
     ("rulec check toy.rules", ["check", "tests/fixtures/toy/toy.rules"]),
     ("rulec check toy.rules, edited each run", ["check", EDITED]),
     ("rulec check 1846-two-player.rules", ["check", "rulespecs/1846-two-player.rules"]),
+    ("rulec check 1846.rules", ["check", "rulespecs/1846.rules"]),
     ("rulec play 1846 --players 4 --games 0", ["play", "1846", "--players", "4", "--games", "0", "--quiet"]),
     ("rulec play 1846 --players 4 --games 1", ["play", "1846", "--players", "4", "--games", "1", "--quiet"]),
 )
@@ -64,7 +65,7 @@ def timed(code: Path, args: list[str], cache: Path) -> tuple[float, float]:
     return wall, (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
 
 
-def measure(code: Path, runs: int) -> dict[str, tuple[float, float, float]]:
+def measure(code: Path, runs: int, only: str | None = None) -> dict[str, tuple[float, float, float]]:
     """{label: (cold wall seconds, median wall seconds, median CPU seconds)} for the checkout at `code`:
     each command's first run with an empty cache, then `runs` more."""
     figures = {}
@@ -73,6 +74,8 @@ def measure(code: Path, runs: int) -> dict[str, tuple[float, float, float]]:
         text = (ROOT / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8")
         cache = Path(folder) / "cache"
         for label, args in COMMANDS:
+            if only and only not in label:
+                continue
             shutil.rmtree(cache, ignore_errors=True)
             times = []
             for run in range(runs + 1):
@@ -93,14 +96,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs per command (default 5)")
     parser.add_argument("--against", metavar="REF", help="a git commit to compare with (e.g. main)")
+    parser.add_argument("--only", metavar="TEXT", help="only the commands whose label holds TEXT (e.g. check)")
     args = parser.parse_args()
 
     before = None
     if args.against:
         with tempfile.TemporaryDirectory(prefix="rulec-startup-ref-") as folder:
             unpack(args.against, Path(folder))
-            before = measure(Path(folder), args.runs)
-    now = measure(ROOT, args.runs)
+            before = measure(Path(folder), args.runs, args.only)
+    now = measure(ROOT, args.runs, args.only)
 
     print(f"seconds; median of {args.runs} runs after a cold one")
     header = f"{'command':<40} {'cold':>6} {'wall':>6} {'CPU':>6}"

@@ -11,16 +11,16 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "83f79b554489522e",
-    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+    "rulespecs/18co.rules": "2e76567989239537",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+    "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "83f79b554489522e",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
 
@@ -200,7 +200,7 @@ PROPERTIES = {
     'end_on_bank_broken': 'end_of_or_set',
     'score': 'cash + shares at final market value + face value of privates; treasuries ignored',
     'score_excludes': ['DRGR'],
-    'bankruptcy_procedure': Gap('§10 sends the reader to §5.10.6.2 for bankruptcy, but the rulebook has no such section; when a player is bankrupt and what happens to their holdings is not given', at='rulespecs/18co.rules:578'),
+    'bankruptcy_procedure': Gap('§10 sends the reader to §5.10.6.2 for bankruptcy, but the rulebook has no such section; when a player is bankrupt and what happens to their holdings is not given', at='rulespecs/18co.rules:579'),
     'supporting_tables': ['Table A', 'Table B', 'Table C', 'Table D'],
     'launch_order_free': True,
     'train_limit_takeover_bonus': '+1 per corporation taken over',
@@ -249,7 +249,7 @@ COMPONENTS = {
         {'key': 'CBQ', 'title': 'Chicago, Burlington and Quincy', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100], 'home': 'B26', 'home_location': 'Lincoln, NE', 'bank_funds_on_par': 0},
         {'key': 'ROCK', 'title': 'Chicago, Rock Island and Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'G27', 'home_location': 'Kansas City, KS', 'bank_funds_on_par': 0},
         {'key': 'UP', 'title': 'Union Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'A17', 'home_location': 'Cheyenne, WY', 'bank_funds_on_par': 0},
-        {'key': 'DSNG', 'title': 'Durango & Silverton Narrow Gauge', 'kind': 'major', 'summary': "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private", 'class': Gap('Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class', at='rulespecs/18co.rules:1030'), 'shares': [20, 10, 20, 20, 10, 10, 10], 'par_zones': ['blue'], 'par': [75], 'float': 40, 'tokens': [0, 40], 'home': 'K5', 'home_location': 'Durango', 'trains_at_start': ['2P'], 'presidents_certificate_source': 'DRGR', 'bank_funds_on_par': 0},
+        {'key': 'DSNG', 'title': 'Durango & Silverton Narrow Gauge', 'kind': 'major', 'summary': "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private", 'class': Gap('Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class', at='rulespecs/18co.rules:1031'), 'shares': [20, 10, 20, 20, 10, 10, 10], 'par_zones': ['blue'], 'par': [75], 'float': 40, 'tokens': [0, 40], 'home': 'K5', 'home_location': 'Durango', 'trains_at_start': ['2P'], 'presidents_certificate_source': 'DRGR', 'bank_funds_on_par': 0},
     ],
     'effect': [
         *_LIBRARY.components('effect'),
@@ -429,10 +429,10 @@ COMPONENTS = {
         {'key': 'IMC', 'title': 'Idarado Mining Company', 'cost': 30, 'income': 5, 'group': 'A', 'min_price': 15, 'max_price': 45, 'closes': 'phase 5 if a player owns it; phase 6 if a corporation owns it', 'children': [{'key': 'stays_open', 'title': 'Stays open in Phase 5 when a corporation owns it', 'effect': 'stays_open', 'owner': 'corporation', 'summary': "Phase 5 closes the privates, but not the Idarado Mining Company in a corporation's hands", 'kind': 'ability'}, {'key': 'double_mines', 'title': 'Doubled mine income', 'owner': 'corporation', 'summary': 'the owning corporation earns twice as much from its mine tokens', 'multiplier': 2, 'kind': 'ability'}]},
         {'key': 'GJGR', 'title': 'Grand Junction and Grand River Valley Railway', 'cost': 40, 'income': 10, 'group': 'A', 'min_price': 20, 'max_price': 60, 'closes': 'when its ability is used, or phase 5', 'children': [{'key': 'town_to_city', 'title': 'Upgrade a yellow town to a green city', 'owner': 'corporation', 'summary': 'once, during its turn, the owning corporation may replace a yellow town with a green city', 'times': 1, 'free': True, 'tiles': ['14', '15'], 'hexes': ['C9', 'C17', 'C21', 'D14', 'E7', 'H8', 'H14', 'K13'], 'closes_private': True, 'effect': 'free_lay', 'count': 1, 'upgrades_from': 'yellow', 'reachable': False, 'kind': 'ability'}]},
         {'key': 'DNP', 'title': 'Denver, Northwestern and Pacific Railroad', 'cost': 50, 'income': 10, 'group': 'A', 'min_price': 25, 'max_price': 75, 'closes': 'when its ability is used, or phase 5', 'children': [{'key': 'return_token', 'title': 'Return a station token for its cost', 'owner': 'corporation', 'summary': "the owning corporation takes one of its station tokens back to its charter and is refunded the token's cost; at least one token must stay on the board", 'times': 1, 'refund': 'token_cost', 'closes_private': True, 'effect': 'return_token', 'count': 1, 'refund_reading': "the token goes back to the last place it left on the charter, so the refund is that place's printed cost and the next token costs it again", 'when_reading': "in the owning corporation's operating turn, before its trains run", 'kind': 'ability'}]},
-        {'key': 'Toll', 'title': 'Saguache & San Juan Toll Road Company', 'cost': 60, 'income': 10, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:835'), 'min_price': 30, 'max_price': 90, 'closes': 'phase 5', 'children': [{'key': 'tile_discount', 'title': 'Track-laying discount', 'summary': 'the owning corporation pays $20 less for the hex cost of each tile it lays (never below nothing); hexside costs are paid in full', 'owner': 'corporation', 'discount': 20, 'terrain': 'any', 'kind': 'ability'}]},
-        {'key': 'LNPW', 'title': 'Laramie, North Park and Western Railroad', 'cost': 70, 'income': 15, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:849'), 'min_price': 35, 'max_price': 105, 'closes': 'phase 5', 'children': [{'key': 'extra_yellow', 'title': 'One free extra yellow tile', 'effect': 'free_lay', 'tiles': ['co1', 'co5', '3a', '4a', '5', '6', '7', '8', '9', '57', '58a'], 'count': 1, 'owner': 'corporation', 'summary': 'once, during its track step, the owning corporation lays one extra yellow tile free of cost in a hex its routes can reach', 'times': 1, 'free': True, 'reachable': True, 'tile_colour': 'yellow', 'closes_private': True, 'kind': 'ability'}]},
-        {'key': 'DPRT', 'title': 'Denver Pacific Railway and Telegraph Company', 'cost': 100, 'income': 15, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:869'), 'min_price': 50, 'max_price': 150, 'closes': 'phase 5', 'children': [{'key': 'random_share', 'title': 'A random share', 'summary': 'its buyer also receives one share of a corporation drawn at random from CS, DPAC, KPAC and CM', 'corporations': ['CS', 'DPAC', 'KPAC', 'CM'], 'share': 10, 'grants': {'corporations': ['CS', 'DPAC', 'KPAC', 'CM'], 'percent': 10}, 'kind': 'ability'}]},
-        {'key': 'DRGR', 'title': 'Denver & Rio Grande Railway Silverton Branch', 'cost': 120, 'income': 25, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:883'), 'buyable_by_corporation': False, 'min_price': 60, 'max_price': 180, 'end_value': 0, 'closes': 'when the DSNG first runs a train, else phase 5', 'children': [{'key': 'dsng_presidency', 'title': "DSNG President's certificate", 'summary': "its buyer also receives the DSNG President's certificate, the DSNG starting at 75", 'certificate': 'DSNG president', 'grants': {'corporation': 'DSNG', 'president': True, 'par': 75}, 'kind': 'ability'}, {'key': 'closes_on_run', 'title': 'Closes when the DSNG first runs', 'summary': 'the Silverton Branch closes once the DSNG has run a train', 'corporation': 'DSNG', 'when': 'run_train', 'kind': 'ability'}]},
+        {'key': 'Toll', 'title': 'Saguache & San Juan Toll Road Company', 'cost': 60, 'income': 10, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:836'), 'min_price': 30, 'max_price': 90, 'closes': 'phase 5', 'children': [{'key': 'tile_discount', 'title': 'Track-laying discount', 'summary': 'the owning corporation pays $20 less for the hex cost of each tile it lays (never below nothing); hexside costs are paid in full', 'owner': 'corporation', 'discount': 20, 'terrain': 'any', 'kind': 'ability'}]},
+        {'key': 'LNPW', 'title': 'Laramie, North Park and Western Railroad', 'cost': 70, 'income': 15, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:850'), 'min_price': 35, 'max_price': 105, 'closes': 'phase 5', 'children': [{'key': 'extra_yellow', 'title': 'One free extra yellow tile', 'effect': 'free_lay', 'tiles': ['co1', 'co5', '3a', '4a', '5', '6', '7', '8', '9', '57', '58a'], 'count': 1, 'owner': 'corporation', 'summary': 'once, during its track step, the owning corporation lays one extra yellow tile free of cost in a hex its routes can reach', 'times': 1, 'free': True, 'reachable': True, 'tile_colour': 'yellow', 'closes_private': True, 'kind': 'ability'}]},
+        {'key': 'DPRT', 'title': 'Denver Pacific Railway and Telegraph Company', 'cost': 100, 'income': 15, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:870'), 'min_price': 50, 'max_price': 150, 'closes': 'phase 5', 'children': [{'key': 'random_share', 'title': 'A random share', 'summary': 'its buyer also receives one share of a corporation drawn at random from CS, DPAC, KPAC and CM', 'corporations': ['CS', 'DPAC', 'KPAC', 'CM'], 'share': 10, 'grants': {'corporations': ['CS', 'DPAC', 'KPAC', 'CM'], 'percent': 10}, 'kind': 'ability'}]},
+        {'key': 'DRGR', 'title': 'Denver & Rio Grande Railway Silverton Branch', 'cost': 120, 'income': 25, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:884'), 'buyable_by_corporation': False, 'min_price': 60, 'max_price': 180, 'end_value': 0, 'closes': 'when the DSNG first runs a train, else phase 5', 'children': [{'key': 'dsng_presidency', 'title': "DSNG President's certificate", 'summary': "its buyer also receives the DSNG President's certificate, the DSNG starting at 75", 'certificate': 'DSNG president', 'grants': {'corporation': 'DSNG', 'president': True, 'par': 75}, 'kind': 'ability'}, {'key': 'closes_on_run', 'title': 'Closes when the DSNG first runs', 'summary': 'the Silverton Branch closes once the DSNG has run a train', 'corporation': 'DSNG', 'when': 'run_train', 'kind': 'ability'}]},
     ],
     'revenue_bonus': [
         {'key': 'east_west', 'title': 'East–West bonus', 'summary': 'a run that starts at an eastern off-board (Lincoln NE, Kansas City KS, Wichita KS) and ends in Salt Lake City earns an extra $100', 'amount': 100, 'stops_a': ['B26', 'E27', 'G27', 'J26'], 'stops_b': ['E1'], 'at_ends': True, 'direction_reading': 'a run has no direction in the engine: one end in an eastern off-board and the other in Salt Lake City earns it', 'paid_stops_only': True, 'origin_names': ['Lincoln NE', 'Kansas City KS', 'Wichita KS']},
@@ -578,6 +578,10 @@ TABLES = {
     },
     'STATES': {
         'train_limit_bonus': (),
+        'standing_bid': (),
+        'in_auction': (),
+        'auction_discount': ('stock_round_start',),
+        'acquisition_bids': ('stock_round_start',),
         'debt': (),
         'out_of_game': (),
         'granted': (),
@@ -615,28 +619,28 @@ RULES = _LIBRARY.rules(
         'action remove_token': 'Table B',
         'action sell_shares': '§4.1',
         'action special_buy_shares': '§8.2',
-        'at action bid': 'rulespecs/18co.rules:2032',
-        'at action buy_shares': 'rulespecs/18co.rules:2152',
-        'at action buy_train': 'rulespecs/18co.rules:2217',
-        'at action company_lay_tile': 'rulespecs/18co.rules:2131',
-        'at action contribute': 'rulespecs/18co.rules:2469',
-        'at action corporate_buy_shares': 'rulespecs/18co.rules:2428',
-        'at action corporate_sell_shares': 'rulespecs/18co.rules:2389',
+        'at action bid': 'rulespecs/18co.rules:2033',
+        'at action buy_shares': 'rulespecs/18co.rules:2153',
+        'at action buy_train': 'rulespecs/18co.rules:2218',
+        'at action company_lay_tile': 'rulespecs/18co.rules:2132',
+        'at action contribute': 'rulespecs/18co.rules:2470',
+        'at action corporate_buy_shares': 'rulespecs/18co.rules:2429',
+        'at action corporate_sell_shares': 'rulespecs/18co.rules:2390',
         'at action corporation_bid': 'rulespecs/18co.rules:489',
-        'at action corporation_buy_company': 'rulespecs/18co.rules:2198',
-        'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
-        'at action discard_train': 'rulespecs/18co.rules:2252',
-        'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1278',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1059',
-        'at action move_bid': 'rulespecs/18co.rules:2044',
-        'at action par': 'rulespecs/lib/18xx.rules:878',
-        'at action pass': 'rulespecs/lib/18xx.rules:1035',
-        'at action place_token': 'rulespecs/18co.rules:2267',
-        'at action remove_token': 'rulespecs/18co.rules:2140',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1078',
-        'at action sell_shares': 'rulespecs/18co.rules:2060',
-        'at action special_buy_shares': 'rulespecs/18co.rules:518',
+        'at action corporation_buy_company': 'rulespecs/18co.rules:2199',
+        'at action corporation_buy_shares': 'rulespecs/18co.rules:2416',
+        'at action discard_train': 'rulespecs/18co.rules:2253',
+        'at action dividend': 'rulespecs/18co.rules:2289',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1325',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1106',
+        'at action move_bid': 'rulespecs/18co.rules:2045',
+        'at action par': 'rulespecs/lib/18xx.rules:925',
+        'at action pass': 'rulespecs/lib/18xx.rules:1082',
+        'at action place_token': 'rulespecs/18co.rules:2268',
+        'at action remove_token': 'rulespecs/18co.rules:2141',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1125',
+        'at action sell_shares': 'rulespecs/18co.rules:2061',
+        'at action special_buy_shares': 'rulespecs/18co.rules:519',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
         'cite action buy_train': '§5.10, §5.2.8',
         'cite action corporation_buy_company': '§5.3, §5.2.1',
@@ -1133,22 +1137,22 @@ _LIBRARY.define(
 
 def a_bid(g, v_player, v_company, v_price):
     """Place or raise a bid on a private in the Private Company Auction (§2.1.1, §2.1.2)"""
-    # at rulespecs/18co.rules:2034
+    # at rulespecs/18co.rules:2035
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "privates are bid for in the Private Company Auction",
             rule="§2",
-            at="rulespecs/18co.rules:2034",
-        )
-    # at rulespecs/18co.rules:2035
-    if not (g.b_holder_of(v_company) == g.name("bank")):
-        raise IllegalAction(
-            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2035"
+            at="rulespecs/18co.rules:2035",
         )
     # at rulespecs/18co.rules:2036
-    if not ((v_price % g.param("bid_step")) == 0):
-        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2036")
+    if not (g.b_holder_of(v_company) == g.name("bank")):
+        raise IllegalAction(
+            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2036"
+        )
     # at rulespecs/18co.rules:2037
+    if not ((v_price % g.param("bid_step")) == 0):
+        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2037")
+    # at rulespecs/18co.rules:2038
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -1156,201 +1160,201 @@ def a_bid(g, v_player, v_company, v_price):
         raise IllegalAction(
             "a bid is at least the base cost and at least $5 over the current bid",
             rule="§2.3",
-            at="rulespecs/18co.rules:2037",
+            at="rulespecs/18co.rules:2038",
         )
-    # at rulespecs/18co.rules:2039
-    if not ((r_free_cash(g, v_player) + g.b_own_bid(v_player, v_company)) >= v_price):
+    # at rulespecs/18co.rules:2040
+    if not ((r_free_cash(g, v_player) + r_own_bid(g, v_player, v_company)) >= v_price):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2039",
+            at="rulespecs/18co.rules:2040",
         )
-    # at rulespecs/18co.rules:2041
-    g.b_open_bid(v_player, v_company, v_price)
+    # at rulespecs/18co.rules:2042
+    r_open_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:879
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:879",
+            at="rulespecs/lib/18xx.rules:926",
         )
-    # at rulespecs/lib/18xx.rules:880
+    # at rulespecs/lib/18xx.rules:927
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:880",
+            at="rulespecs/lib/18xx.rules:927",
         )
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:928
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:881",
+            at="rulespecs/lib/18xx.rules:928",
         )
-    # at rulespecs/lib/18xx.rules:882
+    # at rulespecs/lib/18xx.rules:929
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:882",
+            at="rulespecs/lib/18xx.rules:929",
         )
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:930
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:883"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:930"
         )
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:931
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:885
+    # at rulespecs/lib/18xx.rules:932
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:885",
+            at="rulespecs/lib/18xx.rules:932",
         )
-    # at rulespecs/lib/18xx.rules:886
+    # at rulespecs/lib/18xx.rules:933
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:886"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:933"
         )
-    # at rulespecs/lib/18xx.rules:887
+    # at rulespecs/lib/18xx.rules:934
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:935
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:888
+        # at rulespecs/lib/18xx.rules:935
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:889
+    # at rulespecs/lib/18xx.rules:936
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:890
+    # at rulespecs/lib/18xx.rules:937
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:891
+    # at rulespecs/lib/18xx.rules:938
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:892
+    # at rulespecs/lib/18xx.rules:939
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:893
+    # at rulespecs/lib/18xx.rules:940
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
-    # at rulespecs/18co.rules:2155
+    # at rulespecs/18co.rules:2156
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2155",
+            at="rulespecs/18co.rules:2156",
         )
-    # at rulespecs/18co.rules:2156
+    # at rulespecs/18co.rules:2157
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2156",
-        )
-    # at rulespecs/18co.rules:2157
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2157"
+            at="rulespecs/18co.rules:2157",
         )
     # at rulespecs/18co.rules:2158
+    if not (g.b_started(v_corporation)):
+        raise IllegalAction(
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2158"
+        )
+    # at rulespecs/18co.rules:2159
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§4.2.6",
-            at="rulespecs/18co.rules:2158",
-        )
-    # at rulespecs/18co.rules:2159
-    if not (r_len(g, v_shares) == 1):
-        raise IllegalAction(
-            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2159"
+            at="rulespecs/18co.rules:2159",
         )
     # at rulespecs/18co.rules:2160
+    if not (r_len(g, v_shares) == 1):
+        raise IllegalAction(
+            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2160"
+        )
+    # at rulespecs/18co.rules:2161
     if not (g.attr(v_shares[0], "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§4.2.2",
-            at="rulespecs/18co.rules:2160",
+            at="rulespecs/18co.rules:2161",
         )
-    # at rulespecs/18co.rules:2161
-    v_seller = g.b_holder_of(v_shares[0])
     # at rulespecs/18co.rules:2162
+    v_seller = g.b_holder_of(v_shares[0])
+    # at rulespecs/18co.rules:2163
     if g.among("corporations", v_seller) and (v_seller != v_corporation):
-        # at rulespecs/18co.rules:2163
-        v_cert = v_shares[0]
         # at rulespecs/18co.rules:2164
+        v_cert = v_shares[0]
+        # at rulespecs/18co.rules:2165
         if not (g.attr(v_cert, "corporation") == v_corporation):
             raise IllegalAction(
                 "the certificate is one of the corporation named",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2164",
+                at="rulespecs/18co.rules:2165",
             )
-        # at rulespecs/18co.rules:2165
+        # at rulespecs/18co.rules:2166
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is never sold",
                 rule="§4.1.5, §6.1",
-                at="rulespecs/18co.rules:2165",
+                at="rulespecs/18co.rules:2166",
             )
-        # at rulespecs/18co.rules:2166
+        # at rulespecs/18co.rules:2167
         if not (
             (r_president(g, v_seller) == v_player) or g.b_special_round_held("presidents_choice")
         ):
             raise IllegalAction(
                 "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
                 rule="§4.2.2, §8.4",
-                at="rulespecs/18co.rules:2166",
+                at="rulespecs/18co.rules:2167",
             )
-        # at rulespecs/18co.rules:2169
+        # at rulespecs/18co.rules:2170
         if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2169",
+                at="rulespecs/18co.rules:2170",
             )
-        # at rulespecs/18co.rules:2170
+        # at rulespecs/18co.rules:2171
         if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2170"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2171"
             )
-        # at rulespecs/18co.rules:2171
-        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         # at rulespecs/18co.rules:2172
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2172")
+        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         # at rulespecs/18co.rules:2173
-        g.transfer(v_cost, v_player, v_seller)
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2173")
         # at rulespecs/18co.rules:2174
-        g.move(v_cert, v_seller, v_player)
+        g.transfer(v_cost, v_player, v_seller)
         # at rulespecs/18co.rules:2175
-        g.state_set("bought_this_turn", (), True)
+        g.move(v_cert, v_seller, v_player)
         # at rulespecs/18co.rules:2176
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2177
         g.b_bought(v_player, v_corporation)
     else:
-        # at rulespecs/18co.rules:2178
+        # at rulespecs/18co.rules:2179
         if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
             raise IllegalAction(
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2178",
+                at="rulespecs/18co.rules:2179",
             )
-        # at rulespecs/18co.rules:2180
-        v_cert = v_shares[0]
         # at rulespecs/18co.rules:2181
+        v_cert = v_shares[0]
+        # at rulespecs/18co.rules:2182
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is bought only to launch the corporation",
                 rule="§4.2.3, §4.3",
-                at="rulespecs/18co.rules:2181",
+                at="rulespecs/18co.rules:2182",
             )
-        # at rulespecs/18co.rules:2182
+        # at rulespecs/18co.rules:2183
         if not (
             (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
             or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
@@ -1358,9 +1362,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate is bought where it lies, at that place's price",
                 rule="§4.2.2, §4.2.4",
-                at="rulespecs/18co.rules:2182",
+                at="rulespecs/18co.rules:2183",
             )
-        # at rulespecs/18co.rules:2184
+        # at rulespecs/18co.rules:2185
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1368,9 +1372,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2184",
+                at="rulespecs/18co.rules:2185",
             )
-        # at rulespecs/18co.rules:2186
+        # at rulespecs/18co.rules:2187
         if not (
             (
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1379,58 +1383,58 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2186"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2187"
             )
-        # at rulespecs/18co.rules:2188
-        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         # at rulespecs/18co.rules:2189
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2189")
+        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         # at rulespecs/18co.rules:2190
-        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2190")
         # at rulespecs/18co.rules:2191
-        g.move(v_cert, v_seller, v_player)
+        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
         # at rulespecs/18co.rules:2192
-        g.state_set("bought_this_turn", (), True)
+        g.move(v_cert, v_seller, v_player)
         # at rulespecs/18co.rules:2193
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2194
         g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares to the Market; the President's certificate, or shares of it, only by a Presidency Exchange (§4.1)"""
-    # at rulespecs/18co.rules:2062
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/18co.rules:2063
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/18co.rules:2064
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§4.1, §3.1.1",
-            at="rulespecs/18co.rules:2063",
-        )
-    # at rulespecs/18co.rules:2065
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2065"
+            at="rulespecs/18co.rules:2064",
         )
     # at rulespecs/18co.rules:2066
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2066"
+        )
+    # at rulespecs/18co.rules:2067
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no shares are sold in the first Stock Round",
             rule="§4.1.1",
-            at="rulespecs/18co.rules:2066",
+            at="rulespecs/18co.rules:2067",
         )
-    # at rulespecs/18co.rules:2067
+    # at rulespecs/18co.rules:2068
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a corporation not yet launched has no market value to sell at",
             rule="§4.1.3, §4.3.1",
-            at="rulespecs/18co.rules:2067",
+            at="rulespecs/18co.rules:2068",
         )
-    # at rulespecs/18co.rules:2068
-    v_pres = r_president_certificate(g, v_corporation)
     # at rulespecs/18co.rules:2069
-    v_exchange = v_pres in v_shares
+    v_pres = r_president_certificate(g, v_corporation)
     # at rulespecs/18co.rules:2070
+    v_exchange = v_pres in v_shares
+    # at rulespecs/18co.rules:2071
     if not (
         (r_len(g, v_shares) >= 1)
         and all(
@@ -1444,11 +1448,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule="§4.1.2, §4.1.5",
-            at="rulespecs/18co.rules:2070",
+            at="rulespecs/18co.rules:2071",
         )
-    # at rulespecs/18co.rules:2072
-    v_named = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2073
+    v_named = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2074
     if not (
         (v_percent == v_named)
         or (
@@ -1459,40 +1463,40 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "the shares sold are those of the certificates named (only a sale of the President's certificate may keep one of its shares): a sale is never read as another",
             rule="§4.1.2, §4.1.5",
-            at="rulespecs/18co.rules:2073",
+            at="rulespecs/18co.rules:2074",
         )
-    # at rulespecs/18co.rules:2075
+    # at rulespecs/18co.rules:2076
     if not ((r_pool_percent(g, v_corporation) + v_percent) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2075",
+            at="rulespecs/18co.rules:2076",
         )
-    # at rulespecs/18co.rules:2077
+    # at rulespecs/18co.rules:2078
     if not ((not v_exchange) or g.b_can_hand_over_presidency(v_corporation, v_player, v_percent)):
         raise IllegalAction(
             "the President's certificate, or a share of it, is sold only when another holder then holds more and takes it (a Presidency Exchange)",
             rule="§4.1.5, §4.5.1",
-            at="rulespecs/18co.rules:2077",
+            at="rulespecs/18co.rules:2078",
         )
-    # at rulespecs/18co.rules:2079
+    # at rulespecs/18co.rules:2080
     if not (
         (g.param("sale_set") == "each_sale") or (not g.state_has("sold_this_turn", v_corporation))
     ):
         raise IllegalAction(
             "a turn's sale of a corporation's shares is one set: all its shares in one sale",
             rule="§4.1.3, §4.1.4",
-            at="rulespecs/18co.rules:2079",
+            at="rulespecs/18co.rules:2080",
         )
-    # at rulespecs/18co.rules:2082
+    # at rulespecs/18co.rules:2083
     if v_emergency:
-        # at rulespecs/18co.rules:2083
+        # at rulespecs/18co.rules:2084
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent)
-    # at rulespecs/18co.rules:2085
+    # at rulespecs/18co.rules:2086
     v_falling = (
         (g.param("sale_pricing") == "falling_before_first_operation") and (v_percent > 10)
     ) and (not g.attr(v_corporation, "operated"))
-    # at rulespecs/18co.rules:2086
+    # at rulespecs/18co.rules:2087
     g.transfer(
         (
             r_falling_sale_value(g, v_corporation, (v_percent // 10))
@@ -1502,11 +1506,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/18co.rules:2088
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, (v_percent // 10))
     # at rulespecs/18co.rules:2089
-    g.b_note_sold(v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, (v_percent // 10))
     # at rulespecs/18co.rules:2090
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/18co.rules:2091
     g.state_set(
         "sold_this_round",
         (
@@ -1515,56 +1519,56 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/18co.rules:2091
-    g.state_set("sold_this_turn", (v_corporation,), True)
     # at rulespecs/18co.rules:2092
+    g.state_set("sold_this_turn", (v_corporation,), True)
+    # at rulespecs/18co.rules:2093
     if v_exchange:
-        # at rulespecs/18co.rules:2095
-        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
         # at rulespecs/18co.rules:2096
+        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
+        # at rulespecs/18co.rules:2097
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2097
+            # at rulespecs/18co.rules:2098
             if v_c != v_pres:
-                # at rulespecs/18co.rules:2098
+                # at rulespecs/18co.rules:2099
                 g.move(v_c, v_player, g.name("pool"))
-        # at rulespecs/18co.rules:2101
-        v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
         # at rulespecs/18co.rules:2102
+        v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
+        # at rulespecs/18co.rules:2103
         for v_c in g.b_take(r_held_certificates(g, v_player, v_corporation), 1):
-            # at rulespecs/18co.rules:2103
+            # at rulespecs/18co.rules:2104
             if not (g.attr(v_c, "percent") <= v_owed):
                 raise IllegalAction(
                     "a certificate given in the exchange is sold whole, or kept",
                     rule="§4.1.5, §4.5.3",
-                    at="rulespecs/18co.rules:2103",
+                    at="rulespecs/18co.rules:2104",
                 )
-            # at rulespecs/18co.rules:2104
-            g.move(v_c, v_player, g.name("pool"))
             # at rulespecs/18co.rules:2105
+            g.move(v_c, v_player, g.name("pool"))
+            # at rulespecs/18co.rules:2106
             if g.attr(v_c, "percent") < v_owed:
-                # at rulespecs/18co.rules:2106
+                # at rulespecs/18co.rules:2107
                 for v_d in g.b_take(r_held_certificates(g, v_player, v_corporation), 1):
-                    # at rulespecs/18co.rules:2107
+                    # at rulespecs/18co.rules:2108
                     if not (g.attr(v_d, "percent") == (v_owed - g.attr(v_c, "percent"))):
                         raise IllegalAction(
                             "a certificate given in the exchange is sold whole, or kept",
                             rule="§4.1.5, §4.5.3",
-                            at="rulespecs/18co.rules:2107",
+                            at="rulespecs/18co.rules:2108",
                         )
-                    # at rulespecs/18co.rules:2108
+                    # at rulespecs/18co.rules:2109
                     g.move(v_d, v_player, g.name("pool"))
     else:
-        # at rulespecs/18co.rules:2113
+        # at rulespecs/18co.rules:2114
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2114
+            # at rulespecs/18co.rules:2115
             g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/18co.rules:2117
+    # at rulespecs/18co.rules:2118
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1083
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1574,62 +1578,62 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1036",
+            at="rulespecs/lib/18xx.rules:1083",
         )
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1085
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:1038",
+            at="rulespecs/lib/18xx.rules:1085",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1087
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
-    # at rulespecs/18co.rules:2200
+    # at rulespecs/18co.rules:2201
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
-            at="rulespecs/18co.rules:2200",
+            at="rulespecs/18co.rules:2201",
         )
-    # at rulespecs/18co.rules:2201
+    # at rulespecs/18co.rules:2202
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2201",
+            at="rulespecs/18co.rules:2202",
         )
-    # at rulespecs/18co.rules:2202
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2202")
     # at rulespecs/18co.rules:2203
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2203")
+    # at rulespecs/18co.rules:2204
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
-            at="rulespecs/18co.rules:2203",
+            at="rulespecs/18co.rules:2204",
         )
-    # at rulespecs/18co.rules:2204
-    v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2205
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2206
     if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2205",
+            at="rulespecs/18co.rules:2206",
         )
-    # at rulespecs/18co.rules:2206
+    # at rulespecs/18co.rules:2207
     if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
         raise IllegalAction(
             "a private in the Market costs half its face value",
             rule="§5.3.3",
-            at="rulespecs/18co.rules:2206",
+            at="rulespecs/18co.rules:2207",
         )
-    # at rulespecs/18co.rules:2207
+    # at rulespecs/18co.rules:2208
     if not (
         (v_seller == g.name("pool"))
         or (
@@ -1640,133 +1644,133 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "a private is bought from a player for 50% to 150% of its face value",
             rule="§5.3.2",
-            at="rulespecs/18co.rules:2207",
+            at="rulespecs/18co.rules:2208",
         )
-    # at rulespecs/18co.rules:2209
-    if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2209")
     # at rulespecs/18co.rules:2210
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2210")
+    # at rulespecs/18co.rules:2211
     if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2210",
+            at="rulespecs/18co.rules:2211",
         )
-    # at rulespecs/18co.rules:2212
+    # at rulespecs/18co.rules:2213
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2213
+    # at rulespecs/18co.rules:2214
     g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1107
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1107",
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1108
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1109
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1109",
         )
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1110
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1111
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
-    # at rulespecs/18co.rules:2269
+    # at rulespecs/18co.rules:2270
     if g.b_pending_decision(v_corporation, "place_token"):
-        # at rulespecs/18co.rules:2270
+        # at rulespecs/18co.rules:2271
         if not (g.b_takeover_station(v_corporation, v_city)):
             raise IllegalAction(
                 "only a station of the corporation taken over is replaced",
                 rule="§6.1.3",
-                at="rulespecs/18co.rules:2270",
+                at="rulespecs/18co.rules:2271",
             )
-        # at rulespecs/18co.rules:2272
+        # at rulespecs/18co.rules:2273
         g.b_swap_station(v_corporation, v_city)
     else:
-        # at rulespecs/18co.rules:2274
+        # at rulespecs/18co.rules:2275
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule="§5.2.5",
-                at="rulespecs/18co.rules:2274",
+                at="rulespecs/18co.rules:2275",
             )
-        # at rulespecs/18co.rules:2275
+        # at rulespecs/18co.rules:2276
         if not (g.b_tokens_left(v_corporation) > 0):
             raise IllegalAction(
                 "the corporation has no station token left",
                 rule="§5.7.5",
-                at="rulespecs/18co.rules:2275",
+                at="rulespecs/18co.rules:2276",
             )
-        # at rulespecs/18co.rules:2276
-        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18co.rules:2277
-        v_cost = g.b_next_token_cost(v_corporation)
+        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18co.rules:2278
+        v_cost = g.b_next_token_cost(v_corporation)
+        # at rulespecs/18co.rules:2279
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
-                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2278"
+                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2279"
             )
-        # at rulespecs/18co.rules:2279
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2280
-        g.b_place_station(v_corporation, v_spot)
+        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2281
+        g.b_place_station(v_corporation, v_spot)
+        # at rulespecs/18co.rules:2282
         g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1126
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1079",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1127
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1128
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
-    # at rulespecs/18co.rules:2289
+    # at rulespecs/18co.rules:2290
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
-            at="rulespecs/18co.rules:2289",
-        )
-    # at rulespecs/18co.rules:2290
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2290"
+            at="rulespecs/18co.rules:2290",
         )
     # at rulespecs/18co.rules:2291
-    v_revenue = r_revenue(g, v_corporation)
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2291"
+        )
     # at rulespecs/18co.rules:2292
+    v_revenue = r_revenue(g, v_corporation)
+    # at rulespecs/18co.rules:2293
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not g.b_closed(g.entity("private", "IMC"))
     )
-    # at rulespecs/18co.rules:2293
+    # at rulespecs/18co.rules:2294
     if v_revenue > 0:
-        # at rulespecs/18co.rules:2294
+        # at rulespecs/18co.rules:2295
         g.transfer(
             (
                 (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
@@ -1775,32 +1779,32 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
-    # at rulespecs/18co.rules:2296
+    # at rulespecs/18co.rules:2297
     if (
         ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
         and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
     ) and (not g.b_closed(g.entity("private", "DRGR"))):
-        # at rulespecs/18co.rules:2297
+        # at rulespecs/18co.rules:2298
         g.b_close_private(g.entity("private", "DRGR"))
-    # at rulespecs/18co.rules:2299
-    v_paid = v_revenue if (v_kind == "payout") else 0
     # at rulespecs/18co.rules:2300
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    v_paid = v_revenue if (v_kind == "payout") else 0
     # at rulespecs/18co.rules:2301
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2302
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/18co.rules:2303
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/18co.rules:2304
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1153
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1107
+        # at rulespecs/lib/18xx.rules:1154
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1108
+            # at rulespecs/lib/18xx.rules:1155
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1810,97 +1814,97 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
-    # at rulespecs/18co.rules:2218
+    # at rulespecs/18co.rules:2219
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
-            at="rulespecs/18co.rules:2218",
+            at="rulespecs/18co.rules:2219",
         )
-    # at rulespecs/18co.rules:2219
+    # at rulespecs/18co.rules:2220
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2219",
+            at="rulespecs/18co.rules:2220",
         )
-    # at rulespecs/18co.rules:2221
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/18co.rules:2222
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18co.rules:2223
     if v_seller == g.name("depot"):
-        # at rulespecs/18co.rules:2223
+        # at rulespecs/18co.rules:2224
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "later trains wait until the current phase's trains are sold",
                 rule="§5.10.3",
-                at="rulespecs/18co.rules:2223",
+                at="rulespecs/18co.rules:2224",
             )
-        # at rulespecs/18co.rules:2224
+        # at rulespecs/18co.rules:2225
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§5.10.2",
-                at="rulespecs/18co.rules:2224",
-            )
-        # at rulespecs/18co.rules:2225
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2225"
+                at="rulespecs/18co.rules:2225",
             )
         # at rulespecs/18co.rules:2226
-        r_forced_purchase_help(g, v_corporation, v_price)
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2226"
+            )
         # at rulespecs/18co.rules:2227
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2228
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2227",
+                at="rulespecs/18co.rules:2228",
             )
-        # at rulespecs/18co.rules:2228
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2229
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2230
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/18co.rules:2231
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18co.rules:2232
+        # at rulespecs/18co.rules:2233
         if not (v_price == (g.attr(v_train, "price") // 2)):
             raise IllegalAction(
                 "the Market sells trains at half list price",
                 rule="§5.10.1.2",
-                at="rulespecs/18co.rules:2232",
+                at="rulespecs/18co.rules:2233",
             )
-        # at rulespecs/18co.rules:2233
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/18co.rules:2234
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2235
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2234",
+                at="rulespecs/18co.rules:2235",
             )
-        # at rulespecs/18co.rules:2235
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2236
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2237
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18co.rules:2238
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18co.rules:2239
+        # at rulespecs/18co.rules:2240
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2239",
+                at="rulespecs/18co.rules:2240",
             )
-        # at rulespecs/18co.rules:2240
+        # at rulespecs/18co.rules:2241
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
                 rule="§5.10.6.1",
-                at="rulespecs/18co.rules:2240",
+                at="rulespecs/18co.rules:2241",
             )
-        # at rulespecs/18co.rules:2242
+        # at rulespecs/18co.rules:2243
         if not (
             (g.param("train_trades") == "any_corporation")
             or (r_president(g, v_seller) == r_president(g, v_corporation))
@@ -1908,44 +1912,44 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2242",
+                at="rulespecs/18co.rules:2243",
             )
-        # at rulespecs/18co.rules:2244
+        # at rulespecs/18co.rules:2245
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train sold between corporations costs at least $1",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2244",
+                at="rulespecs/18co.rules:2245",
             )
-        # at rulespecs/18co.rules:2245
+        # at rulespecs/18co.rules:2246
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2245",
+                at="rulespecs/18co.rules:2246",
             )
-        # at rulespecs/18co.rules:2246
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18co.rules:2247
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18co.rules:2248
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18co.rules:2249
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1215
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1216
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1217
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1170",
+            at="rulespecs/lib/18xx.rules:1217",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1218
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1953,23 +1957,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1218",
         )
-    # at rulespecs/lib/18xx.rules:1173
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1173",
+            at="rulespecs/lib/18xx.rules:1220",
         )
-    # at rulespecs/lib/18xx.rules:1174
-    if not (g.b_private_on_sale() == None):
+    # at rulespecs/lib/18xx.rules:1221
+    if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1174",
+            at="rulespecs/lib/18xx.rules:1221",
         )
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1222
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1980,113 +1984,113 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1175",
+            at="rulespecs/lib/18xx.rules:1222",
         )
-    # at rulespecs/lib/18xx.rules:1177
+    # at rulespecs/lib/18xx.rules:1224
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1225
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1179
+    # at rulespecs/lib/18xx.rules:1226
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1180
+    # at rulespecs/lib/18xx.rules:1227
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1191
+    # at rulespecs/lib/18xx.rules:1238
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1191",
+            at="rulespecs/lib/18xx.rules:1238",
         )
-    # at rulespecs/lib/18xx.rules:1192
+    # at rulespecs/lib/18xx.rules:1239
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1192",
+            at="rulespecs/lib/18xx.rules:1239",
         )
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1240
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1241
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1194",
+            at="rulespecs/lib/18xx.rules:1241",
         )
-    # at rulespecs/lib/18xx.rules:1195
+    # at rulespecs/lib/18xx.rules:1242
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1195",
+            at="rulespecs/lib/18xx.rules:1242",
         )
-    # at rulespecs/lib/18xx.rules:1196
+    # at rulespecs/lib/18xx.rules:1243
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1196",
+            at="rulespecs/lib/18xx.rules:1243",
         )
-    # at rulespecs/lib/18xx.rules:1197
+    # at rulespecs/lib/18xx.rules:1244
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1197",
+            at="rulespecs/lib/18xx.rules:1244",
         )
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1245
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1246
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1200
+    # at rulespecs/lib/18xx.rules:1247
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1201
+    # at rulespecs/lib/18xx.rules:1248
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
-    # at rulespecs/18co.rules:2255
+    # at rulespecs/18co.rules:2256
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2255",
+            at="rulespecs/18co.rules:2256",
         )
-    # at rulespecs/18co.rules:2256
+    # at rulespecs/18co.rules:2257
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2256",
+            at="rulespecs/18co.rules:2257",
         )
-    # at rulespecs/18co.rules:2257
+    # at rulespecs/18co.rules:2258
     if g.attr(v_train, "on_discard") == "removed_from_game":
-        # at rulespecs/18co.rules:2258
+        # at rulespecs/18co.rules:2259
         g.move(v_train, v_corporation, g.name("scrap"))
     else:
-        # at rulespecs/18co.rules:2260
+        # at rulespecs/18co.rules:2261
         g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2262
+    # at rulespecs/18co.rules:2263
     if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
-        # at rulespecs/18co.rules:2263
+        # at rulespecs/18co.rules:2264
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1268
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1221",
+            at="rulespecs/lib/18xx.rules:1268",
         )
-    # at rulespecs/lib/18xx.rules:1223
+    # at rulespecs/lib/18xx.rules:1270
     if not (
         (
             (
@@ -2127,9 +2131,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1223",
+            at="rulespecs/lib/18xx.rules:1270",
         )
-    # at rulespecs/lib/18xx.rules:1229
+    # at rulespecs/lib/18xx.rules:1276
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2140,81 +2144,81 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1229",
+            at="rulespecs/lib/18xx.rules:1276",
         )
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1278
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2381
+    # at rulespecs/18co.rules:2382
     g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1355
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1309
+        # at rulespecs/lib/18xx.rules:1356
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1310
+            # at rulespecs/lib/18xx.rules:1357
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1311
+                # at rulespecs/lib/18xx.rules:1358
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1312
+                # at rulespecs/lib/18xx.rules:1359
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1318
+    # at rulespecs/lib/18xx.rules:1365
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1368
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1322
+    # at rulespecs/lib/18xx.rules:1369
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1323
+    # at rulespecs/lib/18xx.rules:1370
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1324
+        # at rulespecs/lib/18xx.rules:1371
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1373
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1327
+        # at rulespecs/lib/18xx.rules:1374
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1329
+    # at rulespecs/lib/18xx.rules:1376
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1330
+        # at rulespecs/lib/18xx.rules:1377
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1331
+            # at rulespecs/lib/18xx.rules:1378
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1383
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1384
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1338
+        # at rulespecs/lib/18xx.rules:1385
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1339
+            # at rulespecs/lib/18xx.rules:1386
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1389
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1390
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1344
+    # at rulespecs/lib/18xx.rules:1391
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1345
+        # at rulespecs/lib/18xx.rules:1392
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1370
+    # at rulespecs/lib/18xx.rules:1417
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2253,7 +2257,7 @@ def a_corporation_bid(g, v_bidder, v_corporation, v_price):
     if not (v_price >= g.param("acquisition_bid_min")):
         raise IllegalAction("a bid is at least $1", rule="§7.1.1", at="rulespecs/18co.rules:495")
     # at rulespecs/18co.rules:496
-    if not (v_price >= (g.b_highest_acquisition_bid() + g.param("acquisition_bid_raise"))):
+    if not (v_price >= (r_highest_acquisition_bid(g) + g.param("acquisition_bid_raise"))):
         raise IllegalAction(
             "a bid beats the highest so far", rule="§7.1.2", at="rulespecs/18co.rules:496"
         )
@@ -2265,105 +2269,107 @@ def a_corporation_bid(g, v_bidder, v_corporation, v_price):
             at="rulespecs/18co.rules:498",
         )
     # at rulespecs/18co.rules:499
-    g.b_acquisition_bid(v_bidder, v_price)
+    g.state_put("acquisition_bids", (v_bidder,), v_price)
+    # at rulespecs/18co.rules:500
+    g.b_acquisition_bid_placed(v_bidder)
 
 
 def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     """Buy a certificate a corporation one presides holds of another corporation (§8.2)"""
-    # at rulespecs/18co.rules:520
+    # at rulespecs/18co.rules:521
     if not (g.b_in_special_round("presidents_choice")):
         raise IllegalAction(
             "certificates are bought so in the President's Choice Round",
             rule="§8",
-            at="rulespecs/18co.rules:520",
+            at="rulespecs/18co.rules:521",
         )
-    # at rulespecs/18co.rules:521
-    if not (r_len(g, v_shares) == 1):
-        raise IllegalAction("one certificate at a time", rule="§8.2", at="rulespecs/18co.rules:521")
     # at rulespecs/18co.rules:522
-    v_cert = v_shares[0]
+    if not (r_len(g, v_shares) == 1):
+        raise IllegalAction("one certificate at a time", rule="§8.2", at="rulespecs/18co.rules:522")
     # at rulespecs/18co.rules:523
+    v_cert = v_shares[0]
+    # at rulespecs/18co.rules:524
     if not (g.attr(v_cert, "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§8.2",
-            at="rulespecs/18co.rules:523",
+            at="rulespecs/18co.rules:524",
         )
-    # at rulespecs/18co.rules:524
-    v_seller = g.b_holder_of(v_cert)
     # at rulespecs/18co.rules:525
+    v_seller = g.b_holder_of(v_cert)
+    # at rulespecs/18co.rules:526
     if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
         raise IllegalAction(
             "the certificate is one a corporation holds of another corporation",
             rule="§8.2, §11.4",
-            at="rulespecs/18co.rules:525",
+            at="rulespecs/18co.rules:526",
         )
-    # at rulespecs/18co.rules:527
+    # at rulespecs/18co.rules:528
     if not (r_president(g, v_seller) == v_player):
         raise IllegalAction(
             "a President buys from the corporations he presides",
             rule="§8.2",
-            at="rulespecs/18co.rules:527",
-        )
-    # at rulespecs/18co.rules:528
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:528"
+            at="rulespecs/18co.rules:528",
         )
     # at rulespecs/18co.rules:529
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        raise IllegalAction(
+            "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:529"
+        )
+    # at rulespecs/18co.rules:530
     if not (
         (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent")) <= g.param("holding_cap")
     ):
         raise IllegalAction(
-            "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:529"
+            "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:530"
         )
-    # at rulespecs/18co.rules:530
-    v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:531
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:531")
+    v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:532
-    g.transfer(v_cost, v_player, v_seller)
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:532")
     # at rulespecs/18co.rules:533
-    g.move(v_cert, v_seller, v_player)
+    g.transfer(v_cost, v_player, v_seller)
     # at rulespecs/18co.rules:534
-    g.state_set("bought_this_turn", (), True)
+    g.move(v_cert, v_seller, v_player)
     # at rulespecs/18co.rules:535
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/18co.rules:536
     g.b_bought(v_player, v_corporation)
 
 
 def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     """Raise a bid and move it to another private (§2.1.2)"""
-    # at rulespecs/18co.rules:2046
+    # at rulespecs/18co.rules:2047
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "bids are moved in the Private Company Auction",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2046",
-        )
-    # at rulespecs/18co.rules:2047
-    if not (g.b_own_bid(v_player, v_from_company) > 0):
-        raise IllegalAction(
-            "the player has no bid on that private to move",
-            rule="§2.1.2",
             at="rulespecs/18co.rules:2047",
         )
     # at rulespecs/18co.rules:2048
+    if not (r_own_bid(g, v_player, v_from_company) > 0):
+        raise IllegalAction(
+            "the player has no bid on that private to move",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2048",
+        )
+    # at rulespecs/18co.rules:2049
     if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
         raise IllegalAction(
             "a bid is moved to another private in the auction",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2048",
-        )
-    # at rulespecs/18co.rules:2050
-    if not (v_price > g.b_own_bid(v_player, v_from_company)):
-        raise IllegalAction(
-            "a moved bid is also increased", rule="§2.1.2", at="rulespecs/18co.rules:2050"
+            at="rulespecs/18co.rules:2049",
         )
     # at rulespecs/18co.rules:2051
-    if not ((v_price % g.param("bid_step")) == 0):
-        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2051")
+    if not (v_price > r_own_bid(g, v_player, v_from_company)):
+        raise IllegalAction(
+            "a moved bid is also increased", rule="§2.1.2", at="rulespecs/18co.rules:2051"
+        )
     # at rulespecs/18co.rules:2052
+    if not ((v_price % g.param("bid_step")) == 0):
+        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2052")
+    # at rulespecs/18co.rules:2053
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -2371,66 +2377,66 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
         raise IllegalAction(
             "a bid is at least the base cost and at least $5 over the current bid",
             rule="§2.3",
-            at="rulespecs/18co.rules:2052",
+            at="rulespecs/18co.rules:2053",
         )
-    # at rulespecs/18co.rules:2054
+    # at rulespecs/18co.rules:2055
     if not (
         (
-            (r_free_cash(g, v_player) + g.b_own_bid(v_player, v_from_company))
-            + g.b_own_bid(v_player, v_company)
+            (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_from_company))
+            + r_own_bid(g, v_player, v_company)
         )
         >= v_price
     ):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2054",
+            at="rulespecs/18co.rules:2055",
         )
-    # at rulespecs/18co.rules:2056
-    g.b_move_bid(v_player, v_from_company, v_company, v_price)
+    # at rulespecs/18co.rules:2057
+    r_move_bid(g, v_player, v_from_company, v_company, v_price)
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (Table B, §5.6)"""
-    # at rulespecs/18co.rules:2133
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2133")
     # at rulespecs/18co.rules:2134
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2134")
+    # at rulespecs/18co.rules:2135
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2134"
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2135"
         )
-    # at rulespecs/18co.rules:2135
-    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
     # at rulespecs/18co.rules:2136
+    v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
+    # at rulespecs/18co.rules:2137
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
 def a_remove_token(g, v_company, v_city):
     """A corporation takes one of its stations back to its charter for the token's cost (Table B)"""
-    # at rulespecs/18co.rules:2143
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2143")
     # at rulespecs/18co.rules:2144
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2144")
+    # at rulespecs/18co.rules:2145
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
-            at="rulespecs/18co.rules:2144",
+            at="rulespecs/18co.rules:2145",
         )
-    # at rulespecs/18co.rules:2145
-    v_station = g.b_check_return_token(v_company, v_city)
     # at rulespecs/18co.rules:2146
-    v_corporation = g.b_holder_of(v_company)
+    v_station = g.b_check_return_token(v_company, v_city)
     # at rulespecs/18co.rules:2147
-    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    v_corporation = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2148
+    g.transfer(g.b_last_token_cost(v_corporation), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2149
     g.b_return_token(v_company, v_station)
 
 
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
-    # at rulespecs/18co.rules:2343
+    # at rulespecs/18co.rules:2344
     return (r_len(g, r_treasury_certificates(g, v_corporation)) > 0) and (
         (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
@@ -2438,26 +2444,26 @@ def r_can_issue(g, v_corporation):
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
-    # at rulespecs/18co.rules:2391
-    if not (r_len(g, v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2391")
     # at rulespecs/18co.rules:2392
-    v_target = g.attr(v_shares[0], "corporation")
+    if not (r_len(g, v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2392")
     # at rulespecs/18co.rules:2393
+    v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18co.rules:2394
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2393",
+            at="rulespecs/18co.rules:2394",
         )
-    # at rulespecs/18co.rules:2395
+    # at rulespecs/18co.rules:2396
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2395",
+            at="rulespecs/18co.rules:2396",
         )
-    # at rulespecs/18co.rules:2396
+    # at rulespecs/18co.rules:2397
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -2467,55 +2473,55 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2396",
+            at="rulespecs/18co.rules:2397",
         )
-    # at rulespecs/18co.rules:2398
+    # at rulespecs/18co.rules:2399
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2398",
+            at="rulespecs/18co.rules:2399",
         )
-    # at rulespecs/18co.rules:2400
+    # at rulespecs/18co.rules:2401
     if not (not g.state_has("corporate_purchase", v_target)):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2400",
+            at="rulespecs/18co.rules:2401",
         )
-    # at rulespecs/18co.rules:2402
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2403
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2404
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2403",
+            at="rulespecs/18co.rules:2404",
         )
-    # at rulespecs/18co.rules:2405
-    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2406
+    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2407
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2407
+        # at rulespecs/18co.rules:2408
         g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2409
+    # at rulespecs/18co.rules:2410
     if v_percent_sold > 10:
-        # at rulespecs/18co.rules:2410
+        # at rulespecs/18co.rules:2411
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
-    # at rulespecs/18co.rules:2412
+    # at rulespecs/18co.rules:2413
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
-    # at rulespecs/18co.rules:2417
+    # at rulespecs/18co.rules:2418
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2417",
+            at="rulespecs/18co.rules:2418",
         )
-    # at rulespecs/18co.rules:2418
+    # at rulespecs/18co.rules:2419
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -2523,76 +2529,76 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2418",
+            at="rulespecs/18co.rules:2419",
         )
-    # at rulespecs/18co.rules:2420
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     # at rulespecs/18co.rules:2421
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2421")
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     # at rulespecs/18co.rules:2422
-    g.transfer(v_cost, v_corporation, g.name("bank"))
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2422")
     # at rulespecs/18co.rules:2423
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/18co.rules:2424
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2424
+        # at rulespecs/18co.rules:2425
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
-    # at rulespecs/18co.rules:2431
+    # at rulespecs/18co.rules:2432
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2431",
+            at="rulespecs/18co.rules:2432",
         )
-    # at rulespecs/18co.rules:2433
+    # at rulespecs/18co.rules:2434
     if not (r_len(g, v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2433",
+            at="rulespecs/18co.rules:2434",
         )
-    # at rulespecs/18co.rules:2434
-    v_cert = v_shares[0]
     # at rulespecs/18co.rules:2435
-    v_target = g.attr(v_cert, "corporation")
+    v_cert = v_shares[0]
     # at rulespecs/18co.rules:2436
+    v_target = g.attr(v_cert, "corporation")
+    # at rulespecs/18co.rules:2437
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2436",
+            at="rulespecs/18co.rules:2437",
         )
-    # at rulespecs/18co.rules:2437
+    # at rulespecs/18co.rules:2438
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2437",
+            at="rulespecs/18co.rules:2438",
         )
-    # at rulespecs/18co.rules:2438
-    v_seller = g.b_holder_of(v_cert)
     # at rulespecs/18co.rules:2439
+    v_seller = g.b_holder_of(v_cert)
+    # at rulespecs/18co.rules:2440
     if not ((v_seller == g.name("pool")) or (v_seller == r_president(g, v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2439",
+            at="rulespecs/18co.rules:2440",
         )
-    # at rulespecs/18co.rules:2441
+    # at rulespecs/18co.rules:2442
     if not (
         (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
     ):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2441",
+            at="rulespecs/18co.rules:2442",
         )
-    # at rulespecs/18co.rules:2443
-    v_mine = g.b_percent(r_president(g, v_corporation), v_target)
     # at rulespecs/18co.rules:2444
+    v_mine = g.b_percent(r_president(g, v_corporation), v_target)
+    # at rulespecs/18co.rules:2445
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -2609,209 +2615,209 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2444",
+            at="rulespecs/18co.rules:2445",
         )
-    # at rulespecs/18co.rules:2449
-    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:2450
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2450")
+    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:2451
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2451")
+    # at rulespecs/18co.rules:2452
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2452
-    g.move(v_cert, v_seller, v_corporation)
     # at rulespecs/18co.rules:2453
-    g.state_set("corporate_purchased", (), True)
+    g.move(v_cert, v_seller, v_corporation)
     # at rulespecs/18co.rules:2454
-    g.state_set("corporate_purchase", (v_target,), True)
+    g.state_set("corporate_purchased", (), True)
     # at rulespecs/18co.rules:2455
+    g.state_set("corporate_purchase", (v_target,), True)
+    # at rulespecs/18co.rules:2456
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2472
+    # at rulespecs/18co.rules:2473
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2472",
+            at="rulespecs/18co.rules:2473",
         )
-    # at rulespecs/18co.rules:2473
-    if not (v_player == r_president(g, v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2473")
     # at rulespecs/18co.rules:2474
+    if not (v_player == r_president(g, v_corporation)):
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2474")
+    # at rulespecs/18co.rules:2475
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2474",
+            at="rulespecs/18co.rules:2475",
         )
-    # at rulespecs/18co.rules:2475
+    # at rulespecs/18co.rules:2476
     if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2475",
+            at="rulespecs/18co.rules:2476",
         )
-    # at rulespecs/18co.rules:2477
+    # at rulespecs/18co.rules:2478
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def q_bid(g, v_player):
     """The opening guards of bid that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2034
+    # at rulespecs/18co.rules:2035
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "privates are bid for in the Private Company Auction",
             rule="§2",
-            at="rulespecs/18co.rules:2034",
+            at="rulespecs/18co.rules:2035",
         )
 
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:879
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:879",
+            at="rulespecs/lib/18xx.rules:926",
         )
-    # at rulespecs/lib/18xx.rules:880
+    # at rulespecs/lib/18xx.rules:927
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:880",
+            at="rulespecs/lib/18xx.rules:927",
         )
-    # at rulespecs/lib/18xx.rules:885
+    # at rulespecs/lib/18xx.rules:932
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:885",
+            at="rulespecs/lib/18xx.rules:932",
         )
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2155
+    # at rulespecs/18co.rules:2156
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2155",
+            at="rulespecs/18co.rules:2156",
         )
-    # at rulespecs/18co.rules:2156
+    # at rulespecs/18co.rules:2157
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2156",
+            at="rulespecs/18co.rules:2157",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2062
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/18co.rules:2063
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/18co.rules:2064
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§4.1, §3.1.1",
-            at="rulespecs/18co.rules:2063",
-        )
-    # at rulespecs/18co.rules:2065
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2065"
+            at="rulespecs/18co.rules:2064",
         )
     # at rulespecs/18co.rules:2066
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2066"
+        )
+    # at rulespecs/18co.rules:2067
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no shares are sold in the first Stock Round",
             rule="§4.1.1",
-            at="rulespecs/18co.rules:2066",
+            at="rulespecs/18co.rules:2067",
         )
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2200
+    # at rulespecs/18co.rules:2201
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
-            at="rulespecs/18co.rules:2200",
+            at="rulespecs/18co.rules:2201",
         )
-    # at rulespecs/18co.rules:2201
+    # at rulespecs/18co.rules:2202
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2201",
+            at="rulespecs/18co.rules:2202",
         )
-    # at rulespecs/18co.rules:2210
+    # at rulespecs/18co.rules:2211
     if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2210",
+            at="rulespecs/18co.rules:2211",
         )
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1107
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1107",
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2289
+    # at rulespecs/18co.rules:2290
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
-            at="rulespecs/18co.rules:2289",
+            at="rulespecs/18co.rules:2290",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2218
+    # at rulespecs/18co.rules:2219
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
-            at="rulespecs/18co.rules:2218",
+            at="rulespecs/18co.rules:2219",
         )
-    # at rulespecs/18co.rules:2219
+    # at rulespecs/18co.rules:2220
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2219",
+            at="rulespecs/18co.rules:2220",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2255
+    # at rulespecs/18co.rules:2256
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2255",
+            at="rulespecs/18co.rules:2256",
         )
 
 
@@ -2828,296 +2834,296 @@ def q_corporation_bid(g, v_bidder):
 
 def q_special_buy_shares(g, v_player):
     """The opening guards of special_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:520
+    # at rulespecs/18co.rules:521
     if not (g.b_in_special_round("presidents_choice")):
         raise IllegalAction(
             "certificates are bought so in the President's Choice Round",
             rule="§8",
-            at="rulespecs/18co.rules:520",
+            at="rulespecs/18co.rules:521",
         )
-    # at rulespecs/18co.rules:528
+    # at rulespecs/18co.rules:529
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
-            "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:528"
+            "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:529"
         )
 
 
 def q_move_bid(g, v_player):
     """The opening guards of move_bid that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2046
+    # at rulespecs/18co.rules:2047
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "bids are moved in the Private Company Auction",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2046",
+            at="rulespecs/18co.rules:2047",
         )
 
 
 def q_company_lay_tile(g, v_company):
     """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2133
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2133")
     # at rulespecs/18co.rules:2134
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2134")
+    # at rulespecs/18co.rules:2135
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2134"
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2135"
         )
 
 
 def q_remove_token(g, v_company):
     """The opening guards of remove_token that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2143
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2143")
     # at rulespecs/18co.rules:2144
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2144")
+    # at rulespecs/18co.rules:2145
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
-            at="rulespecs/18co.rules:2144",
+            at="rulespecs/18co.rules:2145",
         )
 
 
 def q_corporate_sell_shares(g, v_corporation):
     """The opening guards of corporate_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2393
+    # at rulespecs/18co.rules:2394
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2393",
+            at="rulespecs/18co.rules:2394",
         )
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2417
+    # at rulespecs/18co.rules:2418
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2417",
+            at="rulespecs/18co.rules:2418",
         )
 
 
 def q_corporate_buy_shares(g, v_corporation):
     """The opening guards of corporate_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2431
+    # at rulespecs/18co.rules:2432
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2431",
+            at="rulespecs/18co.rules:2432",
         )
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2472
+    # at rulespecs/18co.rules:2473
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2472",
+            at="rulespecs/18co.rules:2473",
         )
-    # at rulespecs/18co.rules:2474
+    # at rulespecs/18co.rules:2475
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2474",
+            at="rulespecs/18co.rules:2475",
         )
 
 
 def q2_bid(g, v_player, v_company):
     """The opening guards of bid that read only its entity and company (the listing probe)"""
-    # at rulespecs/18co.rules:2035
+    # at rulespecs/18co.rules:2036
     if not (g.b_holder_of(v_company) == g.name("bank")):
         raise IllegalAction(
-            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2035"
+            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2036"
         )
 
 
 def qr_bid(g):
     """The opening guards of bid that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2034
+    # at rulespecs/18co.rules:2035
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "privates are bid for in the Private Company Auction",
             rule="§2",
-            at="rulespecs/18co.rules:2034",
+            at="rulespecs/18co.rules:2035",
         )
 
 
 def qb2_bid(g, v_player, v_company):
     """The opening guards of bid that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2039
+    # at rulespecs/18co.rules:2040
     if not (
-        (r_free_cash(g, v_player) + g.b_own_bid(v_player, v_company))
+        (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_company))
         >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))
     ):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2039",
+            at="rulespecs/18co.rules:2040",
         )
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:928
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:881",
+            at="rulespecs/lib/18xx.rules:928",
         )
-    # at rulespecs/lib/18xx.rules:882
+    # at rulespecs/lib/18xx.rules:929
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:882",
+            at="rulespecs/lib/18xx.rules:929",
         )
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:879
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:879",
+            at="rulespecs/lib/18xx.rules:926",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:931
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:886
+    # at rulespecs/lib/18xx.rules:933
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
     ):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:886"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:933"
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:2157
+    # at rulespecs/18co.rules:2158
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2157"
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2158"
         )
-    # at rulespecs/18co.rules:2158
+    # at rulespecs/18co.rules:2159
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§4.2.6",
-            at="rulespecs/18co.rules:2158",
+            at="rulespecs/18co.rules:2159",
         )
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2155
+    # at rulespecs/18co.rules:2156
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2155",
+            at="rulespecs/18co.rules:2156",
         )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:2067
+    # at rulespecs/18co.rules:2068
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a corporation not yet launched has no market value to sell at",
             rule="§4.1.3, §4.3.1",
-            at="rulespecs/18co.rules:2067",
+            at="rulespecs/18co.rules:2068",
         )
-    # at rulespecs/18co.rules:2068
+    # at rulespecs/18co.rules:2069
     v_pres = r_president_certificate(g, v_corporation)
-    # at rulespecs/18co.rules:2079
+    # at rulespecs/18co.rules:2080
     if not (
         (g.param("sale_set") == "each_sale") or (not g.state_has("sold_this_turn", v_corporation))
     ):
         raise IllegalAction(
             "a turn's sale of a corporation's shares is one set: all its shares in one sale",
             rule="§4.1.3, §4.1.4",
-            at="rulespecs/18co.rules:2079",
+            at="rulespecs/18co.rules:2080",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/18co.rules:2202
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2202")
     # at rulespecs/18co.rules:2203
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2203")
+    # at rulespecs/18co.rules:2204
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
-            at="rulespecs/18co.rules:2203",
+            at="rulespecs/18co.rules:2204",
         )
-    # at rulespecs/18co.rules:2204
-    v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2205
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2206
     if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2205",
+            at="rulespecs/18co.rules:2206",
         )
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1109
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1109",
         )
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1109
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1109",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/18co.rules:2290
+    # at rulespecs/18co.rules:2291
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2290"
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2291"
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/18co.rules:2256
+    # at rulespecs/18co.rules:2257
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2256",
+            at="rulespecs/18co.rules:2257",
         )
 
 
@@ -3161,104 +3167,104 @@ def qb_corporation_bid(g, v_bidder):
 
 def q2_move_bid(g, v_player, v_from_company):
     """The opening guards of move_bid that read only its entity and from_company (the listing probe)"""
-    # at rulespecs/18co.rules:2047
-    if not (g.b_own_bid(v_player, v_from_company) > 0):
+    # at rulespecs/18co.rules:2048
+    if not (r_own_bid(g, v_player, v_from_company) > 0):
         raise IllegalAction(
             "the player has no bid on that private to move",
-            rule="§2.1.2",
-            at="rulespecs/18co.rules:2047",
-        )
-
-
-def qr_move_bid(g):
-    """The opening guards of move_bid that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2046
-    if not (g.b_in_round("auction")):
-        raise IllegalAction(
-            "bids are moved in the Private Company Auction",
-            rule="§2.1.2",
-            at="rulespecs/18co.rules:2046",
-        )
-
-
-def q3_move_bid(g, v_player, v_from_company, v_company):
-    """The opening guards of move_bid that read only its entity and from_company, company (the listing probe)"""
-    # at rulespecs/18co.rules:2048
-    if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
-        raise IllegalAction(
-            "a bid is moved to another private in the auction",
             rule="§2.1.2",
             at="rulespecs/18co.rules:2048",
         )
 
 
+def qr_move_bid(g):
+    """The opening guards of move_bid that read only the round (the listing round probe)"""
+    # at rulespecs/18co.rules:2047
+    if not (g.b_in_round("auction")):
+        raise IllegalAction(
+            "bids are moved in the Private Company Auction",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2047",
+        )
+
+
+def q3_move_bid(g, v_player, v_from_company, v_company):
+    """The opening guards of move_bid that read only its entity and from_company, company (the listing probe)"""
+    # at rulespecs/18co.rules:2049
+    if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
+        raise IllegalAction(
+            "a bid is moved to another private in the auction",
+            rule="§2.1.2",
+            at="rulespecs/18co.rules:2049",
+        )
+
+
 def qb3_move_bid(g, v_player, v_from_company, v_company):
     """The opening guards of move_bid that read more than its entity and from_company, company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2054
+    # at rulespecs/18co.rules:2055
     if not (
         (
-            (r_free_cash(g, v_player) + g.b_own_bid(v_player, v_from_company))
-            + g.b_own_bid(v_player, v_company)
+            (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_from_company))
+            + r_own_bid(g, v_player, v_company)
         )
         >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))
     ):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2054",
+            at="rulespecs/18co.rules:2055",
         )
 
 
 def qr_company_lay_tile(g):
     """The opening guards of company_lay_tile that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2134
+    # at rulespecs/18co.rules:2135
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2134"
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2135"
         )
 
 
 def qr_remove_token(g):
     """The opening guards of remove_token that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2144
+    # at rulespecs/18co.rules:2145
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
-            at="rulespecs/18co.rules:2144",
+            at="rulespecs/18co.rules:2145",
         )
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/18co.rules:2473
+    # at rulespecs/18co.rules:2474
     if not (v_player == r_president(g, v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2473")
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2474")
 
 
 def t_presidents_choice_called(g, *_rest):
     """The first 5D or E calls the President's Choice Round"""
-    # at rulespecs/18co.rules:515
+    # at rulespecs/18co.rules:516
     g.b_call_round("presidents_choice")
 
 
 def t_homes_unreserved(g, *_rest):
     """Brown tiles end the home reservations of corporations not yet launched"""
-    # at rulespecs/18co.rules:2307
+    # at rulespecs/18co.rules:2308
     for v_c in g.name("corporations"):
-        # at rulespecs/18co.rules:2308
+        # at rulespecs/18co.rules:2309
         if not g.b_started(v_c):
-            # at rulespecs/18co.rules:2309
+            # at rulespecs/18co.rules:2310
             g.b_unreserve_home(v_c)
 
 
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
-    # at rulespecs/18co.rules:2314
+    # at rulespecs/18co.rules:2315
     g.b_discard_collected("mine")
 
 
 def t_imc_closes(g, *_rest):
     """Phase 6 closes the Idarado Mining Company"""
-    # at rulespecs/18co.rules:2317
+    # at rulespecs/18co.rules:2318
     g.b_close_private(g.entity("private", "IMC"))

@@ -13,16 +13,16 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "83f79b554489522e",
-    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+    "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 #: the library's components and citations this engine shares with the others (generated/library.py)
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "83f79b554489522e",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
 
@@ -33,8 +33,8 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "83f79b554489522e",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
 )
@@ -190,6 +190,10 @@ class Game(GameBase):
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
         "owner": r_owner,
+        "own_bid": r_own_bid,
+        "place_bid": r_place_bid,
+        "open_bid": r_open_bid,
+        "move_bid": r_move_bid,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
@@ -197,9 +201,11 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "highest_acquisition_bid": r_highest_acquisition_bid,
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
         "face_value": r_face_value,
+        "private_on_sale": r_private_on_sale,
         "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,

@@ -12,17 +12,17 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "83f79b554489522e",
-    "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+    "rulespecs/18co.rules": "2e76567989239537",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+    "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 #: the library's components and citations this engine shares with the others (generated/library.py)
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "83f79b554489522e",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
 
@@ -31,9 +31,9 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "83f79b554489522e",
-        "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
+        "rulespecs/18co.rules": "2e76567989239537",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+        "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
 )
@@ -99,8 +99,8 @@ DATA = TitleData(
         {
             'action bankrupt': '§10',
             'action corporation_sell_shares': '§5.11, §5.2.9, §5.10.6.1.1',
-            'at action bankrupt': 'rulespecs/18co.rules:2480',
-            'at action corporation_sell_shares': 'rulespecs/18co.rules:2345',
+            'at action bankrupt': 'rulespecs/18co.rules:2481',
+            'at action corporation_sell_shares': 'rulespecs/18co.rules:2346',
             'enum turn_marks': '§5.10.6.1',
             'function may_buy_train_from': '§5.10.6.1',
             'function money_raised_for_train': '§5.10.6.1',
@@ -128,26 +128,26 @@ _TITLE.define(
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Withhold: one space left; pay: one space right, and one up for revenue of twice the value (§5.9.2.2, §5.9.3.3)"""
-    # at rulespecs/18co.rules:2324
-    v_value = g.b_price(v_corporation)
     # at rulespecs/18co.rules:2325
+    v_value = g.b_price(v_corporation)
+    # at rulespecs/18co.rules:2326
     if r_revenue(g, v_corporation) > 0:
-        # at rulespecs/18co.rules:2326
+        # at rulespecs/18co.rules:2327
         if v_kind == "withhold":
-            # at rulespecs/18co.rules:2327
+            # at rulespecs/18co.rules:2328
             g.b_market_move(v_corporation, "left")
         else:
-            # at rulespecs/18co.rules:2329
-            g.b_market_move(v_corporation, "right")
             # at rulespecs/18co.rules:2330
+            g.b_market_move(v_corporation, "right")
+            # at rulespecs/18co.rules:2331
             if v_paid >= (2 * v_value):
-                # at rulespecs/18co.rules:2331
+                # at rulespecs/18co.rules:2332
                 g.b_market_move(v_corporation, "up")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once money is raised for a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2387
+    # at rulespecs/18co.rules:2388
     return not r_money_raised_for_train(g)
 
 
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1299
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -167,18 +167,18 @@ def r_forced_shortfall(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
-    # at rulespecs/18co.rules:2347
+    # at rulespecs/18co.rules:2348
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
-    # at rulespecs/18co.rules:2349
+    # at rulespecs/18co.rules:2350
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
-            at="rulespecs/18co.rules:2349",
+            at="rulespecs/18co.rules:2350",
         )
-    # at rulespecs/18co.rules:2351
+    # at rulespecs/18co.rules:2352
     if not (
         (r_len(g, v_shares) == 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
@@ -186,38 +186,38 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "certificates are issued one at a time from the treasury",
             rule="§5.11.1",
-            at="rulespecs/18co.rules:2351",
+            at="rulespecs/18co.rules:2352",
         )
-    # at rulespecs/18co.rules:2353
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2354
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2355
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2354",
+            at="rulespecs/18co.rules:2355",
         )
-    # at rulespecs/18co.rules:2356
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2357
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2358
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2358
-        g.move(v_c, v_corporation, g.name("pool"))
         # at rulespecs/18co.rules:2359
-        g.b_market_move(v_corporation, "down")
+        g.move(v_c, v_corporation, g.name("pool"))
         # at rulespecs/18co.rules:2360
+        g.b_market_move(v_corporation, "down")
+        # at rulespecs/18co.rules:2361
         if g.attr(v_c, "percent") > 10:
-            # at rulespecs/18co.rules:2361
+            # at rulespecs/18co.rules:2362
             g.b_market_move(v_corporation, "down")
-    # at rulespecs/18co.rules:2364
+    # at rulespecs/18co.rules:2365
     if v_emergency:
-        # at rulespecs/18co.rules:2365
+        # at rulespecs/18co.rules:2366
         g.state_set("done_this_turn", ("emergency_issue",), True)
 
 
 def r_money_raised_for_train(g):
     """the corporation operating has raised money for a train it must buy this turn (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2384
+    # at rulespecs/18co.rules:2385
     return g.state_has("done_this_turn", "emergency_issue") or g.state_has(
         "done_this_turn", "emergency_sale"
     )
@@ -225,34 +225,34 @@ def r_money_raised_for_train(g):
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§10)"""
-    # at rulespecs/18co.rules:2481
+    # at rulespecs/18co.rules:2482
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2481",
+            at="rulespecs/18co.rules:2482",
         )
-    # at rulespecs/18co.rules:2482
+    # at rulespecs/18co.rules:2483
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2482",
+            at="rulespecs/18co.rules:2483",
         )
-    # at rulespecs/18co.rules:2483
+    # at rulespecs/18co.rules:2484
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < r_cheapest_train_price(g)
     ):
         raise IllegalAction(
-            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2483"
+            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2484"
         )
-    # at rulespecs/18co.rules:2485
+    # at rulespecs/18co.rules:2486
     if not (not r_can_emergency_sell(g, r_president(g, v_corporation))):
         raise IllegalAction(
-            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2485"
+            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2486"
         )
-    # at rulespecs/18co.rules:2487
+    # at rulespecs/18co.rules:2488
     g.b_end_game_now("bankruptcy")
 
 
@@ -261,16 +261,16 @@ def a_bankrupt(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2347
+    # at rulespecs/18co.rules:2348
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
-    # at rulespecs/18co.rules:2349
+    # at rulespecs/18co.rules:2350
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
-            at="rulespecs/18co.rules:2349",
+            at="rulespecs/18co.rules:2350",
         )
 
 
@@ -322,6 +322,10 @@ class Game(GameBase):
         "pay_per_share": r_pay_per_share,
         "can_sell": r_can_sell,
         "owner": r_owner,
+        "own_bid": r_own_bid,
+        "place_bid": r_place_bid,
+        "open_bid": r_open_bid,
+        "move_bid": r_move_bid,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,
@@ -329,9 +333,11 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "highest_acquisition_bid": r_highest_acquisition_bid,
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
         "face_value": r_face_value,
+        "private_on_sale": r_private_on_sale,
         "offered_later": r_offered_later,
         "can_emergency_sell": r_can_emergency_sell,
         "add_debt": r_add_debt,

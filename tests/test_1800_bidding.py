@@ -75,12 +75,13 @@ def test_s7_several_bidders_hold_an_auction_from_the_highest_bid():
     act(g, type="buy_company", company="DSL", price=70)
     auction = g.g["auction"]
     assert auction["company"] == "RGS" and auction["high"] == (second, 160)
+    assert g.state_has("in_auction")  # the library's flag, which the rules read as in_auction()
     assert g.current_entity().id == first
     refused(g, type="bid", company="RGS", price=162)  # raises are at least $5
     act(g, type="bid", company="RGS", price=165)
     act(g, type="pass")  # the second bidder drops out
     assert g.state()["privates"][2]["owner"] == first
-    assert g.g["auction"] is None
+    assert g.g["auction"] is None and not g.state_has("in_auction")
 
 
 def test_s7_play_resumes_left_of_the_last_buyer_at_face_value():

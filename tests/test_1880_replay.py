@@ -141,7 +141,7 @@ def test_v_1_all_passing_on_the_first_private_lowers_it_until_the_opener_takes_i
     for round_ in range(3):
         for name in (a, b, c):
             act_plain(g, P(name, "pass"))
-        assert g.b_auction_discount(g.entity("private", "P1")) == 5 * (round_ + 1) and acting(g) == a
+        assert g.state_amount("auction_discount", g.entity("private", "P1")) == 5 * (round_ + 1) and acting(g) == a
     assert_refused(g, P(a, "bid", company="P1", price=0), "V.1")          # Ł5 is the least now
     for name in (a, b, c):
         act_plain(g, P(name, "pass"))

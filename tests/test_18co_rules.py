@@ -208,6 +208,8 @@ def test_2_1_2_move_a_bid_to_another_private():
     assert_refused(g, P(a, "move_bid", from_company="IMC", company="LNPW", price=70), "§2.1.2")   # no bid there
     act(g, P(a, "move_bid", from_company="Toll", company="LNPW", price=70))
     assert bids(g) == {("Toll", b): 65, ("LNPW", a): 70}
+    # the standing bids in the order placed, the moved one last (the order move_bid's candidates follow)
+    assert g.state()["auction"]["bids"] == [["Toll", b, 65], ["LNPW", a, 70]]
 
 
 def test_2_1_3_a_pass_does_not_bar_later_bids():

@@ -457,3 +457,32 @@ def test_a_match_expression_covers_each_value_too():
     loaded = load_texts({"t.rules": text})
     assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E035", 4, 56), ("E035", 6, 37)]
     assert "`shareholders_get_larger_ten`" in loaded.errors[0].message
+
+
+def test_E020_a_map_or_tile_value_outside_its_declared_range(tmp_path, capsys):
+    """A city with 0 station circles, or a revenue of -5, checked clean. The library declares the
+    range of such a property (`param slots: int in 1..`, `param revenue: ... in 0..`), and a value
+    outside it, in a component or in a record of that kind (a hex's or a tile's nodes, an off-board's
+    revenue map), is E020 at the number, with the range and where it is declared."""
+    text = (ROOT / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8")
+    old = "nodes: [(kind: city, revenue: 20, slots: 1)] §5"
+    assert old in text
+    bad = text.replace(old, "nodes: [(kind: city, revenue: -5, slots: 0)] §5", 1)
+    copy = tmp_path / "toy.rules"
+    copy.write_text(bad, encoding="utf-8")
+    assert main(["check", str(copy)]) == 1
+    out = capsys.readouterr().out
+    line = next(i for i, row in enumerate(bad.splitlines(), 1) if "slots: 0" in row)
+    column = bad.splitlines()[line - 1].index("-5") + 1
+    assert f"toy.rules:{line}:{column}: error[E020]: `revenue` is at least 0, not -5" in out, out
+    column = bad.splitlines()[line - 1].index("slots: 0") + len("slots: ") + 1
+    assert f"toy.rules:{line}:{column}: error[E020]: `slots` is at least 1, not 0" in out, out
+    assert "lib/tiles.rules:" in out  # where the range is declared
+    # a range a title declares for a kind of its own is held to the same way, in a map's values too
+    own = load_texts({"own.rules": text.replace(
+        'param winner: {highest_net_worth} documentation "who wins"',
+        'param winner: {highest_net_worth} documentation "who wins"\n'
+        '  param bonus_by_phase: map[int, money] in 0..100 "a bonus by phase"\n'
+        '  bonus_by_phase: {2 => $10, 3 => $120}', 1)})
+    found = [d for d in own.diagnostics if d.code == "E020"]
+    assert [d.message for d in found] == ["`bonus_by_phase` is from 0 to 100, not 120"], own.diagnostics

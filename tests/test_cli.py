@@ -789,3 +789,128 @@ def test_check_of_a_map_overlay_checks_it_as_play_applies_it(tmp_path, capsys):
     assert main(["check", "--format", "json", str(wrong)]) == 1
     found = [(d["code"], d["message"]) for d in json.loads(capsys.readouterr().out) if d["severity"] == "error"]
     assert found == [("E012", "cannot replace property 'mapp': the base does not define it")]
+
+
+def test_check_of_one_file_reads_what_it_builds_on_not_every_title(tmp_path, monkeypatch, capsys):
+    """Issue 33: `rulec check rulespecs/1846-two-player.rules` parsed, resolved and checked all 13
+    rulespecs (0.68 s for 1846.rules). It reads the file, the title it is a variant of and the
+    libraries now, and still finds a mistake in the file (and no other file's); an overlay is read
+    with the title it amends and that title's variants."""
+    from compiler import paths
+    from compiler.lang import pipeline
+
+    shutil.copytree(paths.RULESPECS, tmp_path / "rulespecs")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
+    read = []
+    parse_file = pipeline.parse_file
+    monkeypatch.setattr(pipeline, "parse_file", lambda path, shown: read.append(shown) or parse_file(path, shown))
+    variant = tmp_path / "rulespecs" / "1846-two-player.rules"
+    assert main(["check", str(variant)]) == 0
+    assert "checked 4 files, 1 title, 1 variant: 0 errors" in capsys.readouterr().out
+    assert sorted(p.rsplit("/", 1)[-1] for p in read) == ["1846-two-player.rules", "1846.rules", "18xx.rules",
+                                                          "tiles.rules"]
+    # a title that extends another reads the one it extends
+    read.clear()
+    assert main(["check", str(tmp_path / "rulespecs" / "18-grand-junction.rules")]) == 0
+    assert sorted(p.rsplit("/", 1)[-1] for p in read) == ["18-grand-junction.rules", "1846.rules", "18xx.rules",
+                                                          "tiles.rules"]
+    capsys.readouterr()
+    other = tmp_path / "rulespecs" / "18co.rules"
+    other.write_text(other.read_text(encoding="utf-8") + "\ntitle \"broken\" {", encoding="utf-8")
+    text = variant.read_text(encoding="utf-8")
+    variant.write_text(text.replace("variant \"Two-Player\" of \"1846\"", "variant \"Two-Player\" of \"1864\""),
+                       encoding="utf-8")
+    assert main(["check", str(variant)]) == 1
+    out = capsys.readouterr().out
+    assert "1846-two-player.rules:7:" in out and "error[E010]" in out and "18co.rules" not in out
+    read.clear()
+    assert main(["check", str(paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules")]) == 0
+    assert sorted(p.rsplit("/", 1)[-1] for p in read) == ["18-grand-junction.rules", "1846.rules", "18xx.rules",
+                                                          "tiles.rules"]
+
+
+def test_titles_table_keeps_its_columns_for_a_long_variant_name(capsys):
+    """`rulec titles` printed fixed-width columns that a long name broke ("Two-Player, 18xx.games" pushed its
+    players and slug to the right). Every row's players range and slug start in the same column now, each
+    variant under its title."""
+    assert main(["titles"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if re.search(r"\d\.\.\d", line)]
+    assert any("Two-Player, 18xx.games" in line for line in lines)
+    # the cells of a row: runs of words with single spaces between them ("18 Grand Junction")
+    cells = [[(m.start(), m.group()) for m in re.finditer(r"\S+(?: \S+)*", line)] for line in lines]
+    assert len({row[1][0] for row in cells}) == 1, lines  # the players range
+    assert len({row[2][0] for row in cells}) == 1, lines  # the slug
+    assert ("Two-Player, 18xx.games", "2..2", "two-player-18xx-games") in {tuple(c for _, c in row[:3]) for row in cells}
+    assert all(line == line.rstrip() for line in lines)
+    listed = [row[0][1] for row in cells]
+    after = listed.index("1846")
+    assert listed[after + 1:after + 5] == ["Two-Player", "18xx.games", "Two-Player, 18xx.games", "1880 Romania"]
+
+
+def test_replay_lists_its_result_and_the_logs_in_one_order_by_rank(fixtures_dir, tmp_path, capsys):
+    """`rulec replay` printed `result:` by player and `log result:` by rank ("p1 6180, p2 1803, p3 4950"
+    over "p1 6180, p3 4950, p2 1803"): both by rank now, the winner first, so the lines compare place by
+    place; where they differ, the log's in the replay's order."""
+    log = fixtures_dir / "1846" / "12666.json"
+    assert main(["replay", "--quiet", str(log)]) == 0
+    lines = {line.split(":")[0]: line for line in capsys.readouterr().out.splitlines()}
+
+    def listed(line):
+        return [(name, int(value)) for name, value in re.findall(r"(\w+) (-?\d+)", line.split("(end")[0])]
+
+    ours, theirs = listed(lines["result"]), listed(lines["log result"])
+    assert ours == theirs == sorted(ours, key=lambda kv: -kv[1])
+    data = json.loads(log.read_text(encoding="utf-8"))
+    first, second = list(data["result"])[:2]
+    data["result"][first], data["result"][second] = data["result"][second] - 1, data["result"][first] + 1
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", "--quiet", str(changed)]) == 1
+    lines = {line.split(":")[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert [n for n, _ in listed(lines["log result"])] == [n for n, _ in listed(lines["result"])]
+
+
+def test_validate_plays_the_games_it_is_told(capsys):
+    """`rulec validate 1800 --games 2` played 8 games: while an action had fewer than --want states (200)
+    it went on to 4 times --games. A count given is the count played now; the games beyond are played
+    only when --games is not given (3, and up to 12 while an action is short)."""
+    assert main(["validate", "1800", "--games", "2", "--actions", "40"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("validate: 2/2 games in "), err
+    assert main(["validate", "1800", "--games", "2", "--actions", "40", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+
+
+def test_play_and_validate_take_a_rulespec_path_as_build_does(tmp_path, capsys):
+    """`rulec play`, `validate` took a title's name only: a title of one's own outside rulespecs/ could be
+    built (`rulec build PATH --out DIR`) but not played. A path (a .rules file, or a folder of them)
+    names the one title it defines now, played on an engine built in memory; `--variant` picks its
+    variant; a path of two titles, or of none, is a usage error naming them."""
+    from compiler import paths
+
+    toy = paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules"
+    assert main(["play", str(toy), "--games", "1", "--json"]) == 0
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert summary["games"][0]["finished"], summary
+    assert "generated/" not in err  # no word of a missing committed engine: it has none
+    assert main(["play", str(toy), "--variant", "rich", "--games", "1"]) == 0
+    assert "Toy (Rich)" in capsys.readouterr().out
+    assert main(["validate", str(toy), "--games", "1", "--actions", "40", "--want", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["title"] == "Toy" and report["mismatches"] == [] and report["games"] == 1
+    shutil.copy(toy, tmp_path / "toy.rules")
+    (tmp_path / "other.rules").write_text(toy.read_text(encoding="utf-8").replace('title "Toy"', 'title "Other"', 1)
+                                          .replace('of "Toy"', 'of "Other"'), encoding="utf-8")
+    assert main(["play", str(tmp_path), "--games", "1"]) == 2
+    assert "defines 2 titles (Other, Toy)" in capsys.readouterr().err
+    assert main(["validate", str(tmp_path / "none.rules")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    # a file of rulespecs/ plays its committed engine; a variant's file, that variant of its title
+    assert main(["play", str(paths.RULESPECS / "1846-two-player.rules"), "--games", "0"]) == 0
+    assert capsys.readouterr().out.startswith("1846 (Two-Player), 2 players")
+    assert main(["play", str(paths.RULESPECS / "1880-romania-variants.rules"), "--games", "0"]) == 2
+    assert "defines 3 variants of 1880 Romania" in capsys.readouterr().err
+    assert main(["play", str(toy), "--map", str(paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules")]) == 2
+    assert "outside it" in capsys.readouterr().err

@@ -263,3 +263,32 @@ def test_a_named_log_that_cannot_be_read_fails_the_command(tmp_path, capsys):
     assert main(["impact", str(_errata(tmp_path, RE_CITED)), str(log), "--no-proofs", "-q"]) == 1
     out = capsys.readouterr().out
     assert "cannot read" in out and "no game to compare; 1 log in error (above);" in out, out
+
+
+@pytest.mark.parametrize("flags, said", [([], True), (["--no-proofs"], False), (["--json"], False), (["--quiet"], False)])
+def test_the_proofs_minutes_and_no_proofs_are_said_up_front_on_a_terminal(tmp_path, monkeypatch, flags, said):
+    """`rulec impact` spent some 3 minutes on the proofs with no word of `--no-proofs`: on a terminal it says
+    so before the games are replayed (not with --json or --quiet, nor when the proofs are left out)."""
+    import io
+    import sys
+
+    from compiler.verify import impact as impact_module
+    from compiler.verify.impact import ImpactError
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    def started(*args, **kwargs):
+        sys.stderr.write("<the games start>\n")
+        raise ImpactError("stopped by the test")
+
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    monkeypatch.setattr(impact_module, "impact", started)
+    errata = tmp_path / "errata.rules"
+    errata.write_text(RE_CITED, encoding="utf-8")
+    assert main(["impact", str(errata), *flags]) == 1
+    shown = sys.stderr.getvalue()
+    assert "<the games start>" in shown
+    assert ("--no-proofs" in shown.split("<the games start>")[0]) is said

@@ -337,7 +337,69 @@ def test_a_declared_state_in_the_z3_model_is_what_the_engine_keeps():
     assert kinds[state_var("noted", (p, corp))] == "turn" and kinds[state_var("ever", (corp,))] == "game"
 
 
+OWED = ('variant "Owed" of "Toy" {\n'
+        '  state owed: map[(player, corporation), money] "what each player owes each corporation" §1\n'
+        '  procedure owe(p: player, c: corporation, x: money) "owe" §1 { set owed(p, c) = x }\n'
+        '  function owing(p: player, c: corporation) "what p owes c" §1 = owed(p, c)\n'
+        '}\n')
+
+
+def test_an_amount_keyed_by_a_tuple_is_read_per_element_in_the_order_set():
+    """`map[(player, corporation), money]` (the library's standing bids, `standing_bid`): an amount per
+    pair, 0 where none was set; the engine holds the elements in the order they were last set and none
+    at 0, the order in which the runtime goes through the standing bids."""
+    loaded = toy(OWED)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    _, game = _variant(loaded, "Owed")
+    a, b, corp = game.find("A"), game.find("B"), game.find("TOY")
+    game.call("owe", a, corp, 30)
+    game.call("owe", b, corp, 20)
+    assert (game.call("owing", a, corp), game.call("owing", b, corp)) == (30, 20)
+    game.call("owe", a, corp, 40)  # set anew: last
+    assert list(game.g["state:owed"].items()) == [(("B", "TOY"), 20), (("A", "TOY"), 40)]
+    game.call("owe", b, corp, 0)  # back at 0: no longer held
+    assert game.g["state:owed"] == {("A", "TOY"): 40} and game.call("owing", b, corp) == 0
+
+
+GREATEST = ('variant "Greatest" of "Toy" {\n'
+            '  state owed: map[player, money] "what each player owes" §1\n'
+            '  procedure owe(p: player, x: money) "owe" §1 { set owed(p) = x }\n'
+            '  function most_owed() "the most any player owes" §1 = greatest(p in players: owed(p))\n'
+            '}\n')
+
+
+def test_greatest_is_the_greatest_value_or_0_for_engine_and_model():
+    """`greatest(x in xs: e)` (the library's highest_acquisition_bid): the engine's max, 0 over no
+    element; the model's value is the same term of the state: here the greatest of two debts."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+
+    loaded = toy(GREATEST)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    title, game = _variant(loaded, "Greatest")
+    a, b = game.find("A"), game.find("B")
+    assert game.call("most_owed") == 0
+    game.call("owe", a, 30)
+    game.call("owe", b, 45)
+    assert game.call("most_owed") == 45
+    game.call("owe", b, 10)
+    assert game.call("most_owed") == 30
+    model = Model(title)
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    value = tr.call_routine(tr.routines["most_owed"], [], {}, ctx)
+    x, y = (pre[state_var("owed", (p,))] for p in model.players)
+    for debts, most in (((30, 45), 45), ((30, 10), 30), ((-5, -7), -5)):
+        solver = z3.Solver()
+        solver.add(x == debts[0], y == debts[1], value != most)
+        assert solver.check() == z3.unsat, (debts, most)
+
+
 @pytest.mark.parametrize("clause, says", [
+    ('state s: map[(player, corporation), int] "s" §1\n  function f(p: player) "f" §1 = s(p)', "name 2 parts"),
     ('state s: set[(player, corporation)] reset on stock_round_end "s" §1', "the runtime empties no state at `stock_round_end`"),
     ('state s: set[train] "s" §1', "a state is a set of"),
     ('state s: map[player, string] "s" §1', "or an amount (int or money) per such element"),

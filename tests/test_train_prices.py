@@ -1,6 +1,6 @@
 """cheapest_train_price() and dearest_side_price() are the library's functions (issue 32) over the bank's trains
 (`available_trains()`) and the train cards' records (`train_cards`: each card's price, and the card it is the
-other side of, `variant_of`), with the DSL's `least` and `most` over a collection: no builtin with a z3 twin.
+other side of, `variant_of`), with the DSL's `least` and `greatest` over a collection: no builtin with a z3 twin.
 Checked against the rule itself at every state of a random game (each side of each card the bank sells that
 meets the duty to own a train), and in the model against 1846's cards."""
 

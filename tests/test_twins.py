@@ -47,11 +47,20 @@ ROOT = Path(__file__).resolve().parent.parent
 #: with revenue and operated likewise, and president_certificate and held_certificates library functions over
 #: `corporation.certificates`, its certificates in the order of its layout; 150 with president a library
 #: function over president_certificate and holder_of (the runtime and the model call it where they need it); 149 with
+#: private_on_sale a library function over private_sale_order (the first still the bank's, open); 146 with the
+#: standing bids the library's amount `standing_bid: map[(private, player), money]` (a map keyed by a tuple), own_bid
+#: a function reading it and place_bid, open_bid and move_bid procedures setting it over one new primitive,
+#: bid_placed (the turn passes on); 145 with in_auction the library's flag, which the runtime sets as an auction
+#: among a private's bidders starts and clears as it ends; 144 with highest_acquisition_bid a library function over
+#: the acquisition round's bids, the library's amount acquisition_bids, by the new quantifier greatest (18CO's
+#: corporation_bid sets the bid; acquisition_bid_placed, in place of acquisition_bid, passes the turn); 143 with
+#: auction_discount the library's amount per private, which the runtime keeps on the private on auction; 142 with
 #: phase_group a library function over the phases' records (`phases[phase_number - 1].group`), the model
-#: choosing between names by the state; 148 with prices_frozen a library function over the markets' records
-#: (`markets`, each its `frozen_in`), which the market's moves ask too; 146 with cheapest_train_price and
-#: dearest_side_price library functions over the bank's trains and the cards' sides (`least`, `most`)
-RECORDED = 146
+#: choosing between names by the state; 141 with prices_frozen a library function over the markets' records
+#: (`markets`, each its `frozen_in`), which the market's moves ask too; 139 with cheapest_train_price and
+#: dearest_side_price library functions over the bank's trains and the cards' sides (the quantifiers `least`,
+#: `greatest`)
+RECORDED = 139
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -61,7 +70,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "reduce_debt", "leave_game", "players_in_game", "add_debt", "bank_funded_shares",
          "offered_later", "first", "must_buy_train", "in_receivership", "len",
          "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
-         "president_certificate", "held_certificates", "president", "phase_group", "prices_frozen",
+         "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
+         "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
          "cheapest_train_price", "dearest_side_price"]
 
 
@@ -114,7 +124,8 @@ def test_the_moved_rules_are_the_librarys(name):
 
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
-STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted"]
+STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
+          "in_auction", "acquisition_bids", "auction_discount"]
 
 
 @pytest.mark.parametrize("name", STATES)

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 #: walk them again and again for nothing it can free).
 QUICK = frozenset({"check", "titles", "coverage"})
 
+#: `rulec validate`'s games without --games (and up to 4 times as many while an action is short of --want)
+DEFAULT_VALIDATE_GAMES = 3
+
 #: Stages of `rulec build`, in order.
 STAGES = ("check", "compile", "verify", "docs")
 
@@ -77,7 +80,8 @@ def cmd_check(args) -> int:
         if args.format != "json":
             print(said)
     else:
-        loaded = load([Path(p) for p in args.paths] or None, checking=wanted)
+        # a file of rulespecs/ is read with what it builds on, not with every title (`needed_files`)
+        loaded = load([Path(p) for p in args.paths] or None, checking=wanted, needed=True)
     if wanted is not None:
         # report on the files asked about; the others were read for context
         loaded.diagnostics = [d for d in loaded.diagnostics if d.span is None or d.span.path in wanted]
@@ -122,7 +126,12 @@ def _as_map_overlay(targets: list[Path]):
     from compiler.lang.schema import did_you_mean, nearest
     from compiler.names import slug
 
-    loaded = load([paths.RULESPECS], check=False)
+    from compiler.lang.pipeline import title_files
+
+    # the title it amends, with its variants and what they build on; every rulespec where no head
+    # names it (the unknown title below, with the titles there are)
+    amended = title_files(units[0].base or "")
+    loaded = load([paths.RULESPECS], check=False, only=amended)
     loaded.sources.add(shown, text)
     # the title as `--map` finds it, by slug ("18 grand junction" plays on 18 Grand Junction)
     base = next((t for t in loaded.program.titles if slug(t) == slug(units[0].base or "")), None)
@@ -203,12 +212,32 @@ def cmd_titles(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return EXIT_FAIL if failed else EXIT_OK
-    for row in rows:
-        extra = f"  extends {row['extends']}" if row["extends"] else ""
-        print(f"{row['title']:<22} players {row['players']:<6} ({row['slug']}){extra}")
-        for variant in row["variants"]:
-            print(f"  variant {variant['name']:<20} players {variant['players']:<6} ({variant['slug']})")
+    print(_titles_table(rows, sys.stdout))
     return EXIT_FAIL if failed else EXIT_OK
+
+
+def _titles_table(rows: list[dict], stream) -> str:
+    """`rulec titles`' table (rich): a row per title, its variants indented under it, the columns as wide
+    as their longest cell ("Two-Player, 18xx.games"); on a terminal its header in bold, elsewhere plain
+    text, never wrapped; no trailing spaces."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False)
+    table.add_column("title (variants indented)", no_wrap=True)
+    for name in ("players", "slug", "extends"):
+        table.add_column(name, no_wrap=True)
+    for row in rows:
+        table.add_row(row["title"], row["players"], row["slug"], row["extends"] or "")
+        for variant in row["variants"]:
+            table.add_row(f"  {variant['name']}", variant["players"], variant["slug"], "")
+    terminal = getattr(stream, "isatty", lambda: False)()
+    console = Console(file=io.StringIO(), width=10_000, force_terminal=terminal, color_system="standard" if terminal else None,
+                      highlight=False)
+    console.print(table)
+    return "\n".join(line.rstrip() for line in console.file.getvalue().rstrip("\n").splitlines())
 
 
 def _rows_of(loaded: "Loaded") -> list[dict]:
@@ -608,10 +637,15 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
             print(f"note: in round {round_}, {corp}'s {train} ran for {recorded} as the log records it; "
                   f"its stops count {counted}")
         if record["result"]:
-            print("result:     " + ", ".join(f"{k} {v}" for k, v in done.result_by_id().items())
-                  + f" (end: {done.end_name()})")
+            # both by the replay's rank (the winner first; a tie by name), so the lines compare place by place
+            result = done.result_by_id()
+            order = sorted(result, key=lambda k: (-result[k], str(k)))
+            print("result:     " + ", ".join(f"{k} {result[k]}" for k in order) + f" (end: {done.end_name()})")
             if done.expected is not None:
-                print("log result: " + ", ".join(f"{k} {v}" for k, v in done.expected.items())
+                expected = {str(k): v for k, v in done.expected.items()}
+                theirs = [str(k) for k in order if str(k) in expected]
+                theirs += sorted(k for k in expected if k not in theirs)  # a player the replay lacks
+                print("log result: " + ", ".join(f"{k} {expected[k]}" for k in theirs)
                       + (f" (end: {log.get('game_end_reason')})" if log.get("game_end_reason") else ""))
     if done.expected is not None and not game.finished:
         print(f"rulec replay: {label}: the log ends finished "
@@ -673,13 +707,17 @@ def _play_target(args):
     from compiler.emit import launch
     from compiler.emit.engines import OverlayError
 
+    own = _own_title(args, "play")
+    if isinstance(own, int):
+        return own
     question = launch.play_question(args.title, args.variant, args.players)
-    key = None if args.map else launch.fingerprint()
+    key = None if args.map or own else launch.fingerprint()
     known = launch.recall(question, key) if key else None
     if known is not None:
         return known
-    loaded = load()
-    played = played_title(loaded, args.title, args.variant, args.players)
+    loaded, name, variant, inside = own or (load(), args.title, None, True)
+    args.variant = args.variant or variant
+    played = played_title(loaded, name, args.variant, args.players)
     if played is None:
         what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
         print(f"rulec play: no title {what}; `rulec titles` lists them", file=sys.stderr)
@@ -691,13 +729,30 @@ def _play_target(args):
     if refused(loaded, title, "play"):
         return EXIT_FAIL
     try:
-        Game = engine_of(loaded, title, args.map, "play")
+        Game = engine_of(loaded, title, args.map, "play", own=not inside)
     except OverlayError as exc:
         print(f"rulec play: {exc}", file=sys.stderr)
         return EXIT_FAIL
     if key:
         launch.remember(question, title, loaded.sources, players, key)
     return launch.Target(title.name, title.variant, title.display_name, Game, players)
+
+
+def _own_title(args, command: str):
+    """For `rulec play PATH` and `validate PATH` (`command.title_at`): (the rulespecs loaded with PATH, its
+    one title's name, whether PATH is in rulespecs/), None where TITLE is a title's name, or the exit
+    code (said on stderr)."""
+    from compiler.app.command import rulespec_path, title_at
+
+    path = rulespec_path(args.title)
+    if path is None:
+        return None
+    found = title_at(path, command, args.variant)
+    if args.map and not isinstance(found, int) and not found[3]:
+        print(f"rulec {command}: --map applies a map overlay to a title of rulespecs/; {args.title} is outside it",
+              file=sys.stderr)
+        return EXIT_USAGE
+    return found
 
 
 def _map_hint(exc: Exception, overlay: str | None, how: str) -> str:
@@ -717,10 +772,14 @@ def cmd_validate(args) -> int:
     from compiler.verify.model import GapError, Unsupported
     from compiler.verify.validate import validate
 
-    loaded = load()
-    title = find_title(loaded, args.title, args.variant)
+    own = _own_title(args, "validate")
+    if isinstance(own, int):
+        return own
+    loaded, name, variant, inside = own or (load(), args.title, None, True)
+    args.variant = args.variant or variant
+    title = find_title(loaded, name, args.variant)
     if title is None:
-        what = f"{args.title!r}" + (f" with variant {args.variant!r}" if args.variant else "")
+        what = f"{name!r}" + (f" with variant {args.variant!r}" if args.variant else "")
         print(f"rulec validate: no title {what}; `rulec titles` lists them", file=sys.stderr)
         return EXIT_USAGE
     if args.map:
@@ -740,10 +799,14 @@ def cmd_validate(args) -> int:
     if refused(loaded, title, "validate"):
         return EXIT_FAIL
     try:
-        engine = engine_of(loaded, title, args.map, "validate")
-        with progress().stage("validate", args.games, "games") as stage:
-            report = validate(title, games=args.games, seed=args.seed, want=args.want,
-                              max_actions=args.actions, engine=engine, options=tuple(args.option), progress=stage)
+        engine = engine_of(loaded, title, args.map, "validate", own=not inside)
+        # --games K plays K games; without it, 3, and up to 4 times as many while an action has fewer
+        # than --want states
+        games = args.games or DEFAULT_VALIDATE_GAMES
+        with progress().stage("validate", games, "games") as stage:
+            report = validate(title, games=games, seed=args.seed, want=args.want, max_actions=args.actions,
+                              engine=engine, options=tuple(args.option), progress=stage,
+                              max_games=args.games)
     except (OverlayError, RuleGap, GapError, Unsupported) as exc:
         hint = _map_hint(exc, args.map, "`--map FILE`")
         print(f"rulec validate: {title.display_name} cannot be validated: {exc}{hint}", file=sys.stderr)
@@ -751,14 +814,15 @@ def cmd_validate(args) -> int:
     declared = sorted(c.name for c in title.of_kind("action"))
     short = {kind: report.accepted.get(kind, 0) for kind in declared if report.accepted.get(kind, 0) < args.want}
     if args.json:
-        print(json.dumps({"title": title.display_name, "accepted": dict(sorted(report.accepted.items())),
+        print(json.dumps({"title": title.display_name, "games": report.games,
+                          "accepted": dict(sorted(report.accepted.items())),
                           "compared_variables": report.compared_vars,
                           "mismatches": [{"action": m.kind, "what": m.what} for m in report.mismatches],
                           "below_want": short}, indent=2))
     else:
         print(report.summary())
         if short:
-            print(f"  compared in fewer than {args.want} states: "
+            print(f"  compared in fewer than {args.want} states in {_count(report.games, 'game')}: "
                   + ", ".join(f"{kind} {n}" for kind, n in short.items()))
     return EXIT_FAIL if report.mismatches else EXIT_OK
 
@@ -814,6 +878,11 @@ def cmd_impact(args) -> int:
             # read as no rulespec at all, the errata's title was "unknown" among no titles
             print(f"rulec impact: --rules {rules}: no such file or folder", file=sys.stderr)
             return EXIT_FAIL
+    if not args.no_proofs and progress().mode == "bar":
+        # on a terminal, before the games: the proofs are most of the wait, and may be left out
+        progress().say("rulec impact: the proofs of the titles the errata touch take minutes (some 3 on 2 cores "
+                       "when the verify cache holds none of their checks); --no-proofs leaves them out "
+                       "(the games and the engine's changes only)")
     try:
         report = impact(Path(args.errata), [Path(p) for p in args.logs] or None, to=args.to, jobs=args.jobs,
                         proofs=not args.no_proofs, rules=[Path(p) for p in args.rules] or None)
@@ -906,13 +975,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="translation validation: the z3 model against the engine",
                        description="Play random games of TITLE and, at every state, compare the z3 model's "
                                    "post-state of each legal action with the engine's. Exit 1 on a mismatch.")
-    p.add_argument("title", metavar="TITLE")
+    p.add_argument("title", metavar="TITLE", help="a title's name or slug, or a rulespec file or folder defining one")
     p.add_argument("--variant")
     p.add_argument("--map", metavar="FILE", help="a map overlay for a title whose map is a gap")
     p.add_argument("--option", action="append", default=[], metavar="KEY",
                    help="play with one of the title's optional rules (its option's key; may be repeated)")
-    p.add_argument("--games", type=_at_least(1), default=3, help="games to play (more, up to 4 times as many, "
-                                                          "while an action has fewer than --want states)")
+    p.add_argument("--games", type=_at_least(1), metavar="K",
+                   help="games to play: K exactly; without --games, 3, and more (up to 12) while an action "
+                        "has fewer than --want states")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--want", type=_at_least(0), default=200, help="states wanted per action (default 200)")
     p.add_argument("--actions", type=_at_least(1), default=3000, help="actions per game at most (default 3000)")
@@ -927,7 +997,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_docs)
 
     p = sub.add_parser("play", help="random legal playouts to the end")
-    p.add_argument("title", metavar="TITLE")
+    p.add_argument("title", metavar="TITLE", help="a title's name or slug, or a rulespec file or folder defining one")
     p.add_argument("--players", type=_at_least(1))
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--games", type=_at_least(0), default=1, help="games to play (0: load the engine only)")

@@ -33,18 +33,66 @@ def load(*args, **kwargs) -> "Loaded":
     return pipeline.load(*args, **kwargs)
 
 
-def engine_of(loaded: Loaded, title: Title, overlay: str | None, command: str):
+def rulespec_path(text: str) -> Path | None:
+    """`text` as a rulespec path where it reads as one (a `.rules` file, or an existing file or folder
+    written with a `/`), else None: a title's name (`1846`, `1880-romania`)."""
+    if text.endswith(".rules") or (("/" in text or os.sep in text) and Path(text).exists()):
+        return Path(text)
+    return None
+
+
+def title_at(path: Path, command: str, variant: str | None = None) -> "tuple[Loaded, str, str | None, bool] | int":
+    """What `rulec play PATH` and `validate PATH` play, as `rulec build PATH --out DIR` reads it: (the
+    rulespecs loaded with PATH, the name of the one title PATH's files define, the variant where they
+    define variants of one title and no title (`variant`, the one asked for, where they define
+    several), whether PATH lies in rulespecs/, so that its committed engine may be played); the exit
+    code where PATH is none or defines no title or several (said on stderr)."""
+    from compiler import paths
+    from compiler.lang.pipeline import within
+
+    if not path.exists():
+        print(f"rulec {command}: {path}: no such file or folder (a rulespec, or a title's name)", file=sys.stderr)
+        return EXIT_USAGE
+    loaded = load([path])
+    files = {p.resolve() for p in (path.rglob("*.rules") if path.is_dir() else [path])}
+    # the units of PATH's files (a module's path is shown relative to the working folder, or to the
+    # checkout, or whole: `paths.display`)
+    units = [u for m in loaded.modules if any(p.resolve() in files for p in (Path(m.path), paths.ROOT / m.path))
+             for u in m.units]
+    own = sorted(u.name for u in units if u.kind == "title" and u.name in loaded.program.titles)
+    variants = sorted((u.base, u.name) for u in units
+                      if u.kind != "title" and (u.base, u.name) in loaded.program.variants)
+    bases = sorted({base for base, _ in variants})
+    if not own and len(bases) == 1:
+        # a file of variants (or errata) of one title: that title with its one variant, or the one asked for
+        if len(variants) == 1 or variant:
+            return loaded, bases[0], variant or variants[0][1], within(path, paths.RULESPECS)
+        print(f"rulec {command}: {path} defines {len(variants)} variants of {bases[0]} "
+              f"({', '.join(v for _, v in variants)}): name one with --variant", file=sys.stderr)
+        return EXIT_USAGE
+    if len(own) != 1:
+        said = f"defines {len(own)} titles ({', '.join(own)})" if own else "defines no title"
+        print(f"rulec {command}: {path} {said}; name a file of one title (or the title's name for rulespecs/)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    return loaded, own[0], None, within(path, paths.RULESPECS)
+
+
+def engine_of(loaded: Loaded, title: Title, overlay: str | None, command: str, own: bool = False):
     """The engine's `Game` class as the rulespecs are now: the committed one, or,
     where `generated/` is stale, one built in memory (said on stderr); with
     `overlay`, emitted in memory with that map overlay applied (raises
     `compiler.emit.engines.OverlayError`, also for a clause the emitter cannot compile: its place
-    and why, not a traceback)."""
+    and why, not a traceback); `own`: a title of one's own (outside rulespecs/, which `generated/`
+    does not hold), built in memory without a word."""
     from compiler.emit.emitter import EmitError
-    from compiler.emit.engines import OverlayError, current_game_class, overlay_game_class
+    from compiler.emit.engines import OverlayError, current_game_class, memory_game_class, overlay_game_class
 
     try:
         if overlay:
             return overlay_game_class(title.name, title.variant, Path(overlay))
+        if own:
+            return memory_game_class(title, loaded.sources, f"<{title.display_name} from {title.path}>")
         game, note = current_game_class(title, loaded.sources)
     except EmitError as exc:
         where = f"{exc.span.path}:{exc.span.line}:{exc.span.column}: " if exc.span else ""

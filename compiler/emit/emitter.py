@@ -381,10 +381,10 @@ class Compiler:
                 return f"any({body} for {var} in {domain})"
             if e.kind == "sum":
                 return f"sum({body} for {var} in {domain})"
+            if e.kind in ("greatest", "least"):
+                return f"{'max' if e.kind == 'greatest' else 'min'}(({body} for {var} in {domain}), default=0)"
             if e.kind == "filter":
                 return f"[{var} for {var} in {domain} if {body}]"
-            if e.kind in ("least", "most"):
-                return f"{'min' if e.kind == 'least' else 'max'}([{body} for {var} in {domain}], default=0)"
             return f"sum(1 for {var} in {domain} if {body})"
         raise EmitError(f"cannot compile {type(e).__name__}", getattr(e, "span", None))
 

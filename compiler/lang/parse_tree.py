@@ -30,7 +30,7 @@ TERMINAL_LABELS: dict[str, str] = {
     "STRING": 'a string ("...")',
     "SECTION_REF": "a section (§8.1)",
     "ROMAN_REF": "a section (VII.3.8)",
-    "QUANTIFIER": "all/any/sum/count/filter(...)",
+    "QUANTIFIER": "all/any/sum/count/filter/greatest/least(...)",
     "COMP_OP": "a comparison",
     "ADD_OP": "'+' or '-'",
     "MUL_OP": "'*' or '/'",
@@ -329,7 +329,7 @@ class _Builder(Transformer):
         name = _key(children[0])
         type_ = self._pick(children, s.TypeRef)
         required = self._pick(children, _Required)
-        flags = (_Required, _Documentation)
+        flags = (_Required, _Documentation, _Range)
         rest = [c for c in children[2:] if not isinstance(c, (Token, s.Provenance) + flags)]
         strings = self._strings(children[2:])
         return s.Param(
@@ -338,7 +338,19 @@ class _Builder(Transformer):
             required=required is not None,
             required_when=required.when if required is not None else None,
             documentation=self._pick(children, _Documentation) is not None,
+            bounds=(bounded.low, bounded.high) if (bounded := self._pick(children, _Range)) is not None else None,
         )
+
+    def param_range(self, meta, children):
+        ends: list[int] = []
+        sign = 1
+        for token in children:
+            if token.type == "ADD_OP":
+                sign = -1 if str(token) == "-" else 1
+            else:
+                ends.append(sign * int(token))
+                sign = 1
+        return _Range(ends[0], ends[1] if len(ends) > 1 else None)
 
     def required(self, meta, children):
         return _Required(children[0] if children else None)
@@ -811,6 +823,11 @@ class _Required:
 
 class _Documentation:
     pass
+
+
+class _Range:
+    def __init__(self, low: int, high: int | None):
+        self.low, self.high = low, high
 
 
 class _Reset:

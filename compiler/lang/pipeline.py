@@ -6,6 +6,7 @@ program, every diagnostic (sorted by place), and the sources for rendering.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,6 +74,82 @@ def rulespec_files(targets: list[Path] | None = None) -> list[Path]:
     return unique
 
 
+#: a unit's head as it opens a line of a rulespec: its kind, its name, and the title it builds on
+_HEAD = re.compile(r'^[ \t]*(title|variant|errata)[ \t]+"([^"\n]*)"(?:[ \t]+(?:extends|of)[ \t]+"([^"\n]*)")?', re.M)
+
+
+def needed_files(targets: list[Path]) -> list[Path] | None:
+    """The files `rulec check FILE...` reads for files of rulespecs/ that hold titles, variants or
+    errata: the files themselves, the libraries (rulespecs/lib/), and the file of each title they
+    build on (`extends`, `of`), and of each title that one builds on, and so on; not the other
+    titles, nor the variants and errata built on the files (a plain `rulec check` checks those).
+    Each file's units are found by their heads (`title "NAME"`, `variant "V" of "T"`); None where
+    every rulespec is to be read: a target outside rulespecs/ or in its libraries, a folder, a
+    file holding no unit, or a title named that no rulespec's head defines (the full load then
+    names it, with its suggestions)."""
+    heads = _heads()
+    if not targets or heads is None:
+        return None
+    lib = paths.RULESPECS / "lib"
+    if any(not t.is_file() or not within(t, paths.RULESPECS) or within(t, lib) for t in targets):
+        return None
+    if any(not heads.get(t.resolve()) for t in targets):
+        return None
+    return _with_bases(list(targets), heads)
+
+
+def title_files(name: str) -> list[Path] | None:
+    """The files of rulespecs/ the title `name` (matched by slug, as `--map` matches it) and its
+    variants and errata are read from, with what they build on and the libraries (`rulec check` of
+    a map overlay, errata of that title outside rulespecs/, checks it on them); None where no
+    rulespec's head defines it."""
+    from compiler.names import slug
+
+    heads = _heads()
+    if heads is None:
+        return None
+    found = [path for path, units in heads.items()
+             if any((kind == "title" and slug(unit) == slug(name)) or (kind != "title" and slug(base) == slug(name))
+                    for kind, unit, base in units)]
+    return _with_bases(found, heads) if found else None
+
+
+def _heads() -> dict[Path, list[tuple[str, str, str]]] | None:
+    """{each rulespec outside rulespecs/lib (resolved): its units' heads (kind, name, the title it
+    builds on or "")}; None where a file cannot be read (the full load says why)."""
+    lib = paths.RULESPECS / "lib"
+    if not paths.RULESPECS.is_dir():
+        return None
+    heads = {}
+    for path in sorted(paths.RULESPECS.rglob("*.rules")):
+        if within(path, lib):
+            continue
+        try:
+            heads[path.resolve()] = _HEAD.findall(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            return None
+    return heads
+
+
+def _with_bases(start: list[Path], heads: dict[Path, list[tuple[str, str, str]]]) -> list[Path] | None:
+    """`start`, then the file of each title they build on (and so on), then the libraries; None where a
+    title built on is defined by no rulespec's head."""
+    defines = {name: path for path, units in heads.items() for kind, name, _base in units if kind == "title"}
+    start = list({p.resolve(): p for p in start}.values())
+    chosen = [p.resolve() for p in start]
+    queue = list(chosen)
+    while queue:
+        for _kind, _name, base in heads.get(queue.pop(), ()):
+            if not base:
+                continue
+            if base not in defines:
+                return None
+            if defines[base] not in chosen:
+                chosen.append(defines[base])
+                queue.append(defines[base])
+    return [*start, *chosen[len(start):], *sorted((paths.RULESPECS / "lib").rglob("*.rules"))]
+
+
 def load_texts(texts: dict[str, str], *, check: bool = True, parsed: tuple[Module, ...] = (),
                checking: frozenset[str] | None = None) -> Loaded:
     """Like `load`, for sources held in memory: {display path: text}.
@@ -100,10 +177,12 @@ def within(path: Path, folder: Path) -> bool:
 
 
 def load(targets: list[Path] | None = None, *, check: bool = True,
-         checking: frozenset[str] | None = None) -> Loaded:
+         checking: frozenset[str] | None = None, needed: bool = False, only: list[Path] | None = None) -> Loaded:
     """Parse, resolve and (optionally) check rulespecs. Never raises for bad input.
     `checking`: display paths; only the titles built from one of them are checked (`rulec check
-    FILE` reads the other rulespecs for context, and shows the diagnostics of FILE alone)."""
+    FILE` reads the other rulespecs for context, and shows the diagnostics of FILE alone).
+    `needed`: for files of rulespecs/, read only what they build on (`needed_files`), not every
+    rulespec. `only`: read these files and no other (`title_files`)."""
     sources = SourceMap()
     modules: list[Module] = []
     diagnostics: list[Diagnostic] = []
@@ -117,7 +196,8 @@ def load(targets: list[Path] | None = None, *, check: bool = True,
             # `rulec check /dev/null` read nothing and said "0 errors"; a pipe would block the read
             diagnostics.append(error("E090", f"{paths.display(root)} is no rulespec: a device or a pipe, "
                                              "not a .rules file or a folder of them"))
-    for path in rulespec_files(targets):
+    files_read = only or (needed_files(targets) if needed and targets else None) or rulespec_files(targets)
+    for path in files_read:
         shown = paths.display(path)
         files.append(shown)
         if given is not None and path.resolve() not in given:

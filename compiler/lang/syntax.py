@@ -275,8 +275,9 @@ class Index:
 
 @dataclass(frozen=True)
 class Quantifier:
-    """all/any/sum/count/filter/least/most(var in domain: body); filter is the list of the domain's elements for which
-    the body holds; least and most the smallest and the largest value of the body (0 over no element, as a sum)."""
+    """all/any/sum/count/filter/greatest/least(var in domain: body); filter is the list of the domain's elements for
+    which the body holds; greatest and least the greatest and the least value of the body (0 over no element, as a
+    sum)."""
 
     kind: str
     var: str
@@ -571,6 +572,9 @@ class Param:
     required: bool = False
     required_when: Expr | None = None
     documentation: bool = False
+    #: `in LOW..HIGH` (HIGH None: no most): the range of the numbers it holds (`rulec check`'s E020).
+    #: Left out of `repr`, as spans are: only the checker reads it, and the verifier's keys are reprs
+    bounds: tuple[int, int | None] | None = field(default=None, repr=False)
 
     @property
     def clause_key(self) -> tuple[str, str]:

@@ -173,6 +173,41 @@ KIND_BOUNDS = {
 }
 
 
+def _out_of_range(param: s.Param, value, name: str) -> list[Diagnostic]:
+    """E020 at each number `value` holds (itself, a list's items, a map's values; not a map's keys, nor
+    a record's fields, which their own kind's ranges hold) outside the range `param` declares (`param
+    slots: int in 1..`: a city with no station circle)."""
+    if param.bounds is None:
+        return []
+    low, high = param.bounds
+    declared = f"in {low}..{'' if high is None else high}"
+    out = []
+    for node, amount, unit in _numbers(value):
+        if low <= amount and (high is None or amount <= high):
+            continue
+        allowed = f"at least {low}{unit}" if high is None else f"from {low}{unit} to {high}{unit}"
+        out.append(error(
+            "E020", f"`{name}` is {allowed}, not {amount}{unit}", node.span if node.span.line else value.span,
+            notes=((param.span, f"`{name}` is declared `{declared}` here"),),
+            help=f"`{name}`: {param.title}" if param.title else None))
+    return out
+
+
+def _numbers(value):
+    """(the node, its number, "%" or "") of each number `value` holds as `_out_of_range` reads it."""
+    if isinstance(value, s.Unary) and value.op == "-" and isinstance(value.operand, (s.Int, s.Money, s.Percent)):
+        inner = value.operand
+        yield value, -getattr(inner, "amount", getattr(inner, "value", 0)), "%" if isinstance(inner, s.Percent) else ""
+    elif isinstance(value, (s.Int, s.Money, s.Percent)):
+        yield value, getattr(value, "amount", getattr(value, "value", 0)), "%" if isinstance(value, s.Percent) else ""
+    elif isinstance(value, s.ListLit):
+        for item in value.items:
+            yield from _numbers(item)
+    elif isinstance(value, s.MapLit):
+        for _key, item in value.entries:
+            yield from _numbers(item)
+
+
 def _unknown_types(alts: tuple[Atom, ...]) -> list[str]:
     """The names of a parameter's type that name no type (a scalar, enum, kind or `RUNTIME_TYPES`)."""
     out: list[str] = []
@@ -510,7 +545,7 @@ class Checker(ExpressionTypes):
         or a `set` of one with another number of arguments than its elements have parts, and an enum part
         given a literal that is no value of its enum: the engine and the z3 model both need the elements'
         kinds and the moment."""
-        from compiler.runtime.game import STATE_RESETS
+        from compiler.runtime.vocabulary import STATE_RESETS
 
         kinds = ("player", "corporation", "private", "minor", "certificate")
         enums = {clause.decl.name: clause.decl.values for clause in self.title.clauses if isinstance(clause.decl, s.Enum)}
@@ -858,6 +893,7 @@ class Checker(ExpressionTypes):
             return
         if not self._value(prop.value, alts, where=f"`{prop.name}`"):
             self._bounds(prop.name, prop.value, TITLE_BOUNDS)
+            self.out.extend(_out_of_range(param, prop.value, prop.name))
 
     def _bounds(self, name: str, value, bounds: dict) -> None:
         """E020 for a number or percentage of a property whose meaning bounds it (`TITLE_BOUNDS`,
@@ -995,6 +1031,7 @@ class Checker(ExpressionTypes):
                 continue
             if not self._value(prop.value, self.type_of(param), where=f"`{prop.name}`"):
                 self._bounds(prop.name, prop.value, KIND_BOUNDS)
+                self.out.extend(_out_of_range(param, prop.value, prop.name))
         self._missing(kind, {p.name: p.value for p in comp.properties}, comp.span, f"{comp.kind} {comp.key or ''}".strip())
         self.out.extend(_path_nodes(comp))
         for child in comp.children:
@@ -1113,7 +1150,7 @@ class Checker(ExpressionTypes):
                 ))
                 continue
             problems = self._problems(value, self.type_of(param), f"`{name}`")
-            out.extend(problems)
+            out.extend(problems or _out_of_range(param, value, name))
             if not problems and kind is not None and kind.name == "path" and name in ("a", "b"):
                 out.extend(_path_end(value))
         if kind is not None:

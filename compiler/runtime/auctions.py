@@ -210,30 +210,30 @@ class Auctions:
         self.j.set(self.g, "starting", {"open": True, "queue": (), "auctions": 0, "high": None,
                                         "passed": frozenset(), "picks": None, "picked": frozenset(),
                                         "passes": 0, "last_bidder": None})
-        self.j.set(self.g, "bids", ())
+        self._set_bids([])
         self.j.set(self.g, "turn", self.g["priority"])
 
     def _open_auction_on(self) -> bool:
         st = self.g.get("starting")
         return self.g["round"] == "auction" and bool(st) and bool(st.get("open"))
 
-    def b_own_bid(self, player: Entity, item: Entity) -> int:
-        """own_bid(P, X): the amount of P's standing bid on private X, or 0."""
-        return max((a for x, pid, a in self.g.get("bids", ()) if x == item.id and pid == player.id), default=0)
+    def _bids(self) -> list[tuple[str, str, int]]:
+        """The standing bids (the library's state `standing_bid`), each (private, player, amount), in the
+        order they were placed (a raised or moved bid last)."""
+        return [(x, pid, amount) for (x, pid), amount in self.g.get("state:standing_bid", {}).items()]
 
-    def b_open_bid(self, player: Entity, item: Entity, amount: int) -> None:
-        """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid);
-        the money is set aside and the turn passes on."""
-        self._set_open_bid(player, None, item, amount)
+    def _set_bids(self, bids: list[tuple[str, str, int]]) -> None:
+        """The standing bids become `bids` (those the runtime leaves standing as it settles some)."""
+        self.j.set(self.g, "state:standing_bid", {(x, pid): amount for x, pid, amount in bids})
 
-    def b_move_bid(self, player: Entity, old: Entity, item: Entity, amount: int) -> None:
-        """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X."""
-        self._set_open_bid(player, old, item, amount)
-
-    def _set_open_bid(self, player: Entity, old: Entity | None, item: Entity, amount: int) -> None:
-        drop = {item.id} | ({old.id} if old is not None else set())
-        bids = tuple(b for b in self.g.get("bids", ()) if not (b[0] in drop and b[1] == player.id))
-        self.j.set(self.g, "bids", bids + ((item.id, player.id, amount),))
+    def b_bid_placed(self, player: Entity) -> None:
+        """bid_placed(P): P has just placed a bid (the library's place_bid, open_bid, move_bid set it): the turn
+        passes on. In the open auction a bid breaks the run of passes and takes P out of the passing order."""
+        if not self._open_auction_on():
+            self.j.set(self.g, "acted", True)
+            self.j.set(self.g, "passes", 0)
+            self._next_turn()
+            return
         st = dict(self.g["starting"])
         st.update(passes=0, last_bidder=self.players.index(player),
                   pass_order=tuple(p for p in st.get("pass_order", ()) if p != player.id))
@@ -256,7 +256,7 @@ class Auctions:
         """All passed in succession: each private goes to its highest bidder, who pays the bank; a private
         without a bid goes to the bank pool (the market); the priority deal goes to the player after the
         last to place or raise a bid; then the first stock round."""
-        bids = self.g.get("bids", ())
+        bids = self._bids()
         for item in self.privates:
             if self.closed[item.id] or self.owner[item.id] is not BANK or not self._in_play_pickable(item):
                 continue
@@ -269,7 +269,7 @@ class Auctions:
                 self._grant(player, item)
             else:
                 self.move(item, BANK, POOL)
-        self.j.set(self.g, "bids", ())
+        self._set_bids([])
         last = self.g["starting"]["last_bidder"]
         if self._param_or("seating_after_auction", "unchanged") == "passing_order":
             # the players take their seats in the order they began passing, the first with the priority deal
@@ -290,12 +290,13 @@ class Auctions:
         self.j.set(self.g, "starting", st)
         self._next_bidder_in_auction()
 
-    def b_auction_discount(self, item: Entity) -> int:
-        """auction_discount(X): how far the opening bid on X has fallen because everyone passed on it
-        (`auction_all_pass_first: discount`); 0 otherwise."""
+    def _show_auction_discount(self) -> None:
+        """The library's auction_discount (`auction_all_pass_first: discount`): the round's discount on the
+        opening bid (the runtime's, which a sale leaves as it was) on the private now on auction, on no other."""
         st = self.g.get("starting") or {}
         queue = st.get("queue") or ()
-        return int(st.get("discount", 0)) if queue and queue[0] == item.id else 0
+        discount = int(st.get("discount", 0))
+        self.j.set(self.g, "state:auction_discount", {(queue[0],): discount} if queue and discount else {})
 
     def b_auction_passed(self, player: Entity) -> bool:
         """auction_passed(P): P has passed in the opening auction under way and may not bid in it again."""
@@ -344,6 +345,7 @@ class Auctions:
                 st["discount"] = st.get("discount", 0) + int(self.DATA.properties.get("min_bid_raise", 5))
                 st.update(high=None, passed=frozenset())
                 self.j.set(self.g, "starting", st)
+                self._show_auction_discount()
                 if int(self._value(item.get("cost"), f"private {item} cost")) - st["discount"] <= 0:
                     opener = self.players[(self.g["priority"] + st["auctions"] - 1) % self.n]
                     st = dict(st)
@@ -351,6 +353,7 @@ class Auctions:
                     st["repeat_at"] = st["auctions"] + 1   # ... and the one after it by the same player
                     st["discount"] = 0
                     self.j.set(self.g, "starting", st)
+                    self._show_auction_discount()
                     self._auction_sold(opener, 0)
                     return
                 self.j.set(self.g, "turn", (self.g["priority"] + st["auctions"] - 1) % self.n)
@@ -374,6 +377,7 @@ class Auctions:
         self._grant(player, item)
         st["queue"] = st["queue"][1:]
         self.j.set(self.g, "starting", st)
+        self._show_auction_discount()
         if st["queue"]:
             self._open_auction()
         else:
@@ -444,6 +448,7 @@ class Auctions:
         st = dict(self.g["starting"])
         st.update(queue=(), high=None, passed=frozenset(), picks=None)
         self.j.set(self.g, "starting", st)
+        self._show_auction_discount()
         self._start_stock_round(self.g["priority"])
 
     def _starting_pass(self, player: Entity) -> None:
@@ -477,11 +482,7 @@ class Auctions:
             return high[1] if high is not None and self.b_auction_company() == item else 0
         if self.g.get("auction") and self.g["auction"]["company"] == item.id:
             return self.g["auction"]["high"][1]
-        return max((a for x, _, a in self.g.get("bids", ()) if x == item.id), default=0)
-
-    def b_in_auction(self) -> bool:
-        """in_auction(): whether an auction among a private's bidders is under way."""
-        return bool(self.g.get("auction"))
+        return max((a for x, _, a in self._bids() if x == item.id), default=0)
 
     def b_auction_company(self) -> Entity | None:
         """auction_company(): the private being auctioned."""
@@ -490,14 +491,6 @@ class Auctions:
             return self.entity("private", queue[0]) if queue and not self.b_picking() else None
         auction = self.g.get("auction")
         return self.entity("private", auction["company"]) if auction else None
-
-    def b_place_bid(self, player: Entity, item: Entity, amount: int) -> None:
-        """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside."""
-        bids = tuple(b for b in self.g.get("bids", ()) if not (b[0] == item.id and b[1] == player.id))
-        self.j.set(self.g, "bids", bids + ((item.id, player.id, amount),))
-        self.j.set(self.g, "acted", True)
-        self.j.set(self.g, "passes", 0)
-        self._next_turn()
 
     def b_raise_bid(self, player: Entity, amount: int) -> None:
         """raise_bid(P, n): in the auction, P raises the high bid to n."""
@@ -534,6 +527,7 @@ class Auctions:
         winner_id, amount = auction["high"]
         item = self.entity("private", auction["company"])
         self.j.set(self.g, "auction", None)
+        self.state_set("in_auction", (), False)  # the library's flag
         self._sell_private(self.entity("player", winner_id), item, amount)
         if not self.g.get("auction"):
             # play resumes left of the last player who bought a private at its offered price
@@ -542,8 +536,7 @@ class Auctions:
 
     def _sell_private(self, player: Entity, item: Entity, amount: int) -> None:
         """A private goes to a bidder for its bid; his other bids stay set aside."""
-        bids = tuple(b for b in self.g.get("bids", ()) if b[0] != item.id)
-        self.j.set(self.g, "bids", bids)
+        self._set_bids([b for b in self._bids() if b[0] != item.id])
         self.transfer(amount, player, BANK)
         self.move(item, BANK, player)
         self._grant(player, item)
@@ -555,7 +548,7 @@ class Auctions:
         left = self._privates_for_sale()
         if not left:
             return False
-        bids = [b for b in self.g.get("bids", ()) if b[0] == left[0]]
+        bids = [b for b in self._bids() if b[0] == left[0]]
         if not bids:
             return False
         item = self.entity("private", left[0])
@@ -566,10 +559,10 @@ class Auctions:
         high = max(bids, key=lambda b: (b[2], -self.players.index(self.entity("player", b[1]))))
         order = [p.id for p in self._seating_from(self.entity("player", high[1])) if p.id in {b[1] for b in bids}]
         order.append(high[1])
-        remaining = tuple(b for b in self.g.get("bids", ()) if b[0] != item.id)
-        self.j.set(self.g, "bids", remaining)
+        self._set_bids([b for b in self._bids() if b[0] != item.id])
         self.j.set(self.g, "auction", {"company": item.id, "bidders": tuple(order), "turn": order[0],
                                        "high": (high[1], high[2])})
+        self.state_set("in_auction", (), True)  # the library's flag
         return True
 
     def _offer_next_private(self) -> None:
@@ -582,10 +575,6 @@ class Auctions:
         else:
             self.j.set(self.g, "sale_price", None)
         self.j.set(self.g, "passes", 0)
-
-    def b_private_on_sale(self) -> Entity | None:
-        left = self._privates_for_sale()
-        return self.entity("private", left[0]) if left else None
 
     def b_sale_price(self) -> int:
         return self.g["sale_price"]

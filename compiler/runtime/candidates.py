@@ -35,7 +35,7 @@ class Candidates:
     def _cand_buy_company(self, entity, who):
         out = []
         if self.g["round"] == "stock":
-            item = self.b_private_on_sale()
+            item = self.call("private_on_sale")
             if item is not None:
                 out.append({"type": "buy_company", **who, "company": item.id, "price": self.g["sale_price"]})
             return out
@@ -56,7 +56,7 @@ class Candidates:
             target = self.b_acquisition_target()
             if target is None or entity.kind != "corporation":
                 return []
-            least = self.b_highest_acquisition_bid() + 1
+            least = self.call("highest_acquisition_bid") + 1
             prices = sorted({least, max(least, self.cash[entity] // 2), max(least, self.cash[entity])})
             return [{"type": "bid", **who, "corporation": target.id, "price": p} for p in prices]
         if self.g["round"] == "draft":
@@ -94,7 +94,7 @@ class Candidates:
         if not self._open_auction_on():
             return []
         out = []
-        for old, pid, _ in self.g.get("bids", ()):
+        for old, pid, _ in self._bids():
             if pid == entity.id:
                 out.extend(self._open_bid_candidates(entity, who, old))
         return out

@@ -135,12 +135,15 @@ class DslSupport:
 
     def state_put(self, name: str, parts: tuple, amount: int) -> None:
         """`set NAME(a, b) = x` of a declared amount: (a, b)'s amount becomes x (a new dict: the journal
-        keeps the old one)."""
+        keeps the old one; in it, the elements in the order they were last set, none at 0)."""
         key = f"state:{name}"
         element = tuple(self._state_key(p) for p in parts)
         held = self.g.get(key, {})
         if held.get(element, 0) != amount:
-            self.j.set(self.g, key, {**held, element: amount})
+            # an element set anew comes last, and one back at 0 is no longer held: the runtime's readers
+            # that go through an amount in order (the standing bids, `standing_bid`) meet them as set
+            rest = {k: v for k, v in held.items() if k != element}
+            self.j.set(self.g, key, {**rest, element: amount} if amount else rest)
 
     def _reset_states(self, moment: str) -> None:
         """The declared states whose lifetime ends at `moment` (one of STATE_RESETS) are emptied (an

@@ -1089,7 +1089,7 @@ class OperatingRound:
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "acquisition")
         self.j.set(self.g, "acquisition", {"up": tuple(c.id for c in up), "queue": tuple(c.id for c in up),
-                                           "target": None, "bidders": (), "turn": 0, "bids": ()})
+                                           "target": None, "bidders": (), "turn": 0})
         self._next_acquisition()
         return True
 
@@ -1109,7 +1109,8 @@ class OperatingRound:
                               and not self.corp[c.id]["closed"] and c.id not in state["up"]
                               and (president is None or self.call("president", c) != president)), key=self._operating_key)
             self.j.set(self.g, "acquisition", {**state, "queue": tuple(queue), "target": target.id,
-                                               "bidders": tuple(c.id for c in bidders), "turn": 0, "bids": ()})
+                                               "bidders": tuple(c.id for c in bidders), "turn": 0})
+            self.j.set(self.g, "state:acquisition_bids", {})  # the library's: none yet for this corporation
             if bidders:
                 return
             self._resolve_acquisition()
@@ -1119,16 +1120,9 @@ class OperatingRound:
         state = self.g.get("acquisition")
         return self.entity("corporation", state["target"]) if state and state["target"] else None
 
-    def b_highest_acquisition_bid(self) -> int:
-        """highest_acquisition_bid(): the highest bid so far for the corporation being auctioned (0: none)."""
-        state = self.g.get("acquisition")
-        return max((price for _, price in state["bids"]), default=0) if state else 0
-
-    def b_acquisition_bid(self, bidder: Entity, amount: int) -> None:
-        """acquisition_bid(C, n): C bids n for the corporation being auctioned; its one bid (18CO §7.1.1):
-        the turn passes to the next bidder."""
-        state = self.g["acquisition"]
-        self.j.set(self.g, "acquisition", {**state, "bids": state["bids"] + ((bidder.id, int(amount)),)})
+    def b_acquisition_bid_placed(self, bidder: Entity) -> None:
+        """acquisition_bid_placed(C): C has made its one bid for the corporation being auctioned (18CO §7.1.1;
+        the library's acquisition_bids holds it): the turn passes to the next bidder, the last settling the auction."""
         self._acquisition_turn_over()
 
     def _acquisition_turn_over(self) -> None:
@@ -1148,7 +1142,7 @@ class OperatingRound:
         state = self.g["acquisition"]
         target = self.entity("corporation", state["target"])
         best = None
-        for cid, price in state["bids"]:
+        for (cid,), price in self.g.get("state:acquisition_bids", {}).items():  # the library's, in the order made
             if best is None or price > best[1]:
                 best = (cid, price)
         if best is not None:

@@ -97,7 +97,7 @@ class Records:
                 "passed": sorted(st["passed"]),
                 "picks": list(st["picks"]) if st["picks"] is not None else None,
                 # the open auction's standing bids: [private, player, amount]
-                **({"bids": [list(b) for b in self.g.get("bids", ())]} if st.get("open") else {})}
+                **({"bids": [list(b) for b in self._bids()]} if st.get("open") else {})}
 
     def record(self) -> dict:
         """One game's record for `rulec play --json` and `rulec replay --json`."""

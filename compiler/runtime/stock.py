@@ -754,7 +754,7 @@ class StockRound:
         if self.g["passes"] < self.n:
             self._next_turn()
             return
-        item = self.b_private_on_sale()
+        item = self.call("private_on_sale")
         effect = item.get("on_all_pass")
         self.j.set(self.g, "passes", 0)
         if effect == "discount":

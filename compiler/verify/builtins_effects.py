@@ -648,9 +648,8 @@ class EffectBuiltins:
         whoever acts next is the runtime's to say."""
         ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
 
-    def b_place_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
-        p = self.ent(player)
-        self.rewrite_bids(ctx, self.ent(item), lambda q, old: IF(p == self.m.z(q), zi(amount), old))
+    def b_bid_placed(self, ctx: Ctx, player: Any) -> None:
+        """As GameBase.b_bid_placed: the turn passes on (the round machinery's, which the model havocs)."""
         self.turn_over(ctx)
 
     def b_collected(self, ctx: Ctx, holder: Any, kind: Any) -> Any:
@@ -666,26 +665,6 @@ class EffectBuiltins:
         for c in self.m.corporations:
             name = f"collected:{kind}@{c.id}"
             ctx.state[name] = IF(ctx.path, 0, ctx.state[name])
-
-    def b_own_bid(self, ctx: Ctx, player: Any, item: Any) -> Any:
-        """As GameBase.b_own_bid: the player's standing bid on the private, or 0."""
-        m = self.m
-        p, x = self.ent(player), self.ent(item)
-        out: Any = 0
-        for y in m.privates:
-            for q in m.players:
-                out = IF(AND(p == m.z(q), x == m.z(y)), ctx.state[f"bid:{y.id}@{q.id}"], out)
-        return out
-
-    def b_open_bid(self, ctx: Ctx, player: Any, item: Any, amount: Any) -> None:
-        """As GameBase.b_open_bid: the player's bid on the private becomes `amount`."""
-        self.b_place_bid(ctx, player, item, amount)
-
-    def b_move_bid(self, ctx: Ctx, player: Any, old: Any, item: Any, amount: Any) -> None:
-        """As GameBase.b_move_bid: the bid on `old` is withdrawn, the bid on `item` becomes `amount`."""
-        p = self.ent(player)
-        self.rewrite_bids(ctx, self.ent(old), lambda q, bid: IF(p == self.m.z(q), 0, bid))
-        self.b_place_bid(ctx, player, item, amount)
 
     def b_raise_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
         st = ctx.state

@@ -397,13 +397,6 @@ class MapBuiltins:
         ctx.require(AND(self.b_pending_decision(ctx, corp, "place_token"), OR(*chooses)))
         return Opaque("a chosen home station")
 
-    def b_auction_discount(self, ctx: Ctx, item: Any) -> Any:
-        """As GameBase.b_auction_discount: how often everyone passed on the first private is outside the
-        model: any amount not below zero."""
-        v = self.oracle(ctx, "auction_discount", (item,), sort="int")
-        ctx.shared.axioms.append(v >= 0)
-        return v
-
     def b_row_after_marker(self, ctx: Ctx) -> Any:
         """As GameBase.b_row_after_marker: the round track is outside the model."""
         return self.oracle(ctx, "row_after_marker", (), sort="int")

@@ -10,6 +10,7 @@ import z3
 
 from compiler.runtime.game import COMBINED_STEPS
 from compiler.verify.model import (
+    AUCTION,
     BANK,
     DEPOT,
     ELSEWHERE,
@@ -24,6 +25,7 @@ from compiler.verify.model import (
     Item,
     Reads,
     Unsupported,
+    bid_var,
     hold_name,
 )
 from compiler.verify.terms import (
@@ -713,15 +715,9 @@ class StateBuiltins:
         """As GameBase.b_acquisition_target: the corporation the runtime auctions (any entity)."""
         return ctx.fresh("acquisition_target", "ent")
 
-    def b_highest_acquisition_bid(self, ctx: Ctx) -> Any:
-        """As GameBase.b_highest_acquisition_bid: the runtime's record of bids (any amount, at least 0)."""
-        high = ctx.fresh("acquisition_high")
-        ctx.shared.axioms.append(high >= 0)
-        return high
-
-    def b_acquisition_bid(self, ctx: Ctx, bidder: Any, amount: Any) -> None:
-        """As GameBase.b_acquisition_bid: the bid is recorded and the turn passes; the resolution (payment,
-        takeover or liquidation) is a runtime step the model does not follow."""
+    def b_acquisition_bid_placed(self, ctx: Ctx, bidder: Any) -> None:
+        """As GameBase.b_acquisition_bid_placed: the turn passes; the resolution (payment, takeover or
+        liquidation) is a runtime step the model does not follow."""
         self.turn_over(ctx)
 
     def b_stock_round_number(self, ctx: Ctx) -> Any:
@@ -753,13 +749,6 @@ class StateBuiltins:
             item = m.item_of_ent(ent)
             assert item is not None
             out.append((ent, AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{ent.id}"]))))
-        return out
-
-    def b_private_on_sale(self, ctx: Ctx) -> Any:
-        m = self.m
-        out: Any = m.z(NONE)
-        for ent, cond in reversed(self.privates_for_sale(ctx)):
-            out = IF(cond, m.z(ent), out)
         return out
 
     def b_certificates(self, ctx: Ctx, holder: Any) -> Any:
@@ -950,16 +939,13 @@ class StateBuiltins:
         best: Any = 0
         for x in m.privates:
             for q in m.players:
-                b = st[f"bid:{x.id}@{q.id}"]
+                b = st[bid_var(x, q)]
                 best = IF(AND(e == m.z(x), b > zi(best)), b, best)
-        return IF(AND(st["auction"], st["auction_company"] == e), st["auction_high"], best)
-
-    def b_in_auction(self, ctx: Ctx) -> Any:
-        return ctx.state["auction"]
+        return IF(AND(st[AUCTION], st["auction_company"] == e), st["auction_high"], best)
 
     def b_auction_company(self, ctx: Ctx) -> Any:
         st = ctx.state
-        out = IF(st["auction"], st["auction_company"], self.m.z(NONE))
+        out = IF(st[AUCTION], st["auction_company"], self.m.z(NONE))
         first_round = self.m.prop_value("first_round")
         ctx.shared.reads.add("property", "first_round", first_round)
         if first_round == "auction":
@@ -990,11 +976,11 @@ class StateBuiltins:
 
     def rewrite_bids(self, ctx: Ctx, item: Any, new: Any) -> None:
         """Where the path holds, each player q's bid on the private `item` (a z3 term) becomes
-        `new(q, old)`, `old` being that bid now (the `bid:<private>@<player>` variables)."""
+        `new(q, old)`, `old` being that bid now (the library's standing_bid, `bid_var`)."""
         m = self.m
         for y in m.privates:
             for q in m.players:
-                name = f"bid:{y.id}@{q.id}"
+                name = bid_var(y, q)
                 ctx.state[name] = IF(AND(ctx.path, item == m.z(y)), new(q, ctx.state[name]), ctx.state[name])
 
     def b_sale_price(self, ctx: Ctx) -> Any:

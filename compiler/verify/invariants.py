@@ -38,6 +38,7 @@ import z3
 
 from compiler.lang import syntax as s
 from compiler.verify.model import (
+    AUCTION,
     BANK,
     DEPOT,
     NONE,
@@ -47,6 +48,7 @@ from compiler.verify.model import (
     GapError,
     Model,
     Reads,
+    bid_var,
     granted_var,
     hold_name,
     rulebook_cites,
@@ -429,10 +431,10 @@ def bids_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     out = []
     for x in m.privates:
         for p in m.players:
-            bid = st[f"bid:{x.id}@{p.id}"]
+            bid = st[bid_var(x, p)]
             out.append(Atom(f"{x.id}/{p.id}", bid >= 0 if bidding is True or open_auction else bid == 0))
     if bidding is not True:
-        out.append(Atom("auction", NOT(st["auction"])))
+        out.append(Atom("auction", NOT(st[AUCTION])))
     return out
 
 

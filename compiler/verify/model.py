@@ -1178,10 +1178,8 @@ class StateVars:
                 add(f"field:{c.id}.{name}", sort, "corp")
         for c in model.layout_corps:
             add(f"layout:{c.id}", "int", "corp")
-        for x in model.privates:
-            for p in model.players:
-                add(f"bid:{x.id}@{p.id}", "int", "private")
-        add("auction", "bool", "private")
+        # (the standing bids on privates: the library's declared state standing_bid, below)
+        # (whether an auction among a private's bidders is under way: the library's flag in_auction, AUCTION)
         for x in model.draft_items:
             # who has picked the company in the draft so far (NONE: nobody), and the price he will pay
             add(f"drafter:{x.id}", "ent", "draft")
@@ -1395,6 +1393,15 @@ def state_var(name: str, parts: tuple[Ent | Item | str, ...]) -> str:
     """The state variable of one element of a declared state: `state:sold_this_round:P1@B&O`,
     `state:done_this_turn:emergency_issue` (a part of an enum is its value)."""
     return f"state:{name}:" + "@".join(p if isinstance(p, str) else p.id for p in parts)
+
+
+def bid_var(private: Ent, player: Ent) -> str:
+    """The state variable of a player's standing bid on a private: the library's amount `standing_bid`."""
+    return state_var("standing_bid", (private, player))
+
+
+#: the state variable of whether an auction among a private's bidders is under way: the library's flag `in_auction`
+AUCTION = state_var("in_auction", ())
 
 
 def granted_var(cert: Item) -> str:

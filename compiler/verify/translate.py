@@ -48,6 +48,7 @@ from typing import Any
 import z3
 
 from compiler.verify.model import (
+    AUCTION,
     BANK,
     DEPOT,
     NONE,
@@ -57,6 +58,7 @@ from compiler.verify.model import (
     Model,
     Reads,
     Unsupported,
+    bid_var,
     component_data,
     hold_name,
     state_var,
@@ -231,12 +233,12 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         p: Ent = binding.get("player")
         pre = m.vars.fresh_state("pre")
         ctx = tr.new_ctx(pre)
-        on_sale = b.b_private_on_sale(ctx)
+        on_sale = tr.call("private_on_sale", [], {}, ctx)  # the library's
         amount = z3.Int("param:amount")
         ctx.shared.params["amount"] = amount
-        bid = pre[f"bid:{x.id}@{p.id}"]
+        bid = pre[bid_var(x, p)]
         sold = [AND(on_sale == m.z(x), OR(AND(bid > 0, amount == bid),
-                                            AND(pre["auction"], pre["auction_company"] == m.z(x),
+                                            AND(pre[AUCTION], pre["auction_company"] == m.z(x),
                                                 amount == pre["auction_high"])))]
         ctx.shared.reads.add("property", "first_round", m.prop_value("first_round"))
         if m.prop_value("first_round") == "auction":
@@ -253,11 +255,11 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         b.move(ctx, m.z(x), m.z(BANK), m.z(p))
         b.grant(ctx, m.z(p), m.z(x))
         for q in m.players:
-            ctx.state[f"bid:{x.id}@{q.id}"] = 0
+            ctx.state[bid_var(x, q)] = 0
         ctx.shared.reads.add("property", "private_sale_bidding", m.prop_value("private_sale_bidding"))
         if m.prop_value("private_sale_bidding") is True:
             # the auction among the private's bidders (`_auction_won`) ends; another may begin
-            ctx.havoc(["auction", "auction_company", "auction_high"])
+            ctx.havoc([AUCTION, "auction_company", "auction_high"])
         b.turn_over(ctx)
         return tr.finish(binding.label("private_sold_to_bidder"), ctx, pre)
 
@@ -373,9 +375,6 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
     for kind in m.collect_kinds():
         for c in m.corporations:
             state[f"collected:{kind}@{c.id}"] = z3.IntVal(0)
-    for x in m.privates:
-        for p in m.players:
-            state[f"bid:{x.id}@{p.id}"] = z3.IntVal(0)
     for decl in m.states():
         # the declared states start empty, as the engine's (an amount: 0)
         try:
@@ -384,7 +383,6 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
             continue
         for parts in elements:
             state[state_var(decl.name, parts)] = z3.IntVal(0) if decl.is_amount else z3.BoolVal(False)
-    state["auction"] = z3.BoolVal(False)
     for x in m.draft_items:
         state[f"drafter:{x.id}"] = m.z(NONE)
         state[f"draft_price:{x.id}"] = z3.IntVal(0)

@@ -884,12 +884,13 @@ class Translator:
             value = SUM([IF(c, b, 0) for c, b in parts])
         elif e.kind == "count":
             value = SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
-        elif e.kind in ("least", "most"):
-            # the smallest (largest) value of the body over the elements present; 0 where none is
-            op = "<" if e.kind == "least" else ">"
+        elif e.kind in ("greatest", "least"):
+            # the greatest (least) of the values of the elements there, 0 where none is (the engine's max, min,
+            # default 0)
+            op = ">" if e.kind == "greatest" else "<"
             value, seen = 0, False
             for c, b in parts:
-                value = IF(c, IF(seen, IF(self.cmp(op, b, value), b, value), b), value)
+                value = IF(AND(c, OR(NOT(seen), self.cmp(op, b, value))), b, value)
                 seen = OR(seen, c)
         else:
             raise Unsupported(f"quantifier {e.kind}")

@@ -150,6 +150,7 @@ def validate(title: Title, *, games: int = 3, seed: int = 1, want: int = 200, li
                 break
             count += 1
         played += 1
+    report.games = played
     return report
 
 
@@ -281,7 +282,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
     short = {k for k in STOCK_KINDS if report.accepted.get(k, 0) < want}
     if short and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
         prices = [game.g["sale_price"]]
-        on_sale = game.b_private_on_sale()
+        on_sale = game.call("private_on_sale")
         if "buy_company" in short and on_sale is not None:
             cost = int(on_sale.get("cost", 0) or 0)
             prices = sorted({game.g["sale_price"], cost, max(0, cost - 5), max(0, cost - 10), 0})

@@ -75,6 +75,8 @@ class ValidationReport:
     #: seeds not played because their setup left the scope at once (a
     #: corporation of the scope removed)
     setups_out_of_scope: int = 0
+    #: the games played (`validate`'s `games`, and those beyond while an action is short)
+    games: int = 0
 
     def summary(self) -> str:
         lines = [f"translation validation of {self.title}: {sum(self.accepted.values())} accepted actions, "
