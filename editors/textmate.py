@@ -80,7 +80,7 @@ def grammar() -> dict:
         {"match": _words(lexer._STATEMENT), "name": SCOPES[Keyword]},
         {"match": _words(lexer._WORD_OPS), "name": SCOPES[Operator.Word]},
         {"match": _words(lexer._CONSTANTS), "name": SCOPES[Keyword.Constant]},
-        {"match": r"\b(all|any|sum|count|filter)(?=\s*\()", "name": SCOPES[Name.Builtin]},
+        {"match": r"\b(all|any|sum|count|filter|greatest|least)(?=\s*\()", "name": SCOPES[Name.Builtin]},
         {"match": lexer._STRING, "name": SCOPES[String.Double]},
         {"match": r"[$Ł£€¥][0-9]+", "name": SCOPES[Number]},
         {"match": r"[0-9]+%", "name": SCOPES[Number]},

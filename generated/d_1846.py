@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -373,6 +373,7 @@ TABLES = {
     'CARDS': {
         'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('count_note', False)),
         'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('on_train_note', False)),
+        'market': (('rows', False), ('left_edge', False), ('right_edge', False), ('top_edge', False), ('frozen_in', False), ('par_cells', False), ('kind', False), ('summary', False), ('move_left', False), ('move_right', False), ('move_right_twice', False), ('move_right_thrice', False), ('pool_sale_drop', False), ('sell_movement', False)),
     },
 }
 
@@ -391,24 +392,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1486',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action bid': 'rulespecs/lib/18xx.rules:880',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:940',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1153',
+        'at action bid': 'rulespecs/lib/18xx.rules:902',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:962',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1175',
         'at action company_lay_tile': 'rulespecs/1846.rules:1507',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1229',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1109',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1303',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1084',
-        'at action par': 'rulespecs/lib/18xx.rules:903',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1251',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1131',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1325',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1106',
+        'at action par': 'rulespecs/lib/18xx.rules:925',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1103',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:986',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1125',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1008',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -710,73 +711,73 @@ def r_emergency_seller(g, v_player):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:881
+    # at rulespecs/lib/18xx.rules:903
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:882
+        # at rulespecs/lib/18xx.rules:904
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:882",
+                at="rulespecs/lib/18xx.rules:904",
             )
-        # at rulespecs/lib/18xx.rules:883
+        # at rulespecs/lib/18xx.rules:905
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:883",
+                at="rulespecs/lib/18xx.rules:905",
             )
-        # at rulespecs/lib/18xx.rules:884
+        # at rulespecs/lib/18xx.rules:906
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:884",
+                at="rulespecs/lib/18xx.rules:906",
             )
-        # at rulespecs/lib/18xx.rules:885
+        # at rulespecs/lib/18xx.rules:907
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:887
+        # at rulespecs/lib/18xx.rules:909
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:887",
+                at="rulespecs/lib/18xx.rules:909",
             )
-        # at rulespecs/lib/18xx.rules:888
+        # at rulespecs/lib/18xx.rules:910
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:889
+            # at rulespecs/lib/18xx.rules:911
             if not (v_company == g.b_auction_company()):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:889",
+                    at="rulespecs/lib/18xx.rules:911",
                 )
-            # at rulespecs/lib/18xx.rules:890
+            # at rulespecs/lib/18xx.rules:912
             if not (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:890",
+                    at="rulespecs/lib/18xx.rules:912",
                 )
-            # at rulespecs/lib/18xx.rules:891
+            # at rulespecs/lib/18xx.rules:913
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:891",
+                    at="rulespecs/lib/18xx.rules:913",
                 )
-            # at rulespecs/lib/18xx.rules:892
+            # at rulespecs/lib/18xx.rules:914
             g.b_raise_bid(v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:894
+            # at rulespecs/lib/18xx.rules:916
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:894",
+                    at="rulespecs/lib/18xx.rules:916",
                 )
-            # at rulespecs/lib/18xx.rules:895
+            # at rulespecs/lib/18xx.rules:917
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
@@ -784,130 +785,130 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:895",
+                    at="rulespecs/lib/18xx.rules:917",
                 )
-            # at rulespecs/lib/18xx.rules:897
+            # at rulespecs/lib/18xx.rules:919
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:897",
+                    at="rulespecs/lib/18xx.rules:919",
                 )
-            # at rulespecs/lib/18xx.rules:898
+            # at rulespecs/lib/18xx.rules:920
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:904",
+            at="rulespecs/lib/18xx.rules:926",
         )
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:927
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:905",
+            at="rulespecs/lib/18xx.rules:927",
         )
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:928
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:906",
+            at="rulespecs/lib/18xx.rules:928",
         )
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:929
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:907",
+            at="rulespecs/lib/18xx.rules:929",
         )
-    # at rulespecs/lib/18xx.rules:908
+    # at rulespecs/lib/18xx.rules:930
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:930",
         )
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:931
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:932
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:910",
+            at="rulespecs/lib/18xx.rules:932",
         )
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:933
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:911",
+            at="rulespecs/lib/18xx.rules:933",
         )
-    # at rulespecs/lib/18xx.rules:912
+    # at rulespecs/lib/18xx.rules:934
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:913
+    # at rulespecs/lib/18xx.rules:935
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:913
+        # at rulespecs/lib/18xx.rules:935
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:936
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:937
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:938
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:939
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:918
+    # at rulespecs/lib/18xx.rules:940
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:963
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:963",
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:964
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:943",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:966
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:944",
+            at="rulespecs/lib/18xx.rules:966",
         )
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:967
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:968
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:946",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:969
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -915,9 +916,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:947",
+            at="rulespecs/lib/18xx.rules:969",
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:971
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -928,44 +929,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:949",
+            at="rulespecs/lib/18xx.rules:971",
         )
-    # at rulespecs/lib/18xx.rules:951
+    # at rulespecs/lib/18xx.rules:973
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:952
+    # at rulespecs/lib/18xx.rules:974
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:952"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:974"
         )
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:975
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:976
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:977
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:978
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:1009
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:1010
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:1010",
         )
-    # at rulespecs/lib/18xx.rules:989
+    # at rulespecs/lib/18xx.rules:1011
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:989",
+            at="rulespecs/lib/18xx.rules:1011",
         )
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:1012
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -973,9 +974,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1012",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1014
     if not (
         (
             (
@@ -1004,39 +1005,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1014",
         )
-    # at rulespecs/lib/18xx.rules:997
+    # at rulespecs/lib/18xx.rules:1019
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1020
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:1020",
         )
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1022
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1000",
+            at="rulespecs/lib/18xx.rules:1022",
         )
-    # at rulespecs/lib/18xx.rules:1002
+    # at rulespecs/lib/18xx.rules:1024
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1003
+        # at rulespecs/lib/18xx.rules:1025
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1027
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1006
+    # at rulespecs/lib/18xx.rules:1028
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1007
+        # at rulespecs/lib/18xx.rules:1029
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1031
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1010
+    # at rulespecs/lib/18xx.rules:1032
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1033
     g.state_set(
         "sold_this_round",
         (
@@ -1045,9 +1046,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1034
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1035
     g.b_check_president(v_corporation)
 
 
@@ -1163,25 +1164,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1085
+    # at rulespecs/lib/18xx.rules:1107
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1085",
+            at="rulespecs/lib/18xx.rules:1107",
         )
-    # at rulespecs/lib/18xx.rules:1086
+    # at rulespecs/lib/18xx.rules:1108
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1109
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1109",
         )
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1110
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1111
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1247,14 +1248,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1176
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1154",
+            at="rulespecs/lib/18xx.rules:1176",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1177
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1262,123 +1263,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1155",
+            at="rulespecs/lib/18xx.rules:1177",
         )
-    # at rulespecs/lib/18xx.rules:1156
+    # at rulespecs/lib/18xx.rules:1178
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1157
+    # at rulespecs/lib/18xx.rules:1179
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1158
+        # at rulespecs/lib/18xx.rules:1180
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1160
+        # at rulespecs/lib/18xx.rules:1182
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1160",
+                at="rulespecs/lib/18xx.rules:1182",
             )
-        # at rulespecs/lib/18xx.rules:1161
+        # at rulespecs/lib/18xx.rules:1183
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1161",
+                at="rulespecs/lib/18xx.rules:1183",
             )
-        # at rulespecs/lib/18xx.rules:1162
+        # at rulespecs/lib/18xx.rules:1184
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1162",
+                at="rulespecs/lib/18xx.rules:1184",
             )
-        # at rulespecs/lib/18xx.rules:1163
+        # at rulespecs/lib/18xx.rules:1185
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1164
+        # at rulespecs/lib/18xx.rules:1186
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1164",
+                at="rulespecs/lib/18xx.rules:1186",
             )
-        # at rulespecs/lib/18xx.rules:1165
+        # at rulespecs/lib/18xx.rules:1187
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1166
+        # at rulespecs/lib/18xx.rules:1188
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1167
+        # at rulespecs/lib/18xx.rules:1189
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1169
+        # at rulespecs/lib/18xx.rules:1191
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1169",
+                at="rulespecs/lib/18xx.rules:1191",
             )
-        # at rulespecs/lib/18xx.rules:1170
+        # at rulespecs/lib/18xx.rules:1192
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1170",
+                at="rulespecs/lib/18xx.rules:1192",
             )
-        # at rulespecs/lib/18xx.rules:1171
+        # at rulespecs/lib/18xx.rules:1193
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1172
+        # at rulespecs/lib/18xx.rules:1194
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1173
+        # at rulespecs/lib/18xx.rules:1195
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1175
+        # at rulespecs/lib/18xx.rules:1197
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1175",
+                at="rulespecs/lib/18xx.rules:1197",
             )
-        # at rulespecs/lib/18xx.rules:1176
+        # at rulespecs/lib/18xx.rules:1198
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1176",
+                at="rulespecs/lib/18xx.rules:1198",
             )
-        # at rulespecs/lib/18xx.rules:1177
+        # at rulespecs/lib/18xx.rules:1199
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1177",
+                at="rulespecs/lib/18xx.rules:1199",
             )
-        # at rulespecs/lib/18xx.rules:1178
+        # at rulespecs/lib/18xx.rules:1200
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1178",
+                at="rulespecs/lib/18xx.rules:1200",
             )
-        # at rulespecs/lib/18xx.rules:1179
+        # at rulespecs/lib/18xx.rules:1201
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1180
+        # at rulespecs/lib/18xx.rules:1202
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1181
+        # at rulespecs/lib/18xx.rules:1203
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1215
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1216
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1195
+    # at rulespecs/lib/18xx.rules:1217
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1195",
+            at="rulespecs/lib/18xx.rules:1217",
         )
-    # at rulespecs/lib/18xx.rules:1196
+    # at rulespecs/lib/18xx.rules:1218
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1386,23 +1387,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1196",
+            at="rulespecs/lib/18xx.rules:1218",
         )
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1198",
+            at="rulespecs/lib/18xx.rules:1220",
         )
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1221
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1199",
+            at="rulespecs/lib/18xx.rules:1221",
         )
-    # at rulespecs/lib/18xx.rules:1200
+    # at rulespecs/lib/18xx.rules:1222
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1413,15 +1414,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1200",
+            at="rulespecs/lib/18xx.rules:1222",
         )
-    # at rulespecs/lib/18xx.rules:1202
+    # at rulespecs/lib/18xx.rules:1224
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1225
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1226
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1205
+    # at rulespecs/lib/18xx.rules:1227
     g.b_check_president(v_corporation)
 
 
@@ -1436,14 +1437,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1246
+    # at rulespecs/lib/18xx.rules:1268
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1246",
+            at="rulespecs/lib/18xx.rules:1268",
         )
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1270
     if not (
         (
             (
@@ -1484,9 +1485,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1248",
+            at="rulespecs/lib/18xx.rules:1270",
         )
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1276
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1497,9 +1498,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1254",
+            at="rulespecs/lib/18xx.rules:1276",
         )
-    # at rulespecs/lib/18xx.rules:1256
+    # at rulespecs/lib/18xx.rules:1278
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -1697,7 +1698,7 @@ def r_emergency_issue_open(g, v_corporation):
             (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
             and (r_len(g, g.b_trains(v_corporation)) == 0)
         )
-        and (g.b_cash(v_corporation) < g.b_dearest_side_price())
+        and (g.b_cash(v_corporation) < r_dearest_side_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
 
 
@@ -1749,12 +1750,12 @@ def r_emergency_bundle(g, v_corporation, v_n):
         (
             (
                 (g.b_cash(v_corporation) + r_emergency_raise(g, v_corporation, v_n))
-                >= g.b_cheapest_train_price()
+                >= r_cheapest_train_price(g)
             )
             and (
                 not any(
                     (
-                        r_emergency_reaches(g, v_corporation, v_m, g.b_dearest_side_price())
+                        r_emergency_reaches(g, v_corporation, v_m, r_dearest_side_price(g))
                         and (
                             r_emergency_raise(g, v_corporation, v_m)
                             < r_emergency_raise(g, v_corporation, v_n)
@@ -1765,7 +1766,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
             )
         )
         if any(
-            r_emergency_reaches(g, v_corporation, v_m, g.b_cheapest_train_price())
+            r_emergency_reaches(g, v_corporation, v_m, r_cheapest_train_price(g))
             for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
         )
         else (
@@ -1844,9 +1845,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             at="rulespecs/1846.rules:1447",
         )
     # at rulespecs/1846.rules:1449
-    if not (
-        (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
-    ):
+    if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
@@ -1875,7 +1874,7 @@ def a_bankrupt(g, v_corporation):
     # at rulespecs/1846.rules:1458
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
-        < g.b_cheapest_train_price()
+        < r_cheapest_train_price(g)
     ):
         raise IllegalAction(
             "the president can pay for the train",
@@ -1984,26 +1983,26 @@ def a_company_place_token(g, v_company, v_city):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:904",
+            at="rulespecs/lib/18xx.rules:926",
         )
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:927
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:905",
+            at="rulespecs/lib/18xx.rules:927",
         )
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:932
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:910",
+            at="rulespecs/lib/18xx.rules:932",
         )
 
 
@@ -2037,12 +2036,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1085
+    # at rulespecs/lib/18xx.rules:1107
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1085",
+            at="rulespecs/lib/18xx.rules:1107",
         )
 
 
@@ -2066,12 +2065,12 @@ def q_place_token(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1176
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1154",
+            at="rulespecs/lib/18xx.rules:1176",
         )
 
 
@@ -2176,38 +2175,38 @@ def q_company_place_token(g, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:928
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:906",
+            at="rulespecs/lib/18xx.rules:928",
         )
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:929
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:907",
+            at="rulespecs/lib/18xx.rules:929",
         )
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:904",
+            at="rulespecs/lib/18xx.rules:926",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:931
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:933
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -2215,27 +2214,27 @@ def qb2_par(g, v_player, v_corporation):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:911",
+            at="rulespecs/lib/18xx.rules:933",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:943",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:966
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:944",
+            at="rulespecs/lib/18xx.rules:966",
         )
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:969
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2243,7 +2242,7 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:947",
+            at="rulespecs/lib/18xx.rules:969",
         )
 
 
@@ -2291,23 +2290,23 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1109
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1109",
         )
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1087
+    # at rulespecs/lib/18xx.rules:1109
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1087",
+            at="rulespecs/lib/18xx.rules:1109",
         )
 
 
@@ -2328,14 +2327,14 @@ def q2_place_token(g, v_corporation, v_city):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1176
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1154",
+            at="rulespecs/lib/18xx.rules:1176",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1177
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -2343,7 +2342,7 @@ def qd_buy_train(g, v_corporation, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1155",
+            at="rulespecs/lib/18xx.rules:1177",
         )
 
 
@@ -2393,17 +2392,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1381
+    # at rulespecs/lib/18xx.rules:1403
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1382
+        # at rulespecs/lib/18xx.rules:1404
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1383
+            # at rulespecs/lib/18xx.rules:1405
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1385
+        # at rulespecs/lib/18xx.rules:1407
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1386
+            # at rulespecs/lib/18xx.rules:1408
             g.b_market_move(v_c, "down")
 
 
@@ -2483,9 +2482,9 @@ def r_step_held(g, v_corporation, v_step):
                             and (r_train_buying_power(g, v_corporation) >= 1)
                         )
                         or (
-                            (g.b_cheapest_train_price() > 0)
+                            (r_cheapest_train_price(g) > 0)
                             and (
-                                r_train_buying_power(g, v_corporation) >= g.b_cheapest_train_price()
+                                r_train_buying_power(g, v_corporation) >= r_cheapest_train_price(g)
                             )
                         )
                     )

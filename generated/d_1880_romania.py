@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -494,6 +494,7 @@ TABLES = {
     'CARDS': {
         'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('counts_toward_train_limit', False)),
         'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('end_game', False), ('opened_by', False)),
+        'market': (('rows', False), ('left_edge', False), ('right_edge', False), ('top_edge', False), ('frozen_in', False), ('par_cells', False), ('kind', False), ('summary', False), ('dividend_paid', False), ('withheld_or_zero', False), ('per_10_percent_sold', False), ('sold_out_at_round_end', False)),
     },
 }
 
@@ -517,15 +518,15 @@ RULES = _LIBRARY.rules(
         'at action buy_train': 'rulespecs/1880-romania.rules:2036',
         'at action choose': 'rulespecs/1880-romania.rules:1827',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1229',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1109',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1303',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1251',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1131',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1325',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1927',
         'at action par': 'rulespecs/1880-romania.rules:1784',
         'at action pass': 'rulespecs/1880-romania.rules:1740',
         'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2139',
         'at action place_token': 'rulespecs/1880-romania.rules:1954',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1103',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1125',
         'at action sell_shares': 'rulespecs/1880-romania.rules:2001',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
@@ -1212,7 +1213,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/1880-romania.rules:2009",
         )
     # at rulespecs/1880-romania.rules:2010
-    if not (not (g.b_prices_frozen() and (r_president(g, v_corporation) == v_player))):
+    if not (not (r_prices_frozen(g) and (r_president(g, v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
@@ -1303,7 +1304,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
             at="rulespecs/1880-romania.rules:1929",
         )
     # at rulespecs/1880-romania.rules:1930
-    if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
+    if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
@@ -1429,46 +1430,46 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1126
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1104",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1127
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1128
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1132
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1132",
         )
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1133
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1111"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1133"
         )
-    # at rulespecs/lib/18xx.rules:1112
+    # at rulespecs/lib/18xx.rules:1134
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1113
+    # at rulespecs/lib/18xx.rules:1135
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1136
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1137
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1138
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1139
     g.b_end_step(v_corporation)
 
 
@@ -1488,12 +1489,12 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1170
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1148
+        # at rulespecs/lib/18xx.rules:1170
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1148
+        # at rulespecs/lib/18xx.rules:1170
         g.b_market_move(v_corporation, "left")
 
 
@@ -1542,7 +1543,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         (not (r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
             (
-                (v_price <= g.b_cheapest_train_price())
+                (v_price <= r_cheapest_train_price(g))
                 and (g.attr(v_train, "satisfies_train_obligation") != False)
             )
             and (
@@ -1669,18 +1670,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1215
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1216
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1195
+    # at rulespecs/lib/18xx.rules:1217
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1195",
+            at="rulespecs/lib/18xx.rules:1217",
         )
-    # at rulespecs/lib/18xx.rules:1196
+    # at rulespecs/lib/18xx.rules:1218
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1688,23 +1689,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1196",
+            at="rulespecs/lib/18xx.rules:1218",
         )
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1198",
+            at="rulespecs/lib/18xx.rules:1220",
         )
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1221
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1199",
+            at="rulespecs/lib/18xx.rules:1221",
         )
-    # at rulespecs/lib/18xx.rules:1200
+    # at rulespecs/lib/18xx.rules:1222
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1713,108 +1714,108 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1200"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1222"
         )
-    # at rulespecs/lib/18xx.rules:1202
+    # at rulespecs/lib/18xx.rules:1224
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1225
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1226
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1205
+    # at rulespecs/lib/18xx.rules:1227
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1216
+    # at rulespecs/lib/18xx.rules:1238
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1216",
+            at="rulespecs/lib/18xx.rules:1238",
         )
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1239
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1217",
+            at="rulespecs/lib/18xx.rules:1239",
         )
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1240
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1219
+    # at rulespecs/lib/18xx.rules:1241
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1219",
+            at="rulespecs/lib/18xx.rules:1241",
         )
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1242
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1220",
+            at="rulespecs/lib/18xx.rules:1242",
         )
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1243
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1221",
+            at="rulespecs/lib/18xx.rules:1243",
         )
-    # at rulespecs/lib/18xx.rules:1222
+    # at rulespecs/lib/18xx.rules:1244
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1222",
+            at="rulespecs/lib/18xx.rules:1244",
         )
-    # at rulespecs/lib/18xx.rules:1223
+    # at rulespecs/lib/18xx.rules:1245
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1246
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1225
+    # at rulespecs/lib/18xx.rules:1247
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1226
+    # at rulespecs/lib/18xx.rules:1248
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1230
+    # at rulespecs/lib/18xx.rules:1252
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1230",
+            at="rulespecs/lib/18xx.rules:1252",
         )
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1253
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1231",
+            at="rulespecs/lib/18xx.rules:1253",
         )
-    # at rulespecs/lib/18xx.rules:1232
+    # at rulespecs/lib/18xx.rules:1254
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1233
+    # at rulespecs/lib/18xx.rules:1255
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1234
+        # at rulespecs/lib/18xx.rules:1256
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1246
+    # at rulespecs/lib/18xx.rules:1268
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1246",
+            at="rulespecs/lib/18xx.rules:1268",
         )
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1270
     if not (
         (
             (
@@ -1855,9 +1856,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1248",
+            at="rulespecs/lib/18xx.rules:1270",
         )
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1276
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1868,9 +1869,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1254",
+            at="rulespecs/lib/18xx.rules:1276",
         )
-    # at rulespecs/lib/18xx.rules:1256
+    # at rulespecs/lib/18xx.rules:1278
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2254,7 +2255,7 @@ def q_lay_tile(g, v_corporation):
             at="rulespecs/1880-romania.rules:1929",
         )
     # at rulespecs/1880-romania.rules:1930
-    if not (g.b_phase_group() in g.attr(v_corporation, "building_rights")):
+    if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
@@ -2312,12 +2313,12 @@ def q_place_token(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1132
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1132",
         )
 
 
@@ -2346,12 +2347,12 @@ def q_buy_train(g, v_corporation):
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1230
+    # at rulespecs/lib/18xx.rules:1252
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1230",
+            at="rulespecs/lib/18xx.rules:1252",
         )
 
 
@@ -2566,7 +2567,7 @@ def qr_buy_shares(g):
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/1880-romania.rules:2010
-    if not (not (g.b_prices_frozen() and (r_president(g, v_corporation) == v_player))):
+    if not (not (r_prices_frozen(g) and (r_president(g, v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
@@ -2604,10 +2605,10 @@ def qb_lay_tile(g, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1133
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1111"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1133"
         )
 
 
@@ -2636,12 +2637,12 @@ def q2_buy_train(g, v_corporation, v_train):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1253
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1231",
+            at="rulespecs/lib/18xx.rules:1253",
         )
 
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -330,6 +330,7 @@ TABLES = {
     'CARDS': {
         'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('count_note', False)),
         'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('on_train_note', False)),
+        'market': (('rows', False), ('left_edge', False), ('right_edge', False), ('top_edge', False), ('frozen_in', False), ('par_cells', False), ('kind', False), ('summary', False), ('move_left', False), ('move_right', False), ('move_right_twice', False), ('move_right_thrice', False), ('pool_sale_drop', False), ('sell_movement', False)),
     },
 }
 
@@ -349,22 +350,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:940',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:962',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1229',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1109',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1303',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1251',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1131',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1325',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1103',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1125',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:986',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1008',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -692,23 +693,23 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:1009
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:1010
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:1010",
         )
-    # at rulespecs/lib/18xx.rules:989
+    # at rulespecs/lib/18xx.rules:1011
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:989",
+            at="rulespecs/lib/18xx.rules:1011",
         )
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:1012
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -716,9 +717,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1012",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1014
     if not (
         (
             (
@@ -747,39 +748,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1014",
         )
-    # at rulespecs/lib/18xx.rules:997
+    # at rulespecs/lib/18xx.rules:1019
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1020
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:1020",
         )
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1022
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1000",
+            at="rulespecs/lib/18xx.rules:1022",
         )
-    # at rulespecs/lib/18xx.rules:1002
+    # at rulespecs/lib/18xx.rules:1024
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1003
+        # at rulespecs/lib/18xx.rules:1025
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1027
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1006
+    # at rulespecs/lib/18xx.rules:1028
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1007
+        # at rulespecs/lib/18xx.rules:1029
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1031
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1010
+    # at rulespecs/lib/18xx.rules:1032
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1033
     g.state_set(
         "sold_this_round",
         (
@@ -788,9 +789,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1034
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1035
     g.b_check_president(v_corporation)
 
 
@@ -1058,7 +1059,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     # at rulespecs/18-grand-junction.rules:888
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
-        and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+        and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:890
     if not (
@@ -1167,7 +1168,7 @@ def r_emergency_issue_open(g, v_corporation):
             (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
             and (r_len(g, g.b_trains(v_corporation)) == 0)
         )
-        and (g.b_cash(v_corporation) < g.b_dearest_side_price())
+        and (g.b_cash(v_corporation) < r_dearest_side_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
 
 
@@ -1219,12 +1220,12 @@ def r_emergency_bundle(g, v_corporation, v_n):
         (
             (
                 (g.b_cash(v_corporation) + r_emergency_raise(g, v_corporation, v_n))
-                >= g.b_cheapest_train_price()
+                >= r_cheapest_train_price(g)
             )
             and (
                 not any(
                     (
-                        r_emergency_reaches(g, v_corporation, v_m, g.b_dearest_side_price())
+                        r_emergency_reaches(g, v_corporation, v_m, r_dearest_side_price(g))
                         and (
                             r_emergency_raise(g, v_corporation, v_m)
                             < r_emergency_raise(g, v_corporation, v_n)
@@ -1235,7 +1236,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
             )
         )
         if any(
-            r_emergency_reaches(g, v_corporation, v_m, g.b_cheapest_train_price())
+            r_emergency_reaches(g, v_corporation, v_m, r_cheapest_train_price(g))
             for v_m in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
         )
         else (
@@ -1375,9 +1376,7 @@ def a_contribute(g, v_corporation, v_player, v_amount):
             at="rulespecs/1846.rules:1447",
         )
     # at rulespecs/1846.rules:1449
-    if not (
-        (v_amount > 0) and (v_amount <= (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
-    ):
+    if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
@@ -1406,7 +1405,7 @@ def a_bankrupt(g, v_corporation):
     # at rulespecs/1846.rules:1458
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
-        < g.b_cheapest_train_price()
+        < r_cheapest_train_price(g)
     ):
         raise IllegalAction(
             "the president can pay for the train",
@@ -1607,7 +1606,7 @@ def q_corporation_sell_shares(g, v_corporation):
     # at rulespecs/18-grand-junction.rules:888
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
-        and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+        and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:890
     if not (
@@ -1876,17 +1875,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1381
+    # at rulespecs/lib/18xx.rules:1403
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1382
+        # at rulespecs/lib/18xx.rules:1404
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1383
+            # at rulespecs/lib/18xx.rules:1405
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1385
+        # at rulespecs/lib/18xx.rules:1407
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1386
+            # at rulespecs/lib/18xx.rules:1408
             g.b_market_move(v_c, "down")
 
 

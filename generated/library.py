@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '82eaf4c7ed7e4f34',
+    'rulespecs/lib/18xx.rules': '4e3fd3703b44feb7',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1154,48 +1154,143 @@ def r_phase_at_least(g, v_name):
     )
 
 
+def r_phase_group(g):
+    """phase_group(): the current phase's group (1880's A to D), or its name where it has none (library '18xx' function phase_group)"""
+    # at rulespecs/lib/18xx.rules:685
+    return (
+        g.attr(g.name("phases")[(g.name("phase_number") - 1)], "group")
+        if (g.attr(g.name("phases")[(g.name("phase_number") - 1)], "group") != None)
+        else g.attr(g.name("phases")[(g.name("phase_number") - 1)], "key")
+    )
+
+
+def r_prices_frozen(g):
+    """prices_frozen(): whether the current phase is one the market's frozen_in names (no price moves) (library '18xx' function prices_frozen)"""
+    # at rulespecs/lib/18xx.rules:688
+    return any(
+        (
+            (g.attr(v_m, "frozen_in") != None)
+            and (
+                g.attr(g.name("phases")[(g.name("phase_number") - 1)], "key")
+                in g.attr(v_m, "frozen_in")
+            )
+        )
+        for v_m in g.name("markets")
+    )
+
+
 def r_train_limit(g, v_corporation):
     """train_limit(C): the most trains C may own: the current phase's train limit, raised by C's take-overs (library '18xx' function train_limit)"""
-    # at rulespecs/lib/18xx.rules:686
+    # at rulespecs/lib/18xx.rules:692
     return sum(
         (g.attr(v_p, "train_limit") if (g.attr(v_p, "number") == g.name("phase_number")) else 0)
         for v_p in g.name("phases")
     ) + g.state_amount("train_limit_bonus", v_corporation)
 
 
+def r_cheapest_side(g, v_train):
+    """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: 1846's 4 sold as a 3/5) (library '18xx' function cheapest_side)"""
+    # at rulespecs/lib/18xx.rules:695
+    return min(
+        (
+            g.attr(v_c, "price")
+            for v_c in [
+                v_c
+                for v_c in g.name("train_cards")
+                if (
+                    (g.attr(v_c, "key") == g.attr(v_train, "name"))
+                    or (g.attr(v_c, "variant_of") == g.attr(v_train, "name"))
+                )
+            ]
+        ),
+        default=0,
+    )
+
+
+def r_dearest_side(g, v_train):
+    """dearest_side(T): the highest price of a side of T's card: its own, or that of a card that is its other side (variant_of) (library '18xx' function dearest_side)"""
+    # at rulespecs/lib/18xx.rules:698
+    return max(
+        (
+            g.attr(v_c, "price")
+            for v_c in [
+                v_c
+                for v_c in g.name("train_cards")
+                if (
+                    (g.attr(v_c, "key") == g.attr(v_train, "name"))
+                    or (g.attr(v_c, "variant_of") == g.attr(v_train, "name"))
+                )
+            ]
+        ),
+        default=0,
+    )
+
+
+def r_obliging_trains(g):
+    """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not 1880's rebuilt 2-trains: satisfies_train_obligation) (library '18xx' function obliging_trains)"""
+    # at rulespecs/lib/18xx.rules:701
+    return [v_t for v_t in g.b_available_trains() if g.attr(v_t, "satisfies_train_obligation")]
+
+
+def r_cheapest_train_price(g):
+    """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card) that meets a corporation's duty to own one; 0 when there is none (library '18xx' function cheapest_train_price)"""
+    # at rulespecs/lib/18xx.rules:704
+    return min((r_cheapest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0)
+
+
+def r_dearest_side_price(g):
+    """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest (1846's 4 and its 3/5 side: 180); 0 when the bank has none (library '18xx' function dearest_side_price)"""
+    # at rulespecs/lib/18xx.rules:707
+    return (
+        r_dearest_side(
+            g,
+            r_first(
+                g,
+                [
+                    v_t
+                    for v_t in r_obliging_trains(g)
+                    if (r_cheapest_side(g, v_t) == r_cheapest_train_price(g))
+                ],
+            ),
+        )
+        if (r_len(g, r_obliging_trains(g)) > 0)
+        else 0
+    )
+
+
 def r_len(g, v_xs):
     """len(xs): how many elements the list xs has (of a name, how many letters) (library '18xx' function len)"""
-    # at rulespecs/lib/18xx.rules:689
+    # at rulespecs/lib/18xx.rules:711
     return sum(1 for v_x in v_xs if True)
 
 
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
-    # at rulespecs/lib/18xx.rules:692
+    # at rulespecs/lib/18xx.rules:714
     return v_xs[0] if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:717
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:697
+    # at rulespecs/lib/18xx.rules:719
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:699
+    # at rulespecs/lib/18xx.rules:721
     return r_held_certificates(g, g.name("pool"), v_corporation)
 
 
 def r_falling_sale_value(g, v_corporation, v_shares):
     """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of the token's way down the market, from its price now: the first at the price now, the next one step down, and so on (n prices added up; 0 shares: 0) (library '18xx' function falling_sale_value)"""
-    # at rulespecs/lib/18xx.rules:702
+    # at rulespecs/lib/18xx.rules:724
     return sum(
         g.b_price_after_moves(v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
     )
@@ -1203,13 +1298,13 @@ def r_falling_sale_value(g, v_corporation, v_shares):
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:705
+    # at rulespecs/lib/18xx.rules:727
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:708
+    # at rulespecs/lib/18xx.rules:730
     return [
         v_c
         for v_c in r_held_certificates(g, v_corporation, v_corporation)
@@ -1219,7 +1314,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:733
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -1229,7 +1324,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:714
+    # at rulespecs/lib/18xx.rules:736
     return (
         g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
         if (
@@ -1242,7 +1337,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:716
+    # at rulespecs/lib/18xx.rules:738
     return [
         v_p
         for v_p in g.name("privates")
@@ -1255,19 +1350,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:718
+    # at rulespecs/lib/18xx.rules:740
     return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:721
+    # at rulespecs/lib/18xx.rules:743
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:725
+    # at rulespecs/lib/18xx.rules:747
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (g.b_started(v_c) and (r_len(g, g.b_sellable(v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1276,19 +1371,19 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:728
+    # at rulespecs/lib/18xx.rules:750
     return g.b_holder_of(v_item)
 
 
 def r_own_bid(g, v_player, v_company):
     """own_bid(P, X): the amount of P's standing bid on private X, or 0 (library '18xx' function own_bid)"""
-    # at rulespecs/lib/18xx.rules:739
+    # at rulespecs/lib/18xx.rules:761
     return g.state_amount("standing_bid", v_company, v_player)
 
 
 def r_place_bid(g, v_player, v_company, v_price):
     """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside and the turn passes on (library '18xx' procedure place_bid)"""
-    # at rulespecs/lib/18xx.rules:742
+    # at rulespecs/lib/18xx.rules:764
     g.state_put(
         "standing_bid",
         (
@@ -1297,19 +1392,19 @@ def r_place_bid(g, v_player, v_company, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:765
     g.b_bid_placed(v_player)
 
 
 def r_open_bid(g, v_player, v_company, v_price):
     """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid); the money is set aside and the turn passes on (library '18xx' procedure open_bid)"""
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:769
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_move_bid(g, v_player, v_from_company, v_company, v_price):
     """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X (library '18xx' procedure move_bid)"""
-    # at rulespecs/lib/18xx.rules:751
+    # at rulespecs/lib/18xx.rules:773
     g.state_put(
         "standing_bid",
         (
@@ -1318,13 +1413,13 @@ def r_move_bid(g, v_player, v_from_company, v_company, v_price):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:752
+    # at rulespecs/lib/18xx.rules:774
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:756
+    # at rulespecs/lib/18xx.rules:778
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
         g.b_draft_committed(v_player) if g.b_in_round("draft") else 0
     )
@@ -1332,7 +1427,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:783
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (r_private_on_sale(g) != None))
     )
@@ -1340,7 +1435,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:764
+    # at rulespecs/lib/18xx.rules:786
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1350,7 +1445,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:771
+    # at rulespecs/lib/18xx.rules:793
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1366,11 +1461,11 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:783
+    # at rulespecs/lib/18xx.rules:805
     return sum(
         (
             r_max(
-                g, 0, ((g.b_cheapest_train_price() - g.b_cash(v_c)) - g.b_cash(r_president(g, v_c)))
+                g, 0, ((r_cheapest_train_price(g) - g.b_cash(v_c)) - g.b_cash(r_president(g, v_c)))
             )
             if (r_must_buy_train(g, v_c) and (r_president(g, v_c) != None))
             else 0
@@ -1381,17 +1476,17 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:787
+    # at rulespecs/lib/18xx.rules:809
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:788
+        # at rulespecs/lib/18xx.rules:810
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:789
+            # at rulespecs/lib/18xx.rules:811
             g.b_close_minor(v_m)
 
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:831
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1399,13 +1494,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:837
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:818
+    # at rulespecs/lib/18xx.rules:840
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -1421,7 +1516,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:822
+    # at rulespecs/lib/18xx.rules:844
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -1431,7 +1526,7 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:825
+    # at rulespecs/lib/18xx.rules:847
     return (
         r_first(
             g,
@@ -1448,7 +1543,7 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:831
+    # at rulespecs/lib/18xx.rules:853
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -1460,7 +1555,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:835
+    # at rulespecs/lib/18xx.rules:857
     return any(
         (
             (g.b_started(v_c) and (not g.b_closed(v_c)))
@@ -1475,45 +1570,45 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:843
+    # at rulespecs/lib/18xx.rules:865
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:843",
+            at="rulespecs/lib/18xx.rules:865",
         )
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:866
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:848
+    # at rulespecs/lib/18xx.rules:870
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:848",
+            at="rulespecs/lib/18xx.rules:870",
         )
-    # at rulespecs/lib/18xx.rules:849
+    # at rulespecs/lib/18xx.rules:871
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:856
+    # at rulespecs/lib/18xx.rules:878
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:859
+    # at rulespecs/lib/18xx.rules:881
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:986
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1527,7 +1622,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:996
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1551,49 +1646,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1044
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1025
+        # at rulespecs/lib/18xx.rules:1047
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1026
+            # at rulespecs/lib/18xx.rules:1048
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:1030
+        # at rulespecs/lib/18xx.rules:1052
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:1031
+            # at rulespecs/lib/18xx.rules:1053
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:1035
+        # at rulespecs/lib/18xx.rules:1057
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1038
+        # at rulespecs/lib/18xx.rules:1060
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1039
+            # at rulespecs/lib/18xx.rules:1061
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1044
+        # at rulespecs/lib/18xx.rules:1066
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1045
+            # at rulespecs/lib/18xx.rules:1067
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1046
+                # at rulespecs/lib/18xx.rules:1068
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1049
+            # at rulespecs/lib/18xx.rules:1071
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1022
+        # at rulespecs/lib/18xx.rules:1044
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1022",
+            at="rulespecs/lib/18xx.rules:1044",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1080
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -1601,54 +1696,54 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1126
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1104",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1127
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1128
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1132
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1132",
         )
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1133
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1111",
+            at="rulespecs/lib/18xx.rules:1133",
         )
-    # at rulespecs/lib/18xx.rules:1112
+    # at rulespecs/lib/18xx.rules:1134
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1113
+    # at rulespecs/lib/18xx.rules:1135
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1136
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1137
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1138
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1139
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1145
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1658,11 +1753,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1153
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1132
+        # at rulespecs/lib/18xx.rules:1154
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1133
+            # at rulespecs/lib/18xx.rules:1155
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1672,7 +1767,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1165
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1690,92 +1785,92 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1216
+    # at rulespecs/lib/18xx.rules:1238
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1216",
+            at="rulespecs/lib/18xx.rules:1238",
         )
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1239
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1217",
+            at="rulespecs/lib/18xx.rules:1239",
         )
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1240
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1219
+    # at rulespecs/lib/18xx.rules:1241
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1219",
+            at="rulespecs/lib/18xx.rules:1241",
         )
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1242
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1220",
+            at="rulespecs/lib/18xx.rules:1242",
         )
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1243
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1221",
+            at="rulespecs/lib/18xx.rules:1243",
         )
-    # at rulespecs/lib/18xx.rules:1222
+    # at rulespecs/lib/18xx.rules:1244
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1222",
+            at="rulespecs/lib/18xx.rules:1244",
         )
-    # at rulespecs/lib/18xx.rules:1223
+    # at rulespecs/lib/18xx.rules:1245
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1246
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1225
+    # at rulespecs/lib/18xx.rules:1247
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1226
+    # at rulespecs/lib/18xx.rules:1248
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1230
+    # at rulespecs/lib/18xx.rules:1252
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1230",
+            at="rulespecs/lib/18xx.rules:1252",
         )
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1253
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1231",
+            at="rulespecs/lib/18xx.rules:1253",
         )
-    # at rulespecs/lib/18xx.rules:1232
+    # at rulespecs/lib/18xx.rules:1254
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1233
+    # at rulespecs/lib/18xx.rules:1255
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1234
+        # at rulespecs/lib/18xx.rules:1256
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1261
+    # at rulespecs/lib/18xx.rules:1283
     return (
         (
             g.b_dearest_train_price()
             if (g.param("emergency_sale_minimum") == "dearest_train")
-            else g.b_cheapest_train_price()
+            else r_cheapest_train_price(g)
         )
         - g.b_cash(v_player)
     ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
@@ -1787,9 +1882,9 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1299
     return (
-        r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
+        r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
         else 0
     )
@@ -1797,46 +1892,46 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1307
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1286
+        # at rulespecs/lib/18xx.rules:1308
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1287
+            # at rulespecs/lib/18xx.rules:1309
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1289
+        # at rulespecs/lib/18xx.rules:1311
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1290
+            # at rulespecs/lib/18xx.rules:1312
             g.b_rust_trains(g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1315
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1294
+        # at rulespecs/lib/18xx.rules:1316
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1295
+            # at rulespecs/lib/18xx.rules:1317
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1298
+    # at rulespecs/lib/18xx.rules:1320
     g.emit("first_train", v_train)
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1327
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1305",
+            at="rulespecs/lib/18xx.rules:1327",
         )
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1329
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1318
+    # at rulespecs/lib/18xx.rules:1340
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1320
+    # at rulespecs/lib/18xx.rules:1342
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -1844,29 +1939,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1322
+        # at rulespecs/lib/18xx.rules:1344
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1355
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1334
+        # at rulespecs/lib/18xx.rules:1356
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1335
+            # at rulespecs/lib/18xx.rules:1357
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1336
+                # at rulespecs/lib/18xx.rules:1358
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1337
+                # at rulespecs/lib/18xx.rules:1359
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1365
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1346
+    # at rulespecs/lib/18xx.rules:1368
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1347
+    # at rulespecs/lib/18xx.rules:1369
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -1875,45 +1970,45 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1370
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1349
+        # at rulespecs/lib/18xx.rules:1371
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1373
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1352
+        # at rulespecs/lib/18xx.rules:1374
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1376
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1355
+        # at rulespecs/lib/18xx.rules:1377
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1356
+            # at rulespecs/lib/18xx.rules:1378
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1361
+    # at rulespecs/lib/18xx.rules:1383
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1384
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1363
+        # at rulespecs/lib/18xx.rules:1385
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1364
+            # at rulespecs/lib/18xx.rules:1386
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1367
+    # at rulespecs/lib/18xx.rules:1389
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1368
+    # at rulespecs/lib/18xx.rules:1390
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1369
+    # at rulespecs/lib/18xx.rules:1391
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1370
+        # at rulespecs/lib/18xx.rules:1392
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1395
+    # at rulespecs/lib/18xx.rules:1417
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -1929,11 +2024,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1428
+    # at rulespecs/lib/18xx.rules:1450
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1429
+        # at rulespecs/lib/18xx.rules:1451
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -1942,144 +2037,144 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1430
+        # at rulespecs/lib/18xx.rules:1452
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1463
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1442
+        # at rulespecs/lib/18xx.rules:1464
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1443
+            # at rulespecs/lib/18xx.rules:1465
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1444
+            # at rulespecs/lib/18xx.rules:1466
             g.b_close_private(v_company)
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:963
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:963",
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:964
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:964",
         )
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:1009
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:988
+    # at rulespecs/lib/18xx.rules:1010
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:988",
+            at="rulespecs/lib/18xx.rules:1010",
         )
-    # at rulespecs/lib/18xx.rules:989
+    # at rulespecs/lib/18xx.rules:1011
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:989",
+            at="rulespecs/lib/18xx.rules:1011",
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1132
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1132",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1230
+    # at rulespecs/lib/18xx.rules:1252
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1230",
+            at="rulespecs/lib/18xx.rules:1252",
         )
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:963
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:963",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1111
+    # at rulespecs/lib/18xx.rules:1133
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1111",
+            at="rulespecs/lib/18xx.rules:1133",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1253
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1231",
+            at="rulespecs/lib/18xx.rules:1253",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1381
+    # at rulespecs/lib/18xx.rules:1403
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1382
+        # at rulespecs/lib/18xx.rules:1404
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1383
+            # at rulespecs/lib/18xx.rules:1405
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1385
+        # at rulespecs/lib/18xx.rules:1407
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1386
+            # at rulespecs/lib/18xx.rules:1408
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1405
+    # at rulespecs/lib/18xx.rules:1427
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1406
+        # at rulespecs/lib/18xx.rules:1428
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1420
+    # at rulespecs/lib/18xx.rules:1442
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1421
+        # at rulespecs/lib/18xx.rules:1443
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -2089,25 +2184,25 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1435
+    # at rulespecs/lib/18xx.rules:1457
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1472
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1451
+        # at rulespecs/lib/18xx.rules:1473
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:778
+    # at rulespecs/lib/18xx.rules:800
     return g.b_in_round("operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
-            and ((g.b_cash(v_c) + g.b_cash(v_player)) < g.b_cheapest_train_price())
+            and ((g.b_cash(v_c) + g.b_cash(v_player)) < r_cheapest_train_price(g))
         )
         for v_c in g.name("corporations")
     )
@@ -2115,7 +2210,7 @@ def r_emergency_seller(g, v_player):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1239
+    # at rulespecs/lib/18xx.rules:1261
     return True
 
 

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -177,7 +177,14 @@ class Game(GameBase):
         "president": r_president,
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
+        "phase_group": r_phase_group,
+        "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
+        "cheapest_side": r_cheapest_side,
+        "dearest_side": r_dearest_side,
+        "obliging_trains": r_obliging_trains,
+        "cheapest_train_price": r_cheapest_train_price,
+        "dearest_side_price": r_dearest_side_price,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

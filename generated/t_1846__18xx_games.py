@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -222,7 +222,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     if (
         (
             r_must_buy_train(g, v_corporation)
-            and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+            and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
         )
         and (g.b_cash(v_corporation) < v_price)
     ) and (not r_emergency_issue_possible(g, v_corporation)):
@@ -247,15 +247,15 @@ def r_forced_shortfall(g, v_corporation):
             0
             if (
                 (
-                    (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+                    (g.b_cash(v_corporation) < r_cheapest_train_price(g))
                     and (not r_emergency_issue_possible(g, v_corporation))
                 )
                 and (
                     g.b_cash(r_president(g, v_corporation))
-                    >= (g.b_cheapest_train_price() - g.b_cash(v_corporation))
+                    >= (r_cheapest_train_price(g) - g.b_cash(v_corporation))
                 )
             )
-            else r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
+            else r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         )
         if r_must_buy_train(g, v_corporation)
         else 0
@@ -344,7 +344,14 @@ class Game(GameBase):
         "president": r_president,
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
+        "phase_group": r_phase_group,
+        "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
+        "cheapest_side": r_cheapest_side,
+        "dearest_side": r_dearest_side,
+        "obliging_trains": r_obliging_trains,
+        "cheapest_train_price": r_cheapest_train_price,
+        "dearest_side_price": r_dearest_side_price,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

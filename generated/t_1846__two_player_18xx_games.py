@@ -15,7 +15,7 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -23,7 +23,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -35,7 +35,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -219,115 +219,115 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:904",
+            at="rulespecs/lib/18xx.rules:926",
         )
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:927
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:905",
+            at="rulespecs/lib/18xx.rules:927",
         )
-    # at rulespecs/lib/18xx.rules:906
+    # at rulespecs/lib/18xx.rules:928
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:906",
+            at="rulespecs/lib/18xx.rules:928",
         )
-    # at rulespecs/lib/18xx.rules:907
+    # at rulespecs/lib/18xx.rules:929
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:907",
+            at="rulespecs/lib/18xx.rules:929",
         )
-    # at rulespecs/lib/18xx.rules:908
+    # at rulespecs/lib/18xx.rules:930
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:908",
+            at="rulespecs/lib/18xx.rules:930",
         )
-    # at rulespecs/lib/18xx.rules:909
+    # at rulespecs/lib/18xx.rules:931
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:932
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:910",
+            at="rulespecs/lib/18xx.rules:932",
         )
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:933
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:911",
+            at="rulespecs/lib/18xx.rules:933",
         )
-    # at rulespecs/lib/18xx.rules:912
+    # at rulespecs/lib/18xx.rules:934
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:913
+    # at rulespecs/lib/18xx.rules:935
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:913
+        # at rulespecs/lib/18xx.rules:935
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:936
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:915
+    # at rulespecs/lib/18xx.rules:937
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:938
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:917
+    # at rulespecs/lib/18xx.rules:939
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:918
+    # at rulespecs/lib/18xx.rules:940
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:963
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:941",
+            at="rulespecs/lib/18xx.rules:963",
         )
-    # at rulespecs/lib/18xx.rules:942
+    # at rulespecs/lib/18xx.rules:964
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:942",
+            at="rulespecs/lib/18xx.rules:964",
         )
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:943",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:966
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:944",
+            at="rulespecs/lib/18xx.rules:966",
         )
-    # at rulespecs/lib/18xx.rules:945
+    # at rulespecs/lib/18xx.rules:967
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:968
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:946",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:969
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -335,9 +335,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:947",
+            at="rulespecs/lib/18xx.rules:969",
         )
-    # at rulespecs/lib/18xx.rules:949
+    # at rulespecs/lib/18xx.rules:971
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -348,22 +348,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:949",
+            at="rulespecs/lib/18xx.rules:971",
         )
-    # at rulespecs/lib/18xx.rules:951
+    # at rulespecs/lib/18xx.rules:973
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:952
+    # at rulespecs/lib/18xx.rules:974
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:952"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:974"
         )
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:975
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:976
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:977
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:978
     g.b_bought(v_player, v_corporation)
 
 
@@ -400,18 +400,18 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1215
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1216
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1195
+    # at rulespecs/lib/18xx.rules:1217
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1195",
+            at="rulespecs/lib/18xx.rules:1217",
         )
-    # at rulespecs/lib/18xx.rules:1196
+    # at rulespecs/lib/18xx.rules:1218
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -419,23 +419,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1196",
+            at="rulespecs/lib/18xx.rules:1218",
         )
-    # at rulespecs/lib/18xx.rules:1198
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1198",
+            at="rulespecs/lib/18xx.rules:1220",
         )
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1221
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1199",
+            at="rulespecs/lib/18xx.rules:1221",
         )
-    # at rulespecs/lib/18xx.rules:1200
+    # at rulespecs/lib/18xx.rules:1222
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -446,28 +446,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1200",
+            at="rulespecs/lib/18xx.rules:1222",
         )
-    # at rulespecs/lib/18xx.rules:1202
+    # at rulespecs/lib/18xx.rules:1224
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1225
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1226
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1205
+    # at rulespecs/lib/18xx.rules:1227
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1246
+    # at rulespecs/lib/18xx.rules:1268
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1246",
+            at="rulespecs/lib/18xx.rules:1268",
         )
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1270
     if not (
         (
             (
@@ -508,9 +508,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1248",
+            at="rulespecs/lib/18xx.rules:1270",
         )
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1276
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -521,9 +521,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1254",
+            at="rulespecs/lib/18xx.rules:1276",
         )
-    # at rulespecs/lib/18xx.rules:1256
+    # at rulespecs/lib/18xx.rules:1278
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -533,7 +533,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
     if (
         (
             r_must_buy_train(g, v_corporation)
-            and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+            and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
         )
         and (g.b_cash(v_corporation) < v_price)
     ) and (not r_emergency_issue_possible(g, v_corporation)):
@@ -558,15 +558,15 @@ def r_forced_shortfall(g, v_corporation):
             0
             if (
                 (
-                    (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+                    (g.b_cash(v_corporation) < r_cheapest_train_price(g))
                     and (not r_emergency_issue_possible(g, v_corporation))
                 )
                 and (
                     g.b_cash(r_president(g, v_corporation))
-                    >= (g.b_cheapest_train_price() - g.b_cash(v_corporation))
+                    >= (r_cheapest_train_price(g) - g.b_cash(v_corporation))
                 )
             )
-            else r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
+            else r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         )
         if r_must_buy_train(g, v_corporation)
         else 0
@@ -578,46 +578,46 @@ def r_forced_shortfall(g, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:926
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:904",
+            at="rulespecs/lib/18xx.rules:926",
         )
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:927
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:905",
+            at="rulespecs/lib/18xx.rules:927",
         )
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:932
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:910",
+            at="rulespecs/lib/18xx.rules:932",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:965
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:943",
+            at="rulespecs/lib/18xx.rules:965",
         )
-    # at rulespecs/lib/18xx.rules:944
+    # at rulespecs/lib/18xx.rules:966
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:944",
+            at="rulespecs/lib/18xx.rules:966",
         )
-    # at rulespecs/lib/18xx.rules:947
+    # at rulespecs/lib/18xx.rules:969
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -625,7 +625,7 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:947",
+            at="rulespecs/lib/18xx.rules:969",
         )
 
 
@@ -709,7 +709,14 @@ class Game(GameBase):
         "president": r_president,
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
+        "phase_group": r_phase_group,
+        "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
+        "cheapest_side": r_cheapest_side,
+        "dearest_side": r_dearest_side,
+        "obliging_trains": r_obliging_trains,
+        "cheapest_train_price": r_cheapest_train_price,
+        "dearest_side_price": r_dearest_side_price,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -922,7 +922,7 @@ def r_step_held(g, v_corporation, v_step):
                         (
                             (
                                 (v_step == "lay_tile")
-                                and (g.b_phase_group() in g.attr(v_corporation, "building_rights"))
+                                and (r_phase_group(g) in g.attr(v_corporation, "building_rights"))
                             )
                             and (g.b_lays_left() > 0)
                         )
@@ -932,7 +932,7 @@ def r_step_held(g, v_corporation, v_step):
                 or (
                     (
                         (v_step == "lay_tile")
-                        and (not (g.b_phase_group() in g.attr(v_corporation, "building_rights")))
+                        and (not (r_phase_group(g) in g.attr(v_corporation, "building_rights")))
                     )
                     and any(
                         (
@@ -951,7 +951,7 @@ def r_step_held(g, v_corporation, v_step):
                         or (
                             (r_len(g, g.b_trains(v_corporation)) < r_train_limit(g, v_corporation))
                             and (
-                                (g.b_cash(v_corporation) >= g.b_cheapest_train_price())
+                                (g.b_cash(v_corporation) >= r_cheapest_train_price(g))
                                 or (
                                     (g.b_cash(v_corporation) >= 1)
                                     and any(
@@ -1454,7 +1454,14 @@ class Game(GameBase):
         "president": r_president,
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
+        "phase_group": r_phase_group,
+        "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
+        "cheapest_side": r_cheapest_side,
+        "dearest_side": r_dearest_side,
+        "obliging_trains": r_obliging_trains,
+        "cheapest_train_price": r_cheapest_train_price,
+        "dearest_side_price": r_dearest_side_price,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

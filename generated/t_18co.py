@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -157,9 +157,9 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1299
     return (
-        r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
+        r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
         else 0
     )
@@ -170,7 +170,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     # at rulespecs/18co.rules:2348
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
-    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     # at rulespecs/18co.rules:2350
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
@@ -242,7 +242,7 @@ def a_bankrupt(g, v_corporation):
     # at rulespecs/18co.rules:2484
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
-        < g.b_cheapest_train_price()
+        < r_cheapest_train_price(g)
     ):
         raise IllegalAction(
             "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2484"
@@ -264,7 +264,7 @@ def q_corporation_sell_shares(g, v_corporation):
     # at rulespecs/18co.rules:2348
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
-    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     # at rulespecs/18co.rules:2350
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
@@ -299,7 +299,14 @@ class Game(GameBase):
         "president": r_president,
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
+        "phase_group": r_phase_group,
+        "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
+        "cheapest_side": r_cheapest_side,
+        "dearest_side": r_dearest_side,
+        "obliging_trains": r_obliging_trains,
+        "cheapest_train_price": r_cheapest_train_price,
+        "dearest_side_price": r_dearest_side_price,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "82eaf4c7ed7e4f34",
+        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -174,7 +174,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
                 at="rulespecs/18co-18xx-games.rules:95",
             )
         # at rulespecs/18co-18xx-games.rules:97
-        if not (v_price == g.b_cheapest_train_price()):
+        if not (v_price == r_cheapest_train_price(g)):
             raise IllegalAction(
                 "a train the president helps to buy is the cheapest",
                 rule="§5.10.6.1",
@@ -201,7 +201,7 @@ def r_forced_shortfall(g, v_corporation):
             0
             if (
                 (
-                    (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+                    (g.b_cash(v_corporation) < r_cheapest_train_price(g))
                     and (
                         g.state_has("done_this_turn", "issued")
                         or (not r_can_issue(g, v_corporation))
@@ -209,10 +209,10 @@ def r_forced_shortfall(g, v_corporation):
                 )
                 and (
                     g.b_cash(r_president(g, v_corporation))
-                    >= (g.b_cheapest_train_price() - g.b_cash(v_corporation))
+                    >= (r_cheapest_train_price(g) - g.b_cash(v_corporation))
                 )
             )
-            else r_max(g, 0, (g.b_cheapest_train_price() - g.b_cash(v_corporation)))
+            else r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         )
         if r_must_buy_train(g, v_corporation)
         else 0
@@ -224,7 +224,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     # at rulespecs/18co-18xx-games.rules:41
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
-    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     # at rulespecs/18co-18xx-games.rules:43
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
@@ -259,7 +259,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
                 g.b_cash(v_corporation)
                 + r_falling_sale_value(g, v_corporation, ((v_percent_sold // 10) - 1))
             )
-            < g.b_cheapest_train_price()
+            < r_cheapest_train_price(g)
         )
     ):
         raise IllegalAction(
@@ -316,7 +316,7 @@ def a_bankrupt(g, v_corporation):
             (g.b_cash(v_corporation) + r_falling_sale_value(g, v_corporation, v_issuable))
             + g.b_cash(v_player)
         )
-        < g.b_cheapest_train_price()
+        < r_cheapest_train_price(g)
     ):
         raise IllegalAction(
             "the corporation's cash, its certificates and the president's cash would pay for the train",
@@ -354,7 +354,7 @@ def q_corporation_sell_shares(g, v_corporation):
     # at rulespecs/18co-18xx-games.rules:41
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
-    ) and (g.b_cash(v_corporation) < g.b_cheapest_train_price())
+    ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     # at rulespecs/18co-18xx-games.rules:43
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
@@ -389,7 +389,14 @@ class Game(GameBase):
         "president": r_president,
         "held_certificates": r_held_certificates,
         "phase_at_least": r_phase_at_least,
+        "phase_group": r_phase_group,
+        "prices_frozen": r_prices_frozen,
         "train_limit": r_train_limit,
+        "cheapest_side": r_cheapest_side,
+        "dearest_side": r_dearest_side,
+        "obliging_trains": r_obliging_trains,
+        "cheapest_train_price": r_cheapest_train_price,
+        "dearest_side_price": r_dearest_side_price,
         "len": r_len,
         "first": r_first,
         "pool_percent": r_pool_percent,

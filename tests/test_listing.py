@@ -535,7 +535,7 @@ def _shortfall_after_help(game, corporation):
 
     if not game.call("must_buy_train", corporation):
         return 0
-    price = game.b_cheapest_train_price()
+    price = game.call("cheapest_train_price")
     game.j.begin()
     try:
         before = game.cash[corporation]
@@ -572,7 +572,7 @@ def test_forced_shortfall_is_what_the_titles_forced_purchase_help_leaves(title, 
                 if game.call("must_buy_train", corporation):
                     oracle = _shortfall_after_help(game, corporation)
                     assert game.call("forced_shortfall", corporation) == oracle, (seed, corporation.id)
-                    whole = max(0, game.b_cheapest_train_price() - game.cash[corporation])
+                    whole = max(0, game.call("cheapest_train_price") - game.cash[corporation])
                     seen, helped = seen + 1, helped + (oracle < whole)
             action = game.random_legal_action(rng)
             if action is None:

@@ -54,8 +54,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: among a private's bidders starts and clears as it ends; 144 with highest_acquisition_bid a library function over
 #: the acquisition round's bids, the library's amount acquisition_bids, by the new quantifier greatest (18CO's
 #: corporation_bid sets the bid; acquisition_bid_placed, in place of acquisition_bid, passes the turn); 143 with
-#: auction_discount the library's amount per private, which the runtime keeps on the private on auction
-RECORDED = 143
+#: auction_discount the library's amount per private, which the runtime keeps on the private on auction; 142 with
+#: phase_group a library function over the phases' records (`phases[phase_number - 1].group`), the model
+#: choosing between names by the state; 141 with prices_frozen a library function over the markets' records
+#: (`markets`, each its `frozen_in`), which the market's moves ask too; 139 with cheapest_train_price and
+#: dearest_side_price library functions over the bank's trains and the cards' sides (the quantifiers `least`,
+#: `greatest`)
+RECORDED = 139
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -66,7 +71,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "offered_later", "first", "must_buy_train", "in_receivership", "len",
          "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
-         "place_bid", "open_bid", "move_bid", "highest_acquisition_bid"]
+         "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
+         "cheapest_train_price", "dearest_side_price"]
 
 
 @functools.cache

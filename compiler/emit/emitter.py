@@ -212,7 +212,7 @@ def _paren(expr) -> str:
 
 
 #: the kinds of card whose records the DSL's collections give (`train_cards`, `phases`: `GameBase.CARDS`)
-CARD_KINDS = ("train", "phase")
+CARD_KINDS = ("train", "phase", "market")
 
 #: the engine class's data tables an engine names from its title's shared module where it has them
 #: as most of the title's engines do (`TitleModule.tables`, `Library.table`)
@@ -381,8 +381,8 @@ class Compiler:
                 return f"any({body} for {var} in {domain})"
             if e.kind == "sum":
                 return f"sum({body} for {var} in {domain})"
-            if e.kind == "greatest":
-                return f"max(({body} for {var} in {domain}), default=0)"
+            if e.kind in ("greatest", "least"):
+                return f"{'max' if e.kind == 'greatest' else 'min'}(({body} for {var} in {domain}), default=0)"
             if e.kind == "filter":
                 return f"[{var} for {var} in {domain} if {body}]"
             return f"sum(1 for {var} in {domain} if {body})"

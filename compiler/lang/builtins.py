@@ -33,6 +33,7 @@ VALUES: dict[str, str] = {
     "bonds": "every bond",
     "train_cards": "the train cards, in the title's order, as records: each its key and every field its kind declares (none where unset; one that may name several cards, `train | list[train]`, as a list)",
     "phases": "the phases, in order, as records: each its key, its number (its place in the order, from 1) and every field its kind declares (none where unset; one that may name several, as a list)",
+    "markets": "the stock markets (a title has one), as records: each its key and every field its kind declares (none where unset: `frozen_in`, the phases in which no price moves)",
     "phase_number": "the current phase's number: its place among the phases, from 1 (the `number` of its record in `phases`)",
 }
 

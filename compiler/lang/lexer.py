@@ -100,7 +100,7 @@ class RulespecLexer(RegexLexer):
             (words(_STATEMENT, suffix=r"\b"), Keyword),
             (words(_WORD_OPS, suffix=r"\b"), Operator.Word),
             (words(_CONSTANTS, suffix=r"\b"), Keyword.Constant),
-            (r"\b(all|any|sum|count|filter)(?=\s*\()", Name.Builtin),
+            (r"\b(all|any|sum|count|filter|greatest|least)(?=\s*\()", Name.Builtin),
             # literals
             (_STRING, String.Double),
             (r"[$Ł£€¥][0-9]+", Number),

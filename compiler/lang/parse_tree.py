@@ -30,7 +30,7 @@ TERMINAL_LABELS: dict[str, str] = {
     "STRING": 'a string ("...")',
     "SECTION_REF": "a section (§8.1)",
     "ROMAN_REF": "a section (VII.3.8)",
-    "QUANTIFIER": "all/any/sum/count/filter/greatest(...)",
+    "QUANTIFIER": "all/any/sum/count/filter/greatest/least(...)",
     "COMP_OP": "a comparison",
     "ADD_OP": "'+' or '-'",
     "MUL_OP": "'*' or '/'",

@@ -275,7 +275,9 @@ class Index:
 
 @dataclass(frozen=True)
 class Quantifier:
-    """all/any/sum/count/filter/greatest(var in domain: body); filter is the list of the domain's elements for which the body holds, greatest the greatest value of the body (0 over no element)."""
+    """all/any/sum/count/filter/greatest/least(var in domain: body); filter is the list of the domain's elements for
+    which the body holds; greatest and least the greatest and the least value of the body (0 over no element, as a
+    sum)."""
 
     kind: str
     var: str

@@ -82,7 +82,7 @@ _named_calls = s.ByNode(_named_calls)
 #: the builtins whose argument is the key of a card of the title (`b_rust_trains(name)`, ...): their kind
 _BUILTIN_KEYS = {"rust_trains": "train", "make_obsolete": "train", "enter_phase": "phase", "phase_at_least": "phase"}
 #: the runtime's values that are lists of records of a kind's cards (`GameBase.card_records`)
-_CARD_RECORDS = {"train_cards": "train", "phases": "phase"}
+_CARD_RECORDS = {"train_cards": "train", "phases": "phase", "markets": "market"}
 
 
 def _card_fields_read(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple[str, s.Member], ...]:

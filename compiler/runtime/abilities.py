@@ -513,11 +513,6 @@ class Abilities:
         board = self._need_board()
         self._board_change(lambda: board.remove_borders(str(kind)))
 
-    def b_phase_group(self) -> str:
-        """phase_group(): the current phase's `group` (1880's A to D), or its name where it has none."""
-        phase = self._phase()
-        return str(phase.get("group") or phase["key"])
-
     # -- ability cards: a deck of cards each giving the company that picks one an ability (the title's
     #    `ability_cards`: the component kind of the cards; 18 Grand Junction's Company Presidents)
 

@@ -51,6 +51,8 @@ class DslSupport:
             return self.card_records("train")
         if name == "phases":
             return self.card_records("phase")
+        if name == "markets":
+            return self.card_records("market")
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):

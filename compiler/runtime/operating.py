@@ -212,14 +212,6 @@ class OperatingRound:
     def _side_prices(self, train: Train) -> list[int]:
         return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
 
-    def b_dearest_side_price(self) -> int:
-        """dearest_side_price(): the highest price of a side of the bank's cheapest train card (1846's 4 and
-        its 3/5 side: 180), in currency units; 0 when the bank has none."""
-        cards = [self.trains[t] for t in self._available_train_ids() if self._meets_obligation(self.trains[t])]
-        if not cards:
-            return 0
-        return max(self._side_prices(min(cards, key=lambda c: min(self._side_prices(c)))))
-
     def b_dearest_train_price(self) -> int:
         """dearest_train_price(): the highest price of a side of any train card the bank sells now, from
         the depot or the pool, in currency units; 0 when there is none."""
@@ -235,14 +227,6 @@ class OperatingRound:
         for _ in range(int(n)):
             cell = self.market.move(cell, str(direction))
         return self.market.price(cell)
-
-    def b_cheapest_train_price(self) -> int:
-        """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card)
-        that meets a corporation's duty to own one."""
-        prices = [self._train_side(self.trains[t], side).price for t in self._available_train_ids()
-                  if self._meets_obligation(self.trains[t])
-                  for side in [self.trains[t].name, *self.train_sides.get(self.trains[t].name, ())]]
-        return min(prices) if prices else 0
 
     # -- personal loans (a player's debt to the bank)
 

@@ -263,7 +263,7 @@ class StockRound:
         """market_move(C, d): C's price token moves one step in direction d (not while prices are frozen, nor
         down or left in the operating turn where C declared its card's `hold_price` ability)."""
         cell = self.corp[corp.id]["cell"]
-        if cell is None or self.b_prices_frozen():
+        if cell is None or self._prices_frozen():
             return
         if str(direction) in ("left", "down") and self._armed(corp, "hold_price") and self.g["round"] == "operating":
             return
@@ -289,10 +289,10 @@ class StockRound:
             self.j.set(self.owner, cert.id, self._ipo_of(corp))
         self.j.set(self.certs_of, corp.id, certs)
 
-    def b_prices_frozen(self) -> bool:
-        """prices_frozen(): whether the current phase is one the market's `frozen_in` names (no price moves)."""
-        frozen = self.DATA.components_of("market")[0].get("frozen_in") or []
-        return self.g["phase"] in [str(p) for p in frozen]
+    def _prices_frozen(self) -> bool:
+        """The library's prices_frozen(): whether the current phase is one the market's `frozen_in` names (no
+        price moves); never, for a title without it (and so without the market's `frozen_in`)."""
+        return "prices_frozen" in self.ROUTINES and bool(self.call("prices_frozen"))
 
     def b_market_order(self) -> list[Entity]:
         """market_order(): the open corporations with a share price, in operating order (the highest price

@@ -61,10 +61,6 @@ class AbilityBuiltins:
     def b_take_round_track_row(self, ctx: Ctx, corp: Any, slot: Any) -> None:
         """As GameBase.b_take_round_track_row: the round track is outside the model."""
 
-    def b_phase_group(self, ctx: Ctx) -> Any:
-        """As GameBase.b_phase_group: a name the model does not follow."""
-        return Opaque("the phase's group")
-
     def b_picking(self, ctx: Ctx) -> Any:
         """As GameBase.b_picking: in the auction round, while picks are on offer.
         After an opening auction (`first_round: auction`) the picks follow the

@@ -185,17 +185,6 @@ class EffectBuiltins:
             raise GapError(f"train {t.name} price")
         return [price, *sides]
 
-    def b_dearest_side_price(self, ctx: Ctx) -> Any:
-        """As GameBase.b_dearest_side_price: the dearest side of the bank's cheapest card."""
-        def dearest() -> Any:
-            avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
-            out: Any = 0
-            for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
-                out = IF(cond, max(self.side_prices_of(t)), out)
-            return out
-
-        return self.on_depot(ctx, "dearest_side_price", dearest)
-
     def b_dearest_train_price(self, ctx: Ctx) -> Any:
         """As GameBase.b_dearest_train_price: the dearest side of any card the bank sells, the pool's too."""
         m = self.m
@@ -316,11 +305,11 @@ class EffectBuiltins:
                 ctx.shared.axioms.append(AND(left >= 0, left <= ctx.state[name]))
                 ctx.state[name] = IF(AND(ctx.path, ent_is(m, p, q)), left, ctx.state[name])
 
-    def b_prices_frozen(self, ctx: Ctx) -> Any:
-        """As GameBase.b_prices_frozen: the phase is one the market's `frozen_in` names."""
-        m = self.m
-        ctx.shared.reads.add("market", "frozen_in", m.frozen_in)
-        return OR(*[ctx.state["phase"] == m.phase_index(x) for x in m.frozen_in if x in m.phase_keys])
+    def prices_frozen(self, ctx: Ctx) -> Any:
+        """As GameBase._prices_frozen: the library's prices_frozen(), translated (never, for a title without it)."""
+        if "prices_frozen" not in self.tr.routines:
+            return False
+        return self.tr.truthy(self.tr.call("prices_frozen", [], {}, ctx))
 
     def by_phase(self, ctx: Ctx, value: Any) -> Any:
         """As GameBase._by_phase: a map read at the current phase, by the

@@ -337,7 +337,7 @@ class StateBuiltins:
         moved = {cell: market.move(cell, direction) for cell in self.m.cells}
         row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0], key=("move", direction, "row"))
         col = self.cell_chain(ctx, corp, lambda cell: moved[cell][1], key=("move", direction, "col"))
-        on = AND(ctx.path, when, st[f"has_cell:{corp.id}"], NOT(self.b_prices_frozen(ctx)))
+        on = AND(ctx.path, when, st[f"has_cell:{corp.id}"], NOT(self.prices_frozen(ctx)))
         if direction in ("left", "down"):
             on = AND(on, NOT(self.card_holds_price(ctx, corp)))
         st[f"row:{corp.id}"] = IF(on, row, st[f"row:{corp.id}"])
@@ -926,18 +926,6 @@ class StateBuiltins:
         value = self.m.train_data.get(train.name or "", {}).get("satisfies_train_obligation", True)
         ctx.shared.reads.add("train", f"{train.name}.satisfies_train_obligation", value)
         return value is not False
-
-    def b_cheapest_train_price(self, ctx: Ctx) -> Any:
-        """As GameBase.b_cheapest_train_price: the cheapest side of a card the bank sells (1846's 4-train
-        card sold as a 3/5 at $160); only a train that meets the duty to own one counts."""
-        def cheapest() -> Any:
-            avail = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
-            out: Any = 0
-            for t, cond in sorted(avail, key=lambda tc: -min(self.side_prices_of(tc[0]))):
-                out = IF(cond, min(self.side_prices_of(t)), out)
-            return out
-
-        return self.on_depot(ctx, "cheapest_train_price", cheapest)
 
     def b_closed(self, ctx: Ctx, item: Any) -> Any:
         m = self.m

@@ -686,7 +686,6 @@ class Model:
         self.market: Market | None = None
         self.market_error: str | None = None
         self.zone_names: list[str] = []
-        self.frozen_in: list[str] = []
         markets = self.title.components("market")
         if not markets:
             self.market_error = "the title has no market"
@@ -704,7 +703,6 @@ class Model:
         except (ValueError, TypeError, KeyError) as exc:
             self.market_error = f"market {markets[0].key}: {exc}"
             return
-        self.frozen_in = [str(x) for x in (data.get("frozen_in") or []) if isinstance(x, str)]
         self.cells = list(self.market.cells())
         self.zone_names = sorted({z for zs in self.market.zones.values() for z in zs})
 

@@ -93,6 +93,16 @@ class Sel:
     alts: list[tuple[Item, Any]]
 
 
+@dataclass
+class Choice:
+    """One of several values that no one term of the model holds (two names, two records): (value,
+    condition) alternatives, one of which holds where it is read. A name chosen by the state (the phase's
+    `group`), a record of a list read at a symbolic position (`phases[phase_number - 1]`): a field of it,
+    a comparison, `in` are each read of every alternative (`Translator.ite`)."""
+
+    alts: list[tuple[Any, Any]]
+
+
 @dataclass(frozen=True)
 class CardRef:
     """An ability card (the title's `ability_cards`) by its index among the title's cards, in order

@@ -6,7 +6,7 @@ runtime's builtins as z3 (`Builtins`, its methods in the mixins of `builtins_*.p
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Callable
 
 import z3
 
@@ -50,6 +50,7 @@ from compiler.verify.terms import (
     SUM,
     Binding,
     CardRef,
+    Choice,
     Ctx,
     DeadPath,
     ListHead,
@@ -216,8 +217,8 @@ class Translator:
                     return m.z(DEPOT)
                 if name == "scrap":
                     return m.z(SCRAP)
-                if name in ("train_cards", "phases"):
-                    return self.card_records("train" if name == "train_cards" else "phase", ctx)
+                if name in ("train_cards", "phases", "markets"):
+                    return self.card_records({"train_cards": "train", "phases": "phase", "markets": "market"}[name], ctx)
                 if name == "phase_number":
                     # the model's phase is its index in the title's order of phases (as `card_records`)
                     return ctx.state["phase"] + 1
@@ -379,6 +380,8 @@ class Translator:
             return v != 0
         if isinstance(v, Sel):
             return OR(*[c for _, c in v.alts])
+        if isinstance(v, Choice):
+            return OR(*[AND(c, self.truthy(x)) for x, c in v.alts])
         if isinstance(v, SymList):
             return OR(*[c for _, c in v.elems])
         if is_z3(v) and v.sort() == self.model.sort:
@@ -390,6 +393,17 @@ class Translator:
         raise Unsupported(f"truth value of {v!r}")
 
     def ite(self, c: Any, a: Any, b: Any) -> Any:
+        if self._chosen(a) and self._chosen(b) and not (a is None and b is None):
+            # two names (or none), two records: no one term holds either; one of them, each where it holds
+            if isinstance(a, str) and a == b:
+                return a
+            t = truth(c)
+            if t is True:
+                return a
+            if t is False:
+                return b
+            return Choice([(v, AND(c, cond)) for v, cond in self._alternatives(a)]
+                          + [(v, AND(NOT(c), cond)) for v, cond in self._alternatives(b)])
         if isinstance(a, Sel) or isinstance(b, Sel):
             a, b = self.as_sel(a), self.as_sel(b)
             return Sel([(it, AND(c, cond)) for it, cond in a.alts] + [(it, AND(NOT(c), cond)) for it, cond in b.alts])
@@ -410,6 +424,24 @@ class Translator:
 
     def is_ent(self, v: Any) -> bool:
         return is_z3(v) and v.sort() == self.model.sort
+
+    def _chosen(self, v: Any) -> bool:
+        """Whether `v` is a value `ite` chooses as a `Choice`: a name that no entity has (one that has
+        is the entity's term), none, a record, or a choice already."""
+        if isinstance(v, str):
+            return v not in self.entities and all(e.id != v for e in self.model.ents)
+        return v is None or isinstance(v, (dict, Choice))
+
+    @staticmethod
+    def _alternatives(v: Any) -> list[tuple[Any, Any]]:
+        return v.alts if isinstance(v, Choice) else [(v, True)]
+
+    def _of_choice(self, choice: Choice, read: Callable[[Any], Any]) -> Any:
+        """`read` of the value a `Choice` holds: each alternative's, chosen where it holds (one of them does)."""
+        out = read(choice.alts[-1][0])
+        for value, cond in reversed(choice.alts[:-1]):
+            out = self.ite(cond, read(value), out)
+        return out
 
     def as_ent(self, v: Any) -> z3.ExprRef:
         m = self.model
@@ -450,6 +482,9 @@ class Translator:
 
     def eq(self, a: Any, b: Any) -> Any:
         m = self.model
+        if isinstance(a, Choice) or isinstance(b, Choice):
+            choice, other = (a, b) if isinstance(a, Choice) else (b, a)
+            return OR(*[AND(cond, self.eq(v, other)) for v, cond in choice.alts])
         if isinstance(a, CardRef) or isinstance(b, CardRef):
             return self.eq(self.card_number(a), self.card_number(b))
         if (isinstance(a, str) and self.is_ent(b)) or (isinstance(b, str) and self.is_ent(a)):
@@ -486,8 +521,8 @@ class Translator:
             if a is None and b is None:
                 return True
             other = b if a is None else a
-            if isinstance(other, (int, str, bool, dict)) or is_z3(other):
-                return False  # (a map, a train's `discount`, is never none, as in the engine)
+            if isinstance(other, (int, str, bool, dict, SymList)) or is_z3(other):
+                return False  # (a map, a train's `discount`, a list, is never none, as in the engine)
             raise Unsupported(f"comparing {other!r} with none")
         if isinstance(a, str) or isinstance(b, str):
             return a == b
@@ -528,6 +563,10 @@ class Translator:
         return cache[key][2]
 
     def contains(self, coll: Any, x: Any) -> Any:
+        if isinstance(coll, Choice):
+            return OR(*[AND(cond, self.contains(v, x)) for v, cond in coll.alts])
+        if isinstance(x, Choice) and not isinstance(coll, SymList):
+            return OR(*[AND(cond, self.contains(coll, v)) for v, cond in x.alts])
         if isinstance(coll, Opaque) or isinstance(x, Opaque):
             if isinstance(coll, SymList):
                 return OR(*[AND(c, self.eq(x, e)) for e, c in coll.elems])
@@ -606,6 +645,8 @@ class Translator:
 
     def member(self, obj: Any, name: str, ctx: Ctx) -> Any:
         m = self.model
+        if isinstance(obj, Choice):
+            return self._of_choice(obj, lambda v: self.member(v, name, ctx))
         if isinstance(obj, Opaque):
             # a field of a value the model does not follow (`lay.upgrade`): as opaque,
             # the same value each time it is read in one translation
@@ -843,11 +884,13 @@ class Translator:
             value = SUM([IF(c, b, 0) for c, b in parts])
         elif e.kind == "count":
             value = SUM([IF(AND(c, self.truthy(b)), 1, 0) for c, b in parts])
-        elif e.kind == "greatest":
-            # the greatest of the values of the elements there, 0 where none is (the engine's max, default 0)
+        elif e.kind in ("greatest", "least"):
+            # the greatest (least) of the values of the elements there, 0 where none is (the engine's max, min,
+            # default 0)
+            op = ">" if e.kind == "greatest" else "<"
             value, seen = 0, False
             for c, b in parts:
-                value = IF(AND(c, OR(NOT(seen), b > zi(value))), b, value)
+                value = IF(AND(c, OR(NOT(seen), self.cmp(op, b, value))), b, value)
                 seen = OR(seen, c)
         else:
             raise Unsupported(f"quantifier {e.kind}")
@@ -1163,6 +1206,11 @@ class Translator:
             if name not in into:
                 into[name] = value
             elif into[name] is not value:
+                if self._chosen(value) and self._chosen(into[name]) and not (isinstance(value, str) and value == into[name]):
+                    # two names (or records) a local holds after the branches: the later branch's, as before
+                    # `ite` chose between names (a `Choice` is read by no builtin)
+                    into[name] = value
+                    continue
                 try:
                     into[name] = self.ite(cond, value, into[name])
                 except Unsupported:
