@@ -347,15 +347,37 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
         if lays is None:
             walks = _TRIAL_WALKS[0]
             found = []
+            # each tile's lays, kept by the hex's state alone (`Board.tile_lays`): the colours and the
+            # supply only say which tiles are judged (a phase's new colour, a tile run out, leave the
+            # verdicts of the others as they were)
+            by_tile = board.tile_lays
+            state = key[-1]
+            version = board.version
             for name, tile in tiles:
+                tile_key = (company, h, name, state)
+                of_tile = by_tile.get(tile_key)
+                if of_tile is not None:
+                    for lay in of_tile:
+                        _keep_verdict(board, (version, company, h, name, lay.rotation, colors, True, frozenset(),
+                                              frozenset(), None), lay)
+                    found += of_tile
+                    continue
+                tile_walks = _TRIAL_WALKS[0]
+                of_tile = []
                 for rotation in _keeps_track(board, old.tile, old.rotation, tile, name):
                     # judged anew (a verdict `Board.judged` keeps may have walked the whole board), and kept
                     # there for the trial of the lay in the same state
                     verdict = _judge_anew(board, company, h, name, rotation, colors, seen)
-                    _keep_verdict(board, (board.version, company, h, name, rotation, colors, True, frozenset(),
+                    _keep_verdict(board, (version, company, h, name, rotation, colors, True, frozenset(),
                                           frozenset(), None), verdict)
                     if isinstance(verdict, Lay):
-                        found.append(verdict)
+                        of_tile.append(verdict)
+                found += of_tile
+                if _TRIAL_WALKS[0] == tile_walks:
+                    # (as `kept` below: no verdict walked the whole board)
+                    if len(by_tile) >= 20_000:
+                        by_tile.clear()
+                    by_tile[tile_key] = tuple(of_tile)
             lays = tuple(found)
             if _TRIAL_WALKS[0] == walks:
                 # no verdict walked the whole board (`_connects`' loop check): each is a function of the key
