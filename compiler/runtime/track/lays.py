@@ -285,7 +285,7 @@ def legal_lays(
     near = seen.hexes
     if board.rules.city_value_lays:
         # a lay raising a city's value needs no route (18CO 5.6.10): every hex with a city is a candidate
-        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+        near = near | _city_hexes(board)
     candidates = near if hexes is None else frozenset(hexes) & near
     return list(_iter_lays(board, company, colors, seen, cash, candidates))
 
@@ -305,8 +305,15 @@ def iter_legal_lays(
     seen = reach(board, company)
     near = seen.hexes
     if board.rules.city_value_lays:
-        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+        near = near | _city_hexes(board)
     return _iter_lays(board, company, frozenset(colors), seen, cash, near, exhaustive, skip)
+
+
+def _city_hexes(board: Board) -> frozenset[str]:
+    """The hexes whose tile has a city (a lay raising a city's value needs no route, 18CO 5.6.10): read
+    of each tile's count of its nodes by kind, made once (`Tile.count`)."""
+    placed = board.placed
+    return frozenset(h for h in board.hexes if placed[h].tile.count("city"))
 
 
 def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
