@@ -675,13 +675,19 @@ def _new_paths(old: Tile, old_rotation: int, tile: Tile, rotation: int, mapping:
                any_path: bool) -> frozenset[int]:
     """The paths of `tile` at `rotation` that `old` at `old_rotation` lacked, its nodes renumbered by
     `mapping` (every path with `any_path`): `_connects`' question, a function of the tiles alone."""
-    old_lay, lay = _layout(old, old_rotation), _layout(tile, rotation)
-
-    def mapped(end: int) -> int:
-        return end if end < NODE else NODE + mapping[end - NODE]
-
-    kept = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
-    return frozenset(p for p, (a, b) in enumerate(lay.ends) if any_path or frozenset((a, b)) not in kept)
+    lay = _layout(tile, rotation)
+    if any_path:
+        return frozenset(range(len(lay.ends)))
+    # each path by its two ends, the lesser first (a path's ends in either order), the old tile's nodes
+    # renumbered: written out, as asked for every new pair of tiles laid
+    kept = set()
+    for a, b in _layout(old, old_rotation).ends:
+        if a >= NODE:
+            a = NODE + mapping[a - NODE]
+        if b >= NODE:
+            b = NODE + mapping[b - NODE]
+        kept.add((a, b) if a <= b else (b, a))
+    return frozenset(p for p, (a, b) in enumerate(lay.ends) if ((a, b) if a <= b else (b, a)) not in kept)
 
 
 def _connects(
