@@ -38,17 +38,28 @@ class Reach:
 
     def entries_in(self, hex_id: str) -> frozenset[int]:
         """The sides by which the company's track enters `hex_id`."""
-        return self._by_hex()[0].get(hex_id, frozenset())
+        return self._in(0, hex_id)
 
     def nodes_in(self, hex_id: str) -> frozenset[int]:
         """The nodes of `hex_id` the company reaches."""
-        return self._by_hex()[1].get(hex_id, frozenset())
+        return self._in(1, hex_id)
 
     def paths_in(self, hex_id: str) -> frozenset[int]:
         """The paths of `hex_id`'s tile the company can run on."""
-        return self._by_hex()[2].get(hex_id, frozenset())
+        return self._in(2, hex_id)
 
-    def _by_hex(self) -> tuple[dict[str, frozenset[int]], ...]:
+    def _in(self, which: int, hex_id: str) -> frozenset[int]:
+        """The entries (0), nodes (1) or paths (2) in `hex_id`: grouped by hex once (`_by_hex`), each hex's
+        made a frozenset when first asked (a listing asks of a few hexes of a company's whole reach)."""
+        index = self._by_hex()[which]
+        found = index.get(hex_id)
+        if found is None:
+            return _NONE_IN
+        if found.__class__ is not frozenset:
+            found = index[hex_id] = frozenset(found)
+        return found
+
+    def _by_hex(self) -> tuple[dict[str, set[int] | frozenset[int]], ...]:
         # entries, nodes and paths by hex, worked out once (a lay is judged hex by hex)
         found = self.__dict__.get("_index")
         if found is None:
@@ -57,7 +68,12 @@ class Reach:
         return found
 
 
-def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
+#: what a hex the company does not reach holds of its reach
+_NONE_IN: frozenset[int] = frozenset()
+
+
+def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, set[int]]:
+    """The second of each pair by the first (a hex): sets, made frozensets as `Reach._in` reads them."""
     grouped: dict[str, set[int]] = {}
     for h, x in pairs:
         held = grouped.get(h)
@@ -65,7 +81,7 @@ def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
             grouped[h] = {x}
         else:
             held.add(x)
-    return {h: frozenset(xs) for h, xs in grouped.items()}
+    return grouped
 
 
 def reach(board: Board, company: str) -> Reach:
