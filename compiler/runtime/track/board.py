@@ -284,6 +284,9 @@ class Board:
         #: (company, hex, colours, tiles in the supply, `lays._hex_state`) -> the hex's legal lays whatever
         #: the cash (`lays._iter_lays`): kept across versions, as the verdicts read only that
         self.hex_lays: dict[tuple, Any] = {}
+        #: (company, hex, tile, `lays._hex_state`) -> that tile's legal lays on the hex whatever the cash,
+        #: at every rotation (`lays._iter_lays`, where `hex_lays` has none for the colours and supply now)
+        self.tile_lays: dict[tuple, Any] = {}
         self.geometry = Geometry(layout, axes)
         self.hexes: dict[str, MapHex] = {}
         for hex_id, data in _items(hexes):

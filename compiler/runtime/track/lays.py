@@ -38,17 +38,28 @@ class Reach:
 
     def entries_in(self, hex_id: str) -> frozenset[int]:
         """The sides by which the company's track enters `hex_id`."""
-        return self._by_hex()[0].get(hex_id, frozenset())
+        return self._in(0, hex_id)
 
     def nodes_in(self, hex_id: str) -> frozenset[int]:
         """The nodes of `hex_id` the company reaches."""
-        return self._by_hex()[1].get(hex_id, frozenset())
+        return self._in(1, hex_id)
 
     def paths_in(self, hex_id: str) -> frozenset[int]:
         """The paths of `hex_id`'s tile the company can run on."""
-        return self._by_hex()[2].get(hex_id, frozenset())
+        return self._in(2, hex_id)
 
-    def _by_hex(self) -> tuple[dict[str, frozenset[int]], ...]:
+    def _in(self, which: int, hex_id: str) -> frozenset[int]:
+        """The entries (0), nodes (1) or paths (2) in `hex_id`: grouped by hex once (`_by_hex`), each hex's
+        made a frozenset when first asked (a listing asks of a few hexes of a company's whole reach)."""
+        index = self._by_hex()[which]
+        found = index.get(hex_id)
+        if found is None:
+            return _NONE_IN
+        if found.__class__ is not frozenset:
+            found = index[hex_id] = frozenset(found)
+        return found
+
+    def _by_hex(self) -> tuple[dict[str, set[int] | frozenset[int]], ...]:
         # entries, nodes and paths by hex, worked out once (a lay is judged hex by hex)
         found = self.__dict__.get("_index")
         if found is None:
@@ -57,7 +68,12 @@ class Reach:
         return found
 
 
-def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
+#: what a hex the company does not reach holds of its reach
+_NONE_IN: frozenset[int] = frozenset()
+
+
+def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, set[int]]:
+    """The second of each pair by the first (a hex): sets, made frozensets as `Reach._in` reads them."""
     grouped: dict[str, set[int]] = {}
     for h, x in pairs:
         held = grouped.get(h)
@@ -65,7 +81,7 @@ def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
             grouped[h] = {x}
         else:
             held.add(x)
-    return {h: frozenset(xs) for h, xs in grouped.items()}
+    return grouped
 
 
 def reach(board: Board, company: str) -> Reach:
@@ -285,7 +301,7 @@ def legal_lays(
     near = seen.hexes
     if board.rules.city_value_lays:
         # a lay raising a city's value needs no route (18CO 5.6.10): every hex with a city is a candidate
-        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+        near = near | _city_hexes(board)
     candidates = near if hexes is None else frozenset(hexes) & near
     return list(_iter_lays(board, company, colors, seen, cash, candidates))
 
@@ -305,8 +321,15 @@ def iter_legal_lays(
     seen = reach(board, company)
     near = seen.hexes
     if board.rules.city_value_lays:
-        near = near | frozenset(h for h in board.hexes if any(n.kind == "city" for n in board.tile_at(h).nodes))
+        near = near | _city_hexes(board)
     return _iter_lays(board, company, frozenset(colors), seen, cash, near, exhaustive, skip)
+
+
+def _city_hexes(board: Board) -> frozenset[str]:
+    """The hexes whose tile has a city (a lay raising a city's value needs no route, 18CO 5.6.10): read
+    of each tile's count of its nodes by kind, made once (`Tile.count`)."""
+    placed = board.placed
+    return frozenset(h for h in board.hexes if placed[h].tile.count("city"))
 
 
 def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
@@ -347,15 +370,37 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
         if lays is None:
             walks = _TRIAL_WALKS[0]
             found = []
+            # each tile's lays, kept by the hex's state alone (`Board.tile_lays`): the colours and the
+            # supply only say which tiles are judged (a phase's new colour, a tile run out, leave the
+            # verdicts of the others as they were)
+            by_tile = board.tile_lays
+            state = key[-1]
+            version = board.version
             for name, tile in tiles:
+                tile_key = (company, h, name, state)
+                of_tile = by_tile.get(tile_key)
+                if of_tile is not None:
+                    for lay in of_tile:
+                        _keep_verdict(board, (version, company, h, name, lay.rotation, colors, True, frozenset(),
+                                              frozenset(), None), lay)
+                    found += of_tile
+                    continue
+                tile_walks = _TRIAL_WALKS[0]
+                of_tile = []
                 for rotation in _keeps_track(board, old.tile, old.rotation, tile, name):
                     # judged anew (a verdict `Board.judged` keeps may have walked the whole board), and kept
                     # there for the trial of the lay in the same state
                     verdict = _judge_anew(board, company, h, name, rotation, colors, seen)
-                    _keep_verdict(board, (board.version, company, h, name, rotation, colors, True, frozenset(),
+                    _keep_verdict(board, (version, company, h, name, rotation, colors, True, frozenset(),
                                           frozenset(), None), verdict)
                     if isinstance(verdict, Lay):
-                        found.append(verdict)
+                        of_tile.append(verdict)
+                found += of_tile
+                if _TRIAL_WALKS[0] == tile_walks:
+                    # (as `kept` below: no verdict walked the whole board)
+                    if len(by_tile) >= 20_000:
+                        by_tile.clear()
+                    by_tile[tile_key] = tuple(of_tile)
             lays = tuple(found)
             if _TRIAL_WALKS[0] == walks:
                 # no verdict walked the whole board (`_connects`' loop check): each is a function of the key
@@ -646,13 +691,19 @@ def _new_paths(old: Tile, old_rotation: int, tile: Tile, rotation: int, mapping:
                any_path: bool) -> frozenset[int]:
     """The paths of `tile` at `rotation` that `old` at `old_rotation` lacked, its nodes renumbered by
     `mapping` (every path with `any_path`): `_connects`' question, a function of the tiles alone."""
-    old_lay, lay = _layout(old, old_rotation), _layout(tile, rotation)
-
-    def mapped(end: int) -> int:
-        return end if end < NODE else NODE + mapping[end - NODE]
-
-    kept = {frozenset((mapped(a), mapped(b))) for a, b in old_lay.ends}
-    return frozenset(p for p, (a, b) in enumerate(lay.ends) if any_path or frozenset((a, b)) not in kept)
+    lay = _layout(tile, rotation)
+    if any_path:
+        return frozenset(range(len(lay.ends)))
+    # each path by its two ends, the lesser first (a path's ends in either order), the old tile's nodes
+    # renumbered: written out, as asked for every new pair of tiles laid
+    kept = set()
+    for a, b in _layout(old, old_rotation).ends:
+        if a >= NODE:
+            a = NODE + mapping[a - NODE]
+        if b >= NODE:
+            b = NODE + mapping[b - NODE]
+        kept.add((a, b) if a <= b else (b, a))
+    return frozenset(p for p, (a, b) in enumerate(lay.ends) if ((a, b) if a <= b else (b, a)) not in kept)
 
 
 def _connects(
