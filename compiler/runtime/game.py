@@ -130,6 +130,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self._found_legal: dict[tuple[str, str, str], str] = {}
         #: a route search that only asks whether a paying run exists (`_some_legal`)
         self._quick_routes = False
+        #: the action the caller gives next, where it says so (`process(action, then=...)`: a log's replay):
+        #: the run it declares answers whether a paying run exists before any search (`_declared_run`)
+        self._then: Action | None = None
         #: candidates listed with no shortcut (`oracle_legal_actions`)
         self._exhaustive = False
         #: the listing skips an action's candidates for an entity its probe refuses (`_group_refused`)
@@ -142,6 +145,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self._route_memo: dict[tuple, Any] = {}
         #: best_routes' answers by the reached track, stations and trains (`track.best_routes`' memo)
         self._route_answers: dict[tuple, Any] = {}
+        #: the checks of given routes in the states seen lately (`_checked_routes`)
+        self._route_checks: dict[tuple, Any] = {}
         if isinstance(self.DATA.properties.get("map"), Gap):
             # a title (or variant) whose map is a gap plays on no map, whatever hexes it inherits; its
             # other gaps are named with it, for the overlay that would fill them (`--map`)
@@ -850,9 +855,14 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     # ------------------------------------------------------------ the contract
 
-    def process(self, action: Action) -> None:
+    def process(self, action: Action, *, then: Action | None = None) -> None:
         """Apply one action (18xx.games vocabulary). Raises IllegalAction,
-        naming the rule; the state is then exactly as it was."""
+        naming the rule; the state is then exactly as it was.
+
+        `then`: the action the caller will give next, where it knows it (a log's replay). It changes what
+        the automatic pass costs, never what it decides: where it asks whether the operating company may
+        run a paying route, a paying run `then` declares, legal now, answers yes with no search (the
+        search looks for any paying run; `Candidates._declared_run`)."""
         if not isinstance(action, dict) or "type" not in action:
             raise IllegalAction(f"an action without a 'type': {action!r}"[:200] if isinstance(action, dict)
                                 else f"an action is a dict, not {type(action).__name__}", rule=LOG_FORMAT)
@@ -860,6 +870,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             # an entity given as an object (this game's or another's) is read by its id, as the format names it
             action = {key: value.id if isinstance(value, Entity) else value for key, value in action.items()}
         original, action = action, self._from_log_ids(action)
+        self._then = then
         self.j.begin()
         try:
             self._dispatch(action)
@@ -875,6 +886,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         except BaseException:
             self.j.rollback()
             raise
+        finally:
+            self._then = None
         self.j.commit()
         self.actions.append(dict(original))
 
@@ -1330,6 +1343,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         memo = {id(value): value for value in shared}
         memo[id(self._route_memo)] = {}  # caches: the copy keeps its own
         memo[id(self._route_answers)] = {}
+        memo[id(self._route_checks)] = {}
         if board is not None:
             memo[id(board.reaches)] = {}
             memo[id(board.graphs)] = {}

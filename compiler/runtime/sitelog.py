@@ -402,11 +402,13 @@ def _replay(game_class, log: dict, *, until: int | None, monitor: bool, on_step,
     watch = Monitor(game) if monitor else None
     processed = 0
     divergence = None
-    for step in steps:
+    for at, step in enumerate(steps, 1):
         if until is not None and step.number > until:
             break
         try:
-            game.process(step.action)
+            # the log's next action goes with this one: a run it declares answers the automatic pass's
+            # question whether a paying run exists, with no route search (the same answer: `process`)
+            game.process(step.action, then=steps[at].action if at < len(steps) else None)
             if watch is not None:
                 watch.check(game, step.action)
         except IllegalAction as exc:
