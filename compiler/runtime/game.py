@@ -1094,6 +1094,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         step = self.g.get("step")
         holding = HOLDING_STEPS.get(step, ())
         names = self._step_action_names(step)
+        if self._then is not None and self._declared_legal(operator, names):
+            return True
 
         def candidates() -> Iterator[Action]:
             yield from self._iter_candidates_for(operator, names)
@@ -1107,6 +1109,32 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                             yield from self._iter_candidates_for(other, [name])
 
         return self._some_legal(candidates())
+
+    def _declared_legal(self, operator: Entity, names: list[str] | None = None) -> bool:
+        """Whether the action the caller gives next (`process(..., then=...)`) is, as `operator`'s candidate of
+        one of the actions `names` (None: any it may take in turn, as the automatic pass asks of an entity
+        outside its operating turn, no decision pending), legal now: tried before the other candidates, it
+        answers `step_actions_legal` or the automatic pass where it is (the candidate is one of those they
+        ask about; the order changes what the asking costs, not the answer). Only the candidate equal to it,
+        field by field, is tried, and only of an action whose candidates cost little to list (not `COSTLY`:
+        a lay's are many, a run's declared run has its own way, `_declared_run`)."""
+        then = self._then
+        if not isinstance(then.get("type"), str) or self._idle(then) or then["type"].endswith(self.COSTLY):
+            return False
+        try:
+            kind = self.action_name(then)
+        except (KeyError, TypeError, AttributeError):
+            return False
+        if kind not in (names if names is not None else self.ACTION_PARAMS) or (names is None and kind in OUT_OF_TURN):
+            return False
+        then = self._from_log_ids(then)
+        if str(then.get("entity")) != operator.id:
+            return False
+
+        def same(candidate: Action) -> bool:
+            return all(key in then and then[key] == value for key, value in candidate.items())
+
+        return self._first_legal(c for c in self._iter_candidates_for(operator, [kind]) if same(c)) is not None
 
     #: (engine class, step) -> `_step_action_names`: a function of the title's actions alone
     _STEP_NAMES: dict[tuple[type, Any], list[str]] = {}
