@@ -1,4 +1,4 @@
-"""A replay gives each action its successor (`process(action, then=...)`): where the automatic pass asks
+"""A replay tells the game each action's successor (`look_ahead`) before it processes the action: where the automatic pass asks
 whether the operating company may run a paying route, the run the log declares next answers, checked,
 with no route search (`Candidates._declared_run`). It must change what the asking costs, never what the
 automatic pass decides:
@@ -66,7 +66,8 @@ def test_the_look_ahead_changes_no_decision_of_the_automatic_pass(fixtures_dir, 
     declared = 0
     for at, step in enumerate(steps, 1):
         then = steps[at].action if at < len(steps) else None
-        ahead.process(copy.deepcopy(step.action), then=then)
+        ahead.look_ahead(then)
+        ahead.process(copy.deepcopy(step.action))
         plain.process(copy.deepcopy(step.action))
         assert _seen(ahead) == _seen(plain), f"after action {step.label}"
         declared += bool(then and then.get("type") == "run_routes" and then.get("routes"))
@@ -86,13 +87,15 @@ def _at_a_run(fixtures_dir, loaded):
             trial.process(copy.deepcopy(step.action))
             if trial.g.get("step") == "run_routes":
                 return cls, game, step.action, then
-        game.process(copy.deepcopy(step.action), then=then)
+        game.look_ahead(then)
+        game.process(copy.deepcopy(step.action))
     pytest.fail("no company comes to its run step before a paying run in 3099")
 
 
 def _after(game, action, then=None) -> tuple:
     trial = game.copy()
-    trial.process(copy.deepcopy(action), then=then)
+    trial.look_ahead(then)
+    trial.process(copy.deepcopy(action))
     return _seen(trial)
 
 

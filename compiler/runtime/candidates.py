@@ -451,7 +451,7 @@ class Candidates:
         yield {"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}
 
     def _declared_run(self, corp: Entity, who: dict, extras: Any) -> Action | None:
-        """The run the caller gives next (`process(..., then=...)`), as `corp`'s candidate where it is one
+        """The run the caller gives next (`look_ahead`), as `corp`'s candidate where it is one
         that answers whether a paying run exists (`_first_legal` at the run step: the automatic pass):
         `corp`'s run with routes, a paying one (a route that pays without the per-stop bonus, as a route
         the search keeps does), on the track it reaches now. Whether the action is legal is then for
@@ -461,7 +461,7 @@ class Candidates:
         apart; together they only share no track) and pays, and the search, which enumerates every
         train's routes until one pays, finds a paying run exactly where one exists."""
         then = self._then
-        if then is None or then.get("type") != "run_routes" or not then.get("routes"):
+        if not isinstance(then, dict) or then.get("type") != "run_routes" or not then.get("routes"):
             return None
         then = self._from_log_ids(then)
         if str(then.get("entity")) != corp.id or not isinstance(then["routes"], list):

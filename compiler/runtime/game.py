@@ -130,9 +130,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self._found_legal: dict[tuple[str, str, str], str] = {}
         #: a route search that only asks whether a paying run exists (`_some_legal`)
         self._quick_routes = False
-        #: the action the caller gives next, where it says so (`process(action, then=...)`: a log's replay):
-        #: the run it declares answers whether a paying run exists before any search (`_declared_run`)
+        #: while an action is processed, the action the caller gives after it, where it said so (`look_ahead`:
+        #: a log's replay), tried first where the automatic pass asks whether one is legal (`_declared_run`,
+        #: `_declared_legal`); `_told_next` holds it until `process` takes it
         self._then: Action | None = None
+        self._told_next: Action | None = None
         #: candidates listed with no shortcut (`oracle_legal_actions`)
         self._exhaustive = False
         #: the listing skips an action's candidates for an entity its probe refuses (`_group_refused`)
@@ -855,14 +857,19 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     # ------------------------------------------------------------ the contract
 
-    def process(self, action: Action, *, then: Action | None = None) -> None:
-        """Apply one action (18xx.games vocabulary). Raises IllegalAction,
-        naming the rule; the state is then exactly as it was.
+    def look_ahead(self, then: Action | None) -> None:
+        """Say which action the caller will give after the next one it processes (a log's replay knows it).
+        It changes what the automatic pass after that action costs, never what it decides: where the pass
+        asks whether the operating company may run a paying route, a paying run `then` declares, legal
+        then, answers yes with no search (the search looks for any paying run: `Candidates._declared_run`);
+        where it asks whether an action of the company's step is legal, the candidate equal to `then` is
+        tried first (`_declared_legal`). Taken by the next `process`, whatever it does."""
+        self._told_next = then
 
-        `then`: the action the caller will give next, where it knows it (a log's replay). It changes what
-        the automatic pass costs, never what it decides: where it asks whether the operating company may
-        run a paying route, a paying run `then` declares, legal now, answers yes with no search (the
-        search looks for any paying run; `Candidates._declared_run`)."""
+    def process(self, action: Action) -> None:
+        """Apply one action (18xx.games vocabulary). Raises IllegalAction,
+        naming the rule; the state is then exactly as it was."""
+        then, self._told_next = self._told_next, None
         if not isinstance(action, dict) or "type" not in action:
             raise IllegalAction(f"an action without a 'type': {action!r}"[:200] if isinstance(action, dict)
                                 else f"an action is a dict, not {type(action).__name__}", rule=LOG_FORMAT)
@@ -1110,22 +1117,21 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
         return self._some_legal(candidates())
 
-    def _declared_legal(self, operator: Entity, names: list[str] | None = None) -> bool:
-        """Whether the action the caller gives next (`process(..., then=...)`) is, as `operator`'s candidate of
-        one of the actions `names` (None: any it may take in turn, as the automatic pass asks of an entity
-        outside its operating turn, no decision pending), legal now: tried before the other candidates, it
-        answers `step_actions_legal` or the automatic pass where it is (the candidate is one of those they
-        ask about; the order changes what the asking costs, not the answer). Only the candidate equal to it,
-        field by field, is tried, and only of an action whose candidates cost little to list (not `COSTLY`:
-        a lay's are many, a run's declared run has its own way, `_declared_run`)."""
+    def _declared_legal(self, operator: Entity, names: list[str]) -> bool:
+        """Whether the action the caller gives next (`look_ahead`) is, as `operator`'s candidate of one of the
+        actions `names`, legal now: tried before the other candidates, it answers `step_actions_legal` where
+        it is (it is one of the candidates asked about; the order changes what the asking costs, not the
+        answer). Only the candidate equal to it, field by field, is tried, and only of an action whose
+        candidates cost little to list (not `COSTLY`: a lay's are many; a run has `_declared_run`)."""
         then = self._then
-        if not isinstance(then.get("type"), str) or self._idle(then) or then["type"].endswith(self.COSTLY):
+        if not isinstance(then, dict) or not isinstance(then.get("type"), str) or self._idle(then) \
+                or then["type"].endswith(self.COSTLY):
             return False
         try:
             kind = self.action_name(then)
         except (KeyError, TypeError, AttributeError):
             return False
-        if kind not in (names if names is not None else self.ACTION_PARAMS) or (names is None and kind in OUT_OF_TURN):
+        if kind not in names:
             return False
         then = self._from_log_ids(then)
         if str(then.get("entity")) != operator.id:

@@ -406,9 +406,10 @@ def _replay(game_class, log: dict, *, until: int | None, monitor: bool, on_step,
         if until is not None and step.number > until:
             break
         try:
-            # the log's next action goes with this one: a run it declares answers the automatic pass's
-            # question whether a paying run exists, with no route search (the same answer: `process`)
-            game.process(step.action, then=steps[at].action if at < len(steps) else None)
+            # the log's next action is told first: the automatic pass after this one tries it first where it
+            # asks whether an action is legal (a run it declares, with no route search; the same answers)
+            game.look_ahead(steps[at].action if at < len(steps) else None)
+            game.process(step.action)
             if watch is not None:
                 watch.check(game, step.action)
         except IllegalAction as exc:
