@@ -4,7 +4,9 @@
 
 For each log (default: every log under ../shared/fixtures of a title rulec has) replays it R times
 (default 3) through `compiler.runtime.sitelog.replay`, every route of every `run_routes` checked and its
-revenue recomputed by the engine, the invariant monitor after every action unless `--no-monitor`, and
+revenue recomputed by the engine (the automatic pass told the log's next action, `look_ahead`: a run it
+declares answers whether the company may run, with no route search), the invariant monitor after every
+action unless `--no-monitor`, and
 prints the actions processed, whether the replay reached the log's end and result, and actions per CPU
 second (the best of the R runs). The baseline in the same run is the engine's own random play of the
 same title: actions per second of `legal_actions` + `process`, so the ratio says what a replayed action

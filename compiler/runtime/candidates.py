@@ -7,7 +7,8 @@ neither.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import itertools
+from typing import Any, Callable, Iterator
 
 from compiler.runtime import track
 from compiler.runtime.entities import BANK, IPO, POOL, Entity
@@ -424,6 +425,17 @@ class Candidates:
         # included), the company, its trains, the phase and its bonuses
         key = (self.board.version, corp.id, repr(trains), self.g["phase"], self._quick_routes, repr(extras))
         best = self._route_memo.get(key)
+        if best is None and self._quick_routes and self._then is not None:
+            declared = self._declared_run(corp, who, extras)
+            if declared is not None:
+                # the run the caller gives next, tried first: legal, it answers as the search's would; the
+                # search runs only where it is not (`_first_legal` goes on to the next candidate)
+                return itertools.chain((declared,), self._searched_routes(corp, who, key, trains, extras))
+        return list(self._searched_routes(corp, who, key, trains, extras, best))
+
+    def _searched_routes(self, corp: Entity, who: dict, key: tuple, trains: list, extras: Any,
+                         best: Any = None) -> Iterator[Action]:
+        """`_route_candidates`' search (`best`: its answer kept in `_route_memo`, if any)."""
         if best is None or (self._exhaustive and best.complete):
             # (the oracle searches again, but for a search its time bound cut, which has no one answer)
             if self._quick_routes:
@@ -436,7 +448,35 @@ class Candidates:
             if len(self._route_memo) >= 64:
                 self._route_memo.clear()
             self._route_memo[key] = best
-        return [{"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}]
+        yield {"type": "run_routes", **who, "routes": [run.as_dict() for run in best.runs]}
+
+    def _declared_run(self, corp: Entity, who: dict, extras: Any) -> Action | None:
+        """The run the caller gives next (`look_ahead`), as `corp`'s candidate where it is one
+        that answers whether a paying run exists (`_first_legal` at the run step: the automatic pass):
+        `corp`'s run with routes, a paying one (a route that pays without the per-stop bonus, as a route
+        the search keeps does), on the track it reaches now. Whether the action is legal is then for
+        `is_legal` to say, as of the search's run. None where it is not such a run: then the search.
+
+        The same answer as the search's: a route of the run is legal on its own (each route is checked
+        apart; together they only share no track) and pays, and the search, which enumerates every
+        train's routes until one pays, finds a paying run exactly where one exists."""
+        then = self._then
+        if not isinstance(then, dict) or then.get("type") != "run_routes" or not then.get("routes"):
+            return None
+        then = self._from_log_ids(then)
+        if str(then.get("entity")) != corp.id or not isinstance(then["routes"], list):
+            return None
+        owned = self._train_dicts(corp)
+        if not all(isinstance(route, dict) and route.get("train") in owned for route in then["routes"]):
+            return None  # (a train it does not run: `route_revenue` refuses it)
+        try:
+            found = self._checked_routes(corp, then["routes"], owned, extras)
+        except Exception:  # noqa: BLE001 - no answer (the run, refused, is the next action's to report): the search
+            return None
+        # (the per-stop bonus goes to one run: less the most it may add, what its stops earn)
+        if not any(run.revenue > extras.per_stop * len(run.nodes) for run in found.runs):
+            return None
+        return {"type": "run_routes", **who, "routes": then["routes"]}
 
     def _cand_lay_tile(self, entity, who):
         if entity.kind == "private":

@@ -130,6 +130,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self._found_legal: dict[tuple[str, str, str], str] = {}
         #: a route search that only asks whether a paying run exists (`_some_legal`)
         self._quick_routes = False
+        #: while an action is processed, the action the caller gives after it, where it said so (`look_ahead`:
+        #: a log's replay), tried first where the automatic pass asks whether one is legal (`_declared_run`,
+        #: `_declared_legal`); `_told_next` holds it until `process` takes it
+        self._then: Action | None = None
+        self._told_next: Action | None = None
         #: candidates listed with no shortcut (`oracle_legal_actions`)
         self._exhaustive = False
         #: the listing skips an action's candidates for an entity its probe refuses (`_group_refused`)
@@ -142,6 +147,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self._route_memo: dict[tuple, Any] = {}
         #: best_routes' answers by the reached track, stations and trains (`track.best_routes`' memo)
         self._route_answers: dict[tuple, Any] = {}
+        #: the checks of given routes in the states seen lately (`_checked_routes`)
+        self._route_checks: dict[tuple, Any] = {}
         if isinstance(self.DATA.properties.get("map"), Gap):
             # a title (or variant) whose map is a gap plays on no map, whatever hexes it inherits; its
             # other gaps are named with it, for the overlay that would fill them (`--map`)
@@ -850,9 +857,19 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     # ------------------------------------------------------------ the contract
 
+    def look_ahead(self, then: Action | None) -> None:
+        """Say which action the caller will give after the next one it processes (a log's replay knows it).
+        It changes what the automatic pass after that action costs, never what it decides: where the pass
+        asks whether the operating company may run a paying route, a paying run `then` declares, legal
+        then, answers yes with no search (the search looks for any paying run: `Candidates._declared_run`);
+        where it asks whether an action of the company's step is legal, the candidate equal to `then` is
+        tried first (`_declared_legal`). Taken by the next `process`, whatever it does."""
+        self._told_next = then
+
     def process(self, action: Action) -> None:
         """Apply one action (18xx.games vocabulary). Raises IllegalAction,
         naming the rule; the state is then exactly as it was."""
+        then, self._told_next = self._told_next, None
         if not isinstance(action, dict) or "type" not in action:
             raise IllegalAction(f"an action without a 'type': {action!r}"[:200] if isinstance(action, dict)
                                 else f"an action is a dict, not {type(action).__name__}", rule=LOG_FORMAT)
@@ -860,6 +877,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             # an entity given as an object (this game's or another's) is read by its id, as the format names it
             action = {key: value.id if isinstance(value, Entity) else value for key, value in action.items()}
         original, action = action, self._from_log_ids(action)
+        self._then = then
         self.j.begin()
         try:
             self._dispatch(action)
@@ -875,6 +893,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         except BaseException:
             self.j.rollback()
             raise
+        finally:
+            self._then = None
         self.j.commit()
         self.actions.append(dict(original))
 
@@ -1081,6 +1101,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         step = self.g.get("step")
         holding = HOLDING_STEPS.get(step, ())
         names = self._step_action_names(step)
+        if self._then is not None and self._declared_legal(operator, names):
+            return True
 
         def candidates() -> Iterator[Action]:
             yield from self._iter_candidates_for(operator, names)
@@ -1094,6 +1116,31 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                             yield from self._iter_candidates_for(other, [name])
 
         return self._some_legal(candidates())
+
+    def _declared_legal(self, operator: Entity, names: list[str]) -> bool:
+        """Whether the action the caller gives next (`look_ahead`) is, as `operator`'s candidate of one of the
+        actions `names`, legal now: tried before the other candidates, it answers `step_actions_legal` where
+        it is (it is one of the candidates asked about; the order changes what the asking costs, not the
+        answer). Only the candidate equal to it, field by field, is tried, and only of an action whose
+        candidates cost little to list (not `COSTLY`: a lay's are many; a run has `_declared_run`)."""
+        then = self._then
+        if not isinstance(then, dict) or not isinstance(then.get("type"), str) or self._idle(then) \
+                or then["type"].endswith(self.COSTLY):
+            return False
+        try:
+            kind = self.action_name(then)
+        except (KeyError, TypeError, AttributeError):
+            return False
+        if kind not in names:
+            return False
+        then = self._from_log_ids(then)
+        if str(then.get("entity")) != operator.id:
+            return False
+
+        def same(candidate: Action) -> bool:
+            return all(key in then and then[key] == value for key, value in candidate.items())
+
+        return self._first_legal(c for c in self._iter_candidates_for(operator, [kind]) if same(c)) is not None
 
     #: (engine class, step) -> `_step_action_names`: a function of the title's actions alone
     _STEP_NAMES: dict[tuple[type, Any], list[str]] = {}
@@ -1330,6 +1377,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         memo = {id(value): value for value in shared}
         memo[id(self._route_memo)] = {}  # caches: the copy keeps its own
         memo[id(self._route_answers)] = {}
+        memo[id(self._route_checks)] = {}
         if board is not None:
             memo[id(board.reaches)] = {}
             memo[id(board.graphs)] = {}

@@ -251,8 +251,7 @@ class OperatingRound:
             for route in routes:
                 if route.get("train") not in owned:
                     raise IllegalAction(f"{corp} does not own train {route.get('train')}")
-            found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned,
-                                        extras=self._route_extras(corp))
+            found = self._checked_routes(corp, routes, owned, self._route_extras(corp))
             # a route may say what it earns (18xx.games logs do): the rules' count is checked against it
             stated = [route.get("revenue") for route in routes]
             if check_stated and routes and all(isinstance(v, int) and not isinstance(v, bool) for v in stated) \
@@ -279,6 +278,21 @@ class OperatingRound:
             comp = self.DATA.component("train", train.name)
             total += sum(stops) * int(comp.get("multiplier", 1))
         return total
+
+    def _checked_routes(self, corp: Entity, routes: list[dict], owned: dict[str, dict],
+                        extras: "track.Bonuses") -> "track.RouteSet":
+        """`track.route_revenue` of `corp`'s `routes` (its trains `owned`, its bonuses `extras`), kept in
+        `_route_checks` by what it reads (the board's version, the company, the routes, its trains, the
+        phase, the bonuses): a replayed run is checked where the automatic pass asks whether the company
+        may run (`_declared_run`), tried (`is_legal`) and then taken, in one state. A refusal is not kept."""
+        key = (self.board.version, corp.id, self.g["phase"], repr(routes), repr(owned), repr(extras))
+        found = self._route_checks.get(key)
+        if found is None:
+            found = track.route_revenue(self.board, corp.id, routes, self.g["phase"], trains=owned, extras=extras)
+            if len(self._route_checks) >= 64:
+                self._route_checks.clear()
+            self._route_checks[key] = found
+        return found
 
     def b_recorded_revenue(self, corp: Entity, routes: list[dict]) -> int:
         """recorded_revenue(C, routes): what the routes' records say they earn (each route's `revenue`, as

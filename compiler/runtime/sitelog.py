@@ -402,10 +402,13 @@ def _replay(game_class, log: dict, *, until: int | None, monitor: bool, on_step,
     watch = Monitor(game) if monitor else None
     processed = 0
     divergence = None
-    for step in steps:
+    for at, step in enumerate(steps, 1):
         if until is not None and step.number > until:
             break
         try:
+            # the log's next action is told first: the automatic pass after this one tries it first where it
+            # asks whether an action is legal (a run it declares, with no route search; the same answers)
+            game.look_ahead(steps[at].action if at < len(steps) else None)
             game.process(step.action)
             if watch is not None:
                 watch.check(game, step.action)
