@@ -65,6 +65,7 @@ CODES: dict[str, str] = {
     "E037": "A declared state (`state NAME: set[...] reset on MOMENT`) that is not a set of players, corporations, privates or minors (or of tuples of them), whose moment the runtime does not know, or that is read or set with as many arguments as its elements have parts.",
     "E038": "A value of the wrong type in a rule: a `for` over what is certainly no collection (a number, a string, true or false, ...), a `set` of a declared state to a value its type does not take (a flag or set to anything but true or false, an amount to anything but a number or money), arithmetic on what is no number (a component, a holder, true or false), or a `transfer` of what is no amount of money, or from or to what holds no money (the bank pool, the IPO, the depot, a train, a private, a certificate).",
     "E039": "A rule nested deeper than the engine's Python runs: more than 20 `for` loops one inside another, more than 90 blocks, or more than 150 operations nested in one expression.",
+    "E040": "A comparison of a property typed by an enum with a name that is one of its values and also names something else (another property, a component, a local): the name reads as that, not as the value.",
     "W001": "Uncited clause: a rule or value without a rulebook citation, supplement or assumption, or resting on an assumption that gives no reason or a supplement that names no source.",
     "W002": "Gap: a value the rulebook does not give and nobody supplied.",
     "W003": "Contradiction: the rulebook contradicts itself; the rulespec records its reading (a note).",
@@ -188,8 +189,8 @@ EXAMPLES: dict[str, str] = {
     ),
     "E036": (
         'title "t" {\n'
-        '  function least(a: int, b: int) "the smaller of two amounts" §8 = a <= b ? a : b\n'
-        '  function cap(x: int) "x, at most 60 and at most 100" §8 = least(x, 60, 100)\n'
+        '  function smaller(a: int, b: int) "the smaller of two amounts" §8 = a <= b ? a : b\n'
+        '  function cap(x: int) "x, at most 60 and at most 100" §8 = smaller(x, 60, 100)\n'
         '}\n'
     ),
     "E037": (

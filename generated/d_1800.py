@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-    "rulespecs/1800.rules": "831f37d4e804652d",
-    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+    "rulespecs/1800.rules": "14cfab2dcba39dee",
+    "rulespecs/lib/18xx.rules": "6598fd7655d31627",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+        "rulespecs/lib/18xx.rules": "6598fd7655d31627",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -50,7 +50,7 @@ PROPERTIES = {
     'president_certificate_saleable': False,
     'sell_buy_order': 'either',
     'private_sale_order': ['MT', 'DSL', 'RGS'],
-    'private_sale': 'fixed_price',
+    'private_sale_pricing': 'fixed_price',
     'shares_after_privates': True,
     'private_sale_bidding': False,
     'min_bid_raise': 5,
@@ -481,9 +481,9 @@ RULES = _LIBRARY.rules(
         'property private_income_to': '§10.1',
         'property private_price_range': '§11.8',
         'property private_purchase_from_phase': '§10.2, §12.3, Appendix B',
-        'property private_sale': '§6',
         'property private_sale_bidding': '§6, §7',
         'property private_sale_order': '§6',
+        'property private_sale_pricing': '§6',
         'property private_sellers': '§11.8',
         'property private_value_at_end': 'assumed "§13 lists cash, bonds and shares only; a private still held at the end is read as worth nothing"',
         'property privates_pay_first': '§10.1',

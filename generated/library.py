@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '4e3fd3703b44feb7',
+    'rulespecs/lib/18xx.rules': '6598fd7655d31627',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 

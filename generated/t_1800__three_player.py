@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-    "rulespecs/1800.rules": "831f37d4e804652d",
-    "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+    "rulespecs/1800.rules": "14cfab2dcba39dee",
+    "rulespecs/lib/18xx.rules": "6598fd7655d31627",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+        "rulespecs/lib/18xx.rules": "6598fd7655d31627",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-        "rulespecs/1800.rules": "831f37d4e804652d",
-        "rulespecs/lib/18xx.rules": "4e3fd3703b44feb7",
+        "rulespecs/1800.rules": "14cfab2dcba39dee",
+        "rulespecs/lib/18xx.rules": "6598fd7655d31627",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",

@@ -810,3 +810,37 @@ def test_an_emit_no_trigger_waits_for_is_E015():
     assert [d.code for d in found] == ["E015"], [(d.code, d.message) for d in found]
     assert "no trigger is on `dividend_payd`" in found[0].message and "did you mean `dividend_paid`" in found[0].message
     assert (found[0].span.path, found[0].span.line) == ("extra.rules", 2)
+
+
+# ---------------------------------------------------------------- an enum's value read as another name
+
+@pytest.mark.parametrize("extra, at", [
+    # a local of the same name as the value: the engine and the model compare with the local
+    ('  procedure p1(draft: int) "p" §1 { require first_round != draft else "no" }', "draft else"),
+    # a property of the same name: read as the property's value
+    ('  param stock: bool "s"\n  procedure p1() "p" §1 { require first_round == stock else "no" }', "stock else"),
+    ('  param stock: bool "s"\n  procedure p1() "p" §1 { require first_round in [draft, stock] else "no" }',
+     "stock] else"),
+    # a `required when` reads its names as the title's properties (the library's `private_sale_order`
+    # was never required: `private_sale` was also a property, 1800's `fixed_price`)
+    ('  param stock: bool "s"\n  param q: int required when first_round == stock "q"', "stock \"q\""),
+])
+def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
+    loaded = toy(f'variant "Shadow" of "Toy" {{\n{extra}\n}}\n')
+    found = [d for d in loaded.errors]
+    assert [d.code for d in found] == ["E040"], [(d.code, d.message) for d in found]
+    line = next(i for i, text in enumerate(extra.splitlines(), 2) if at in text)
+    assert (found[0].span.path, found[0].span.line, found[0].span.column) == \
+        ("extra.rules", line, extra.splitlines()[line - 2].index(at) + 1)
+    assert "first_round" in found[0].message
+
+
+@pytest.mark.parametrize("extra", [
+    '  procedure p1() "p" §1 { require first_round != draft else "no" }',
+    '  procedure p1() "p" §1 { require first_round in [draft, stock] else "no" }',
+    '  procedure p1() "p" §1 { let first_round = 3\n require first_round == draft else "no" }',
+    '  param q: int required when first_round == draft "q"',
+])
+def test_an_enum_value_compared_as_itself_is_no_error(extra):
+    loaded = toy(f'variant "Plain" of "Toy" {{\n{extra}\n}}\n')
+    assert [(d.code, d.message) for d in loaded.errors] == []

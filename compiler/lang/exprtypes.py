@@ -5,7 +5,9 @@ checks (`ExpressionTypes`); it imports this module, never the other way.
 - E038 a value certainly of the wrong type for where it is: a `for` over no collection, a condition
   that is no true or false, a `set` of a state to a value its type does not take, arithmetic on no
   number, a `transfer` of no amount or to or from what holds no money;
-- E039 a routine, trigger or invariant nested deeper than the engine's Python can run.
+- E039 a routine, trigger or invariant nested deeper than the engine's Python can run;
+- E040 an enum's value compared with a property that reads as something else of the same name
+  (`first_round == private_sale` where `private_sale` is also a property, a component or a local).
 """
 
 from __future__ import annotations
@@ -377,3 +379,127 @@ class ExpressionTypes:
                         end.span or node.span,
                         help="money is held by the bank, the players, the corporations and the minors; "
                              "a certificate, private, train or bond moves by `move`"))
+
+
+def _comparisons(node) -> list[s.Binary]:
+    """Every `==`, `!=`, `in` and `not in` in a rule or condition, outermost first (iterative, as
+    `_too_deep`)."""
+    found: list[s.Binary] = []
+    stack: list[object] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+            continue
+        fields = getattr(item, "__dataclass_fields__", None)
+        if fields is None:
+            continue
+        if isinstance(item, s.Binary) and item.op in ("==", "!=", "in", "not in"):
+            found.append(item)
+        stack.extend(getattr(item, name) for name in reversed(list(fields)) if name not in ("span", "prov", "value_spans"))
+    return found
+
+
+def _locals(decl) -> set[str]:
+    """The names a routine or trigger binds itself: its parameters, `let`s, `for` and quantifier variables,
+    its event's arguments (a binding anywhere in it counts: a name bound there is not read as a property)."""
+    from compiler.lang.ir import statements
+
+    names = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
+    if isinstance(decl, s.Trigger):
+        names |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
+    for st in statements(decl.body):
+        if isinstance(st, s.Let):
+            names.add(st.name)
+        elif isinstance(st, s.For):
+            names.add(st.var)
+    stack: list[object] = [decl.body]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+            continue
+        fields = getattr(item, "__dataclass_fields__", None)
+        if fields is None:
+            continue
+        if isinstance(item, s.Quantifier):
+            names.add(item.var)
+        stack.extend(getattr(item, name) for name in fields if name not in ("span", "prov", "value_spans"))
+    return names
+
+
+class EnumValuesRead:
+    """E040, run by `Checker` (`compiler.lang.typecheck`): a comparison of a title property typed by an
+    enum with a name that is one of its values and also names something else (another property, a
+    component, a local): `first_round == private_sale` where `private_sale` is also a property. The
+    engine, the z3 model and `required when` all read such a name as that other thing (the property's
+    value, the component), so the comparison silently asks something else than it says."""
+
+    title: Title
+    out: list[Diagnostic]
+
+    def _enum_values_read_as_names(self) -> None:
+        params = self.schema.params
+        components = set()
+        for kind in ("corporation", "private", "bond", "minor"):
+            components |= self.schema.keys.get(kind, set())
+
+        def values_of(name: str) -> tuple[str, ...]:
+            param = params.get(name)
+            if param is None:
+                return ()
+            type_ = param.type
+            if type_.is_list or type_.is_set or type_.key is not None or type_.parts:
+                return ()
+            values = list(type_.values)
+            for alt in type_.alternatives:
+                if isinstance(alt, str) and alt in self.schema.enums:
+                    values.extend(self.schema.enums[alt])
+                elif isinstance(alt, s.TypeRef) and not (alt.is_list or alt.is_set or alt.key is not None):
+                    values.extend(alt.values)
+            return tuple(values)
+
+        def check(expr, local: dict[str, str], where: str) -> None:
+            for cmp in _comparisons(expr):
+                sides = [(cmp.left, cmp.right)] if cmp.op in ("in", "not in") else \
+                    [(cmp.left, cmp.right), (cmp.right, cmp.left)]
+                for subject, other in sides:
+                    if not isinstance(subject, s.Name) or subject.name in local:
+                        continue
+                    values = values_of(subject.name)
+                    if not values:
+                        continue
+                    items = other.items if isinstance(other, (s.ListLit, s.SetLit)) and cmp.op in ("in", "not in") \
+                        else [other]
+                    for item in items:
+                        if not isinstance(item, s.Name) or item.name not in values:
+                            continue
+                        if item.name in local:
+                            what = local[item.name]
+                        elif item.name in params:
+                            what = f"the property `{item.name}`"
+                        elif item.name in components:
+                            what = f"the component `{item.name}`"
+                        else:
+                            continue
+                        self.out.append(error(
+                            "E040", f"`{item.name}` here is {what}, not the value {item.name} of `{subject.name}`: "
+                            f"the comparison asks something else than it says{where}",
+                            item.span or cmp.span,
+                            help=f"rename {what}" + ("" if where else f", or compare with `match {subject.name} "
+                                 f"{{ {item.name} => ... }}` (a `match` case names the enum's value)")))
+
+        for param in params.values():
+            if param.required_when is not None:
+                check(param.required_when, {}, " (a `required when` reads names as the title's properties)")
+        for kind in self.schema.kinds.values():
+            for param in kind.params.values():
+                if param.required_when is not None:
+                    check(param.required_when, {n: f"the {kind.name}'s property `{n}`" for n in kind.params},
+                          " (a `required when` reads names as the properties)")
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if isinstance(decl, (s.Routine, s.Trigger)):
+                check(decl.body, {n: f"the local `{n}`" for n in _locals(decl)}, "")
+            elif isinstance(decl, s.Invariant):
+                check(decl.expr, {}, "")

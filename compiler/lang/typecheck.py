@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, Span, error
-from compiler.lang.exprtypes import _COMPONENT_TYPES, ExpressionTypes, _certain_type, shape
+from compiler.lang.exprtypes import _COMPONENT_TYPES, EnumValuesRead, ExpressionTypes, _certain_type, shape
 from compiler.lang.ir import Title
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
@@ -337,7 +337,7 @@ _FINGERPRINTS: dict[tuple, tuple[int, tuple]] = {}
 _SCHEMA_FINDINGS: dict[int, tuple[Diagnostic, ...]] = {}
 
 
-class Checker(ExpressionTypes):
+class Checker(ExpressionTypes, EnumValuesRead):
     """Checks one resolved title's values against its schema."""
 
     def __init__(self, title: Title, schema: Schema | None = None):
@@ -372,6 +372,7 @@ class Checker(ExpressionTypes):
         self._money_and_arithmetic()
         self._card_fields()
         self._nesting()
+        self._enum_values_read_as_names()
         return self.out
 
     def _card_fields(self) -> None:
