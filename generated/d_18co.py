@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
+    "rulespecs/lib/18xx.rules": "be8793a6924a8191",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
+        "rulespecs/lib/18xx.rules": "be8793a6924a8191",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -626,7 +626,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
         'at action discard_train': 'rulespecs/18co.rules:2252',
         'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1256',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1297',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1037',
         'at action move_bid': 'rulespecs/18co.rules:2044',
         'at action par': 'rulespecs/lib/18xx.rules:856',
@@ -1468,7 +1468,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/18co.rules:2075",
         )
     # at rulespecs/18co.rules:2077
-    if not ((not v_exchange) or g.b_can_hand_over_presidency(v_corporation, v_player, v_percent)):
+    if not ((not v_exchange) or r_can_hand_over_presidency(g, v_corporation, v_player, v_percent)):
         raise IllegalAction(
             "the President's certificate, or a share of it, is sold only when another holder then holds more and takes it (a Presidency Exchange)",
             rule="§4.1.5, §4.5.1",
@@ -1519,7 +1519,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     # at rulespecs/18co.rules:2092
     if v_exchange:
         # at rulespecs/18co.rules:2095
-        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
+        r_hand_over_presidency(g, v_corporation, v_player, v_percent)
         # at rulespecs/18co.rules:2096
         for v_c in v_shares:
             # at rulespecs/18co.rules:2097
@@ -2153,67 +2153,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1327
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1287
+        # at rulespecs/lib/18xx.rules:1328
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1288
+            # at rulespecs/lib/18xx.rules:1329
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1289
+                # at rulespecs/lib/18xx.rules:1330
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1290
+                # at rulespecs/lib/18xx.rules:1331
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1296
+    # at rulespecs/lib/18xx.rules:1337
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1299
+    # at rulespecs/lib/18xx.rules:1340
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1341
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1342
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1302
+        # at rulespecs/lib/18xx.rules:1343
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1345
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1305
+        # at rulespecs/lib/18xx.rules:1346
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1348
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1308
+        # at rulespecs/lib/18xx.rules:1349
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1309
+            # at rulespecs/lib/18xx.rules:1350
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1314
+    # at rulespecs/lib/18xx.rules:1355
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1315
+    # at rulespecs/lib/18xx.rules:1356
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1316
+        # at rulespecs/lib/18xx.rules:1357
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1317
+            # at rulespecs/lib/18xx.rules:1358
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1320
+    # at rulespecs/lib/18xx.rules:1361
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1362
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1322
+    # at rulespecs/lib/18xx.rules:1363
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1323
+        # at rulespecs/lib/18xx.rules:1364
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1389
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

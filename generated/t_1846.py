@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "05a92120435d4da2",
+    "rulespecs/lib/18xx.rules": "be8793a6924a8191",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
+        "rulespecs/lib/18xx.rules": "be8793a6924a8191",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "05a92120435d4da2",
+        "rulespecs/lib/18xx.rules": "be8793a6924a8191",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
@@ -238,6 +238,10 @@ class Game(GameBase):
         "forced_purchase_help": r_forced_purchase_help,
         "forced_shortfall": r_forced_shortfall,
         "on_first_train": r_on_first_train,
+        "take_presidency": r_take_presidency,
+        "exchange_presidency": r_exchange_presidency,
+        "can_hand_over_presidency": r_can_hand_over_presidency,
+        "hand_over_presidency": r_hand_over_presidency,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,
