@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "be8793a6924a8191",
+    "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "be8793a6924a8191",
+        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -626,7 +626,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
         'at action discard_train': 'rulespecs/18co.rules:2252',
         'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1297',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1312',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1037',
         'at action move_bid': 'rulespecs/18co.rules:2044',
         'at action par': 'rulespecs/lib/18xx.rules:856',
@@ -2153,67 +2153,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1342
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1328
+        # at rulespecs/lib/18xx.rules:1343
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1329
+            # at rulespecs/lib/18xx.rules:1344
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1330
+                # at rulespecs/lib/18xx.rules:1345
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1331
+                # at rulespecs/lib/18xx.rules:1346
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1352
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1355
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1356
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1357
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1343
+        # at rulespecs/lib/18xx.rules:1358
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1345
+    # at rulespecs/lib/18xx.rules:1360
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1346
+        # at rulespecs/lib/18xx.rules:1361
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1363
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1349
+        # at rulespecs/lib/18xx.rules:1364
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1350
+            # at rulespecs/lib/18xx.rules:1365
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1355
+    # at rulespecs/lib/18xx.rules:1370
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1356
+    # at rulespecs/lib/18xx.rules:1371
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1357
+        # at rulespecs/lib/18xx.rules:1372
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1358
+            # at rulespecs/lib/18xx.rules:1373
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1361
+    # at rulespecs/lib/18xx.rules:1376
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1377
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1363
+    # at rulespecs/lib/18xx.rules:1378
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1364
+        # at rulespecs/lib/18xx.rules:1379
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1389
+    # at rulespecs/lib/18xx.rules:1404
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

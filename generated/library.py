@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'be8793a6924a8191',
+    'rulespecs/lib/18xx.rules': '69bf5b430e639fb5',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 
@@ -1755,77 +1755,99 @@ def r_on_first_train(g, v_train):
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
     # at rulespecs/lib/18xx.rules:1261
-    v_president = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1262
-    if g.among("players", v_president):
-        # at rulespecs/lib/18xx.rules:1263
-        v_challenger = g.b_presidency_challenger(v_corporation, v_president, 0)
-        # at rulespecs/lib/18xx.rules:1264
-        if v_challenger != None:
-            # at rulespecs/lib/18xx.rules:1265
-            r_exchange_presidency(g, v_corporation, v_president, v_challenger)
+    for v_president in g.name("players"):
+        # at rulespecs/lib/18xx.rules:1262
+        if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
+            # at rulespecs/lib/18xx.rules:1263
+            r_hand_over_to_challenger(g, v_corporation, v_president, 0)
+
+
+def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
+    """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
+    # at rulespecs/lib/18xx.rules:1274
+    v_by_players = [
+        v_h
+        for v_h in g.name("players")
+        if g.b_takes_presidency(v_corporation, v_president, v_h, v_sold)
+    ]
+    # at rulespecs/lib/18xx.rules:1275
+    v_by_corporations = [
+        v_h
+        for v_h in g.name("corporations")
+        if g.b_takes_presidency(v_corporation, v_president, v_h, v_sold)
+    ]
+    # at rulespecs/lib/18xx.rules:1276
+    for v_holder in v_by_players:
+        # at rulespecs/lib/18xx.rules:1277
+        r_exchange_presidency(g, v_corporation, v_president, v_holder)
+    # at rulespecs/lib/18xx.rules:1279
+    for v_holder in v_by_corporations:
+        # at rulespecs/lib/18xx.rules:1280
+        r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1286
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1273
+        # at rulespecs/lib/18xx.rules:1287
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1289
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1290
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1283
+    # at rulespecs/lib/18xx.rules:1297
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
-        g.b_presidency_challenger(v_corporation, v_player, v_sold) != None
+        any(g.b_takes_presidency(v_corporation, v_player, v_h, v_sold) for v_h in g.name("players"))
+        or any(
+            g.b_takes_presidency(v_corporation, v_player, v_h, v_sold)
+            for v_h in g.name("corporations")
+        )
     )
 
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1287
+    # at rulespecs/lib/18xx.rules:1303
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1287",
+            at="rulespecs/lib/18xx.rules:1303",
         )
-    # at rulespecs/lib/18xx.rules:1289
-    v_challenger = g.b_presidency_challenger(v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1290
-    if not (v_challenger != None):
+    # at rulespecs/lib/18xx.rules:1305
+    if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1290",
+            at="rulespecs/lib/18xx.rules:1305",
         )
-    # at rulespecs/lib/18xx.rules:1292
-    r_exchange_presidency(g, v_corporation, v_player, v_challenger)
+    # at rulespecs/lib/18xx.rules:1307
+    r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1299
+    # at rulespecs/lib/18xx.rules:1314
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1299",
+            at="rulespecs/lib/18xx.rules:1314",
         )
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1316
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1327
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1314
+    # at rulespecs/lib/18xx.rules:1329
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -1833,29 +1855,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1316
+        # at rulespecs/lib/18xx.rules:1331
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1342
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1328
+        # at rulespecs/lib/18xx.rules:1343
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1329
+            # at rulespecs/lib/18xx.rules:1344
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1330
+                # at rulespecs/lib/18xx.rules:1345
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1331
+                # at rulespecs/lib/18xx.rules:1346
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1352
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1355
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1356
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -1864,45 +1886,45 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1357
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1343
+        # at rulespecs/lib/18xx.rules:1358
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1345
+    # at rulespecs/lib/18xx.rules:1360
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1346
+        # at rulespecs/lib/18xx.rules:1361
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1363
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1349
+        # at rulespecs/lib/18xx.rules:1364
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1350
+            # at rulespecs/lib/18xx.rules:1365
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1355
+    # at rulespecs/lib/18xx.rules:1370
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1356
+    # at rulespecs/lib/18xx.rules:1371
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1357
+        # at rulespecs/lib/18xx.rules:1372
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1358
+            # at rulespecs/lib/18xx.rules:1373
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1361
+    # at rulespecs/lib/18xx.rules:1376
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1377
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1363
+    # at rulespecs/lib/18xx.rules:1378
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1364
+        # at rulespecs/lib/18xx.rules:1379
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1389
+    # at rulespecs/lib/18xx.rules:1404
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -1918,11 +1940,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1422
+    # at rulespecs/lib/18xx.rules:1437
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1423
+        # at rulespecs/lib/18xx.rules:1438
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -1931,19 +1953,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1424
+        # at rulespecs/lib/18xx.rules:1439
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1435
+    # at rulespecs/lib/18xx.rules:1450
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1436
+        # at rulespecs/lib/18xx.rules:1451
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1437
+            # at rulespecs/lib/18xx.rules:1452
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1438
+            # at rulespecs/lib/18xx.rules:1453
             g.b_close_private(v_company)
 
 
@@ -2042,33 +2064,33 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1375
+    # at rulespecs/lib/18xx.rules:1390
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1376
+        # at rulespecs/lib/18xx.rules:1391
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1377
+            # at rulespecs/lib/18xx.rules:1392
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1379
+        # at rulespecs/lib/18xx.rules:1394
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1380
+            # at rulespecs/lib/18xx.rules:1395
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1414
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1400
+        # at rulespecs/lib/18xx.rules:1415
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1414
+    # at rulespecs/lib/18xx.rules:1429
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1415
+        # at rulespecs/lib/18xx.rules:1430
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -2078,15 +2100,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1429
+    # at rulespecs/lib/18xx.rules:1444
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1459
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1445
+        # at rulespecs/lib/18xx.rules:1460
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

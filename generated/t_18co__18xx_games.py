@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "be8793a6924a8191",
+    "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "be8793a6924a8191",
+        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "a790dbe89cedaee0",
-        "rulespecs/lib/18xx.rules": "be8793a6924a8191",
+        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_18co",
@@ -451,6 +451,7 @@ class Game(GameBase):
         "forced_shortfall": r_forced_shortfall,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
+        "hand_over_to_challenger": r_hand_over_to_challenger,
         "exchange_presidency": r_exchange_presidency,
         "can_hand_over_presidency": r_can_hand_over_presidency,
         "hand_over_presidency": r_hand_over_presidency,

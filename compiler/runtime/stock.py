@@ -426,13 +426,13 @@ class StockRound:
                 and self._sanctioned("cert_limit", "take_over")):
             self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
 
-    def b_presidency_challenger(self, corp: Entity, president: Entity, sold: int) -> Entity | None:
-        """presidency_challenger(C, P, n): who takes C's presidency from P, were P to hold n percent less: the
-        first player from P's left holding more (ties go to the nearest), then corporations holding more
-        where the title's `presidency_contenders` names them, in operating order, each only with a set
-        of ordinary certificates worth the president's certificate (exchange_given); none when nobody does."""
+    def b_takes_presidency(self, corp: Entity, president: Entity, holder: Entity, sold: int) -> bool:
+        """takes_presidency(C, P, H, n): H takes C's presidency from P, were P to hold n percent less: H is the
+        first player from P's left holding more (ties go to the nearest), or else a corporation holding more
+        where the title's `presidency_contenders` names them (in operating order), and holds a set of
+        ordinary certificates worth the president's certificate (exchange_given)."""
         found = self._presidency_challenger(corp, president, self.b_percent(president, corp) - int(sold))
-        return None if found is None else found[0]
+        return found is not None and found[0] == holder
 
     def b_exchange_given(self, corp: Entity, holder: Entity) -> list[Certificate]:
         """exchange_given(C, H): the ordinary certificates of C that H gives for C's president's certificate:

@@ -13,7 +13,6 @@ from compiler.verify.model import (
     BANK,
     DEPOT,
     ELSEWHERE,
-    NONE,
     POOL,
     ROUNDS,
     SCRAP,
@@ -400,7 +399,7 @@ class EffectBuiltins:
         held = {p: self.percent_of(ctx, m.z(p), corp) for p in m.players}
         if seller is not None:
             # a president selling shares of his certificate: his holding counts less what he sells
-            held = {p: SUM([v, NEG(IF(seller == m.z(p), sold, 0))]) for p, v in held.items()}
+            held = {p: SUM([v, NEG(IF(ent_is(m, seller, p), sold, 0))]) for p, v in held.items()}
         rivals = self.presidency_rivals(corp)
         held.update({c: self.percent_of(ctx, m.z(c), corp) for c in rivals})
         i = m.players.index(p0)
@@ -465,21 +464,24 @@ class EffectBuiltins:
             found = OR(found, holds)
         return found, [(cert, takes[cert]) for cert in sorted(takes, key=lambda c: -c.index)]
 
-    def b_presidency_challenger(self, ctx: Ctx, corp: Any, president: Any, sold: Any) -> Any:
-        """As GameBase.b_presidency_challenger: the holder who takes the presidency from its president
-        (`presidency_challengers`, with a set worth the president's certificate, `exchange_takes`), the
-        president's holding counted `sold` percent less; none where nobody does."""
+    def b_takes_presidency(self, ctx: Ctx, corp: Any, president: Any, holder: Any, sold: Any) -> Any:
+        """As GameBase.b_takes_presidency: the holder is the one taking the presidency from the president
+        (`presidency_challengers`) and holds a set worth the president's certificate (`exchange_found`),
+        the president's holding counted `sold` percent less."""
         m = self.m
-        p = self.ent(president)
-        out: Any = m.z(NONE)
-        for c, cond in reversed(self.corp_of(ctx, corp)):
-            found = {}
-            for p0 in reversed(m.players):
+        p, h = self.ent(president), self.ent(holder)
+        parts = []
+        for c, cond in self.corp_of(ctx, corp):
+            for p0 in m.players:
+                at = ent_is(m, p, p0)
+                if truth(at) is False:
+                    continue
                 for p1, is_ch in self.presidency_challengers(ctx, c, p0, p, sold).items():
-                    if p1 not in found:
-                        found[p1] = self.exchange_found(ctx, c, p1)
-                    out = IF(AND(cond, ent_is(m, p, p0), is_ch, found[p1]), m.z(p1), out)
-        return out
+                    named = ent_is(m, h, p1)
+                    if truth(named) is False:
+                        continue
+                    parts.append(AND(cond, at, named, is_ch, self.exchange_found(ctx, c, p1)))
+        return OR(*parts)
 
     def exchange_found(self, ctx: Ctx, corp: Ent, p1: Ent) -> Any:
         """Whether `p1` holds a set worth `corp`'s president's certificate (`exchange_takes`' first part,
