@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "831f37d4e804652d",
-    "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+    "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+        "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -345,7 +345,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1182',
         'at action dividend': 'rulespecs/lib/18xx.rules:1062',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1312',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1315',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1037',
         'at action par': 'rulespecs/lib/18xx.rules:856',
         'at action pass': 'rulespecs/lib/18xx.rules:1013',

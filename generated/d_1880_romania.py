@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+    "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+        "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -515,7 +515,7 @@ RULES = _LIBRARY.rules(
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1182',
         'at action dividend': 'rulespecs/lib/18xx.rules:1062',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1312',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1315',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1927',
         'at action par': 'rulespecs/1880-romania.rules:1784',
         'at action pass': 'rulespecs/1880-romania.rules:1740',

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+    "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+        "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -353,7 +353,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1182',
         'at action dividend': 'rulespecs/lib/18xx.rules:1062',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1312',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1315',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -1872,17 +1872,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1390
+    # at rulespecs/lib/18xx.rules:1393
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1391
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1392
-            g.b_market_move(v_c, "up")
         # at rulespecs/lib/18xx.rules:1394
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1395
+            g.b_market_move(v_c, "up")
+        # at rulespecs/lib/18xx.rules:1397
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1395
+            # at rulespecs/lib/18xx.rules:1398
             g.b_market_move(v_c, "down")
 
 

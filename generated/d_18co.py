@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "a790dbe89cedaee0",
-    "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+    "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+        "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -626,7 +626,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2415',
         'at action discard_train': 'rulespecs/18co.rules:2252',
         'at action dividend': 'rulespecs/18co.rules:2288',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1312',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1315',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1037',
         'at action move_bid': 'rulespecs/18co.rules:2044',
         'at action par': 'rulespecs/lib/18xx.rules:856',
@@ -2153,67 +2153,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1345
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1343
+        # at rulespecs/lib/18xx.rules:1346
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1344
+            # at rulespecs/lib/18xx.rules:1347
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1345
+                # at rulespecs/lib/18xx.rules:1348
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1346
+                # at rulespecs/lib/18xx.rules:1349
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1352
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
     # at rulespecs/lib/18xx.rules:1355
+    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1358
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1356
+    # at rulespecs/lib/18xx.rules:1359
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1357
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1358
-        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1360
-    for v_c in r_held_certificates(g, v_owned, v_owner):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:1361
-        g.move(v_c, v_owned, v_owner)
+        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1363
-    for v_company in g.name("privates"):
+    for v_c in r_held_certificates(g, v_owned, v_owner):
         # at rulespecs/lib/18xx.rules:1364
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1366
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1367
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1365
+            # at rulespecs/lib/18xx.rules:1368
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1370
+    # at rulespecs/lib/18xx.rules:1373
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1371
+    # at rulespecs/lib/18xx.rules:1374
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1372
+        # at rulespecs/lib/18xx.rules:1375
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1373
+            # at rulespecs/lib/18xx.rules:1376
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1376
+    # at rulespecs/lib/18xx.rules:1379
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1377
+    # at rulespecs/lib/18xx.rules:1380
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1378
+    # at rulespecs/lib/18xx.rules:1381
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1379
+        # at rulespecs/lib/18xx.rules:1382
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1407
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '69bf5b430e639fb5',
+    'rulespecs/lib/18xx.rules': '36f50ad3dfd5bc62',
     'rulespecs/lib/tiles.rules': '96db311d0e3638b5',
 }
 
@@ -1828,26 +1828,33 @@ def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
         )
     # at rulespecs/lib/18xx.rules:1307
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
+    # at rulespecs/lib/18xx.rules:1309
+    if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
+        raise IllegalAction(
+            "the president's certificate found no taker",
+            rule="library '18xx' procedure hand_over_presidency",
+            at="rulespecs/lib/18xx.rules:1309",
+        )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1314
+    # at rulespecs/lib/18xx.rules:1317
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1314",
+            at="rulespecs/lib/18xx.rules:1317",
         )
-    # at rulespecs/lib/18xx.rules:1316
+    # at rulespecs/lib/18xx.rules:1319
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1330
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1329
+    # at rulespecs/lib/18xx.rules:1332
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -1855,29 +1862,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1331
+        # at rulespecs/lib/18xx.rules:1334
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1345
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1343
+        # at rulespecs/lib/18xx.rules:1346
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1344
+            # at rulespecs/lib/18xx.rules:1347
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1345
+                # at rulespecs/lib/18xx.rules:1348
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1346
+                # at rulespecs/lib/18xx.rules:1349
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1352
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
     # at rulespecs/lib/18xx.rules:1355
+    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1358
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1356
+    # at rulespecs/lib/18xx.rules:1359
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -1886,45 +1893,45 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1357
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1358
-        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1360
-    for v_c in r_held_certificates(g, v_owned, v_owner):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:1361
-        g.move(v_c, v_owned, v_owner)
+        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1363
-    for v_company in g.name("privates"):
+    for v_c in r_held_certificates(g, v_owned, v_owner):
         # at rulespecs/lib/18xx.rules:1364
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1366
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1367
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1365
+            # at rulespecs/lib/18xx.rules:1368
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1370
+    # at rulespecs/lib/18xx.rules:1373
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1371
+    # at rulespecs/lib/18xx.rules:1374
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1372
+        # at rulespecs/lib/18xx.rules:1375
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1373
+            # at rulespecs/lib/18xx.rules:1376
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1376
+    # at rulespecs/lib/18xx.rules:1379
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1377
+    # at rulespecs/lib/18xx.rules:1380
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1378
+    # at rulespecs/lib/18xx.rules:1381
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1379
+        # at rulespecs/lib/18xx.rules:1382
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1407
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -1940,11 +1947,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1437
+    # at rulespecs/lib/18xx.rules:1440
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1438
+        # at rulespecs/lib/18xx.rules:1441
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -1953,19 +1960,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1439
+        # at rulespecs/lib/18xx.rules:1442
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1453
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1451
+        # at rulespecs/lib/18xx.rules:1454
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1452
+            # at rulespecs/lib/18xx.rules:1455
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1453
+            # at rulespecs/lib/18xx.rules:1456
             g.b_close_private(v_company)
 
 
@@ -2064,33 +2071,33 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1390
+    # at rulespecs/lib/18xx.rules:1393
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1391
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1392
-            g.b_market_move(v_c, "up")
         # at rulespecs/lib/18xx.rules:1394
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1395
+            g.b_market_move(v_c, "up")
+        # at rulespecs/lib/18xx.rules:1397
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1395
+            # at rulespecs/lib/18xx.rules:1398
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1414
+    # at rulespecs/lib/18xx.rules:1417
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1415
+        # at rulespecs/lib/18xx.rules:1418
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1429
+    # at rulespecs/lib/18xx.rules:1432
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1430
+        # at rulespecs/lib/18xx.rules:1433
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -2100,15 +2107,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1447
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1462
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1460
+        # at rulespecs/lib/18xx.rules:1463
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

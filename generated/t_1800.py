@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "831f37d4e804652d",
-    "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+    "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+        "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "831f37d4e804652d",
-        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+        "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1800",
@@ -320,7 +320,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1447
     r_close_privates(g)
 
 

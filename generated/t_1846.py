@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+    "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
     "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+        "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "69bf5b430e639fb5",
+        "rulespecs/lib/18xx.rules": "36f50ad3dfd5bc62",
         "rulespecs/lib/tiles.rules": "96db311d0e3638b5",
     },
     "d_1846",
