@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "6598fd7655d31627",
+    "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6598fd7655d31627",
+        "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -631,7 +631,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2416',
         'at action discard_train': 'rulespecs/18co.rules:2253',
         'at action dividend': 'rulespecs/18co.rules:2289',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1325',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1384',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1106',
         'at action move_bid': 'rulespecs/18co.rules:2045',
         'at action par': 'rulespecs/lib/18xx.rules:925',
@@ -1473,7 +1473,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/18co.rules:2076",
         )
     # at rulespecs/18co.rules:2078
-    if not ((not v_exchange) or g.b_can_hand_over_presidency(v_corporation, v_player, v_percent)):
+    if not ((not v_exchange) or r_can_hand_over_presidency(g, v_corporation, v_player, v_percent)):
         raise IllegalAction(
             "the President's certificate, or a share of it, is sold only when another holder then holds more and takes it (a Presidency Exchange)",
             rule="§4.1.5, §4.5.1",
@@ -1524,7 +1524,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     # at rulespecs/18co.rules:2093
     if v_exchange:
         # at rulespecs/18co.rules:2096
-        g.b_hand_over_presidency(v_corporation, v_player, v_percent)
+        r_hand_over_presidency(g, v_corporation, v_player, v_percent)
         # at rulespecs/18co.rules:2097
         for v_c in v_shares:
             # at rulespecs/18co.rules:2098
@@ -2158,67 +2158,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1355
+    # at rulespecs/lib/18xx.rules:1414
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1356
+        # at rulespecs/lib/18xx.rules:1415
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1357
+            # at rulespecs/lib/18xx.rules:1416
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1358
+                # at rulespecs/lib/18xx.rules:1417
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1359
+                # at rulespecs/lib/18xx.rules:1418
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1424
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1368
+    # at rulespecs/lib/18xx.rules:1427
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1369
+    # at rulespecs/lib/18xx.rules:1428
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1370
+    # at rulespecs/lib/18xx.rules:1429
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1371
+        # at rulespecs/lib/18xx.rules:1430
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1373
+    # at rulespecs/lib/18xx.rules:1432
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1374
+        # at rulespecs/lib/18xx.rules:1433
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1376
+    # at rulespecs/lib/18xx.rules:1435
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1377
+        # at rulespecs/lib/18xx.rules:1436
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1378
+            # at rulespecs/lib/18xx.rules:1437
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1383
+    # at rulespecs/lib/18xx.rules:1442
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1384
+    # at rulespecs/lib/18xx.rules:1443
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1385
+        # at rulespecs/lib/18xx.rules:1444
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1386
+            # at rulespecs/lib/18xx.rules:1445
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1389
+    # at rulespecs/lib/18xx.rules:1448
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1390
+    # at rulespecs/lib/18xx.rules:1449
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1391
+    # at rulespecs/lib/18xx.rules:1450
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1392
+        # at rulespecs/lib/18xx.rules:1451
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1417
+    # at rulespecs/lib/18xx.rules:1476
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "6598fd7655d31627",
+    "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6598fd7655d31627",
+        "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "6598fd7655d31627",
+        "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -389,6 +389,11 @@ class Game(GameBase):
         "forced_purchase_help": r_forced_purchase_help,
         "forced_shortfall": r_forced_shortfall,
         "on_first_train": r_on_first_train,
+        "take_presidency": r_take_presidency,
+        "hand_over_to_challenger": r_hand_over_to_challenger,
+        "exchange_presidency": r_exchange_presidency,
+        "can_hand_over_presidency": r_can_hand_over_presidency,
+        "hand_over_presidency": r_hand_over_presidency,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,

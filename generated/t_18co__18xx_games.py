@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "6598fd7655d31627",
+    "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6598fd7655d31627",
+        "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "6598fd7655d31627",
+        "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -463,6 +463,11 @@ class Game(GameBase):
         "forced_purchase_help": r_forced_purchase_help,
         "forced_shortfall": r_forced_shortfall,
         "on_first_train": r_on_first_train,
+        "take_presidency": r_take_presidency,
+        "hand_over_to_challenger": r_hand_over_to_challenger,
+        "exchange_presidency": r_exchange_presidency,
+        "can_hand_over_presidency": r_can_hand_over_presidency,
+        "hand_over_presidency": r_hand_over_presidency,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
         "take_over": r_take_over,

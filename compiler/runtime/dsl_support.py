@@ -202,6 +202,10 @@ class DslSupport:
         raise IllegalAction(f"cannot set {obj}.{name}")
 
     def emit(self, event: str, *args) -> None:
+        if event == "president_changed" and len(args) == 3 and getattr(args[1], "kind", None) == "player":
+            # the library's presidency exchange (exchange_presidency): the former president, handed
+            # ordinary certificates, may end above the certificate limit where the title sanctions it
+            self._sanction_former_president(args[1])
         for when, body in self.TRIGGERS.get(event, []):
             if when is None or when(self, *args):
                 body(self, *args)

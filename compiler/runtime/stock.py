@@ -382,19 +382,18 @@ class StockRound:
         raise RuleGap(what, f"no value for phase {phase['key']}")
 
     def _check_president(self, corp: Entity) -> None:
-        """A player holding more than the president takes the presidency:
-        he trades shares worth the president's certificate for it."""
+        """The take-over check: a president's certificate in the bank pool ends the receivership
+        (`_end_receivership`); else the library's take_presidency, a holder with more than the president
+        taking the presidency, giving shares worth the president's certificate."""
         pres_cert = self.certs_of[corp.id][0]
         president = self.owner[pres_cert.id]
         if president is POOL and self._receivership_rules():
             self._end_receivership(corp, pres_cert)
             return
-        if president.kind != "player":
-            return
-        found = self._presidency_challenger(corp, president, self.b_percent(president, corp))
-        if found is None:
-            return
-        self._exchange_presidency(corp, president, *found)
+        if "take_presidency" in self.ROUTINES:
+            # the library's procedure (rulespecs/lib/18xx.rules), which the z3 model translates too; a
+            # title without the library has no presidency exchange
+            self.call("take_presidency", corp)
 
     def _presidency_challenger(self, corp: Entity, president: Entity, best: int):
         """Who takes `corp`'s presidency from `president`, whose holding counts as `best` percent: the
@@ -420,37 +419,26 @@ class StockRound:
         given = self._exchange_given(corp, challenger)
         return None if given is None else (challenger, given)
 
-    def b_can_hand_over_presidency(self, corp: Entity, player: Entity, sold: int) -> bool:
-        """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent
-        less, a holder would take it from him (hand_over_presidency)."""
-        if self.owner[self.certs_of[corp.id][0].id] != player:
-            return False
-        return self._presidency_challenger(corp, player, self.b_percent(player, corp) - int(sold)) is not None
-
-    def b_hand_over_presidency(self, corp: Entity, player: Entity, sold: int) -> None:
-        """hand_over_presidency(C, P, n): P, C's president, sells n percent of C, his president's certificate
-        among it: the holder who then holds the most, more than P's n percent less (§4.5.2's order), takes
-        the president's certificate and gives P certificates worth it (§4.5.3), which P may then sell.
-        Refused when nobody would take it (the president's certificate is sold only so)."""
-        pres_cert = self.certs_of[corp.id][0]
-        if self.owner[pres_cert.id] != player:
-            raise IllegalAction(f"{player} does not hold the president's certificate of {corp}")
-        found = self._presidency_challenger(corp, player, self.b_percent(player, corp) - int(sold))
-        if found is None:
-            raise IllegalAction(f"selling {sold}% of {corp} would hand the presidency to nobody: no other holder "
-                                "would hold more, with certificates worth the president's certificate")
-        self._exchange_presidency(corp, player, *found)
-
-    def _exchange_presidency(self, corp: Entity, president: Entity, challenger: Entity, given) -> None:
-        """The challenger gives `given` (certificates worth the president's certificate) and takes it."""
-        pres_cert = self.certs_of[corp.id][0]
-        for cert in given:
-            self.move(cert, challenger, president)
-        self.move(pres_cert, president, challenger)
-        self.emit("president_changed", corp, president, challenger)
+    def _sanction_former_president(self, president: Entity) -> None:
+        """A former president handed certificates for the president's certificate may end above the
+        certificate limit, where the title's `sanction cert_limit for take_over` allows it."""
         if (self.b_certificates(president) > self.param("cert_limit")
                 and self._sanctioned("cert_limit", "take_over")):
             self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
+
+    def b_takes_presidency(self, corp: Entity, president: Entity, holder: Entity, sold: int) -> bool:
+        """takes_presidency(C, P, H, n): H takes C's presidency from P, were P to hold n percent less: H is the
+        first player from P's left holding more (ties go to the nearest), or else a corporation holding more
+        where the title's `presidency_contenders` names them (in operating order), and holds a set of
+        ordinary certificates worth the president's certificate (exchange_given)."""
+        found = self._presidency_challenger(corp, president, self.b_percent(president, corp) - int(sold))
+        return found is not None and found[0] == holder
+
+    def b_exchange_given(self, corp: Entity, holder: Entity) -> list[Certificate]:
+        """exchange_given(C, H): the ordinary certificates of C that H gives for C's president's certificate:
+        the first set worth it that H holds (the fewest, then the highest-numbered; where the title says
+        `presidency_exchange: first_acquired`, the shares H came by first); none where H holds no such set."""
+        return list(self._exchange_given(corp, holder) or ())
 
     def _exchange_given(self, corp: Entity, challenger: Entity) -> tuple[Certificate, ...] | None:
         """The ordinary certificates a challenger gives for the president's certificate: the first set of

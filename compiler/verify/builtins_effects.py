@@ -34,6 +34,7 @@ from compiler.verify.terms import (
     OR,
     SUM,
     Ctx,
+    Sel,
     SymList,
     ent_is,
     is_z3,
@@ -340,125 +341,159 @@ class EffectBuiltins:
             when = AND(ctx.path, cond)
             ctx.shared.checked[c.id] = OR(ctx.shared.checked.get(c.id, False), when)
 
-    def b_can_hand_over_presidency(self, ctx: Ctx, corp: Any, player: Any, sold: Any) -> Any:
-        """As GameBase.b_can_hand_over_presidency: the player presides and `presidency_exchange`, his holding
-        counted less `sold`, finds a taker."""
-        p = self.ent(player)
-        parts = []
-        for c, cond in self.corp_of(ctx, corp):
-            pres = self.m.certs_for(c.id)[0]
-            holds = OR(*[AND(p == self.m.z(q), ctx.state[hold_name(pres, q)] >= 1) for q in self.m.players])
-            any_exchange, _ = self.presidency_exchange(ctx, c, seller=p, sold=sold)
-            parts.append(AND(cond, holds, any_exchange))
-        return OR(*parts)
-
-    def b_hand_over_presidency(self, ctx: Ctx, corp: Any, player: Any, sold: Any) -> None:
-        """As GameBase.b_hand_over_presidency: the exchange of `presidency_exchange` with the seller's
-        holding counted less the percent he sells; refused unless he presides and a holder takes it."""
-        p = self.ent(player)
-        for c, cond in self.corp_of(ctx, corp):
-            sub = ctx.fork(cond)
-            pres = self.m.certs_for(c.id)[0]
-            sub.require(OR(*[AND(p == self.m.z(q), sub.state[hold_name(pres, q)] >= 1) for q in self.m.players]))
-            any_exchange, effects = self.presidency_exchange(sub, c, seller=p, sold=sold)
-            sub.require(any_exchange)
-            for when, p0, p1, given in effects:
-                for cert, take in given:
-                    self._move_one(sub, cert, self.m.z(p1), self.m.z(p0), AND(sub.path, when, take))
-                self._move_one(sub, pres, self.m.z(p0), self.m.z(p1), AND(sub.path, when))
-            sub.shared.calls.add("emit:president_changed")
-            ctx.state = sub.state
-
     def presidency_exchange(self, ctx: Ctx, corp: Ent, seller: Any = None,
                             sold: Any = 0) -> tuple[Any, list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]]]:
         """As `GameBase._check_president` on `ctx.state`: whether a take-over
         of `corp` happens, and its alternatives (condition, president,
         challenger, the challenger's certificates given and when). The
         challenger is the first player from the president's left holding the
-        most, more than the president; he gives the first set of ordinary
-        certificates worth exactly the president's certificate that he holds
-        (`exchange_sets`: the fewest, then the highest-numbered). Where the title says
-        `presidency_exchange: first_acquired` he gives the shares he came by first, an order the model
-        does not hold: one of those sets he holds, which the engine chooses (the oracle
-        `exchange_given`, about the corporation, the challenger and the sets in the order it numbers
-        them; the validator answers it with `GameBase._exchange_given`). Where corporations contend
-        too (`presidency_contenders`), a started corporation holding more comes
-        after the players (their operating order is outside the model: with
-        more than one in the scope the step is not supported)."""
+        most, more than the president (`presidency_challengers`); he gives the first set of ordinary
+        certificates worth exactly the president's certificate that he holds (`exchange_takes`)."""
         m = self.m
         st = ctx.state
-        certs = m.certs_for(corp.id)
-        pres = certs[0]
+        pres = m.certs_for(corp.id)[0]
+        any_exchange: Any = False
+        effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
+        takes_of: dict[Ent, tuple[Any, list[tuple[Item, Any]]]] = {}
+        for p0 in m.players:
+            is_pres = st[hold_name(pres, p0)] >= 1
+            for p1, is_ch in self.presidency_challengers(ctx, corp, p0, seller, sold).items():
+                if p1 not in takes_of:
+                    takes_of[p1] = self.exchange_takes(ctx, corp, p1)
+                found, given = takes_of[p1]
+                cond = AND(is_pres, is_ch, found)
+                effects.append((cond, p0, p1, given))
+                any_exchange = OR(any_exchange, cond)
+        return any_exchange, effects
+
+    def presidency_rivals(self, corp: Ent) -> list[Ent]:
+        """The corporations that contend for `corp`'s presidency (`presidency_contenders`): after the
+        players, a started corporation holding more (their operating order is outside the model: with
+        more than one in the scope the step is not supported)."""
+        if "corporations" in (self.m.prop_value("presidency_contenders") or ()):
+            rivals = [c for c in self.m.corporations if c != corp]
+            if len(rivals) > 1:
+                raise Unsupported("presidency contenders among corporations: their operating order")
+            return rivals
+        return []
+
+    def presidency_challengers(self, ctx: Ctx, corp: Ent, p0: Ent, seller: Any = None,
+                               sold: Any = 0) -> dict[Ent, Any]:
+        """As `GameBase._presidency_challenger` for president `p0`: each holder with when he is the one
+        holding the most, more than `p0` (the first from p0's left; then the rivals,
+        `presidency_rivals`), whether or not he holds an exchange set. Where `seller` (an entity
+        term) sells `sold` percent, his holding counts that much less."""
+        m = self.m
+        st = ctx.state
         held = {p: self.percent_of(ctx, m.z(p), corp) for p in m.players}
         if seller is not None:
             # a president selling shares of his certificate: his holding counts less what he sells
-            held = {p: SUM([v, NEG(IF(seller == m.z(p), sold, 0))]) for p, v in held.items()}
-        rivals: list[Ent] = []
-        if "corporations" in (m.prop_value("presidency_contenders") or ()):
-            rivals = [c for c in m.corporations if c != corp]
-            if len(rivals) > 1:
-                raise Unsupported("presidency contenders among corporations: their operating order")
-            held.update({c: self.percent_of(ctx, m.z(c), corp) for c in rivals})
-        any_exchange: Any = False
-        effects: list[tuple[Any, Ent, Ent, list[tuple[Item, Any]]]] = []
+            held = {p: SUM([v, NEG(IF(ent_is(m, seller, p), sold, 0))]) for p, v in held.items()}
+        rivals = self.presidency_rivals(corp)
+        held.update({c: self.percent_of(ctx, m.z(c), corp) for c in rivals})
+        i = m.players.index(p0)
+        order = m.players[i + 1:] + m.players[:i]
+        best: Any = held[p0]
+        challenger: dict[Ent, Any] = {}
+        for p in order:
+            better = self.tr.cmp(">", held[p], best)
+            for q in list(challenger):
+                challenger[q] = AND(challenger[q], NOT(better))
+            challenger[p] = better
+            best = IF(better, held[p], best)
+        for c in rivals:
+            better = AND(st[f"has_cell:{c.id}"], self.tr.cmp(">", held[c], best))
+            for q in list(challenger):
+                challenger[q] = AND(challenger[q], NOT(better))
+            challenger[c] = better
+            best = IF(better, held[c], best)
+        return challenger
+
+    def exchange_takes(self, ctx: Ctx, corp: Ent, p1: Ent) -> tuple[Any, list[tuple[Item, Any]]]:
+        """As `GameBase._exchange_given` for holder `p1`: whether he holds a set of ordinary certificates
+        worth exactly the president's certificate, and each certificate he gives with when: the first
+        such set he holds (`exchange_sets`: the fewest, then the highest-numbered, under each share
+        layout the corporation may have). Where the title says `presidency_exchange: first_acquired` he
+        gives the shares he came by first, an order the model does not hold: one of those sets he holds,
+        which the engine chooses (the oracle `exchange_given`, about the corporation, the holder and the
+        sets in the order it numbers them; the validator answers it with `GameBase._exchange_given`)."""
+        m = self.m
+        st = ctx.state
+        certs = m.certs_for(corp.id)
         # the sets under each share layout the corporation may have (one, without share layouts)
         sets: list[tuple[Any, list[Item]]] = []
         original = {x.index: x for x in certs}
         for chosen, layout in self.layout_cases(ctx, corp):
             sets.extend((chosen, [original[x.index] for x in group]) for group in exchange_sets(layout))
-        first_acquired = m.prop_value("presidency_exchange") == "first_acquired"
-        # (the engine's choice: each set once, under whichever layout has it)
-        distinct: dict[tuple[Item, ...], Any] = {}
+        takes: dict[Item, Any] = {}
+        found: Any = False
+        if m.prop_value("presidency_exchange") == "first_acquired":
+            # (the engine's choice: each set once, under whichever layout has it)
+            distinct: dict[tuple[Item, ...], Any] = {}
+            for chosen, group in sets:
+                distinct[tuple(group)] = OR(distinct.get(tuple(group), False), chosen)
+            held_sets = [AND(chosen, *[st[hold_name(cert, p1)] >= 1 for cert in group])
+                         for group, chosen in distinct.items()]
+            choice = self.oracle(ctx, "exchange_given", (corp.id, p1.id,
+                                                         tuple(tuple(c.id for c in group) for group in distinct)),
+                                 "int")
+            found = OR(*held_sets)
+            # the engine gives a set he holds, wherever he holds one
+            ctx.shared.axioms.append(IMPLIES(found, OR(*[AND(choice == i, holds)
+                                                         for i, holds in enumerate(held_sets)])))
+            for i, (group, holds) in enumerate(zip(distinct, held_sets)):
+                for cert in group:
+                    takes[cert] = OR(takes.get(cert, False), AND(choice == i, holds))
+            sets = []
         for chosen, group in sets:
-            distinct[tuple(group)] = OR(distinct.get(tuple(group), False), chosen)
-        for i, p0 in enumerate(m.players):
-            is_pres = st[hold_name(pres, p0)] >= 1
-            order = m.players[i + 1:] + m.players[:i]
-            best: Any = held[p0]
-            challenger: dict[Ent, Any] = {}
-            for p in order:
-                better = self.tr.cmp(">", held[p], best)
-                for q in list(challenger):
-                    challenger[q] = AND(challenger[q], NOT(better))
-                challenger[p] = better
-                best = IF(better, held[p], best)
-            for c in rivals:
-                better = AND(st[f"has_cell:{c.id}"], self.tr.cmp(">", held[c], best))
-                for q in list(challenger):
-                    challenger[q] = AND(challenger[q], NOT(better))
-                challenger[c] = better
-                best = IF(better, held[c], best)
-            for p1, is_ch in challenger.items():
-                # the first of the sets worth the president's certificate that the challenger holds
-                takes: dict[Item, Any] = {}
-                found: Any = False
-                if first_acquired:
-                    held_sets = [AND(chosen, *[st[hold_name(cert, p1)] >= 1 for cert in group])
-                                 for group, chosen in distinct.items()]
-                    choice = self.oracle(ctx, "exchange_given", (corp.id, p1.id,
-                                                                 tuple(tuple(c.id for c in group) for group in distinct)),
-                                         "int")
-                    found = OR(*held_sets)
-                    # the engine gives a set he holds, wherever he holds one
-                    ctx.shared.axioms.append(IMPLIES(found, OR(*[AND(choice == i, holds)
-                                                                 for i, holds in enumerate(held_sets)])))
-                    for i, (group, holds) in enumerate(zip(distinct, held_sets)):
-                        for cert in group:
-                            takes[cert] = OR(takes.get(cert, False), AND(choice == i, holds))
-                    sets_now: list[tuple[Any, list[Item]]] = []
-                else:
-                    sets_now = sets
-                for chosen, group in sets_now:
-                    holds = AND(chosen, *[st[hold_name(cert, p1)] >= 1 for cert in group])
-                    first = AND(holds, NOT(found))
-                    for cert in group:
-                        takes[cert] = OR(takes.get(cert, False), first)
-                    found = OR(found, holds)
-                given = [(cert, takes[cert]) for cert in sorted(takes, key=lambda c: -c.index)]
-                cond = AND(is_pres, is_ch, found)
-                effects.append((cond, p0, p1, given))
-                any_exchange = OR(any_exchange, cond)
-        return any_exchange, effects
+            holds = AND(chosen, *[st[hold_name(cert, p1)] >= 1 for cert in group])
+            first = AND(holds, NOT(found))
+            for cert in group:
+                takes[cert] = OR(takes.get(cert, False), first)
+            found = OR(found, holds)
+        return found, [(cert, takes[cert]) for cert in sorted(takes, key=lambda c: -c.index)]
+
+    def b_takes_presidency(self, ctx: Ctx, corp: Any, president: Any, holder: Any, sold: Any) -> Any:
+        """As GameBase.b_takes_presidency: the holder is the one taking the presidency from the president
+        (`presidency_challengers`) and holds a set worth the president's certificate (`exchange_found`),
+        the president's holding counted `sold` percent less."""
+        m = self.m
+        p, h = self.ent(president), self.ent(holder)
+        parts = []
+        for c, cond in self.corp_of(ctx, corp):
+            for p0 in m.players:
+                at = ent_is(m, p, p0)
+                if truth(at) is False:
+                    continue
+                for p1, is_ch in self.presidency_challengers(ctx, c, p0, p, sold).items():
+                    named = ent_is(m, h, p1)
+                    if truth(named) is False:
+                        continue
+                    parts.append(AND(cond, at, named, is_ch, self.exchange_found(ctx, c, p1)))
+        return OR(*parts)
+
+    def exchange_found(self, ctx: Ctx, corp: Ent, p1: Ent) -> Any:
+        """Whether `p1` holds a set worth `corp`'s president's certificate (`exchange_takes`' first part,
+        without the engine's choice among them)."""
+        st = ctx.state
+        original = {x.index: x for x in self.m.certs_for(corp.id)}
+        return OR(*[AND(chosen, *[st[hold_name(original[x.index], p1)] >= 1 for x in group])
+                    for chosen, layout in self.layout_cases(ctx, corp) for group in exchange_sets(layout)])
+
+    def b_exchange_given(self, ctx: Ctx, corp: Any, holder: Any) -> Any:
+        """As GameBase.b_exchange_given: the certificates the holder gives for the president's certificate
+        (`exchange_takes`), none where he holds no set worth it; for the holders that may take a
+        presidency (the players and `presidency_rivals`)."""
+        m = self.m
+        h = self.ent(holder)
+        elems = []
+        for c, cond in self.corp_of(ctx, corp):
+            for p1 in m.players + self.presidency_rivals(c):
+                if truth(ent_is(m, h, p1)) is False:
+                    continue
+                _, given = self.exchange_takes(ctx, c, p1)
+                elems.extend((Sel([(cert, True)]), AND(cond, ent_is(m, h, p1), take)) for cert, take in given)
+        return SymList(elems)
 
     def b_check_float(self, ctx: Ctx, corp: Any) -> None:
         """As GameBase.b_check_float: the corporation floats if players now hold its float."""

@@ -3,9 +3,9 @@
 One *transition* is an action schema (`action buy_shares(...)`), a trigger, a
 library procedure the runtime calls at its moment (`check_take_over`, after every
 action, where the title has 18CO's take-overs; `on_first_train`, the transition
-`first_train`, when the first train of a type is bought), or a step of the runtime's
-round machinery that the DSL does not spell out (the §9.2-style presidency exchange,
-a private sold to its bidder, a draft's end). A transition has *bindings*: its entity-typed and enum-typed
+`first_train`, when the first train of a type is bought; `take_presidency`, the transition
+`take_over`, the §9.2-style presidency exchange after a purchase), or a step of the runtime's
+round machinery that the DSL does not spell out (a private sold to its bidder, a draft's end). A transition has *bindings*: its entity-typed and enum-typed
 parameters are enumerated over the scope (`buy_shares(player=Player 1,
 corporation=DRGW, source=pool)`), its money parameters and certificate lists
 stay symbolic. `Transition.translate(binding)` (for an action,
@@ -61,6 +61,7 @@ from compiler.verify.model import (
     bid_var,
     component_data,
     hold_name,
+    stable_hash,
     state_var,
 )
 from compiler.verify.terms import (
@@ -155,27 +156,30 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
     def take_over_bindings() -> list[Binding]:
         return [Binding((("corporation", c),)) for c in m.corporations]
 
+    take = tr.title.get("procedure", "take_presidency")
+
     def take_over(binding: Binding) -> Step:
+        # the library's take_presidency, which the runtime calls for a corporation after a purchase of its
+        # shares (`StockRound._check_president`), translated from the DSL as an action's body is; the step
+        # is the exchange (where none happens, the check changes nothing)
         corp: Ent = binding.get("corporation")
         pre = m.vars.fresh_state("pre")
         ctx = tr.new_ctx(pre)
-        certs = m.certs_for(corp.id)
-        ctx.shared.reads.add("runtime", "take_over", [(c.id, c.percent, c.layouts) for c in certs])
-        pres = certs[0]
-        any_exchange, effects = b.presidency_exchange(ctx, corp)
-        ctx.require(any_exchange)
-        for cond, p0, p1, given in effects:
-            for cert, take in given:
-                b._move_one(ctx, cert, m.z(p1), m.z(p0), AND(cond, take))
-            b._move_one(ctx, pres, m.z(p0), m.z(p1), cond)
-        ctx.shared.calls.add("emit:president_changed")
+        if take is None:
+            raise Unsupported("the title has no procedure take_presidency (the library's)")
+        ctx.shared.calls.add("take_presidency")
+        tr.call_routine(take, [m.z(corp)], {}, ctx)
+        pres = m.certs_for(corp.id)[0]
+        ctx.require(OR(*[ctx.state[hold_name(pres, h)] != pre[hold_name(pres, h)] for h in m.buckets[pres.kind]]))
         ctx.shared.settled.add(corp.id)
         return tr.finish(binding.label("take_over"), ctx, pre)
 
     out.append(Transition(
-        "take_over", "runtime", None, f"{stock}._check_president", takeover_cite,
-        "a player holding more than the president takes the presidency, giving shares worth the president's certificate",
-        "take_over/1", take_over_bindings, take_over))
+        "take_over", "runtime", None, f"{stock}._check_president" + (f", {take.decl.span}" if take is not None else ""),
+        takeover_cite,
+        "a player holding more than the president takes the presidency, giving shares worth the president's "
+        "certificate (the library's take_presidency)",
+        stable_hash("take_over/2", take.decl if take is not None else None), take_over_bindings, take_over))
 
     check = tr.title.get("procedure", "check_take_over")
     if m.prop_value("takeover_when") == "president_certificate_held" and check is not None:
