@@ -4,6 +4,8 @@ its engine, emitted in memory from the rulespecs."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from compiler.emit.engines import memory_game_class
@@ -844,3 +846,21 @@ def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
 def test_an_enum_value_compared_as_itself_is_no_error(extra):
     loaded = toy(f'variant "Plain" of "Toy" {{\n{extra}\n}}\n')
     assert [(d.code, d.message) for d in loaded.errors] == []
+
+
+@pytest.mark.parametrize("name", ["least", "greatest", "any"])
+def test_a_routine_named_as_a_quantifier_is_E011(name):
+    """A call of it parses as the quantifier (`least(x, 60)`: E001 "expected 'in'" at the call, far from
+    the cause); the declaration says so."""
+    loaded = toy(f'variant "Q" of "Toy" {{\n  function {name}(a: int) "q" §1 = a\n}}\n')
+    assert [(d.code, d.span.line) for d in loaded.errors] == [("E011", 2)], [(d.code, d.message) for d in loaded.errors]
+    assert "quantifier" in loaded.errors[0].message
+
+
+def test_the_quantifier_words_are_the_grammars():
+    import re
+
+    from compiler.lang.typecheck import QUANTIFIERS
+    grammar = (Path(__file__).parent.parent / "grammar" / "rulespec.lark").read_text(encoding="utf-8")
+    words = re.search(r"QUANTIFIER\.\d+: /\(([a-z|]+)\)", grammar).group(1).split("|")
+    assert set(words) == QUANTIFIERS

@@ -337,6 +337,11 @@ _FINGERPRINTS: dict[tuple, tuple[int, tuple]] = {}
 _SCHEMA_FINDINGS: dict[int, tuple[Diagnostic, ...]] = {}
 
 
+#: the quantifiers' words (`grammar/rulespec.lark`, QUANTIFIER): a call of a routine of one of these names
+#: parses as the quantifier
+QUANTIFIERS = frozenset({"all", "any", "sum", "count", "filter", "greatest", "least"})
+
+
 class Checker(ExpressionTypes, EnumValuesRead):
     """Checks one resolved title's values against its schema."""
 
@@ -409,6 +414,11 @@ class Checker(ExpressionTypes, EnumValuesRead):
             decl = clause.decl
             if not isinstance(decl, s.Routine):
                 continue
+            if decl.name in QUANTIFIERS:
+                self.out.append(error(
+                    "E011", f"`{decl.name}` is a quantifier of the DSL (`{decl.name}(x in LIST: EXPR)`): "
+                            f"a {decl.kind} of that name could not be called",
+                    decl.span, help=f"give the {decl.kind} another name"))
             seen: set[str] = set()
             for param in decl.params:
                 unknown = _unknown_types(atoms(param.type, self.schema))
