@@ -100,15 +100,17 @@ from compiler.runtime.track.lays import (  # noqa: F401
 )
 from compiler.runtime.track.routes import (  # noqa: F401
     best_routes,
+    ROUTE_ANSWERS_KEPT,
+    route_revenue,
+    RouteSet,
+    Run,
+)
+from compiler.runtime.track.trains import (  # noqa: F401
     Bonuses,
     EVERY_STOP,
     NO_BONUSES,
     OWN_CITY,
-    ROUTE_ANSWERS_KEPT,
-    route_revenue,
     RouteBonus,
-    RouteSet,
-    Run,
     run_value,
     StopLimit,
     TrainPart,
