@@ -48,12 +48,12 @@ from compiler.verify.verifier import (
     Cache,
     TitleReport,
     render_report,
-    run,
     select_titles,
     transitions_for,
     verify_title,
-    warm,
 )
+from compiler.verify.pool import run, warm
+from compiler.verify import pool as pool_module
 from compiler.verify import verifier as verifier_module
 from compiler.verify.model import Model
 from compiler.verify.translate import Translator, zb
@@ -520,13 +520,13 @@ def test_warm_plans_the_heaviest_transitions_first_and_shares_out_a_heavy_one():
     invariants = ["money_conserved", "shares_sum_to_100", "cert_limit", "pool_cap", "holding_cap"]
     estimates = [(0.0, "A", "init", []), (2.0, "A", "buy", invariants), (90.0, "A", "found", invariants),
                  (5.0, "B", "sell", invariants), (1.0, "B", "pass", invariants)]
-    tasks = verifier_module.plan(estimates, 2, 400.0, ())
+    tasks = pool_module.plan(estimates, 2, 400.0, ())
     assert [(n, t) for n, t, *_ in tasks] == [("A", "found"), ("A", "found"), ("B", "sell"), ("A", "buy"),
                                               ("B", "pass"), ("A", "init")]
     shared = [task[4] for task in tasks if task[1] == "found"]
     assert sorted(x for part in shared for x in part) == sorted(invariants)
     assert all(task[4] is None for task in tasks if task[1] != "found")
-    assert all(task[4] is None for task in verifier_module.plan(estimates, 1, 400.0, ()))
+    assert all(task[4] is None for task in pool_module.plan(estimates, 1, 400.0, ()))
 
 
 def test_checks_shared_out_by_invariant_give_the_results_of_one(toy, monkeypatch):
@@ -535,7 +535,7 @@ def test_checks_shared_out_by_invariant_give_the_results_of_one(toy, monkeypatch
     transition took kept for the next run's plan."""
     titles = select_titles(toy, None)
     one = [verify_title(t, cache=Cache(None)) for t in titles]
-    monkeypatch.setattr(verifier_module, "HEAVY_SHARE", 0.0)
+    monkeypatch.setattr(pool_module, "HEAVY_SHARE", 0.0)
     cache = Cache(None)
     warm(titles, cache, jobs=2)
     two = [verify_title(t, cache=cache) for t in titles]
