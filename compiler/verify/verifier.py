@@ -83,6 +83,9 @@ MONOTONE_SECONDS = 1.0
 # the step is split into the property's conjuncts; and the most cases tried so
 CASE_SECONDS = 5.0
 MAX_CASES = 9
+# the work the query for the truth-valued parameters a binding's guard forces false may use
+# (`Verifier._forced_false`): a guard's check (1 to 50 thousand units on 18CO's buy_shares)
+FORCED_SECONDS = 0.1
 # z3's resource count, not the clock, bounds the checks, so that whether a
 # check is proved or gives up does not depend on the machine or its load (a
 # suite that passes on a fast idle machine must pass on a slow busy one). The
@@ -806,7 +809,18 @@ class Verifier:
             if not pending:
                 continue
             guard = zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard))
+            # the step's truth-valued parameters its guard forces false (a certificate list's symbolic
+            # tail where the guard wants one certificate), put false in every query of the binding
+            t0 = time.perf_counter()
+            forced, units = self._forced_false(step, guard)
+            for inv in pending:
+                used[inv.name] += units // len(pending)
+                spent[inv.name] += (time.perf_counter() - t0) / len(pending)
+            fix = _fixing(forced)
+            guard = fix(guard)
+            axioms = [fix(zb(a)) for a in step.axioms]
             props: dict[str, Any] = {}
+            settled: list[tuple[Any, Callable[[Any], Any]]] | None = None  # the cases (below), made once
             if (len(pending) > 1 and len(steps) >= TOGETHER_MIN_BINDINGS and together_failed < TOGETHER_TRIES
                     and _cheaper_together(cost)):
                 # First every pending invariant at once: one query, "some property fails", on a
@@ -818,13 +832,13 @@ class Verifier:
                 # check is quick, half as much again.
                 t0, c0 = time.perf_counter(), time.process_time()
                 try:
-                    props = {inv.name: self._property(inv, step) for inv in pending}
+                    props = {inv.name: fix(self._property(inv, step)) for inv in pending}
                 except (GapError, Unsupported):
                     props = {}  # the checks one by one record it
                 if props:
                     s = z3.SimpleSolver()  # (as the guard's, below)
                     s.add(*self.assumption)
-                    s.add(*[zb(a) for a in step.axioms])
+                    s.add(*axioms)
                     s.add(guard)
                     s.add(z3.Or([_negated(p) for p in props.values()]))
                     left = min(self.budget - used[inv.name] for inv in pending)
@@ -852,7 +866,7 @@ class Verifier:
             t0 = time.perf_counter()
             solver = z3.SimpleSolver()
             solver.add(*self.assumption)
-            solver.add(*[zb(a) for a in step.axioms])
+            solver.add(*axioms)
             solver.add(guard)
             r, units = _check(solver, min(self.budget - used[inv.name] for inv in pending))
             for inv in pending:
@@ -868,7 +882,7 @@ class Verifier:
             for inv in pending:
                 t1 = time.perf_counter()
                 try:
-                    prop = props[inv.name] if inv.name in props else self._property(inv, step)
+                    prop = props[inv.name] if inv.name in props else fix(self._property(inv, step))
                 except GapError as exc:
                     gaps[inv.name].add(exc.what)
                     continue
@@ -893,28 +907,33 @@ class Verifier:
                 monotone_tried = False
                 if inv.name in by_monotone:
                     monotone_tried = True
-                    if self._monotone(inv, step, guard):
+                    if self._monotone(inv, step, guard, axioms, fix):
                         spent[inv.name] += time.perf_counter() - t1
                         continue
                 quick = int(QUICK_SECONDS * RLIMIT_PER_SECOND)
-                attempts: list[tuple[str, list[Any], list[Any], int | None]] = []
+                attempts: list[tuple[str, list[Any], list[tuple[Any, Callable[[Any], Any]]], int | None]] = []
                 if inv.name not in split:
-                    attempts.append(("quick", [prop], [True], quick))
+                    attempts.append(("quick", [prop], [(True, _same)], quick))
                 cases = _cases(step.branches)
                 if 1 < len(cases) <= MAX_CASES:
-                    attempts.append(("cases", [prop], cases, int(CASE_SECONDS * RLIMIT_PER_SECOND)))
-                attempts.append(("split", _conjuncts(prop), [True], None))
+                    # each case with its branches' values put in (`_settling`)
+                    if settled is None:
+                        settled = [(fix(case), _settling(fix, values))
+                                   for case, values in zip(cases, _case_values(step.branches))]
+                    attempts.append(("cases", [prop], settled, int(CASE_SECONDS * RLIMIT_PER_SECOND)))
+                attempts.append(("split", _conjuncts(prop), [(True, _same)], None))
                 split_marked = False
                 for kind, parts, within, cap in attempts:
                     fresh = kind != "quick"
                     if fresh and not split_marked:
                         split_marked = True
-                        if not monotone_tried and inv.step_property is None and self._monotone(inv, step, guard):
+                        if (not monotone_tried and inv.step_property is None
+                                and self._monotone(inv, step, guard, axioms, fix)):
                             by_monotone.add(inv.name)
                             break
                         split.add(inv.name)
                     r = z3.unsat
-                    for case in within:
+                    for case, settle in within:
                         for part in parts:
                             left = self.budget - used[inv.name]
                             if left <= 0:
@@ -934,15 +953,16 @@ class Verifier:
                                 # 18xx.games' player_choose, its checks 23.1 -> 18.6 s)
                                 s = z3.SimpleSolver()
                                 s.add(*self.assumption)
-                                s.add(*[zb(a) for a in step.axioms])
+                                s.add(*axioms)
                                 s.add(guard)
                             elif fresh:
                                 s = z3.Solver()
                                 s.add(*self.assumption)
-                                s.add(*[zb(a) for a in step.axioms])
-                                s.add(guard)
+                                s.add(*[settle(a) for a in axioms])
+                                s.add(settle(guard))
                                 if truth(case) is None:
                                     s.add(zb(case))
+                                part = settle(part)
                             else:
                                 s.push()  # a fresh solver is not pushed: that too would make it incremental
                             s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
@@ -996,7 +1016,8 @@ class Verifier:
             return inv.relaxed(self.tr, step.pre, step.post)
         return inv.holds(self.tr, step.post)
 
-    def _monotone(self, inv: Invariant, step: Step, guard: Any) -> bool:
+    def _monotone(self, inv: Invariant, step: Step, guard: Any, axioms: list[Any],
+                  fix: Callable[[Any], Any]) -> bool:
         """Whether the step is proved to keep `inv` by `Invariant.monotone` (no term of a limit's sum
         grows, no bound shrinks), within `MONOTONE_SECONDS` of work of its own: the budget of the
         check proper is left whole. False when the invariant has no sums, or the condition fails or
@@ -1007,13 +1028,35 @@ class Verifier:
             return False
         if prop is None:
             return False
+        prop = fix(prop)
         s = z3.Solver()
         s.add(*self.assumption)
-        s.add(*[zb(a) for a in step.axioms])
+        s.add(*axioms)
         s.add(guard)
         s.add(z3.Not(zb(prop)) if truth(prop) is None else z3.BoolVal(not prop))
         r, _ = _check(s, int(MONOTONE_SECONDS * RLIMIT_PER_SECOND))
         return r == z3.unsat
+
+    def _forced_false(self, step: Step, guard: Any) -> tuple[list[Any], int]:
+        """The step's truth-valued parameters that its guard forces false (under the assumption and
+        its axioms: one query, all of them or none, within `FORCED_SECONDS` of work), and the units
+        used. A certificate list past its bound head (`Translator.headed_list`) is a truth value per
+        later certificate, symbolic; where the guard wants one certificate (18CO's buy_shares,
+        `len(shares) == 1`) they are all false, yet z3 weighed them in every term of the effect:
+        18CO's buy_shares, its first KPAC certificate, the invariants' query 1.19 -> 0.10 s of CPU
+        with them put false. Putting them false changes no check's answer: where the guard holds
+        they are false, so a query is satisfiable exactly when it is with them false (a model of
+        one, with them false, is a model of the other)."""
+        flags = [c for c in step.params.values() if z3.is_bool(c)]
+        if not flags:
+            return [], 0
+        s = z3.SimpleSolver()
+        s.add(*self.assumption)
+        s.add(*[zb(a) for a in step.axioms])
+        s.add(guard)
+        s.add(z3.Or(flags))
+        r, units = _check(s, int(FORCED_SECONDS * RLIMIT_PER_SECOND))
+        return (flags if r == z3.unsat else []), units
 
 def _cheaper_together(cost: dict[str, list[float]]) -> bool:
     """Whether a binding's invariants are checked together first (`Verifier._solve`), from the CPU
@@ -1036,6 +1079,14 @@ def _cheaper_pushed(cost: dict[str, list[float]]) -> bool:
     if n_pushed < TOGETHER_SAMPLES:
         return True
     return pushed * n_fresh < fresh * n_pushed
+
+
+def _fixing(forced: list[Any]) -> Callable[[Any], Any]:
+    """A term with the `forced` truth values put false (`Verifier._forced_false`); a Python value as it is."""
+    if not forced:
+        return lambda term: term
+    pairs = [(c, z3.BoolVal(False)) for c in forced]
+    return lambda term: z3.substitute(zb(term), *pairs) if truth(term) is None else term
 
 
 def _negated(prop: Any) -> Any:
@@ -1070,6 +1121,46 @@ def _cases(branches: list[Any]) -> list[Any]:
     if truth(rest) is not False:
         out.append(rest)
     return out or [True]
+
+
+def _same(term: Any) -> Any:
+    return term
+
+
+def _case_values(branches: list[Any]) -> list[list[tuple[Any, bool]]]:
+    """For each case of `_cases(branches)`, in its order, the value each branch's condition has in
+    it: the earlier branches' false, its own true (none known in the last case but false)."""
+    out: list[list[tuple[Any, bool]]] = []
+    before: list[Any] = []
+    for b in branches:
+        if truth(AND(b, *[NOT(x) for x in before])) is not False:
+            out.append([(x, False) for x in before] + [(b, True)])
+        before.append(b)
+    if truth(AND(*[NOT(x) for x in before])) is not False:
+        out.append([(x, False) for x in before])
+    return out or [[]]
+
+
+def _settling(fix: Callable[[Any], Any], values: list[tuple[Any, bool]]) -> Callable[[Any], Any]:
+    """Each branch condition (as `fix` puts it) put to its value in the case (`_case_values`),
+    wherever it occurs in a term (one `fix` made already). Asked with the case's condition, which gives each that value, a query so
+    settled is satisfiable exactly when it was (a model of one is a model of the other); z3 no
+    longer weighs the other branches' effects (1880 Romania (18xx.games)'s player_choose,
+    president_holds_most: its last two cases 0.46 and 0.70 -> 0.003 s of CPU each, the third halved)."""
+    pairs = [(fix(zb(b)), z3.BoolVal(v)) for b, v in values if truth(b) is None]
+    if not pairs:
+        return _same
+    memo: dict[int, Any] = {}
+
+    def settle(term: Any) -> Any:
+        if truth(term) is not None:
+            return term
+        key = term.get_id()
+        if key not in memo:
+            memo[key] = z3.substitute(zb(term), *pairs)
+        return memo[key]
+
+    return settle
 
 
 def _changed(step: Step) -> set[str]:
