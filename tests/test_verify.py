@@ -490,6 +490,33 @@ def test_the_cases_of_any_branches_cover_every_state_once(clauses):
     assert s.check() == z3.unsat
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 3), st.booleans()), min_size=1, max_size=3), max_size=5),
+       st.lists(st.tuples(st.integers(0, 3), st.booleans()), max_size=3))
+def test_a_case_settled_by_its_branches_values_is_the_same_query(clauses, query):
+    """`_settling`: in each case of `_cases`, the branches' conditions put to their values
+    (`_case_values`) leave a query asked with the case's condition satisfiable exactly when it was:
+    each value holds in its case, and the settled query (a formula over the branches) is the query
+    wherever the case holds."""
+    xs = z3.Bools("a b c d")
+    branches = [z3.And(*[xs[i] if positive else z3.Not(xs[i]) for i, positive in clause]) for clause in clauses]
+    asked = z3.Or(*[xs[i] if positive else z3.Not(xs[i]) for i, positive in query], *branches)
+    cases = verifier_module._cases(branches)
+    values = verifier_module._case_values(branches)
+    assert len(values) == len(cases)
+    fix = verifier_module._same
+    for case, held in zip(cases, values):
+        case = zb(case) if z3.is_expr(case) else z3.BoolVal(bool(case))
+        for branch, value in held:
+            s = z3.Solver()
+            s.add(case, branch != z3.BoolVal(value))
+            assert s.check() == z3.unsat
+        settled = verifier_module._settling(fix, held)(asked)
+        s = z3.Solver()
+        s.add(case, settled != asked)
+        assert s.check() == z3.unsat
+
+
 def test_a_breach_in_one_case_of_a_branching_step_is_caught_there(monkeypatch):
     """With the quick whole check made useless (no work at all), the mutant discard of
     `trains_conserved`'s entry (a train handed to the bank, in a step whose `if` branches) is settled
