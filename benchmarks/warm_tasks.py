@@ -27,6 +27,7 @@ from pathlib import Path
 
 from compiler.lang.pipeline import load
 from compiler.paths import ROOT
+from compiler.verify import pool as P
 from compiler.verify import verifier as V
 
 
@@ -38,11 +39,11 @@ def cpu_all() -> float:
 
 #: set by `main` before the workers fork: where they log, and the time the run started
 LOG: dict[str, object] = {}
-_warm_one = V._warm_one
+_warm_one = P._warm_one
 
 
 def logged_one(task):
-    """`verifier._warm_one`, logged: run in a worker (a module-level function, so that the pool
+    """`pool._warm_one`, logged: run in a worker (a module-level function, so that the pool
     can send it by name)."""
     start, c = time.perf_counter() - LOG["t0"], time.process_time()
     out = _warm_one(task)
@@ -70,16 +71,16 @@ def main() -> int:
         cache = V.Cache(Path(tmp) / "verify.json")
         t0 = time.perf_counter()
         LOG.update(path=str(tasks_log), t0=t0)
-        plan = V.plan
+        plan = P.plan
 
         def logged_plan(*a, **k):
             tasks = plan(*a, **k)
             stamps["planned"] = time.perf_counter() - t0
             return tasks
 
-        V.plan, V._warm_one = logged_plan, logged_one
+        P.plan, P._warm_one = logged_plan, logged_one
         c0 = cpu_all()
-        V.warm(titles, cache, args.jobs)
+        P.warm(titles, cache, args.jobs)
         warm_wall, warm_cpu = time.perf_counter() - t0, cpu_all() - c0
         g0, c1 = time.perf_counter(), cpu_all()
         reports = [V.verify_title(title, cache=cache) for title in titles]

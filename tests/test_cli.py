@@ -217,6 +217,7 @@ def test_build_runs_every_stage(tmp_path, capsys, monkeypatch):
     assert {p.name: p.read_bytes() for p in paths.GENERATED.glob("*.py")} == engines
     # built again with nothing changed: nothing to write, nothing proved again (issue 33: the
     # fresh record's results are the verifier's), no site built again
+    from compiler.verify import pool
     from compiler.verify import verifier as verify
 
     def no_proof(*args, **kwargs):
@@ -226,7 +227,7 @@ def test_build_runs_every_stage(tmp_path, capsys, monkeypatch):
 
     with monkeypatch.context() as m:
         m.setattr(verify, "verify_title", no_proof)
-        m.setattr(verify, "warm", no_proof)
+        m.setattr(pool, "warm", no_proof)
         m.setattr(docs, "mkdocs", no_proof)  # nor is the unchanged site built again
         assert main(["build", str(TOY), "--out", str(tmp_path)]) == 0
     again = capsys.readouterr().out
@@ -287,6 +288,7 @@ def test_build_of_the_titles_elsewhere_takes_the_committed_record(tmp_path, caps
     for: what it is given is checked)."""
     from compiler import paths
     from compiler.docs import build as docs
+    from compiler.verify import pool
     from compiler.verify import verifier as verify
 
     def no_proof(*args, **kwargs):
@@ -300,7 +302,7 @@ def test_build_of_the_titles_elsewhere_takes_the_committed_record(tmp_path, caps
         return 0
 
     monkeypatch.setattr(verify, "verify_title", no_proof)
-    monkeypatch.setattr(verify, "warm", no_proof)
+    monkeypatch.setattr(pool, "warm", no_proof)
     monkeypatch.setattr(docs, "build", documented)
     assert main(["build", "--out", str(tmp_path), "-q"]) == 0
     out = capsys.readouterr().out

@@ -48,12 +48,12 @@ from compiler.verify.verifier import (
     Cache,
     TitleReport,
     render_report,
-    run,
     select_titles,
     transitions_for,
     verify_title,
-    warm,
 )
+from compiler.verify.pool import run, warm
+from compiler.verify import pool as pool_module
 from compiler.verify import verifier as verifier_module
 from compiler.verify.model import Model
 from compiler.verify.translate import Translator, zb
@@ -490,6 +490,33 @@ def test_the_cases_of_any_branches_cover_every_state_once(clauses):
     assert s.check() == z3.unsat
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 3), st.booleans()), min_size=1, max_size=3), max_size=5),
+       st.lists(st.tuples(st.integers(0, 3), st.booleans()), max_size=3))
+def test_a_case_settled_by_its_branches_values_is_the_same_query(clauses, query):
+    """`_settling`: in each case of `_cases`, the branches' conditions put to their values
+    (`_case_values`) leave a query asked with the case's condition satisfiable exactly when it was:
+    each value holds in its case, and the settled query (a formula over the branches) is the query
+    wherever the case holds."""
+    xs = z3.Bools("a b c d")
+    branches = [z3.And(*[xs[i] if positive else z3.Not(xs[i]) for i, positive in clause]) for clause in clauses]
+    asked = z3.Or(*[xs[i] if positive else z3.Not(xs[i]) for i, positive in query], *branches)
+    cases = verifier_module._cases(branches)
+    values = verifier_module._case_values(branches)
+    assert len(values) == len(cases)
+    fix = verifier_module._same
+    for case, held in zip(cases, values):
+        case = zb(case) if z3.is_expr(case) else z3.BoolVal(bool(case))
+        for branch, value in held:
+            s = z3.Solver()
+            s.add(case, branch != z3.BoolVal(value))
+            assert s.check() == z3.unsat
+        settled = verifier_module._settling(fix, held)(asked)
+        s = z3.Solver()
+        s.add(case, settled != asked)
+        assert s.check() == z3.unsat
+
+
 def test_a_breach_in_one_case_of_a_branching_step_is_caught_there(monkeypatch):
     """With the quick whole check made useless (no work at all), the mutant discard of
     `trains_conserved`'s entry (a train handed to the bank, in a step whose `if` branches) is settled
@@ -520,13 +547,13 @@ def test_warm_plans_the_heaviest_transitions_first_and_shares_out_a_heavy_one():
     invariants = ["money_conserved", "shares_sum_to_100", "cert_limit", "pool_cap", "holding_cap"]
     estimates = [(0.0, "A", "init", []), (2.0, "A", "buy", invariants), (90.0, "A", "found", invariants),
                  (5.0, "B", "sell", invariants), (1.0, "B", "pass", invariants)]
-    tasks = verifier_module.plan(estimates, 2, 400.0, ())
+    tasks = pool_module.plan(estimates, 2, 400.0, ())
     assert [(n, t) for n, t, *_ in tasks] == [("A", "found"), ("A", "found"), ("B", "sell"), ("A", "buy"),
                                               ("B", "pass"), ("A", "init")]
     shared = [task[4] for task in tasks if task[1] == "found"]
     assert sorted(x for part in shared for x in part) == sorted(invariants)
     assert all(task[4] is None for task in tasks if task[1] != "found")
-    assert all(task[4] is None for task in verifier_module.plan(estimates, 1, 400.0, ()))
+    assert all(task[4] is None for task in pool_module.plan(estimates, 1, 400.0, ()))
 
 
 def test_checks_shared_out_by_invariant_give_the_results_of_one(toy, monkeypatch):
@@ -535,7 +562,7 @@ def test_checks_shared_out_by_invariant_give_the_results_of_one(toy, monkeypatch
     transition took kept for the next run's plan."""
     titles = select_titles(toy, None)
     one = [verify_title(t, cache=Cache(None)) for t in titles]
-    monkeypatch.setattr(verifier_module, "HEAVY_SHARE", 0.0)
+    monkeypatch.setattr(pool_module, "HEAVY_SHARE", 0.0)
     cache = Cache(None)
     warm(titles, cache, jobs=2)
     two = [verify_title(t, cache=cache) for t in titles]

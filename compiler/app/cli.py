@@ -419,6 +419,7 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
     import io
 
     from compiler import paths
+    from compiler.verify import pool
     from compiler.verify import verifier as verify
     from compiler.docs.proofs import recorded, seed_cache
 
@@ -448,7 +449,7 @@ def _build_verify(loaded: Loaded, out: "Output", jobs: int | None = None,
                        "record: their checks are proved again (minutes on 2 cores for all of them; what "
                        "is solved is kept in the verify cache)")
         with progress().stage("verify: checks on every core") as stage:
-            verify.warm(left, cache, jobs, progress=stage.item)
+            pool.warm(left, cache, jobs, progress=stage.item)
     with progress().stage("verify", len(selected), "titles") as stage:
         for title in selected:
             stage.next(title.display_name)
@@ -835,7 +836,7 @@ def cmd_docs(args) -> int:
 
 def cmd_verify(args) -> int:
     from compiler.app.command import scheduler_refusal
-    from compiler.verify.verifier import run
+    from compiler.verify.pool import run
 
     if args.scheduler and (why := scheduler_refusal(args.scheduler)):
         print(f"rulec verify: --scheduler {args.scheduler}: {why} (a Dask scheduler's address, tcp://HOST:PORT)",

@@ -55,7 +55,8 @@ def prove(loaded: Loaded, recorded: "Recorded | None" = None, reports: dict | No
     (a run's, e.g. `rulec build`'s verify stage) when there, else from `recorded` when its
     record is fresh, else `rulec verify`'s through its cache. `progress` is told each title
     as it is taken (`Stage.next`). The titles left to `rulec verify` are checked on `jobs`
-    processes (every core when None: `verify.warm`), `item` told each check as it is done."""
+    processes (every core when None: `pool.warm`), `item` told each check as it is done."""
+    from compiler.verify import pool
     from compiler.verify import verifier as verify
 
     cache = None
@@ -67,7 +68,7 @@ def prove(loaded: Loaded, recorded: "Recorded | None" = None, reports: dict | No
     if left:
         cache = verify.Cache.default()
         seed_cache(cache, recorded, [t.display_name for t in left])
-        verify.warm(left, cache, jobs, progress=item)
+        pool.warm(left, cache, jobs, progress=item)
     for title in selected:
         name = title.display_name
         if progress is not None:

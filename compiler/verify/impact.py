@@ -649,7 +649,8 @@ _PROOFS: dict[str, Any] = {}
 
 def _proof_one(name: str) -> tuple[str, tuple[int, int, list[ProofChange]], dict[str, Any]]:
     """In a worker: `_compare_checks` for one transition; with the cache entries it added."""
-    from compiler.verify.verifier import Verifier, _RecordingCache
+    from compiler.verify.pool import _RecordingCache
+    from compiler.verify.verifier import Verifier
 
     cache = _RecordingCache(_PROOFS["cache"])
     if "verifiers" not in _PROOFS:
@@ -664,7 +665,7 @@ def proof_changes(before: Title, after: Title, *, cache=None, progress: Callable
     """Check, on both titles, every (invariant, transition) whose cache key differs between them
     (`Verifier.check_keys`, `init_keys`), and list those whose status differs. A check whose key is
     the same has the same result on both sides and is not run. `jobs`: processes (forked, as
-    `verify.warm`'s; every core when None), each translating and checking whole transitions."""
+    `pool.warm`'s; every core when None), each translating and checking whole transitions."""
     import os
 
     from compiler.verify.verifier import Cache, Verifier

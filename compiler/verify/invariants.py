@@ -222,6 +222,8 @@ def presidency_settled(tr: Translator, step: Any) -> Any:
             parts.append(after)
             continue
         before = _president_holds_most(tr, step.pre, c)
+        if _same_term(before, after):
+            continue  # the step leaves what it reads as it was: true whatever else (no exchange to build)
         asked = step.checked.get(c.id, False)
         if truth(asked) is False:
             parts.append(IMPLIES(before, after))
@@ -229,6 +231,14 @@ def presidency_settled(tr: Translator, step: Any) -> Any:
         exchange, _ = tr.builtins.presidency_exchange(tr.new_ctx(step.post), c)
         parts.append(IMPLIES(before, OR(after, AND(asked, exchange))))
     return AND(*parts)
+
+
+def _same_term(a: Any, b: Any) -> bool:
+    """Whether two terms are one (z3 shares equal terms: the same term, however it was built), or
+    the same Python value."""
+    if z3.is_expr(a) and z3.is_expr(b):
+        return a.eq(b)
+    return not z3.is_expr(a) and not z3.is_expr(b) and a == b
 
 
 def emergency_sale_keeps_presidency(tr: Translator, ctx: Ctx) -> list[Atom]:

@@ -1,4 +1,4 @@
-"""`rulec verify --scheduler ADDRESS`: the checks of `verify.warm` as tasks on a Dask cluster.
+"""`rulec verify --scheduler ADDRESS`: the checks of `pool.warm` as tasks on a Dask cluster.
 
 The same tasks as the `--jobs` pool's (one per family of titles and transition, "init" for the
 initial state), the same work per task (`Verifier.check_init` / `check_transition` through the

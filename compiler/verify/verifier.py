@@ -37,20 +37,18 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable
 
 import z3
 
 from compiler.lang import syntax as s
 from compiler.lang.ir import Title
 from compiler.paths import ROOT
-from compiler.progress import worker_pool
 from compiler.verify.counterexample import consts, counterexample, render_state_only
-from compiler.verify.report import STATUS_CODES, cache_counts, render_report
+from compiler.verify.report import STATUS_CODES, render_report
 from compiler.verify.invariants import (Invariant, emergency_sale_steps, invariants_for, money_moves_by_transfer,
                                        span_text)
 from compiler.verify.model import GapError, Model, Reads, Unsupported, recording, stable_hash
@@ -85,6 +83,9 @@ MONOTONE_SECONDS = 1.0
 # the step is split into the property's conjuncts; and the most cases tried so
 CASE_SECONDS = 5.0
 MAX_CASES = 9
+# the work the query for the truth-valued parameters a binding's guard forces false may use
+# (`Verifier._forced_false`): a guard's check (1 to 50 thousand units on 18CO's buy_shares)
+FORCED_SECONDS = 0.1
 # z3's resource count, not the clock, bounds the checks, so that whether a
 # check is proved or gives up does not depend on the machine or its load (a
 # suite that passes on a fast idle machine must pass on a slow busy one). The
@@ -782,6 +783,7 @@ class Verifier:
         # on a hard one a push's incremental mode is the slower (1846's bankrupt: 8.3 -> 9.6 s)
         quick_cost: dict[str, list[float]] = {"fresh": [0.0, 0], "pushed": [0.0, 0]}
         many = len(steps) >= TOGETHER_MIN_BINDINGS
+        forcing = [0, 0]  # bindings whose guard forced parameters false (`_forced_false`), and not
 
         def tally() -> None:
             if apart_from:
@@ -808,7 +810,23 @@ class Verifier:
             if not pending:
                 continue
             guard = zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard))
+            # the step's truth-valued parameters its guard forces false (a certificate list's symbolic
+            # tail where the guard wants one certificate), put false in every query of the binding
+            # (asked while it has found some on the transition's bindings, or not yet failed on
+            # `TOGETHER_SAMPLES` of them: a sale's list, free, is never forced)
+            forced: list[Any] = []
+            if forcing[0] or forcing[1] < TOGETHER_SAMPLES:
+                t0 = time.perf_counter()
+                forced, units = self._forced_false(step, guard)
+                forcing[0 if forced else 1] += 1
+                for inv in pending:
+                    used[inv.name] += units // len(pending)
+                    spent[inv.name] += (time.perf_counter() - t0) / len(pending)
+            fix = _fixing(forced)
+            guard = fix(guard)
+            axioms = [fix(zb(a)) for a in step.axioms]
             props: dict[str, Any] = {}
+            settled: list[tuple[Any, Callable[[Any], Any]]] | None = None  # the cases (below), made once
             if (len(pending) > 1 and len(steps) >= TOGETHER_MIN_BINDINGS and together_failed < TOGETHER_TRIES
                     and _cheaper_together(cost)):
                 # First every pending invariant at once: one query, "some property fails", on a
@@ -820,13 +838,13 @@ class Verifier:
                 # check is quick, half as much again.
                 t0, c0 = time.perf_counter(), time.process_time()
                 try:
-                    props = {inv.name: self._property(inv, step) for inv in pending}
+                    props = {inv.name: fix(self._property(inv, step)) for inv in pending}
                 except (GapError, Unsupported):
                     props = {}  # the checks one by one record it
                 if props:
                     s = z3.SimpleSolver()  # (as the guard's, below)
                     s.add(*self.assumption)
-                    s.add(*[zb(a) for a in step.axioms])
+                    s.add(*axioms)
                     s.add(guard)
                     s.add(z3.Or([_negated(p) for p in props.values()]))
                     left = min(self.budget - used[inv.name] for inv in pending)
@@ -854,7 +872,7 @@ class Verifier:
             t0 = time.perf_counter()
             solver = z3.SimpleSolver()
             solver.add(*self.assumption)
-            solver.add(*[zb(a) for a in step.axioms])
+            solver.add(*axioms)
             solver.add(guard)
             r, units = _check(solver, min(self.budget - used[inv.name] for inv in pending))
             for inv in pending:
@@ -870,7 +888,7 @@ class Verifier:
             for inv in pending:
                 t1 = time.perf_counter()
                 try:
-                    prop = props[inv.name] if inv.name in props else self._property(inv, step)
+                    prop = props[inv.name] if inv.name in props else fix(self._property(inv, step))
                 except GapError as exc:
                     gaps[inv.name].add(exc.what)
                     continue
@@ -895,28 +913,33 @@ class Verifier:
                 monotone_tried = False
                 if inv.name in by_monotone:
                     monotone_tried = True
-                    if self._monotone(inv, step, guard):
+                    if self._monotone(inv, step, guard, axioms, fix):
                         spent[inv.name] += time.perf_counter() - t1
                         continue
                 quick = int(QUICK_SECONDS * RLIMIT_PER_SECOND)
-                attempts: list[tuple[str, list[Any], list[Any], int | None]] = []
+                attempts: list[tuple[str, list[Any], list[tuple[Any, Callable[[Any], Any]]], int | None]] = []
                 if inv.name not in split:
-                    attempts.append(("quick", [prop], [True], quick))
+                    attempts.append(("quick", [prop], [(True, _same)], quick))
                 cases = _cases(step.branches)
                 if 1 < len(cases) <= MAX_CASES:
-                    attempts.append(("cases", [prop], cases, int(CASE_SECONDS * RLIMIT_PER_SECOND)))
-                attempts.append(("split", _conjuncts(prop), [True], None))
+                    # each case with its branches' values put in (`_settling`)
+                    if settled is None:
+                        settled = [(fix(case), _settling(fix, values))
+                                   for case, values in zip(cases, _case_values(step.branches))]
+                    attempts.append(("cases", [prop], settled, int(CASE_SECONDS * RLIMIT_PER_SECOND)))
+                attempts.append(("split", _conjuncts(prop), [(True, _same)], None))
                 split_marked = False
                 for kind, parts, within, cap in attempts:
                     fresh = kind != "quick"
                     if fresh and not split_marked:
                         split_marked = True
-                        if not monotone_tried and inv.step_property is None and self._monotone(inv, step, guard):
+                        if (not monotone_tried and inv.step_property is None
+                                and self._monotone(inv, step, guard, axioms, fix)):
                             by_monotone.add(inv.name)
                             break
                         split.add(inv.name)
                     r = z3.unsat
-                    for case in within:
+                    for case, settle in within:
                         for part in parts:
                             left = self.budget - used[inv.name]
                             if left <= 0:
@@ -936,15 +959,16 @@ class Verifier:
                                 # 18xx.games' player_choose, its checks 23.1 -> 18.6 s)
                                 s = z3.SimpleSolver()
                                 s.add(*self.assumption)
-                                s.add(*[zb(a) for a in step.axioms])
+                                s.add(*axioms)
                                 s.add(guard)
                             elif fresh:
                                 s = z3.Solver()
                                 s.add(*self.assumption)
-                                s.add(*[zb(a) for a in step.axioms])
-                                s.add(guard)
+                                s.add(*[settle(a) for a in axioms])
+                                s.add(settle(guard))
                                 if truth(case) is None:
                                     s.add(zb(case))
+                                part = settle(part)
                             else:
                                 s.push()  # a fresh solver is not pushed: that too would make it incremental
                             s.add(z3.Not(zb(part)) if truth(part) is None else z3.BoolVal(not part))
@@ -998,7 +1022,8 @@ class Verifier:
             return inv.relaxed(self.tr, step.pre, step.post)
         return inv.holds(self.tr, step.post)
 
-    def _monotone(self, inv: Invariant, step: Step, guard: Any) -> bool:
+    def _monotone(self, inv: Invariant, step: Step, guard: Any, axioms: list[Any],
+                  fix: Callable[[Any], Any]) -> bool:
         """Whether the step is proved to keep `inv` by `Invariant.monotone` (no term of a limit's sum
         grows, no bound shrinks), within `MONOTONE_SECONDS` of work of its own: the budget of the
         check proper is left whole. False when the invariant has no sums, or the condition fails or
@@ -1009,13 +1034,35 @@ class Verifier:
             return False
         if prop is None:
             return False
+        prop = fix(prop)
         s = z3.Solver()
         s.add(*self.assumption)
-        s.add(*[zb(a) for a in step.axioms])
+        s.add(*axioms)
         s.add(guard)
         s.add(z3.Not(zb(prop)) if truth(prop) is None else z3.BoolVal(not prop))
         r, _ = _check(s, int(MONOTONE_SECONDS * RLIMIT_PER_SECOND))
         return r == z3.unsat
+
+    def _forced_false(self, step: Step, guard: Any) -> tuple[list[Any], int]:
+        """The step's truth-valued parameters that its guard forces false (under the assumption and
+        its axioms: one query, all of them or none, within `FORCED_SECONDS` of work), and the units
+        used. A certificate list past its bound head (`Translator.headed_list`) is a truth value per
+        later certificate, symbolic; where the guard wants one certificate (18CO's buy_shares,
+        `len(shares) == 1`) they are all false, yet z3 weighed them in every term of the effect:
+        18CO's buy_shares, its first KPAC certificate, the invariants' query 1.19 -> 0.10 s of CPU
+        with them put false. Putting them false changes no check's answer: where the guard holds
+        they are false, so a query is satisfiable exactly when it is with them false (a model of
+        one, with them false, is a model of the other)."""
+        flags = [c for c in step.params.values() if z3.is_bool(c)]
+        if not flags:
+            return [], 0
+        s = z3.SimpleSolver()
+        s.add(*self.assumption)
+        s.add(*[zb(a) for a in step.axioms])
+        s.add(guard)
+        s.add(z3.Or(flags))
+        r, units = _check(s, int(FORCED_SECONDS * RLIMIT_PER_SECOND))
+        return (flags if r == z3.unsat else []), units
 
 def _cheaper_together(cost: dict[str, list[float]]) -> bool:
     """Whether a binding's invariants are checked together first (`Verifier._solve`), from the CPU
@@ -1038,6 +1085,14 @@ def _cheaper_pushed(cost: dict[str, list[float]]) -> bool:
     if n_pushed < TOGETHER_SAMPLES:
         return True
     return pushed * n_fresh < fresh * n_pushed
+
+
+def _fixing(forced: list[Any]) -> Callable[[Any], Any]:
+    """A term with the `forced` truth values put false (`Verifier._forced_false`); a Python value as it is."""
+    if not forced:
+        return lambda term: term
+    pairs = [(c, z3.BoolVal(False)) for c in forced]
+    return lambda term: z3.substitute(zb(term), *pairs) if truth(term) is None else term
 
 
 def _negated(prop: Any) -> Any:
@@ -1072,6 +1127,46 @@ def _cases(branches: list[Any]) -> list[Any]:
     if truth(rest) is not False:
         out.append(rest)
     return out or [True]
+
+
+def _same(term: Any) -> Any:
+    return term
+
+
+def _case_values(branches: list[Any]) -> list[list[tuple[Any, bool]]]:
+    """For each case of `_cases(branches)`, in its order, the value each branch's condition has in
+    it: the earlier branches' false, its own true (none known in the last case but false)."""
+    out: list[list[tuple[Any, bool]]] = []
+    before: list[Any] = []
+    for b in branches:
+        if truth(AND(b, *[NOT(x) for x in before])) is not False:
+            out.append([(x, False) for x in before] + [(b, True)])
+        before.append(b)
+    if truth(AND(*[NOT(x) for x in before])) is not False:
+        out.append([(x, False) for x in before])
+    return out or [[]]
+
+
+def _settling(fix: Callable[[Any], Any], values: list[tuple[Any, bool]]) -> Callable[[Any], Any]:
+    """Each branch condition (as `fix` puts it) put to its value in the case (`_case_values`),
+    wherever it occurs in a term (one `fix` made already). Asked with the case's condition, which gives each that value, a query so
+    settled is satisfiable exactly when it was (a model of one is a model of the other); z3 no
+    longer weighs the other branches' effects (1880 Romania (18xx.games)'s player_choose,
+    president_holds_most: its last two cases 0.46 and 0.70 -> 0.003 s of CPU each, the third halved)."""
+    pairs = [(fix(zb(b)), z3.BoolVal(v)) for b, v in values if truth(b) is None]
+    if not pairs:
+        return _same
+    memo: dict[int, Any] = {}
+
+    def settle(term: Any) -> Any:
+        if truth(term) is not None:
+            return term
+        key = term.get_id()
+        if key not in memo:
+            memo[key] = z3.substitute(zb(term), *pairs)
+        return memo[key]
+
+    return settle
 
 
 def _changed(step: Step) -> set[str]:
@@ -1184,207 +1279,14 @@ def verify_title(title: Title, *, timeout: float = TIMEOUT_SECONDS, cache: Cache
     return report
 
 
-# ---------------------------------------------------------------- checks across cores
+# ---------------------------------------------------------------- what `pool.warm` left for `verify_title`
 
-#: The titles the worker processes of `warm` check, set before they fork: a forked worker finds
-#: them in its copy of the parent's memory (neither a Title nor a z3 term is sent between processes).
-_WARM_TITLES: dict[str, Title] = {}
-#: In a worker: the cache as the parent held it, and a verifier per title.
-_WARM_STATE: dict[str, Any] = {}
 #: What `warm` found, by (title, options, timeout): each transition's results ("init" for the
 #: initial state), for `verify_title` to take rather than translate and look up again.
 _WARMED: dict[tuple[str, tuple[str, ...], float], dict[str, list["CheckResult"]]] = {}
 #: The verifiers `warm` built to plan its tasks by, by (title, options, timeout): `verify_title` takes
 #: its title's rather than build it again (a second or two of a title's model and invariants)
 _WARM_VERIFIERS: dict[tuple[str, tuple[str, ...], float], "Verifier"] = {}
-
-
-class _RecordingCache(Cache):
-    """A worker's cache: the parent's results as it held them, and the results it adds."""
-
-    def __init__(self, data: dict[str, dict[str, Any]]):
-        super().__init__(None)
-        self.data = data
-        self.added: dict[str, dict[str, Any]] = {}
-
-    def put(self, key: str, value: dict[str, Any]) -> None:
-        super().put(key, value)
-        self.added[key] = value
-
-
-#: A task of `warm`: (the titles, transition or "init", timeout, options, the invariants to check:
-#: all when None). The titles are a title and its variants that have the transition (`_families`),
-#: checked one after the other in one process: a check whose key (`Verifier.check_keys`) a title
-#: shares with one before it is taken from the cache, not solved again.
-WarmTask = tuple[tuple[str, ...], str, float, tuple[str, ...], "tuple[str, ...] | None"]
-#: What a transition is estimated to take per binding where no earlier run's time is known (`warm`)
-SECONDS_PER_BINDING = 1.0
-#: A transition estimated to take more than this share of a process's work is shared out among
-#: the processes, its invariants dealt in turn (`warm`)
-HEAVY_SHARE = 0.25
-
-
-def check_one(verifier: "Verifier", transition: str,
-              invariants: "Iterable[str] | None" = None) -> list["CheckResult"]:
-    """One transition of a title (its initial state for "init"), through the verifier's cache;
-    `invariants`: only these (all when None)."""
-    if transition == "init":
-        return verifier.check_init()
-    wanted = None if invariants is None else set(invariants)
-    if wanted is not None and not wanted & {inv.name for inv in verifier.invariants}:
-        return []
-    return verifier.check_transition(next(t for t in verifier.transitions if t.name == transition),
-                                     invariants=invariants)
-
-
-def _warm_one(task: WarmTask) -> tuple[str, list[tuple[str, list["CheckResult"]]], dict[str, dict[str, Any]]]:
-    """In a worker: one transition of a family of titles (or their initial states, "init"), each
-    through the cache in turn; the transition, each title's results and the cache entries added."""
-    names, transition, timeout, options, invariants = task
-    cache = _RecordingCache(_WARM_STATE["cache"])
-    verifiers = _WARM_STATE.setdefault("verifiers", {})
-    out = []
-    for name in names:
-        if name not in verifiers:
-            # the parent's (`_WARM_VERIFIERS`, this process's copy of it) where it built one
-            verifiers[name] = (_WARM_VERIFIERS.get((name, options, timeout))
-                               or Verifier(_WARM_TITLES[name], timeout, None, None, options))
-        verifier = verifiers[name]
-        verifier.cache = cache
-        out.append((name, check_one(verifier, transition, invariants)))
-    return transition, out, cache.added
-
-
-def _families(titles: list[Title]) -> dict[str, tuple[str, ...]]:
-    """Each title's family (by display name): the title and its variants, in `titles`' order.
-    A variant (an errata overlay, another player count) shares most of its checks' keys with
-    its base or a sibling (18CO (18xx.games) the most of 18CO's buy_shares, 1846 (Two-Player,
-    18xx.games) of 1846 (Two-Player)'s): `warm` checks a family's transition in one task."""
-    by_base: dict[str, list[str]] = {}
-    for title in titles:
-        by_base.setdefault(title.name, []).append(title.display_name)
-    return {name: tuple(group) for group in by_base.values() for name in group}
-
-
-def plan(estimates: list[tuple[float, Any, str, list[str]]], jobs: int, timeout: float,
-         options: tuple[str, ...]) -> list[WarmTask]:
-    """`warm`'s tasks, the heaviest first (so that the last to end is a light one), from each
-    transition's estimate (seconds, titles, transition, their invariants); a transition estimated at
-    more than `HEAVY_SHARE` of a process's work is dealt to `jobs` tasks, each with every
-    `jobs`-th invariant."""
-    total = sum(e for e, *_ in estimates)
-    heavy = HEAVY_SHARE * total / max(1, jobs)
-    weighted: list[tuple[float, WarmTask]] = []
-    for seconds, names, transition, invariants in estimates:
-        parts = jobs if jobs > 1 and seconds > heavy and len(invariants) >= jobs else 1
-        if parts == 1:
-            weighted.append((seconds, (names, transition, timeout, options, None)))
-            continue
-        for i in range(parts):
-            weighted.append((seconds / parts, (names, transition, timeout, options, tuple(invariants[i::parts]))))
-    weighted.sort(key=lambda wt: -wt[0])  # stable: equal estimates keep the titles' order
-    return [task for _, task in weighted]
-
-
-def warm(titles: list[Title], cache: Cache, jobs: int | None = None, *, timeout: float = TIMEOUT_SECONDS,
-         options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
-         scheduler: str | None = None) -> int:
-    """Check every (invariant, transition) of `titles` on `jobs` processes (all the machine's cores
-    when None), through `cache`, and keep the results for `verify_title`, which then only gathers
-    them (and puts what was new in `cache`). Each process translates and checks one transition at
-    a time, through the cache, of a title and of its variants one after the other (`_families`:
-    a check a variant shares with its base is solved once); one process (`jobs` 1) leaves all the
-    work to `verify_title`. The transitions go heaviest first, by the seconds they took when last
-    checked (`Cache.times`), else by their bindings, and a heavy one is shared out by invariant
-    (`plan`). With `scheduler` (a Dask scheduler's address), the tasks run on that cluster instead
-    (`scheduler`), whatever `jobs` says. Returns how many results were new."""
-    jobs = jobs or os.cpu_count() or 1
-    if (jobs <= 1 and scheduler is None) or not titles:
-        return 0
-    import multiprocessing
-    from concurrent.futures import as_completed
-
-    families = _families(titles)
-    # (family, transition) -> [seconds, titles, invariants], in the titles' order
-    grouped: dict[tuple[tuple[str, ...], str], list[Any]] = {}
-    order: dict[str, dict[str, int]] = {}
-
-    def estimate(name: str, transition: str, seconds: float, invariants: list[str]) -> None:
-        entry = grouped.setdefault((families[name], transition), [0.0, [], []])
-        entry[0] += seconds
-        entry[1].append(name)
-        entry[2].extend(n for n in invariants if n not in entry[2])
-
-    for title in titles:
-        try:
-            verifier = Verifier(title, timeout, None, None, options)
-        except (GapError, Unsupported):
-            continue  # `verify_title` reports it
-        name = title.display_name
-        _WARM_TITLES[name] = title
-        _WARM_VERIFIERS[(name, options, timeout)] = verifier
-        invariants = [inv.name for inv in verifier.invariants]
-        order[name] = {n: i for i, n in enumerate(invariants)}
-        estimate(name, "init", cache.times.get(Cache.times_key(name, options, "init"), 0.0), [])
-        for tn in verifier.transitions:
-            seconds = cache.times.get(Cache.times_key(name, options, tn.name))
-            if seconds is None:
-                try:
-                    seconds = SECONDS_PER_BINDING * len(tn.bindings())
-                except (GapError, Unsupported):
-                    seconds = 0.0
-            estimate(name, tn.name, seconds, invariants)
-    estimates = [(seconds, tuple(names), transition, invariants)
-                 for (_, transition), (seconds, names, invariants) in grouped.items()]
-    tasks = plan(estimates, 1 if scheduler is not None else jobs, timeout, options)
-    parts_left: dict[tuple[str, str], int] = {}
-    for names, transition, *_ in tasks:
-        for name in names:
-            parts_left[(name, transition)] = parts_left.get((name, transition), 0) + 1
-    pieces: dict[tuple[str, str], list[CheckResult]] = {}
-    added = 0
-
-    def gathered(transition: str, by_title: list[tuple[str, list[CheckResult]]], new: dict) -> None:
-        nonlocal added
-        for key, value in new.items():
-            cache.put(key, value)
-        added += sum(1 for key in new if not key.startswith(TRANSLATION_SLOT))  # check results only
-        for name, results in by_title:
-            pieces.setdefault((name, transition), []).extend(results)
-            parts_left[(name, transition)] -= 1
-            if parts_left[(name, transition)]:
-                continue  # a transition shared out is taken whole or not at all (`verify_title` checks the rest)
-            whole = sorted(pieces.pop((name, transition)), key=lambda r: order[name].get(r.invariant, -1))
-            _WARMED.setdefault((name, options, timeout), {})[transition] = whole
-            # (a result taken from the cache has the seconds of the run that made it: the sum is the cold cost)
-            cache.times[Cache.times_key(name, options, transition)] = round(sum(r.seconds for r in whole), 3)
-            if progress is not None:
-                progress(f"{name}: {transition}")
-
-    if scheduler is not None:
-        from compiler.verify.scheduler import warm_on
-
-        try:
-            warm_on(scheduler, dict(_WARM_TITLES), tasks, cache.data, gathered, (Verifier, _RecordingCache, check_one))
-        finally:
-            _WARM_TITLES.clear()
-        cache.save()
-        return added
-    _WARM_STATE["cache"] = cache.data
-    try:
-        with worker_pool(min(jobs, len(tasks)), multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_warm_one, task) for task in tasks]
-            for future in as_completed(futures):
-                try:
-                    transition, by_title, new = future.result()
-                except Exception:  # noqa: BLE001 - a worker lost: `verify_title` checks it itself
-                    continue
-                gathered(transition, by_title, new)
-    finally:
-        _WARM_TITLES.clear()
-        _WARM_STATE.clear()
-        cache.save()
-    return added
 
 
 def select_titles(loaded, names: list[str] | None) -> list[Title]:
@@ -1411,90 +1313,8 @@ def select_titles(loaded, names: list[str] | None) -> list[Title]:
     return out
 
 
-def run(titles: list[str] | None, as_json: bool, out: TextIO, options: tuple[str, ...] = (),
-        jobs: int | None = None, scheduler: str | None = None) -> int:
-    """`rulec verify [TITLE...] [--option KEY...] [--json] [--jobs N] [--scheduler ADDRESS]`: verify
-    the named titles (all when None), with the optional rules `options` in play, on `jobs` processes
-    (every core when None) or on the Dask cluster at `scheduler`, print the table (or one JSON
-    object) to `out`.
-
-    Returns 0 when every proof is proved or sanctioned and no table check
-    failed, 1 otherwise (a counterexample, an unknown, a check not checkable
-    for a gap or an unsupported construct, a failed table check, or rulespecs
-    that do not load), 2 when a title named matches nothing or does not
-    declare an option named.
-    """
-    from compiler.diagnostics import render
-    from compiler.lang.pipeline import load
-
-    loaded = load()
-    if loaded.errors:
-        for d in loaded.errors:
-            print(render(d, loaded.sources), file=out)
-        return 1
-    try:
-        selected = select_titles(loaded, titles)
-    except KeyError as exc:
-        print(f"rulec verify: no title or variant {exc.args[0]!r}", file=out)
-        return 2
-    for title in selected:
-        declared = sorted(c.key for c in title.components("option"))
-        missing = [o for o in options if o not in declared]
-        if missing:
-            print(f"rulec verify: {title.display_name} has no option {missing[0]!r}; "
-                  f"its options: {', '.join(declared) or 'none'}", file=out)
-            return 2
-    cache = Cache.default()
-    interactive = hasattr(sys.stderr, "isatty") and sys.stderr.isatty() and not as_json
-
-    def progress(text: str) -> None:
-        if interactive:
-            print(f"\r\033[Kverifying {text}", end="", file=sys.stderr, flush=True)
-
-    reports = []
-    start = time.perf_counter()
-    warm(selected, cache, jobs, options=tuple(options), progress=progress, scheduler=scheduler)
-    for title in selected:
-        reports.append(verify_title(title, cache=cache, progress=progress, options=tuple(options)))
-    if interactive:
-        print("\r\033[K", end="", file=sys.stderr, flush=True)
-    seconds = time.perf_counter() - start
-    ok = all(r.ok for r in reports)
-    if as_json:
-        counts: dict[str, int] = {}
-        for r in reports:
-            for k, v in r.counts().items():
-                counts[k] = counts.get(k, 0) + v
-        slow = max((x for r in reports for x in r.results), key=lambda x: x.seconds, default=None)
-        print(json.dumps({
-            "ok": ok,
-            "seconds": round(seconds, 3),
-            "counts": counts,
-            "slowest": ({"title": next(r.title for r in reports if slow in r.results), **slow.to_json()}
-                        if slow else None),
-            "cache": {"path": str(cache.path) if cache.path else None, **cache_counts(reports)},
-            "titles": [r.to_json() for r in reports],
-        }, indent=2, ensure_ascii=False), file=out)
-        return 0 if ok else 1
-    for r in reports:
-        render_report(r, out)
-        print("", file=out)
-    totals: dict[str, int] = {}
-    for r in reports:
-        for k, v in r.counts().items():
-            totals[k] = totals.get(k, 0) + v
-    slowest = max(((r.title, x) for r in reports for x in r.results), key=lambda tx: tx[1].seconds, default=None)
-    print(f"verified {len(reports)} titles and variants in {seconds:.1f}s: "
-          + ", ".join(f"{v} {k}" for k, v in totals.items() if v)
-          + " (cache: {hits} hits, {misses} misses)".format(**cache_counts(reports)), file=out)
-    if slowest is not None:
-        title, x = slowest
-        print(f"slowest check: {title}: {x.invariant} after {x.transition}, {x.seconds:.3f}s", file=out)
-    return 0 if ok else 1
-
-
 __all__ = [
-    "Cache", "CheckResult", "TitleReport", "TIMEOUT_SECONDS", "run", "render_report", "seed_cache", "select_titles",
-    "verify_title", "warm",
+    "Cache", "CheckResult", "TitleReport", "TIMEOUT_SECONDS", "render_report", "seed_cache", "select_titles",
+    "verify_title",
 ]
 
