@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'b259145a28c9d6a5',
+    'rulespecs/lib/18xx.rules': '91fbe05cd44a8987',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1155,7 +1155,7 @@ def r_phase_at_least(g, v_name):
 
 
 def r_phase_group(g):
-    """phase_group(): the current phase's group (1880's A to D), or its name where it has none (library '18xx' function phase_group)"""
+    """phase_group(): the current phase's group (a letter a title gives several phases), or its name where it has none (library '18xx' function phase_group)"""
     # at rulespecs/lib/18xx.rules:685
     return (
         g.attr(g.name("phases")[(g.name("phase_number") - 1)], "group")
@@ -1189,7 +1189,7 @@ def r_train_limit(g, v_corporation):
 
 
 def r_cheapest_side(g, v_train):
-    """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: 1846's 4 sold as a 3/5) (library '18xx' function cheapest_side)"""
+    """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: a card sold as either of two trains) (library '18xx' function cheapest_side)"""
     # at rulespecs/lib/18xx.rules:695
     return min(
         (
@@ -1227,7 +1227,7 @@ def r_dearest_side(g, v_train):
 
 
 def r_obliging_trains(g):
-    """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not 1880's rebuilt 2-trains: satisfies_train_obligation) (library '18xx' function obliging_trains)"""
+    """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not a train card whose satisfies_train_obligation is false) (library '18xx' function obliging_trains)"""
     # at rulespecs/lib/18xx.rules:701
     return [v_t for v_t in g.b_available_trains() if g.attr(v_t, "satisfies_train_obligation")]
 
@@ -1239,7 +1239,7 @@ def r_cheapest_train_price(g):
 
 
 def r_dearest_side_price(g):
-    """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest (1846's 4 and its 3/5 side: 180); 0 when the bank has none (library '18xx' function dearest_side_price)"""
+    """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest; 0 when the bank has none (library '18xx' function dearest_side_price)"""
     # at rulespecs/lib/18xx.rules:707
     return (
         r_dearest_side(
