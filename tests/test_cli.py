@@ -914,3 +914,28 @@ def test_play_and_validate_take_a_rulespec_path_as_build_does(tmp_path, capsys):
     assert "defines 3 variants of 1880 Romania" in capsys.readouterr().err
     assert main(["play", str(toy), "--map", str(paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules")]) == 2
     assert "outside it" in capsys.readouterr().err
+
+
+def test_check_of_one_file_whose_head_spans_lines_finds_its_base(tmp_path, monkeypatch, capsys):
+    """A variant's head written over two lines (`variant "Two-Player"` / `of "1846" ... {`), or with a
+    comment in it, is one head to the parser: `rulec check FILE` read no base for it and said E010
+    'overlays unknown title' with 'titles defined: none', though the full check was clean. A head in
+    a block comment is no head."""
+    from compiler import paths
+
+    shutil.copytree(paths.RULESPECS, tmp_path / "rulespecs")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
+    variant = tmp_path / "rulespecs" / "1846-two-player.rules"
+    text = variant.read_text(encoding="utf-8")
+    head = 'variant "Two-Player" of "1846"'
+    assert head in text
+    for split in ('variant "Two-Player"\n  of "1846"', 'variant "Two-Player" // the 2p rules\n  of\n  "1846"',
+                  'variant /* unofficial */ "Two-Player" of "1846"'):
+        variant.write_text(text.replace(head, split, 1), encoding="utf-8")
+        assert main(["check", str(variant)]) == 0, split
+        assert "checked 4 files, 1 title, 1 variant: 0 errors" in capsys.readouterr().out, split
+    # a commented-out head builds on nothing: the file is read with its real base only
+    variant.write_text('/*\ntitle "Ghost" extends "Nowhere" {\n}\n*/\n' + text, encoding="utf-8")
+    assert main(["check", str(variant)]) == 0
+    assert "checked 4 files, 1 title, 1 variant: 0 errors" in capsys.readouterr().out

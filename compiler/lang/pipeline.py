@@ -74,8 +74,18 @@ def rulespec_files(targets: list[Path] | None = None) -> list[Path]:
     return unique
 
 
-#: a unit's head as it opens a line of a rulespec: its kind, its name, and the title it builds on
-_HEAD = re.compile(r'^[ \t]*(title|variant|errata)[ \t]+"([^"\n]*)"(?:[ \t]+(?:extends|of)[ \t]+"([^"\n]*)")?', re.M)
+#: a unit's head as it opens a line of a rulespec: its kind, its name, and the title it builds on (over
+#: as many lines as the parser takes it; comments are blanked first, `_blank_comments`)
+_HEAD = re.compile(r'^[ \t]*(title|variant|errata)\s+"([^"\n]*)"(?:\s+(?:extends|of)\s+"([^"\n]*)")?', re.M)
+#: a string (kept: a `//` in a string is no comment) or a comment (the grammar's STRING, COMMENT, BLOCK_COMMENT)
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\["\\nt])*"|//[^\n]*|/\*[\s\S]*?\*/')
+
+
+def _blank_comments(text: str) -> str:
+    """`text` with each comment's characters but its line breaks made spaces: a head written around a
+    comment is still one head, a head inside a block comment none."""
+    return _STRING_OR_COMMENT.sub(
+        lambda m: m.group(0) if m.group(0).startswith('"') else re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def needed_files(targets: list[Path]) -> list[Path] | None:
@@ -125,7 +135,7 @@ def _heads() -> dict[Path, list[tuple[str, str, str]]] | None:
         if within(path, lib):
             continue
         try:
-            heads[path.resolve()] = _HEAD.findall(path.read_text(encoding="utf-8"))
+            heads[path.resolve()] = _HEAD.findall(_blank_comments(path.read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError):
             return None
     return heads
