@@ -826,6 +826,11 @@ def test_an_emit_no_trigger_waits_for_is_E015():
     # a `required when` reads its names as the title's properties (the library's `private_sale_order`
     # was never required: `private_sale` was also a property, 1800's `fixed_price`)
     ('  param stock: bool "s"\n  param q: int required when first_round == stock "q"', "stock \"q\""),
+    # a function's body is its result; a trigger's `when` is read as its body is
+    ('  param stock: bool "s"\n  function f1() "f" §1 = first_round == stock and true', "stock and"),
+    ('  param stock: bool "s"\n  trigger t1 on floated(c) when first_round != stock "t" §1 { }', "stock \"t\""),
+    # an invariant's quantifier binds its variable: the engine reads `draft` as the player
+    ('  invariant i1 "i" §1 { all(draft in players: first_round != draft) }', "draft) }"),
 ])
 def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     loaded = toy(f'variant "Shadow" of "Toy" {{\n{extra}\n}}\n')
@@ -842,6 +847,8 @@ def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     '  procedure p1() "p" §1 { require first_round in [draft, stock] else "no" }',
     '  procedure p1() "p" §1 { let first_round = 3\n require first_round == draft else "no" }',
     '  param q: int required when first_round == draft "q"',
+    '  function f1() "f" §1 = first_round == draft',
+    '  trigger t1 on floated(c) when first_round != draft "t" §1 { }',
 ])
 def test_an_enum_value_compared_as_itself_is_no_error(extra):
     loaded = toy(f'variant "Plain" of "Toy" {{\n{extra}\n}}\n')

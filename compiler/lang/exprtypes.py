@@ -400,20 +400,31 @@ def _comparisons(node) -> list[s.Binary]:
     return found
 
 
+def _read(decl) -> tuple:
+    """What a routine, trigger or invariant reads: a routine's body and (a function's) result, a
+    trigger's `when` and body, an invariant's expression."""
+    if isinstance(decl, s.Routine):
+        return (decl.body, decl.result)
+    if isinstance(decl, s.Trigger):
+        return (decl.event.when, decl.body)
+    return (decl.expr,)
+
+
 def _locals(decl) -> set[str]:
-    """The names a routine or trigger binds itself: its parameters, `let`s, `for` and quantifier variables,
-    its event's arguments (a binding anywhere in it counts: a name bound there is not read as a property)."""
+    """The names a routine, trigger or invariant binds itself: its parameters, `let`s, `for` and
+    quantifier variables, its event's arguments (a binding anywhere in it counts: a name bound there
+    is not read as a property)."""
     from compiler.lang.ir import statements
 
     names = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
     if isinstance(decl, s.Trigger):
         names |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
-    for st in statements(decl.body):
+    for st in statements(getattr(decl, "body", ())):
         if isinstance(st, s.Let):
             names.add(st.name)
         elif isinstance(st, s.For):
             names.add(st.var)
-    stack: list[object] = [decl.body]
+    stack: list[object] = [_read(decl)]
     while stack:
         item = stack.pop()
         if isinstance(item, (list, tuple)):
@@ -499,7 +510,5 @@ class EnumValuesRead:
                           " (a `required when` reads names as the properties)")
         for clause in self.title.clauses:
             decl = clause.decl
-            if isinstance(decl, (s.Routine, s.Trigger)):
-                check(decl.body, {n: f"the local `{n}`" for n in _locals(decl)}, "")
-            elif isinstance(decl, s.Invariant):
-                check(decl.expr, {}, "")
+            if isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
+                check(_read(decl), {n: f"the local `{n}`" for n in _locals(decl)}, "")
