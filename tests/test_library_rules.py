@@ -831,6 +831,12 @@ def test_an_emit_no_trigger_waits_for_is_E015():
     ('  param stock: bool "s"\n  trigger t1 on floated(c) when first_round != stock "t" §1 { }', "stock \"t\""),
     # an invariant's quantifier binds its variable: the engine reads `draft` as the player
     ('  invariant i1 "i" §1 { all(draft in players: first_round != draft) }', "draft) }"),
+    # a routine's parameter typed by an enum is compared as the property is
+    ('  param stock: bool "s"\n  procedure p1(opening: {draft, stock}) "p" §1 { require opening == stock else "no" }',
+     "stock else"),
+    # a kind's `required when` reads the kind's own properties first: a private's `discount` is its amount,
+    # never the value discount of its `on_all_pass`, so `drop` was never required
+    ('  kind private {\n    param drop: money required when on_all_pass == discount "d"\n  }', "discount \"d\""),
 ])
 def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     loaded = toy(f'variant "Shadow" of "Toy" {{\n{extra}\n}}\n')
@@ -839,7 +845,9 @@ def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     line = next(i for i, text in enumerate(extra.splitlines(), 2) if at in text)
     assert (found[0].span.path, found[0].span.line, found[0].span.column) == \
         ("extra.rules", line, extra.splitlines()[line - 2].index(at) + 1)
-    assert "first_round" in found[0].message
+    subject = next(n for n in ("opening", "on_all_pass", "first_round") if f"{n} ==" in extra or f"{n} !=" in extra
+                   or f"{n} in" in extra)
+    assert f"of `{subject}`" in found[0].message
 
 
 @pytest.mark.parametrize("extra", [
@@ -849,6 +857,8 @@ def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     '  param q: int required when first_round == draft "q"',
     '  function f1() "f" §1 = first_round == draft',
     '  trigger t1 on floated(c) when first_round != draft "t" §1 { }',
+    '  procedure p1(opening: {draft, stock}) "p" §1 { require opening == stock else "no" }',
+    '  kind private {\n    param drop: money required when on_all_pass == private_income "d"\n  }',
 ])
 def test_an_enum_value_compared_as_itself_is_no_error(extra):
     loaded = toy(f'variant "Plain" of "Toy" {{\n{extra}\n}}\n')

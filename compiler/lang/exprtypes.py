@@ -455,11 +455,9 @@ class EnumValuesRead:
         for kind in ("corporation", "private", "bond", "minor"):
             components |= self.schema.keys.get(kind, set())
 
-        def values_of(name: str) -> tuple[str, ...]:
-            param = params.get(name)
-            if param is None:
+        def values_of(type_: s.TypeRef | None) -> tuple[str, ...]:
+            if type_ is None:
                 return ()
-            type_ = param.type
             if type_.is_list or type_.is_set or type_.key is not None or type_.parts:
                 return ()
             values = list(type_.values)
@@ -470,14 +468,21 @@ class EnumValuesRead:
                     values.extend(alt.values)
             return tuple(values)
 
-        def check(expr, local: dict[str, str], where: str) -> None:
+        def check(expr, local: dict[str, str], where: str, typed: dict[str, s.TypeRef] | None = None) -> None:
+            """`local`: the names read as something of the rule's own (what each is); `typed`: the types
+            of those of them that are compared as a property is (a routine's parameters, a kind's
+            properties in its `required when`)."""
+            typed = typed or {}
             for cmp in _comparisons(expr):
                 sides = [(cmp.left, cmp.right)] if cmp.op in ("in", "not in") else \
                     [(cmp.left, cmp.right), (cmp.right, cmp.left)]
                 for subject, other in sides:
-                    if not isinstance(subject, s.Name) or subject.name in local:
+                    if not isinstance(subject, s.Name):
                         continue
-                    values = values_of(subject.name)
+                    if subject.name in local:
+                        values = values_of(typed.get(subject.name))
+                    else:
+                        values = values_of(params[subject.name].type if subject.name in params else None)
                     if not values:
                         continue
                     items = other.items if isinstance(other, (s.ListLit, s.SetLit)) and cmp.op in ("in", "not in") \
@@ -507,8 +512,10 @@ class EnumValuesRead:
             for param in kind.params.values():
                 if param.required_when is not None:
                     check(param.required_when, {n: f"the {kind.name}'s property `{n}`" for n in kind.params},
-                          " (a `required when` reads names as the properties)")
+                          " (a `required when` reads names as the properties)",
+                          {n: p.type for n, p in kind.params.items()})
         for clause in self.title.clauses:
             decl = clause.decl
             if isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
-                check(_read(decl), {n: f"the local `{n}`" for n in _locals(decl)}, "")
+                check(_read(decl), {n: f"the local `{n}`" for n in _locals(decl)}, "",
+                      {p.name: p.type for p in decl.params} if isinstance(decl, s.Routine) else None)
