@@ -193,6 +193,13 @@ def _out_of_range(param: s.Param, value, name: str) -> list[Diagnostic]:
     return out
 
 
+def _holds_numbers(type_: s.TypeRef) -> bool:
+    """Whether a value of `type_` may hold a number `_out_of_range` reads: a number, money or a
+    percentage, as itself, a list's or set's items or a map's values (not a map's keys)."""
+    return any(alt in ("int", "money", "percent") if isinstance(alt, str) else _holds_numbers(alt)
+               for alt in type_.alternatives)
+
+
 def _numbers(value):
     """(the node, its number, "%" or "") of each number `value` holds as `_out_of_range` reads it."""
     if isinstance(value, s.Unary) and value.op == "-" and isinstance(value.operand, (s.Int, s.Money, s.Percent)):
@@ -873,12 +880,35 @@ class Checker(ExpressionTypes, EnumValuesRead):
                     help="a type is a scalar (" + ", ".join(SCALARS) + "), a name of "
                          + ", ".join(REFERENCES) + ", an enum, a kind, `{a, b}`, `list[T]` or `map[K, V]`",
                 ))
+            empty = self._empty_range(param)
             if param.default is not None and not unknown:
                 if self._value(param.default, self.type_of(param), report=False):
                     self.out.append(error(
                         "E029", f"the default of `{param.name}` is {shape(param.default)}, "
                         f"not {describe(self.type_of(param))}", param.default.span,
                     ))
+                elif not empty:
+                    self.out.extend(_out_of_range(param, param.default, param.name))
+
+    def _empty_range(self, param: s.Param) -> bool:
+        """E029 for a declared range that holds no number (`in 5..1`), or on a type that holds none (a
+        string, an enum, a map of strings): no value could be checked against it. True where so."""
+        if param.bounds is None:
+            return False
+        low, high = param.bounds
+        declared = f"in {low}..{'' if high is None else high}"
+        at = param.bounds_span or param.span
+        if high is not None and high < low:
+            self.out.append(error(
+                "E029", f"`{param.name}` is declared `{declared}`, which holds no number", at,
+                help=f"the least first: `in {high}..{low}`"))
+            return True
+        if not _holds_numbers(param.type):
+            self.out.append(error(
+                "E029", f"`{param.name}` is declared `{declared}`, but its type `{param.type}` holds no number", at,
+                help="a range bounds a number, money or a percentage: the value itself, a list's items, a map's values"))
+            return True
+        return False
 
     def _unknown_atoms(self, alts: tuple[Atom, ...]) -> list[str]:
         out = []
