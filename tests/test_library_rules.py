@@ -874,6 +874,17 @@ def test_a_routine_named_as_a_quantifier_is_E011(name):
     assert "quantifier" in loaded.errors[0].message
 
 
+@pytest.mark.parametrize("name", ["count", "greatest"])
+def test_a_state_named_as_a_quantifier_is_E011(name):
+    """A declared state is read `NAME(args)`, as a routine is called: `state count: map[player, int]`
+    checked clean and each read, `count(p)`, parsed as the quantifier (E001 "expected 'in'" at the
+    read). The declaration says so."""
+    loaded = toy(f'variant "Q" of "Toy" {{\n  state {name}: map[player, int] "q"\n}}\n')
+    assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E011", 2, 3)], \
+        [(d.code, d.message) for d in loaded.errors]
+    assert "quantifier" in loaded.errors[0].message and "state" in loaded.errors[0].message
+
+
 def test_the_quantifier_words_are_the_grammars():
     import re
 

@@ -419,6 +419,11 @@ class Checker(ExpressionTypes, EnumValuesRead):
         known: list[str] | None = None
         for clause in self.title.clauses:
             decl = clause.decl
+            if isinstance(decl, s.StateDecl) and decl.name in QUANTIFIERS:
+                # a state is read `NAME(args)` as a routine is called: that parses as the quantifier too
+                self.out.append(error(
+                    "E011", f"`{decl.name}` is a quantifier of the DSL (`{decl.name}(x in LIST: EXPR)`): "
+                            f"a state of that name could not be read", decl.span, help="give the state another name"))
             if not isinstance(decl, s.Routine):
                 continue
             if decl.name in QUANTIFIERS:
