@@ -939,3 +939,29 @@ def test_check_of_one_file_whose_head_spans_lines_finds_its_base(tmp_path, monke
     variant.write_text('/*\ntitle "Ghost" extends "Nowhere" {\n}\n*/\n' + text, encoding="utf-8")
     assert main(["check", str(variant)]) == 0
     assert "checked 4 files, 1 title, 1 variant: 0 errors" in capsys.readouterr().out
+
+
+def test_titles_table_shows_names_with_brackets_as_written(capsys, tmp_path, monkeypatch):
+    """The table is rich's, whose cells read `[...]` as markup: a variant named "Three-Player [rev]" was
+    listed as "Three-Player", "[bold]" vanished, and a name holding "[/b]" ended `rulec titles` in a
+    MarkupError traceback. Names are shown as written."""
+    from compiler import paths
+
+    shutil.copytree(paths.RULESPECS, tmp_path / "rulespecs")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache"))
+    spec = tmp_path / "rulespecs" / "1800-three-player.rules"
+    text = spec.read_text(encoding="utf-8")
+    assert 'variant "Three-Player" of "1800"' in text
+    spec.write_text(text.replace('variant "Three-Player" of "1800"', 'variant "Three-Player [rev]" of "1800"', 1),
+                    encoding="utf-8")
+    spec = tmp_path / "rulespecs" / "1846-two-player.rules"
+    text = spec.read_text(encoding="utf-8")
+    assert 'variant "Two-Player" of "1846"' in text
+    spec.write_text(text.replace('variant "Two-Player" of "1846"', 'variant "Two [/b]Player" of "1846"', 1),
+                    encoding="utf-8")
+    assert main(["titles"]) == 0
+    out = capsys.readouterr().out
+    assert "  Three-Player [rev]  " in out, out
+    assert "  Two [/b]Player  " in out, out
