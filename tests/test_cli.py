@@ -965,3 +965,22 @@ def test_titles_table_shows_names_with_brackets_as_written(capsys, tmp_path, mon
     out = capsys.readouterr().out
     assert "  Three-Player [rev]  " in out, out
     assert "  Two [/b]Player  " in out, out
+
+
+def test_play_and_validate_of_a_rulespec_that_does_not_parse_show_why(tmp_path, capsys):
+    """`rulec play PATH` of a title's file with a syntax error said "defines no title; name a file of one
+    title", hiding the mistake: the file's diagnostics are shown now (file:line:col, the line, a caret,
+    the code) and the command fails as for a title that does not check."""
+    from compiler import paths
+
+    text = (paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8")
+    assert "  first_round: stock §1\n" in text
+    bad = tmp_path / "toy.rules"
+    bad.write_text(text.replace("  first_round: stock §1\n", "  first_round: stock §1 }}\n", 1), encoding="utf-8")
+    line = next(i for i, row in enumerate(bad.read_text(encoding="utf-8").splitlines(), 1) if "stock §1 }}" in row)
+    for command in (["play", str(bad), "--games", "0"], ["validate", str(bad), "--games", "1"]):
+        assert main(command) == 1, command
+        err = capsys.readouterr().err
+        assert f"toy.rules:{line}:" in err and "error[E001]" in err and "^" in err, err
+        assert "defines no title" not in err, err
+        assert "does not check" in err, err
