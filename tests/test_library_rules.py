@@ -837,6 +837,9 @@ def test_an_emit_no_trigger_waits_for_is_E015():
     # a kind's `required when` reads the kind's own properties first: a private's `discount` is its amount,
     # never the value discount of its `on_all_pass`, so `drop` was never required
     ('  kind private {\n    param drop: money required when on_all_pass == discount "d"\n  }', "discount \"d\""),
+    # membership in a property that lists an enum's values: `withhold` is the property, not the kind
+    ('  param withhold: bool "w"\n  procedure p1() "p" §1 { require withhold not in dividend_kinds else "no" }',
+     "withhold not in"),
 ])
 def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     loaded = toy(f'variant "Shadow" of "Toy" {{\n{extra}\n}}\n')
@@ -845,8 +848,8 @@ def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     line = next(i for i, text in enumerate(extra.splitlines(), 2) if at in text)
     assert (found[0].span.path, found[0].span.line, found[0].span.column) == \
         ("extra.rules", line, extra.splitlines()[line - 2].index(at) + 1)
-    subject = next(n for n in ("opening", "on_all_pass", "first_round") if f"{n} ==" in extra or f"{n} !=" in extra
-                   or f"{n} in" in extra)
+    subject = next(n for n in ("opening", "on_all_pass", "first_round", "dividend_kinds")
+                   if f"{n} ==" in extra or f"{n} !=" in extra or f"{n} in" in extra or f"in {n}" in extra)
     assert f"of `{subject}`" in found[0].message
 
 
@@ -859,6 +862,7 @@ def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     '  trigger t1 on floated(c) when first_round != draft "t" §1 { }',
     '  procedure p1(opening: {draft, stock}) "p" §1 { require opening == stock else "no" }',
     '  kind private {\n    param drop: money required when on_all_pass == private_income "d"\n  }',
+    '  procedure p1() "p" §1 { require withhold not in dividend_kinds else "no" }',
 ])
 def test_an_enum_value_compared_as_itself_is_no_error(extra):
     loaded = toy(f'variant "Plain" of "Toy" {{\n{extra}\n}}\n')

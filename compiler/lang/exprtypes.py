@@ -455,17 +455,30 @@ class EnumValuesRead:
         for kind in ("corporation", "private", "bond", "minor"):
             components |= self.schema.keys.get(kind, set())
 
-        def values_of(type_: s.TypeRef | None) -> tuple[str, ...]:
-            if type_ is None:
+        def values_of(type_: s.TypeRef | None, listed: bool = False) -> tuple[str, ...]:
+            """The enum values a value of `type_` is one of; `listed`: those a list or set of that type
+            holds (`withhold in dividend_kinds`)."""
+            values: list[str] = []
+
+            def one_of(alts) -> None:
+                for alt in alts:
+                    if isinstance(alt, str) and alt in self.schema.enums:
+                        values.extend(self.schema.enums[alt])
+                    elif isinstance(alt, s.TypeRef) and not (alt.is_list or alt.is_set or alt.key is not None):
+                        values.extend(alt.values)
+
+            if type_ is None or type_.key is not None or type_.parts:
                 return ()
-            if type_.is_list or type_.is_set or type_.key is not None or type_.parts:
-                return ()
-            values = list(type_.values)
-            for alt in type_.alternatives:
-                if isinstance(alt, str) and alt in self.schema.enums:
-                    values.extend(self.schema.enums[alt])
-                elif isinstance(alt, s.TypeRef) and not (alt.is_list or alt.is_set or alt.key is not None):
-                    values.extend(alt.values)
+            if not listed:
+                if not (type_.is_list or type_.is_set):
+                    values.extend(type_.values)
+                    one_of(type_.alternatives)
+            elif type_.is_list or type_.is_set:
+                one_of(type_.alternatives)
+            else:
+                for alt in type_.alternatives:
+                    if isinstance(alt, s.TypeRef) and (alt.is_list or alt.is_set) and alt.key is None:
+                        one_of(alt.alternatives)
             return tuple(values)
 
         def check(expr, local: dict[str, str], where: str, typed: dict[str, s.TypeRef] | None = None) -> None:
@@ -474,19 +487,20 @@ class EnumValuesRead:
             properties in its `required when`)."""
             typed = typed or {}
             for cmp in _comparisons(expr):
-                sides = [(cmp.left, cmp.right)] if cmp.op in ("in", "not in") else \
-                    [(cmp.left, cmp.right), (cmp.right, cmp.left)]
-                for subject, other in sides:
+                # (the name compared, what it is compared with, whether the name is a list the other is sought in)
+                sides = [(cmp.left, cmp.right, False), (cmp.right, cmp.left, True)] if cmp.op in ("in", "not in") \
+                    else [(cmp.left, cmp.right, False), (cmp.right, cmp.left, False)]
+                for subject, other, listed in sides:
                     if not isinstance(subject, s.Name):
                         continue
                     if subject.name in local:
-                        values = values_of(typed.get(subject.name))
+                        values = values_of(typed.get(subject.name), listed)
                     else:
-                        values = values_of(params[subject.name].type if subject.name in params else None)
+                        values = values_of(params[subject.name].type if subject.name in params else None, listed)
                     if not values:
                         continue
                     items = other.items if isinstance(other, (s.ListLit, s.SetLit)) and cmp.op in ("in", "not in") \
-                        else [other]
+                        and not listed else [other]
                     for item in items:
                         if not isinstance(item, s.Name) or item.name not in values:
                             continue
@@ -502,7 +516,7 @@ class EnumValuesRead:
                             "E040", f"`{item.name}` here is {what}, not the value {item.name} of `{subject.name}`: "
                             f"the comparison asks something else than it says{where}",
                             item.span or cmp.span,
-                            help=f"rename {what}" + ("" if where else f", or compare with `match {subject.name} "
+                            help=f"rename {what}" + ("" if where or listed else f", or compare with `match {subject.name} "
                                  f"{{ {item.name} => ... }}` (a `match` case names the enum's value)")))
 
         for param in params.values():
