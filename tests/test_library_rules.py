@@ -896,3 +896,18 @@ def test_the_quantifier_words_are_the_grammars():
     grammar = (Path(__file__).parent.parent / "grammar" / "rulespec.lark").read_text(encoding="utf-8")
     words = re.search(r"QUANTIFIER\.\d+: /\(([a-z|]+)\)", grammar).group(1).split("|")
     assert set(words) == QUANTIFIERS
+
+
+@pytest.mark.parametrize("declared, read", [
+    ("map[player, bool]", "sold()"),
+    ("map[(player, corporation), bool]", "sold(p, c)"),
+])
+def test_a_state_mapping_to_bool_is_E037_at_its_declaration(declared, read):
+    """`state sold: map[player, bool]` was taken as a flag (one truth value, `bool`), its key dropped:
+    `sold()` checked clean and the engine kept one flag for every player; with a pair as its key, each
+    read said "name 0 parts (); this gives 2". A truth value per element is a set: E037 at the type."""
+    loaded = toy(f'variant "Q" of "Toy" {{\n  state sold: {declared} "s"\n'
+                 f'  procedure p1(p: player, c: corporation) "p" §1 {{ require not {read} else "no" }}\n}}\n')
+    found = [(d.code, d.span.line, d.span.column) for d in loaded.errors]
+    assert found[:1] == [("E037", 2, 15)], [(d.code, d.message) for d in loaded.errors]
+    assert "set[" in (loaded.errors[0].help or "")

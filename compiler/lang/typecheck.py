@@ -575,6 +575,14 @@ class Checker(ExpressionTypes, EnumValuesRead):
         constants = {v for values in enums.values() for v in values}
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
         for decl in states.values():
+            if decl.is_flag and decl.type.key is not None:
+                # `map[player, bool]` read as the flag `bool` is (one truth value), its key dropped
+                self.out.append(error(
+                    "E037", f"state `{decl.name}` is `{decl.type}`: a map of a state holds amounts (int or money); "
+                            "a truth value per element is a set (an element in it is true)",
+                    decl.type.span or decl.span,
+                    help=f"write set[{decl.type.key}] (`set {decl.name}(...) = true` puts an element in it)"))
+                continue
             if not decl.is_flag and (not decl.element or any(k not in kinds and k not in enums for k in decl.element)):
                 self.out.append(error(
                     "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
