@@ -984,3 +984,24 @@ def test_play_and_validate_of_a_rulespec_that_does_not_parse_show_why(tmp_path, 
         assert f"toy.rules:{line}:" in err and "error[E001]" in err and "^" in err, err
         assert "defines no title" not in err, err
         assert "does not check" in err, err
+
+
+def test_check_of_a_variant_outside_rulespecs_reads_the_title_it_builds_on(tmp_path, capsys):
+    """A house variant of one's own, outside rulespecs/ (`variant "Mine" of "1846"`), was read with the
+    libraries alone: E010 "overlays unknown title '1846'", "titles defined: none", though 1846 is a
+    title of rulespecs/. It is read with the files of the title it builds on, as a file of rulespecs/
+    is, and its own mistakes are still found (and no other file's)."""
+    mine = tmp_path / "mine.rules"
+    mine.write_text('variant "Mine" of "1846" §1 {\n  replace players: 3..4 §1\n}\n', encoding="utf-8")
+    assert main(["check", str(mine)]) == 0, capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "checked 4 files, 1 title, 1 variant: 0 errors" in out, out
+    mine.write_text('variant "Mine" of "1846" §1 {\n  replace playrs: 3..4 §1\n}\n', encoding="utf-8")
+    assert main(["check", str(mine)]) == 1
+    out = capsys.readouterr().out
+    assert "mine.rules:2:3: error[E012]" in out and "E010" not in out, out
+    # a title of one's own is read with the libraries alone, as before
+    other = tmp_path / "other.rules"
+    other.write_text('variant "Mine" of "No Such Title" §1 {\n}\n', encoding="utf-8")
+    assert main(["check", str(other)]) == 1
+    assert "overlays unknown title 'No Such Title'" in capsys.readouterr().out

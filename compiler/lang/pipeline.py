@@ -94,18 +94,43 @@ def needed_files(targets: list[Path]) -> list[Path] | None:
     build on (`extends`, `of`), and of each title that one builds on, and so on; not the other
     titles, nor the variants and errata built on the files (a plain `rulec check` checks those).
     Each file's units are found by their heads (`title "NAME"`, `variant "V" of "T"`); None where
-    every rulespec is to be read: a target outside rulespecs/ or in its libraries, a folder, a
-    file holding no unit, or a title named that no rulespec's head defines (the full load then
-    names it, with its suggestions)."""
+    every rulespec is to be read: a target in rulespecs/' libraries, a folder, a file holding no
+    unit, or a title named that no rulespec's head defines (the full load then names it, with its
+    suggestions). Files outside rulespecs/ are read with the titles of rulespecs/ they build on
+    (`_outside_with_bases`), or, building on none, with the libraries alone (None)."""
     heads = _heads()
     if not targets or heads is None:
         return None
     lib = paths.RULESPECS / "lib"
+    if targets and all(t.is_file() and not within(t, paths.RULESPECS) for t in targets):
+        return _outside_with_bases(targets, heads)
     if any(not t.is_file() or not within(t, paths.RULESPECS) or within(t, lib) for t in targets):
         return None
     if any(not heads.get(t.resolve()) for t in targets):
         return None
     return _with_bases(list(targets), heads)
+
+
+def _outside_with_bases(targets: list[Path], heads: dict[Path, list[tuple[str, str, str]]]) -> list[Path] | None:
+    """For files outside rulespecs/: themselves, then the files of rulespecs/ defining the titles they
+    build on and do not define themselves (a house variant of 1846), with what those build on and the
+    libraries; None where they build on no such title (a title of one's own: the libraries alone) or
+    on one no rulespec's head defines."""
+    own: list[tuple[str, str, str]] = []
+    for target in targets:
+        try:
+            own.extend(_HEAD.findall(_blank_comments(target.read_text(encoding="utf-8"))))
+        except (OSError, UnicodeDecodeError):
+            return None  # the load says why
+    defined = {name for kind, name, _base in own if kind == "title"}
+    bases = {base for _kind, _name, base in own if base and base not in defined}
+    if not bases:
+        return None
+    defines = {name: path for path, units in heads.items() for kind, name, _base in units if kind == "title"}
+    if any(base not in defines for base in bases):
+        return None
+    found = _with_bases([defines[base] for base in sorted(bases)], heads)
+    return None if found is None else [*targets, *found]
 
 
 def title_files(name: str) -> list[Path] | None:
