@@ -1005,3 +1005,12 @@ def test_check_of_a_variant_outside_rulespecs_reads_the_title_it_builds_on(tmp_p
     other.write_text('variant "Mine" of "No Such Title" §1 {\n}\n', encoding="utf-8")
     assert main(["check", str(other)]) == 1
     assert "overlays unknown title 'No Such Title'" in capsys.readouterr().out
+
+
+def test_play_of_a_variant_outside_rulespecs_plays_it_on_its_title(tmp_path, capsys):
+    """`rulec play mine.rules` of a house variant of 1846 outside rulespecs/ read no 1846 (E010,
+    "titles defined: none"): it plays that variant of 1846 now, on an engine built in memory."""
+    mine = tmp_path / "mine.rules"
+    mine.write_text('variant "Mine" of "1846" §1 {\n  replace players: 3..4 §1\n}\n', encoding="utf-8")
+    assert main(["play", str(mine), "--games", "0"]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.startswith("1846 (Mine), 3 players")
