@@ -563,6 +563,10 @@ MONEY_ROUTINE = ('  procedure p1(p: player, c: corporation, n: int, t: train, pr
     ("let x = sum(q in privates: q * 2)", "q * 2", "`*` is arithmetic on `q`, a private"),
     ("for q in privates { transfer $5 from bank to q }", "q }",
      "`transfer ... to` names `q`, a private, which holds no money"),
+    # sum, greatest and least add or compare their bodies' values as numbers (0 over no element)
+    ("let x = greatest(k in corporations: k)", "k)", "`greatest` is arithmetic on `k`, a corporation"),
+    ("let x = least(q in xs: c)", "c)", "`least` is arithmetic on the parameter `c: corporation`"),
+    ("let x = sum(q in players: q == p)", "q == p", "`sum` is arithmetic on true or false"),
 ])
 def test_arithmetic_or_a_transfer_on_what_is_no_number_or_holds_no_money_is_E038(body, at, says):
     """`corporation + 1`, `transfer $10 from pool to player`, `transfer "ten" from bank to player`
@@ -580,6 +584,7 @@ def test_arithmetic_or_a_transfer_on_what_is_no_number_or_holds_no_money_is_E038
     "transfer $10 from bank to p", "transfer n from c to bank", "transfer n * 2 from p to c",
     "let x = n + 1", "let c = 5\n let x = c + 1", "for p in [1, 2] { let x = p * 2 }",
     "let x = sum(c in xs: 1) + n", "transfer cash(c) from c to bank", "let x = all(t in xs: t == c)",
+    "let x = greatest(k in corporations: cash(k))", "let x = least(q in xs: n) + 1",
     "let pool = c\n transfer $10 from pool to bank",
     "for q in players { transfer $1 from bank to q }", "for k in corporations { transfer n from k to bank }",
     "for k in corporations { let x = 1 }\n let k = 5\n let y = k + 1",  # k bound twice: not certain

@@ -62,12 +62,17 @@ _too_deep = s.ByNode(_too_deep)
 _ARITHMETIC = ("+", "-", "*", "/", "mod")
 
 
+#: the quantifiers that add or compare their bodies' values as numbers (0 over no element)
+_NUMERIC_QUANTIFIERS = ("sum", "greatest", "least")
+
+
 def _money_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple, tuple, frozenset, tuple]:
-    """The arithmetic (`+ - * / mod`) and the transfers of a routine, trigger or invariant, the names
-    its quantifiers bind, and each `for` or quantifier's (variable, the name it goes over, or None), in
-    the order of `walk`."""
+    """The arithmetic (`+ - * / mod`, and the `sum`, `greatest` and `least` quantifiers) and the transfers
+    of a routine, trigger or invariant, the names its quantifiers bind, and each `for` or quantifier's
+    (variable, the name it goes over, or None), in the order of `walk`."""
     nodes = list(s.walk(decl))
-    arithmetic = tuple(n for n in nodes if isinstance(n, s.Binary) and n.op in _ARITHMETIC)
+    arithmetic = tuple(n for n in nodes if (isinstance(n, s.Binary) and n.op in _ARITHMETIC)
+                       or (isinstance(n, s.Quantifier) and n.kind in _NUMERIC_QUANTIFIERS))
     transfers = tuple(n for n in nodes if isinstance(n, s.Transfer))
     bound = frozenset(n.var for n in nodes if isinstance(n, s.Quantifier))
     loops = tuple((n.var, n.domain.name if isinstance(n.domain, s.Name) else None)
@@ -347,6 +352,15 @@ class ExpressionTypes:
                 return what if what in ("true or false", "none", "a string", "a list", "a map", "a range") else None
 
             for node in arithmetic:
+                if isinstance(node, s.Quantifier):
+                    what = no_number(node.body)
+                    if what is not None:
+                        self.out.append(error(
+                            "E038", f"`{node.kind}` is arithmetic on {what}, not on a number or money",
+                            node.body.span or node.span,
+                            help=f"`{node.kind}(x in LIST: EXPR)` adds or compares numbers, money or percentages; "
+                                 "`count(x in LIST: CONDITION)` counts the elements a condition holds for"))
+                    continue
                 for side in (node.left, node.right):
                     what = no_number(side)
                     if what is None or (what == "a string" and node.op == "+") or \
