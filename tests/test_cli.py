@@ -1014,3 +1014,8 @@ def test_play_of_a_variant_outside_rulespecs_plays_it_on_its_title(tmp_path, cap
     mine.write_text('variant "Mine" of "1846" §1 {\n  replace players: 3..4 §1\n}\n', encoding="utf-8")
     assert main(["play", str(mine), "--games", "0"]) == 0, capsys.readouterr().err
     assert capsys.readouterr().out.startswith("1846 (Mine), 3 players")
+    # a title's file of rulespecs/ still finds its variants in the other files
+    from compiler import paths
+
+    assert main(["play", str(paths.RULESPECS / "1846.rules"), "--variant", "Two-Player", "--games", "0"]) == 0
+    assert capsys.readouterr().out.startswith("1846 (Two-Player), 2 players")

@@ -53,7 +53,9 @@ def title_at(path: Path, command: str, variant: str | None = None) -> "tuple[Loa
     if not path.exists():
         print(f"rulec {command}: {path}: no such file or folder (a rulespec, or a title's name)", file=sys.stderr)
         return EXIT_USAGE
-    loaded = load([path], needed=True)  # a variant outside rulespecs/ with the title it builds on
+    # outside rulespecs/, with the titles it builds on (a house variant of 1846); inside, with every
+    # rulespec, so that `--variant` finds a variant of another file
+    loaded = load([path], needed=not within(path, paths.RULESPECS))
     files = {p.resolve() for p in (path.rglob("*.rules") if path.is_dir() else [path])}
     # the units of PATH's files (a module's path is shown relative to the working folder, or to the
     # checkout, or whole: `paths.display`)
