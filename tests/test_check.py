@@ -486,3 +486,34 @@ def test_E020_a_map_or_tile_value_outside_its_declared_range(tmp_path, capsys):
         '  bonus_by_phase: {2 => $10, 3 => $120}', 1)})
     found = [d for d in own.diagnostics if d.code == "E020"]
     assert [d.message for d in found] == ["`bonus_by_phase` is from 0 to 100, not 120"], own.diagnostics
+
+
+@pytest.mark.parametrize("declared, code, message, at", [
+    # an empty range: every value was refused as "from 5 to 1", and the declaration said nothing
+    ('param bonus: int in 5..1 "b"', "E029", "`bonus` is declared `in 5..1`, which holds no number", "in 5..1"),
+    # a range on what holds no number held nothing: it was silently ignored
+    ('param label: string in 0..5 "b"', "E029", "`label` is declared `in 0..5`, but its type `string` holds no number",
+     "in 0..5"),
+    ('param pick: {a, b} in 0..5 "b"', "E029", "`pick` is declared `in 0..5`, but its type `{a, b}` holds no number", "in 0..5"),
+    ('param pairs: map[int, string] in 0..5 "b"', "E029",
+     "`pairs` is declared `in 0..5`, but its type `map[int, string]` holds no number", "in 0..5"),
+    # a default outside its own range was taken as it is
+    ('param bonus: int in 1..5 = 0 "b"', "E020", "`bonus` is from 1 to 5, not 0", "0 \"b\""),
+    ('param bonus: list[money] in 0.. = [$10, -$5] "b"', "E020", "`bonus` is at least 0, not -5", "-$5"),
+])
+def test_a_range_that_holds_no_value_or_its_default_is_an_error(declared, code, message, at):
+    """`param NAME: TYPE in LOW..HIGH`: a range that cannot hold a value, or on a type that holds
+    no number, is a mistake in the declaration (E029, at the range); a default outside the range is
+    E020 at the default, as a value given is."""
+    text = (ROOT / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8")
+    old = 'param winner: {highest_net_worth} documentation "who wins"'
+    assert old in text
+    from tests.conftest import LIBRARIES
+
+    loaded = load_texts({**LIBRARIES, "own.rules": text.replace(old, f"{old}\n  {declared}", 1)})
+    found = [(d.code, d.message) for d in loaded.errors]
+    assert found == [(code, message)], loaded.errors
+    rows = text.replace(old, f"{old}\n  {declared}", 1).splitlines()
+    line = next(i for i, row in enumerate(rows, 1) if declared in row)
+    span = loaded.errors[0].span
+    assert (span.path, span.line, span.column) == ("own.rules", line, rows[line - 1].index(at) + 1)

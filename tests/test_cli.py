@@ -916,3 +916,108 @@ def test_play_and_validate_take_a_rulespec_path_as_build_does(tmp_path, capsys):
     assert "defines 3 variants of 1880 Romania" in capsys.readouterr().err
     assert main(["play", str(toy), "--map", str(paths.ROOT / "tests" / "fixtures" / "18gj_test_map.rules")]) == 2
     assert "outside it" in capsys.readouterr().err
+
+
+def test_check_of_one_file_whose_head_spans_lines_finds_its_base(tmp_path, monkeypatch, capsys):
+    """A variant's head written over two lines (`variant "Two-Player"` / `of "1846" ... {`), or with a
+    comment in it, is one head to the parser: `rulec check FILE` read no base for it and said E010
+    'overlays unknown title' with 'titles defined: none', though the full check was clean. A head in
+    a block comment is no head."""
+    from compiler import paths
+
+    shutil.copytree(paths.RULESPECS, tmp_path / "rulespecs")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
+    variant = tmp_path / "rulespecs" / "1846-two-player.rules"
+    text = variant.read_text(encoding="utf-8")
+    head = 'variant "Two-Player" of "1846"'
+    assert head in text
+    for split in ('variant "Two-Player"\n  of "1846"', 'variant "Two-Player" // the 2p rules\n  of\n  "1846"',
+                  'variant /* unofficial */ "Two-Player" of "1846"'):
+        variant.write_text(text.replace(head, split, 1), encoding="utf-8")
+        assert main(["check", str(variant)]) == 0, split
+        assert "checked 4 files, 1 title, 1 variant: 0 errors" in capsys.readouterr().out, split
+    # a commented-out head builds on nothing: the file is read with its real base only
+    variant.write_text('/*\ntitle "Ghost" extends "Nowhere" {\n}\n*/\n' + text, encoding="utf-8")
+    assert main(["check", str(variant)]) == 0
+    assert "checked 4 files, 1 title, 1 variant: 0 errors" in capsys.readouterr().out
+
+
+def test_titles_table_shows_names_with_brackets_as_written(capsys, tmp_path, monkeypatch):
+    """The table is rich's, whose cells read `[...]` as markup: a variant named "Three-Player [rev]" was
+    listed as "Three-Player", "[bold]" vanished, and a name holding "[/b]" ended `rulec titles` in a
+    MarkupError traceback. Names are shown as written."""
+    from compiler import paths
+
+    shutil.copytree(paths.RULESPECS, tmp_path / "rulespecs")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paths, "RULESPECS", tmp_path / "rulespecs")
+    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache"))
+    spec = tmp_path / "rulespecs" / "1800-three-player.rules"
+    text = spec.read_text(encoding="utf-8")
+    assert 'variant "Three-Player" of "1800"' in text
+    spec.write_text(text.replace('variant "Three-Player" of "1800"', 'variant "Three-Player [rev]" of "1800"', 1),
+                    encoding="utf-8")
+    spec = tmp_path / "rulespecs" / "1846-two-player.rules"
+    text = spec.read_text(encoding="utf-8")
+    assert 'variant "Two-Player" of "1846"' in text
+    spec.write_text(text.replace('variant "Two-Player" of "1846"', 'variant "Two [/b]Player" of "1846"', 1),
+                    encoding="utf-8")
+    assert main(["titles"]) == 0
+    out = capsys.readouterr().out
+    assert "  Three-Player [rev]  " in out, out
+    assert "  Two [/b]Player  " in out, out
+
+
+def test_play_and_validate_of_a_rulespec_that_does_not_parse_show_why(tmp_path, capsys):
+    """`rulec play PATH` of a title's file with a syntax error said "defines no title; name a file of one
+    title", hiding the mistake: the file's diagnostics are shown now (file:line:col, the line, a caret,
+    the code) and the command fails as for a title that does not check."""
+    from compiler import paths
+
+    text = (paths.ROOT / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8")
+    assert "  first_round: stock §1\n" in text
+    bad = tmp_path / "toy.rules"
+    bad.write_text(text.replace("  first_round: stock §1\n", "  first_round: stock §1 }}\n", 1), encoding="utf-8")
+    line = next(i for i, row in enumerate(bad.read_text(encoding="utf-8").splitlines(), 1) if "stock §1 }}" in row)
+    for command in (["play", str(bad), "--games", "0"], ["validate", str(bad), "--games", "1"]):
+        assert main(command) == 1, command
+        err = capsys.readouterr().err
+        assert f"toy.rules:{line}:" in err and "error[E001]" in err and "^" in err, err
+        assert "defines no title" not in err, err
+        assert "does not check" in err, err
+
+
+def test_check_of_a_variant_outside_rulespecs_reads_the_title_it_builds_on(tmp_path, capsys):
+    """A house variant of one's own, outside rulespecs/ (`variant "Mine" of "1846"`), was read with the
+    libraries alone: E010 "overlays unknown title '1846'", "titles defined: none", though 1846 is a
+    title of rulespecs/. It is read with the files of the title it builds on, as a file of rulespecs/
+    is, and its own mistakes are still found (and no other file's)."""
+    mine = tmp_path / "mine.rules"
+    mine.write_text('variant "Mine" of "1846" §1 {\n  replace players: 3..4 §1\n}\n', encoding="utf-8")
+    assert main(["check", str(mine)]) == 0, capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "checked 4 files, 1 title, 1 variant: 0 errors" in out, out
+    mine.write_text('variant "Mine" of "1846" §1 {\n  replace playrs: 3..4 §1\n}\n', encoding="utf-8")
+    assert main(["check", str(mine)]) == 1
+    out = capsys.readouterr().out
+    assert "mine.rules:2:3: error[E012]" in out and "E010" not in out, out
+    # a title of one's own is read with the libraries alone, as before
+    other = tmp_path / "other.rules"
+    other.write_text('variant "Mine" of "No Such Title" §1 {\n}\n', encoding="utf-8")
+    assert main(["check", str(other)]) == 1
+    assert "overlays unknown title 'No Such Title'" in capsys.readouterr().out
+
+
+def test_play_of_a_variant_outside_rulespecs_plays_it_on_its_title(tmp_path, capsys):
+    """`rulec play mine.rules` of a house variant of 1846 outside rulespecs/ read no 1846 (E010,
+    "titles defined: none"): it plays that variant of 1846 now, on an engine built in memory."""
+    mine = tmp_path / "mine.rules"
+    mine.write_text('variant "Mine" of "1846" §1 {\n  replace players: 3..4 §1\n}\n', encoding="utf-8")
+    assert main(["play", str(mine), "--games", "0"]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.startswith("1846 (Mine), 3 players")
+    # a title's file of rulespecs/ still finds its variants in the other files
+    from compiler import paths
+
+    assert main(["play", str(paths.RULESPECS / "1846.rules"), "--variant", "Two-Player", "--games", "0"]) == 0
+    assert capsys.readouterr().out.startswith("1846 (Two-Player), 2 players")

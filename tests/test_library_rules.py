@@ -563,6 +563,10 @@ MONEY_ROUTINE = ('  procedure p1(p: player, c: corporation, n: int, t: train, pr
     ("let x = sum(q in privates: q * 2)", "q * 2", "`*` is arithmetic on `q`, a private"),
     ("for q in privates { transfer $5 from bank to q }", "q }",
      "`transfer ... to` names `q`, a private, which holds no money"),
+    # sum, greatest and least add or compare their bodies' values as numbers (0 over no element)
+    ("let x = greatest(k in corporations: k)", "k)", "`greatest` is arithmetic on `k`, a corporation"),
+    ("let x = least(q in xs: c)", "c)", "`least` is arithmetic on the parameter `c: corporation`"),
+    ("let x = sum(q in players: q == p)", "q == p", "`sum` is arithmetic on true or false"),
 ])
 def test_arithmetic_or_a_transfer_on_what_is_no_number_or_holds_no_money_is_E038(body, at, says):
     """`corporation + 1`, `transfer $10 from pool to player`, `transfer "ten" from bank to player`
@@ -580,6 +584,7 @@ def test_arithmetic_or_a_transfer_on_what_is_no_number_or_holds_no_money_is_E038
     "transfer $10 from bank to p", "transfer n from c to bank", "transfer n * 2 from p to c",
     "let x = n + 1", "let c = 5\n let x = c + 1", "for p in [1, 2] { let x = p * 2 }",
     "let x = sum(c in xs: 1) + n", "transfer cash(c) from c to bank", "let x = all(t in xs: t == c)",
+    "let x = greatest(k in corporations: cash(k))", "let x = least(q in xs: n) + 1",
     "let pool = c\n transfer $10 from pool to bank",
     "for q in players { transfer $1 from bank to q }", "for k in corporations { transfer n from k to bank }",
     "for k in corporations { let x = 1 }\n let k = 5\n let y = k + 1",  # k bound twice: not certain
@@ -826,6 +831,20 @@ def test_an_emit_no_trigger_waits_for_is_E015():
     # a `required when` reads its names as the title's properties (the library's `private_sale_order`
     # was never required: `private_sale` was also a property, 1800's `fixed_price`)
     ('  param stock: bool "s"\n  param q: int required when first_round == stock "q"', "stock \"q\""),
+    # a function's body is its result; a trigger's `when` is read as its body is
+    ('  param stock: bool "s"\n  function f1() "f" §1 = first_round == stock and true', "stock and"),
+    ('  param stock: bool "s"\n  trigger t1 on floated(c) when first_round != stock "t" §1 { }', "stock \"t\""),
+    # an invariant's quantifier binds its variable: the engine reads `draft` as the player
+    ('  invariant i1 "i" §1 { all(draft in players: first_round != draft) }', "draft) }"),
+    # a routine's parameter typed by an enum is compared as the property is
+    ('  param stock: bool "s"\n  procedure p1(opening: {draft, stock}) "p" §1 { require opening == stock else "no" }',
+     "stock else"),
+    # a kind's `required when` reads the kind's own properties first: a private's `discount` is its amount,
+    # never the value discount of its `on_all_pass`, so `drop` was never required
+    ('  kind private {\n    param drop: money required when on_all_pass == discount "d"\n  }', "discount \"d\""),
+    # membership in a property that lists an enum's values: `withhold` is the property, not the kind
+    ('  param withhold: bool "w"\n  procedure p1() "p" §1 { require withhold not in dividend_kinds else "no" }',
+     "withhold not in"),
 ])
 def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     loaded = toy(f'variant "Shadow" of "Toy" {{\n{extra}\n}}\n')
@@ -834,7 +853,9 @@ def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     line = next(i for i, text in enumerate(extra.splitlines(), 2) if at in text)
     assert (found[0].span.path, found[0].span.line, found[0].span.column) == \
         ("extra.rules", line, extra.splitlines()[line - 2].index(at) + 1)
-    assert "first_round" in found[0].message
+    subject = next(n for n in ("opening", "on_all_pass", "first_round", "dividend_kinds")
+                   if f"{n} ==" in extra or f"{n} !=" in extra or f"{n} in" in extra or f"in {n}" in extra)
+    assert f"of `{subject}`" in found[0].message
 
 
 @pytest.mark.parametrize("extra", [
@@ -842,6 +863,11 @@ def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     '  procedure p1() "p" §1 { require first_round in [draft, stock] else "no" }',
     '  procedure p1() "p" §1 { let first_round = 3\n require first_round == draft else "no" }',
     '  param q: int required when first_round == draft "q"',
+    '  function f1() "f" §1 = first_round == draft',
+    '  trigger t1 on floated(c) when first_round != draft "t" §1 { }',
+    '  procedure p1(opening: {draft, stock}) "p" §1 { require opening == stock else "no" }',
+    '  kind private {\n    param drop: money required when on_all_pass == private_income "d"\n  }',
+    '  procedure p1() "p" §1 { require withhold not in dividend_kinds else "no" }',
 ])
 def test_an_enum_value_compared_as_itself_is_no_error(extra):
     loaded = toy(f'variant "Plain" of "Toy" {{\n{extra}\n}}\n')
@@ -857,6 +883,17 @@ def test_a_routine_named_as_a_quantifier_is_E011(name):
     assert "quantifier" in loaded.errors[0].message
 
 
+@pytest.mark.parametrize("name", ["count", "greatest"])
+def test_a_state_named_as_a_quantifier_is_E011(name):
+    """A declared state is read `NAME(args)`, as a routine is called: `state count: map[player, int]`
+    checked clean and each read, `count(p)`, parsed as the quantifier (E001 "expected 'in'" at the
+    read). The declaration says so."""
+    loaded = toy(f'variant "Q" of "Toy" {{\n  state {name}: map[player, int] "q"\n}}\n')
+    assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E011", 2, 3)], \
+        [(d.code, d.message) for d in loaded.errors]
+    assert "quantifier" in loaded.errors[0].message and "state" in loaded.errors[0].message
+
+
 def test_the_quantifier_words_are_the_grammars():
     import re
 
@@ -864,3 +901,18 @@ def test_the_quantifier_words_are_the_grammars():
     grammar = (Path(__file__).parent.parent / "grammar" / "rulespec.lark").read_text(encoding="utf-8")
     words = re.search(r"QUANTIFIER\.\d+: /\(([a-z|]+)\)", grammar).group(1).split("|")
     assert set(words) == QUANTIFIERS
+
+
+@pytest.mark.parametrize("declared, read", [
+    ("map[player, bool]", "sold()"),
+    ("map[(player, corporation), bool]", "sold(p, c)"),
+])
+def test_a_state_mapping_to_bool_is_E037_at_its_declaration(declared, read):
+    """`state sold: map[player, bool]` was taken as a flag (one truth value, `bool`), its key dropped:
+    `sold()` checked clean and the engine kept one flag for every player; with a pair as its key, each
+    read said "name 0 parts (); this gives 2". A truth value per element is a set: E037 at the type."""
+    loaded = toy(f'variant "Q" of "Toy" {{\n  state sold: {declared} "s"\n'
+                 f'  procedure p1(p: player, c: corporation) "p" §1 {{ require not {read} else "no" }}\n}}\n')
+    found = [(d.code, d.span.line, d.span.column) for d in loaded.errors]
+    assert found[:1] == [("E037", 2, 15)], [(d.code, d.message) for d in loaded.errors]
+    assert "set[" in (loaded.errors[0].help or "")

@@ -224,15 +224,17 @@ def _titles_table(rows: list[dict], stream) -> str:
 
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(box=None, pad_edge=False, header_style="bold", show_edge=False)
     table.add_column("title (variants indented)", no_wrap=True)
     for name in ("players", "slug", "extends"):
         table.add_column(name, no_wrap=True)
     for row in rows:
-        table.add_row(row["title"], row["players"], row["slug"], row["extends"] or "")
+        # each cell as plain text: a name's `[...]` is no markup ("Three-Player [rev]", "[/b]")
+        table.add_row(*map(Text, (row["title"], row["players"], row["slug"], row["extends"] or "")))
         for variant in row["variants"]:
-            table.add_row(f"  {variant['name']}", variant["players"], variant["slug"], "")
+            table.add_row(*map(Text, (f"  {variant['name']}", variant["players"], variant["slug"], "")))
     terminal = getattr(stream, "isatty", lambda: False)()
     console = Console(file=io.StringIO(), width=10_000, force_terminal=terminal, color_system="standard" if terminal else None,
                       highlight=False)

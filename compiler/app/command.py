@@ -53,13 +53,17 @@ def title_at(path: Path, command: str, variant: str | None = None) -> "tuple[Loa
     if not path.exists():
         print(f"rulec {command}: {path}: no such file or folder (a rulespec, or a title's name)", file=sys.stderr)
         return EXIT_USAGE
-    loaded = load([path])
+    # outside rulespecs/, with the titles it builds on (a house variant of 1846); inside, with every
+    # rulespec, so that `--variant` finds a variant of another file
+    loaded = load([path], needed=not within(path, paths.RULESPECS))
     files = {p.resolve() for p in (path.rglob("*.rules") if path.is_dir() else [path])}
     # the units of PATH's files (a module's path is shown relative to the working folder, or to the
     # checkout, or whole: `paths.display`)
     units = [u for m in loaded.modules if any(p.resolve() in files for p in (Path(m.path), paths.ROOT / m.path))
              for u in m.units]
     own = sorted(u.name for u in units if u.kind == "title" and u.name in loaded.program.titles)
+    errors = [d for d in loaded.errors if d.span is not None
+              and any(p.resolve() in files for p in (Path(d.span.path), paths.ROOT / d.span.path))]
     variants = sorted((u.base, u.name) for u in units
                       if u.kind != "title" and (u.base, u.name) in loaded.program.variants)
     bases = sorted({base for base, _ in variants})
@@ -70,6 +74,13 @@ def title_at(path: Path, command: str, variant: str | None = None) -> "tuple[Loa
         print(f"rulec {command}: {path} defines {len(variants)} variants of {bases[0]} "
               f"({', '.join(v for _, v in variants)}): name one with --variant", file=sys.stderr)
         return EXIT_USAGE
+    if not own and errors:
+        # a file that does not parse (or resolve) defines no title as read: its mistakes say why
+        for diagnostic in errors:
+            print(render(diagnostic, loaded.sources) + "\n", file=sys.stderr)
+        print(f"rulec {command}: {path} does not check ({len(errors)} error{'s' if len(errors) != 1 else ''} above); "
+              "`rulec check` shows them", file=sys.stderr)
+        return EXIT_FAIL
     if len(own) != 1:
         said = f"defines {len(own)} titles ({', '.join(own)})" if own else "defines no title"
         print(f"rulec {command}: {path} {said}; name a file of one title (or the title's name for rulespecs/)",

@@ -62,12 +62,17 @@ _too_deep = s.ByNode(_too_deep)
 _ARITHMETIC = ("+", "-", "*", "/", "mod")
 
 
+#: the quantifiers that add or compare their bodies' values as numbers (0 over no element)
+_NUMERIC_QUANTIFIERS = ("sum", "greatest", "least")
+
+
 def _money_sites(decl: s.Routine | s.Trigger | s.Invariant) -> tuple[tuple, tuple, frozenset, tuple]:
-    """The arithmetic (`+ - * / mod`) and the transfers of a routine, trigger or invariant, the names
-    its quantifiers bind, and each `for` or quantifier's (variable, the name it goes over, or None), in
-    the order of `walk`."""
+    """The arithmetic (`+ - * / mod`, and the `sum`, `greatest` and `least` quantifiers) and the transfers
+    of a routine, trigger or invariant, the names its quantifiers bind, and each `for` or quantifier's
+    (variable, the name it goes over, or None), in the order of `walk`."""
     nodes = list(s.walk(decl))
-    arithmetic = tuple(n for n in nodes if isinstance(n, s.Binary) and n.op in _ARITHMETIC)
+    arithmetic = tuple(n for n in nodes if (isinstance(n, s.Binary) and n.op in _ARITHMETIC)
+                       or (isinstance(n, s.Quantifier) and n.kind in _NUMERIC_QUANTIFIERS))
     transfers = tuple(n for n in nodes if isinstance(n, s.Transfer))
     bound = frozenset(n.var for n in nodes if isinstance(n, s.Quantifier))
     loops = tuple((n.var, n.domain.name if isinstance(n.domain, s.Name) else None)
@@ -347,6 +352,15 @@ class ExpressionTypes:
                 return what if what in ("true or false", "none", "a string", "a list", "a map", "a range") else None
 
             for node in arithmetic:
+                if isinstance(node, s.Quantifier):
+                    what = no_number(node.body)
+                    if what is not None:
+                        self.out.append(error(
+                            "E038", f"`{node.kind}` is arithmetic on {what}, not on a number or money",
+                            node.body.span or node.span,
+                            help=f"`{node.kind}(x in LIST: EXPR)` adds or compares numbers, money or percentages; "
+                                 "`count(x in LIST: CONDITION)` counts the elements a condition holds for"))
+                    continue
                 for side in (node.left, node.right):
                     what = no_number(side)
                     if what is None or (what == "a string" and node.op == "+") or \
@@ -400,20 +414,31 @@ def _comparisons(node) -> list[s.Binary]:
     return found
 
 
+def _read(decl) -> tuple:
+    """What a routine, trigger or invariant reads: a routine's body and (a function's) result, a
+    trigger's `when` and body, an invariant's expression."""
+    if isinstance(decl, s.Routine):
+        return (decl.body, decl.result)
+    if isinstance(decl, s.Trigger):
+        return (decl.event.when, decl.body)
+    return (decl.expr,)
+
+
 def _locals(decl) -> set[str]:
-    """The names a routine or trigger binds itself: its parameters, `let`s, `for` and quantifier variables,
-    its event's arguments (a binding anywhere in it counts: a name bound there is not read as a property)."""
+    """The names a routine, trigger or invariant binds itself: its parameters, `let`s, `for` and
+    quantifier variables, its event's arguments (a binding anywhere in it counts: a name bound there
+    is not read as a property)."""
     from compiler.lang.ir import statements
 
     names = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
     if isinstance(decl, s.Trigger):
         names |= {a.name for a in decl.event.args if isinstance(a, s.Name)}
-    for st in statements(decl.body):
+    for st in statements(getattr(decl, "body", ())):
         if isinstance(st, s.Let):
             names.add(st.name)
         elif isinstance(st, s.For):
             names.add(st.var)
-    stack: list[object] = [decl.body]
+    stack: list[object] = [_read(decl)]
     while stack:
         item = stack.pop()
         if isinstance(item, (list, tuple)):
@@ -444,33 +469,52 @@ class EnumValuesRead:
         for kind in ("corporation", "private", "bond", "minor"):
             components |= self.schema.keys.get(kind, set())
 
-        def values_of(name: str) -> tuple[str, ...]:
-            param = params.get(name)
-            if param is None:
+        def values_of(type_: s.TypeRef | None, listed: bool = False) -> tuple[str, ...]:
+            """The enum values a value of `type_` is one of; `listed`: those a list or set of that type
+            holds (`withhold in dividend_kinds`)."""
+            values: list[str] = []
+
+            def one_of(alts) -> None:
+                for alt in alts:
+                    if isinstance(alt, str) and alt in self.schema.enums:
+                        values.extend(self.schema.enums[alt])
+                    elif isinstance(alt, s.TypeRef) and not (alt.is_list or alt.is_set or alt.key is not None):
+                        values.extend(alt.values)
+
+            if type_ is None or type_.key is not None or type_.parts:
                 return ()
-            type_ = param.type
-            if type_.is_list or type_.is_set or type_.key is not None or type_.parts:
-                return ()
-            values = list(type_.values)
-            for alt in type_.alternatives:
-                if isinstance(alt, str) and alt in self.schema.enums:
-                    values.extend(self.schema.enums[alt])
-                elif isinstance(alt, s.TypeRef) and not (alt.is_list or alt.is_set or alt.key is not None):
-                    values.extend(alt.values)
+            if not listed:
+                if not (type_.is_list or type_.is_set):
+                    values.extend(type_.values)
+                    one_of(type_.alternatives)
+            elif type_.is_list or type_.is_set:
+                one_of(type_.alternatives)
+            else:
+                for alt in type_.alternatives:
+                    if isinstance(alt, s.TypeRef) and (alt.is_list or alt.is_set) and alt.key is None:
+                        one_of(alt.alternatives)
             return tuple(values)
 
-        def check(expr, local: dict[str, str], where: str) -> None:
+        def check(expr, local: dict[str, str], where: str, typed: dict[str, s.TypeRef] | None = None) -> None:
+            """`local`: the names read as something of the rule's own (what each is); `typed`: the types
+            of those of them that are compared as a property is (a routine's parameters, a kind's
+            properties in its `required when`)."""
+            typed = typed or {}
             for cmp in _comparisons(expr):
-                sides = [(cmp.left, cmp.right)] if cmp.op in ("in", "not in") else \
-                    [(cmp.left, cmp.right), (cmp.right, cmp.left)]
-                for subject, other in sides:
-                    if not isinstance(subject, s.Name) or subject.name in local:
+                # (the name compared, what it is compared with, whether the name is a list the other is sought in)
+                sides = [(cmp.left, cmp.right, False), (cmp.right, cmp.left, True)] if cmp.op in ("in", "not in") \
+                    else [(cmp.left, cmp.right, False), (cmp.right, cmp.left, False)]
+                for subject, other, listed in sides:
+                    if not isinstance(subject, s.Name):
                         continue
-                    values = values_of(subject.name)
+                    if subject.name in local:
+                        values = values_of(typed.get(subject.name), listed)
+                    else:
+                        values = values_of(params[subject.name].type if subject.name in params else None, listed)
                     if not values:
                         continue
                     items = other.items if isinstance(other, (s.ListLit, s.SetLit)) and cmp.op in ("in", "not in") \
-                        else [other]
+                        and not listed else [other]
                     for item in items:
                         if not isinstance(item, s.Name) or item.name not in values:
                             continue
@@ -486,7 +530,7 @@ class EnumValuesRead:
                             "E040", f"`{item.name}` here is {what}, not the value {item.name} of `{subject.name}`: "
                             f"the comparison asks something else than it says{where}",
                             item.span or cmp.span,
-                            help=f"rename {what}" + ("" if where else f", or compare with `match {subject.name} "
+                            help=f"rename {what}" + ("" if where or listed else f", or compare with `match {subject.name} "
                                  f"{{ {item.name} => ... }}` (a `match` case names the enum's value)")))
 
         for param in params.values():
@@ -496,10 +540,10 @@ class EnumValuesRead:
             for param in kind.params.values():
                 if param.required_when is not None:
                     check(param.required_when, {n: f"the {kind.name}'s property `{n}`" for n in kind.params},
-                          " (a `required when` reads names as the properties)")
+                          " (a `required when` reads names as the properties)",
+                          {n: p.type for n, p in kind.params.items()})
         for clause in self.title.clauses:
             decl = clause.decl
-            if isinstance(decl, (s.Routine, s.Trigger)):
-                check(decl.body, {n: f"the local `{n}`" for n in _locals(decl)}, "")
-            elif isinstance(decl, s.Invariant):
-                check(decl.expr, {}, "")
+            if isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
+                check(_read(decl), {n: f"the local `{n}`" for n in _locals(decl)}, "",
+                      {p.name: p.type for p in decl.params} if isinstance(decl, s.Routine) else None)

@@ -339,6 +339,7 @@ class _Builder(Transformer):
             required_when=required.when if required is not None else None,
             documentation=self._pick(children, _Documentation) is not None,
             bounds=(bounded.low, bounded.high) if (bounded := self._pick(children, _Range)) is not None else None,
+            bounds_span=bounded.span if bounded is not None else None,
         )
 
     def param_range(self, meta, children):
@@ -350,7 +351,7 @@ class _Builder(Transformer):
             else:
                 ends.append(sign * int(token))
                 sign = 1
-        return _Range(ends[0], ends[1] if len(ends) > 1 else None)
+        return _Range(ends[0], ends[1] if len(ends) > 1 else None, self._sp(meta))
 
     def required(self, meta, children):
         return _Required(children[0] if children else None)
@@ -826,8 +827,8 @@ class _Documentation:
 
 
 class _Range:
-    def __init__(self, low: int, high: int | None):
-        self.low, self.high = low, high
+    def __init__(self, low: int, high: int | None, span: s.Span | None = None):
+        self.low, self.high, self.span = low, high, span
 
 
 class _Reset:

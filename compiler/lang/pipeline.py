@@ -74,8 +74,18 @@ def rulespec_files(targets: list[Path] | None = None) -> list[Path]:
     return unique
 
 
-#: a unit's head as it opens a line of a rulespec: its kind, its name, and the title it builds on
-_HEAD = re.compile(r'^[ \t]*(title|variant|errata)[ \t]+"([^"\n]*)"(?:[ \t]+(?:extends|of)[ \t]+"([^"\n]*)")?', re.M)
+#: a unit's head as it opens a line of a rulespec: its kind, its name, and the title it builds on (over
+#: as many lines as the parser takes it; comments are blanked first, `_blank_comments`)
+_HEAD = re.compile(r'^[ \t]*(title|variant|errata)\s+"([^"\n]*)"(?:\s+(?:extends|of)\s+"([^"\n]*)")?', re.M)
+#: a string (kept: a `//` in a string is no comment) or a comment (the grammar's STRING, COMMENT, BLOCK_COMMENT)
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\["\\nt])*"|//[^\n]*|/\*[\s\S]*?\*/')
+
+
+def _blank_comments(text: str) -> str:
+    """`text` with each comment's characters but its line breaks made spaces: a head written around a
+    comment is still one head, a head inside a block comment none."""
+    return _STRING_OR_COMMENT.sub(
+        lambda m: m.group(0) if m.group(0).startswith('"') else re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def needed_files(targets: list[Path]) -> list[Path] | None:
@@ -84,18 +94,43 @@ def needed_files(targets: list[Path]) -> list[Path] | None:
     build on (`extends`, `of`), and of each title that one builds on, and so on; not the other
     titles, nor the variants and errata built on the files (a plain `rulec check` checks those).
     Each file's units are found by their heads (`title "NAME"`, `variant "V" of "T"`); None where
-    every rulespec is to be read: a target outside rulespecs/ or in its libraries, a folder, a
-    file holding no unit, or a title named that no rulespec's head defines (the full load then
-    names it, with its suggestions)."""
+    every rulespec is to be read: a target in rulespecs/' libraries, a folder, a file holding no
+    unit, or a title named that no rulespec's head defines (the full load then names it, with its
+    suggestions). Files outside rulespecs/ are read with the titles of rulespecs/ they build on
+    (`_outside_with_bases`), or, building on none, with the libraries alone (None)."""
     heads = _heads()
     if not targets or heads is None:
         return None
     lib = paths.RULESPECS / "lib"
+    if targets and all(t.is_file() and not within(t, paths.RULESPECS) for t in targets):
+        return _outside_with_bases(targets, heads)
     if any(not t.is_file() or not within(t, paths.RULESPECS) or within(t, lib) for t in targets):
         return None
     if any(not heads.get(t.resolve()) for t in targets):
         return None
     return _with_bases(list(targets), heads)
+
+
+def _outside_with_bases(targets: list[Path], heads: dict[Path, list[tuple[str, str, str]]]) -> list[Path] | None:
+    """For files outside rulespecs/: themselves, then the files of rulespecs/ defining the titles they
+    build on and do not define themselves (a house variant of 1846), with what those build on and the
+    libraries; None where they build on no such title (a title of one's own: the libraries alone) or
+    on one no rulespec's head defines."""
+    own: list[tuple[str, str, str]] = []
+    for target in targets:
+        try:
+            own.extend(_HEAD.findall(_blank_comments(target.read_text(encoding="utf-8"))))
+        except (OSError, UnicodeDecodeError):
+            return None  # the load says why
+    defined = {name for kind, name, _base in own if kind == "title"}
+    bases = {base for _kind, _name, base in own if base and base not in defined}
+    if not bases:
+        return None
+    defines = {name: path for path, units in heads.items() for kind, name, _base in units if kind == "title"}
+    if any(base not in defines for base in bases):
+        return None
+    found = _with_bases([defines[base] for base in sorted(bases)], heads)
+    return None if found is None else [*targets, *found]
 
 
 def title_files(name: str) -> list[Path] | None:
@@ -125,7 +160,7 @@ def _heads() -> dict[Path, list[tuple[str, str, str]]] | None:
         if within(path, lib):
             continue
         try:
-            heads[path.resolve()] = _HEAD.findall(path.read_text(encoding="utf-8"))
+            heads[path.resolve()] = _HEAD.findall(_blank_comments(path.read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError):
             return None
     return heads

@@ -575,6 +575,8 @@ class Param:
     #: `in LOW..HIGH` (HIGH None: no most): the range of the numbers it holds (`rulec check`'s E020).
     #: Left out of `repr`, as spans are: only the checker reads it, and the verifier's keys are reprs
     bounds: tuple[int, int | None] | None = field(default=None, repr=False)
+    #: where `in LOW..HIGH` is written (the checker's E029 for a range that holds nothing)
+    bounds_span: Span | None = field(default=None, repr=False, compare=False)
 
     @property
     def clause_key(self) -> tuple[str, str]:

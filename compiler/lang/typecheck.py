@@ -193,6 +193,13 @@ def _out_of_range(param: s.Param, value, name: str) -> list[Diagnostic]:
     return out
 
 
+def _holds_numbers(type_: s.TypeRef) -> bool:
+    """Whether a value of `type_` may hold a number `_out_of_range` reads: a number, money or a
+    percentage, as itself, a list's or set's items or a map's values (not a map's keys)."""
+    return any(alt in ("int", "money", "percent") if isinstance(alt, str) else _holds_numbers(alt)
+               for alt in type_.alternatives)
+
+
 def _numbers(value):
     """(the node, its number, "%" or "") of each number `value` holds as `_out_of_range` reads it."""
     if isinstance(value, s.Unary) and value.op == "-" and isinstance(value.operand, (s.Int, s.Money, s.Percent)):
@@ -412,6 +419,11 @@ class Checker(ExpressionTypes, EnumValuesRead):
         known: list[str] | None = None
         for clause in self.title.clauses:
             decl = clause.decl
+            if isinstance(decl, s.StateDecl) and decl.name in QUANTIFIERS:
+                # a state is read `NAME(args)` as a routine is called: that parses as the quantifier too
+                self.out.append(error(
+                    "E011", f"`{decl.name}` is a quantifier of the DSL (`{decl.name}(x in LIST: EXPR)`): "
+                            f"a state of that name could not be read", decl.span, help="give the state another name"))
             if not isinstance(decl, s.Routine):
                 continue
             if decl.name in QUANTIFIERS:
@@ -563,6 +575,14 @@ class Checker(ExpressionTypes, EnumValuesRead):
         constants = {v for values in enums.values() for v in values}
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
         for decl in states.values():
+            if decl.is_flag and decl.type.key is not None:
+                # `map[player, bool]` read as the flag `bool` is (one truth value), its key dropped
+                self.out.append(error(
+                    "E037", f"state `{decl.name}` is `{decl.type}`: a map of a state holds amounts (int or money); "
+                            "a truth value per element is a set (an element in it is true)",
+                    decl.type.span or decl.span,
+                    help=f"write set[{decl.type.key}] (`set {decl.name}(...) = true` puts an element in it)"))
+                continue
             if not decl.is_flag and (not decl.element or any(k not in kinds and k not in enums for k in decl.element)):
                 self.out.append(error(
                     "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
@@ -873,12 +893,35 @@ class Checker(ExpressionTypes, EnumValuesRead):
                     help="a type is a scalar (" + ", ".join(SCALARS) + "), a name of "
                          + ", ".join(REFERENCES) + ", an enum, a kind, `{a, b}`, `list[T]` or `map[K, V]`",
                 ))
+            empty = self._empty_range(param)
             if param.default is not None and not unknown:
                 if self._value(param.default, self.type_of(param), report=False):
                     self.out.append(error(
                         "E029", f"the default of `{param.name}` is {shape(param.default)}, "
                         f"not {describe(self.type_of(param))}", param.default.span,
                     ))
+                elif not empty:
+                    self.out.extend(_out_of_range(param, param.default, param.name))
+
+    def _empty_range(self, param: s.Param) -> bool:
+        """E029 for a declared range that holds no number (`in 5..1`), or on a type that holds none (a
+        string, an enum, a map of strings): no value could be checked against it. True where so."""
+        if param.bounds is None:
+            return False
+        low, high = param.bounds
+        declared = f"in {low}..{'' if high is None else high}"
+        at = param.bounds_span or param.span
+        if high is not None and high < low:
+            self.out.append(error(
+                "E029", f"`{param.name}` is declared `{declared}`, which holds no number", at,
+                help=f"the least first: `in {high}..{low}`"))
+            return True
+        if not _holds_numbers(param.type):
+            self.out.append(error(
+                "E029", f"`{param.name}` is declared `{declared}`, but its type `{param.type}` holds no number", at,
+                help="a range bounds a number, money or a percentage: the value itself, a list's items, a map's values"))
+            return True
+        return False
 
     def _unknown_atoms(self, alts: tuple[Atom, ...]) -> list[str]:
         out = []
