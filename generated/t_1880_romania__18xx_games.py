@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
+    "rulespecs/lib/18xx.rules": "2881d90409c90f46",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
+        "rulespecs/lib/18xx.rules": "2881d90409c90f46",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "b259145a28c9d6a5",
+        "rulespecs/lib/18xx.rules": "2881d90409c90f46",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -314,8 +314,8 @@ def a_bid(g, v_player, v_company, v_price):
             )
         # at rulespecs/1880-romania-18xx-games.rules:49
         if not (
-            (g.b_highest_bid(v_company) == 0)
-            or (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+            (r_highest_bid(g, v_company) == 0)
+            or (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
         ):
             raise IllegalAction(
                 "each bid exceeds the previous one by at least Ł5",
@@ -330,7 +330,7 @@ def a_bid(g, v_player, v_company, v_price):
                 at="rulespecs/1880-romania-18xx-games.rules:51",
             )
         # at rulespecs/1880-romania-18xx-games.rules:52
-        g.b_auction_bid(v_player, v_price)
+        r_auction_bid(g, v_player, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price, v_slot):
@@ -1481,6 +1481,8 @@ class Game(GameBase):
         "place_bid": r_place_bid,
         "open_bid": r_open_bid,
         "move_bid": r_move_bid,
+        "highest_bid": r_highest_bid,
+        "auction_bid": r_auction_bid,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,

@@ -93,7 +93,7 @@ class Records:
         st = self.g["starting"]
         item = self.b_auction_company()
         return {"company": item.id if item else None,
-                "high_bid": list(st["high"]) if st["high"] else None,
+                "high_bid": list(high) if item and not st.get("open") and (high := self._high_bid(item.id)) else None,
                 "passed": sorted(st["passed"]),
                 "picks": list(st["picks"]) if st["picks"] is not None else None,
                 # the open auction's standing bids: [private, player, amount]

@@ -701,11 +701,6 @@ class EffectBuiltins:
             name = f"collected:{kind}@{c.id}"
             ctx.state[name] = IF(ctx.path, 0, ctx.state[name])
 
-    def b_raise_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
-        st = ctx.state
-        st["auction_high"] = IF(ctx.path, zi(amount), st["auction_high"])
-        self.turn_over(ctx)
-
     def b_private_sold(self, ctx: Ctx, player: Any, item: Any) -> None:
         self.grant(ctx, self.ent(player), self.ent(item))
         self.turn_over(ctx)

@@ -1185,7 +1185,6 @@ class StateVars:
             add(f"drafter:{x.id}", "ent", "draft")
             add(f"draft_price:{x.id}", "int", "draft")
         add("auction_company", "ent", "private")
-        add("auction_high", "int", "private")
         add("phase", "int", "game")
         for kind in model.collect_kinds():
             for c in model.corporations:
@@ -1324,8 +1323,6 @@ class StateVars:
                     out.append(state[name] % m.revenue_step == 0)
         if want("auction_company"):
             out.append(z3.Or([state["auction_company"] == m.z(x) for x in m.privates] + [state["auction_company"] == m.z(NONE)]))
-        if want("auction_high"):
-            out.append(state["auction_high"] >= 0)
         for x in m.draft_items:
             if want(f"drafter:{x.id}"):
                 out.append(z3.Or([state[f"drafter:{x.id}"] == m.z(e) for e in m.players + [NONE]]))
