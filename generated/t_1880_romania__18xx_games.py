@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "2881d90409c90f46",
+    "rulespecs/lib/18xx.rules": "04c68f397fd81c87",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2881d90409c90f46",
+        "rulespecs/lib/18xx.rules": "04c68f397fd81c87",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "2881d90409c90f46",
+        "rulespecs/lib/18xx.rules": "04c68f397fd81c87",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -292,7 +292,7 @@ def a_bid(g, v_player, v_company, v_price):
                 at="rulespecs/1880-romania-18xx-games.rules:43",
             )
         # at rulespecs/1880-romania-18xx-games.rules:44
-        if not (v_company == g.b_auction_company()):
+        if not (v_company == r_auction_company(g)):
             raise IllegalAction(
                 "the privates are auctioned one at a time, in numerical order",
                 rule="V.1",
@@ -1482,6 +1482,7 @@ class Game(GameBase):
         "open_bid": r_open_bid,
         "move_bid": r_move_bid,
         "highest_bid": r_highest_bid,
+        "auction_company": r_auction_company,
         "auction_bid": r_auction_bid,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,

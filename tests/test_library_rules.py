@@ -867,10 +867,11 @@ def test_the_quantifier_words_are_the_grammars():
 
 
 def test_an_auction_bid_is_the_only_standing_bid_and_the_highest_for_engine_and_model(rulespecs_loaded):
-    """auction_bid and highest_bid are the library's (issue 32: no z3 twin, no round bookkeeping of the high
-    bid): in an auction of one private (here the 1830 procedure's among 1800's bidders) a raise becomes the
-    raiser's standing bid on it and the only one, and highest_bid reads it. The model's raise beats the
-    high bid it replaces, whoever held it, and leaves the bids on the other privates as they were."""
+    """auction_company, auction_bid and highest_bid are the library's (issue 32: no z3 twin, no round
+    bookkeeping of the high bid): in an auction of one private (here the 1830 procedure's among 1800's
+    bidders, on the private on sale) a raise becomes the raiser's standing bid on it and the only one,
+    and highest_bid reads it. The model's raise beats the high bid it replaces, whoever held it, and
+    leaves the bids on the other privates as they were."""
     import z3
 
     from compiler.verify.model import AUCTION, Model, bid_var
@@ -881,16 +882,19 @@ def test_an_auction_bid_is_the_only_standing_bid_and_the_highest_for_engine_and_
     tr = Translator(model)
     pre = model.vars.fresh_state("pre")
     ctx = tr.new_ctx(pre)
-    x, other = model.privates[0], model.privates[1]
+    lot = tr.call_routine(tr.routines["auction_company"], [], {}, ctx)
+    on_sale = tr.call_routine(tr.routines["private_on_sale"], [], {}, ctx)
+    x = next(x for x in model.privates
+             if z3.Solver().check(pre[AUCTION], on_sale == model.z(x), *model.vars.domain(pre)) == z3.sat)
+    other = next(y for y in model.privates if y != x)
     p, q = model.players[0], model.players[1]
-    ctx.require(z3.And(pre[AUCTION], pre["auction_company"] == model.z(x)))
     tr.call_routine(tr.routines["auction_bid"], [model.z(p), z3.IntVal(165)], {}, ctx)
     high = tr.call_routine(tr.routines["highest_bid"], [model.z(x)], {}, ctx)
     post = ctx.state
-    for claim in (post[bid_var(x, p)] == 165, post[bid_var(x, q)] == 0, high == 165,
+    premises = [pre[AUCTION], on_sale == model.z(x), pre[bid_var(x, q)] == 160, *model.vars.domain(pre)]
+    assert z3.Solver().check(*premises, lot == model.z(x)) == z3.sat
+    for claim in (lot == model.z(x), post[bid_var(x, p)] == 165, post[bid_var(x, q)] == 0, high == 165,
                   post[bid_var(other, q)] == pre[bid_var(other, q)]):
         solver = z3.Solver()
-        solver.add(pre[AUCTION], pre["auction_company"] == model.z(x), pre[bid_var(x, q)] == 160)
-        solver.add(z3.Not(claim))
+        solver.add(*premises, z3.Not(claim))
         assert solver.check() == z3.unsat, claim
-

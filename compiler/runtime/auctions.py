@@ -488,14 +488,6 @@ class Auctions:
 
     # 1830-style bidding for privates not yet offered (a title's option may turn it on)
 
-    def b_auction_company(self) -> Entity | None:
-        """auction_company(): the private being auctioned."""
-        if self.g["round"] == "auction":
-            queue = self.g["starting"]["queue"]
-            return self.entity("private", queue[0]) if queue and not self.b_picking() else None
-        auction = self.g.get("auction")
-        return self.entity("private", auction["company"]) if auction else None
-
     def _auction_pass(self, player: Entity) -> None:
         """A bidder drops out; the last one left buys at the high bid."""
         auction = dict(self.g["auction"])

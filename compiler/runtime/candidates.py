@@ -75,13 +75,15 @@ class Candidates:
         if self.g["round"] == "auction":
             if self.b_picking():
                 return [{"type": "bid", **who, "minor": x, "price": 0} for x in self.g["starting"]["picks"]]
-            item = self.b_auction_company()
+            item = self.call("auction_company")
+            if item is None:
+                return []  # no private left on auction (a state the validator makes up)
             high = self._high_bid(item.id)
             face = int(self._value(item.get("cost"), f"private {item} cost"))
             prices = (face, face + step, face + 4 * step) if high is None else (high[1] + step, high[1] + 2 * step)
             return [{"type": "bid", **who, "company": item.id, "price": p} for p in prices]
         if auction:
-            high = self._high_bid(auction["company"])[1]
+            high = self._highest_bid(auction["company"])
             for amount in (high + step, high + 2 * step):
                 out.append({"type": "bid", **who, "company": auction["company"], "price": amount})
             return out

@@ -91,7 +91,7 @@ class Records:
     def _auction_summary(self) -> dict:
         """The opening auction in the state summary: the private on auction, its high bid, who passed."""
         st = self.g["starting"]
-        item = self.b_auction_company()
+        item = self.call("auction_company")
         return {"company": item.id if item else None,
                 "high_bid": list(high) if item and not st.get("open") and (high := self._high_bid(item.id)) else None,
                 "passed": sorted(st["passed"]),

@@ -529,8 +529,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"revenue:{c.id}"] = st["revenue"]
     for c in model.layout_corps:
         out[f"layout:{c.id}"] = game.certs_of[c.id][0].percent
-    auction = g.get("auction")  # (whether one is under way: the library's flag in_auction, below)
-    out["auction_company"] = model.entity("private", auction["company"]) if auction else NONE
     # the draft's picks so far (the runtime keeps them after the draft; the model only during it)
     drafted = (g.get("draft") or {}).get("choices", ()) if g["round"] == "draft" else ()
     # (a pick paid for when picked, `paid_at: pick`, is the player's: nothing is left pending)

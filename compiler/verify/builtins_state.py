@@ -10,7 +10,6 @@ import z3
 
 from compiler.runtime.game import COMBINED_STEPS
 from compiler.verify.model import (
-    AUCTION,
     BANK,
     DEPOT,
     ELSEWHERE,
@@ -930,16 +929,6 @@ class StateBuiltins:
         m = self.m
         e = self.ent(item)
         return OR(*[AND(e == m.z(x), ctx.state[f"closed:{x.id}"]) for x in m.privates + m.minors])
-
-    def b_auction_company(self, ctx: Ctx) -> Any:
-        st = ctx.state
-        out = IF(st[AUCTION], st["auction_company"], self.m.z(NONE))
-        first_round = self.m.prop_value("first_round")
-        ctx.shared.reads.add("property", "first_round", first_round)
-        if first_round == "auction":
-            # as GameBase.b_auction_company: the Starting Round's private on auction
-            out = IF(st["round"] == ROUNDS.index("auction"), self.starting_head(ctx), out)
-        return out
 
     def starting_head(self, ctx: Ctx) -> Any:
         """The head of the opening auction's queue (`first_round: auction`): the first private, in the

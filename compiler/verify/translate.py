@@ -262,7 +262,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         ctx.shared.reads.add("property", "private_sale_bidding", m.prop_value("private_sale_bidding"))
         if m.prop_value("private_sale_bidding") is True:
             # the auction among the private's bidders (`_auction_won`) ends; another may begin
-            ctx.havoc([AUCTION, "auction_company"])
+            ctx.havoc([AUCTION])
         b.turn_over(ctx)
         return tr.finish(binding.label("private_sold_to_bidder"), ctx, pre)
 
