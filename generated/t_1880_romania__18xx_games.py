@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "04c68f397fd81c87",
+    "rulespecs/lib/18xx.rules": "b9391a317b0ead8c",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "04c68f397fd81c87",
+        "rulespecs/lib/18xx.rules": "b9391a317b0ead8c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "04c68f397fd81c87",
+        "rulespecs/lib/18xx.rules": "b9391a317b0ead8c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -258,7 +258,7 @@ _TITLE.define(
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor; the first private's opening bid falls while all pass on it (V.1, V.2)"""
     # at rulespecs/1880-romania-18xx-games.rules:33
-    if g.b_picking():
+    if r_picking(g):
         # at rulespecs/1880-romania-18xx-games.rules:34
         if not (g.b_pickable(v_company)):
             raise IllegalAction(
@@ -1483,6 +1483,7 @@ class Game(GameBase):
         "move_bid": r_move_bid,
         "highest_bid": r_highest_bid,
         "auction_company": r_auction_company,
+        "picking": r_picking,
         "auction_bid": r_auction_bid,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,

@@ -70,7 +70,7 @@ def starting_round_done(names=("Ann", "Bob", "Cid")):
     at once), each player selecting an investor."""
     g = Site(players=list(names), seed=1)
     g._test_monitor = Monitor(g)
-    while g.g.get("pending") or (g.g["round"] == "auction" and not g.b_picking()):
+    while g.g.get("pending") or (g.g["round"] == "auction" and not g.call("picking")):
         if g.g.get("pending"):
             act(g, P(acting(g), "par", corporation="TR", share_price="100,1,3", slot=0))
             continue

@@ -362,7 +362,7 @@ def test_vi_6_the_buyer_of_p8_founds_the_tr_at_once():
     assert g.g["pending"] == (("corporation", "TR", "choose"),)          # VI.6 three building rights
     act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
     assert g.corp["TR"]["building_rights"] == "ABC"
-    assert g.b_picking() and acting(g) == g.players[0].id                 # V.2 goes on
+    assert g.call("picking") and acting(g) == g.players[0].id                 # V.2 goes on
 
 
 def test_vi_6_no_one_else_founds_the_tr():
@@ -381,7 +381,7 @@ def test_vi_6_p8s_certificate_reserves_a_share_for_the_investor_selected_after_t
     act(g, _tr_par(buyer, 100))
     act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
     investors = {}
-    while g.b_picking():
+    while g.call("picking"):
         name, choice = acting(g), g.g["starting"]["picks"][0]
         act(g, pick(name, choice))
         investors[name] = g.entity("minor", choice)

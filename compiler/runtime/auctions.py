@@ -427,14 +427,9 @@ class Auctions:
         self.j.on_rollback(lambda: self.players.__setitem__(slice(None), old))
         self.players[:] = order
 
-    def b_picking(self) -> bool:
-        """picking(): whether the players are picking the components of `free_pick` after the opening auction."""
-        st = self.g.get("starting")
-        return self.g["round"] == "auction" and bool(st) and st["picks"] is not None
-
     def b_pickable(self, item: Any) -> bool:
         """pickable(X): X is one of the `free_pick` components still on offer."""
-        return self.b_picking() and isinstance(item, Entity) and item.id in self.g["starting"]["picks"]
+        return self.call("picking") and isinstance(item, Entity) and item.id in (self.g["starting"]["picks"] or ())
 
     def b_pick(self, player: Entity, item: Entity) -> None:
         """pick(P, X): P takes X for free; once every player has picked, the rest leave the game."""
@@ -468,7 +463,7 @@ class Auctions:
         if self._open_auction_on():
             self._open_auction_pass(player)
             return
-        if self.b_picking():
+        if self.call("picking"):
             raise IllegalAction(f"each player selects one {self.DATA.properties.get('free_pick')}; {player} may not pass",
                                 rule=self._starting_rule("free_pick"))
         self._opening_auction_pass(player)

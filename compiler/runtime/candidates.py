@@ -73,8 +73,8 @@ class Candidates:
         if self._open_auction_on():
             return self._open_bid_candidates(entity, who, None)
         if self.g["round"] == "auction":
-            if self.b_picking():
-                return [{"type": "bid", **who, "minor": x, "price": 0} for x in self.g["starting"]["picks"]]
+            if self.call("picking"):
+                return [{"type": "bid", **who, "minor": x, "price": 0} for x in self.g["starting"]["picks"] or ()]
             item = self.call("auction_company")
             if item is None:
                 return []  # no private left on auction (a state the validator makes up)

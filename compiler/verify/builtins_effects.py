@@ -561,7 +561,7 @@ class EffectBuiltins:
         """`b_pass_turn` where no decision is declined."""
         if self.m.prop_value("first_round") == "auction":
             # as GameBase._starting_pass: while the players pick (`free_pick`), nobody may pass
-            ctx.require(NOT(self.b_picking(ctx)))
+            ctx.require(NOT(self.tr.truthy(self.tr.call("picking", [], {}, ctx))))  # the library's
         if self.m.draft_items:
             # (each branch changes the state only on its own path)
             drafting = ctx.state["round"] == ROUNDS.index("draft")
