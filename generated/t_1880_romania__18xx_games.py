@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "91fbe05cd44a8987",
+    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "91fbe05cd44a8987",
+        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "91fbe05cd44a8987",
+        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -258,7 +258,7 @@ _TITLE.define(
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor; the first private's opening bid falls while all pass on it (V.1, V.2)"""
     # at rulespecs/1880-romania-18xx-games.rules:33
-    if g.b_picking():
+    if r_picking(g):
         # at rulespecs/1880-romania-18xx-games.rules:34
         if not (g.b_pickable(v_company)):
             raise IllegalAction(
@@ -292,7 +292,7 @@ def a_bid(g, v_player, v_company, v_price):
                 at="rulespecs/1880-romania-18xx-games.rules:43",
             )
         # at rulespecs/1880-romania-18xx-games.rules:44
-        if not (v_company == g.b_auction_company()):
+        if not (v_company == r_auction_company(g)):
             raise IllegalAction(
                 "the privates are auctioned one at a time, in numerical order",
                 rule="V.1",
@@ -314,8 +314,8 @@ def a_bid(g, v_player, v_company, v_price):
             )
         # at rulespecs/1880-romania-18xx-games.rules:49
         if not (
-            (g.b_highest_bid(v_company) == 0)
-            or (v_price >= (g.b_highest_bid(v_company) + g.param("min_bid_raise")))
+            (r_highest_bid(g, v_company) == 0)
+            or (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
         ):
             raise IllegalAction(
                 "each bid exceeds the previous one by at least Ł5",
@@ -330,7 +330,7 @@ def a_bid(g, v_player, v_company, v_price):
                 at="rulespecs/1880-romania-18xx-games.rules:51",
             )
         # at rulespecs/1880-romania-18xx-games.rules:52
-        g.b_auction_bid(v_player, v_price)
+        r_auction_bid(g, v_player, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price, v_slot):
@@ -1481,6 +1481,10 @@ class Game(GameBase):
         "place_bid": r_place_bid,
         "open_bid": r_open_bid,
         "move_bid": r_move_bid,
+        "highest_bid": r_highest_bid,
+        "auction_company": r_auction_company,
+        "picking": r_picking,
+        "auction_bid": r_auction_bid,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,

@@ -74,14 +74,18 @@ def test_s7_several_bidders_hold_an_auction_from_the_highest_bid():
     act(g, type="buy_company", company="MT", price=20)
     act(g, type="buy_company", company="DSL", price=70)
     auction = g.g["auction"]
-    assert auction["company"] == "RGS" and auction["high"] == (second, 160)
+    # the auction's high bid is its bidder's standing bid (the library's standing_bid), the only one on RGS
+    assert auction["company"] == "RGS" and g._high_bid("RGS") == (second, 160)
+    assert [(pid, amount) for x, pid, amount in g._bids() if x == "RGS"] == [(second, 160)]
     assert g.state_has("in_auction")  # the library's flag, which the rules read as in_auction()
     assert g.current_entity().id == first
     refused(g, type="bid", company="RGS", price=162)  # raises are at least $5
     act(g, type="bid", company="RGS", price=165)
+    assert [(pid, amount) for x, pid, amount in g._bids() if x == "RGS"] == [(first, 165)]  # the raise beats it
     act(g, type="pass")  # the second bidder drops out
     assert g.state()["privates"][2]["owner"] == first
     assert g.g["auction"] is None and not g.state_has("in_auction")
+    assert not [b for b in g._bids() if b[0] == "RGS"]  # the high bid paid, no money is left set aside
 
 
 def test_s7_play_resumes_left_of_the_last_buyer_at_face_value():

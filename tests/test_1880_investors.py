@@ -36,11 +36,11 @@ def game_with_investors(picks=("6", "5", "1", "3")):
     first stock round and the seating."""
     g = Game(players=list(NAMES), seed=1)
     g._test_monitor = Monitor(g)
-    while g.g["round"] == "auction" and not g.b_picking():
-        company = g.b_auction_company()
+    while g.g["round"] == "auction" and not g.call("picking"):
+        company = g.call("auction_company")
         price = 185 if company.id == "P7" else company.get("cost")
         act(g, P(acting(g), "bid", company=company.id, price=price))
-        while g.g["round"] == "auction" and g.b_auction_company() == company and not g.b_picking():
+        while g.g["round"] == "auction" and g.call("auction_company") == company and not g.call("picking"):
             act(g, P(acting(g), "pass"))
     act(g, P(acting(g), "par", corporation="TR", share_price="70,7,3", slot=0, president_percent=20))
     act(g, E("TR", "choose", choice="ABC"))

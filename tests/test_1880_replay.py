@@ -70,13 +70,13 @@ def starting_round_done(names=("Ann", "Bob", "Cid")):
     at once), each player selecting an investor."""
     g = Site(players=list(names), seed=1)
     g._test_monitor = Monitor(g)
-    while g.g.get("pending") or (g.g["round"] == "auction" and not g.b_picking()):
+    while g.g.get("pending") or (g.g["round"] == "auction" and not g.call("picking")):
         if g.g.get("pending"):
             act(g, P(acting(g), "par", corporation="TR", share_price="100,1,3", slot=0))
             continue
-        company = g.b_auction_company()
+        company = g.call("auction_company")
         act(g, P(acting(g), "bid", company=company.id, price=company.get("cost")))
-        while g.g["round"] == "auction" and g.b_auction_company() == company and not g.g.get("pending"):
+        while g.g["round"] == "auction" and g.call("auction_company") == company and not g.g.get("pending"):
             act(g, P(acting(g), "pass"))
     for minor in ("1", "2", "6"):
         act(g, P(acting(g), "bid", minor=minor, price=0))

@@ -189,6 +189,24 @@ def test_v_1_the_winner_pays_the_bank_and_takes_the_private():
     assert on_auction(g) == "P2" and acting(g) == b               # the second auction, the next player
 
 
+def test_v_1_the_high_bid_is_its_bidders_standing_bid_until_the_sale():
+    """The high bid is the library's: its bidder's standing bid (standing_bid), the only one on the
+    private (auction_bid); highest_bid reads it; the sale takes it away, and nothing stays set aside."""
+    g = new_game()
+    a, b, c, d = seats(g)
+    act(g, bid(a, "P1", 20))
+    assert g._bids() == [("P1", g.find(a).id, 20)] and g.call("highest_bid", g.find("P1")) == 20
+    act(g, bid(b, "P1", 35))
+    assert g._bids() == [("P1", g.find(b).id, 35)] and g.call("highest_bid", g.find("P1")) == 35
+    assert g.call("free_cash", g.find(b)) == 480 - 35 and g.call("free_cash", g.find(a)) == 480
+    pass_(g, c)
+    pass_(g, d)
+    pass_(g, a)
+    assert owner(g, "P1") == b and g._bids() == []
+    assert g.call("free_cash", g.find(b)) == cash(g, b) == 480 - 35
+    assert g.call("highest_bid", g.find("P2")) == 0
+
+
 def test_v_1_all_pass_on_the_first_private_gives_it_at_random_for_nothing():
     winners = set()
     for seed in range(10):
@@ -344,7 +362,7 @@ def test_vi_6_the_buyer_of_p8_founds_the_tr_at_once():
     assert g.g["pending"] == (("corporation", "TR", "choose"),)          # VI.6 three building rights
     act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
     assert g.corp["TR"]["building_rights"] == "ABC"
-    assert g.b_picking() and acting(g) == g.players[0].id                 # V.2 goes on
+    assert g.call("picking") and acting(g) == g.players[0].id                 # V.2 goes on
 
 
 def test_vi_6_no_one_else_founds_the_tr():
@@ -363,7 +381,7 @@ def test_vi_6_p8s_certificate_reserves_a_share_for_the_investor_selected_after_t
     act(g, _tr_par(buyer, 100))
     act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
     investors = {}
-    while g.b_picking():
+    while g.call("picking"):
         name, choice = acting(g), g.g["starting"]["picks"][0]
         act(g, pick(name, choice))
         investors[name] = g.entity("minor", choice)

@@ -916,3 +916,37 @@ def test_a_state_mapping_to_bool_is_E037_at_its_declaration(declared, read):
     found = [(d.code, d.span.line, d.span.column) for d in loaded.errors]
     assert found[:1] == [("E037", 2, 15)], [(d.code, d.message) for d in loaded.errors]
     assert "set[" in (loaded.errors[0].help or "")
+
+
+def test_an_auction_bid_is_the_only_standing_bid_and_the_highest_for_engine_and_model(rulespecs_loaded):
+    """auction_company, auction_bid and highest_bid are the library's (issue 32: no z3 twin, no round
+    bookkeeping of the high bid): in an auction of one private (here the 1830 procedure's among 1800's
+    bidders, on the private on sale) a raise becomes the raiser's standing bid on it and the only one,
+    and highest_bid reads it. The model's raise beats the high bid it replaces, whoever held it, and
+    leaves the bids on the other privates as they were."""
+    import z3
+
+    from compiler.verify.model import AUCTION, Model, bid_var
+    from compiler.verify.translate import Translator
+
+    title = rulespecs_loaded.program.titles["1800"]
+    model = Model(title)
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    lot = tr.call_routine(tr.routines["auction_company"], [], {}, ctx)
+    on_sale = tr.call_routine(tr.routines["private_on_sale"], [], {}, ctx)
+    x = next(x for x in model.privates
+             if z3.Solver().check(pre[AUCTION], on_sale == model.z(x), *model.vars.domain(pre)) == z3.sat)
+    other = next(y for y in model.privates if y != x)
+    p, q = model.players[0], model.players[1]
+    tr.call_routine(tr.routines["auction_bid"], [model.z(p), z3.IntVal(165)], {}, ctx)
+    high = tr.call_routine(tr.routines["highest_bid"], [model.z(x)], {}, ctx)
+    post = ctx.state
+    premises = [pre[AUCTION], on_sale == model.z(x), pre[bid_var(x, q)] == 160, *model.vars.domain(pre)]
+    assert z3.Solver().check(*premises, lot == model.z(x)) == z3.sat
+    for claim in (lot == model.z(x), post[bid_var(x, p)] == 165, post[bid_var(x, q)] == 0, high == 165,
+                  post[bid_var(other, q)] == pre[bid_var(other, q)]):
+        solver = z3.Solver()
+        solver.add(*premises, z3.Not(claim))
+        assert solver.check() == z3.unsat, claim

@@ -179,7 +179,7 @@ class Auctions:
         queue = tuple(p.id for p in self.privates if not self.closed[p.id])
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "auction")
-        self.j.set(self.g, "starting", {"queue": queue, "auctions": 0, "high": None, "passed": frozenset(),
+        self.j.set(self.g, "starting", {"queue": queue, "auctions": 0, "passed": frozenset(),
                                         "picks": None, "picked": frozenset()})
         if queue:
             self._open_auction()
@@ -193,7 +193,7 @@ class Auctions:
             st["auctions"] -= 1  # the previous opener opens again (auction_all_pass_first: discount)
             del st["repeat_at"]
         opener = (self.g["priority"] + st["auctions"]) % self.n
-        st.update(auctions=st["auctions"] + 1, high=None, passed=frozenset())
+        st.update(auctions=st["auctions"] + 1, passed=frozenset())
         self.j.set(self.g, "starting", st)
         self.j.set(self.g, "turn", opener)
 
@@ -207,7 +207,7 @@ class Auctions:
         (`_end_open_auction`)."""
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "auction")
-        self.j.set(self.g, "starting", {"open": True, "queue": (), "auctions": 0, "high": None,
+        self.j.set(self.g, "starting", {"open": True, "queue": (), "auctions": 0,
                                         "passed": frozenset(), "picks": None, "picked": frozenset(),
                                         "passes": 0, "last_bidder": None})
         self._set_bids([])
@@ -229,6 +229,12 @@ class Auctions:
     def b_bid_placed(self, player: Entity) -> None:
         """bid_placed(P): P has just placed a bid (the library's place_bid, open_bid, move_bid set it): the turn
         passes on. In the open auction a bid breaks the run of passes and takes P out of the passing order."""
+        if self.g.get("auction"):
+            self._next_bidder()  # a raise in the auction among a private's bidders
+            return
+        if self.g["round"] == "auction" and not self._open_auction_on():
+            self._next_bidder_in_auction()  # a bid in the Starting Round's auction
+            return
         if not self._open_auction_on():
             self.j.set(self.g, "acted", True)
             self.j.set(self.g, "passes", 0)
@@ -283,12 +289,17 @@ class Auctions:
     def _starting_rule(self, name: str) -> str | None:
         return self.DATA.rules.get(f"property {name}")
 
-    def b_auction_bid(self, player: Entity, amount: int) -> None:
-        """auction_bid(P, n): in the opening auction, P bids n for the private on auction (the new high bid)."""
-        st = dict(self.g["starting"])
-        st["high"] = (player.id, amount)
-        self.j.set(self.g, "starting", st)
-        self._next_bidder_in_auction()
+    def _high_bid(self, item_id: str) -> tuple[str, int] | None:
+        """The high bid on the private `item_id` in an auction (the Starting Round's, or one among a
+        private's bidders), as (player, amount): its bidder's standing bid (the library's `standing_bid`,
+        which the library's auction_bid leaves as the only one on it); None before a bid."""
+        bids = [(pid, amount) for x, pid, amount in self._bids() if x == item_id]
+        return max(bids, key=lambda b: b[1]) if bids else None
+
+    def _highest_bid(self, item_id: str) -> int:
+        """The library's highest_bid: the highest standing bid on the private `item_id`, or 0."""
+        high = self._high_bid(item_id)
+        return high[1] if high is not None else 0
 
     def _show_auction_discount(self) -> None:
         """The library's auction_discount (`auction_all_pass_first: discount`): the round's discount on the
@@ -307,13 +318,14 @@ class Auctions:
         """The turn goes to the next player in seating order who has not passed; when that is the high
         bidder, every other player has passed and the high bidder wins."""
         st = self.g["starting"]
+        high = self._high_bid(st["queue"][0])
         for step in range(1, self.n + 1):
             index = (self.g["turn"] + step) % self.n
             pid = self.players[index].id
             if pid in st["passed"]:
                 continue
-            if st["high"] is not None and pid == st["high"][0]:
-                self._auction_sold(self.entity("player", pid), st["high"][1])
+            if high is not None and pid == high[0]:
+                self._auction_sold(self.entity("player", pid), high[1])
                 return
             self.j.set(self.g, "turn", index)
             return
@@ -343,7 +355,7 @@ class Auctions:
                 item = self.entity("private", st["queue"][0])
                 st = dict(st)
                 st["discount"] = st.get("discount", 0) + int(self.DATA.properties.get("min_bid_raise", 5))
-                st.update(high=None, passed=frozenset())
+                st.update(passed=frozenset())
                 self.j.set(self.g, "starting", st)
                 self._show_auction_discount()
                 if int(self._value(item.get("cost"), f"private {item} cost")) - st["discount"] <= 0:
@@ -372,6 +384,7 @@ class Auctions:
         """The private on auction goes to `player` for `amount`, paid to the bank; the next auction opens."""
         st = dict(self.g["starting"])
         item = self.entity("private", st["queue"][0])
+        self._set_bids([b for b in self._bids() if b[0] != item.id])  # its high bid is paid
         self.transfer(amount, player, BANK)
         self.move(item, BANK, player)
         self._grant(player, item)
@@ -398,7 +411,7 @@ class Auctions:
         if self.pickables:
             st = dict(self.g["starting"])
             st["picks"] = tuple(x.id for x in self.pickables if self._in_play_pickable(x))
-            st.update(high=None, passed=frozenset())
+            st.update(passed=frozenset())
             self.j.set(self.g, "starting", st)
             self.j.set(self.g, "turn", self.g["priority"])
             if st["picks"]:
@@ -414,14 +427,9 @@ class Auctions:
         self.j.on_rollback(lambda: self.players.__setitem__(slice(None), old))
         self.players[:] = order
 
-    def b_picking(self) -> bool:
-        """picking(): whether the players are picking the components of `free_pick` after the opening auction."""
-        st = self.g.get("starting")
-        return self.g["round"] == "auction" and bool(st) and st["picks"] is not None
-
     def b_pickable(self, item: Any) -> bool:
         """pickable(X): X is one of the `free_pick` components still on offer."""
-        return self.b_picking() and isinstance(item, Entity) and item.id in self.g["starting"]["picks"]
+        return self.call("picking") and isinstance(item, Entity) and item.id in (self.g["starting"]["picks"] or ())
 
     def b_pick(self, player: Entity, item: Entity) -> None:
         """pick(P, X): P takes X for free; once every player has picked, the rest leave the game."""
@@ -446,7 +454,7 @@ class Auctions:
 
     def _end_starting_round(self) -> None:
         st = dict(self.g["starting"])
-        st.update(queue=(), high=None, passed=frozenset(), picks=None)
+        st.update(queue=(), passed=frozenset(), picks=None)
         self.j.set(self.g, "starting", st)
         self._show_auction_discount()
         self._start_stock_round(self.g["priority"])
@@ -455,7 +463,7 @@ class Auctions:
         if self._open_auction_on():
             self._open_auction_pass(player)
             return
-        if self.b_picking():
+        if self.call("picking"):
             raise IllegalAction(f"each player selects one {self.DATA.properties.get('free_pick')}; {player} may not pass",
                                 rule=self._starting_rule("free_pick"))
         self._opening_auction_pass(player)
@@ -475,30 +483,6 @@ class Auctions:
 
     # 1830-style bidding for privates not yet offered (a title's option may turn it on)
 
-    def b_highest_bid(self, item: Entity) -> int:
-        """highest_bid(X): the highest bid on private X, or 0."""
-        if self.g["round"] == "auction" and not self._open_auction_on():
-            high = self.g["starting"]["high"]
-            return high[1] if high is not None and self.b_auction_company() == item else 0
-        if self.g.get("auction") and self.g["auction"]["company"] == item.id:
-            return self.g["auction"]["high"][1]
-        return max((a for x, _, a in self._bids() if x == item.id), default=0)
-
-    def b_auction_company(self) -> Entity | None:
-        """auction_company(): the private being auctioned."""
-        if self.g["round"] == "auction":
-            queue = self.g["starting"]["queue"]
-            return self.entity("private", queue[0]) if queue and not self.b_picking() else None
-        auction = self.g.get("auction")
-        return self.entity("private", auction["company"]) if auction else None
-
-    def b_raise_bid(self, player: Entity, amount: int) -> None:
-        """raise_bid(P, n): in the auction, P raises the high bid to n."""
-        auction = dict(self.g["auction"])
-        auction["high"] = (player.id, amount)
-        self.j.set(self.g, "auction", auction)
-        self._next_bidder()
-
     def _auction_pass(self, player: Entity) -> None:
         """A bidder drops out; the last one left buys at the high bid."""
         auction = dict(self.g["auction"])
@@ -511,20 +495,20 @@ class Auctions:
             return
         auction["turn"] = order[index % len(order)]
         self.j.set(self.g, "auction", auction)
-        if auction["turn"] == auction["high"][0]:
+        if auction["turn"] == self._high_bid(auction["company"])[0]:
             self._next_bidder()
 
     def _next_bidder(self) -> None:
         auction = dict(self.g["auction"])
         bidders = list(auction["bidders"])
         index = (bidders.index(auction["turn"]) + 1) % len(bidders)
-        if bidders[index] == auction["high"][0]:
+        if bidders[index] == self._high_bid(auction["company"])[0]:
             index = (index + 1) % len(bidders)
         auction["turn"] = bidders[index]
         self.j.set(self.g, "auction", auction)
 
     def _auction_won(self, auction: dict) -> None:
-        winner_id, amount = auction["high"]
+        winner_id, amount = self._high_bid(auction["company"])
         item = self.entity("private", auction["company"])
         self.j.set(self.g, "auction", None)
         self.state_set("in_auction", (), False)  # the library's flag
@@ -559,9 +543,9 @@ class Auctions:
         high = max(bids, key=lambda b: (b[2], -self.players.index(self.entity("player", b[1]))))
         order = [p.id for p in self._seating_from(self.entity("player", high[1])) if p.id in {b[1] for b in bids}]
         order.append(high[1])
-        self._set_bids([b for b in self._bids() if b[0] != item.id])
-        self.j.set(self.g, "auction", {"company": item.id, "bidders": tuple(order), "turn": order[0],
-                                       "high": (high[1], high[2])})
+        # the auction's high bid is its bidder's standing bid, the only one left on the private
+        self._set_bids([b for b in self._bids() if b[0] != item.id] + [high])
+        self.j.set(self.g, "auction", {"company": item.id, "bidders": tuple(order), "turn": order[0]})
         self.state_set("in_auction", (), True)  # the library's flag
         return True
 

@@ -73,21 +73,23 @@ class Candidates:
         if self._open_auction_on():
             return self._open_bid_candidates(entity, who, None)
         if self.g["round"] == "auction":
-            if self.b_picking():
-                return [{"type": "bid", **who, "minor": x, "price": 0} for x in self.g["starting"]["picks"]]
-            item = self.b_auction_company()
-            high = self.g["starting"]["high"]
+            if self.call("picking"):
+                return [{"type": "bid", **who, "minor": x, "price": 0} for x in self.g["starting"]["picks"] or ()]
+            item = self.call("auction_company")
+            if item is None:
+                return []  # no private left on auction (a state the validator makes up)
+            high = self._high_bid(item.id)
             face = int(self._value(item.get("cost"), f"private {item} cost"))
             prices = (face, face + step, face + 4 * step) if high is None else (high[1] + step, high[1] + 2 * step)
             return [{"type": "bid", **who, "company": item.id, "price": p} for p in prices]
         if auction:
-            high = auction["high"][1]
+            high = self._highest_bid(auction["company"])
             for amount in (high + step, high + 2 * step):
                 out.append({"type": "bid", **who, "company": auction["company"], "price": amount})
             return out
         for pid in self._privates_for_sale()[1:]:
             item = self.entity("private", pid)
-            floor = max(int(item.get("cost", 0)), self.b_highest_bid(item)) + step
+            floor = max(int(item.get("cost", 0)), self._highest_bid(item.id)) + step
             out.append({"type": "bid", **who, "company": pid, "price": floor})
         return out
 
@@ -110,7 +112,7 @@ class Candidates:
             if self.closed[item.id] or self.owner[item.id] is not BANK or item.id == old:
                 continue
             face = int(self._value(item.get("cost"), f"private {item} cost"))
-            high = self.b_highest_bid(item)
+            high = self._highest_bid(item.id)
             least = max(face, high + raise_) if high else face
             least = -(-least // step) * step
             for price in (least, least + step):

@@ -964,7 +964,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                       and args and self.call("president", acting) == args[0])
         if args and args[0] != acting and not for_acting and kind not in self._any_time_actions():
             if isinstance(args[0], Entity) and self.b_auction_passed(args[0]):
-                raise IllegalAction(f"{args[0]} passed in the auction of {self.b_auction_company()} and may not "
+                raise IllegalAction(f"{args[0]} passed in the auction of {self.call('auction_company')} and may not "
                                     "re-enter the bidding for it", rule=self._starting_rule("auction_pass_final"))
             turn_rule = self.DATA.rules.get("cite action pass") or self.DATA.rules.get("action pass") or rule
             raise IllegalAction(f"it is {acting}'s turn, not {args[0]}'s", rule=turn_rule,

@@ -91,9 +91,9 @@ class Records:
     def _auction_summary(self) -> dict:
         """The opening auction in the state summary: the private on auction, its high bid, who passed."""
         st = self.g["starting"]
-        item = self.b_auction_company()
+        item = self.call("auction_company")
         return {"company": item.id if item else None,
-                "high_bid": list(st["high"]) if st["high"] else None,
+                "high_bid": list(high) if item and not st.get("open") and (high := self._high_bid(item.id)) else None,
                 "passed": sorted(st["passed"]),
                 "picks": list(st["picks"]) if st["picks"] is not None else None,
                 # the open auction's standing bids: [private, player, amount]

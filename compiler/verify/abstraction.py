@@ -29,7 +29,6 @@ from compiler.verify.model import (
     Ent,
     Model,
     Unsupported,
-    bid_var,
     hold_name,
     state_var,
 )
@@ -530,9 +529,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"revenue:{c.id}"] = st["revenue"]
     for c in model.layout_corps:
         out[f"layout:{c.id}"] = game.certs_of[c.id][0].percent
-    auction = g.get("auction")  # (whether one is under way: the library's flag in_auction, below)
-    out["auction_company"] = model.entity("private", auction["company"]) if auction else NONE
-    out["auction_high"] = auction["high"][1] if auction else 0
     # the draft's picks so far (the runtime keeps them after the draft; the model only during it)
     drafted = (g.get("draft") or {}).get("choices", ()) if g["round"] == "draft" else ()
     # (a pick paid for when picked, `paid_at: pick`, is the player's: nothing is left pending)
@@ -578,15 +574,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         for name, ids in elements:
             # (an amount's: its number, 0 where none was set)
             out[name] = held.get(ids, 0) if isinstance(held, dict) else ids in held
-    starting = g.get("starting")
-    if g["round"] in ("auction", "finished") and starting and starting.get("queue") \
-            and starting.get("high") is not None:
-        # the Starting Round's high bid (first_round: auction): its bidder's bid on the private on auction
-        # (the standing bids, `standing_bid`, above), which stands as it was when the players end the game
-        # during the auction (`end_game`)
-        x, p = model.entity("private", starting["queue"][0]), model.entity("player", starting["high"][0])
-        if x is not None and p is not None:
-            out[bid_var(x, p)] = starting["high"][1]
     if model.cards is not None:
         for c in model.corporations:
             key = g.get("cards", {}).get(c.id)

@@ -9,7 +9,7 @@ from typing import Any
 import z3
 
 from compiler.runtime.game import GameBase
-from compiler.verify.model import BANK, NONE, ROUNDS, SCRAP, Ent, GapError, GapValue, Unsupported
+from compiler.verify.model import BANK, ROUNDS, SCRAP, Ent, GapError, GapValue, Unsupported
 from compiler.verify.terms import (
     AND,
     DIV,
@@ -60,22 +60,6 @@ class AbilityBuiltins:
 
     def b_take_round_track_row(self, ctx: Ctx, corp: Any, slot: Any) -> None:
         """As GameBase.b_take_round_track_row: the round track is outside the model."""
-
-    def b_picking(self, ctx: Ctx) -> Any:
-        """As GameBase.b_picking: in the auction round, while picks are on offer.
-        After an opening auction (`first_round: auction`) the picks follow the
-        sale of the last private: the round is still the auction's and no
-        private is left with the bank (with no `free_pick`, never). Otherwise
-        an oracle says."""
-        first_round = self.m.prop_value("first_round")
-        ctx.shared.reads.add("property", "first_round", first_round)
-        if first_round == "auction":
-            kind = self.m.prop_value("free_pick")
-            ctx.shared.reads.add("property", "free_pick", kind)
-            if kind in (None, "none"):
-                return False
-            return AND(self.b_in_round(ctx, "auction"), self.starting_head(ctx) == self.m.z(NONE))
-        return AND(self.b_in_round(ctx, "auction"), self.oracle(ctx, "picking", ()))
 
     def b_pickable(self, ctx: Ctx, item: Any) -> Any:
         """As GameBase.b_pickable: only a component of the title's `free_pick`

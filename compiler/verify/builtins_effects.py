@@ -561,7 +561,7 @@ class EffectBuiltins:
         """`b_pass_turn` where no decision is declined."""
         if self.m.prop_value("first_round") == "auction":
             # as GameBase._starting_pass: while the players pick (`free_pick`), nobody may pass
-            ctx.require(NOT(self.b_picking(ctx)))
+            ctx.require(NOT(self.tr.truthy(self.tr.call("picking", [], {}, ctx))))  # the library's
         if self.m.draft_items:
             # (each branch changes the state only on its own path)
             drafting = ctx.state["round"] == ROUNDS.index("draft")
@@ -700,11 +700,6 @@ class EffectBuiltins:
         for c in self.m.corporations:
             name = f"collected:{kind}@{c.id}"
             ctx.state[name] = IF(ctx.path, 0, ctx.state[name])
-
-    def b_raise_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
-        st = ctx.state
-        st["auction_high"] = IF(ctx.path, zi(amount), st["auction_high"])
-        self.turn_over(ctx)
 
     def b_private_sold(self, ctx: Ctx, player: Any, item: Any) -> None:
         self.grant(ctx, self.ent(player), self.ent(item))

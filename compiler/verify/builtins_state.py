@@ -10,7 +10,6 @@ import z3
 
 from compiler.runtime.game import COMBINED_STEPS
 from compiler.verify.model import (
-    AUCTION,
     BANK,
     DEPOT,
     ELSEWHERE,
@@ -25,7 +24,6 @@ from compiler.verify.model import (
     Item,
     Reads,
     Unsupported,
-    bid_var,
     hold_name,
 )
 from compiler.verify.terms import (
@@ -932,27 +930,6 @@ class StateBuiltins:
         e = self.ent(item)
         return OR(*[AND(e == m.z(x), ctx.state[f"closed:{x.id}"]) for x in m.privates + m.minors])
 
-    def b_highest_bid(self, ctx: Ctx, item: Any) -> Any:
-        m = self.m
-        st = ctx.state
-        e = self.ent(item)
-        best: Any = 0
-        for x in m.privates:
-            for q in m.players:
-                b = st[bid_var(x, q)]
-                best = IF(AND(e == m.z(x), b > zi(best)), b, best)
-        return IF(AND(st[AUCTION], st["auction_company"] == e), st["auction_high"], best)
-
-    def b_auction_company(self, ctx: Ctx) -> Any:
-        st = ctx.state
-        out = IF(st[AUCTION], st["auction_company"], self.m.z(NONE))
-        first_round = self.m.prop_value("first_round")
-        ctx.shared.reads.add("property", "first_round", first_round)
-        if first_round == "auction":
-            # as GameBase.b_auction_company: the Starting Round's private on auction
-            out = IF(st["round"] == ROUNDS.index("auction"), self.starting_head(ctx), out)
-        return out
-
     def starting_head(self, ctx: Ctx) -> Any:
         """The head of the opening auction's queue (`first_round: auction`): the first private, in the
         order the title lists them, still with the bank and open (the runtime's queue starts as every
@@ -964,24 +941,6 @@ class StateBuiltins:
             assert item is not None
             out = IF(AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{x.id}"])), m.z(x), out)
         return out
-
-    def b_auction_bid(self, ctx: Ctx, player: Any, amount: Any) -> None:
-        """As GameBase.b_auction_bid: the player's bid becomes the high bid on the private on auction
-        (kept as that player's bid on it; the bid it beats is gone). Whether every other player has
-        passed, so that the private is sold now, is the runtime's (`_next_bidder_in_auction`): the sale
-        is the runtime step `private_sold_to_bidder`."""
-        p = self.ent(player)
-        self.rewrite_bids(ctx, self.starting_head(ctx), lambda q, old: IF(p == self.m.z(q), zi(amount), 0))
-        self.turn_over(ctx)
-
-    def rewrite_bids(self, ctx: Ctx, item: Any, new: Any) -> None:
-        """Where the path holds, each player q's bid on the private `item` (a z3 term) becomes
-        `new(q, old)`, `old` being that bid now (the library's standing_bid, `bid_var`)."""
-        m = self.m
-        for y in m.privates:
-            for q in m.players:
-                name = bid_var(y, q)
-                ctx.state[name] = IF(AND(ctx.path, item == m.z(y)), new(q, ctx.state[name]), ctx.state[name])
 
     def b_sale_price(self, ctx: Ctx) -> Any:
         return ctx.state["sale_price"]

@@ -1184,8 +1184,6 @@ class StateVars:
             # who has picked the company in the draft so far (NONE: nobody), and the price he will pay
             add(f"drafter:{x.id}", "ent", "draft")
             add(f"draft_price:{x.id}", "int", "draft")
-        add("auction_company", "ent", "private")
-        add("auction_high", "int", "private")
         add("phase", "int", "game")
         for kind in model.collect_kinds():
             for c in model.corporations:
@@ -1322,10 +1320,6 @@ class StateVars:
                 out.append(state[name] >= 0)
                 if m.revenue_step > 1:
                     out.append(state[name] % m.revenue_step == 0)
-        if want("auction_company"):
-            out.append(z3.Or([state["auction_company"] == m.z(x) for x in m.privates] + [state["auction_company"] == m.z(NONE)]))
-        if want("auction_high"):
-            out.append(state["auction_high"] >= 0)
         for x in m.draft_items:
             if want(f"drafter:{x.id}"):
                 out.append(z3.Or([state[f"drafter:{x.id}"] == m.z(e) for e in m.players + [NONE]]))

@@ -241,9 +241,8 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         amount = z3.Int("param:amount")
         ctx.shared.params["amount"] = amount
         bid = pre[bid_var(x, p)]
-        sold = [AND(on_sale == m.z(x), OR(AND(bid > 0, amount == bid),
-                                            AND(pre[AUCTION], pre["auction_company"] == m.z(x),
-                                                amount == pre["auction_high"])))]
+        # (an auction's high bid is its bidder's standing bid: the library's auction_bid)
+        sold = [AND(on_sale == m.z(x), bid > 0, amount == bid)]
         ctx.shared.reads.add("property", "first_round", m.prop_value("first_round"))
         if m.prop_value("first_round") == "auction":
             # the Starting Round (`_auction_sold`): the private on auction goes to its high bidder once
@@ -263,7 +262,7 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         ctx.shared.reads.add("property", "private_sale_bidding", m.prop_value("private_sale_bidding"))
         if m.prop_value("private_sale_bidding") is True:
             # the auction among the private's bidders (`_auction_won`) ends; another may begin
-            ctx.havoc([AUCTION, "auction_company", "auction_high"])
+            ctx.havoc([AUCTION])
         b.turn_over(ctx)
         return tr.finish(binding.label("private_sold_to_bidder"), ctx, pre)
 
