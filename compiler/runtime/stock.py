@@ -401,17 +401,27 @@ class StockRound:
         where the title's `presidency_contenders` names them, in operating order (a corporation's own
         unsold shares never count); with the first set of his ordinary certificates worth the president's
         certificate that he gives for it. None when nobody does."""
-        held = {p: self.b_percent(p, corp) for p in self.players}
-        order = self._seating_from(president)
+        # (the percentages read from the owners' index, as `b_percent` reads a player's: asked for every
+        # holder each time the library's take_presidency or can_hand_over_presidency looks)
+        holdings, cid = self.owner.holdings, corp.id
+
+        def percent(holder: Entity) -> int:
+            held = holdings.get(holder)
+            entry = None if held is None else held.get(cid)
+            return 0 if entry is None else entry[0]
+
         challenger = None
-        for p in order:
-            if held[p] > best:
-                best = held[p]
-                challenger = p
+        for p in self._seating_from(president):
+            pct = percent(p)
+            if pct > best:
+                best, challenger = pct, p
         if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()):
-            for corp_holder in sorted((c for c in self.corporations if c != corp and not self.corp[c.id]["closed"]
-                                       and self.corp[c.id]["cell"] is not None), key=self._operating_key):
-                pct = self.b_percent(corp_holder, corp)
+            # the corporations holding more than the best so far, in operating order: the first of those
+            # holding the most (only those holding more are put in order: mostly none)
+            more = [(c, pct) for c in self.corporations
+                    if c != corp and (pct := percent(c)) > best and not self.corp[c.id]["closed"]
+                    and self.corp[c.id]["cell"] is not None]
+            for corp_holder, pct in sorted(more, key=lambda entry: self._operating_key(entry[0])):
                 if pct > best:
                     best, challenger = pct, corp_holder
         if challenger is None:
