@@ -38,11 +38,14 @@ def test_an_interrupt_ends_the_worker_pool_and_its_queued_tasks():
 
     with pytest.raises(KeyboardInterrupt):
         with worker_pool(2, multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_sleep, 600) for _ in range(6)]
+            for _ in range(6):
+                pool.submit(_sleep, 600)
             processes = list(pool._processes.values())
             raise KeyboardInterrupt
     assert processes and not any(p.is_alive() for p in processes)
-    assert sum(f.cancelled() for f in futures) >= 3  # (those not yet handed to a worker's queue)
+    # (how many of the queued tasks were cancelled, rather than ended with their workers, is the
+    # executor's race: a fresh clone's CI run under load cancelled 2 of 6, a quiet one 0 to 3; a count
+    # was asserted and failed there. What matters is the above: no worker runs on.)
     # without an interrupt, every task's result
     with worker_pool(2, multiprocessing.get_context("fork")) as pool:
         assert sorted(f.result() for f in [pool.submit(_sleep, 0) for _ in range(3)]) == [0, 0, 0]
