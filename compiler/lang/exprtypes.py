@@ -396,22 +396,8 @@ class ExpressionTypes:
 
 
 def _comparisons(node) -> list[s.Binary]:
-    """Every `==`, `!=`, `in` and `not in` in a rule or condition, outermost first (iterative, as
-    `_too_deep`)."""
-    found: list[s.Binary] = []
-    stack: list[object] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (list, tuple)):
-            stack.extend(reversed(item))
-            continue
-        fields = getattr(item, "__dataclass_fields__", None)
-        if fields is None:
-            continue
-        if isinstance(item, s.Binary) and item.op in ("==", "!=", "in", "not in"):
-            found.append(item)
-        stack.extend(getattr(item, name) for name in reversed(list(fields)) if name not in ("span", "prov", "value_spans"))
-    return found
+    """Every `==`, `!=`, `in` and `not in` in a rule or condition, outermost first."""
+    return [item for item in s.walk(node) if isinstance(item, s.Binary) and item.op in ("==", "!=", "in", "not in")]
 
 
 def _read(decl) -> tuple:
@@ -438,18 +424,7 @@ def _locals(decl) -> set[str]:
             names.add(st.name)
         elif isinstance(st, s.For):
             names.add(st.var)
-    stack: list[object] = [_read(decl)]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (list, tuple)):
-            stack.extend(item)
-            continue
-        fields = getattr(item, "__dataclass_fields__", None)
-        if fields is None:
-            continue
-        if isinstance(item, s.Quantifier):
-            names.add(item.var)
-        stack.extend(getattr(item, name) for name in fields if name not in ("span", "prov", "value_spans"))
+    names |= {item.var for item in s.walk(_read(decl)) if isinstance(item, s.Quantifier)}
     return names
 
 
