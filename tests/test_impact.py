@@ -292,3 +292,21 @@ def test_the_proofs_minutes_and_no_proofs_are_said_up_front_on_a_terminal(tmp_pa
     shown = sys.stderr.getvalue()
     assert "<the games start>" in shown
     assert ("--no-proofs" in shown.split("<the games start>")[0]) is said
+
+
+def test_missing_errata_are_said_before_the_proofs_minutes(tmp_path, monkeypatch):
+    """`rulec impact missing.rules` on a terminal said the proofs would take minutes, then that the file
+    was not there: the error comes alone, before any word of the work."""
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    missing = tmp_path / "missing.rules"
+    assert main(["impact", str(missing)]) == 1
+    shown = sys.stderr.getvalue()
+    assert shown.strip() == f"rulec impact: cannot read the errata {missing}: no such file", shown

@@ -864,8 +864,12 @@ def cmd_simulate(args) -> int:
 def cmd_impact(args) -> int:
     """`rulec impact ERRATA.rules [LOGS...]`: what the errata change (`compiler.verify.impact`)."""
     from compiler.app.command import unwritable_folder
-    from compiler.verify.impact import ImpactError, impact, write_html
+    from compiler.verify.impact import ImpactError, impact, unreadable, write_html
 
+    if (why := unreadable(Path(args.errata))) is not None:
+        # said before the hint on the proofs' minutes, which would read as the work starting
+        print(f"rulec impact: cannot read the errata {args.errata}: {why}", file=sys.stderr)
+        return EXIT_FAIL
     missing = [log for log in args.logs if not Path(log).exists()]
     if missing:
         # a log named that is not there: a report on the others would read as "this erratum changes none"

@@ -82,6 +82,15 @@ class Amendment:
         return bool(names & set(self.titles))
 
 
+def unreadable(errata: Path) -> str | None:
+    """Why the errata file cannot be read, or None: a folder or a device (`/dev/null`) is there, and
+    "no such file" would send one looking for a typo."""
+    if errata.is_file():
+        return None
+    return ("no such file" if not errata.exists() else "a folder, not a file of errata" if errata.is_dir()
+            else "not a regular file (a device or a pipe); write the errata in a .rules file")
+
+
 def amend(errata: Path, rules: list[Path] | None = None) -> Amendment:
     """Read the errata file and resolve the rulespecs (`rules`: files or folders of one's own, as
     `rulec build PATH...` takes; rulespecs/ by default) without and with it. Raises `ImpactError`
@@ -93,10 +102,7 @@ def amend(errata: Path, rules: list[Path] | None = None) -> Amendment:
     from compiler.lang.parse import parse_file
     from compiler.lang.resolve import is_reading, resolve
 
-    if not errata.is_file():
-        # a folder or a device (`/dev/null`) is there: "no such file" would send one looking for a typo
-        why = ("no such file" if not errata.exists() else "a folder, not a file of errata" if errata.is_dir()
-               else "not a regular file (a device or a pipe); write the errata in a .rules file")
+    if (why := unreadable(errata)) is not None:
         raise ImpactError(f"cannot read the errata {errata}: {why}")
     everything = load(rules or None, check=False)
     shown = paths.display(errata)
