@@ -486,10 +486,15 @@ class Candidates:
             return
         if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
             return
+        # each tile's first copy not in use, worked out once: the state is the same at every lay listed (a
+        # candidate tried between two is rolled back)
+        copies: dict[str, int] = {}
         for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity],
                                          exhaustive=self._exhaustive, skip=self._hexes_refused(who)):
-            used = self.board.in_use.get(lay.tile, set())
-            copy = next(i for i in range(len(used) + 1) if i not in used)
+            copy = copies.get(lay.tile)
+            if copy is None:
+                used = self.board.in_use.get(lay.tile, ())
+                copy = copies[lay.tile] = next(i for i in range(len(used) + 1) if i not in used)
             yield {**lay.action(entity.id, copy), "entity_type": entity.kind}
 
     def _hexes_refused(self, who: dict) -> Callable[[str], bool] | None:

@@ -893,6 +893,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         try:
             if redo:
                 self.j.redo(kept[2])
+                self._named_shares = kept[3]
             else:
                 self._dispatch(action)
             self._check_takeovers()

@@ -24,6 +24,8 @@ from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_
 _OPENS = object()
 #: the key of `_prefix_refused`'s verdicts by the fields as an action gives them
 _RAW = object()
+#: the key of a legal plain pass's kept changes among a listing's answers (`is_legal`)
+_KEPT = object()
 
 
 def _shuffle_inline(rng: random.Random, order: list) -> None:
@@ -192,6 +194,10 @@ class Listing(Candidates):
                 key = ("pass", action.get("entity"), action.get("entity_type"))
                 known_pass = answers[1].get(key)
                 if known_pass is not None:
+                    if known_pass and self._keep_trial and not self.j._marks:
+                        # drawn by random play: its trial's changes, kept with the verdict (`_keep`)
+                        kept = answers[1].get((_KEPT, key))
+                        self._kept_trial = None if kept is None else (_copied(action), self.j.generation, *kept)
                     return known_pass
             opened = self._trial_opening(action, kind, answers[1])
         legal = True
@@ -208,6 +214,12 @@ class Listing(Candidates):
         finally:
             if done and self._keep_trial and len(self.j._marks) == 1:
                 self._keep(action)
+            elif done and key is not None and len(self.j._marks) == 1:
+                # a plain pass, legal in the listing's state: its changes kept with its verdict, for random
+                # play's draw of it (`_keep`)
+                kept = self.j.rollback_kept()
+                if kept is not None:
+                    answers[1][(_KEPT, key)] = (kept, self._named_shares)
             else:
                 self.j.rollback()
         if key is not None:
@@ -217,8 +229,9 @@ class Listing(Candidates):
     #: in random_legal_action's draw, where the first legal candidate's trial is kept (`_keep`)
     _keep_trial = False
     #: (the action, as it was tried; the journal's generation after its rollback; `Journal.rollback_kept`'s
-    #: changes): the legal trial random play drew last, which `process` redoes where it is given that
-    #: action next, with no change to the game between
+    #: changes; the certificates named as the trial left them, `_named_shares`): the legal trial random play
+    #: drew last, which `process` redoes where it is given that action next, with no change to the game
+    #: between
     _kept_trial: tuple | None = None
 
     def _keep(self, action: Action) -> None:
@@ -227,7 +240,7 @@ class Listing(Candidates):
         changes (the trial's dispatch is the processing's, `_quiet_dispatch` where it opens quietly: the
         same in the same state), each recorded in the journal as it was."""
         kept = self.j.rollback_kept()
-        self._kept_trial = None if kept is None else (_copied(action), self.j.generation, kept)
+        self._kept_trial = None if kept is None else (_copied(action), self.j.generation, kept, self._named_shares)
 
     def _trial_opening(self, action: Action, kind: str, answers: dict) -> tuple | bool | None:
         """For a candidate tried in a listing: `_quiet_opening`'s answer for its action and entity (kept with
