@@ -139,12 +139,13 @@ class Candidates:
                 layouts = corp.get("share_layouts")
                 # the founder picks the size of the president's certificate, where the action names one
                 percents = sorted(layouts) if isinstance(layouts, dict) and named_percent else None
-                if self._runs_listed:
-                    # random play's listing: a group known refused is a run of as many places, not built
+                if self._runs_listed and self._group_known_refused(group):
+                    # random play's listing: a group known refused is a run of as many places, not built (its
+                    # probe's answer is kept with the listing's: asked again below where the group is built)
                     count = sum(len(found[1]) for found in (self._par_price_found(prices, price, named_slot)
                                                             for price in self.b_par_prices(corp))
                                 if found is not None) * (1 if percents is None else len(percents))
-                    if count and self._group_known_refused(group):
+                    if count:
                         out.append(_KnownRefused(count))
                         continue
                 for price in self.b_par_prices(corp):

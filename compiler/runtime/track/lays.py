@@ -328,8 +328,13 @@ def iter_legal_lays(
 def _city_hexes(board: Board) -> frozenset[str]:
     """The hexes whose tile has a city (a lay raising a city's value needs no route, 18CO 5.6.10): read
     of each tile's count of its nodes by kind, made once (`Tile.count`)."""
+    kept = board.__dict__.get("_city_hexes")
+    if kept is not None and kept[0] == board.version:
+        return kept[1]  # (kept by the board's version, which moves with every change to it)
     placed = board.placed
-    return frozenset(h for h in board.hexes if placed[h].tile.count("city"))
+    found = frozenset(h for h in board.hexes if placed[h].tile.count("city"))
+    board.__dict__["_city_hexes"] = (board.version, found)
+    return found
 
 
 def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
