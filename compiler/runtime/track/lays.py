@@ -461,7 +461,23 @@ def _keeps_track(board: Board, old: Tile, old_rotation: int, tile: Tile, name: s
     maps it (a lay outside a private's special power): a function of the tiles and of the
     board's fixed rules (its upgrade chart, `merges`)."""
     loose = name in (board.upgrades or {}).get(old.name, ())
-    return _rotations_keeping(old, old_rotation, tile, loose, board.merges(old, tile))
+    merge = board.merges(old, tile)
+    return _paired(old, (_rotations_keeping, old_rotation, id(tile), loose, merge), tile,
+                   _rotations_keeping, old, old_rotation, tile, loose, merge)
+
+
+def _paired(old: Tile, key: tuple, new: Tile, function: Callable, *args: Any) -> Any:
+    """`function(*args)`, a function of the tiles `old` and `new` (and of values), kept on `old` by `key`
+    (the function and its arguments with `new`'s identity, `Tile._pairs`)."""
+    pairs = old._pairs
+    found = pairs.get(key)
+    if found is not None and found[0] is new:
+        return found[1]
+    answer = function(*args)
+    if len(pairs) >= 4096:
+        pairs.clear()
+    pairs[key] = (new, answer)
+    return answer
 
 
 @lru_cache(maxsize=None)
@@ -728,7 +744,9 @@ def _connects(
     `any_path`, some path of `tile`, old or new (`TrackRules.reached_upgrades`)."""
     old = board.placed[h]
     lay = _layout(tile, rotation)
-    new_paths = _new_paths(old.tile, old.rotation, tile, rotation, tuple(mapping), any_path)
+    mapping = tuple(mapping)
+    new_paths = _paired(old.tile, (_new_paths, old.rotation, id(tile), rotation, mapping, any_path), tile,
+                        _new_paths, old.tile, old.rotation, tile, rotation, mapping, any_path)
     if not new_paths:
         return False
     holders: dict[int, list[str | None]] = {}
