@@ -85,8 +85,8 @@ def test_an_action_random_play_drew_is_redone_as_processing_it_would_do(title):
         assert game.board.placed == twin.board.placed and game.board.tokens == twin.board.tokens
     assert redone > 0.7 * played
     assert game.copy()._kept_trial is None  # (a copy redoes nothing of its original's)
-    # a drawn action that moves money, kept; then every holder's cash changed (in a transaction of its own)
-    # before it is processed: it is dispatched, in the changed state
+    # a drawn action that moves money, kept; then every holder's cash changed (in a transaction of its own,
+    # and outside any) before it is processed: it is dispatched, in the changed state
     while True:
         drawn = game.random_legal_action(rng)
         if game._kept_trial is not None and any(op[0] == "set" and op[1] is game.cash for op, _ in game._kept_trial[2]):
@@ -98,6 +98,17 @@ def test_an_action_random_play_drew_is_redone_as_processing_it_would_do(title):
         for holder in list(each.cash):
             each.j.set(each.cash, holder, each.cash[holder] + 1)
         each.j.commit()
+        each.process(dict(drawn) if each is twin else drawn)
+    assert game.state() == twin.state()
+    while True:
+        drawn = game.random_legal_action(rng)
+        if game._kept_trial is not None and any(op[0] == "set" and op[1] is game.cash for op, _ in game._kept_trial[2]):
+            break
+        game.process(drawn)
+        twin.process(dict(drawn))
+    for each in (game, twin):
+        for holder in list(each.cash):
+            each.j.set(each.cash, holder, each.cash[holder] + 1)
         each.process(dict(drawn) if each is twin else drawn)
     assert game.state() == twin.state()
 

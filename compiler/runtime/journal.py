@@ -19,7 +19,9 @@ class Journal:
     def __init__(self) -> None:
         self._undo: list[tuple] = []
         self._marks: list[int] = []
-        #: moves on at every begin, commit and rollback (`JournaledRandom` records once per transaction)
+        #: moves on at every begin, commit and rollback, and at every change made outside a transaction
+        #: (`JournaledRandom` records once per transaction; `GameBase.process` redoes a kept trial only where
+        #: it has not moved since)
         self.generation = 0
 
     # -- transactions
@@ -137,6 +139,8 @@ class Journal:
             return
         if self._marks:
             self._undo.append(("set", container, key, old))
+        else:
+            self.generation += 1  # (a change outside a transaction: see `generation`)
         container[key] = value
 
     def delete(self, container: dict, key: Any) -> None:
@@ -144,17 +148,23 @@ class Journal:
             return
         if self._marks:
             self._undo.append(("set", container, key, container[key]))
+        else:
+            self.generation += 1
         del container[key]
 
     def append(self, container: list, value: Any) -> None:
         if self._marks:
             self._undo.append(("append", container))
+        else:
+            self.generation += 1
         container.append(value)
 
     def insert(self, container: list, index: int, value: Any) -> None:
         index = max(0, min(index, len(container)))
         if self._marks:
             self._undo.append(("insert", container, index))
+        else:
+            self.generation += 1
         container.insert(index, value)
 
     def on_rollback(self, undo, redo=None) -> None:
@@ -164,11 +174,15 @@ class Journal:
         finds (`redo`)."""
         if self._marks:
             self._undo.append(("call", undo, redo))
+        else:
+            self.generation += 1
 
     def remove(self, container: list, value: Any) -> None:
         index = container.index(value)
         if self._marks:
             self._undo.append(("remove", container, index, value))
+        else:
+            self.generation += 1
         del container[index]
 
 
