@@ -340,10 +340,11 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         return result
 
     def _board_redo(self) -> Callable[[], None]:
-        """The board as it is now, to put back (`Journal.rollback_kept`)."""
+        """The board as it is now, to put back (`Journal.rollback_kept`, just before the rollback's
+        `restore` replaces its containers: they are kept as they are, not copied)."""
         board = self.board
-        snapshot = board.snapshot()
-        return lambda: board.restore(snapshot)
+        held = board.held()
+        return lambda: board.adopt(held)
 
     def _value(self, value, what: str):
         return resolve_value(what, value, players=self.n)
