@@ -63,6 +63,56 @@ def _played(game, rng, count):
         game.process(action)
 
 
+@pytest.mark.parametrize("title", ["18CO", "1880 Romania", "1846"])
+def test_an_action_random_play_drew_is_redone_as_processing_it_would_do(title):
+    """Random play's drawn action was tried while listing; `process` makes its trial's changes again
+    (`Listing._keep`) rather than dispatch it anew: the same state after each action as a twin that
+    processes the same actions anew, board, random draws and journal included. Where the game changed
+    between the draw and `process`, the action is dispatched in the changed state."""
+    from compiler.emit.engines import game_class
+
+    Game = game_class(title)
+    seats = ["A", "B", "C", "D"]
+    game, twin = Game(players=seats, seed=3), Game(players=seats, seed=3)
+    rng, played, redone = random.Random(3), 0, 0
+    for _ in range(150):
+        action = game.random_legal_action(rng)
+        played += 1
+        redone += game._kept_trial is not None
+        game.process(action)
+        twin.process(dict(action))
+        assert game.state() == twin.state() and game.rng.getstate() == twin.rng.getstate()
+        assert game.board.placed == twin.board.placed and game.board.tokens == twin.board.tokens
+    assert redone > 0.7 * played
+    assert game.copy()._kept_trial is None  # (a copy redoes nothing of its original's)
+    # a drawn action that moves money, kept; then every holder's cash changed (in a transaction of its own,
+    # and outside any) before it is processed: it is dispatched, in the changed state
+    while True:
+        drawn = game.random_legal_action(rng)
+        if game._kept_trial is not None and any(op[0] == "set" and op[1] is game.cash for op, _ in game._kept_trial[2]):
+            break
+        game.process(drawn)
+        twin.process(dict(drawn))
+    for each in (game, twin):
+        each.j.begin()
+        for holder in list(each.cash):
+            each.j.set(each.cash, holder, each.cash[holder] + 1)
+        each.j.commit()
+        each.process(dict(drawn) if each is twin else drawn)
+    assert game.state() == twin.state()
+    while True:
+        drawn = game.random_legal_action(rng)
+        if game._kept_trial is not None and any(op[0] == "set" and op[1] is game.cash for op, _ in game._kept_trial[2]):
+            break
+        game.process(drawn)
+        twin.process(dict(drawn))
+    for each in (game, twin):
+        for holder in list(each.cash):
+            each.j.set(each.cash, holder, each.cash[holder] + 1)
+        each.process(dict(drawn) if each is twin else drawn)
+    assert game.state() == twin.state()
+
+
 def test_play_on_a_copy_leaves_the_original_as_it_was():
     Game = engine_module("t_1846").Game
     game = Game(players=["Ann", "Bob", "Cyd", "Dee"], seed=5)

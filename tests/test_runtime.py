@@ -41,6 +41,41 @@ def test_journal_nested_transactions():
     assert d["a"] == 2 and not j.active
 
 
+def test_journal_redoes_what_a_kept_rollback_undid():
+    """`rollback_kept` undoes a transaction as `rollback` does, keeping its changes; `redo` makes them
+    again in a new one (each recorded, so a rollback undoes them as ever); an undo with no redo
+    capture makes the changes not redoable."""
+    j = Journal()
+    d, xs, outside = {"a": 1}, [1, 2, 3], {"v": 0}
+
+    def change():
+        j.set(d, "a", 2)
+        j.set(d, "b", 3)
+        j.delete(d, "a")
+        j.append(xs, 4)
+        j.insert(xs, 0, 0)
+        j.remove(xs, 2)
+        old = outside["v"]
+        outside["v"] = old + 5
+        j.on_rollback(lambda: outside.__setitem__("v", old),
+                      lambda: (lambda now=outside["v"]: outside.__setitem__("v", now)))
+
+    j.begin()
+    change()
+    after = (dict(d), list(xs), dict(outside))
+    kept = j.rollback_kept()
+    assert (d, xs, outside) == ({"a": 1}, [1, 2, 3], {"v": 0}) and not j.active
+    j.begin()
+    j.redo(kept)
+    assert (d, xs, outside) == after
+    j.rollback()
+    assert (d, xs, outside) == ({"a": 1}, [1, 2, 3], {"v": 0})
+    j.begin()
+    j.on_rollback(lambda: None)  # no redo capture
+    j.set(d, "a", 9)
+    assert j.rollback_kept() is None and d == {"a": 1}
+
+
 GRID = [
     [80, 90, 100],
     [70, 80, {"price": 90, "zones": ["par"]}],

@@ -424,8 +424,13 @@ class Auctions:
     def _reseat(self, order: list[Entity]) -> None:
         """The players take their seats in `order` (journaled: a refused action puts them back)."""
         old = list(self.players)
-        self.j.on_rollback(lambda: self.players.__setitem__(slice(None), old))
+        self.j.on_rollback(lambda: self.players.__setitem__(slice(None), old), self._seating_redo)
         self.players[:] = order
+
+    def _seating_redo(self):
+        """The seating as it is now, to put back (`Journal.rollback_kept`)."""
+        now = list(self.players)
+        return lambda: self.players.__setitem__(slice(None), now)
 
     def b_pickable(self, item: Any) -> bool:
         """pickable(X): X is one of the `free_pick` components still on offer."""

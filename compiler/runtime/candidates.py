@@ -139,12 +139,13 @@ class Candidates:
                 layouts = corp.get("share_layouts")
                 # the founder picks the size of the president's certificate, where the action names one
                 percents = sorted(layouts) if isinstance(layouts, dict) and named_percent else None
-                if self._runs_listed:
-                    # random play's listing: a group known refused is a run of as many places, not built
+                if self._runs_listed and self._group_known_refused(group):
+                    # random play's listing: a group known refused is a run of as many places, not built (its
+                    # probe's answer is kept with the listing's: asked again below where the group is built)
                     count = sum(len(found[1]) for found in (self._par_price_found(prices, price, named_slot)
                                                             for price in self.b_par_prices(corp))
                                 if found is not None) * (1 if percents is None else len(percents))
-                    if count and self._group_known_refused(group):
+                    if count:
                         out.append(_KnownRefused(count))
                         continue
                 for price in self.b_par_prices(corp):
@@ -486,10 +487,15 @@ class Candidates:
             return
         if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
             return
+        # each tile's first copy not in use, worked out once: the state is the same at every lay listed (a
+        # candidate tried between two is rolled back)
+        copies: dict[str, int] = {}
         for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity],
                                          exhaustive=self._exhaustive, skip=self._hexes_refused(who)):
-            used = self.board.in_use.get(lay.tile, set())
-            copy = next(i for i in range(len(used) + 1) if i not in used)
+            copy = copies.get(lay.tile)
+            if copy is None:
+                used = self.board.in_use.get(lay.tile, ())
+                copy = copies[lay.tile] = next(i for i in range(len(used) + 1) if i not in used)
             yield {**lay.action(entity.id, copy), "entity_type": entity.kind}
 
     def _hexes_refused(self, who: dict) -> Callable[[str], bool] | None:

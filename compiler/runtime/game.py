@@ -336,8 +336,15 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             result = change()
         finally:
             self.board.touch()
-        self.j.on_rollback(lambda: self.board.restore(snapshot))
+        self.j.on_rollback(lambda: self.board.restore(snapshot), self._board_redo)
         return result
+
+    def _board_redo(self) -> Callable[[], None]:
+        """The board as it is now, to put back (`Journal.rollback_kept`, just before the rollback's
+        `restore` replaces its containers: they are kept as they are, not copied)."""
+        board = self.board
+        held = board.held()
+        return lambda: board.adopt(held)
 
     def _value(self, value, what: str):
         return resolve_value(what, value, players=self.n)
@@ -877,10 +884,19 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             # an entity given as an object (this game's or another's) is read by its id, as the format names it
             action = {key: value.id if isinstance(value, Entity) else value for key, value in action.items()}
         original, action = action, self._from_log_ids(action)
+        kept, self._kept_trial = self._kept_trial, None
+        # the trial of this very action random play drew (`Listing._keep`), with no change to the game since
+        # (the journal's generation moves on at every transaction): its changes made again, not dispatched
+        redo = kept is not None and then is None and kept[1] == self.j.generation and not self.j._marks \
+            and action == kept[0]
         self._then = then
         self.j.begin()
         try:
-            self._dispatch(action)
+            if redo:
+                self.j.redo(kept[2])
+                self._named_shares = kept[3]
+            else:
+                self._dispatch(action)
             self._check_takeovers()
             self._end_turn_if_closed()
             self._auto_pass()
@@ -1375,6 +1391,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             shared += [board.geometry, board.hexes, board.tiles, board.upgrades, board.rules, board.nbr,
                        board.borders, board.phases, *board.tiles.values(), *(h.tile for h in board.hexes.values())]
         memo = {id(value): value for value in shared}
+        if self._kept_trial is not None:
+            memo[id(self._kept_trial)] = None  # (random play's kept trial is this game's own: `Listing._keep`)
         memo[id(self._route_memo)] = {}  # caches: the copy keeps its own
         memo[id(self._route_answers)] = {}
         memo[id(self._route_checks)] = {}

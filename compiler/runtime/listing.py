@@ -24,6 +24,8 @@ from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_
 _OPENS = object()
 #: the key of `_prefix_refused`'s verdicts by the fields as an action gives them
 _RAW = object()
+#: the key of a legal plain pass's kept changes among a listing's answers (`is_legal`)
+_KEPT = object()
 
 
 def _shuffle_inline(rng: random.Random, order: list) -> None:
@@ -38,6 +40,16 @@ def _shuffle_inline(rng: random.Random, order: list) -> None:
         while j >= n:
             j = getrandbits(k)
         order[i], order[j] = order[j], order[i]
+
+
+def _copied(value: Any) -> Any:
+    """An action's copy, its lists and dicts copied all the way down (a caller may change the one it was
+    given): what `process` compares the action it is given with."""
+    if value.__class__ is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if value.__class__ is list:
+        return [_copied(v) for v in value]
+    return value
 
 
 def _same_as_shuffle() -> bool:
@@ -136,10 +148,15 @@ class Listing(Candidates):
             finally:
                 self._runs_listed = False
             order = _shuffled_range(rng, len(candidates))
-            for index in order:
-                candidate = candidates[index]
-                if candidate is not _KnownRefused and self.is_legal(candidate):
-                    return candidate
+            self._kept_trial = None
+            self._keep_trial = True
+            try:
+                for index in order:
+                    candidate = candidates[index]
+                    if candidate is not _KnownRefused and self.is_legal(candidate):
+                        return candidate
+            finally:
+                self._keep_trial = False
             return None
 
     def refused_by_gaps(self) -> list[str]:
@@ -177,22 +194,53 @@ class Listing(Candidates):
                 key = ("pass", action.get("entity"), action.get("entity_type"))
                 known_pass = answers[1].get(key)
                 if known_pass is not None:
+                    if known_pass and self._keep_trial and not self.j._marks:
+                        # drawn by random play: its trial's changes, kept with the verdict (`_keep`)
+                        kept = answers[1].get((_KEPT, key))
+                        self._kept_trial = None if kept is None else (_copied(action), self.j.generation, *kept)
                     return known_pass
             opened = self._trial_opening(action, kind, answers[1])
         legal = True
+        done = False
         self.j.begin()
         try:
             if opened:
                 self._quiet_dispatch(action, kind, opened)
             else:
                 self._dispatch(action)
+            done = True
         except (IllegalAction, RuleGap):
             legal = False
         finally:
-            self.j.rollback()
+            if done and self._keep_trial and len(self.j._marks) == 1:
+                self._keep(action)
+            elif done and key is not None and len(self.j._marks) == 1:
+                # a plain pass, legal in the listing's state: its changes kept with its verdict, for random
+                # play's draw of it (`_keep`)
+                kept = self.j.rollback_kept()
+                if kept is not None:
+                    answers[1][(_KEPT, key)] = (kept, self._named_shares)
+            else:
+                self.j.rollback()
         if key is not None:
             answers[1][key] = legal
         return legal
+
+    #: in random_legal_action's draw, where the first legal candidate's trial is kept (`_keep`)
+    _keep_trial = False
+    #: (the action, as it was tried; the journal's generation after its rollback; `Journal.rollback_kept`'s
+    #: changes; the certificates named as the trial left them, `_named_shares`): the legal trial random play
+    #: drew last, which `process` redoes where it is given that action next, with no change to the game
+    #: between
+    _kept_trial: tuple | None = None
+
+    def _keep(self, action: Action) -> None:
+        """Roll back the trial of the legal `action` random play draws, keeping its changes, so that
+        `process`, given the same action next, makes them again instead of dispatching it anew: the same
+        changes (the trial's dispatch is the processing's, `_quiet_dispatch` where it opens quietly: the
+        same in the same state), each recorded in the journal as it was."""
+        kept = self.j.rollback_kept()
+        self._kept_trial = None if kept is None else (_copied(action), self.j.generation, kept, self._named_shares)
 
     def _trial_opening(self, action: Action, kind: str, answers: dict) -> tuple | bool | None:
         """For a candidate tried in a listing: `_quiet_opening`'s answer for its action and entity (kept with

@@ -690,6 +690,18 @@ class Board:
         self.borders = dict(snap["borders"])
         self.version = snap["version"]
 
+    def held(self) -> tuple:
+        """The mutable state's own containers (not copies) and the version, for `adopt`. Taken just before
+        a `restore`, which replaces every one of them, they hold the state as it was then, and nothing
+        changes them after (a rolled-back trial's board, made again by `Journal.redo`)."""
+        return (self.placed, self.in_use, self.tokens, self.reserved, self.home_nodes, self.paid_borders,
+                self.borders, self.version)
+
+    def adopt(self, held: tuple) -> None:
+        """Put back the containers `held` gave (the board as it was then), themselves."""
+        (self.placed, self.in_use, self.tokens, self.reserved, self.home_nodes, self.paid_borders,
+         self.borders, self.version) = held
+
     def touch(self) -> None:
         """The board has changed (or is about to): what was worked out from
         its state before no longer applies. Who changes the board's

@@ -328,8 +328,13 @@ def iter_legal_lays(
 def _city_hexes(board: Board) -> frozenset[str]:
     """The hexes whose tile has a city (a lay raising a city's value needs no route, 18CO 5.6.10): read
     of each tile's count of its nodes by kind, made once (`Tile.count`)."""
+    kept = board.__dict__.get("_city_hexes")
+    if kept is not None and kept[0] == board.version:
+        return kept[1]  # (kept by the board's version, which moves with every change to it)
     placed = board.placed
-    return frozenset(h for h in board.hexes if placed[h].tile.count("city"))
+    found = frozenset(h for h in board.hexes if placed[h].tile.count("city"))
+    board.__dict__["_city_hexes"] = (board.version, found)
+    return found
 
 
 def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach", cash: int | None,
@@ -456,7 +461,23 @@ def _keeps_track(board: Board, old: Tile, old_rotation: int, tile: Tile, name: s
     maps it (a lay outside a private's special power): a function of the tiles and of the
     board's fixed rules (its upgrade chart, `merges`)."""
     loose = name in (board.upgrades or {}).get(old.name, ())
-    return _rotations_keeping(old, old_rotation, tile, loose, board.merges(old, tile))
+    merge = board.merges(old, tile)
+    return _paired(old, (_rotations_keeping, old_rotation, id(tile), loose, merge), tile,
+                   _rotations_keeping, old, old_rotation, tile, loose, merge)
+
+
+def _paired(old: Tile, key: tuple, new: Tile, function: Callable, *args: Any) -> Any:
+    """`function(*args)`, a function of the tiles `old` and `new` (and of values), kept on `old` by `key`
+    (the function and its arguments with `new`'s identity, `Tile._pairs`)."""
+    pairs = old._pairs
+    found = pairs.get(key)
+    if found is not None and found[0] is new:
+        return found[1]
+    answer = function(*args)
+    if len(pairs) >= 4096:
+        pairs.clear()
+    pairs[key] = (new, answer)
+    return answer
 
 
 @lru_cache(maxsize=None)
@@ -723,7 +744,9 @@ def _connects(
     `any_path`, some path of `tile`, old or new (`TrackRules.reached_upgrades`)."""
     old = board.placed[h]
     lay = _layout(tile, rotation)
-    new_paths = _new_paths(old.tile, old.rotation, tile, rotation, tuple(mapping), any_path)
+    mapping = tuple(mapping)
+    new_paths = _paired(old.tile, (_new_paths, old.rotation, id(tile), rotation, mapping, any_path), tile,
+                        _new_paths, old.tile, old.rotation, tile, rotation, mapping, any_path)
     if not new_paths:
         return False
     holders: dict[int, list[str | None]] = {}

@@ -259,10 +259,16 @@ class Tile:
     #: `node_map`'s answers with this tile as the old one, by (old rotation, the new tile's identity, new
     #: rotation, strict kinds, merge) -> (the new tile, the answer)
     _maps: dict = field(init=False, compare=False, repr=False)
+    #: other answers of a function of this tile as the old one and a new tile (the rotations that keep its
+    #: track, the paths a lay adds: compiler/runtime/track/lays.py), by (the function, its arguments with
+    #: the new tile's identity) -> (the new tile, the answer): each game builds its own tiles, and a cache
+    #: keyed by equal tiles compares them field by field at every lookup
+    _pairs: dict = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_layouts", [None] * 6)
         object.__setattr__(self, "_maps", {})
+        object.__setattr__(self, "_pairs", {})
         object.__setattr__(self, "_hash", hash((self.name, self.color, self.label, len(self.nodes), len(self.paths))))
         kinds: dict[str, int] = {}
         for n in self.nodes:
