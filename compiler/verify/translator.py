@@ -16,7 +16,7 @@ from compiler.lang.ir import Clause, Title
 from compiler.runtime.game import OUT_OF_TURN
 from compiler.verify.builtins_abilities import AbilityBuiltins
 from compiler.verify.builtins_effects import EffectBuiltins
-from compiler.verify.builtins_map import MapBuiltins
+from compiler.verify.builtins_map import TOKEN_FIELDS, MapBuiltins
 from compiler.verify.builtins_state import StateBuiltins
 from compiler.verify.model import (
     BANK,
@@ -36,6 +36,7 @@ from compiler.verify.model import (
     state_var,
 )
 from compiler.verify.terms import (
+    AnyAmounts,
     AND,
     DIV,
     EMPTY_LIST,
@@ -752,7 +753,9 @@ class Translator:
             if name == "operated":
                 # whether it has finished an operating turn: outside the model, an oracle per read
                 return self.builtins.oracle(ctx, "operated", (ent.id,))
-            if name in ("cell", "closed", "tokens"):
+            if name in TOKEN_FIELDS:
+                return self.builtins.token_field(ctx, ent, name)
+            if name in ("cell", "closed"):
                 raise Unsupported(f"corporation state field {name}")
             if name in m.corp_fields:
                 return st[f"field:{ent.id}.{name}"]
@@ -777,6 +780,11 @@ class Translator:
         return self.lift(value)
 
     def index(self, coll: Any, i: Any, ctx: Ctx) -> Any:
+        if isinstance(coll, AnyAmounts):
+            v = ctx.fresh(f"{coll.oracle}:{':'.join(coll.key)}")
+            ctx.shared.oracles.append((coll.oracle, coll.key, v))
+            ctx.shared.axioms.append(v >= 0)
+            return v
         if isinstance(coll, SymList):
             if is_z3(i) and coll.elems and all(truth(c) is True for _, c in coll.elems):
                 # a list of fixed length (a title's data: 1880's round-track par_groups) at a symbolic
