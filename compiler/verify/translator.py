@@ -796,14 +796,16 @@ class Translator:
                     result = self.ite(self.eq(i, k), values[k], result)
                 return result
             if is_z3(i):
-                raise Unsupported("indexing a list by a symbolic position")
+                # a list whose members depend on the state (one of several companies' data, `C.token_prices`
+                # of a C the model chooses) at a symbolic position: as at a fixed one, below
+                ctx.require(zi(i) >= 0)
             elems = coll.elems
             ctx.require(self.cmp(">", self.length(coll), i))
             # the i-th present element: present and exactly i present before it
             alts = []
             for k, (value, cond) in enumerate(elems):
                 before = SUM([IF(c, 1, 0) for _, c in elems[:k]])
-                alts.append((value, AND(cond, self.eq(before, i) if is_z3(before) else before == i)))
+                alts.append((value, AND(cond, self.eq(before, i) if is_z3(before) or is_z3(i) else before == i)))
             if all(truth(c) is False for _, c in alts):
                 raise DeadPath(ctx.path, f"element {i} of a list that cannot have one")
             if all(isinstance(v, (Sel, Item)) for v, _ in alts):
