@@ -1012,3 +1012,8 @@ def test_station_tokens_left_and_their_prices_are_the_librarys_for_engine_and_mo
     solver.add(*model.param_axioms, *ctx.shared.axioms, pre[f"tokens:{corp.id}"] == 1, extra == 0, count == 3,
                price == 57)
     assert solver.check() == z3.sat
+    anyone = z3.Const("anyone", model.sort)  # a company the model chooses: any price of any charter
+    price = tr.call_routine(tr.routines["next_token_cost"], [anyone], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*model.param_axioms, *ctx.shared.axioms, price < 0)
+    assert solver.check() == z3.unsat

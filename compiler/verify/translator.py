@@ -419,7 +419,9 @@ class Translator:
             # element is the chosen list's, as `index` reads it)
             return SymList([(v, AND(c, cond)) for v, cond in a.elems] + [(v, AND(NOT(c), cond)) for v, cond in b.elems],
                            OR(AND(c, a.beyond), AND(NOT(c), b.beyond)))
-        if isinstance(a, SymList) or isinstance(b, SymList):
+        if isinstance(a, AnyAmounts) and isinstance(b, AnyAmounts):
+            return a if a == b else AnyAmounts(a.oracle, a.key + b.key)  # any amounts, either way
+        if isinstance(a, (SymList, AnyAmounts)) or isinstance(b, (SymList, AnyAmounts)):
             raise Unsupported("a conditional choice between two lists")
         return IF(c, a, b)
 
