@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -342,20 +342,20 @@ RULES = _LIBRARY.rules(
         'at action buy_bond': 'rulespecs/1800.rules:734',
         'at action buy_company': 'rulespecs/lib/18xx.rules:916',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:989',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1202',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1219',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
         'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1117',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1278',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1158',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1411',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1295',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1175',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1428',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1133',
         'at action par': 'rulespecs/lib/18xx.rules:952',
         'at action pass': 'rulespecs/lib/18xx.rules:1109',
-        'at action place_token': 'rulespecs/lib/18xx.rules:1141',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1152',
+        'at action place_token': 'rulespecs/lib/18xx.rules:1158',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1169',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1035',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
@@ -1063,89 +1063,89 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:1142
+    # at rulespecs/lib/18xx.rules:1159
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1142",
+            at="rulespecs/lib/18xx.rules:1159",
         )
-    # at rulespecs/lib/18xx.rules:1143
-    if not (g.b_tokens_left(v_corporation) > 0):
+    # at rulespecs/lib/18xx.rules:1160
+    if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1143",
+            at="rulespecs/lib/18xx.rules:1160",
         )
-    # at rulespecs/lib/18xx.rules:1144
+    # at rulespecs/lib/18xx.rules:1161
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1145
-    v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1162
+    v_cost = r_next_token_cost(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1163
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1146"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1163"
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1164
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1165
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1166
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1170
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1171
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1172
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1176
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1159",
+            at="rulespecs/lib/18xx.rules:1176",
         )
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1177
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1160"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1177"
         )
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1178
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1162
+    # at rulespecs/lib/18xx.rules:1179
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1163
+    # at rulespecs/lib/18xx.rules:1180
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1164
+    # at rulespecs/lib/18xx.rules:1181
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1165
+    # at rulespecs/lib/18xx.rules:1182
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1166
+    # at rulespecs/lib/18xx.rules:1183
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1180
+    # at rulespecs/lib/18xx.rules:1197
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1181
+        # at rulespecs/lib/18xx.rules:1198
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1182
+            # at rulespecs/lib/18xx.rules:1199
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1168,197 +1168,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1220",
         )
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1221
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1204"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1221"
         )
-    # at rulespecs/lib/18xx.rules:1205
+    # at rulespecs/lib/18xx.rules:1222
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1206
+    # at rulespecs/lib/18xx.rules:1223
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1207
+        # at rulespecs/lib/18xx.rules:1224
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1209
+        # at rulespecs/lib/18xx.rules:1226
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1209"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1226"
             )
-        # at rulespecs/lib/18xx.rules:1210
+        # at rulespecs/lib/18xx.rules:1227
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1210",
+                at="rulespecs/lib/18xx.rules:1227",
             )
-        # at rulespecs/lib/18xx.rules:1211
+        # at rulespecs/lib/18xx.rules:1228
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1211",
+                at="rulespecs/lib/18xx.rules:1228",
             )
-        # at rulespecs/lib/18xx.rules:1212
+        # at rulespecs/lib/18xx.rules:1229
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1213
+        # at rulespecs/lib/18xx.rules:1230
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1213",
+                at="rulespecs/lib/18xx.rules:1230",
             )
-        # at rulespecs/lib/18xx.rules:1214
+        # at rulespecs/lib/18xx.rules:1231
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1215
+        # at rulespecs/lib/18xx.rules:1232
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1216
+        # at rulespecs/lib/18xx.rules:1233
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1218
+        # at rulespecs/lib/18xx.rules:1235
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1218",
+                at="rulespecs/lib/18xx.rules:1235",
             )
-        # at rulespecs/lib/18xx.rules:1219
+        # at rulespecs/lib/18xx.rules:1236
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1219",
+                at="rulespecs/lib/18xx.rules:1236",
             )
-        # at rulespecs/lib/18xx.rules:1220
+        # at rulespecs/lib/18xx.rules:1237
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1221
+        # at rulespecs/lib/18xx.rules:1238
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1222
+        # at rulespecs/lib/18xx.rules:1239
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1224
+        # at rulespecs/lib/18xx.rules:1241
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1224",
+                at="rulespecs/lib/18xx.rules:1241",
             )
-        # at rulespecs/lib/18xx.rules:1225
+        # at rulespecs/lib/18xx.rules:1242
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1225",
+                at="rulespecs/lib/18xx.rules:1242",
             )
-        # at rulespecs/lib/18xx.rules:1226
+        # at rulespecs/lib/18xx.rules:1243
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1226",
+                at="rulespecs/lib/18xx.rules:1243",
             )
-        # at rulespecs/lib/18xx.rules:1227
+        # at rulespecs/lib/18xx.rules:1244
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1227",
+                at="rulespecs/lib/18xx.rules:1244",
             )
-        # at rulespecs/lib/18xx.rules:1228
+        # at rulespecs/lib/18xx.rules:1245
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1229
+        # at rulespecs/lib/18xx.rules:1246
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1230
+        # at rulespecs/lib/18xx.rules:1247
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1282
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1265",
+            at="rulespecs/lib/18xx.rules:1282",
         )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1283
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1266",
+            at="rulespecs/lib/18xx.rules:1283",
         )
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1284
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1285
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1268",
+            at="rulespecs/lib/18xx.rules:1285",
         )
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1286
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1269",
+            at="rulespecs/lib/18xx.rules:1286",
         )
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1287
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1270",
+            at="rulespecs/lib/18xx.rules:1287",
         )
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1288
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1271",
+            at="rulespecs/lib/18xx.rules:1288",
         )
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1289
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1290
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1291
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1292
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1296
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1279",
+            at="rulespecs/lib/18xx.rules:1296",
         )
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1297
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1280",
+            at="rulespecs/lib/18xx.rules:1297",
         )
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1298
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1299
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1283
+        # at rulespecs/lib/18xx.rules:1300
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -1809,59 +1809,59 @@ def q_lay_tile(g, v_corporation):
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1142
+    # at rulespecs/lib/18xx.rules:1159
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1142",
+            at="rulespecs/lib/18xx.rules:1159",
         )
-    # at rulespecs/lib/18xx.rules:1143
-    if not (g.b_tokens_left(v_corporation) > 0):
+    # at rulespecs/lib/18xx.rules:1160
+    if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1143",
+            at="rulespecs/lib/18xx.rules:1160",
         )
-    # at rulespecs/lib/18xx.rules:1145
-    v_cost = g.b_next_token_cost(v_corporation)
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1162
+    v_cost = r_next_token_cost(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1163
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1146"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1163"
         )
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1176
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1159",
+            at="rulespecs/lib/18xx.rules:1176",
         )
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1220",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1296
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1279",
+            at="rulespecs/lib/18xx.rules:1296",
         )
 
 
@@ -2135,40 +2135,40 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1177
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1160"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1177"
         )
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1220",
         )
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1221
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1204"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1221"
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1297
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1280",
+            at="rulespecs/lib/18xx.rules:1297",
         )
 
 

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -394,21 +394,21 @@ RULES = _LIBRARY.rules(
         'at action bankrupt': 'rulespecs/1846.rules:1454',
         'at action bid': 'rulespecs/lib/18xx.rules:929',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:989',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1202',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1219',
         'at action company_lay_tile': 'rulespecs/1846.rules:1507',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1278',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1158',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1411',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1295',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1175',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1428',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1133',
         'at action par': 'rulespecs/lib/18xx.rules:952',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1152',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1169',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1035',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
@@ -1196,7 +1196,7 @@ def a_place_token(g, v_corporation, v_city):
             at="rulespecs/1846.rules:1534",
         )
     # at rulespecs/1846.rules:1535
-    if not (g.b_tokens_left(v_corporation) > 0):
+    if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule='§"Placing Station Tokens"',
@@ -1248,14 +1248,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1220",
         )
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1221
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1263,123 +1263,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1204",
+            at="rulespecs/lib/18xx.rules:1221",
         )
-    # at rulespecs/lib/18xx.rules:1205
+    # at rulespecs/lib/18xx.rules:1222
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1206
+    # at rulespecs/lib/18xx.rules:1223
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1207
+        # at rulespecs/lib/18xx.rules:1224
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1209
+        # at rulespecs/lib/18xx.rules:1226
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1209",
+                at="rulespecs/lib/18xx.rules:1226",
             )
-        # at rulespecs/lib/18xx.rules:1210
+        # at rulespecs/lib/18xx.rules:1227
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1210",
+                at="rulespecs/lib/18xx.rules:1227",
             )
-        # at rulespecs/lib/18xx.rules:1211
+        # at rulespecs/lib/18xx.rules:1228
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1211",
+                at="rulespecs/lib/18xx.rules:1228",
             )
-        # at rulespecs/lib/18xx.rules:1212
+        # at rulespecs/lib/18xx.rules:1229
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1213
+        # at rulespecs/lib/18xx.rules:1230
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1213",
+                at="rulespecs/lib/18xx.rules:1230",
             )
-        # at rulespecs/lib/18xx.rules:1214
+        # at rulespecs/lib/18xx.rules:1231
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1215
+        # at rulespecs/lib/18xx.rules:1232
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1216
+        # at rulespecs/lib/18xx.rules:1233
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1218
+        # at rulespecs/lib/18xx.rules:1235
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1218",
+                at="rulespecs/lib/18xx.rules:1235",
             )
-        # at rulespecs/lib/18xx.rules:1219
+        # at rulespecs/lib/18xx.rules:1236
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1219",
+                at="rulespecs/lib/18xx.rules:1236",
             )
-        # at rulespecs/lib/18xx.rules:1220
+        # at rulespecs/lib/18xx.rules:1237
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1221
+        # at rulespecs/lib/18xx.rules:1238
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1222
+        # at rulespecs/lib/18xx.rules:1239
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1224
+        # at rulespecs/lib/18xx.rules:1241
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1224",
+                at="rulespecs/lib/18xx.rules:1241",
             )
-        # at rulespecs/lib/18xx.rules:1225
+        # at rulespecs/lib/18xx.rules:1242
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1225",
+                at="rulespecs/lib/18xx.rules:1242",
             )
-        # at rulespecs/lib/18xx.rules:1226
+        # at rulespecs/lib/18xx.rules:1243
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1226",
+                at="rulespecs/lib/18xx.rules:1243",
             )
-        # at rulespecs/lib/18xx.rules:1227
+        # at rulespecs/lib/18xx.rules:1244
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1227",
+                at="rulespecs/lib/18xx.rules:1244",
             )
-        # at rulespecs/lib/18xx.rules:1228
+        # at rulespecs/lib/18xx.rules:1245
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1229
+        # at rulespecs/lib/18xx.rules:1246
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1230
+        # at rulespecs/lib/18xx.rules:1247
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1242
+    # at rulespecs/lib/18xx.rules:1259
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1243
+    # at rulespecs/lib/18xx.rules:1260
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1261
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1244",
+            at="rulespecs/lib/18xx.rules:1261",
         )
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1262
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1387,23 +1387,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1245",
+            at="rulespecs/lib/18xx.rules:1262",
         )
-    # at rulespecs/lib/18xx.rules:1247
+    # at rulespecs/lib/18xx.rules:1264
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1247",
+            at="rulespecs/lib/18xx.rules:1264",
         )
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1265
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1248",
+            at="rulespecs/lib/18xx.rules:1265",
         )
-    # at rulespecs/lib/18xx.rules:1249
+    # at rulespecs/lib/18xx.rules:1266
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1414,15 +1414,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1249",
+            at="rulespecs/lib/18xx.rules:1266",
         )
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1268
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1269
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1270
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1271
     g.b_check_president(v_corporation)
 
 
@@ -1437,14 +1437,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1312
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1295",
+            at="rulespecs/lib/18xx.rules:1312",
         )
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1314
     if not (
         (
             (
@@ -1485,9 +1485,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1297",
+            at="rulespecs/lib/18xx.rules:1314",
         )
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1320
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1498,9 +1498,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1303",
+            at="rulespecs/lib/18xx.rules:1320",
         )
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1322
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2055,7 +2055,7 @@ def q_place_token(g, v_corporation):
             at="rulespecs/1846.rules:1534",
         )
     # at rulespecs/1846.rules:1535
-    if not (g.b_tokens_left(v_corporation) > 0):
+    if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule='§"Placing Station Tokens"',
@@ -2065,12 +2065,12 @@ def q_place_token(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1220",
         )
 
 
@@ -2327,14 +2327,14 @@ def q2_place_token(g, v_corporation, v_city):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1220
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1220",
         )
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1221
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -2342,7 +2342,7 @@ def qd_buy_train(g, v_corporation, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1204",
+            at="rulespecs/lib/18xx.rules:1221",
         )
 
 
@@ -2392,17 +2392,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1489
+    # at rulespecs/lib/18xx.rules:1506
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1490
+        # at rulespecs/lib/18xx.rules:1507
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1491
+            # at rulespecs/lib/18xx.rules:1508
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1493
+        # at rulespecs/lib/18xx.rules:1510
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1494
+            # at rulespecs/lib/18xx.rules:1511
             g.b_market_move(v_c, "down")
 
 
@@ -2459,7 +2459,8 @@ def r_step_held(g, v_corporation, v_step):
                 or (
                     g.b_station_possible(v_corporation)
                     and (
-                        g.b_next_token_cost(v_corporation) <= r_track_buying_power(g, v_corporation)
+                        r_next_token_cost(g, v_corporation)
+                        <= r_track_buying_power(g, v_corporation)
                     )
                 )
             )

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -356,14 +356,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1278',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1158',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1411',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1295',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1175',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1428',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1152',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1169',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1035',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
@@ -874,7 +874,7 @@ def a_place_token(g, v_corporation, v_city):
                 at="rulespecs/18-grand-junction.rules:486",
             )
         # at rulespecs/18-grand-junction.rules:487
-        if not (g.b_tokens_left(v_corporation) > 0):
+        if not (r_tokens_left(g, v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station token left",
                 rule='§"GMT 1846 Components Used"',
@@ -1875,17 +1875,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1489
+    # at rulespecs/lib/18xx.rules:1506
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1490
+        # at rulespecs/lib/18xx.rules:1507
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1491
+            # at rulespecs/lib/18xx.rules:1508
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1493
+        # at rulespecs/lib/18xx.rules:1510
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1494
+            # at rulespecs/lib/18xx.rules:1511
             g.b_market_move(v_c, "down")
 
 

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '4e3ac36c42352ca3',
+    'rulespecs/lib/18xx.rules': 'ff779b03f0bae9d7',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1766,56 +1766,93 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     )
 
 
+def r_tokens_left(g, v_corporation):
+    """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
+    # at rulespecs/lib/18xx.rules:1147
+    return (
+        (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
+        - g.attr(v_corporation, "tokens")
+    ) - g.attr(v_corporation, "tokens_right")
+
+
+def r_charter_token_price(g, v_corporation, v_place):
+    """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
+    # at rulespecs/lib/18xx.rules:1150
+    return (
+        g.attr(v_corporation, "token_prices")[v_place]
+        if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
+        else 0
+    )
+
+
+def r_next_token_cost(g, v_corporation):
+    """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
+    # at rulespecs/lib/18xx.rules:1153
+    return r_charter_token_price(
+        g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
+    )
+
+
+def r_last_token_cost(g, v_corporation):
+    """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
+    # at rulespecs/lib/18xx.rules:1156
+    return r_charter_token_price(
+        g,
+        v_corporation,
+        ((g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens")) - 1),
+    )
+
+
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1170
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1171
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1172
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1176
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1159",
+            at="rulespecs/lib/18xx.rules:1176",
         )
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1177
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1160",
+            at="rulespecs/lib/18xx.rules:1177",
         )
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1178
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1162
+    # at rulespecs/lib/18xx.rules:1179
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1163
+    # at rulespecs/lib/18xx.rules:1180
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1164
+    # at rulespecs/lib/18xx.rules:1181
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1165
+    # at rulespecs/lib/18xx.rules:1182
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1166
+    # at rulespecs/lib/18xx.rules:1183
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1172
+    # at rulespecs/lib/18xx.rules:1189
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1825,11 +1862,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1180
+    # at rulespecs/lib/18xx.rules:1197
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1181
+        # at rulespecs/lib/18xx.rules:1198
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1182
+            # at rulespecs/lib/18xx.rules:1199
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1839,7 +1876,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1192
+    # at rulespecs/lib/18xx.rules:1209
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1857,87 +1894,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1282
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1265",
+            at="rulespecs/lib/18xx.rules:1282",
         )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1283
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1266",
+            at="rulespecs/lib/18xx.rules:1283",
         )
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1284
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1285
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1268",
+            at="rulespecs/lib/18xx.rules:1285",
         )
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1286
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1269",
+            at="rulespecs/lib/18xx.rules:1286",
         )
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1287
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1270",
+            at="rulespecs/lib/18xx.rules:1287",
         )
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1288
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1271",
+            at="rulespecs/lib/18xx.rules:1288",
         )
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1289
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1290
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1291
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1292
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1296
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1279",
+            at="rulespecs/lib/18xx.rules:1296",
         )
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1297
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1280",
+            at="rulespecs/lib/18xx.rules:1297",
         )
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1298
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1299
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1283
+        # at rulespecs/lib/18xx.rules:1300
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1327
     return (
         (
             g.b_dearest_train_price()
@@ -1954,7 +1991,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1343
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -1964,77 +2001,77 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1351
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1335
+        # at rulespecs/lib/18xx.rules:1352
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1336
+            # at rulespecs/lib/18xx.rules:1353
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1338
+        # at rulespecs/lib/18xx.rules:1355
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1339
+            # at rulespecs/lib/18xx.rules:1356
             g.b_rust_trains(g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1359
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1343
+        # at rulespecs/lib/18xx.rules:1360
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1344
+            # at rulespecs/lib/18xx.rules:1361
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1347
+    # at rulespecs/lib/18xx.rules:1364
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1357
+    # at rulespecs/lib/18xx.rules:1374
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1358
+        # at rulespecs/lib/18xx.rules:1375
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1359
+            # at rulespecs/lib/18xx.rules:1376
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1370
+    # at rulespecs/lib/18xx.rules:1387
     v_by_players = [
         v_h
         for v_h in g.name("players")
         if g.b_takes_presidency(v_corporation, v_president, v_h, v_sold)
     ]
-    # at rulespecs/lib/18xx.rules:1371
+    # at rulespecs/lib/18xx.rules:1388
     v_by_corporations = [
         v_h
         for v_h in g.name("corporations")
         if g.b_takes_presidency(v_corporation, v_president, v_h, v_sold)
     ]
-    # at rulespecs/lib/18xx.rules:1372
+    # at rulespecs/lib/18xx.rules:1389
     for v_holder in v_by_players:
-        # at rulespecs/lib/18xx.rules:1373
+        # at rulespecs/lib/18xx.rules:1390
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
-    # at rulespecs/lib/18xx.rules:1375
+    # at rulespecs/lib/18xx.rules:1392
     for v_holder in v_by_corporations:
-        # at rulespecs/lib/18xx.rules:1376
+        # at rulespecs/lib/18xx.rules:1393
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1382
+    # at rulespecs/lib/18xx.rules:1399
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1383
+        # at rulespecs/lib/18xx.rules:1400
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1385
+    # at rulespecs/lib/18xx.rules:1402
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1386
+    # at rulespecs/lib/18xx.rules:1403
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1393
+    # at rulespecs/lib/18xx.rules:1410
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         any(g.b_takes_presidency(v_corporation, v_player, v_h, v_sold) for v_h in g.name("players"))
         or any(
@@ -2046,49 +2083,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1416
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1416",
         )
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1418
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1418",
         )
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1420
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1405
+    # at rulespecs/lib/18xx.rules:1422
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1405",
+            at="rulespecs/lib/18xx.rules:1422",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1413
+    # at rulespecs/lib/18xx.rules:1430
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1413",
+            at="rulespecs/lib/18xx.rules:1430",
         )
-    # at rulespecs/lib/18xx.rules:1415
+    # at rulespecs/lib/18xx.rules:1432
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1426
+    # at rulespecs/lib/18xx.rules:1443
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1428
+    # at rulespecs/lib/18xx.rules:1445
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2096,29 +2133,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1430
+        # at rulespecs/lib/18xx.rules:1447
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1458
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1442
+        # at rulespecs/lib/18xx.rules:1459
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1443
+            # at rulespecs/lib/18xx.rules:1460
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1444
+                # at rulespecs/lib/18xx.rules:1461
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1445
+                # at rulespecs/lib/18xx.rules:1462
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1468
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1471
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1472
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2127,45 +2164,45 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1456
+    # at rulespecs/lib/18xx.rules:1473
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1457
+        # at rulespecs/lib/18xx.rules:1474
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1476
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1460
+        # at rulespecs/lib/18xx.rules:1477
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1462
+    # at rulespecs/lib/18xx.rules:1479
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1463
+        # at rulespecs/lib/18xx.rules:1480
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1464
+            # at rulespecs/lib/18xx.rules:1481
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1486
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1470
+    # at rulespecs/lib/18xx.rules:1487
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1471
+        # at rulespecs/lib/18xx.rules:1488
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1472
+            # at rulespecs/lib/18xx.rules:1489
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1475
+    # at rulespecs/lib/18xx.rules:1492
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1476
+    # at rulespecs/lib/18xx.rules:1493
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1477
+    # at rulespecs/lib/18xx.rules:1494
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1478
+        # at rulespecs/lib/18xx.rules:1495
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1520
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2181,11 +2218,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1536
+    # at rulespecs/lib/18xx.rules:1553
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1537
+        # at rulespecs/lib/18xx.rules:1554
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -2194,19 +2231,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1538
+        # at rulespecs/lib/18xx.rules:1555
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1549
+    # at rulespecs/lib/18xx.rules:1566
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1550
+        # at rulespecs/lib/18xx.rules:1567
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1551
+            # at rulespecs/lib/18xx.rules:1568
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1552
+            # at rulespecs/lib/18xx.rules:1569
             g.b_close_private(v_company)
 
 
@@ -2250,23 +2287,23 @@ def q_sell_shares(g, v_player):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1176
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1159",
+            at="rulespecs/lib/18xx.rules:1176",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1296
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1279",
+            at="rulespecs/lib/18xx.rules:1296",
         )
 
 
@@ -2283,55 +2320,55 @@ def qr_buy_shares(g):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1177
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1160",
+            at="rulespecs/lib/18xx.rules:1177",
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1297
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1280",
+            at="rulespecs/lib/18xx.rules:1297",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1489
+    # at rulespecs/lib/18xx.rules:1506
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1490
+        # at rulespecs/lib/18xx.rules:1507
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1491
+            # at rulespecs/lib/18xx.rules:1508
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1493
+        # at rulespecs/lib/18xx.rules:1510
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1494
+            # at rulespecs/lib/18xx.rules:1511
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1513
+    # at rulespecs/lib/18xx.rules:1530
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1514
+        # at rulespecs/lib/18xx.rules:1531
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1545
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1529
+        # at rulespecs/lib/18xx.rules:1546
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -2341,15 +2378,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1560
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1558
+    # at rulespecs/lib/18xx.rules:1575
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1559
+        # at rulespecs/lib/18xx.rules:1576
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -2367,7 +2404,7 @@ def r_emergency_seller(g, v_player):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1288
+    # at rulespecs/lib/18xx.rules:1305
     return True
 
 

@@ -15,7 +15,7 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -23,7 +23,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -35,7 +35,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -400,18 +400,18 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1242
+    # at rulespecs/lib/18xx.rules:1259
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1243
+    # at rulespecs/lib/18xx.rules:1260
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1261
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1244",
+            at="rulespecs/lib/18xx.rules:1261",
         )
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1262
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -419,23 +419,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1245",
+            at="rulespecs/lib/18xx.rules:1262",
         )
-    # at rulespecs/lib/18xx.rules:1247
+    # at rulespecs/lib/18xx.rules:1264
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1247",
+            at="rulespecs/lib/18xx.rules:1264",
         )
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1265
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1248",
+            at="rulespecs/lib/18xx.rules:1265",
         )
-    # at rulespecs/lib/18xx.rules:1249
+    # at rulespecs/lib/18xx.rules:1266
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -446,28 +446,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1249",
+            at="rulespecs/lib/18xx.rules:1266",
         )
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1268
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1269
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1270
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1271
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1312
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1295",
+            at="rulespecs/lib/18xx.rules:1312",
         )
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1314
     if not (
         (
             (
@@ -508,9 +508,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1297",
+            at="rulespecs/lib/18xx.rules:1314",
         )
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1320
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -521,9 +521,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1303",
+            at="rulespecs/lib/18xx.rules:1320",
         )
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1322
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -769,6 +769,10 @@ class Game(GameBase):
         "action:pass": a_pass,
         "action:corporation_buy_company": a_corporation_buy_company,
         "action:lay_tile": a_lay_tile,
+        "tokens_left": r_tokens_left,
+        "charter_token_price": r_charter_token_price,
+        "next_token_cost": r_next_token_cost,
+        "last_token_cost": r_last_token_cost,
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -430,7 +430,7 @@ def a_place_token(g, v_corporation, v_city):
     # at rulespecs/1880-romania-18xx-games.rules:272
     if g.b_pending_decision(v_corporation, "place_token"):
         # at rulespecs/1880-romania-18xx-games.rules:273
-        if not (g.b_tokens_left(v_corporation) > 0):
+        if not (r_tokens_left(g, v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station marker left",
                 rule="VII.3.4",
@@ -451,7 +451,7 @@ def a_place_token(g, v_corporation, v_city):
                 at="rulespecs/1880-romania-18xx-games.rules:278",
             )
         # at rulespecs/1880-romania-18xx-games.rules:279
-        if not (g.b_tokens_left(v_corporation) > 0):
+        if not (r_tokens_left(g, v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station marker left",
                 rule='VII.3.4, §IV("Game Setup")',
@@ -460,7 +460,7 @@ def a_place_token(g, v_corporation, v_city):
         # at rulespecs/1880-romania-18xx-games.rules:280
         v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/1880-romania-18xx-games.rules:281
-        v_cost = g.b_next_token_cost(v_corporation) * (
+        v_cost = r_next_token_cost(g, v_corporation) * (
             g.param("station_cost_multiplier_phase_d") if r_phase_at_least(g, "D1") else 1
         )
         # at rulespecs/1880-romania-18xx-games.rules:282
@@ -886,7 +886,7 @@ def a_minor_choose(g, v_minor, v_choice):
 def r_station_choice(g, v_corporation):
     """The company decides on the closing investor's station, if it has a marker left (VII.3.7)"""
     # at rulespecs/1880-romania-18xx-games.rules:222
-    if g.b_tokens_left(v_corporation) > 0:
+    if r_tokens_left(g, v_corporation) > 0:
         # at rulespecs/1880-romania-18xx-games.rules:223
         g.b_require_decision(v_corporation, "choose")
     else:
@@ -977,13 +977,13 @@ def r_step_held(g, v_corporation, v_step):
         )
         or (
             (
-                ((v_step == "place_token") and (g.b_tokens_left(v_corporation) > 0))
+                ((v_step == "place_token") and (r_tokens_left(g, v_corporation) > 0))
                 and g.b_station_possible(v_corporation)
             )
             and (
                 g.b_cash(v_corporation)
                 >= (
-                    g.b_next_token_cost(v_corporation)
+                    r_next_token_cost(g, v_corporation)
                     * (
                         g.param("station_cost_multiplier_phase_d")
                         if r_phase_at_least(g, "D1")
@@ -1334,7 +1334,7 @@ def q3_par(g, v_player, v_corporation, v_price):
 def qb_place_token(g, v_corporation):
     """The guards of place_token that read only its entity and open every branch of its first if (the listing bound probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:273
-    if not (g.b_tokens_left(v_corporation) > 0):
+    if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule="VII.3.4",
@@ -1513,6 +1513,10 @@ class Game(GameBase):
         "sold_by_president": r_sold_by_president,
         "action:pass": a_pass,
         "action:lay_tile": a_lay_tile,
+        "tokens_left": r_tokens_left,
+        "charter_token_price": r_charter_token_price,
+        "next_token_cost": r_next_token_cost,
+        "last_token_cost": r_last_token_cost,
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -449,6 +449,10 @@ class Game(GameBase):
         "action:pass": a_pass,
         "action:corporation_buy_company": a_corporation_buy_company,
         "action:lay_tile": a_lay_tile,
+        "tokens_left": r_tokens_left,
+        "charter_token_price": r_charter_token_price,
+        "next_token_cost": r_next_token_cost,
+        "last_token_cost": r_last_token_cost,
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
         "action:dividend": a_dividend,

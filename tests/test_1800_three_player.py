@@ -255,7 +255,7 @@ def test_c1_the_cw_has_a_mat_four_station_tokens_seven_certificates_and_a_bond()
     certs = g.certs_of["CW"]
     assert [c.percent for c in certs] == [40, 10, 10, 10, 10, 10, 10] and certs[0].president
     cw = g.entity("corporation", "CW")
-    assert g.b_tokens_left(cw) == 3  # three station tokens on the mat; the fourth marks the price (§9.1)
+    assert g.call("tokens_left", cw) == 3  # three station tokens on the mat; the fourth marks the price (§9.1)
     assert g.state()["bonds"]["CW_bond"] == "CW"
 
 

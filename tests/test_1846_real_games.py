@@ -42,13 +42,13 @@ def test_minor_companies_a_corporation_buys_a_minor_with_its_cash_train_and_stat
     gt, ms = g.entity("corporation", "GT"), g.entity("minor", "MS")
     assert_refused(g, C("GT", "buy_company", company="MS", price=61), "Purchasing Private Companies", "price range")
     assert_refused(g, C("GT", "buy_company", company="MS", price=0), "Purchasing Private Companies", "price range")
-    cash, minor_cash, left = g.cash[gt], g.cash[ms], g.b_tokens_left(gt)
+    cash, minor_cash, left = g.cash[gt], g.cash[ms], g.call("tokens_left", gt)
     p2 = g.cash[g.entity("player", "P2")]
     act(g, C("GT", "buy_company", company="MS", price=1))
     assert g.cash[gt] == cash - 1 + minor_cash and g.cash[g.entity("player", "P2")] == p2 + 1
     assert [t.name for t in g.b_trains(gt)] == ["2"] and g.corp["MS"]["closed"]
     assert ("C15", 0) in g.board.tokens_of("GT") and not g.board.tokens_of("MS")
-    assert g.b_tokens_left(gt) == left  # the minor's station is an extra token
+    assert g.call("tokens_left", gt) == left  # the minor's station is an extra token
 
 
 def test_minor_companies_a_minor_starts_with_its_face_value_and_its_draft_price_falls_to_its_debt():
@@ -146,10 +146,10 @@ def test_private_companies_the_chicago_and_western_indiana_token_is_an_extra_tok
     _owns(g, "CWI", "GT")
     corporation_to_step(g, "GT", "track_and_token")
     gt = g.entity("corporation", "GT")
-    left, cost = g.b_tokens_left(gt), g.b_next_token_cost(gt)
+    left, cost = g.call("tokens_left", gt), g.call("next_token_cost", gt)
     act(g, {"type": "place_token", "entity": "CWI", "entity_type": "company", "city": "D6-3"})
     assert ("D6", 3) in g.board.tokens_of("GT")
-    assert g.b_tokens_left(gt) == left and g.b_next_token_cost(gt) == cost
+    assert g.call("tokens_left", gt) == left and g.call("next_token_cost", gt) == cost
 
 
 def test_placing_station_tokens_a_reserved_price_and_teleport_outlast_phase_iv():

@@ -273,7 +273,7 @@ def test_vii_3_7_the_company_may_take_the_investors_station_with_its_cheapest_ma
     assert g.board.tokens_of("6") == []
     assert ("H14", 0) in g.board.tokens_of("CFR")       # Pitești, in the investor's circle
     assert g.cash[cfr] == cash_before + 50              # the capital; the marker cost nothing
-    assert g.b_tokens_left(cfr) == 1 and g.b_next_token_cost(cfr) == 100   # the Ł40 marker went
+    assert g.call("tokens_left", cfr) == 1 and g.call("next_token_cost", cfr) == 100   # the Ł40 marker went
 
 
 def test_vii_3_7_no_station_for_a_company_without_a_marker_left():

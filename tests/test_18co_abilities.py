@@ -223,11 +223,11 @@ def test_table_b_dnp_takes_a_station_back_for_its_cost_and_closes():
     home = next(r for r in g.board.tokens_of("KPAC") if r[0] != "C15")
     offered = {a["city"] for a in g.legal_actions() if a["type"] == "remove_token"}
     assert offered == {"C15-0", f"{home[0]}-{home[1]}"}
-    treasury, left = g.cash[km], g.b_tokens_left(km)
+    treasury, left = g.cash[km], g.call("tokens_left", km)
     act(g, {"type": "remove_token", "entity": "DNP", "entity_type": "company", "city": "C15-0"})
     assert ("C15", 0) not in g.board.tokens_of("KPAC")
-    assert g.cash[km] == treasury + 40 and g.b_tokens_left(km) == left + 1
-    assert g.b_next_token_cost(km) == 40                           # the token is back in its place
+    assert g.cash[km] == treasury + 40 and g.call("tokens_left", km) == left + 1
+    assert g.call("next_token_cost", km) == 40                           # the token is back in its place
     assert g.closed["DNP"]                                         # the action closes the company
 
 

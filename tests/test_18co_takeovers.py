@@ -156,8 +156,8 @@ def test_6_1_2_and_6_1_3_stations_removed_where_the_owner_has_one_and_up_to_two_
     g.corp["KPAC"]["tokens"] += 1
     g.corp["CM"]["tokens"] += 2
     km = _corp(g, "KPAC")
-    assert g.b_tokens_left(km) == 1                              # KPAC's charter: $0, $40, $100
-    next_cost = g.b_next_token_cost(km)
+    assert g.call("tokens_left", km) == 1                              # KPAC's charter: $0, $40, $100
+    next_cost = g.call("next_token_cost", km)
     _hand_president_certificate(g, "CM", "KPAC")
     _trigger(g)
     assert board.tokens_of("CM") == [("C15", 0), ("G17", 0)]    # §6.1.2: Denver's is gone; the rest wait
@@ -166,8 +166,8 @@ def test_6_1_2_and_6_1_3_stations_removed_where_the_owner_has_one_and_up_to_two_
     act(g, C("KPAC", "place_token", city="G17-0"))
     assert board.tokens_of("KPAC") == [("E15", 0), ("E27", 0), ("G17", 0)]
     assert board.tokens_of("CM") == []                           # no KPAC token left: C15 leaves (§6.2)
-    assert g.b_tokens_left(km) == 0
-    assert g.b_next_token_cost(km) == next_cost                  # taken from the right of the charter
+    assert g.call("tokens_left", km) == 0
+    assert g.call("next_token_cost", km) == next_cost                  # taken from the right of the charter
 
 
 def test_6_1_3_at_most_two_stations_are_replaced():
@@ -191,13 +191,13 @@ def test_6_1_3_the_owner_may_replace_none():
     g = _game()
     board = g.board
     km = _corp(g, "KPAC")
-    left = g.b_tokens_left(km)
+    left = g.call("tokens_left", km)
     _hand_president_certificate(g, "CM", "KPAC")
     _trigger(g)
     assert acting(g) == "KPAC"
     act(g, C("KPAC", "pass"))
     assert board.tokens_of("CM") == [] and board.tokens_of("KPAC") == [("E27", 0)]
-    assert g.b_tokens_left(km) == left
+    assert g.call("tokens_left", km) == left
     assert g.g["round"] == "stock" and acting(g) in seats(g)
 
 

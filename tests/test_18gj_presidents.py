@@ -409,7 +409,7 @@ def test_rufus_snape_free_station_token():
     first_or(g, {"DRG": (100, "SNAPE"), "DSPP": (100, "DELANEY")})
     drg = g.entity("corporation", "DRG")
     build_to(g, "B8")
-    assert g.b_next_token_cost(drg) == 40
+    assert g.call("next_token_cost", drg) == 40
     act(g, use("DRG"))
     assert cubes(g, "DRG") == 1
     cash = g.cash[drg]

@@ -950,3 +950,70 @@ def test_an_auction_bid_is_the_only_standing_bid_and_the_highest_for_engine_and_
         solver = z3.Solver()
         solver.add(*premises, z3.Not(claim))
         assert solver.check() == z3.unsat, claim
+
+
+def test_station_tokens_left_and_their_prices_are_the_librarys_for_engine_and_model(rulespecs_loaded):
+    """tokens_left, next_token_cost and last_token_cost are the library's functions (issue 32: no z3
+    twin) over a company's `token_prices` (its printed `tokens`), `charter_tokens`, and its counts
+    `tokens` (on the map), `extra_tokens` and `tokens_right`. The engine reads them off 18CO's KPAC
+    ($0, $40, $100); the model gives the same answer for each count placed; where the title leaves
+    the prices a gap (18 Grand Junction), the charter's size is the gap's constant, the one the
+    invariant tokens_valid reads, and a price any amount not below zero."""
+    import z3
+
+    from compiler.emit.engines import memory_game_class
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    title = rulespecs_loaded.program.titles["18CO"]
+    game = memory_game_class(title, rulespecs_loaded.sources, "<18co>")(players=["A", "B", "C", "D"], seed=1)
+    km = game.find("KPAC")
+    expected = {0: (3, 0, 0), 1: (2, 40, 0), 2: (1, 100, 40), 3: (0, 0, 100)}
+    for placed, (left, next_cost, last_cost) in expected.items():
+        game.corp["KPAC"]["tokens"] = placed
+        assert (game.call("tokens_left", km), game.call("next_token_cost", km),
+                game.call("last_token_cost", km)) == (left, next_cost, last_cost), placed
+    game.corp["KPAC"]["tokens_right"] = 1  # a take-over took one from the right of the charter (§6.1.3)
+    game.corp["KPAC"]["tokens"] = 1
+    assert (game.call("tokens_left", km), game.call("next_token_cost", km)) == (1, 40)
+
+    model = Model(title)
+    tr = Translator(model)
+    (kpac,) = [c for c in model.corporations if c.id == "KPAC"]
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    left, next_cost, last_cost = (tr.call_routine(tr.routines[name], [model.z(kpac)], {}, ctx)
+                                  for name in ("tokens_left", "next_token_cost", "last_token_cost"))
+    extra = pre[f"extra_tokens:{kpac.id}"] if model.extra_tokens else 0
+    for placed, values in expected.items():
+        for term, value in zip((left, next_cost, last_cost), values):
+            solver = z3.Solver()
+            solver.add(*ctx.shared.guards, pre[f"tokens:{kpac.id}"] == placed, extra == 0, term != value)
+            assert solver.check() == z3.unsat, (placed, term, value)
+
+    gj = rulespecs_loaded.program.titles["18 Grand Junction"]
+    model = Model(gj)
+    tr = Translator(model)
+    corp = model.corporations[0]
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    left = tr.call_routine(tr.routines["tokens_left"], [model.z(corp)], {}, ctx)
+    price = tr.call_routine(tr.routines["next_token_cost"], [model.z(corp)], {}, ctx)
+    count = tr.builtins.token_count(ctx, corp)
+    extra = pre[f"extra_tokens:{corp.id}"] if model.extra_tokens else 0
+    assert str(count).startswith("gap:")
+    solver = z3.Solver()
+    solver.add(*model.param_axioms, *ctx.shared.axioms, left != count + extra - pre[f"tokens:{corp.id}"])
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()
+    solver.add(*model.param_axioms, *ctx.shared.axioms, price < 0)
+    assert solver.check() == z3.unsat
+    solver = z3.Solver()  # any price where a charter's place is left
+    solver.add(*model.param_axioms, *ctx.shared.axioms, pre[f"tokens:{corp.id}"] == 1, extra == 0, count == 3,
+               price == 57)
+    assert solver.check() == z3.sat
+    anyone = z3.Const("anyone", model.sort)  # a company the model chooses: any price of any charter
+    price = tr.call_routine(tr.routines["next_token_cost"], [anyone], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*model.param_axioms, *ctx.shared.axioms, price < 0)
+    assert solver.check() == z3.unsat

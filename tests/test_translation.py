@@ -735,10 +735,10 @@ def test_minor_companies_a_minor_bought_brings_its_cash_train_and_station_in_the
         # the engine's play of one: the minor's train and station are PRR's, one token beyond its charter
         ms = game.entity("minor", "MS")
         train = game.b_trains(ms)[0]
-        tokens, left = game.corp["PRR"]["tokens"], game.b_tokens_left(prr)
+        tokens, left = game.corp["PRR"]["tokens"], game.call("tokens_left", prr)
         game.process(next(a for a in buys if a["company"] == "MS"))
         assert game.corp["MS"]["closed"] and game.owner[train.id] == prr
-        assert game.corp["PRR"]["tokens"] == tokens + 1 and game.b_tokens_left(prr) == left
+        assert game.corp["PRR"]["tokens"] == tokens + 1 and game.call("tokens_left", prr) == left
     finally:
         j.rollback()
     report = validator.report

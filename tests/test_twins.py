@@ -59,8 +59,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: choosing between names by the state; 141 with prices_frozen a library function over the markets' records
 #: (`markets`, each its `frozen_in`), which the market's moves ask too; 139 with cheapest_train_price and
 #: dearest_side_price library functions over the bank's trains and the cards' sides (the quantifiers `least`,
-#: `greatest`)
-RECORDED = 134
+#: `greatest`); 131 with tokens_left, next_token_cost and last_token_cost library functions over a company's
+#: `token_prices`, `charter_tokens` and its counts `tokens`, `extra_tokens`, `tokens_right`
+RECORDED = 131
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",

@@ -375,7 +375,7 @@ class Abilities:
             raise IllegalAction(f"{company}'s token goes only in {ability['hex']} (city {ability.get('city', 0)})")
         if self.g.get("ability_uses", {}).get(company.id, 0) >= int(ability.get("count", 1)):
             raise IllegalAction(f"{company}'s token has been placed already")
-        if self.b_tokens_left(corp) <= 0:
+        if self.call("tokens_left", corp) <= 0:
             raise IllegalAction(f"{corp} has no station token left")
         kept = self.board.reserved.get(ref, [])
         if company.id in kept:
@@ -434,13 +434,6 @@ class Abilities:
         if len(stations) <= 1:
             raise IllegalAction(f"{corp} keeps at least one station on the map")
         return track.node_id(ref)
-
-    def b_last_token_cost(self, corp: Entity) -> int:
-        """last_token_cost(C): the printed price of the last station token C placed (what a token taken
-        back to the charter refunds: it returns to that place on the charter), in currency units."""
-        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
-        placed = self.corp[corp.id]["tokens"] - self.corp[corp.id].get("extra_tokens", 0)  # (from the charter)
-        return int(costs[placed - 1]) if 0 < placed <= len(costs) else 0
 
     def b_return_token(self, company: Entity, city: str) -> None:
         """return_token(X, city): the owning corporation's station in `city` leaves the map for its charter

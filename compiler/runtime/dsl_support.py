@@ -23,6 +23,10 @@ _KEYED = (Entity, Certificate)
 _FIXED_NAMES = {"bank": BANK, "pool": POOL, "initial_offering": IPO, "depot": DEPOT, "scrap": SCRAP}
 #: the bare names of the game's collections of entities, each a list of the game's of that name (`DslSupport.name`)
 _COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bonds"})
+#: a company's station tokens beyond its charter (`extra_tokens`: an absorbed station, a private's extra
+#: token) and those a take-over took from the right of its charter (`tokens_right`, 18CO §6.1.3): counts
+#: its state keeps once one is met, none before (`DslSupport.attr`)
+_TOKEN_COUNTS = frozenset({"extra_tokens", "tokens_right"})
 
 
 class DslSupport:
@@ -145,14 +149,23 @@ class DslSupport:
 
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:
-        its certificates in the order of its layout, the president's first)."""
+        its certificates in the order of its layout, the president's first; a company's `token_prices`:
+        its charter's printed station prices, its `tokens` data, and `charter_tokens` how many)."""
         if obj.__class__ is dict:
             return obj[name]  # (a record, a phase's or a train card's: what the last branch below answers)
         if isinstance(obj, Entity):
             if name == "certificates" and obj.kind == "corporation":
                 return list(self.certs_of[obj.id])
-            if obj.kind in ("corporation", "minor") and name in self.corp[obj.id]:
-                return self.corp[obj.id][name]
+            if obj.kind in ("corporation", "minor"):
+                state = self.corp[obj.id]
+                if name in state:
+                    return state[name]
+                if name in _TOKEN_COUNTS:
+                    return 0  # (none yet: kept from the first)
+                if name == "token_prices":
+                    return list(self._value(obj.data.get("tokens"), f"corporation {obj} tokens"))
+                if name == "charter_tokens":
+                    return len(self._value(obj.data.get("tokens"), f"corporation {obj} tokens"))
             value = obj.data.get(name)
             if value is None:
                 raise RuleGap(f"{obj.kind} {obj.id}.{name}", "the rulespec does not give it")

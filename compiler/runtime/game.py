@@ -1184,7 +1184,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def b_station_possible(self, corp: Entity) -> bool:
         """station_possible(C): C could place a station token now, money aside: it is at its station step,
         has placed none this turn, has one left, and reaches a city with a slot it may take."""
-        if self.board is None or not self.b_in_step(corp, "place_token") or self.b_tokens_left(corp) <= 0:
+        if self.board is None or not self.b_in_step(corp, "place_token") or self.call("tokens_left", corp) <= 0:
             return False
         if self.g["step"] == "track_and_token" and self._done_this_turn("token"):
             return False

@@ -1007,7 +1007,7 @@ class OperatingRound:
             if ref[0] in owner_hexes:
                 self._board_change(lambda ref=ref: board.remove_token(owned.id, ref))
         swaps = int(swaps)
-        if swaps > 0 and board.tokens_of(owned.id) and self.b_tokens_left(owner) > 0:
+        if swaps > 0 and board.tokens_of(owned.id) and self.call("tokens_left", owner) > 0:
             self.j.set(self.g, "station_swaps", tuple(self.g.get("station_swaps", ()))
                        + ((owner.id, owned.id, swaps),))
             self.b_require_decision(owner, "place_token")
@@ -1063,7 +1063,7 @@ class OperatingRound:
         self.j.set(self.corp[owner.id], "tokens_right", self.corp[owner.id].get("tokens_right", 0) + 1)
         swaps = list(self.g["station_swaps"])
         at = swaps.index((owner.id, owned, left))
-        if left > 1 and board.tokens_of(owned) and self.b_tokens_left(owner) > 0:
+        if left > 1 and board.tokens_of(owned) and self.call("tokens_left", owner) > 0:
             swaps[at] = (owner.id, owned, left - 1)
             self.j.set(self.g, "station_swaps", tuple(swaps))
             return

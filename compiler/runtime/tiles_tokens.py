@@ -142,7 +142,7 @@ class TilesAndTokens:
             return 0  # a token declared free with its card's ability (`effect: free_token`)
         ability = self._kept_for(corp, ref)
         if ability is None or ability.get("price") is None:
-            return self.b_next_token_cost(corp)
+            return self.call("next_token_cost", corp)
         if ability.get("teleport_price") is not None and ref not in track.reach(self._need_board(), corp.id).nodes:
             return int(self._value(ability["teleport_price"], f"{corp} {ability['key']} teleport_price"))
         return int(self._value(ability["price"], f"{corp} {ability['key']} price"))
@@ -439,7 +439,7 @@ class TilesAndTokens:
         if lay.upgrade:
             self.j.set(self.g, "upgraded", True)
         if self.g["lays"] >= len(self._lay_slots()):
-            if self.g["step"] == "track_and_token" and not self._done_this_turn("token") and self.b_tokens_left(corp) > 0:
+            if self.g["step"] == "track_and_token" and not self._done_this_turn("token") and self.call("tokens_left", corp) > 0:
                 return  # the station token may still be placed
             if self.g["step"] == "lay_tile" and "step_held" in self.ROUTINES and self.call("step_held", corp, "lay_tile"):
                 return  # a lay step the title holds does not end by itself: it is passed
@@ -569,18 +569,6 @@ class TilesAndTokens:
         """check_token(C, city): the station spot if C may place a token there now."""
         return track.check_token(self._need_board(), corp.id, str(city))
 
-    def b_tokens_left(self, corp: Entity) -> int:
-        """tokens_left(C): station tokens C has not placed."""
-        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
-        extra = self.corp[corp.id].get("extra_tokens", 0)
-        return len(costs) + extra - self.corp[corp.id]["tokens"] - self.corp[corp.id].get("tokens_right", 0)
-
-    def b_next_token_cost(self, corp: Entity) -> int:
-        """next_token_cost(C): the price of C's next station token."""
-        costs = self._value(corp.get("tokens"), f"corporation {corp} tokens")
-        placed = self.corp[corp.id]["tokens"] - self.corp[corp.id].get("extra_tokens", 0)
-        return costs[placed] if placed < len(costs) else 0
-
     def b_absorb_station(self, corp: Entity, other: Entity) -> None:
         """absorb_station(C, M): M's station on the map becomes C's, a token beyond those of C's charter
         (C's next token still costs what its charter says); where C already has a station in that city,
@@ -628,7 +616,7 @@ class TilesAndTokens:
     def b_can_take_station(self, corp: Entity, other: Entity) -> bool:
         """can_take_station(C, M): whether C may put one of its station markers in place of M's station:
         M has a station on the map, C a marker left and no station yet in that hex (one per hex)."""
-        if self.board is None or self.b_tokens_left(corp) <= 0:
+        if self.board is None or self.call("tokens_left", corp) <= 0:
             return False
         theirs = self.board.tokens_of(other.id)
         mine = {h for h, _ in self.board.tokens_of(corp.id)}

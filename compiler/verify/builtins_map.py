@@ -22,16 +22,22 @@ from compiler.verify.terms import (
     AND,
     IF,
     IMPLIES,
-    NEG,
     NOT,
     OR,
-    SUM,
+    AnyAmounts,
     Ctx,
     Opaque,
+    SymList,
     is_z3,
     truth,
     zi,
 )
+
+
+#: a corporation's fields of its station tokens (`MapBuiltins.token_field`): on the map (`tokens`), beyond
+#: its charter (`extra_tokens`), taken from the right of its charter (`tokens_right`), its charter's printed
+#: prices (`token_prices`, its `tokens` data) and how many (`charter_tokens`)
+TOKEN_FIELDS = frozenset({"tokens", "extra_tokens", "tokens_right", "token_prices", "charter_tokens"})
 
 
 class MapBuiltins:
@@ -149,37 +155,36 @@ class MapBuiltins:
                                        why="its home station is a token of its own")
         return len(self.token_costs(ctx, corp))
 
-    def token_cost(self, ctx: Ctx, corp: Ent, placed_before: int) -> Any:
-        """The printed price of the token placed after `placed_before` more than the corporation's
-        count now (0: the next one; -1: the last one placed). Where its tokens are a gap, any amount
-        not below zero (an oracle)."""
+    def token_field(self, ctx: Ctx, corp: Ent, name: str) -> Any:
+        """`C.name` for a corporation C and a name of TOKEN_FIELDS (the library's tokens_left,
+        next_token_cost, last_token_cost read them)."""
+        if name == "tokens":
+            return ctx.state[f"tokens:{corp.id}"]
+        if name == "extra_tokens":
+            return self.extra_tokens(ctx, corp)
+        if name == "tokens_right":
+            # those a take-over took from the right of its charter (18CO §6.1.3): the map's swaps,
+            # outside the model (take_over_stations), none here
+            return 0
+        if name == "token_prices":
+            return self.token_prices(ctx, corp)
+        return self.token_count(ctx, corp)  # charter_tokens
+
+    def token_prices(self, ctx: Ctx, corp: Ent) -> Any:
+        """The corporation's `token_prices` (the DSL's name for its `tokens` data): its charter's printed
+        prices, or, where the title declares them a gap, any amount not below zero for each."""
         if self._token_gap(ctx, corp) is not None:
-            v = ctx.fresh(f"gap_token_cost:{corp.id}")
-            ctx.shared.oracles.append(("gap_token_cost", (corp.id,), v))
-            ctx.shared.axioms.append(v >= 0)
-            return v
-        costs = self.token_costs(ctx, corp)
-        out: Any = 0
-        placed = SUM([ctx.state[f"tokens:{corp.id}"], NEG(self.extra_tokens(ctx, corp))])
-        for i in reversed(range(len(costs))):
-            out = IF(placed + placed_before == i, costs[i], out)
-        return out
+            return AnyAmounts("gap_token_cost", (corp.id,))
+        return SymList([(price, True) for price in self.token_costs(ctx, corp)])
 
     def extra_tokens(self, ctx: Ctx, corp: Ent) -> Any:
         """The station tokens the corporation holds beyond its charter (`Model.extra_tokens`; none where
         the title gives none): counted among those placed (`tokens`), not among the charter's."""
         return ctx.state[f"extra_tokens:{corp.id}"] if self.m.extra_tokens else 0
 
-    def tokens_left(self, ctx: Ctx, c: Ent) -> Any:
-        """As GameBase.b_tokens_left for a corporation of the scope: its charter's and its extra tokens,
-        less those placed."""
-        return SUM([self.token_count(ctx, c), self.extra_tokens(ctx, c), NEG(ctx.state[f"tokens:{c.id}"])])
-
-    def b_tokens_left(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: self.tokens_left(ctx, c))
-
-    def b_next_token_cost(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: self.token_cost(ctx, c, 0))
+    def tokens_left(self, ctx: Ctx, corp: Any) -> Any:
+        """The library's tokens_left(C) (rulespecs/lib/18xx.rules): the station tokens C has not placed."""
+        return self.tr.call("tokens_left", [corp], {}, ctx)
 
     def b_check_station(self, ctx: Ctx, corp: Any, city: Any) -> Any:
         """As GameBase.b_check_station: a spot on the map (outside the model)."""
@@ -293,10 +298,6 @@ class MapBuiltins:
             ctx.require(IMPLIES(self.owning_corporation(ctx, company, c), AND(stations >= 2, placed >= 1)))
         return Opaque("a station")
 
-    def b_last_token_cost(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_last_token_cost: the printed price of the last token placed."""
-        return self.per_corp(ctx, corp, lambda c: self.token_cost(ctx, c, -1))
-
     def b_return_token(self, ctx: Ctx, company: Any, city: Any) -> None:
         """As GameBase.b_return_token: the owning corporation has one token fewer on the map; the
         private closes where its ability says so."""
@@ -315,7 +316,7 @@ class MapBuiltins:
         item = self.tr.as_sel(company)
         for c in m.corporations:
             owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
-            ctx.require(IMPLIES(owns, zi(self.tokens_left(ctx, c)) > 0))
+            ctx.require(IMPLIES(owns, zi(self.tokens_left(ctx, m.z(c))) > 0))
         return Opaque("a station spot")
 
     def b_ability_token(self, ctx: Ctx, company: Any, spot: Any) -> None:
@@ -461,7 +462,7 @@ class MapBuiltins:
         """As GameBase.b_take_station: one of the corporation's station markers goes, free, where the
         other's station was (which circle is the map's, outside the model); refused without a marker
         left."""
-        ctx.require(self.tr.cmp(">", self.b_tokens_left(ctx, corp), 0))
+        ctx.require(self.tr.cmp(">", self.tokens_left(ctx, corp), 0))
         self.b_place_station(ctx, corp, Opaque("the station taken over"))
 
     def b_place_home_token(self, ctx: Ctx, corp: Any) -> None:

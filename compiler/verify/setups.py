@@ -57,7 +57,7 @@ def add_station(game: Any, corp: Entity, rng: random.Random) -> None:
     from compiler.runtime import track
 
     board = game.board
-    if board is None or game.b_tokens_left(corp) < 1:
+    if board is None or game.call("tokens_left", corp) < 1:
         return
     cities = [(hex_id, i) for hex_id in sorted(board.hexes)
               for i, node in enumerate(board.tile_at(hex_id).nodes) if node.kind == "city"]

@@ -125,6 +125,16 @@ class Opaque:
     what: str
 
 
+@dataclass(frozen=True)
+class AnyAmounts:
+    """A list of amounts the title leaves as a declared gap (18 Grand Junction's station token prices):
+    each element read is any amount not below zero, an oracle `oracle` keyed by `key`
+    (`Translator.index`); how many there are is the reader's (`Model.gap_constant`)."""
+
+    oracle: str
+    key: tuple[str, ...]
+
+
 def _list_inner(t: s.TypeRef) -> str | None:
     """`list[x]` -> "x" (the parser nests the list type as an alternative)."""
     if t.is_list:

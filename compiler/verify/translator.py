@@ -16,7 +16,7 @@ from compiler.lang.ir import Clause, Title
 from compiler.runtime.game import OUT_OF_TURN
 from compiler.verify.builtins_abilities import AbilityBuiltins
 from compiler.verify.builtins_effects import EffectBuiltins
-from compiler.verify.builtins_map import MapBuiltins
+from compiler.verify.builtins_map import TOKEN_FIELDS, MapBuiltins
 from compiler.verify.builtins_state import StateBuiltins
 from compiler.verify.model import (
     BANK,
@@ -36,6 +36,7 @@ from compiler.verify.model import (
     state_var,
 )
 from compiler.verify.terms import (
+    AnyAmounts,
     AND,
     DIV,
     EMPTY_LIST,
@@ -418,7 +419,9 @@ class Translator:
             # element is the chosen list's, as `index` reads it)
             return SymList([(v, AND(c, cond)) for v, cond in a.elems] + [(v, AND(NOT(c), cond)) for v, cond in b.elems],
                            OR(AND(c, a.beyond), AND(NOT(c), b.beyond)))
-        if isinstance(a, SymList) or isinstance(b, SymList):
+        if isinstance(a, AnyAmounts) and isinstance(b, AnyAmounts):
+            return a if a == b else AnyAmounts(a.oracle, a.key + b.key)  # any amounts, either way
+        if isinstance(a, (SymList, AnyAmounts)) or isinstance(b, (SymList, AnyAmounts)):
             raise Unsupported("a conditional choice between two lists")
         return IF(c, a, b)
 
@@ -752,7 +755,9 @@ class Translator:
             if name == "operated":
                 # whether it has finished an operating turn: outside the model, an oracle per read
                 return self.builtins.oracle(ctx, "operated", (ent.id,))
-            if name in ("cell", "closed", "tokens"):
+            if name in TOKEN_FIELDS:
+                return self.builtins.token_field(ctx, ent, name)
+            if name in ("cell", "closed"):
                 raise Unsupported(f"corporation state field {name}")
             if name in m.corp_fields:
                 return st[f"field:{ent.id}.{name}"]
@@ -777,6 +782,11 @@ class Translator:
         return self.lift(value)
 
     def index(self, coll: Any, i: Any, ctx: Ctx) -> Any:
+        if isinstance(coll, AnyAmounts):
+            v = ctx.fresh(f"{coll.oracle}:{':'.join(coll.key)}")
+            ctx.shared.oracles.append((coll.oracle, coll.key, v))
+            ctx.shared.axioms.append(v >= 0)
+            return v
         if isinstance(coll, SymList):
             if is_z3(i) and coll.elems and all(truth(c) is True for _, c in coll.elems):
                 # a list of fixed length (a title's data: 1880's round-track par_groups) at a symbolic
@@ -788,14 +798,16 @@ class Translator:
                     result = self.ite(self.eq(i, k), values[k], result)
                 return result
             if is_z3(i):
-                raise Unsupported("indexing a list by a symbolic position")
+                # a list whose members depend on the state (one of several companies' data, `C.token_prices`
+                # of a C the model chooses) at a symbolic position: as at a fixed one, below
+                ctx.require(zi(i) >= 0)
             elems = coll.elems
             ctx.require(self.cmp(">", self.length(coll), i))
             # the i-th present element: present and exactly i present before it
             alts = []
             for k, (value, cond) in enumerate(elems):
                 before = SUM([IF(c, 1, 0) for _, c in elems[:k]])
-                alts.append((value, AND(cond, self.eq(before, i) if is_z3(before) else before == i)))
+                alts.append((value, AND(cond, self.eq(before, i) if is_z3(before) or is_z3(i) else before == i)))
             if all(truth(c) is False for _, c in alts):
                 raise DeadPath(ctx.path, f"element {i} of a list that cannot have one")
             if all(isinstance(v, (Sel, Item)) for v, _ in alts):
