@@ -25,6 +25,8 @@ from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_
 _OPENS = object()
 #: the key of `_prefix_refused`'s verdicts by the fields as an action gives them
 _RAW = object()
+#: the key of `_prefix_refused`'s verdicts of every arity at once, by those fields
+_WHOLE = object()
 
 
 def _shuffle_inline(rng: random.Random, order: list) -> None:
@@ -697,8 +699,11 @@ class Listing(Candidates):
                 if turn_refused:
                     return True
                 # `_refused_on_trial` written out: asked a dozen times in every listing
+                # (`Journal.begin` and `rollback` written out: a probe's guards change nothing, most often)
                 named, journal = self._named_shares, self.j
-                journal.begin()
+                marks, undo = journal._marks, journal._undo
+                journal.generation += 1
+                marks.append(len(undo))
                 try:
                     probe(self, actor, *values)
                 except (IllegalAction, RuleGap):
@@ -707,7 +712,11 @@ class Listing(Candidates):
                     return False
                 finally:
                     self._named_shares = named
-                    journal.rollback()
+                    if len(undo) > marks[-1]:
+                        journal.rollback()
+                    else:
+                        journal.generation += 1
+                        marks.pop()
                 return False
         opening = self._listing_opening()
         quiet = self._opens_quietly(action, kind, opening)
@@ -936,9 +945,28 @@ class Listing(Candidates):
         probes = self.PREFIX_PROBES.get(kind)
         if not probes:
             return False
+        plain = "shares" not in action and "share_price" not in action  # (fields `_bind_param` reads for others)
+        whole = self._plain_prefix(kind, probes[-1][0]) if plain and upto is None else None
+        if whole is not None:
+            # the verdict of every arity at once, kept by the fields of them all as the action gives them
+            # (asked again of each candidate drawn of a group: 1800's `trade_company` at each price)
+            try:
+                key = (_WHOLE, kind, action["entity"], action.get("entity_type"),
+                       *[(action[name].__class__, action[name]) for name in whole])
+                known = answers.get(key)
+            except (KeyError, TypeError):
+                pass
+            else:
+                if known is None:
+                    known = answers[key] = self._prefix_refused_by_arity(action, answers, kind, probes, upto, plain)
+                return known
+        return self._prefix_refused_by_arity(action, answers, kind, probes, upto, plain)
+
+    def _prefix_refused_by_arity(self, action: Action, answers: dict, kind: str, probes: tuple, upto: int | None,
+                                 plain: bool) -> bool:
+        """`_prefix_refused`, asked probe by probe."""
         params = self.ACTION_PARAMS[kind]
         values: list = []
-        plain = "shares" not in action and "share_price" not in action  # (fields `_bind_param` reads for others)
         for arity, probe in probes:
             if upto is not None and arity > upto:
                 break  # (in order of arity)
