@@ -674,7 +674,8 @@ class Listing(Candidates):
         return False
 
     def _probe_refuses(self, action: Action, probe: Callable, *values: Any, kind: str | None = None) -> bool:
-        """Whether `probe` (an action's opening guards, given its entity and `values`) refuses `action`,
+        """Whether `probe` (an action's opening guards, given its entity and `values`: the message of the
+        first that refuses, or None) refuses `action`,
         run as the action's dispatch runs them, in a transaction rolled back: the refusals before the
         binding (`_open_action`), the turn check (`_check_actor`), then the guards. Anything but a
         refusal the probe meets leaves the candidates to be tried (their own trial meets it, as the
@@ -705,7 +706,7 @@ class Listing(Candidates):
                 journal.generation += 1
                 marks.append(len(undo))
                 try:
-                    probe(self, actor, *values)
+                    return probe(self, actor, *values) is not None  # (a guard's refusal, returned)
                 except (IllegalAction, RuleGap):
                     return True
                 except Exception:  # noqa: BLE001 - no refusal: the candidates' own trials meet it
@@ -717,7 +718,6 @@ class Listing(Candidates):
                     else:
                         journal.generation += 1
                         marks.pop()
-                return False
         opening = self._listing_opening()
         quiet = self._opens_quietly(action, kind, opening)
 
@@ -730,7 +730,9 @@ class Listing(Candidates):
             actor = self._actor(action)
             if quiet is None or opening is None or actor != opening[0]:
                 self._check_actor(kind_, [actor], rule)  # (the entity acting passes it)
-            probe(self, actor, *values)
+            refusal = probe(self, actor, *values)  # (a guard's refusal is returned: its message)
+            if refusal is not None:
+                raise IllegalAction(refusal)
 
         return self._refused_on_trial(run)
 
