@@ -948,13 +948,28 @@ class Listing(Candidates):
         if not probes:
             return False
         plain = "shares" not in action and "share_price" not in action  # (fields `_bind_param` reads for others)
-        whole = self._plain_prefix(kind, probes[-1][0]) if plain and upto is None else None
+        if plain and upto is None:
+            wholes = self.__dict__.get("_whole_prefixes")
+            if wholes is None:
+                wholes = self.__dict__["_whole_prefixes"] = {}
+            whole = wholes.get(kind, False)
+            if whole is False:
+                whole = wholes[kind] = self._plain_prefix(kind, probes[-1][0])
+        else:
+            whole = None
         if whole is not None:
             # the verdict of every arity at once, kept by the fields of them all as the action gives them
             # (asked again of each candidate drawn of a group: 1800's `trade_company` at each price)
             try:
-                key = (_WHOLE, kind, action["entity"], action.get("entity_type"),
-                       *[(action[name].__class__, action[name]) for name in whole])
+                if len(whole) == 1:
+                    v = action[whole[0]]
+                    key = (_WHOLE, kind, action["entity"], action.get("entity_type"), v.__class__, v)
+                elif len(whole) == 2:
+                    v, w = action[whole[0]], action[whole[1]]
+                    key = (_WHOLE, kind, action["entity"], action.get("entity_type"), v.__class__, v, w.__class__, w)
+                else:
+                    key = (_WHOLE, kind, action["entity"], action.get("entity_type"),
+                           *[x for name in whole for x in (action[name].__class__, action[name])])
                 known = answers.get(key)
             except (KeyError, TypeError):
                 pass
