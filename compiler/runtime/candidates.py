@@ -322,7 +322,9 @@ class Candidates:
         by_exchange = self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange"
         # a seller other than a corporation sells only what the owners' index says it holds (`b_sellable`
         # answers [] for the rest, and a president's certificate it does not hold is not offered)
-        held = owner.holdings.get(entity, {}) if entity.kind != "corporation" and entity.__class__ is Entity else None
+        # (a corporation's own certificates and those it holds of another: none of a corporation the index
+        # says it holds nothing of)
+        held = owner.holdings.get(entity, {}) if entity.__class__ is Entity else None
         for corp in self.corporations:
             if held is not None and corp.id not in held:
                 continue
