@@ -130,12 +130,14 @@ class Listing(Candidates):
             # none of which is drawn: the same list as `_candidates()` for the shuffle, the same draw)
             self._runs_listed = True
             try:
-                candidates = []
-                for candidate in self._iter_candidates():
-                    if candidate.__class__ is _KnownRefused:
-                        candidates += itertools.repeat(_KnownRefused, candidate.count)
-                    else:
-                        candidates.append(candidate)
+                candidates = list(self._iter_candidates())
+                if _KnownRefused in set(map(type, candidates)):  # (a run among them: most listings have none)
+                    listed, candidates = candidates, []
+                    for candidate in listed:
+                        if candidate.__class__ is _KnownRefused:
+                            candidates += itertools.repeat(_KnownRefused, candidate.count)
+                        else:
+                            candidates.append(candidate)
             finally:
                 self._runs_listed = False
             order = _shuffled_range(rng, len(candidates))
