@@ -27,6 +27,10 @@ class _KnownRefused:
         self.count = count
 
 
+#: a value not yet worked out (None is an answer)
+_UNASKED = object()
+
+
 class Candidates:
     """The candidates of each of the vocabulary's actions and of a title's own."""
 
@@ -193,6 +197,7 @@ class Candidates:
         # owners' index, a corporation none of whose certificates a player could be offered is passed over
         # without a pass over its certificates (most of them in a stock round: sold out)
         held_by_corporations: dict[str, set[str]] = {}
+        president: Any = _UNASKED  # (a corporation buyer's president, asked where first needed)
         for holder, held in holdings.items() if entity.kind != "corporation" else ():
             if isinstance(holder, Entity) and holder.kind == "corporation":
                 for corp_id in held:
@@ -205,8 +210,12 @@ class Candidates:
                 if "corporate_buy_shares" in self.ACTION_PARAMS:
                     continue  # the vocabulary's corporate_buy_shares names these
                 # another corporation's certificates, one at a time, from the market or the buyer's president
-                # (where the title lets corporations buy them, its guards say)
-                president = self.call("president", entity)
+                # (where the title lets corporations buy them, its guards say); none of a corporation the
+                # owners' index says neither holds any of
+                if president is _UNASKED:
+                    president = self.call("president", entity)  # (a function of the state: asked once)
+                if corp.id not in holdings.get(POOL, ()) and corp.id not in holdings.get(president, ()):
+                    continue
                 for cert in self.certs_of[corp.id]:
                     if not cert.president and self.owner[cert.id] in (POOL, president):
                         group.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
@@ -263,6 +272,8 @@ class Candidates:
                                      for c in others)
                 else:
                     for holder in holders:
+                        if corp.id not in holdings.get(holder, ()):
+                            continue  # the owners' index: it holds none of them
                         # Entity equality (kind and id; every holder here is an Entity) without a call per
                         # certificate
                         hid, hkind = holder.id, holder.kind
