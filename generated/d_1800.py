@@ -580,12 +580,6 @@ _LIBRARY.define(
         "a_discard_train",
         "a_dividend",
         "a_run_routes",
-        "q2_discard_train",
-        "q2_dividend",
-        "q_buy_shares",
-        "q_discard_train",
-        "q_dividend",
-        "q_sell_shares",
         "qr_buy_shares",
         "r_forced_purchase_help",
         "r_forced_shortfall",
@@ -1695,305 +1689,122 @@ def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:917
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:917"
-        )
+        return "privates are sold in the stock round"
     # at rulespecs/lib/18xx.rules:918
     if not (not g.state_has("in_auction")):
-        raise IllegalAction(
-            "the private is being auctioned among its bidders",
-            rule="§6",
-            at="rulespecs/lib/18xx.rules:918",
-        )
+        return "the private is being auctioned among its bidders"
     # at rulespecs/lib/18xx.rules:921
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
     ):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="§8.1",
-            at="rulespecs/lib/18xx.rules:921",
-        )
-
-
-def q_par(g, v_player):
-    """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:953
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round",
-            rule="§9.1",
-            at="rulespecs/lib/18xx.rules:953",
-        )
-    # at rulespecs/lib/18xx.rules:954
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule="§9.1",
-            at="rulespecs/lib/18xx.rules:954",
-        )
-    # at rulespecs/lib/18xx.rules:959
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="§8.1",
-            at="rulespecs/lib/18xx.rules:959",
-        )
-
-
-def q_buy_shares(g, v_player):
-    """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:990
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:990"
-        )
-    # at rulespecs/lib/18xx.rules:991
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:991",
-        )
-
-
-def q_sell_shares(g, v_player):
-    """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1036
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1037
-    if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round (or by a president raising money for a train)",
-            rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1037",
-        )
-    # at rulespecs/lib/18xx.rules:1038
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "no selling after buying in this turn",
-            rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1038",
-        )
+        return "the certificate limit would be exceeded"
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1119
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "corporations buy privates during their operating turns",
-            rule="§11.8",
-            at="rulespecs/lib/18xx.rules:1119",
-        )
+        return "corporations buy privates during their operating turns"
     # at rulespecs/lib/18xx.rules:1120
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
-        raise IllegalAction(
-            "not yet in this phase",
-            rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:1120",
-        )
-
-
-def q_lay_tile(g, v_corporation):
-    """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1134
-    if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "tiles are laid at the start of a turn",
-            rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1134",
-        )
+        return "not yet in this phase"
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1159
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction(
-            "a station token is placed after laying track",
-            rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1159",
-        )
+        return "a station token is placed after laying track"
     # at rulespecs/lib/18xx.rules:1160
     if not (r_tokens_left(g, v_corporation) > 0):
-        raise IllegalAction(
-            "the corporation has no station token left",
-            rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1160",
-        )
+        return "the corporation has no station token left"
     # at rulespecs/lib/18xx.rules:1162
     v_cost = r_next_token_cost(g, v_corporation)
     # at rulespecs/lib/18xx.rules:1163
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1163"
-        )
-
-
-def q_dividend(g, v_corporation):
-    """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1176
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1176",
-        )
-
-
-def q_buy_train(g, v_corporation):
-    """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1220
-    if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought at the end of the turn",
-            rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1220",
-        )
-
-
-def q_discard_train(g, v_corporation):
-    """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1296
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1296",
-        )
+        return "not enough cash for the token"
 
 
 def q_buy_bond(g, v_player):
     """The opening guards of buy_bond that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:735
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "the bond is bought in a share dealing round",
-            rule="§11.10",
-            at="rulespecs/1800.rules:735",
-        )
+        return "the bond is bought in a share dealing round"
     # at rulespecs/1800.rules:736
     if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction("one purchase per turn", rule="§5", at="rulespecs/1800.rules:736")
+        return "one purchase per turn"
 
 
 def q_collect_bond(g, v_corporation):
     """The opening guards of collect_bond that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:748
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "bond dividends are collected in an Operational Turn",
-            rule="§11.10",
-            at="rulespecs/1800.rules:748",
-        )
+        return "bond dividends are collected in an Operational Turn"
     # at rulespecs/1800.rules:749
     if not (r_len(g, r_bonds_of(g, v_corporation)) > 0):
-        raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:749")
+        return "the company has no bond"
     # at rulespecs/1800.rules:750
     v_bond = r_bonds_of(g, v_corporation)[0]
     # at rulespecs/1800.rules:751
     if not (g.among("players", g.b_holder_of(v_bond))):
-        raise IllegalAction(
-            "nobody has bought the bond", rule="§11.10", at="rulespecs/1800.rules:751"
-        )
+        return "nobody has bought the bond"
     # at rulespecs/1800.rules:752
     if not (not g.state_has("done_this_turn", "bond_dividend")):
-        raise IllegalAction(
-            "once during each Operational Turn", rule="§11.10", at="rulespecs/1800.rules:752"
-        )
+        return "once during each Operational Turn"
 
 
 def q_trade_company(g, v_player):
     """The opening guards of trade_company that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:772
     if not (g.b_in_round("stock") and (r_private_on_sale(g) == None)):
-        raise IllegalAction(
-            "privates change hands in a share dealing round, after the sale",
-            rule="§12.3",
-            at="rulespecs/1800.rules:772",
-        )
+        return "privates change hands in a share dealing round, after the sale"
     # at rulespecs/1800.rules:773
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
-        raise IllegalAction(
-            "players sell privates to each other from Phase 3",
-            rule="§12.3",
-            at="rulespecs/1800.rules:773",
-        )
+        return "players sell privates to each other from Phase 3"
     # at rulespecs/1800.rules:777
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded", rule="§8.1", at="rulespecs/1800.rules:777"
-        )
+        return "the certificate limit would be exceeded"
 
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:784
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "a company deals in its own shares during its turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:784",
-        )
+        return "a company deals in its own shares during its turn"
     # at rulespecs/1800.rules:785
     if not (
         (not g.state_has("done_this_turn", "bought_own_shares"))
         or r_must_buy_train(g, v_corporation)
     ):
-        raise IllegalAction(
-            "not both buy and sell in one Operational Turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:785",
-        )
+        return "not both buy and sell in one Operational Turn"
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:800
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "a company deals in its own shares during its turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:800",
-        )
+        return "a company deals in its own shares during its turn"
     # at rulespecs/1800.rules:801
     if not (not g.state_has("done_this_turn", "sold_own_shares")):
-        raise IllegalAction(
-            "not both buy and sell in one Operational Turn",
-            rule="§11.9",
-            at="rulespecs/1800.rules:801",
-        )
+        return "not both buy and sell in one Operational Turn"
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:836
     if not (r_must_buy_train(g, v_corporation)):
-        raise IllegalAction(
-            "contributions are for a train the company must buy",
-            rule="§11.11",
-            at="rulespecs/1800.rules:836",
-        )
+        return "contributions are for a train the company must buy"
     # at rulespecs/1800.rules:837
     if not (g.b_percent(v_corporation, v_corporation) == 0):
-        raise IllegalAction(
-            "the Director must first sell the shares on the company mat",
-            rule="§11.11",
-            at="rulespecs/1800.rules:837",
-        )
+        return "the Director must first sell the shares on the company mat"
 
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
     # at rulespecs/lib/18xx.rules:919
     if not (r_private_on_sale(g) == v_company):
-        raise IllegalAction(
-            "privates are sold one at a time, in order",
-            rule="§6",
-            at="rulespecs/lib/18xx.rules:919",
-        )
+        return "privates are sold one at a time, in order"
 
 
 def qr_buy_company(g):
@@ -2005,20 +1816,6 @@ def qr_buy_company(g):
         )
 
 
-def q2_par(g, v_player, v_corporation):
-    """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:955
-    if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:955"
-        )
-    # at rulespecs/lib/18xx.rules:956
-    if not (not g.b_closed(v_corporation)):
-        raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:956"
-        )
-
-
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
     # at rulespecs/lib/18xx.rules:953
@@ -2027,44 +1824,6 @@ def qr_par(g):
             "a corporation is started in a stock round",
             rule="§9.1",
             at="rulespecs/lib/18xx.rules:953",
-        )
-
-
-def qb2_par(g, v_player, v_corporation):
-    """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:958
-    v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:960
-    if not (
-        g.b_cash(v_player)
-        >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
-    ):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:960")
-
-
-def q2_buy_shares(g, v_player, v_corporation):
-    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:992
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:992"
-        )
-    # at rulespecs/lib/18xx.rules:993
-    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a corporation sold this round",
-            rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:993",
-        )
-    # at rulespecs/lib/18xx.rules:996
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or ("no_cert_limit" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="§8.1",
-            at="rulespecs/lib/18xx.rules:996",
         )
 
 
@@ -2081,16 +1840,12 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1121
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:1121"
-        )
+        return "the private is closed"
     # at rulespecs/lib/18xx.rules:1122
     v_seller = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1123
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
-        raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1123"
-        )
+        return "the private is not for sale"
 
 
 def qr_corporation_buy_company(g):
@@ -2108,68 +1863,7 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/lib/18xx.rules:1125
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:1125")
-
-
-def qb_lay_tile(g, v_corporation):
-    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
-    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost",
-            rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1136",
-        )
-
-
-def qb2_lay_tile(g, v_corporation, v_hex):
-    """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
-    if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost",
-            rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1136",
-        )
-
-
-def q2_dividend(g, v_corporation, v_kind):
-    """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1177
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1177"
-        )
-
-
-def qd_buy_train(g, v_corporation, v_exchange):
-    """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1220
-    if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought at the end of the turn",
-            rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1220",
-        )
-    # at rulespecs/lib/18xx.rules:1221
-    if not (
-        (v_exchange != None)
-        or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
-    ):
-        raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1221"
-        )
-
-
-def q2_discard_train(g, v_corporation, v_train):
-    """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1297
-    if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction(
-            "the corporation does not own that train",
-            rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1297",
-        )
+        return "not enough cash"
 
 
 def q2_buy_bond(g, v_player, v_bond):
@@ -2178,15 +1872,13 @@ def q2_buy_bond(g, v_player, v_bond):
     v_corporation = r_corporation_of(g, v_bond)
     # at rulespecs/1800.rules:738
     if not (r_president(g, v_corporation) == v_player):
-        raise IllegalAction(
-            "only the Director may buy the bond", rule="§5", at="rulespecs/1800.rules:738"
-        )
+        return "only the Director may buy the bond"
     # at rulespecs/1800.rules:739
     if not (g.b_holder_of(v_bond) == v_corporation):
-        raise IllegalAction("the bond has been sold", rule="§11.10", at="rulespecs/1800.rules:739")
+        return "the bond has been sold"
     # at rulespecs/1800.rules:740
     if not (g.b_cash(v_player) >= g.attr(v_bond, "cost")):
-        raise IllegalAction("not enough cash", rule="§11.10", at="rulespecs/1800.rules:740")
+        return "not enough cash"
 
 
 def qr_buy_bond(g):
@@ -2206,9 +1898,7 @@ def q2_collect_bond(g, v_corporation, v_to_company):
     v_bond = r_bonds_of(g, v_corporation)[0]
     # at rulespecs/1800.rules:753
     if not ((v_to_company >= 0) and (v_to_company <= g.attr(v_bond, "dividend"))):
-        raise IllegalAction(
-            "the dividend is split, not added to", rule="§11.10", at="rulespecs/1800.rules:753"
-        )
+        return "the dividend is split, not added to"
 
 
 def qr_collect_bond(g):
@@ -2226,7 +1916,7 @@ def qb2_trade_company(g, v_player, v_company):
     """The opening guards of trade_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/1800.rules:778
     if not (g.b_cash(v_player) >= g.attr(v_company, "min_price")):
-        raise IllegalAction("not enough cash", rule="§12.3", at="rulespecs/1800.rules:778")
+        return "not enough cash"
 
 
 def q3_trade_company(g, v_player, v_company, v_seller):
@@ -2236,9 +1926,7 @@ def q3_trade_company(g, v_player, v_company, v_seller):
         ((g.b_holder_of(v_company) == v_seller) and (v_seller != v_player))
         and (not g.b_closed(v_company))
     ):
-        raise IllegalAction(
-            "the seller does not hold it", rule="§12.3", at="rulespecs/1800.rules:774"
-        )
+        return "the seller does not hold it"
 
 
 def qr_corporation_sell_shares(g):
@@ -2267,8 +1955,4 @@ def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/1800.rules:838
     if not (g.b_percent(v_player, v_corporation) > 0):
-        raise IllegalAction(
-            "only the Director and other shareholders contribute",
-            rule="§11.11",
-            at="rulespecs/1800.rules:838",
-        )
+        return "only the Director and other shareholders contribute"

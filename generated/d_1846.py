@@ -1981,97 +1981,30 @@ def a_company_place_token(g, v_company, v_city):
     g.b_ability_token(v_company, v_spot)
 
 
-def q_par(g, v_player):
-    """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:953
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:953",
-        )
-    # at rulespecs/lib/18xx.rules:954
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:954",
-        )
-    # at rulespecs/lib/18xx.rules:959
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:959",
-        )
-
-
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1278
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "corporations buy privates during their operating turns",
-            rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1278",
-        )
+        return "corporations buy privates during their operating turns"
     # at rulespecs/1846.rules:1279
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
-        raise IllegalAction(
-            "not yet in this phase",
-            rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1279",
-        )
+        return "not yet in this phase"
     # at rulespecs/1846.rules:1286
     if not (
         (not g.state_has("done_this_turn", "emergency_issue"))
         or (r_len(g, g.b_trains(v_corporation)) > 0)
     ):
-        raise IllegalAction(
-            "after issuing shares for a train it must buy, the corporation buys the train before anything else",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1286",
-        )
-
-
-def q_lay_tile(g, v_corporation):
-    """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1134
-    if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "tiles are laid at the start of a turn",
-            rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1134",
-        )
+        return "after issuing shares for a train it must buy, the corporation buys the train before anything else"
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1534
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction(
-            "a station token is placed after laying track",
-            rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1534",
-        )
+        return "a station token is placed after laying track"
     # at rulespecs/1846.rules:1535
     if not (r_tokens_left(g, v_corporation) > 0):
-        raise IllegalAction(
-            "the corporation has no station token left",
-            rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1535",
-        )
-
-
-def q_buy_train(g, v_corporation):
-    """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1220
-    if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought at the end of the turn",
-            rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1220",
-        )
+        return "the corporation has no station token left"
 
 
 def q_corporation_sell_shares(g, v_corporation):
@@ -2086,11 +2019,7 @@ def q_corporation_sell_shares(g, v_corporation):
         )
         or v_emergency
     ):
-        raise IllegalAction(
-            "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
-            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1356",
-        )
+        return "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy"
 
 
 def q_corporation_buy_shares(g, v_corporation):
@@ -2100,95 +2029,47 @@ def q_corporation_buy_shares(g, v_corporation):
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
     ):
-        raise IllegalAction(
-            "shares are redeemed once in a turn, before the dividend",
-            rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1425",
-        )
+        return "shares are redeemed once in a turn, before the dividend"
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1445
     if not (r_must_buy_train(g, v_corporation)):
-        raise IllegalAction(
-            "the president pays only for a train the corporation must buy",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1445",
-        )
+        return "the president pays only for a train the corporation must buy"
     # at rulespecs/1846.rules:1447
     if not (not r_emergency_issue_possible(g, v_corporation)):
-        raise IllegalAction(
-            "the corporation must first issue shares",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1447",
-        )
+        return "the corporation must first issue shares"
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1488
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1488"
-        )
+        return "the private is closed"
     # at rulespecs/1846.rules:1489
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "markers are placed in operating rounds",
-            rule='§"Private Companies"',
-            at="rulespecs/1846.rules:1489",
-        )
+        return "markers are placed in operating rounds"
 
 
 def q_company_lay_tile(g, v_company):
     """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1510
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1510"
-        )
+        return "the private is closed"
     # at rulespecs/1846.rules:1511
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "tiles are laid in operating rounds",
-            rule='§"Laying Track"',
-            at="rulespecs/1846.rules:1511",
-        )
+        return "tiles are laid in operating rounds"
 
 
 def q_company_place_token(g, v_company):
     """The opening guards of company_place_token that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1524
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1524"
-        )
+        return "the private is closed"
     # at rulespecs/1846.rules:1525
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "tokens are placed in operating rounds",
-            rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1525",
-        )
-
-
-def q2_par(g, v_player, v_corporation):
-    """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:955
-    if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is already started",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:955",
-        )
-    # at rulespecs/lib/18xx.rules:956
-    if not (not g.b_closed(v_corporation)):
-        raise IllegalAction(
-            "the corporation is out of the game",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:956",
-        )
+        return "tokens are placed in operating rounds"
 
 
 def qr_par(g):
@@ -2202,68 +2083,16 @@ def qr_par(g):
         )
 
 
-def qb2_par(g, v_player, v_corporation):
-    """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:958
-    v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:960
-    if not (
-        g.b_cash(v_player)
-        >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
-    ):
-        raise IllegalAction(
-            "not enough cash",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:960",
-        )
-
-
-def q2_buy_shares(g, v_player, v_corporation):
-    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:992
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not started",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:992",
-        )
-    # at rulespecs/lib/18xx.rules:993
-    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a corporation sold this round",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:993",
-        )
-    # at rulespecs/lib/18xx.rules:996
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or ("no_cert_limit" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:996",
-        )
-
-
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
     # at rulespecs/1846.rules:1280
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the company is closed",
-            rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1280",
-        )
+        return "the company is closed"
     # at rulespecs/1846.rules:1281
     v_seller = g.b_holder_of(v_company)
     # at rulespecs/1846.rules:1282
     if not (g.among("players", v_seller)):
-        raise IllegalAction(
-            "a corporation buys a company from the player who owns it",
-            rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1282",
-        )
+        return "a corporation buys a company from the player who owns it"
 
 
 def qr_corporation_buy_company(g):
@@ -2281,33 +2110,7 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/1846.rules:1285
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
-        raise IllegalAction(
-            "not enough cash",
-            rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1285",
-        )
-
-
-def qb_lay_tile(g, v_corporation):
-    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
-    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost",
-            rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1136",
-        )
-
-
-def qb2_lay_tile(g, v_corporation, v_hex):
-    """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
-    if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost",
-            rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1136",
-        )
+        return "not enough cash"
 
 
 def q2_place_token(g, v_corporation, v_city):
@@ -2318,43 +2121,14 @@ def q2_place_token(g, v_corporation, v_city):
     v_cost = g.b_token_cost(v_corporation, v_spot)
     # at rulespecs/1846.rules:1538
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction(
-            "not enough cash for the token",
-            rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1538",
-        )
-
-
-def qd_buy_train(g, v_corporation, v_exchange):
-    """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1220
-    if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought at the end of the turn",
-            rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1220",
-        )
-    # at rulespecs/lib/18xx.rules:1221
-    if not (
-        (v_exchange != None)
-        or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
-    ):
-        raise IllegalAction(
-            "the train limit would be exceeded",
-            rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1221",
-        )
+        return "not enough cash for the token"
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/1846.rules:1446
     if not (v_player == r_president(g, v_corporation)):
-        raise IllegalAction(
-            "only the president pays",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1446",
-        )
+        return "only the president pays"
 
 
 def qr_assign(g):
@@ -2599,29 +2373,17 @@ def q_bid(g, v_player):
     """The opening guards of bid that read only its entity (the listing probe)"""
     # at rulespecs/1846-18xx-games.rules:84
     if not (g.b_in_round("draft")):
-        raise IllegalAction(
-            "in 1846 a bid is a pick in the draft",
-            rule='§"Private Company Draft"',
-            at="rulespecs/1846-18xx-games.rules:84",
-        )
+        return "in 1846 a bid is a pick in the draft"
 
 
 def q2_bid(g, v_player, v_company):
     """The opening guards of bid that read only its entity and company (the listing probe)"""
     # at rulespecs/1846-18xx-games.rules:85
     if not (g.b_in_draft_hand(v_company)):
-        raise IllegalAction(
-            "the card is not among those drawn for this pick",
-            rule='§"Private Company Draft"',
-            at="rulespecs/1846-18xx-games.rules:85",
-        )
+        return "the card is not among those drawn for this pick"
     # at rulespecs/1846-18xx-games.rules:88
     if not (r_free_cash(g, v_player) >= g.b_draft_price(v_company)):
-        raise IllegalAction(
-            "not enough cash for this and the companies already picked",
-            rule='§"Private Company Draft"',
-            at="rulespecs/1846-18xx-games.rules:88",
-        )
+        return "not enough cash for this and the companies already picked"
 
 
 def qr_bid(g):

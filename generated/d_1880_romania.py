@@ -888,12 +888,17 @@ _LIBRARY.define(
         "a_discard_train",
         "a_dividend",
         "a_run_routes",
-        "q2_discard_train",
-        "q2_dividend",
+        "q2_buy_shares",
+        "q2_par",
         "q_buy_shares",
-        "q_discard_train",
-        "q_dividend",
+        "q_buy_train",
+        "q_lay_tile",
+        "q_par",
         "q_sell_shares",
+        "qb2_lay_tile",
+        "qb2_par",
+        "qb_lay_tile",
+        "qd_buy_train",
         "qr_buy_shares",
         "r_forced_purchase_help",
         "r_forced_shortfall",
@@ -2190,48 +2195,26 @@ def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1791
     if not (g.state_amount("debt", v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1791",
-        )
+        return "a player in debt buys nothing until the loan is repaid"
     # at rulespecs/1880-romania.rules:1802
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="VI.3",
-            at="rulespecs/1880-romania.rules:1802",
-        )
+        return "the certificate limit would be exceeded"
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1978
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1978",
-        )
+        return "shares are bought in a stock round"
     # at rulespecs/1880-romania.rules:1979
     if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1979"
-        )
+        return "sell first, then buy one share"
     # at rulespecs/1880-romania.rules:1980
     if not (g.state_amount("debt", v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1980",
-        )
+        return "a player in debt buys nothing until the loan is repaid"
     # at rulespecs/1880-romania.rules:1989
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="VI.3",
-            at="rulespecs/1880-romania.rules:1989",
-        )
+        return "the certificate limit would be exceeded"
 
 
 def q_sell_shares(g, v_player):
@@ -2240,41 +2223,23 @@ def q_sell_shares(g, v_player):
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/1880-romania.rules:2004
     if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
-            rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2004",
-        )
+        return "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for"
     # at rulespecs/1880-romania.rules:2006
     if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2006"
-        )
+        return "sell first, then buy"
     # at rulespecs/1880-romania.rules:2009
     if not ((g.b_stock_round_number() > 1) or v_emergency):
-        raise IllegalAction(
-            "no selling in the first stock round",
-            rule="VI.4",
-            at="rulespecs/1880-romania.rules:2009",
-        )
+        return "no selling in the first stock round"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1929
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "track is built after the home station and before a station is placed",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1929",
-        )
+        return "track is built after the home station and before a station is placed"
     # at rulespecs/1880-romania.rules:1930
     if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
-        raise IllegalAction(
-            "the company has no building right for this phase",
-            rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1930",
-        )
+        return "the company has no building right for this phase"
     # at rulespecs/1880-romania.rules:1931
     if not (
         not (
@@ -2284,29 +2249,17 @@ def q_lay_tile(g, v_corporation):
             )
         )
     ):
-        raise IllegalAction(
-            "a foreign investor lays one yellow tile or upgrades one, never more",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1931",
-        )
+        return "a foreign investor lays one yellow tile or upgrades one, never more"
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1955
     if not (g.b_in_step(v_corporation, "place_token")):
-        raise IllegalAction(
-            "a station is placed after building track",
-            rule="VII.1",
-            at="rulespecs/1880-romania.rules:1955",
-        )
+        return "a station is placed after building track"
     # at rulespecs/1880-romania.rules:1956
     if not (r_tokens_left(g, v_corporation) > 0):
-        raise IllegalAction(
-            "the company has no station marker left",
-            rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1956",
-        )
+        return "the company has no station marker left"
     # at rulespecs/1880-romania.rules:1958
     v_cost = (
         (
@@ -2318,136 +2271,70 @@ def q_place_token(g, v_corporation):
     )
     # at rulespecs/1880-romania.rules:1959
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction(
-            "the company cannot pay for the station",
-            rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1959",
-        )
-
-
-def q_dividend(g, v_corporation):
-    """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1176
-    if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1176",
-        )
+        return "the company cannot pay for the station"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:2037
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought as the last step of a turn",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2037",
-        )
+        return "trains are bought as the last step of a turn"
     # at rulespecs/1880-romania.rules:2038
     if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2038"
-        )
+        return "this company never buys trains"
     # at rulespecs/1880-romania.rules:2039
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
-        raise IllegalAction(
-            "the train limit would be exceeded",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2039",
-        )
-
-
-def q_discard_train(g, v_corporation):
-    """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1296
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1296",
-        )
+        return "the train limit would be exceeded"
 
 
 def q_choose(g, v_corporation):
     """The opening guards of choose that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1829
     if not (g.b_pending_decision(v_corporation, "choose")):
-        raise IllegalAction(
-            "building rights are chosen when the company is founded; an investor's capital when it closes",
-            rule="VII.3.2, VII.3.7",
-            at="rulespecs/1880-romania.rules:1829",
-        )
+        return "building rights are chosen when the company is founded; an investor's capital when it closes"
 
 
 def q_close_for_cash(g, v_company):
     """The opening guards of close_for_cash that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1851
     if not (g.b_has_ability(v_company, "close_for_cash")):
-        raise IllegalAction(
-            "only the Banater Montanbahn may be closed for cash",
-            rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1851",
-        )
+        return "only the Banater Montanbahn may be closed for cash"
     # at rulespecs/1880-romania.rules:1852
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1852"
-        )
+        return "the private is closed"
     # at rulespecs/1880-romania.rules:1853
     v_holder = g.b_holder_of(v_company)
     # at rulespecs/1880-romania.rules:1854
     if not (g.among("players", v_holder)):
-        raise IllegalAction(
-            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1854"
-        )
+        return "the private has no owner yet"
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1868
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1868"
-        )
+        return "the private is closed"
     # at rulespecs/1880-romania.rules:1869
     if not (g.b_has_ability(v_company, "harbour_token")):
-        raise IllegalAction(
-            "only the D.B.S.R. has a harbour token",
-            rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1869",
-        )
+        return "only the D.B.S.R. has a harbour token"
     # at rulespecs/1880-romania.rules:1870
     if not (not g.b_in_round("auction")):
-        raise IllegalAction(
-            "the token is laid once the privates have owners",
-            rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1870",
-        )
+        return "the token is laid once the privates have owners"
 
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:2140
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a loan is repaid in the debtor's stock-round turn",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2140",
-        )
+        return "a loan is repaid in the debtor's stock-round turn"
     # at rulespecs/1880-romania.rules:2141
     if not (g.state_amount("debt", v_player) > 0):
-        raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
-        )
+        return "there is no loan to repay"
     # at rulespecs/1880-romania.rules:2142
     v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
     # at rulespecs/1880-romania.rules:2143
     if not (v_amount > 0):
-        raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2143"
-        )
+        return "no cash to repay with"
 
 
 def q2_par(g, v_player, v_corporation):
@@ -2459,28 +2346,16 @@ def q2_par(g, v_player, v_corporation):
     )
     # at rulespecs/1880-romania.rules:1787
     if not (g.b_pending_decision(v_player, "par") == v_granted):
-        raise IllegalAction(
-            "the buyer of the Orient Express founds the TR at once; no one else founds it",
-            rule="VI.6",
-            at="rulespecs/1880-romania.rules:1787",
-        )
+        return "the buyer of the Orient Express founds the TR at once; no one else founds it"
     # at rulespecs/1880-romania.rules:1789
     if not (g.b_in_round("stock") or v_granted):
-        raise IllegalAction(
-            "a company is founded in a stock round",
-            rule="VI.6",
-            at="rulespecs/1880-romania.rules:1789",
-        )
+        return "a company is founded in a stock round"
     # at rulespecs/1880-romania.rules:1790
     if not (r_may_buy_now(g, v_player) or v_granted):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1790"
-        )
+        return "sell first, then buy one share"
     # at rulespecs/1880-romania.rules:1792
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1792"
-        )
+        return "the company is already founded"
 
 
 def qb2_par(g, v_player, v_corporation):
@@ -2505,18 +2380,14 @@ def qb2_par(g, v_player, v_corporation):
             )
         )
     ):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1803")
+        return "not enough cash"
 
 
 def q3_par(g, v_player, v_corporation, v_price):
     """The opening guards of par that read only its entity and corporation, price (the listing probe)"""
     # at rulespecs/1880-romania.rules:1793
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction(
-            "the par prices are 70, 80, 90 and 100",
-            rule="VI.6",
-            at="rulespecs/1880-romania.rules:1793",
-        )
+        return "the par prices are 70, 80, 90 and 100"
 
 
 def qb3_par(g, v_player, v_corporation, v_price):
@@ -2537,34 +2408,24 @@ def qb3_par(g, v_player, v_corporation, v_price):
             )
         )
     ):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1803")
+        return "not enough cash"
 
 
 def q4_par(g, v_player, v_corporation, v_price, v_slot):
     """The opening guards of par that read only its entity and corporation, price, slot (the listing probe)"""
     # at rulespecs/1880-romania.rules:1797
     if not (g.b_round_track_row_free(v_price, v_slot)):
-        raise IllegalAction(
-            "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
-            rule="VI.6, §X",
-            at="rulespecs/1880-romania.rules:1797",
-        )
+        return "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/1880-romania.rules:1981
     if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1981"
-        )
+        return "the company is not founded"
     # at rulespecs/1880-romania.rules:1984
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a company sold this round",
-            rule="VI.5",
-            at="rulespecs/1880-romania.rules:1984",
-        )
+        return "no buying back a company sold this round"
 
 
 def qr_buy_shares(g):
@@ -2582,11 +2443,7 @@ def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/1880-romania.rules:2010
     if not (not (r_prices_frozen(g) and (r_president(g, v_corporation) == v_player))):
-        raise IllegalAction(
-            "in the communist phase a president may not sell shares of his own company",
-            rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2010",
-        )
+        return "in the communist phase a president may not sell shares of his own company"
 
 
 def q2_lay_tile(g, v_corporation, v_hex):
@@ -2599,31 +2456,14 @@ def q2_lay_tile(g, v_corporation, v_hex):
         )
         or (g.b_tile_color(g.attr(v_corporation, "home")) != "white")
     ):
-        raise IllegalAction(
-            "a company's first tile goes on its home hex, unless a tile lies there already",
-            rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1933",
-        )
+        return "a company's first tile goes on its home hex, unless a tile lies there already"
 
 
 def qb_lay_tile(g, v_corporation):
     """The guards of lay_tile that read only its entity and open every branch of its first if (the listing bound probe)"""
     # at rulespecs/1880-romania.rules:1939
     if not (not g.state_has("done_this_turn", "upgrade")):
-        raise IllegalAction(
-            "at most one tile is upgraded in a turn",
-            rule="VII.3.3",
-            at="rulespecs/1880-romania.rules:1939",
-        )
-
-
-def q2_dividend(g, v_corporation, v_kind):
-    """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1177
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1177"
-        )
+        return "at most one tile is upgraded in a turn"
 
 
 def q2_buy_train(g, v_corporation, v_train):
@@ -2642,22 +2482,7 @@ def q2_buy_train(g, v_corporation, v_train):
             < g.attr(v_train, "max_per_company")
         )
     ):
-        raise IllegalAction(
-            "a company may own only one rebuilt 2-train",
-            rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2041",
-        )
-
-
-def q2_discard_train(g, v_corporation, v_train):
-    """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1297
-    if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction(
-            "the corporation does not own that train",
-            rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1297",
-        )
+        return "a company may own only one rebuilt 2-train"
 
 
 def qs_close_for_cash(g, v_company):

@@ -578,6 +578,14 @@ RULES = _LIBRARY.rules(
 _LIBRARY.define(
     globals(),
     unshared=[
+        "q2_par",
+        "q_buy_train",
+        "q_lay_tile",
+        "q_par",
+        "qb2_lay_tile",
+        "qb2_par",
+        "qb_lay_tile",
+        "qd_buy_train",
         "r_emergency_sale_noted",
         "r_emergency_seller",
         "r_in_receivership",
@@ -1569,36 +1577,20 @@ def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:458
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a company is started in a stock round",
-            rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:458",
-        )
+        return "a company is started in a stock round"
     # at rulespecs/18-grand-junction.rules:459
     if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn",
-            rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:459",
-        )
+        return "one purchase per turn"
     # at rulespecs/18-grand-junction.rules:468
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Certificate Limit"',
-            at="rulespecs/18-grand-junction.rules:468",
-        )
+        return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:499
     if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "tiles are laid at the start of a turn",
-            rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:499",
-        )
+        return "tiles are laid at the start of a turn"
 
 
 def q_corporation_sell_shares(g, v_corporation):
@@ -1616,11 +1608,7 @@ def q_corporation_sell_shares(g, v_corporation):
         )
         or v_emergency
     ):
-        raise IllegalAction(
-            "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
-            rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:890",
-        )
+        return "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy"
 
 
 def q_corporation_buy_shares(g, v_corporation):
@@ -1630,40 +1618,24 @@ def q_corporation_buy_shares(g, v_corporation):
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
     ):
-        raise IllegalAction(
-            "shares are redeemed once in a turn, before the dividend",
-            rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:853",
-        )
+        return "shares are redeemed once in a turn, before the dividend"
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1445
     if not (r_must_buy_train(g, v_corporation)):
-        raise IllegalAction(
-            "the president pays only for a train the corporation must buy",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1445",
-        )
+        return "the president pays only for a train the corporation must buy"
     # at rulespecs/1846.rules:1447
     if not (not r_emergency_issue_possible(g, v_corporation)):
-        raise IllegalAction(
-            "the corporation must first issue shares",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1447",
-        )
+        return "the corporation must first issue shares"
 
 
 def q_use_ability(g, v_corporation):
     """The opening guards of use_ability that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:747
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "a Company President's power is used in its company's operating turn",
-            rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:747",
-        )
+        return "a Company President's power is used in its company's operating turn"
 
 
 def q_top_up_revenue(g, v_corporation):
@@ -1672,61 +1644,33 @@ def q_top_up_revenue(g, v_corporation):
     if not (
         g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
     ):
-        raise IllegalAction(
-            "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
-            rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:774",
-        )
+        return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
     # at rulespecs/18-grand-junction.rules:777
     if not (not g.state_has("done_this_turn", "topped_up")):
-        raise IllegalAction(
-            "one top-up a turn",
-            rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:777",
-        )
+        return "one top-up a turn"
 
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:831
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "the token is placed during the operation of the company",
-            rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:831",
-        )
+        return "the token is placed during the operation of the company"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:460
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the company is already started",
-            rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:460",
-        )
+        return "the company is already started"
     # at rulespecs/18-grand-junction.rules:461
     if not (not g.b_closed(v_corporation)):
-        raise IllegalAction(
-            "the company is out of the game",
-            rule='§"Public Railroad Companies"',
-            at="rulespecs/18-grand-junction.rules:461",
-        )
+        return "the company is out of the game"
     # at rulespecs/18-grand-junction.rules:462
     if not (g.b_available(v_corporation)):
-        raise IllegalAction(
-            "a relegated company is in Tier 2, which may be started only from phase 3",
-            rule='§"Tier 2 Companies", §"Public Railroad Companies"',
-            at="rulespecs/18-grand-junction.rules:462",
-        )
+        return "a relegated company is in Tier 2, which may be started only from phase 3"
     # at rulespecs/18-grand-junction.rules:464
     if not (g.b_home_open(v_corporation)):
-        raise IllegalAction(
-            "the SLVS chooses an open city as its home when it starts, and none is open",
-            rule='§"San Luis Valley Southern Railway"',
-            at="rulespecs/18-grand-junction.rules:464",
-        )
+        return "the SLVS chooses an open city as its home when it starts, and none is open"
 
 
 def qr_par(g):
@@ -1749,62 +1693,38 @@ def qb2_par(g, v_player, v_corporation):
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
     ):
-        raise IllegalAction(
-            "not enough cash",
-            rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:469",
-        )
+        return "not enough cash"
 
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18-grand-junction.rules:502
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
-        raise IllegalAction(
-            "the company cannot pay for the track",
-            rule='§"Track Building Costs"',
-            at="rulespecs/18-grand-junction.rules:502",
-        )
+        return "the company cannot pay for the track"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18-grand-junction.rules:502
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
-        raise IllegalAction(
-            "the company cannot pay for the track",
-            rule='§"Track Building Costs"',
-            at="rulespecs/18-grand-junction.rules:502",
-        )
+        return "the company cannot pay for the track"
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/1846.rules:1446
     if not (v_player == r_president(g, v_corporation)):
-        raise IllegalAction(
-            "only the president pays",
-            rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1446",
-        )
+        return "only the president pays"
 
 
 def q2_select_president(g, v_player, v_corporation):
     """The opening guards of select_president that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:717
     if not (g.b_offered(v_player, v_corporation)):
-        raise IllegalAction(
-            "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
-            rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:717",
-        )
+        return "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one"
     # at rulespecs/18-grand-junction.rules:719
     if not (g.b_card_of(v_corporation) == None):
-        raise IllegalAction(
-            "a company has one Company President at a time: a new one only for a company without one",
-            rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:719",
-        )
+        return "a company has one Company President at a time: a new one only for a company without one"
 
 
 def qr_use_ability(g):
@@ -1822,27 +1742,15 @@ def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:778
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
-        raise IllegalAction(
-            "money is added in $10 steps",
-            rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:778",
-        )
+        return "money is added in $10 steps"
     # at rulespecs/18-grand-junction.rules:779
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
-        raise IllegalAction(
-            "no more than just enough for a triple jump",
-            rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:779",
-        )
+        return "no more than just enough for a triple jump"
     # at rulespecs/18-grand-junction.rules:781
     if not (g.b_cash(v_corporation) >= v_amount):
-        raise IllegalAction(
-            "the treasury cannot pay it",
-            rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:781",
-        )
+        return "the treasury cannot pay it"
 
 
 def q2_choose_turn(g, v_player, v_corporation):
@@ -1855,11 +1763,7 @@ def q2_choose_turn(g, v_player, v_corporation):
         )
         and g.b_has_power(v_corporation, "choose_turn")
     ):
-        raise IllegalAction(
-            "the president of a company with Corbett Thompson chooses its place as an operating round begins",
-            rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:818",
-        )
+        return "the president of a company with Corbett Thompson chooses its place as an operating round begins"
 
 
 def qr_corporation_assign(g):

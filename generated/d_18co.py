@@ -1116,12 +1116,15 @@ _LIBRARY.define(
         "a_discard_train",
         "a_dividend",
         "a_run_routes",
+        "q2_buy_shares",
         "q2_discard_train",
         "q2_dividend",
         "q_buy_shares",
+        "q_buy_train",
         "q_discard_train",
         "q_dividend",
         "q_sell_shares",
+        "qd_buy_train",
         "qr_buy_shares",
         "r_emergency_sale_noted",
         "r_forced_purchase_help",
@@ -2670,54 +2673,17 @@ def q_bid(g, v_player):
     """The opening guards of bid that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2035
     if not (g.b_in_round("auction")):
-        raise IllegalAction(
-            "privates are bid for in the Private Company Auction",
-            rule="§2",
-            at="rulespecs/18co.rules:2035",
-        )
-
-
-def q_par(g, v_player):
-    """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:953
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round",
-            rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:953",
-        )
-    # at rulespecs/lib/18xx.rules:954
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:954",
-        )
-    # at rulespecs/lib/18xx.rules:959
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:959",
-        )
+        return "privates are bid for in the Private Company Auction"
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2156
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2156",
-        )
+        return "shares are bought in a stock round"
     # at rulespecs/18co.rules:2157
     if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after any sales",
-            rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2157",
-        )
+        return "one purchase per turn, after any sales"
 
 
 def q_sell_shares(g, v_player):
@@ -2726,223 +2692,132 @@ def q_sell_shares(g, v_player):
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/18co.rules:2064
     if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round (or by a president raising money for a train)",
-            rule="§4.1, §3.1.1",
-            at="rulespecs/18co.rules:2064",
-        )
+        return "shares are sold in a stock round (or by a president raising money for a train)"
     # at rulespecs/18co.rules:2066
     if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2066"
-        )
+        return "a player sells, then buys"
     # at rulespecs/18co.rules:2067
     if not ((g.b_stock_round_number() > 1) or v_emergency):
-        raise IllegalAction(
-            "no shares are sold in the first Stock Round",
-            rule="§4.1.1",
-            at="rulespecs/18co.rules:2067",
-        )
+        return "no shares are sold in the first Stock Round"
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2201
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
-        raise IllegalAction(
-            "a corporation buys privates during its operating turn",
-            rule="§5.3.1",
-            at="rulespecs/18co.rules:2201",
-        )
+        return "a corporation buys privates during its operating turn"
     # at rulespecs/18co.rules:2202
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
-        raise IllegalAction(
-            "corporations buy privates from Phase 3",
-            rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2202",
-        )
+        return "corporations buy privates from Phase 3"
     # at rulespecs/18co.rules:2211
     if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
-        raise IllegalAction(
-            "raising money for a train it must buy, the corporation buys the train before anything else",
-            rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2211",
-        )
-
-
-def q_lay_tile(g, v_corporation):
-    """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1134
-    if not (g.b_in_step(v_corporation, "lay_tile")):
-        raise IllegalAction(
-            "tiles are laid at the start of a turn",
-            rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1134",
-        )
+        return "raising money for a train it must buy, the corporation buys the train before anything else"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2290
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is distributed after the trains run",
-            rule="§5.2.7",
-            at="rulespecs/18co.rules:2290",
-        )
+        return "revenue is distributed after the trains run"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2219
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought after the revenue is distributed",
-            rule="§5.2.8",
-            at="rulespecs/18co.rules:2219",
-        )
+        return "trains are bought after the revenue is distributed"
     # at rulespecs/18co.rules:2220
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
-        raise IllegalAction(
-            "a corporation at its train limit may not buy a train",
-            rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2220",
-        )
+        return "a corporation at its train limit may not buy a train"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2256
     if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2256",
-        )
+        return "only a corporation over the train limit discards"
 
 
 def q_corporation_bid(g, v_bidder):
     """The opening guards of corporation_bid that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:491
     if not (g.b_in_round("acquisition")):
-        raise IllegalAction(
-            "corporations bid for others in the Acquisition Round",
-            rule="§7, §7.1",
-            at="rulespecs/18co.rules:491",
-        )
+        return "corporations bid for others in the Acquisition Round"
 
 
 def q_special_buy_shares(g, v_player):
     """The opening guards of special_buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:521
     if not (g.b_in_special_round("presidents_choice")):
-        raise IllegalAction(
-            "certificates are bought so in the President's Choice Round",
-            rule="§8",
-            at="rulespecs/18co.rules:521",
-        )
+        return "certificates are bought so in the President's Choice Round"
     # at rulespecs/18co.rules:529
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:529"
-        )
+        return "the certificate limit would be exceeded"
 
 
 def q_move_bid(g, v_player):
     """The opening guards of move_bid that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2047
     if not (g.b_in_round("auction")):
-        raise IllegalAction(
-            "bids are moved in the Private Company Auction",
-            rule="§2.1.2",
-            at="rulespecs/18co.rules:2047",
-        )
+        return "bids are moved in the Private Company Auction"
 
 
 def q_company_lay_tile(g, v_company):
     """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2134
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2134")
+        return "the private is closed"
     # at rulespecs/18co.rules:2135
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2135"
-        )
+        return "tiles are laid in operating rounds"
 
 
 def q_remove_token(g, v_company):
     """The opening guards of remove_token that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2144
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2144")
+        return "the private is closed"
     # at rulespecs/18co.rules:2145
     if not (g.b_in_round("operating")):
-        raise IllegalAction(
-            "stations are taken back in operating rounds",
-            rule="Table B",
-            at="rulespecs/18co.rules:2145",
-        )
+        return "stations are taken back in operating rounds"
 
 
 def q_corporate_sell_shares(g, v_corporation):
     """The opening guards of corporate_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2394
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
-        raise IllegalAction(
-            "certificates of other corporations are sold at the end of the turn",
-            rule="§5.2.10",
-            at="rulespecs/18co.rules:2394",
-        )
+        return "certificates of other corporations are sold at the end of the turn"
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2418
     if not (g.b_in_step(v_corporation, "redeem_shares")):
-        raise IllegalAction(
-            "shares are redeemed at the start of the turn",
-            rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2418",
-        )
+        return "shares are redeemed at the start of the turn"
 
 
 def q_corporate_buy_shares(g, v_corporation):
     """The opening guards of corporate_buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2432
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
-        raise IllegalAction(
-            "certificates of other corporations are bought before track is laid",
-            rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2432",
-        )
+        return "certificates of other corporations are bought before track is laid"
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2473
     if not (r_must_buy_train(g, v_corporation)):
-        raise IllegalAction(
-            "the president pays only for a train the corporation must buy",
-            rule="§5.10.6",
-            at="rulespecs/18co.rules:2473",
-        )
+        return "the president pays only for a train the corporation must buy"
     # at rulespecs/18co.rules:2475
     if not (not r_can_issue(g, v_corporation)):
-        raise IllegalAction(
-            "the corporation must first issue its own certificates",
-            rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2475",
-        )
+        return "the corporation must first issue its own certificates"
 
 
 def q2_bid(g, v_player, v_company):
     """The opening guards of bid that read only its entity and company (the listing probe)"""
     # at rulespecs/18co.rules:2036
     if not (g.b_holder_of(v_company) == g.name("bank")):
-        raise IllegalAction(
-            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2036"
-        )
+        return "the private is not in the auction"
 
 
 def qr_bid(g):
@@ -2963,29 +2838,7 @@ def qb2_bid(g, v_player, v_company):
         (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_company))
         >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))
     ):
-        raise IllegalAction(
-            "a player's bids together may not exceed his cash",
-            rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2040",
-        )
-
-
-def q2_par(g, v_player, v_corporation):
-    """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:955
-    if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is already started",
-            rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:955",
-        )
-    # at rulespecs/lib/18xx.rules:956
-    if not (not g.b_closed(v_corporation)):
-        raise IllegalAction(
-            "the corporation is out of the game",
-            rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:956",
-        )
+        return "a player's bids together may not exceed his cash"
 
 
 def qr_par(g):
@@ -2999,34 +2852,14 @@ def qr_par(g):
         )
 
 
-def qb2_par(g, v_player, v_corporation):
-    """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:958
-    v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:960
-    if not (
-        g.b_cash(v_player)
-        >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
-    ):
-        raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:960"
-        )
-
-
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18co.rules:2158
     if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2158"
-        )
+        return "the corporation is not launched"
     # at rulespecs/18co.rules:2159
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a corporation sold this round",
-            rule="§4.2.6",
-            at="rulespecs/18co.rules:2159",
-        )
+        return "no buying back a corporation sold this round"
 
 
 def qr_buy_shares(g):
@@ -3044,103 +2877,53 @@ def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18co.rules:2068
     if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "a corporation not yet launched has no market value to sell at",
-            rule="§4.1.3, §4.3.1",
-            at="rulespecs/18co.rules:2068",
-        )
+        return "a corporation not yet launched has no market value to sell at"
     # at rulespecs/18co.rules:2069
     v_pres = r_president_certificate(g, v_corporation)
     # at rulespecs/18co.rules:2080
     if not (
         (g.param("sale_set") == "each_sale") or (not g.state_has("sold_this_turn", v_corporation))
     ):
-        raise IllegalAction(
-            "a turn's sale of a corporation's shares is one set: all its shares in one sale",
-            rule="§4.1.3, §4.1.4",
-            at="rulespecs/18co.rules:2080",
-        )
+        return "a turn's sale of a corporation's shares is one set: all its shares in one sale"
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
     # at rulespecs/18co.rules:2203
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2203")
+        return "the private is closed"
     # at rulespecs/18co.rules:2204
     if not (v_company != g.entity("private", "DRGR")):
-        raise IllegalAction(
-            "the Silverton Branch cannot be bought by a corporation",
-            rule="§5.3.4",
-            at="rulespecs/18co.rules:2204",
-        )
+        return "the Silverton Branch cannot be bought by a corporation"
     # at rulespecs/18co.rules:2205
     v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2206
     if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
-        raise IllegalAction(
-            "privates are bought from a player or from the Market",
-            rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2206",
-        )
-
-
-def qb_lay_tile(g, v_corporation):
-    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
-    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost",
-            rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1136",
-        )
-
-
-def qb2_lay_tile(g, v_corporation, v_hex):
-    """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
-    if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
-        raise IllegalAction(
-            "the company cannot pay the terrain cost",
-            rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1136",
-        )
+        return "privates are bought from a player or from the Market"
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
     # at rulespecs/18co.rules:2291
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2291"
-        )
+        return "revenue is withheld or paid out"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/18co.rules:2257
     if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction(
-            "the corporation does not own that train",
-            rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2257",
-        )
+        return "the corporation does not own that train"
 
 
 def q2_corporation_bid(g, v_bidder, v_corporation):
     """The opening guards of corporation_bid that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18co.rules:492
     if not (v_corporation == g.b_acquisition_target()):
-        raise IllegalAction(
-            "the auction is for another corporation", rule="§7.1", at="rulespecs/18co.rules:492"
-        )
+        return "the auction is for another corporation"
     # at rulespecs/18co.rules:493
     if not (r_president(g, v_bidder) != r_president(g, v_corporation)):
-        raise IllegalAction(
-            "a corporation with the same President as the one being liquidated does not bid",
-            rule="§7.1.1",
-            at="rulespecs/18co.rules:493",
-        )
+        return "a corporation with the same President as the one being liquidated does not bid"
 
 
 def qr_corporation_bid(g):
@@ -3158,22 +2941,14 @@ def qb_corporation_bid(g, v_bidder):
     """The opening guards of corporation_bid that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18co.rules:498
     if not (g.b_cash(v_bidder) >= g.param("acquisition_bid_min")):
-        raise IllegalAction(
-            "the winner pays its bid from its treasury",
-            rule="§7.1.2",
-            at="rulespecs/18co.rules:498",
-        )
+        return "the winner pays its bid from its treasury"
 
 
 def q2_move_bid(g, v_player, v_from_company):
     """The opening guards of move_bid that read only its entity and from_company (the listing probe)"""
     # at rulespecs/18co.rules:2048
     if not (r_own_bid(g, v_player, v_from_company) > 0):
-        raise IllegalAction(
-            "the player has no bid on that private to move",
-            rule="§2.1.2",
-            at="rulespecs/18co.rules:2048",
-        )
+        return "the player has no bid on that private to move"
 
 
 def qr_move_bid(g):
@@ -3191,11 +2966,7 @@ def q3_move_bid(g, v_player, v_from_company, v_company):
     """The opening guards of move_bid that read only its entity and from_company, company (the listing probe)"""
     # at rulespecs/18co.rules:2049
     if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
-        raise IllegalAction(
-            "a bid is moved to another private in the auction",
-            rule="§2.1.2",
-            at="rulespecs/18co.rules:2049",
-        )
+        return "a bid is moved to another private in the auction"
 
 
 def qb3_move_bid(g, v_player, v_from_company, v_company):
@@ -3208,11 +2979,7 @@ def qb3_move_bid(g, v_player, v_from_company, v_company):
         )
         >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))
     ):
-        raise IllegalAction(
-            "a player's bids together may not exceed his cash",
-            rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2055",
-        )
+        return "a player's bids together may not exceed his cash"
 
 
 def qr_company_lay_tile(g):
@@ -3239,7 +3006,7 @@ def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
     # at rulespecs/18co.rules:2474
     if not (v_player == r_president(g, v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2474")
+        return "only the president pays"
 
 
 def t_presidents_choice_called(g, *_rest):

@@ -2251,18 +2251,10 @@ def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:990
     if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "shares are bought in a stock round",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:990",
-        )
+        return "shares are bought in a stock round"
     # at rulespecs/lib/18xx.rules:991
     if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:991",
-        )
+        return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
@@ -2271,40 +2263,40 @@ def q_sell_shares(g, v_player):
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:1037
     if not (g.b_in_round("stock") or v_emergency):
-        raise IllegalAction(
-            "shares are sold in a stock round (or by a president raising money for a train)",
-            rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1037",
-        )
+        return "shares are sold in a stock round (or by a president raising money for a train)"
     # at rulespecs/lib/18xx.rules:1038
     if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "no selling after buying in this turn",
-            rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1038",
-        )
+        return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1176
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is disposed of after the trains run",
-            rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1176",
-        )
+        return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1296
     if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a corporation over the train limit discards",
-            rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1296",
-        )
+        return "only a corporation over the train limit discards"
+
+
+def q2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:992
+    if not (g.b_started(v_corporation)):
+        return "the corporation is not started"
+    # at rulespecs/lib/18xx.rules:993
+    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
+        return "no buying back a corporation sold this round"
+    # at rulespecs/lib/18xx.rules:996
+    if not (
+        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
+        or ("no_cert_limit" in g.b_zones(v_corporation))
+    ):
+        return "the certificate limit would be exceeded"
 
 
 def qr_buy_shares(g):
@@ -2322,22 +2314,14 @@ def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1177
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "the title does not allow that",
-            rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1177",
-        )
+        return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1297
     if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction(
-            "the corporation does not own that train",
-            rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1297",
-        )
+        return "the corporation does not own that train"
 
 
 def t_end_stock_round(g, *_rest):
@@ -2410,3 +2394,79 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """What a title records of a president's sale for a train (a mark of the turn): nothing unless the title says (library '18xx' procedure emergency_sale_noted)"""
+
+
+def q_par(g, v_player):
+    """The opening guards of par that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:953
+    if not (g.b_in_round("stock")):
+        return "a corporation is started in a stock round"
+    # at rulespecs/lib/18xx.rules:954
+    if not (r_may_buy_now(g, v_player)):
+        return "one purchase per turn, after the privates are sold"
+    # at rulespecs/lib/18xx.rules:959
+    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
+        return "the certificate limit would be exceeded"
+
+
+def q_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1134
+    if not (g.b_in_step(v_corporation, "lay_tile")):
+        return "tiles are laid at the start of a turn"
+
+
+def q_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only its entity (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:1220
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        return "trains are bought at the end of the turn"
+
+
+def q2_par(g, v_player, v_corporation):
+    """The opening guards of par that read only its entity and corporation (the listing probe)"""
+    # at rulespecs/lib/18xx.rules:955
+    if not (not g.b_started(v_corporation)):
+        return "the corporation is already started"
+    # at rulespecs/lib/18xx.rules:956
+    if not (not g.b_closed(v_corporation)):
+        return "the corporation is out of the game"
+
+
+def qb2_par(g, v_player, v_corporation):
+    """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:958
+    v_cert = r_president_certificate(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:960
+    if not (
+        g.b_cash(v_player)
+        >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
+    ):
+        return "not enough cash"
+
+
+def qb_lay_tile(g, v_corporation):
+    """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:1136
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
+        return "the company cannot pay the terrain cost"
+
+
+def qb2_lay_tile(g, v_corporation, v_hex):
+    """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:1136
+    if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
+        return "the company cannot pay the terrain cost"
+
+
+def qd_buy_train(g, v_corporation, v_exchange):
+    """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
+    # at rulespecs/lib/18xx.rules:1220
+    if not (g.b_in_step(v_corporation, "buy_train")):
+        return "trains are bought at the end of the turn"
+    # at rulespecs/lib/18xx.rules:1221
+    if not (
+        (v_exchange != None)
+        or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
+    ):
+        return "the train limit would be exceeded"

@@ -440,30 +440,16 @@ def q_company_buy_shares(g, v_company):
     """The opening guards of company_buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/1800-three-player.rules:213
     if not (v_company == g.entity("private", "DSL")):
-        raise IllegalAction(
-            "only the D&SL may be traded for a share",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:213",
-        )
+        return "only the D&SL may be traded for a share"
     # at rulespecs/1800-three-player.rules:214
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
-        )
+        return "the D&SL is closed"
     # at rulespecs/1800-three-player.rules:215
     if not (g.among("players", g.b_holder_of(v_company))):
-        raise IllegalAction(
-            "the option is lost once a major railroad owns the D&SL; only a player trades it",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:215",
-        )
+        return "the option is lost once a major railroad owns the D&SL; only a player trades it"
     # at rulespecs/1800-three-player.rules:216
     if not (r_private_on_sale(g) == None):
-        raise IllegalAction(
-            "the trade waits until the privates are sold",
-            rule="§C.4",
-            at="rulespecs/1800-three-player.rules:216",
-        )
+        return "the trade waits until the privates are sold"
 
 
 # ------------------------------------------------------------ triggers

@@ -170,10 +170,8 @@ _TITLE.define(
         "a_buy_shares",
         "a_contribute",
         "a_par",
-        "q2_buy_shares",
         "q2_contribute",
         "q_contribute",
-        "q_par",
         "r_dividend_price_move",
         "r_emergency_sale_limits",
         "r_exchange_for_share",
@@ -574,60 +572,6 @@ def r_forced_shortfall(g, v_corporation):
 
 
 # ------------------------------------------------------------ listing probes
-
-
-def q_par(g, v_player):
-    """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:953
-    if not (g.b_in_round("stock")):
-        raise IllegalAction(
-            "a corporation is started in a stock round",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:953",
-        )
-    # at rulespecs/lib/18xx.rules:954
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "one purchase per turn, after the privates are sold",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:954",
-        )
-    # at rulespecs/lib/18xx.rules:959
-    if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:959",
-        )
-
-
-def q2_buy_shares(g, v_player, v_corporation):
-    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:992
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not started",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:992",
-        )
-    # at rulespecs/lib/18xx.rules:993
-    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a corporation sold this round",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:993",
-        )
-    # at rulespecs/lib/18xx.rules:996
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or ("no_cert_limit" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:996",
-        )
-
 
 # ------------------------------------------------------------ triggers
 

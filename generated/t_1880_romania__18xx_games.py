@@ -1155,67 +1155,41 @@ def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:75
     if not (g.state_amount("debt", v_player) == 0):
-        raise IllegalAction(
-            "a player in debt buys nothing until the loan is repaid",
-            rule="VII.3.9",
-            at="rulespecs/1880-romania-18xx-games.rules:75",
-        )
+        return "a player in debt buys nothing until the loan is repaid"
     # at rulespecs/1880-romania-18xx-games.rules:83
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule="VI.3",
-            at="rulespecs/1880-romania-18xx-games.rules:83",
-        )
+        return "the certificate limit would be exceeded"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:538
     if not (g.b_pending_decision(v_corporation, "discard_train")):
-        raise IllegalAction(
-            "only a company over the train limit discards",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania-18xx-games.rules:538",
-        )
+        return "only a company over the train limit discards"
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:448
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:448"
-        )
+        return "the private is closed"
 
 
 def q_player_choose(g, v_player):
     """The opening guards of player_choose that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:106
     if not (g.b_pending_decision(v_player, "player_choose")):
-        raise IllegalAction(
-            "a founder answers the choices of his founding",
-            rule="VI.6",
-            at="rulespecs/1880-romania-18xx-games.rules:106",
-        )
+        return "a founder answers the choices of his founding"
 
 
 def q_destination_connection(g, v_minor):
     """The opening guards of destination_connection that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:181
     if not (g.attr(v_minor, "kind") == "investor"):
-        raise IllegalAction(
-            "only a foreign investor checks its connection",
-            rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:181",
-        )
+        return "only a foreign investor checks its connection"
     # at rulespecs/1880-romania-18xx-games.rules:182
     if not (g.b_in_step(v_minor, "destination_connection")):
-        raise IllegalAction(
-            "the connection is checked at the end of the investor's turn",
-            rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:182",
-        )
+        return "the connection is checked at the end of the investor's turn"
     # at rulespecs/1880-romania-18xx-games.rules:183
     if not (
         any(
@@ -1223,52 +1197,30 @@ def q_destination_connection(g, v_minor):
             for v_c in g.name("corporations")
         )
     ):
-        raise IllegalAction(
-            "the investor's station is not connected to a station of its reserved company",
-            rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:183",
-        )
+        return "the investor's station is not connected to a station of its reserved company"
 
 
 def q_minor_choose(g, v_minor):
     """The opening guards of minor_choose that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:205
     if not (g.attr(v_minor, "kind") == "investor"):
-        raise IllegalAction(
-            "only a closing foreign investor's capital is decided",
-            rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:205",
-        )
+        return "only a closing foreign investor's capital is decided"
     # at rulespecs/1880-romania-18xx-games.rules:206
     if not (g.b_pending_decision(v_minor, "minor_choose")):
-        raise IllegalAction(
-            "the capital is decided when the investor closes",
-            rule="VII.3.7",
-            at="rulespecs/1880-romania-18xx-games.rules:206",
-        )
+        return "the capital is decided when the investor closes"
 
 
 def q_choose_ability(g, v_company):
     """The opening guards of choose_ability that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:361
     if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:361"
-        )
+        return "the private is closed"
     # at rulespecs/1880-romania-18xx-games.rules:362
     if not (g.among("players", g.b_holder_of(v_company))):
-        raise IllegalAction(
-            "the private has no owner yet",
-            rule="II.3.1",
-            at="rulespecs/1880-romania-18xx-games.rules:362",
-        )
+        return "the private has no owner yet"
     # at rulespecs/1880-romania-18xx-games.rules:363
     if not (r_in_owners_turn(g, v_company)):
-        raise IllegalAction(
-            "a private's ability is used in its owner's turn",
-            rule="II.3.1",
-            at="rulespecs/1880-romania-18xx-games.rules:363",
-        )
+        return "a private's ability is used in its owner's turn"
 
 
 def q2_par(g, v_player, v_corporation):
@@ -1280,32 +1232,16 @@ def q2_par(g, v_player, v_corporation):
     )
     # at rulespecs/1880-romania-18xx-games.rules:71
     if not (g.b_pending_decision(v_player, "par") == v_granted):
-        raise IllegalAction(
-            "the buyer of the Orient Express founds the TR at once; no one else founds it",
-            rule="VI.6",
-            at="rulespecs/1880-romania-18xx-games.rules:71",
-        )
+        return "the buyer of the Orient Express founds the TR at once; no one else founds it"
     # at rulespecs/1880-romania-18xx-games.rules:73
     if not (g.b_in_round("stock") or v_granted):
-        raise IllegalAction(
-            "a company is founded in a stock round",
-            rule="VI.6",
-            at="rulespecs/1880-romania-18xx-games.rules:73",
-        )
+        return "a company is founded in a stock round"
     # at rulespecs/1880-romania-18xx-games.rules:74
     if not (r_may_buy_now(g, v_player) or v_granted):
-        raise IllegalAction(
-            "sell first, then buy one share",
-            rule="VI.1",
-            at="rulespecs/1880-romania-18xx-games.rules:74",
-        )
+        return "sell first, then buy one share"
     # at rulespecs/1880-romania-18xx-games.rules:76
     if not (not g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the company is already founded",
-            rule="VI.6",
-            at="rulespecs/1880-romania-18xx-games.rules:76",
-        )
+        return "the company is already founded"
 
 
 def q3_par(g, v_player, v_corporation, v_price):
@@ -1317,40 +1253,24 @@ def q3_par(g, v_player, v_corporation, v_price):
     )
     # at rulespecs/1880-romania-18xx-games.rules:77
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction(
-            "the par prices are 70, 80, 90 and 100",
-            rule="VI.6",
-            at="rulespecs/1880-romania-18xx-games.rules:77",
-        )
+        return "the par prices are 70, 80, 90 and 100"
     # at rulespecs/1880-romania-18xx-games.rules:78
     if not (v_granted or (g.b_cash(v_player) >= (2 * v_price))):
-        raise IllegalAction(
-            "a par price is offered only to a founder who can pay the 20% certificate at it",
-            rule="VI.5",
-            at="rulespecs/1880-romania-18xx-games.rules:78",
-        )
+        return "a par price is offered only to a founder who can pay the 20% certificate at it"
 
 
 def qb_place_token(g, v_corporation):
     """The guards of place_token that read only its entity and open every branch of its first if (the listing bound probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:273
     if not (r_tokens_left(g, v_corporation) > 0):
-        raise IllegalAction(
-            "the company has no station marker left",
-            rule="VII.3.4",
-            at="rulespecs/1880-romania-18xx-games.rules:273",
-        )
+        return "the company has no station marker left"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:539
     if not (g.b_holder_of(v_train) == v_corporation):
-        raise IllegalAction(
-            "the company does not own that train",
-            rule="VII.3.8",
-            at="rulespecs/1880-romania-18xx-games.rules:539",
-        )
+        return "the company does not own that train"
 
 
 # ------------------------------------------------------------ triggers

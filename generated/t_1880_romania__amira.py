@@ -565,32 +565,20 @@ def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-variants.rules:220
     if not (g.b_in_step(v_corporation, "dividend")):
-        raise IllegalAction(
-            "revenue is managed after the trains run",
-            rule="VII.1",
-            at="rulespecs/1880-romania-variants.rules:220",
-        )
+        return "revenue is managed after the trains run"
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
     # at rulespecs/1880-romania-variants.rules:221
     if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "a company pays out or withholds",
-            rule="VII.3.6",
-            at="rulespecs/1880-romania-variants.rules:221",
-        )
+        return "a company pays out or withholds"
     # at rulespecs/1880-romania-variants.rules:222
     if not (
         ((not g.attr(v_corporation, "amira")) or (v_kind == "payout"))
         or (r_revenue(g, v_corporation) == 0)
     ):
-        raise IllegalAction(
-            "Amira's companies always pay out their revenue in full",
-            rule="XI.3",
-            at="rulespecs/1880-romania-variants.rules:222",
-        )
+        return "Amira's companies always pay out their revenue in full"
 
 
 # ------------------------------------------------------------ triggers

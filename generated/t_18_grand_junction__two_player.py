@@ -516,46 +516,10 @@ def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:1197
     if not (g.b_in_step(v_corporation, "buy_train")):
-        raise IllegalAction(
-            "trains are bought at the end of the turn",
-            rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1197",
-        )
+        return "trains are bought at the end of the turn"
     # at rulespecs/18-grand-junction.rules:1198
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
-        raise IllegalAction(
-            "the train limit would be exceeded",
-            rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1198",
-        )
-
-
-def q2_buy_shares(g, v_player, v_corporation):
-    """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:992
-    if not (g.b_started(v_corporation)):
-        raise IllegalAction(
-            "the corporation is not started",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:992",
-        )
-    # at rulespecs/lib/18xx.rules:993
-    if not (not g.state_has("sold_this_round", v_player, v_corporation)):
-        raise IllegalAction(
-            "no buying back a corporation sold this round",
-            rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:993",
-        )
-    # at rulespecs/lib/18xx.rules:996
-    if not (
-        ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
-        or ("no_cert_limit" in g.b_zones(v_corporation))
-    ):
-        raise IllegalAction(
-            "the certificate limit would be exceeded",
-            rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:996",
-        )
+        return "the train limit would be exceeded"
 
 
 # ------------------------------------------------------------ triggers

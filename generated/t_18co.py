@@ -267,11 +267,7 @@ def q_corporation_sell_shares(g, v_corporation):
     ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     # at rulespecs/18co.rules:2350
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
-        raise IllegalAction(
-            "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
-            rule="§5.2.9, §5.10.6.1.1",
-            at="rulespecs/18co.rules:2350",
-        )
+        return "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)"
 
 
 # ------------------------------------------------------------ triggers

@@ -17,6 +17,7 @@ same title gives the same bytes.
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -916,7 +917,7 @@ class Compiler:
                 lines.extend(self._bounded_guard(st[1], scope, tainted, lets, rule, st[2]) or ())
             else:
                 lines.extend(self.stmts((st,), scope, rule, 1))
-        return "\n".join(lines)
+        return "\n".join(_answering(lines))
 
     def _reaches(self, names: set[str], targets: frozenset[str]) -> bool:
         """Whether reading `names` calls one of `targets`, directly or through the title's routines."""
@@ -956,6 +957,22 @@ class Compiler:
             lines.append("")
             lines.append(f"def {when_fn}(g, *_args):\n{binds}    return {' and '.join(conds) or 'True'}")
         return decl.event.name, "\n".join(lines), when_fn
+
+
+def _answering(lines: list[str]) -> list[str]:
+    """A probe's lines with each refusal of its guards returned, not raised: `raise IllegalAction(message,
+    ...)` becomes `return message`. The listing asks a dozen probes in every listing whether a guard refuses
+    (`GameBase._probe_refuses`: the message, or None where none does), not why, and raising a refusal
+    costs it more than most guards; a refusal the runtime raises inside a guard is caught there as ever."""
+    out = []
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith("raise IllegalAction("):
+            call = ast.parse(stripped[len("raise "):], mode="eval").body
+            out.append(f"{line[:len(line) - len(stripped)]}return {ast.unparse(call.args[0])}")  # type: ignore[attr-defined]
+        else:
+            out.append(line)
+    return out
 
 
 def _names(expr):

@@ -27,6 +27,10 @@ class _KnownRefused:
         self.count = count
 
 
+#: a value not yet worked out (None is an answer)
+_UNASKED = object()
+
+
 class Candidates:
     """The candidates of each of the vocabulary's actions and of a title's own."""
 
@@ -194,6 +198,7 @@ class Candidates:
         # owners' index, a corporation none of whose certificates a player could be offered is passed over
         # without a pass over its certificates (most of them in a stock round: sold out)
         held_by_corporations: dict[str, set[str]] = {}
+        president: Any = _UNASKED  # (a corporation buyer's president, asked where first needed)
         for holder, held in holdings.items() if entity.kind != "corporation" else ():
             if isinstance(holder, Entity) and holder.kind == "corporation":
                 for corp_id in held:
@@ -206,8 +211,12 @@ class Candidates:
                 if "corporate_buy_shares" in self.ACTION_PARAMS:
                     continue  # the vocabulary's corporate_buy_shares names these
                 # another corporation's certificates, one at a time, from the market or the buyer's president
-                # (where the title lets corporations buy them, its guards say)
-                president = self.call("president", entity)
+                # (where the title lets corporations buy them, its guards say); none of a corporation the
+                # owners' index says neither holds any of
+                if president is _UNASKED:
+                    president = self.call("president", entity)  # (a function of the state: asked once)
+                if corp.id not in holdings.get(POOL, ()) and corp.id not in holdings.get(president, ()):
+                    continue
                 for cert in self.certs_of[corp.id]:
                     if not cert.president and self.owner[cert.id] in (POOL, president):
                         group.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
@@ -264,6 +273,8 @@ class Candidates:
                                      for c in others)
                 else:
                     for holder in holders:
+                        if corp.id not in holdings.get(holder, ()):
+                            continue  # the owners' index: it holds none of them
                         # Entity equality (kind and id; every holder here is an Entity) without a call per
                         # certificate
                         hid, hkind = holder.id, holder.kind
@@ -323,7 +334,9 @@ class Candidates:
         by_exchange = self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange"
         # a seller other than a corporation sells only what the owners' index says it holds (`b_sellable`
         # answers [] for the rest, and a president's certificate it does not hold is not offered)
-        held = owner.holdings.get(entity, {}) if entity.kind != "corporation" and entity.__class__ is Entity else None
+        # (a corporation's own certificates and those it holds of another: none of a corporation the index
+        # says it holds nothing of)
+        held = owner.holdings.get(entity, {}) if entity.__class__ is Entity else None
         for corp in self.corporations:
             if held is not None and corp.id not in held:
                 continue

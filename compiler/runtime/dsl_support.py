@@ -171,11 +171,18 @@ class DslSupport:
                 raise RuleGap(f"{obj.kind} {obj.id}.{name}", "the rulespec does not give it")
             if isinstance(value, (Gap, Table)):  # (a plain value is what it is: `resolve_value`)
                 value = self._value(value, f"{obj.kind} {obj.id}.{name}")
+            if value.__class__ is str:
+                # the entity a key names (a bond's corporation): a function of the key, the game's entities
+                # being made at setup, kept for the game
+                named = self.__dict__.get("_named_entities")
+                if named is None:
+                    named = self.__dict__["_named_entities"] = {}
+                found = named.get(value)
+                if found is None:
+                    found = named[value] = self._named_entity(value)
+                return found
             if isinstance(value, str):
-                for kind in ("corporation", "private", "player"):
-                    found = self.by_id.get((kind, value))
-                    if found is not None:
-                        return found
+                return self._named_entity(value)
             return value
         if isinstance(obj, Certificate):
             # (each field read as asked: `c.president` in a filter over certificates, for every candidate)
@@ -199,6 +206,15 @@ class DslSupport:
         if dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}:
             return getattr(obj, name)  # a runtime value: a lay (`lay.upgrade`), a station spot
         raise RuleGap(f"{obj}.{name}", "no such attribute")
+
+    def _named_entity(self, value: str) -> Any:
+        """`attr`'s reading of a key in an entity's data: the corporation, private or player it names, else
+        the key itself."""
+        for kind in ("corporation", "private", "player"):
+            found = self.by_id.get((kind, value))
+            if found is not None:
+                return found
+        return value
 
     def component_attr(self, kind: str, key: str, name: str):
         """`key.name` in the DSL for a component that is no entity (1880's round track `main`): its field

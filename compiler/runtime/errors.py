@@ -20,7 +20,12 @@ class IllegalAction(Exception):
 
     def __init__(self, message: str, rule: str | None = None, source: tuple[str, str] | None = None,
                  at: str | None = None):
-        super().__init__(message)
+        # `args` is the message alone, as `Exception.__init__(message)` sets it: `BaseException.__new__` has
+        # set it to the positional arguments, the message alone as the engines raise it (a refusal is raised
+        # several times in every listing of legal actions, by its probes and trials: no call more than needed)
+        args = self.args
+        if len(args) != 1 or args[0] is not message:
+            self.args = (message,)
         self.message = message
         self.rule = rule
         self._at = at

@@ -415,9 +415,22 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     def as_entities(self, value: Any) -> Any:
         """A parameter's value whose type names a kind of entity (`private_sale_order: list[private]`): the
-        entities its keys name (a list's each), as the DSL reads it."""
+        entities its keys name (a list's each), as the DSL reads it. A list of keys is read once for each
+        list (a title's `private_sale_order`, read by `private_on_sale` in every purchase's probe): the
+        entities are made at setup and never change."""
         if isinstance(value, list):
-            return [self.as_entities(v) for v in value]
+            memo = self.__dict__.get("_entity_lists")
+            if memo is None:
+                memo = self.__dict__["_entity_lists"] = {}
+            found = memo.get(id(value))
+            if found is not None and found[0] is value and found[1] == value:
+                return list(found[2])
+            read = [self.as_entities(v) for v in value]
+            if all(isinstance(v, str) for v in value):
+                if len(memo) >= 64:
+                    memo.clear()
+                memo[id(value)] = (value, list(value), tuple(read))  # (the list kept: its id is not reused)
+            return read
         if isinstance(value, str):
             for kind in ("corporation", "private", "minor", "player", "bond"):
                 found = self.by_id.get((kind, value))
