@@ -105,7 +105,7 @@ def first_or(g, starts):
 
 
 def cubes(g, corp):
-    return g.b_cubes(g.entity("corporation", corp))
+    return g.state_amount("cubes", g.entity("corporation", corp))  # the library's state
 
 
 def card(g, corp):
@@ -286,11 +286,14 @@ def at_a_paying_run(seed=1):
 
 def give_card(g, corp, key):
     """Test setup: `corp` holds the Company President `key` (taken from the deck or another company), its cubes full."""
+    for holder, k in g.g.get("cards", {}).items():
+        if k == key and holder != corp:
+            g.state_put("cubes", (holder,), 0)  # (the library's state: the cubes go with the card)
     cards = {c: k for c, k in g.g.get("cards", {}).items() if k != key}
     cards[corp] = key
     g.j.set(g.g, "cards", cards)
     uses = g.DATA.component("company_president", key).get("uses")
-    g.j.set(g.g, "cubes", {**g.g.get("cubes", {}), key: int(uses or 0)})
+    g.state_put("cubes", (corp,), int(uses or 0))
 
 
 def test_abel_jephcots_ten_per_stop_on_a_real_run():
@@ -580,7 +583,7 @@ def test_abraham_donaldson_tops_up_revenue_in_10_steps_to_a_triple_jump():
     g.b_set_revenue(drg, 50)  # test setup: its trains earned $50
     g._next_step()
     assert g.g["step"] == "dividend"
-    assert_refused(g, top(10), "Abraham Donaldson", "0 use(s) left")
+    assert_refused(g, top(10), "Abraham Donaldson", "no use left on the card")
 
 
 def lays_into(g, hex_id, then):
