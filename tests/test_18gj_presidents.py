@@ -321,6 +321,32 @@ def test_abel_jephcots_ten_per_stop_on_one_train():
     assert cubes(g, "DRG") == 0
 
 
+def test_the_librarys_spend_cubes_takes_cubes_off_the_card_and_no_more():
+    """The library's procedure spend_cubes over its state cubes: n cubes come off the company's card;
+    refused (the game unchanged) without a card, for none, or for more than are left."""
+    g = new_game()
+    drg = g.entity("corporation", "DRG")
+    with pytest.raises(IllegalAction, match="no ability card"):
+        g.call("spend_cubes", drg, 1)
+    give_card(g, "DRG", "MEYER")
+    assert cubes(g, "DRG") == 3
+    for n in (0, 4):
+        with pytest.raises(IllegalAction, match="not that many uses left"):
+            g.call("spend_cubes", drg, n)
+        assert cubes(g, "DRG") == 3
+    g.call("spend_cubes", drg, 2)
+    assert cubes(g, "DRG") == 1
+    with pytest.raises(IllegalAction, match="not that many uses left"):
+        g.call("spend_cubes", drg, 2)
+    g.call("spend_cubes", drg, 1)
+    assert cubes(g, "DRG") == 0 and card(g, "DRG") == "MEYER"
+    # the cards leave the game with their cubes
+    give_card(g, "DRG", "SNAPE")
+    assert cubes(g, "DRG") > 0
+    g.call("discard_cards")
+    assert card(g, "DRG") is None and cubes(g, "DRG") == 0
+
+
 def test_adolphus_meyer_discount_stacks_and_spends_uses():
     g = new_game()
     first_or(g, {"DRG": (100, "MEYER"), "DSPP": (100, "DELANEY")})
