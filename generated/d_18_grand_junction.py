@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
-    "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+    "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+    "rulespecs/1846.rules": "37852052ec27829b",
+    "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -321,6 +321,7 @@ TABLES = {
         'debt': (),
         'out_of_game': (),
         'granted': (),
+        'cubes': (),
         'bought_this_turn': ('stock_turn_start',),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
@@ -350,22 +351,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:989',
-        'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1000',
+        'at action choose_turn': 'rulespecs/18-grand-junction.rules:817',
         'at action contribute': 'rulespecs/1846.rules:1442',
-        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1295',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1175',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1428',
+        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:830',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:852',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:887',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1306',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1186',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1439',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1169',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1180',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1035',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1046',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -422,6 +423,7 @@ RULES = _LIBRARY.rules(
         'function emergency_seller': '§"Emergency Money Raising"',
         'function issuable': '§"Issuing and Redeeming Shares"',
         'function issue_price': '§"Issuing and Redeeming Shares", §"Neville Tinning"',
+        'function marker_assigned_by_player': '§"Private Companies"',
         'function may_buy_train_from': '§"Emergency Money Raising"',
         'function player_shares': '§"Issuing and Redeeming Shares"',
         'function redeem_price': '§"Issuing and Redeeming Shares", §"Neville Tinning"',
@@ -701,23 +703,23 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1047
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1048
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1048",
         )
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1049
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1038",
+            at="rulespecs/lib/18xx.rules:1049",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1050
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -725,9 +727,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1050",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1052
     if not (
         (
             (
@@ -756,39 +758,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1041",
+            at="rulespecs/lib/18xx.rules:1052",
         )
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1057
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1058
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1058",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1060
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1060",
         )
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1062
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1063
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1054
+    # at rulespecs/lib/18xx.rules:1065
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1055
+    # at rulespecs/lib/18xx.rules:1066
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1056
+        # at rulespecs/lib/18xx.rules:1067
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1069
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1059
+    # at rulespecs/lib/18xx.rules:1070
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1071
     g.state_set(
         "sold_this_round",
         (
@@ -797,9 +799,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1072
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1073
     g.b_check_president(v_corporation)
 
 
@@ -909,28 +911,28 @@ def a_place_token(g, v_corporation, v_city):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:790
-    v_share = g.b_price(v_corporation)
     # at rulespecs/18-grand-junction.rules:791
+    v_share = g.b_price(v_corporation)
+    # at rulespecs/18-grand-junction.rules:792
     if v_paid < (v_share // 2):
-        # at rulespecs/18-grand-junction.rules:792
+        # at rulespecs/18-grand-junction.rules:793
         g.b_market_move(v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (
         (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
     ):
-        # at rulespecs/18-grand-junction.rules:794
-        g.b_market_move(v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:795
         g.b_market_move(v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:796
         g.b_market_move(v_corporation, "right")
-    elif v_paid >= (2 * v_share):
-        # at rulespecs/18-grand-junction.rules:798
+        # at rulespecs/18-grand-junction.rules:797
         g.b_market_move(v_corporation, "right")
+    elif v_paid >= (2 * v_share):
         # at rulespecs/18-grand-junction.rules:799
         g.b_market_move(v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:800
+        g.b_market_move(v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/18-grand-junction.rules:801
+        # at rulespecs/18-grand-junction.rules:802
         g.b_market_move(v_corporation, "right")
 
 
@@ -1044,7 +1046,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:838
+    # at rulespecs/18-grand-junction.rules:839
     return (
         g.b_price(v_corporation)
         if g.b_has_power(v_corporation, "issue_at_market")
@@ -1054,7 +1056,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:841
+    # at rulespecs/18-grand-junction.rules:842
     return (
         g.b_price(v_corporation)
         if g.b_has_power(v_corporation, "issue_at_market")
@@ -1064,12 +1066,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:888
+    # at rulespecs/18-grand-junction.rules:889
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:890
+    # at rulespecs/18-grand-junction.rules:891
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1080,34 +1082,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:890",
+            at="rulespecs/18-grand-junction.rules:891",
         )
-    # at rulespecs/18-grand-junction.rules:892
+    # at rulespecs/18-grand-junction.rules:893
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:892",
+            at="rulespecs/18-grand-junction.rules:893",
         )
-    # at rulespecs/18-grand-junction.rules:893
-    v_target = g.attr(v_shares[0], "corporation")
     # at rulespecs/18-grand-junction.rules:894
+    v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18-grand-junction.rules:895
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:895
+        # at rulespecs/18-grand-junction.rules:896
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:895",
+                at="rulespecs/18-grand-junction.rules:896",
             )
-        # at rulespecs/18-grand-junction.rules:897
+        # at rulespecs/18-grand-junction.rules:898
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:897",
+                at="rulespecs/18-grand-junction.rules:898",
             )
-        # at rulespecs/18-grand-junction.rules:899
+        # at rulespecs/18-grand-junction.rules:900
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1116,12 +1118,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:900
+        # at rulespecs/18-grand-junction.rules:901
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:901
+            # at rulespecs/18-grand-junction.rules:902
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:904
+        # at rulespecs/18-grand-junction.rules:905
         if not (
             all(
                 (
@@ -1137,9 +1139,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:904",
+                at="rulespecs/18-grand-junction.rules:905",
             )
-        # at rulespecs/18-grand-junction.rules:906
+        # at rulespecs/18-grand-junction.rules:907
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1147,24 +1149,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:906",
+                at="rulespecs/18-grand-junction.rules:907",
             )
-        # at rulespecs/18-grand-junction.rules:908
+        # at rulespecs/18-grand-junction.rules:909
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:910
+        # at rulespecs/18-grand-junction.rules:911
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:911
+            # at rulespecs/18-grand-junction.rules:912
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:914
+    # at rulespecs/18-grand-junction.rules:915
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:915
+        # at rulespecs/18-grand-junction.rules:916
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:917
+        # at rulespecs/18-grand-junction.rules:918
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1258,7 +1260,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:853
+    # at rulespecs/18-grand-junction.rules:854
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1266,66 +1268,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:853",
+            at="rulespecs/18-grand-junction.rules:854",
         )
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:856
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:855",
+            at="rulespecs/18-grand-junction.rules:856",
         )
-    # at rulespecs/18-grand-junction.rules:856
-    v_target = g.attr(v_shares[0], "corporation")
     # at rulespecs/18-grand-junction.rules:857
+    v_target = g.attr(v_shares[0], "corporation")
+    # at rulespecs/18-grand-junction.rules:858
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:858
+        # at rulespecs/18-grand-junction.rules:859
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:858",
+                at="rulespecs/18-grand-junction.rules:859",
             )
-        # at rulespecs/18-grand-junction.rules:860
+        # at rulespecs/18-grand-junction.rules:861
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:861
+        # at rulespecs/18-grand-junction.rules:862
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:861",
+                at="rulespecs/18-grand-junction.rules:862",
             )
-        # at rulespecs/18-grand-junction.rules:862
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:863
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:864
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:864
+            # at rulespecs/18-grand-junction.rules:865
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:867
+        # at rulespecs/18-grand-junction.rules:868
         if not (g.b_has_power(v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:867",
+                at="rulespecs/18-grand-junction.rules:868",
             )
-        # at rulespecs/18-grand-junction.rules:869
+        # at rulespecs/18-grand-junction.rules:870
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:869",
+                at="rulespecs/18-grand-junction.rules:870",
             )
-        # at rulespecs/18-grand-junction.rules:871
+        # at rulespecs/18-grand-junction.rules:872
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:871",
+                at="rulespecs/18-grand-junction.rules:872",
             )
-        # at rulespecs/18-grand-junction.rules:873
+        # at rulespecs/18-grand-junction.rules:874
         if not (
             (
                 (
@@ -1339,24 +1341,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:873",
+                at="rulespecs/18-grand-junction.rules:874",
             )
-        # at rulespecs/18-grand-junction.rules:875
-        v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
         # at rulespecs/18-grand-junction.rules:876
+        v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+        # at rulespecs/18-grand-junction.rules:877
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:876",
+                at="rulespecs/18-grand-junction.rules:877",
             )
-        # at rulespecs/18-grand-junction.rules:877
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:878
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:879
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:879
+            # at rulespecs/18-grand-junction.rules:880
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:882
+    # at rulespecs/18-grand-junction.rules:883
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1451,6 +1453,14 @@ def r_minor_dividend(g, v_minor):
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
+def r_marker_assigned_by_player(g, v_company):
+    """marker_assigned_by_player(X): X is open, a player holds it, and it has the Steamboat's marker ability for a player owner (port_marker_player), with which he names the corporation or minor the marker serves (§\"Private Companies\")"""
+    # at rulespecs/1846.rules:1497
+    return (
+        (not g.b_closed(v_company)) and g.among("players", g.b_holder_of(v_company))
+    ) and g.b_has_ability(v_company, "port_marker_player")
+
+
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
     # at rulespecs/18-grand-junction.rules:717
@@ -1526,18 +1536,25 @@ def a_top_up_revenue(g, v_corporation, v_amount):
             at="rulespecs/18-grand-junction.rules:781",
         )
     # at rulespecs/18-grand-junction.rules:782
-    g.b_spend_cubes(v_corporation, 1)
+    if not (g.state_amount("cubes", v_corporation) >= 1):
+        raise IllegalAction(
+            "no use left on the card: each top-up spends a cube",
+            rule='§"Abraham Donaldson", §"Using the Company Presidents"',
+            at="rulespecs/18-grand-junction.rules:782",
+        )
     # at rulespecs/18-grand-junction.rules:783
-    g.transfer(v_amount, v_corporation, g.name("bank"))
+    r_spend_cubes(g, v_corporation, 1)
     # at rulespecs/18-grand-junction.rules:784
-    g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
+    g.transfer(v_amount, v_corporation, g.name("bank"))
     # at rulespecs/18-grand-junction.rules:785
+    g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
+    # at rulespecs/18-grand-junction.rules:786
     g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:818
+    # at rulespecs/18-grand-junction.rules:819
     if not (
         (
             g.b_pending_decision(v_player, "choose_turn")
@@ -1548,28 +1565,28 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:818",
+            at="rulespecs/18-grand-junction.rules:819",
         )
-    # at rulespecs/18-grand-junction.rules:821
+    # at rulespecs/18-grand-junction.rules:822
     if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:822
-        g.b_spend_cubes(v_corporation, 1)
         # at rulespecs/18-grand-junction.rules:823
+        r_spend_cubes(g, v_corporation, 1)
+        # at rulespecs/18-grand-junction.rules:824
         g.b_set_operating_position(v_corporation, v_position)
-    # at rulespecs/18-grand-junction.rules:825
+    # at rulespecs/18-grand-junction.rules:826
     g.b_resolve_decision(v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:831
+    # at rulespecs/18-grand-junction.rules:832
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:831",
+            at="rulespecs/18-grand-junction.rules:832",
         )
-    # at rulespecs/18-grand-junction.rules:832
+    # at rulespecs/18-grand-junction.rules:833
     g.b_place_card_marker(v_corporation, v_target)
 
 
@@ -1595,12 +1612,12 @@ def q_lay_tile(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:888
+    # at rulespecs/18-grand-junction.rules:889
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:890
+    # at rulespecs/18-grand-junction.rules:891
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1613,7 +1630,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:853
+    # at rulespecs/18-grand-junction.rules:854
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1648,11 +1665,14 @@ def q_top_up_revenue(g, v_corporation):
     # at rulespecs/18-grand-junction.rules:777
     if not (not g.state_has("done_this_turn", "topped_up")):
         return "one top-up a turn"
+    # at rulespecs/18-grand-junction.rules:782
+    if not (g.state_amount("cubes", v_corporation) >= 1):
+        return "no use left on the card: each top-up spends a cube"
 
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:831
+    # at rulespecs/18-grand-junction.rules:832
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
 
@@ -1755,7 +1775,7 @@ def q2_top_up_revenue(g, v_corporation, v_amount):
 
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:818
+    # at rulespecs/18-grand-junction.rules:819
     if not (
         (
             g.b_pending_decision(v_player, "choose_turn")
@@ -1768,46 +1788,46 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:831
+    # at rulespecs/18-grand-junction.rules:832
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:831",
+            at="rulespecs/18-grand-junction.rules:832",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1506
+    # at rulespecs/lib/18xx.rules:1517
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1507
+        # at rulespecs/lib/18xx.rules:1518
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1508
+            # at rulespecs/lib/18xx.rules:1519
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1510
+        # at rulespecs/lib/18xx.rules:1521
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1511
+            # at rulespecs/lib/18xx.rules:1522
             g.b_market_move(v_c, "down")
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1545
+    # at rulespecs/1846.rules:1549
     g.b_remove_reservations()
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1549
+    # at rulespecs/1846.rules:1553
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1553
+    # at rulespecs/1846.rules:1557
     r_close_minors(g)
 
 
@@ -1884,7 +1904,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
         v_corporation,
     )
     # at rulespecs/18-grand-junction.rules:762
-    g.b_spend_cubes(v_corporation, 1)
+    r_spend_cubes(g, v_corporation, 1)
 
 
 def w_president_capital(g, *_args):
@@ -1896,11 +1916,12 @@ def w_president_capital(g, *_args):
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
-    # at rulespecs/18-grand-junction.rules:810
+    # at rulespecs/18-grand-junction.rules:811
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:811
-        if (g.b_has_power(v_corporation, "choose_turn") and (g.b_cubes(v_corporation) > 0)) and (
-            r_president(g, v_corporation) != None
-        ):
-            # at rulespecs/18-grand-junction.rules:812
+        # at rulespecs/18-grand-junction.rules:812
+        if (
+            g.b_has_power(v_corporation, "choose_turn")
+            and (g.state_amount("cubes", v_corporation) > 0)
+        ) and (r_president(g, v_corporation) != None):
+            # at rulespecs/18-grand-junction.rules:813
             g.b_require_decision(r_president(g, v_corporation), "choose_turn")

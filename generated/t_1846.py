@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+    "rulespecs/1846.rules": "37852052ec27829b",
+    "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     {
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-        "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+        "rulespecs/1846.rules": "37852052ec27829b",
+        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -226,6 +226,7 @@ class Game(GameBase):
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
+        "spend_cubes": r_spend_cubes,
         "action:bid": a_bid,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
@@ -290,6 +291,7 @@ class Game(GameBase):
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
         "action:assign": a_assign,
+        "marker_assigned_by_player": r_marker_assigned_by_player,
         "action:company_lay_tile": a_company_lay_tile,
         "action:company_place_token": a_company_place_token,
     }

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
-    "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+    "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+    "rulespecs/1846.rules": "37852052ec27829b",
+    "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
-        "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+        "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+        "rulespecs/1846.rules": "37852052ec27829b",
+        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -144,7 +144,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Buying Trains", §"Adolphus Meyer"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:923',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:924',
             'cite action buy_train': '§"Buying Trains"',
             'game_end end_conditions': '§"Game End"',
             'property holding_cap': '§"Stock Round"',
@@ -174,44 +174,44 @@ _TITLE.define(
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:1001
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1001",
         )
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:1002
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1002",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1003
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1003",
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1004
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1004",
         )
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:1005
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:1006
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:995",
+            at="rulespecs/lib/18xx.rules:1006",
         )
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1007
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -219,9 +219,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1007",
         )
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1009
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -232,155 +232,155 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:1009",
         )
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1011
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1012
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1001"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1012"
         )
-    # at rulespecs/lib/18xx.rules:1002
+    # at rulespecs/lib/18xx.rules:1013
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1003
+    # at rulespecs/lib/18xx.rules:1014
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1015
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1016
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/18-grand-junction.rules:924
+    # at rulespecs/18-grand-junction.rules:925
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:924",
+            at="rulespecs/18-grand-junction.rules:925",
         )
-    # at rulespecs/18-grand-junction.rules:925
+    # at rulespecs/18-grand-junction.rules:926
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:925",
+            at="rulespecs/18-grand-junction.rules:926",
         )
-    # at rulespecs/18-grand-junction.rules:926
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/18-grand-junction.rules:927
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18-grand-junction.rules:928
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:928
+        # at rulespecs/18-grand-junction.rules:929
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:928",
+                at="rulespecs/18-grand-junction.rules:929",
             )
-        # at rulespecs/18-grand-junction.rules:929
+        # at rulespecs/18-grand-junction.rules:930
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:929",
+                at="rulespecs/18-grand-junction.rules:930",
             )
-        # at rulespecs/18-grand-junction.rules:930
+        # at rulespecs/18-grand-junction.rules:931
         if not (v_price == g.b_bank_price(v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:930",
+                at="rulespecs/18-grand-junction.rules:931",
             )
-        # at rulespecs/18-grand-junction.rules:931
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/18-grand-junction.rules:932
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18-grand-junction.rules:933
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:932",
+                at="rulespecs/18-grand-junction.rules:933",
             )
-        # at rulespecs/18-grand-junction.rules:933
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:934
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:935
-        g.b_discount_used(v_corporation)
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/18-grand-junction.rules:936
+        g.b_discount_used(v_corporation)
+        # at rulespecs/18-grand-junction.rules:937
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:938
+        # at rulespecs/18-grand-junction.rules:939
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:938",
+                at="rulespecs/18-grand-junction.rules:939",
             )
-        # at rulespecs/18-grand-junction.rules:939
+        # at rulespecs/18-grand-junction.rules:940
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:939",
+                at="rulespecs/18-grand-junction.rules:940",
             )
-        # at rulespecs/18-grand-junction.rules:940
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:941
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:942
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18-grand-junction.rules:943
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:944
+        # at rulespecs/18-grand-junction.rules:945
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:944",
+                at="rulespecs/18-grand-junction.rules:945",
             )
-        # at rulespecs/18-grand-junction.rules:945
+        # at rulespecs/18-grand-junction.rules:946
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/18-grand-junction.rules:945",
+                at="rulespecs/18-grand-junction.rules:946",
             )
-        # at rulespecs/18-grand-junction.rules:947
+        # at rulespecs/18-grand-junction.rules:948
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:947",
+                at="rulespecs/18-grand-junction.rules:948",
             )
-        # at rulespecs/18-grand-junction.rules:948
+        # at rulespecs/18-grand-junction.rules:949
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:948",
+                at="rulespecs/18-grand-junction.rules:949",
             )
-        # at rulespecs/18-grand-junction.rules:949
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18-grand-junction.rules:950
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18-grand-junction.rules:951
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18-grand-junction.rules:952
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1259
+    # at rulespecs/lib/18xx.rules:1270
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1260
+    # at rulespecs/lib/18xx.rules:1271
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1261
+    # at rulespecs/lib/18xx.rules:1272
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1261",
+            at="rulespecs/lib/18xx.rules:1272",
         )
-    # at rulespecs/lib/18xx.rules:1262
+    # at rulespecs/lib/18xx.rules:1273
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -388,23 +388,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1262",
+            at="rulespecs/lib/18xx.rules:1273",
         )
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1275
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1264",
+            at="rulespecs/lib/18xx.rules:1275",
         )
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1276
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1265",
+            at="rulespecs/lib/18xx.rules:1276",
         )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1277
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -415,28 +415,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1266",
+            at="rulespecs/lib/18xx.rules:1277",
         )
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1279
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1280
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1281
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1282
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1323
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1312",
+            at="rulespecs/lib/18xx.rules:1323",
         )
-    # at rulespecs/lib/18xx.rules:1314
+    # at rulespecs/lib/18xx.rules:1325
     if not (
         (
             (
@@ -477,9 +477,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1314",
+            at="rulespecs/lib/18xx.rules:1325",
         )
-    # at rulespecs/lib/18xx.rules:1320
+    # at rulespecs/lib/18xx.rules:1331
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -490,9 +490,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1320",
+            at="rulespecs/lib/18xx.rules:1331",
         )
-    # at rulespecs/lib/18xx.rules:1322
+    # at rulespecs/lib/18xx.rules:1333
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -501,10 +501,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:924
+    # at rulespecs/18-grand-junction.rules:925
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:925
+    # at rulespecs/18-grand-junction.rules:926
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -583,6 +583,7 @@ class Game(GameBase):
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
+        "spend_cubes": r_spend_cubes,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
         "share_cost": r_share_cost,
@@ -644,6 +645,7 @@ class Game(GameBase):
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
+        "marker_assigned_by_player": r_marker_assigned_by_player,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,
         "action:top_up_revenue": a_top_up_revenue,

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
-    "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+    "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+    "rulespecs/1846.rules": "37852052ec27829b",
+    "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
-        "rulespecs/1846.rules": "19e94f0d97572be8",
-        "rulespecs/lib/18xx.rules": "ff779b03f0bae9d7",
+        "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+        "rulespecs/1846.rules": "37852052ec27829b",
+        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -152,7 +152,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Train Ownership", §"GMT 1846 Components Used"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1195',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1196',
             'game_end end_conditions': '§"Game End", §"Additional End Game Conditions"',
             'property holding_cap': '§"Stock Ownership"',
             'property mandatory': '§"Two-Player Rules"',
@@ -184,44 +184,44 @@ _TITLE.define(
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:1001
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1001",
         )
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:1002
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1002",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1003
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1003",
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1004
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1004",
         )
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:1005
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:1006
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:995",
+            at="rulespecs/lib/18xx.rules:1006",
         )
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1007
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -229,9 +229,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1007",
         )
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1009
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -242,111 +242,111 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:1009",
         )
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1011
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1012
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1001"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1012"
         )
-    # at rulespecs/lib/18xx.rules:1002
+    # at rulespecs/lib/18xx.rules:1013
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1003
+    # at rulespecs/lib/18xx.rules:1014
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1015
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1016
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:1197
+    # at rulespecs/18-grand-junction.rules:1198
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1197",
+            at="rulespecs/18-grand-junction.rules:1198",
         )
-    # at rulespecs/18-grand-junction.rules:1198
+    # at rulespecs/18-grand-junction.rules:1199
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1198",
+            at="rulespecs/18-grand-junction.rules:1199",
         )
-    # at rulespecs/18-grand-junction.rules:1199
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/18-grand-junction.rules:1200
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18-grand-junction.rules:1201
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1201
+        # at rulespecs/18-grand-junction.rules:1202
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1201",
+                at="rulespecs/18-grand-junction.rules:1202",
             )
-        # at rulespecs/18-grand-junction.rules:1202
+        # at rulespecs/18-grand-junction.rules:1203
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1202",
+                at="rulespecs/18-grand-junction.rules:1203",
             )
-        # at rulespecs/18-grand-junction.rules:1203
+        # at rulespecs/18-grand-junction.rules:1204
         if not (v_price == g.b_bank_price(v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"GMT 1846 Components Used", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1203",
+                at="rulespecs/18-grand-junction.rules:1204",
             )
-        # at rulespecs/18-grand-junction.rules:1204
+        # at rulespecs/18-grand-junction.rules:1205
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1204",
+                at="rulespecs/18-grand-junction.rules:1205",
             )
-        # at rulespecs/18-grand-junction.rules:1205
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1206
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1207
-        g.b_discount_used(v_corporation)
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/18-grand-junction.rules:1208
+        g.b_discount_used(v_corporation)
+        # at rulespecs/18-grand-junction.rules:1209
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1210
+        # at rulespecs/18-grand-junction.rules:1211
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1210",
+                at="rulespecs/18-grand-junction.rules:1211",
             )
-        # at rulespecs/18-grand-junction.rules:1211
+        # at rulespecs/18-grand-junction.rules:1212
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1211",
+                at="rulespecs/18-grand-junction.rules:1212",
             )
-        # at rulespecs/18-grand-junction.rules:1212
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1213
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1214
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18-grand-junction.rules:1215
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:1216
+        # at rulespecs/18-grand-junction.rules:1217
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another company",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1216",
+                at="rulespecs/18-grand-junction.rules:1217",
             )
-        # at rulespecs/18-grand-junction.rules:1217
+        # at rulespecs/18-grand-junction.rules:1218
         if not (
             not (
                 (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
@@ -356,44 +356,44 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "in phase 4, with no train left for sale, a company may not buy another company's last train",
                 rule='§"Train Ownership"',
-                at="rulespecs/18-grand-junction.rules:1217",
+                at="rulespecs/18-grand-junction.rules:1218",
             )
-        # at rulespecs/18-grand-junction.rules:1219
+        # at rulespecs/18-grand-junction.rules:1220
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1219",
+                at="rulespecs/18-grand-junction.rules:1220",
             )
-        # at rulespecs/18-grand-junction.rules:1220
+        # at rulespecs/18-grand-junction.rules:1221
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1220",
+                at="rulespecs/18-grand-junction.rules:1221",
             )
-        # at rulespecs/18-grand-junction.rules:1221
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18-grand-junction.rules:1222
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18-grand-junction.rules:1223
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18-grand-junction.rules:1224
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1259
+    # at rulespecs/lib/18xx.rules:1270
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1260
+    # at rulespecs/lib/18xx.rules:1271
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1261
+    # at rulespecs/lib/18xx.rules:1272
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Rules"',
-            at="rulespecs/lib/18xx.rules:1261",
+            at="rulespecs/lib/18xx.rules:1272",
         )
-    # at rulespecs/lib/18xx.rules:1262
+    # at rulespecs/lib/18xx.rules:1273
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -401,23 +401,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1262",
+            at="rulespecs/lib/18xx.rules:1273",
         )
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1275
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1264",
+            at="rulespecs/lib/18xx.rules:1275",
         )
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1276
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1265",
+            at="rulespecs/lib/18xx.rules:1276",
         )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1277
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -428,28 +428,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1266",
+            at="rulespecs/lib/18xx.rules:1277",
         )
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1279
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1280
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1281
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1282
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1323
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1312",
+            at="rulespecs/lib/18xx.rules:1323",
         )
-    # at rulespecs/lib/18xx.rules:1314
+    # at rulespecs/lib/18xx.rules:1325
     if not (
         (
             (
@@ -490,9 +490,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Rules", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1314",
+            at="rulespecs/lib/18xx.rules:1325",
         )
-    # at rulespecs/lib/18xx.rules:1320
+    # at rulespecs/lib/18xx.rules:1331
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -503,9 +503,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1320",
+            at="rulespecs/lib/18xx.rules:1331",
         )
-    # at rulespecs/lib/18xx.rules:1322
+    # at rulespecs/lib/18xx.rules:1333
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -514,10 +514,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1197
+    # at rulespecs/18-grand-junction.rules:1198
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1198
+    # at rulespecs/18-grand-junction.rules:1199
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -596,6 +596,7 @@ class Game(GameBase):
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
+        "spend_cubes": r_spend_cubes,
         "action:par": a_par,
         "action:buy_shares": a_buy_shares,
         "share_cost": r_share_cost,
@@ -657,6 +658,7 @@ class Game(GameBase):
         "action:contribute": a_contribute,
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
+        "marker_assigned_by_player": r_marker_assigned_by_player,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,
         "action:top_up_revenue": a_top_up_revenue,

@@ -105,7 +105,7 @@ def first_or(g, starts):
 
 
 def cubes(g, corp):
-    return g.b_cubes(g.entity("corporation", corp))
+    return g.state_amount("cubes", g.entity("corporation", corp))  # the library's state
 
 
 def card(g, corp):
@@ -286,11 +286,14 @@ def at_a_paying_run(seed=1):
 
 def give_card(g, corp, key):
     """Test setup: `corp` holds the Company President `key` (taken from the deck or another company), its cubes full."""
+    for holder, k in g.g.get("cards", {}).items():
+        if k == key and holder != corp:
+            g.state_put("cubes", (holder,), 0)  # (the library's state: the cubes go with the card)
     cards = {c: k for c, k in g.g.get("cards", {}).items() if k != key}
     cards[corp] = key
     g.j.set(g.g, "cards", cards)
     uses = g.DATA.component("company_president", key).get("uses")
-    g.j.set(g.g, "cubes", {**g.g.get("cubes", {}), key: int(uses or 0)})
+    g.state_put("cubes", (corp,), int(uses or 0))
 
 
 def test_abel_jephcots_ten_per_stop_on_a_real_run():
@@ -316,6 +319,32 @@ def test_abel_jephcots_ten_per_stop_on_one_train():
     assert g._route_extras(g.entity("corporation", "DRG")).per_stop == 10
     assert g._route_extras(g.entity("corporation", "DSPP")).per_stop == 0
     assert cubes(g, "DRG") == 0
+
+
+def test_the_librarys_spend_cubes_takes_cubes_off_the_card_and_no_more():
+    """The library's procedure spend_cubes over its state cubes: n cubes come off the company's card;
+    refused (the game unchanged) without a card, for none, or for more than are left."""
+    g = new_game()
+    drg = g.entity("corporation", "DRG")
+    with pytest.raises(IllegalAction, match="no ability card"):
+        g.call("spend_cubes", drg, 1)
+    give_card(g, "DRG", "MEYER")
+    assert cubes(g, "DRG") == 3
+    for n in (0, 4):
+        with pytest.raises(IllegalAction, match="not that many uses left"):
+            g.call("spend_cubes", drg, n)
+        assert cubes(g, "DRG") == 3
+    g.call("spend_cubes", drg, 2)
+    assert cubes(g, "DRG") == 1
+    with pytest.raises(IllegalAction, match="not that many uses left"):
+        g.call("spend_cubes", drg, 2)
+    g.call("spend_cubes", drg, 1)
+    assert cubes(g, "DRG") == 0 and card(g, "DRG") == "MEYER"
+    # the cards leave the game with their cubes
+    give_card(g, "DRG", "SNAPE")
+    assert cubes(g, "DRG") > 0
+    g.call("discard_cards")
+    assert card(g, "DRG") is None and cubes(g, "DRG") == 0
 
 
 def test_adolphus_meyer_discount_stacks_and_spends_uses():
@@ -580,7 +609,7 @@ def test_abraham_donaldson_tops_up_revenue_in_10_steps_to_a_triple_jump():
     g.b_set_revenue(drg, 50)  # test setup: its trains earned $50
     g._next_step()
     assert g.g["step"] == "dividend"
-    assert_refused(g, top(10), "Abraham Donaldson", "0 use(s) left")
+    assert_refused(g, top(10), "Abraham Donaldson", "no use left on the card")
 
 
 def lays_into(g, hex_id, then):

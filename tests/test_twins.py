@@ -60,8 +60,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (`markets`, each its `frozen_in`), which the market's moves ask too; 139 with cheapest_train_price and
 #: dearest_side_price library functions over the bank's trains and the cards' sides (the quantifiers `least`,
 #: `greatest`); 131 with tokens_left, next_token_cost and last_token_cost library functions over a company's
-#: `token_prices`, `charter_tokens` and its counts `tokens`, `extra_tokens`, `tokens_right`
-RECORDED = 131
+#: `token_prices`, `charter_tokens` and its counts `tokens`, `extra_tokens`, `tokens_right`; 128 with the use
+#: cubes on a company's ability card the library's amount cubes and spend_cubes a procedure over it, and
+#: marker_assigned_by_player 1846's function over closed, holder_of and has_ability
+RECORDED = 128
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -73,7 +75,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
-         "cheapest_train_price", "dearest_side_price"]
+         "cheapest_train_price", "dearest_side_price", "spend_cubes"]
 
 
 @functools.cache
@@ -126,7 +128,7 @@ def test_the_moved_rules_are_the_librarys(name):
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
-          "in_auction", "acquisition_bids", "auction_discount"]
+          "in_auction", "acquisition_bids", "auction_discount", "cubes"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -172,7 +174,7 @@ def test_where_unsold_certificates_sit_is_written_once():
 
 #: builtins that became a title's own function (the rule is that title's alone), by the rulespec that defines it
 TITLE_ROUTINES = {"forced_shortfall": "1800.rules", "row_price": "1880-romania-variants.rules",
-                  "row_slot": "1880-romania-variants.rules"}
+                  "row_slot": "1880-romania-variants.rules", "marker_assigned_by_player": "1846.rules"}
 
 
 @pytest.mark.parametrize("name", sorted(TITLE_ROUTINES))

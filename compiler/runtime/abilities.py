@@ -134,9 +134,11 @@ class Abilities:
         if done == {"hex", "corporation"} and self.b_pending_decision(company, "assign"):
             self.b_resolve_decision(company, "assign")
 
-    def b_marker_assigned_by_player(self, company: Entity) -> bool:
-        """marker_assigned_by_player(X): X is open, a player owns it, and its marker ability for a player
-        owner names the corporation it serves (`owner: player`, `assigned_to: corporation`)."""
+    def _marker_assigned_by_player(self, company: Entity) -> bool:
+        """Whether X is open, a player owns it, and its marker ability for a player owner names the
+        corporation it serves (`owner: player`, `assigned_to: corporation`): the `assign` listing's test
+        for offering corporations as targets (the guards decide; a title that asks the decision reads
+        its own rule, 1846's function marker_assigned_by_player)."""
         if self.closed[company.id] or self.owner[company.id].kind != "player":
             return False
         return any(str(a.get("owner", "")) == "player" and str(a.get("assigned_to", "")) in ("corporation", "corporation_or_minor")
@@ -566,22 +568,17 @@ class Abilities:
             raise RuleGap(f"{corp}'s ability {effect}", f"gives no {field}")
         return self._value(ability[str(field)], f"{corp} {effect} {field}")
 
-    def b_cubes(self, corp: Entity) -> int:
-        """cubes(C): the use cubes left on C's card (0 without a card or for a card without uses)."""
-        key = self.b_card_of(corp)
-        return 0 if key is None else self.g.get("cubes", {}).get(key, 0)
-
-    def b_spend_cubes(self, corp: Entity, n: int) -> None:
-        """spend_cubes(C, n): n use cubes come off C's card. Refused (IllegalAction, naming the card's
-        rule) when fewer are left."""
+    def _cubes_left(self, corp: Entity, n: int) -> None:
+        """Refused (IllegalAction, naming the card's rule) unless C holds a card with at least n use cubes
+        left (the library's `cubes`): the refusal of a power's use before the library's spend_cubes, which
+        refuses the same, with the card named."""
         key = self.b_card_of(corp)
         if key is None:
             raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
-        left = self.b_cubes(corp)
+        left = self.state_amount("cubes", corp)
         if n < 1 or n > left:
             raise IllegalAction(f"{corp}'s {self._card(key).get('title') or key} has {left} use(s) left, not {n}",
                                 rule=self._card_rule(key))
-        self.j.set(self.g, "cubes", {**self.g.get("cubes", {}), key: left - n})
 
     def b_offer_card(self, corp: Entity, action: str, required: bool) -> None:
         """offer_card(C, action, required): C's president must now take `action` (the title's, naming a card
@@ -634,7 +631,7 @@ class Abilities:
             card = self._card(key)
             uses = card.get("uses")
             self.j.set(self.g, "cards", {**self.g.get("cards", {}), corp.id: card["key"]})
-            self.j.set(self.g, "cubes", {**self.g.get("cubes", {}), card["key"]: int(uses) if uses else 0})
+            self.state_put("cubes", (corp,), int(uses) if uses else 0)
         offers.remove(offer)
         self.j.set(self.g, "card_offers", tuple(offers))
         if not any(o[1] == player.id for o in offers):
@@ -654,6 +651,8 @@ class Abilities:
         if markers != tuple(self.g.get("markers", ())):
             self.j.set(self.g, "markers", markers)  # a card's marker leaves with it
         self.j.set(self.g, "cards", {})
+        for corp_id in held:
+            self.state_put("cubes", (corp_id,), 0)  # (the library's state: the cubes leave with the card)
         self.j.set(self.g, "armed", {})
         for corp_id in held:
             self._sanction_excess(self.entity("corporation", corp_id), "discard_cards")
@@ -675,7 +674,8 @@ class Abilities:
         if n > 1 and not ability.get("stackable"):
             raise IllegalAction(f"{self._card(key).get('title') or key}'s uses are spent one at a time",
                                 rule=self._card_rule(key))
-        self.b_spend_cubes(corp, n)
+        self._cubes_left(corp, n)
+        self.call("spend_cubes", corp, n)
         self.j.set(self.g, "armed", {**self.g.get("armed", {}), corp.id: (str(ability["effect"]), int(n))})
 
     def _armed(self, corp: Entity, effect: str) -> int:
@@ -700,7 +700,8 @@ class Abilities:
         board = self._need_board()
         if str(hex_id) not in board.hexes or not board.tile_at(str(hex_id)).cities:
             raise IllegalAction(f"{key}'s marker goes on a city, not {hex_id}", rule=self._card_rule(key))
-        self.b_spend_cubes(corp, 1)
+        self._cubes_left(corp, 1)
+        self.call("spend_cubes", corp, 1)
         bonus = int(self._value(ability["bonus_per_train"], f"{key} bonus_per_train"))
         self.j.set(self.g, "markers", tuple(self.g.get("markers", ())) + ((key, str(hex_id), corp.id, bonus),))
 

@@ -528,7 +528,7 @@ class Candidates:
     def _cand_assign(self, entity, who):
         """A private's revenue marker (effect: hex_marker) into each hex it may go, or the marker of a
         company's card (effect: bonus_token) on each city hex; the guards decide when."""
-        if entity.kind == "corporation" and self.b_has_power(entity, "bonus_token") and self.b_cubes(entity) \
+        if entity.kind == "corporation" and self.b_has_power(entity, "bonus_token") and self.state_amount("cubes", entity) \
                 and self.board is not None:
             return [{"type": "assign", **who, "target": h, "target_type": "hex"}
                     for h in sorted(self.board.hexes) if self.board.tile_at(h).cities]
@@ -539,7 +539,7 @@ class Candidates:
             hexes = [str(h) for h in ability.get("hexes") or ()] + [str(e["hex"]) for e in ability.get("bonuses") or ()]
             for hex_id in dict.fromkeys(hexes):
                 out.append({"type": "assign", **who, "target": hex_id, "target_type": "hex"})
-        if self.b_marker_assigned_by_player(entity):
+        if self._marker_assigned_by_player(entity):
             # the corporation a player owner's marker serves (the guards decide)
             out.extend({"type": "assign", **who, "target": c.id, "target_type": c.kind}
                        for c in self.corporations + self.minors

@@ -821,7 +821,7 @@ class OperatingRound:
                 index += 1
                 continue
             if step == "dividend" and self.corp[corp.id]["revenue"] == 0 and not (
-                    self.b_has_power(corp, "top_up_revenue") and self.b_cubes(corp) > 0):
+                    self.b_has_power(corp, "top_up_revenue") and self.state_amount("cubes", corp) > 0):
                 # (a company whose card may still top its revenue up decides, even on nothing earned)
                 # no revenue: the dividend step withholds nothing, as the rules move the price
                 self.ROUTINES["action:dividend"](self, corp, "withhold")

@@ -80,7 +80,7 @@ class Records:
             **({str(kind) + "s": {key: holder for k, key, holder in self.g.get("collected", ()) if k == str(kind)}
                 for kind in self.DATA.properties.get("collect_on_lay") or ()}),
             # the ability cards companies hold (`ability_cards`): company -> its card and the use cubes left
-            **({f"{self._card_kind()}s": {corp: {str(self._card_kind()): key, "uses_left": self.g.get("cubes", {}).get(key, 0)}
+            **({f"{self._card_kind()}s": {corp: {str(self._card_kind()): key, "uses_left": self.g.get("state:cubes", {}).get((corp,), 0)}
                                            for corp, key in self.g.get("cards", {}).items()}} if self._card_kind() else {}),
             "trains_available": [tid for tid in self.train_order if self.owner[tid] is DEPOT],
             "acting": (self.current_entity().id if self.current_entity() else None),

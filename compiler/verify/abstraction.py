@@ -574,9 +574,8 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         for name, ids in elements:
             # (an amount's: its number, 0 where none was set)
             out[name] = held.get(ids, 0) if isinstance(held, dict) else ids in held
-    if model.cards is not None:
+    if model.cards is not None:  # (the cubes on each card: the library's state `cubes`, above)
         for c in model.corporations:
             key = g.get("cards", {}).get(c.id)
             out[f"card:{c.id}"] = model.card_index(key) or 0
-            out[f"cubes:{c.id}"] = g.get("cubes", {}).get(key, 0) if key is not None else 0
     return out

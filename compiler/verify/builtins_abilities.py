@@ -9,7 +9,7 @@ from typing import Any
 import z3
 
 from compiler.runtime.game import GameBase
-from compiler.verify.model import BANK, ROUNDS, SCRAP, Ent, GapError, GapValue, Unsupported
+from compiler.verify.model import BANK, ROUNDS, SCRAP, Ent, GapError, GapValue, Unsupported, state_var
 from compiler.verify.terms import (
     AND,
     DIV,
@@ -116,7 +116,8 @@ class AbilityBuiltins:
 
 
     # -- ability cards (the title's `ability_cards`, e.g. 18 Grand Junction's Company Presidents).
-    #    The card each corporation holds and the cubes left on it are state (`card:C`, `cubes:C`).
+    #    The card each corporation holds is state (`card:C`); the cubes left on it the library's state
+    #    `cubes`, spent by its procedure spend_cubes.
     #    The uses a corporation declared this turn, the deck and the offers waiting are the runtime's,
     #    not the model's: each is an oracle, bounded only by what the cards' data makes certain (a
     #    discount no larger than the most a card can give). Every proof then holds for whatever the
@@ -149,10 +150,10 @@ class AbilityBuiltins:
         self.cards(ctx)
         return self.m.card_uses(zi(index))
 
-    def cubes_of(self, ctx: Ctx, corp: Ent) -> Any:
-        """The cubes left on `corp`'s card (0 to the card's `uses`)."""
+    def cubes_var(self, ctx: Ctx, corp: Ent) -> str:
+        """The variable of the cubes left on `corp`'s card (0 to the card's `uses`): the library's state `cubes`."""
         self.cards(ctx)
-        return ctx.state[f"cubes:{corp.id}"]
+        return state_var("cubes", (corp,))
 
     def has_power_of(self, ctx: Ctx, corp: Ent, effect: str) -> Any:
         index = self.card_index(ctx, corp)
@@ -218,24 +219,6 @@ class AbilityBuiltins:
 
         return self.per_corp(ctx, corp, value)
 
-    def b_cubes(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_cubes: the cubes left on C's card (0 without a card)."""
-        return self.per_corp(ctx, corp, lambda c: self.cubes_of(ctx, c))
-
-    def spend(self, ctx: Ctx, c: Ent, n: Any, when: Any) -> None:
-        """`spend_cubes` for one company: refused without a card or with fewer than n cubes left."""
-        left = self.cubes_of(ctx, c)
-        ctx.require(IMPLIES(when, AND(self.card_index(ctx, c) != 0, self.tr.cmp(">=", n, 1),
-                                      self.tr.cmp("<=", n, left))))
-        ctx.state[f"cubes:{c.id}"] = IF(AND(ctx.path, when), left - zi(n), left)
-
-    def b_spend_cubes(self, ctx: Ctx, corp: Any, n: Any) -> None:
-        """As GameBase.b_spend_cubes."""
-        options = self.corp_of(ctx, corp)
-        ctx.require(OR(*[cond for _, cond in options]))
-        for c, cond in options:
-            self.spend(ctx, c, n, cond)
-
     def b_use_power(self, ctx: Ctx, corp: Any, n: Any) -> None:
         """As GameBase.b_use_power: refused unless C's card has a declared ability (one of the runtime's
         DECLARED_EFFECTS), stackable for n > 1, and no declaration of C is waiting (an oracle), then
@@ -249,7 +232,7 @@ class AbilityBuiltins:
             stackable = OR(*[index == i for i, _, a in declared if a.get("stackable") is True])
             ctx.require(IMPLIES(cond, AND(OR(*[index == i for i, _, _ in declared]), NOT(armed),
                                           OR(self.tr.cmp("<=", n, 1), stackable))))
-            self.spend(ctx, c, n, cond)
+        self.tr.call("spend_cubes", [corp, n], {}, ctx)  # the library's procedure
 
     def b_place_card_marker(self, ctx: Ctx, corp: Any, hex_id: Any) -> None:
         """As GameBase.b_place_card_marker: refused unless C's card has a `bonus_token` ability and the
@@ -260,7 +243,7 @@ class AbilityBuiltins:
         city = self.oracle(ctx, "marker_city", ())
         for c, cond in options:
             ctx.require(IMPLIES(cond, AND(self.has_power_of(ctx, c, "bonus_token"), city)))
-            self.spend(ctx, c, 1, cond)
+        self.tr.call("spend_cubes", [corp, 1], {}, ctx)  # the library's procedure
 
     def declared_discount(self, ctx: Ctx, c: Ent) -> Any:
         """The percent C's declared `train_discount` takes off a train from the bank now (an oracle:
@@ -352,7 +335,8 @@ class AbilityBuiltins:
         for c, cond in options:
             when = AND(ctx.path, cond, NOT(declined))
             ctx.state[f"card:{c.id}"] = IF(when, index, self.card_index(ctx, c))
-            ctx.state[f"cubes:{c.id}"] = IF(when, self.card_uses(ctx, index), self.cubes_of(ctx, c))
+            cubes = self.cubes_var(ctx, c)
+            ctx.state[cubes] = IF(when, self.card_uses(ctx, index), ctx.state[cubes])
         last = ctx.fork(NOT(self.oracle(ctx, "more_offers", offer)))
         self.b_resolve_decision(last, player, action)
         ctx.state = last.state
@@ -363,7 +347,8 @@ class AbilityBuiltins:
         the card allowed beyond its own cap: the sanction is the runtime's)."""
         for c in self.m.corporations:
             ctx.state[f"card:{c.id}"] = IF(ctx.path, 0, self.card_index(ctx, c))
-            ctx.state[f"cubes:{c.id}"] = IF(ctx.path, 0, self.cubes_of(ctx, c))
+            cubes = self.cubes_var(ctx, c)
+            ctx.state[cubes] = IF(ctx.path, 0, ctx.state[cubes])
 
     def b_set_operating_position(self, ctx: Ctx, corp: Any, position: Any) -> None:
         """As GameBase.b_set_operating_position: refused once the round has begun, for a company not

@@ -362,13 +362,6 @@ class MapBuiltins:
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
 
-    def b_marker_assigned_by_player(self, ctx: Ctx, company: Any) -> Any:
-        """As GameBase.b_marker_assigned_by_player: who owns a private's marker ability is outside the
-        model; an oracle says, so every answer is checked."""
-        v = ctx.fresh("marker_assigned_by_player", "bool")
-        ctx.shared.oracles.append(("marker_assigned_by_player", (company,), v))
-        return v
-
     def b_would_export(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_would_export: whether an export is due (the train purchase marker) is outside
         the model; an oracle says, so every answer is checked."""

@@ -1189,10 +1189,10 @@ class StateVars:
             for c in model.corporations:
                 add(f"collected:{kind}@{c.id}", "int", "corp")
         if model.cards is not None:
-            # the ability card each corporation holds (its index from 1; 0 none) and the cubes left on it
+            # the ability card each corporation holds (its index from 1; 0 none); the cubes left on it are
+            # the library's state `cubes`
             for c in model.corporations:
                 add(f"card:{c.id}", "int", "corp")
-                add(f"cubes:{c.id}", "int", "corp")
         for t in model.train_types:
             add(f"first_bought:{t}", "bool", "game")
         if model.truncated:
@@ -1305,8 +1305,9 @@ class StateVars:
                         other = read(f"card:{d.id}")
                         if other is not None:
                             out.append(z3.Or(card == 0, card != other))
-                if want(f"cubes:{c.id}") and card is not None:
-                    out.append(z3.And(state[f"cubes:{c.id}"] >= 0, state[f"cubes:{c.id}"] <= m.card_uses(card)))
+                cubes = state_var("cubes", (c,))
+                if want(cubes) and card is not None:
+                    out.append(z3.And(state[cubes] >= 0, state[cubes] <= m.card_uses(card)))
         if want("operating"):
             out.append(z3.Or([state["operating"] == m.z(c) for c in m.corporations] + [state["operating"] == m.z(NONE)]))
             # the runtime's operating order holds floated corporations only

@@ -397,8 +397,7 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
         state[f"revenue:{c.id}"] = z3.IntVal(0)
     if m.cards is not None:
         for c in m.corporations:
-            state[f"card:{c.id}"] = z3.IntVal(0)
-            state[f"cubes:{c.id}"] = z3.IntVal(0)
+            state[f"card:{c.id}"] = z3.IntVal(0)  # (and no cubes: the library's state `cubes`, above)
     if m.truncated:
         for p in m.players:
             state[f"other_certs:{p.id}"] = z3.IntVal(0)
