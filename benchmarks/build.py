@@ -1,21 +1,26 @@
-"""How long the main job takes: `rulec build` on a fresh clone, cold and warm.
+"""How long the main job takes: `rulec build` on a fresh clone, cold, warm and after an erratum.
 
-    python benchmarks/build.py [--reprove] [--jobs N]
+    python benchmarks/build.py [--reprove] [--jobs N] [--titles TITLE...] [--save-json PATH]
 
 Clones this checkout's HEAD into a temporary folder and runs, with an empty verify cache of
 its own (`RULEC_CACHE_DIR`):
 
 1. cold: `rulec build` on the fresh clone (titles whose committed record, site/proofs.json,
-   is fresh are taken from it; with `--reprove` every title is proved from nothing, and the
-   ten slowest checks are printed from `rulec verify --json`);
+   is fresh are taken from it; with `--reprove` every title is proved from nothing);
 2. warm: `rulec build` again with nothing changed;
-3. erratum: one clause of 1846 changed (the 2-train's price), `rulec build` again: the titles
-   built on 1846 are verified again, through the cache only their checks whose transition, or what it reads, changed.
+3. erratum: one clause changed, the price of the 2-train (by 10) of 1846, or of the first
+   title `--titles` names: `rulec build` again, the titles built on it verified again,
+   through the cache only their checks whose transition, or what it reads, changed;
+4. with `--reprove`, the ten slowest checks, from `rulec verify --json` (the cold run's
+   times, from the cache: the wall seconds each check took, on a busy machine more than
+   its CPU time).
 
 Prints the wall time of each, its CPU time (user + system, the verifier's worker processes
 too: on a machine others use, the CPU time is the figure to compare) and the ratio to the cold
-run. Figures only; nothing here passes or fails. The clone is the committed HEAD: commit
-before measuring a change.
+run, each line as soon as its run ends. `--titles 1800 18co` (a slug of `rulec titles`, or a
+title's name): the clone keeps only those titles' rulespecs (and those they extend, with the
+library), a quick check of the whole job on part of it. Figures only; nothing here passes or
+fails. The clone is the committed HEAD: commit before measuring a change.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -32,9 +38,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
 #: the CPU time (user + system, seconds) of every run so far, the worker processes' too
 CPU: list[float] = []
+
+_TITLE = re.compile(r'^title\s+"([^"]+)"(?:\s+extends\s+"([^"]+)")?', re.M)
+_VARIANT = re.compile(r'^(?:variant|errata)\s+"[^"]+"\s+of\s+"([^"]+)"', re.M)
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
 
 
 def run(clone: Path, env: dict, *args: str) -> tuple[float, subprocess.CompletedProcess]:
@@ -50,13 +62,82 @@ def run(clone: Path, env: dict, *args: str) -> tuple[float, subprocess.Completed
 
 def summary(done: subprocess.CompletedProcess) -> str:
     lines = [line.strip() for line in done.stdout.splitlines() if line.startswith("  ")]
+    if done.returncode != 0 and not lines:
+        lines = done.stderr.strip().splitlines()[-4:]
     return "\n      ".join(lines[:4])
+
+
+def slug(name: str) -> str:
+    """A title's name as `rulec titles` spells its slug ("1880 Romania" -> "1880-romania")."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def rulespec_titles(folder: Path) -> dict[Path, tuple[str, str | None]]:
+    """Each rulespec of `folder` (not the library) with the title it declares or varies, and the
+    title that one extends (None)."""
+    out: dict[Path, tuple[str, str | None]] = {}
+    for path in sorted(folder.glob("*.rules")):
+        text = path.read_text(encoding="utf-8")
+        title = _TITLE.search(text)
+        if title:
+            out[path] = (title.group(1), title.group(2))
+        else:
+            variant = _VARIANT.search(text)
+            if variant:
+                out[path] = (variant.group(1), None)
+    return out
+
+
+def keep_titles(clone: Path, wanted: list[str]) -> list[str]:
+    """Remove from the clone's rulespecs/ every title `wanted` (names or slugs) does not name nor
+    build on; the titles kept, in order. Exits when a name matches no title."""
+    files = rulespec_titles(clone / "rulespecs")
+    extends = {t: base for t, base in files.values() if base is not None}
+    names = sorted({t for t, _ in files.values()})
+    chosen: list[str] = []
+    for w in wanted:
+        match = [n for n in names if slug(n) == slug(w)]
+        if not match:
+            sys.exit(f"build.py: no title {w!r} (one of: {', '.join(slug(n) for n in names)})")
+        chosen.append(match[0])
+    keep = set(chosen)
+    for name in chosen:
+        while name in extends:
+            name = extends[name]
+            keep.add(name)
+    for path, (title, _) in files.items():
+        if title not in keep:
+            path.unlink()
+    return chosen
+
+
+def erratum(clone: Path, title: str) -> str:
+    """Raise the 2-train's price of `title` by 10 in its rulespec (in that of the title it extends,
+    where its own gives none): what changed, said."""
+    files = rulespec_titles(clone / "rulespecs")
+    while title is not None:
+        base = None
+        for path, (name, extends) in files.items():
+            text = path.read_text(encoding="utf-8")
+            if name != title or not _TITLE.search(text):
+                continue
+            base = extends
+            at = text.find('train "2"')
+            price = re.compile(r"price: (\D{0,3}?)(\d+)").search(text, at) if at >= 0 else None
+            if price is not None:
+                new = f"{price.group(1)}{int(price.group(2)) + 10}"
+                path.write_text(text[:price.start()] + f"price: {new}" + text[price.end():], encoding="utf-8")
+                return f"{title}'s 2-train at {new} ({path.name})"
+        title = base
+    return "no 2-train price found: nothing changed"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reprove", action="store_true", help="prove every title in the cold run")
     parser.add_argument("--jobs", type=int, help="processes for the verifier (default: every core)")
+    parser.add_argument("--titles", nargs="+", metavar="TITLE",
+                        help="only these titles (slugs or names) and what they build on: a quick check")
     parser.add_argument("--save-json", metavar="PATH", help="with --reprove: write the last `rulec verify --json` "
                         "(after the erratum) to PATH, to compare statuses with the record")
     args = parser.parse_args()
@@ -64,23 +145,25 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="rulec-build-bench-") as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        target = "1846"
+        scope = "every title"
+        if args.titles:
+            chosen = keep_titles(clone, args.titles)
+            target, scope = chosen[0], ", ".join(chosen) + " (and what they build on)"
         env = dict(os.environ, RULEC_CACHE_DIR=str(Path(tmp) / "cache"), PYTHONPATH=str(clone))
-        print(f"rulec build on a fresh clone of {ROOT} (HEAD), {os.cpu_count()} cores")
-        cold, done = run(clone, env, "build", *jobs, *(["--reprove"] if args.reprove else []))
-        print(f"  cold     {cold:7.1f} s  (CPU {CPU[-1]:.1f} s)  exit {done.returncode}\n      {summary(done)}")
-        warm, done = run(clone, env, "build", *jobs)
-        print(f"  warm     {warm:7.1f} s  (CPU {CPU[-1]:.1f} s)  exit {done.returncode}  ({warm / cold:.2f} of cold)\n      {summary(done)}")
-        spec = clone / "rulespecs" / "1846.rules"
-        text = spec.read_text(encoding="utf-8")
-        at = text.index('train "2"')
-        spec.write_text(text[:at] + text[at:].replace("price: $80", "price: $90", 1), encoding="utf-8")
-        changed = spec.read_text(encoding="utf-8") != text
-        erratum, done = run(clone, env, "build", *jobs)
-        print(f"  erratum  {erratum:7.1f} s  (CPU {CPU[-1]:.1f} s)  exit {done.returncode}  ({erratum / cold:.2f} of cold; "
-              f"{'the 2-train at $90' if changed else 'no 2-train price found: nothing changed'})"
-              f"\n      {summary(done)}")
+        say(f"rulec build on a fresh clone of {ROOT} (HEAD), {os.cpu_count()} cores, {scope}"
+            f"{', --reprove' if args.reprove else ''}")
+        cold, done = run(clone, env, "build", "-q", *jobs, *(["--reprove"] if args.reprove else []))
+        say(f"  cold     {cold:7.1f} s  (CPU {CPU[-1]:.1f} s)  exit {done.returncode}\n      {summary(done)}")
+        warm, done = run(clone, env, "build", "-q", *jobs)
+        say(f"  warm     {warm:7.1f} s  (CPU {CPU[-1]:.1f} s)  exit {done.returncode}  ({warm / cold:.2f} of cold)"
+            f"\n      {summary(done)}")
+        changed = erratum(clone, target)
+        took, done = run(clone, env, "build", "-q", *jobs)
+        say(f"  erratum  {took:7.1f} s  (CPU {CPU[-1]:.1f} s)  exit {done.returncode}  ({took / cold:.2f} of cold; "
+            f"{changed})\n      {summary(done)}")
         if args.reprove:
-            _, done = run(clone, env, "verify", "--json", *jobs)
+            _, done = run(clone, env, "verify", "--json", "-q", *jobs)
             if args.save_json:
                 Path(args.save_json).write_text(done.stdout, encoding="utf-8")
             try:
@@ -88,9 +171,11 @@ def main() -> int:
                         for t in json.loads(done.stdout)["titles"] for r in t["results"]]
             except (ValueError, KeyError, TypeError):
                 rows = []
-            print("  the ten slowest checks (the cold run's times, from the cache):")
+            say("  the ten slowest checks (the cold run's wall seconds, from the cache):")
             for seconds, title, invariant, transition, status in sorted(rows, reverse=True)[:10]:
-                print(f"    {seconds:7.1f} s  {title}: {invariant} after {transition} ({status})")
+                say(f"    {seconds:7.1f} s  {title}: {invariant} after {transition} ({status})")
+            if not rows:
+                say(f"    (none read: `rulec verify --json` exited {done.returncode})")
     return 0
 
 

@@ -11,6 +11,10 @@ each (invariant, transition, status) is the one `site/proofs.json` records. `--i
 those invariants' checks (the others still assumed), e.g. one check alone:
 `python benchmarks/proof_cpu.py 1880-romania/18xx-games player_choose --invariant cert_limit`
 (issue 33: 128 s of CPU before the verifier checked a branching step case by case, 9 s after).
+`--by-attempt`: also z3's CPU by invariant and attempt (`Verifier._solve`'s quick, cases, split;
+a case by its number in `_cases`' order; the guard's, `_monotone`'s and `_forced_false`'s
+checks by their own name) and the ten costliest single z3 checks, with their binding: e.g. 18CO's
+sell_shares spends most of its time in the cases of a sale that hands over the presidency.
 Figures only.
 """
 
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import inspect
 import json
 import sys
 import time
@@ -49,11 +54,49 @@ def timed(owner, name: str, label: str, count: bool = False, per_transition: boo
     setattr(owner, name, wrapper)
 
 
+#: with --by-attempt: (CPU seconds, binding, invariant, attempt, case, result) of every z3 check
+attempts: list[tuple[float, str, str, str, str, str]] = []
+
+
+def by_attempt() -> None:
+    """Wrap `verifier._check` to note each z3 check's CPU and where `_solve` (or another caller)
+    made it: which of `_solve`'s calls by its line (the invariants together, the guard's, an
+    attempt's, in the order they are written), the attempt and case read from its locals (a
+    benchmark's look, not an interface)."""
+    original = V._check
+    named: dict[int, str] = {}
+
+    def wrapper(solver, units):
+        caller = sys._getframe(1)
+        here = caller.f_locals
+        t0 = cpu()
+        out = original(solver, units)
+        step, inv, case = here.get("step"), here.get("inv"), "-"
+        kind = caller.f_code.co_name.strip("_")
+        if kind == "solve":
+            if not named:
+                lines, first = inspect.getsourcelines(caller.f_code)
+                sites = [first + i for i, line in enumerate(lines) if "_check(" in line]
+                named.update(zip(sites, ("together", "guard", "attempt")))
+            kind = named.get(caller.f_lineno, "?")
+            if kind == "attempt":
+                kind = here.get("kind", "?")
+                if kind == "cases":
+                    case = str(next((i for i, (c, _) in enumerate(here["within"]) if c is here["case"]), "?"))
+        name = inv.name if inv is not None and kind not in ("guard", "together", "forced_false") else "-"
+        attempts.append((cpu() - t0, getattr(step, "label", "?"), name, kind, case, str(out[0])))
+        return out
+
+    V._check = wrapper
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("title")
     parser.add_argument("transitions", nargs="*")
     parser.add_argument("--invariant", action="append", help="only this invariant's checks (may be repeated)")
+    parser.add_argument("--by-attempt", action="store_true",
+                        help="z3's CPU by invariant, attempt and case, and the costliest checks")
     args = parser.parse_args()
     name, only = args.title, args.transitions or None
     title = V.select_titles(load(), [name])[0]
@@ -62,6 +105,8 @@ def main() -> int:
     timed(V.Verifier, "_translate", "translation")
     timed(V.Verifier, "_monotone", "monotone conditions", count=True)
     timed(V.Verifier, "_solve", "solving", per_transition=True)
+    if args.by_attempt:
+        by_attempt()  # (outside `timed`'s wrapper: it reads its caller's frame)
     t0, w0 = cpu(), time.perf_counter()
     verifier = V.Verifier(title, V.TIMEOUT_SECONDS, V.Cache(None))
     if args.invariant:
@@ -77,6 +122,17 @@ def main() -> int:
     print("  the transitions that took the most (solving, CPU):")
     for seconds, transition, bindings in sorted(by_transition, reverse=True)[:10]:
         print(f"    {seconds:7.2f} s  {transition} ({bindings} bindings)")
+    if args.by_attempt:
+        grouped: collections.Counter = collections.Counter()
+        for seconds, _, invariant, kind, case, _ in attempts:
+            grouped[(invariant, kind, case)] += seconds
+        print("  z3's CPU by invariant, attempt and case:")
+        for (invariant, kind, case), seconds in grouped.most_common(15):
+            print(f"    {seconds:7.2f} s  {invariant} {kind}" + (f" case {case}" if case != "-" else ""))
+        print("  the costliest z3 checks:")
+        for seconds, label, invariant, kind, case, result in sorted(attempts, reverse=True)[:10]:
+            print(f"    {seconds:7.2f} s  {label}: {invariant} {kind}" + (f" case {case}" if case != "-" else "")
+                  + f" ({result})")
     record = json.loads((ROOT / "site" / "proofs.json").read_text(encoding="utf-8"))["titles"].get(title.display_name)
     if record is not None and only is None and not args.invariant:
         ours = sorted((r.invariant, r.transition, r.status) for r in report.results)
