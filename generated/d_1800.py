@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "485478c5d7a67504",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "485478c5d7a67504",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -350,7 +350,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1278',
         'at action dividend': 'rulespecs/lib/18xx.rules:1158',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1411',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1406',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1133',
         'at action par': 'rulespecs/lib/18xx.rules:952',
         'at action pass': 'rulespecs/lib/18xx.rules:1109',

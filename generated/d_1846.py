@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "485478c5d7a67504",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "485478c5d7a67504",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -403,7 +403,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1278',
         'at action dividend': 'rulespecs/lib/18xx.rules:1158',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1411',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1406',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1133',
         'at action par': 'rulespecs/lib/18xx.rules:952',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -2392,17 +2392,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1489
+    # at rulespecs/lib/18xx.rules:1484
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1490
+        # at rulespecs/lib/18xx.rules:1485
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1491
+            # at rulespecs/lib/18xx.rules:1486
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1493
+        # at rulespecs/lib/18xx.rules:1488
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1494
+            # at rulespecs/lib/18xx.rules:1489
             g.b_market_move(v_c, "down")
 
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "485478c5d7a67504",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "485478c5d7a67504",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -631,7 +631,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2416',
         'at action discard_train': 'rulespecs/18co.rules:2253',
         'at action dividend': 'rulespecs/18co.rules:2289',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1411',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1406',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1133',
         'at action move_bid': 'rulespecs/18co.rules:2045',
         'at action par': 'rulespecs/lib/18xx.rules:952',
@@ -2158,67 +2158,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1436
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1442
+        # at rulespecs/lib/18xx.rules:1437
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1443
+            # at rulespecs/lib/18xx.rules:1438
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1444
+                # at rulespecs/lib/18xx.rules:1439
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1445
+                # at rulespecs/lib/18xx.rules:1440
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1446
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1449
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1450
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1456
+    # at rulespecs/lib/18xx.rules:1451
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1457
+        # at rulespecs/lib/18xx.rules:1452
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1454
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1460
+        # at rulespecs/lib/18xx.rules:1455
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1462
+    # at rulespecs/lib/18xx.rules:1457
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1463
+        # at rulespecs/lib/18xx.rules:1458
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1464
+            # at rulespecs/lib/18xx.rules:1459
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1464
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1470
+    # at rulespecs/lib/18xx.rules:1465
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1471
+        # at rulespecs/lib/18xx.rules:1466
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1472
+            # at rulespecs/lib/18xx.rules:1467
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1475
+    # at rulespecs/lib/18xx.rules:1470
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1476
+    # at rulespecs/lib/18xx.rules:1471
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1477
+    # at rulespecs/lib/18xx.rules:1472
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1478
+        # at rulespecs/lib/18xx.rules:1473
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1498
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
