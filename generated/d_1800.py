@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -351,7 +351,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1306',
         'at action dividend': 'rulespecs/lib/18xx.rules:1186',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1439',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1434',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1144',
         'at action par': 'rulespecs/lib/18xx.rules:963',
         'at action pass': 'rulespecs/lib/18xx.rules:1120',

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -404,7 +404,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1306',
         'at action dividend': 'rulespecs/lib/18xx.rules:1186',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1439',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1434',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1144',
         'at action par': 'rulespecs/lib/18xx.rules:963',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -2176,17 +2176,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1517
+    # at rulespecs/lib/18xx.rules:1512
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1518
+        # at rulespecs/lib/18xx.rules:1513
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1519
+            # at rulespecs/lib/18xx.rules:1514
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1521
+        # at rulespecs/lib/18xx.rules:1516
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1522
+            # at rulespecs/lib/18xx.rules:1517
             g.b_market_move(v_c, "down")
 
 

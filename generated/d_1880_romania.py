@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -521,7 +521,7 @@ RULES = _LIBRARY.rules(
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1306',
         'at action dividend': 'rulespecs/lib/18xx.rules:1186',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1439',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1434',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1927',
         'at action par': 'rulespecs/1880-romania.rules:1784',
         'at action pass': 'rulespecs/1880-romania.rules:1740',

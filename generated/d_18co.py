@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -632,7 +632,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2416',
         'at action discard_train': 'rulespecs/18co.rules:2253',
         'at action dividend': 'rulespecs/18co.rules:2289',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1439',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1434',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1144',
         'at action move_bid': 'rulespecs/18co.rules:2045',
         'at action par': 'rulespecs/lib/18xx.rules:963',
@@ -2162,67 +2162,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1464
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1470
+        # at rulespecs/lib/18xx.rules:1465
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1471
+            # at rulespecs/lib/18xx.rules:1466
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1472
+                # at rulespecs/lib/18xx.rules:1467
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1473
+                # at rulespecs/lib/18xx.rules:1468
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1479
+    # at rulespecs/lib/18xx.rules:1474
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1477
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1483
+    # at rulespecs/lib/18xx.rules:1478
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1484
+    # at rulespecs/lib/18xx.rules:1479
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1485
+        # at rulespecs/lib/18xx.rules:1480
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1487
+    # at rulespecs/lib/18xx.rules:1482
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1488
+        # at rulespecs/lib/18xx.rules:1483
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1490
+    # at rulespecs/lib/18xx.rules:1485
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1491
+        # at rulespecs/lib/18xx.rules:1486
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1492
+            # at rulespecs/lib/18xx.rules:1487
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1492
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1498
+    # at rulespecs/lib/18xx.rules:1493
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1499
+        # at rulespecs/lib/18xx.rules:1494
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1500
+            # at rulespecs/lib/18xx.rules:1495
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1498
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1499
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1500
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1506
+        # at rulespecs/lib/18xx.rules:1501
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1531
+    # at rulespecs/lib/18xx.rules:1526
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '612f675dd2df15cf',
+    'rulespecs/lib/18xx.rules': '4466fa6b3922ede5',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2045,107 +2045,87 @@ def r_on_first_train(g, v_train):
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1385
+    # at rulespecs/lib/18xx.rules:1386
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1386
+        # at rulespecs/lib/18xx.rules:1387
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1387
+            # at rulespecs/lib/18xx.rules:1388
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1398
-    v_by_players = [
-        v_h
-        for v_h in g.name("players")
-        if g.b_takes_presidency(v_corporation, v_president, v_h, v_sold)
-    ]
     # at rulespecs/lib/18xx.rules:1399
-    v_by_corporations = [
-        v_h
-        for v_h in g.name("corporations")
-        if g.b_takes_presidency(v_corporation, v_president, v_h, v_sold)
-    ]
-    # at rulespecs/lib/18xx.rules:1400
-    for v_holder in v_by_players:
-        # at rulespecs/lib/18xx.rules:1401
-        r_exchange_presidency(g, v_corporation, v_president, v_holder)
-    # at rulespecs/lib/18xx.rules:1403
-    for v_holder in v_by_corporations:
-        # at rulespecs/lib/18xx.rules:1404
+    for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
+        # at rulespecs/lib/18xx.rules:1400
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1410
+    # at rulespecs/lib/18xx.rules:1406
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1411
+        # at rulespecs/lib/18xx.rules:1407
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1413
+    # at rulespecs/lib/18xx.rules:1409
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1414
+    # at rulespecs/lib/18xx.rules:1410
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1421
+    # at rulespecs/lib/18xx.rules:1417
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
-        any(g.b_takes_presidency(v_corporation, v_player, v_h, v_sold) for v_h in g.name("players"))
-        or any(
-            g.b_takes_presidency(v_corporation, v_player, v_h, v_sold)
-            for v_h in g.name("corporations")
-        )
+        r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
 
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1427
+    # at rulespecs/lib/18xx.rules:1422
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1427",
+            at="rulespecs/lib/18xx.rules:1422",
         )
-    # at rulespecs/lib/18xx.rules:1429
+    # at rulespecs/lib/18xx.rules:1424
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1429",
+            at="rulespecs/lib/18xx.rules:1424",
         )
-    # at rulespecs/lib/18xx.rules:1431
+    # at rulespecs/lib/18xx.rules:1426
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1433
+    # at rulespecs/lib/18xx.rules:1428
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1433",
+            at="rulespecs/lib/18xx.rules:1428",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1436
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1441",
+            at="rulespecs/lib/18xx.rules:1436",
         )
-    # at rulespecs/lib/18xx.rules:1443
+    # at rulespecs/lib/18xx.rules:1438
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1449
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1456
+    # at rulespecs/lib/18xx.rules:1451
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2153,29 +2133,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1458
+        # at rulespecs/lib/18xx.rules:1453
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1464
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1470
+        # at rulespecs/lib/18xx.rules:1465
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1471
+            # at rulespecs/lib/18xx.rules:1466
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1472
+                # at rulespecs/lib/18xx.rules:1467
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1473
+                # at rulespecs/lib/18xx.rules:1468
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1479
+    # at rulespecs/lib/18xx.rules:1474
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1477
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1483
+    # at rulespecs/lib/18xx.rules:1478
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2184,45 +2164,45 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1484
+    # at rulespecs/lib/18xx.rules:1479
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1485
+        # at rulespecs/lib/18xx.rules:1480
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1487
+    # at rulespecs/lib/18xx.rules:1482
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1488
+        # at rulespecs/lib/18xx.rules:1483
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1490
+    # at rulespecs/lib/18xx.rules:1485
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1491
+        # at rulespecs/lib/18xx.rules:1486
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1492
+            # at rulespecs/lib/18xx.rules:1487
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1492
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1498
+    # at rulespecs/lib/18xx.rules:1493
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1499
+        # at rulespecs/lib/18xx.rules:1494
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1500
+            # at rulespecs/lib/18xx.rules:1495
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1498
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1499
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1500
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1506
+        # at rulespecs/lib/18xx.rules:1501
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1531
+    # at rulespecs/lib/18xx.rules:1526
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2238,11 +2218,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1564
+    # at rulespecs/lib/18xx.rules:1559
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1565
+        # at rulespecs/lib/18xx.rules:1560
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -2251,19 +2231,19 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1566
+        # at rulespecs/lib/18xx.rules:1561
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1572
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1578
+        # at rulespecs/lib/18xx.rules:1573
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1579
+            # at rulespecs/lib/18xx.rules:1574
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1580
+            # at rulespecs/lib/18xx.rules:1575
             g.b_close_private(v_company)
 
 
@@ -2346,33 +2326,33 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1517
+    # at rulespecs/lib/18xx.rules:1512
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1518
+        # at rulespecs/lib/18xx.rules:1513
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1519
+            # at rulespecs/lib/18xx.rules:1514
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1521
+        # at rulespecs/lib/18xx.rules:1516
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1522
+            # at rulespecs/lib/18xx.rules:1517
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1541
+    # at rulespecs/lib/18xx.rules:1536
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1542
+        # at rulespecs/lib/18xx.rules:1537
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1556
+    # at rulespecs/lib/18xx.rules:1551
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1557
+        # at rulespecs/lib/18xx.rules:1552
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -2382,15 +2362,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1566
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1586
+    # at rulespecs/lib/18xx.rules:1581
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1587
+        # at rulespecs/lib/18xx.rules:1582
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

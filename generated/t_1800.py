@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "14cfab2dcba39dee",
-        "rulespecs/lib/18xx.rules": "612f675dd2df15cf",
+        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -320,7 +320,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1566
     r_close_privates(g)
 
 

@@ -63,6 +63,21 @@ def test_4_1_5_the_whole_presidents_certificate_is_sold_so_too():
     assert corp_state(g, "KPAC")["pool_percent"] == 20
 
 
+def test_4_1_5_the_exchange_looks_for_its_challenger_once_a_look_not_once_a_holder(monkeypatch):
+    """Issue 42: the library's presidency procedures name the challenger by one call of the primitive
+    `presidency_challengers` per look (can_hand_over_presidency, checked twice, hand_over_to_challenger, and
+    take_presidency after the sale): four searches for this sale. Asked holder by holder (the 4 players and
+    11 corporations), as `takes_presidency` was, the same sale searched 36 times."""
+    g = _game()
+    turn_to(g, "Dee")
+    searches = []
+    search = type(g)._presidency_challenger
+    monkeypatch.setattr(type(g), "_presidency_challenger",
+                        lambda self, *args: searches.append(args) or search(self, *args))
+    act(g, P("Dee", "sell_shares", shares=[g.certs_of["KPAC"][0].id], percent=10))
+    assert corp_state(g, "KPAC")["president"] == "Cid"
+    assert len(searches) == 4
+
 def test_4_1_5_never_without_a_presidency_exchange():
     g = _game()
     turn_to(g, "Dee")

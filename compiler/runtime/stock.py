@@ -401,8 +401,8 @@ class StockRound:
         where the title's `presidency_contenders` names them, in operating order (a corporation's own
         unsold shares never count); with the first set of his ordinary certificates worth the president's
         certificate that he gives for it. None when nobody does."""
-        # (the percentages read from the owners' index, as `b_percent` reads a player's: asked for every
-        # holder each time the library's take_presidency or can_hand_over_presidency looks)
+        # (the percentages read from the owners' index, as `b_percent` reads a player's: asked each time
+        # the library's take_presidency or can_hand_over_presidency looks)
         holdings, cid = self.owner.holdings, corp.id
 
         def percent(holder: Entity) -> int:
@@ -436,13 +436,14 @@ class StockRound:
                 and self._sanctioned("cert_limit", "take_over")):
             self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
 
-    def b_takes_presidency(self, corp: Entity, president: Entity, holder: Entity, sold: int) -> bool:
-        """takes_presidency(C, P, H, n): H takes C's presidency from P, were P to hold n percent less: H is the
-        first player from P's left holding more (ties go to the nearest), or else a corporation holding more
-        where the title's `presidency_contenders` names them (in operating order), and holds a set of
-        ordinary certificates worth the president's certificate (exchange_given)."""
+    def b_presidency_challengers(self, corp: Entity, president: Entity, sold: int) -> list[Entity]:
+        """presidency_challengers(C, P, n): the holder who takes C's presidency from P, were P to hold n percent
+        less, as a list (none or one): the first player from P's left holding more (ties go to the nearest),
+        or else a corporation holding more where the title's `presidency_contenders` names them (in
+        operating order), where he holds a set of ordinary certificates worth the president's certificate
+        (exchange_given)."""
         found = self._presidency_challenger(corp, president, self.b_percent(president, corp) - int(sold))
-        return found is not None and found[0] == holder
+        return [] if found is None else [found[0]]
 
     def b_exchange_given(self, corp: Entity, holder: Entity) -> list[Certificate]:
         """exchange_given(C, H): the ordinary certificates of C that H gives for C's president's certificate:

@@ -453,24 +453,22 @@ class EffectBuiltins:
             found = OR(found, holds)
         return found, [(cert, takes[cert]) for cert in sorted(takes, key=lambda c: -c.index)]
 
-    def b_takes_presidency(self, ctx: Ctx, corp: Any, president: Any, holder: Any, sold: Any) -> Any:
-        """As GameBase.b_takes_presidency: the holder is the one taking the presidency from the president
-        (`presidency_challengers`) and holds a set worth the president's certificate (`exchange_found`),
-        the president's holding counted `sold` percent less."""
+    def b_presidency_challengers(self, ctx: Ctx, corp: Any, president: Any, sold: Any) -> Any:
+        """As GameBase.b_presidency_challengers: the holder taking the presidency from the president, the
+        president's holding counted `sold` percent less (`presidency_challengers`), where he holds a set
+        worth the president's certificate (`exchange_found`): each holder that may be it (the players,
+        then `presidency_rivals`), present where he is."""
         m = self.m
-        p, h = self.ent(president), self.ent(holder)
-        parts = []
+        p = self.ent(president)
+        parts: dict[Ent, list[Any]] = {}
         for c, cond in self.corp_of(ctx, corp):
             for p0 in m.players:
                 at = ent_is(m, p, p0)
                 if truth(at) is False:
                     continue
                 for p1, is_ch in self.presidency_challengers(ctx, c, p0, p, sold).items():
-                    named = ent_is(m, h, p1)
-                    if truth(named) is False:
-                        continue
-                    parts.append(AND(cond, at, named, is_ch, self.exchange_found(ctx, c, p1)))
-        return OR(*parts)
+                    parts.setdefault(p1, []).append(AND(cond, at, is_ch, self.exchange_found(ctx, c, p1)))
+        return SymList([(m.z(h), OR(*parts[h])) for h in m.players + m.corporations if h in parts])
 
     def exchange_found(self, ctx: Ctx, corp: Ent, p1: Ent) -> Any:
         """Whether `p1` holds a set worth `corp`'s president's certificate (`exchange_takes`' first part,
