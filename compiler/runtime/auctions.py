@@ -227,8 +227,12 @@ class Auctions:
         self.j.set(self.g, "state:standing_bid", {(x, pid): amount for x, pid, amount in bids})
 
     def b_bid_placed(self, player: Entity) -> None:
-        """bid_placed(P): P has just placed a bid (the library's place_bid, open_bid, move_bid set it): the turn
-        passes on. In the open auction a bid breaks the run of passes and takes P out of the passing order."""
+        """bid_placed(P): P has just placed a bid (the library's place_bid, open_bid, move_bid set it) or picked a
+        component of `free_pick` (the library's pick): the turn passes on. In the open auction a bid breaks the
+        run of passes and takes P out of the passing order."""
+        if self.g["round"] == "auction" and self.call("picking"):
+            self._picked(player)  # a free pick (the library's pick)
+            return
         if self.g.get("auction"):
             self._next_bidder()  # a raise in the auction among a private's bidders
             return
@@ -427,20 +431,17 @@ class Auctions:
         self.j.on_rollback(lambda: self.players.__setitem__(slice(None), old))
         self.players[:] = order
 
-    def b_pickable(self, item: Any) -> bool:
-        """pickable(X): X is one of the `free_pick` components still on offer."""
-        return self.call("picking") and isinstance(item, Entity) and item.id in (self.g["starting"]["picks"] or ())
-
-    def b_pick(self, player: Entity, item: Entity) -> None:
-        """pick(P, X): P takes X for free; once every player has picked, the rest leave the game."""
+    def _picked(self, player: Entity) -> None:
+        """The library's pick has moved a component of `free_pick` to `player` (its bid_placed): a picked minor
+        operates from now on (1880 V.2, II.3.2); once every player has picked, or none is left, the rest leave
+        the game and the stock round begins; else the next player picks."""
         st = dict(self.g["starting"])
-        self.move(item, BANK, player)
-        if item.kind == "minor":
-            # a picked minor operates from now on, from its home station (1880 V.2, II.3.2)
-            self._start_minor(item)
-            if item.get("home") is not None and self.board is not None:
-                self.b_place_home_token(item)
-        st["picks"] = tuple(x for x in st["picks"] if x != item.id)
+        taken = [x for x in st["picks"] if self.owner[x] is not BANK]
+        for x in taken:
+            item = self._company(x)
+            if item.kind == "minor":
+                self._start_minor(item)
+        st["picks"] = tuple(x for x in st["picks"] if x not in taken)
         st["picked"] = st["picked"] | {player.id}
         self.j.set(self.g, "starting", st)
         if len(st["picked"]) >= self.n or not st["picks"]:
