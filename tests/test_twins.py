@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (`markets`, each its `frozen_in`), which the market's moves ask too; 139 with cheapest_train_price and
 #: dearest_side_price library functions over the bank's trains and the cards' sides (the quantifiers `least`,
 #: `greatest`)
-RECORDED = 132
+RECORDED = 131
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
