@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+    "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -480,6 +480,9 @@ TABLES = {
         'train_limit_bonus': (),
         'standing_bid': (),
         'in_auction': (),
+        'drafted_private': (),
+        'drafted_minor': (),
+        'draft_committed': (),
         'auction_discount': ('stock_round_start',),
         'acquisition_bids': ('stock_round_start',),
         'debt': (),
@@ -519,15 +522,15 @@ RULES = _LIBRARY.rules(
         'at action buy_train': 'rulespecs/1880-romania.rules:2036',
         'at action choose': 'rulespecs/1880-romania.rules:1827',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1306',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1186',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1434',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1354',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1234',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1482',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1927',
         'at action par': 'rulespecs/1880-romania.rules:1784',
         'at action pass': 'rulespecs/1880-romania.rules:1740',
         'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2139',
         'at action place_token': 'rulespecs/1880-romania.rules:1954',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1180',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1228',
         'at action sell_shares': 'rulespecs/1880-romania.rules:2001',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
@@ -904,6 +907,7 @@ _LIBRARY.define(
         "r_forced_purchase_help",
         "r_forced_shortfall",
         "r_pay_dividends",
+        "r_pickable",
         "r_picking",
         "r_sold_out",
         "r_trade_in",
@@ -925,12 +929,21 @@ def r_picking(g):
     )
 
 
+def r_pickable(g, v_company):
+    """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
+    # at rulespecs/lib/18xx.rules:800
+    return (
+        ((r_picking(g) and g.param("picks_operate")) and g.among("minors", v_company))
+        and (g.b_holder_of(v_company) == g.name("bank"))
+    ) and (not g.b_closed(v_company))
+
+
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor (V.1, V.2)"""
     # at rulespecs/1880-romania.rules:1764
     if r_picking(g):
         # at rulespecs/1880-romania.rules:1765
-        if not (g.b_pickable(v_company)):
+        if not (r_pickable(g, v_company)):
             raise IllegalAction(
                 "select one of the foreign investors still on offer",
                 rule="V.2",
@@ -944,7 +957,7 @@ def a_bid(g, v_player, v_company, v_price):
                 at="rulespecs/1880-romania.rules:1766",
             )
         # at rulespecs/1880-romania.rules:1767
-        g.b_pick(v_player, v_company)
+        r_pick(g, v_player, v_company)
         # at rulespecs/1880-romania.rules:1768
         for v_c in g.name("corporations"):
             # at rulespecs/1880-romania.rules:1769
@@ -1450,46 +1463,46 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1181
+    # at rulespecs/lib/18xx.rules:1229
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1181",
+            at="rulespecs/lib/18xx.rules:1229",
         )
-    # at rulespecs/lib/18xx.rules:1182
+    # at rulespecs/lib/18xx.rules:1230
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1231
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1187
+    # at rulespecs/lib/18xx.rules:1235
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1187",
+            at="rulespecs/lib/18xx.rules:1235",
         )
-    # at rulespecs/lib/18xx.rules:1188
+    # at rulespecs/lib/18xx.rules:1236
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1188"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1236"
         )
-    # at rulespecs/lib/18xx.rules:1189
+    # at rulespecs/lib/18xx.rules:1237
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1190
+    # at rulespecs/lib/18xx.rules:1238
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1191
+    # at rulespecs/lib/18xx.rules:1239
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1192
+    # at rulespecs/lib/18xx.rules:1240
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1241
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1242
     g.b_end_step(v_corporation)
 
 
@@ -1509,12 +1522,12 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1225
+    # at rulespecs/lib/18xx.rules:1273
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1225
+        # at rulespecs/lib/18xx.rules:1273
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1225
+        # at rulespecs/lib/18xx.rules:1273
         g.b_market_move(v_corporation, "left")
 
 
@@ -1690,18 +1703,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1318
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1319
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1320
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1272",
+            at="rulespecs/lib/18xx.rules:1320",
         )
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1321
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1709,23 +1722,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1273",
+            at="rulespecs/lib/18xx.rules:1321",
         )
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1323
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1275",
+            at="rulespecs/lib/18xx.rules:1323",
         )
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1324
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1276",
+            at="rulespecs/lib/18xx.rules:1324",
         )
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1325
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1734,108 +1747,108 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1277"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1325"
         )
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1327
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1328
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1329
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1330
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1341
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1293",
+            at="rulespecs/lib/18xx.rules:1341",
         )
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1342
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1294",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1343
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1296
+    # at rulespecs/lib/18xx.rules:1344
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1296",
+            at="rulespecs/lib/18xx.rules:1344",
         )
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1345
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1297",
+            at="rulespecs/lib/18xx.rules:1345",
         )
-    # at rulespecs/lib/18xx.rules:1298
+    # at rulespecs/lib/18xx.rules:1346
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1298",
+            at="rulespecs/lib/18xx.rules:1346",
         )
-    # at rulespecs/lib/18xx.rules:1299
+    # at rulespecs/lib/18xx.rules:1347
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1299",
+            at="rulespecs/lib/18xx.rules:1347",
         )
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1348
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1349
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1350
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1351
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1355
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1307",
+            at="rulespecs/lib/18xx.rules:1355",
         )
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1356
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1308",
+            at="rulespecs/lib/18xx.rules:1356",
         )
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1357
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1358
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1311
+        # at rulespecs/lib/18xx.rules:1359
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1323
+    # at rulespecs/lib/18xx.rules:1371
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1323",
+            at="rulespecs/lib/18xx.rules:1371",
         )
-    # at rulespecs/lib/18xx.rules:1325
+    # at rulespecs/lib/18xx.rules:1373
     if not (
         (
             (
@@ -1876,9 +1889,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1325",
+            at="rulespecs/lib/18xx.rules:1373",
         )
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1379
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1889,9 +1902,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1331",
+            at="rulespecs/lib/18xx.rules:1379",
         )
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1381
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 

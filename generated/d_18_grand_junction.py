@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+    "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -316,6 +316,9 @@ TABLES = {
         'train_limit_bonus': (),
         'standing_bid': (),
         'in_auction': (),
+        'drafted_private': (),
+        'drafted_minor': (),
+        'draft_committed': (),
         'auction_discount': ('stock_round_start',),
         'acquisition_bids': ('stock_round_start',),
         'debt': (),
@@ -351,22 +354,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1000',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1048',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:817',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:830',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:852',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:887',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1306',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1186',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1434',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1354',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1234',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1482',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1180',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1228',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1046',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1094',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -703,23 +706,23 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1095
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1096
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1048",
+            at="rulespecs/lib/18xx.rules:1096",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1097
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1097",
         )
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1098
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -727,9 +730,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1050",
+            at="rulespecs/lib/18xx.rules:1098",
         )
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1100
     if not (
         (
             (
@@ -758,39 +761,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1052",
+            at="rulespecs/lib/18xx.rules:1100",
         )
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1105
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1106
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1108
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1060",
+            at="rulespecs/lib/18xx.rules:1108",
         )
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1110
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1063
+        # at rulespecs/lib/18xx.rules:1111
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1113
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1114
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1067
+        # at rulespecs/lib/18xx.rules:1115
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1117
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1118
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1119
     g.state_set(
         "sold_this_round",
         (
@@ -799,9 +802,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1120
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1121
     g.b_check_president(v_corporation)
 
 
@@ -1799,17 +1802,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1512
+    # at rulespecs/lib/18xx.rules:1560
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1513
+        # at rulespecs/lib/18xx.rules:1561
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1514
+            # at rulespecs/lib/18xx.rules:1562
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1516
+        # at rulespecs/lib/18xx.rules:1564
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1517
+            # at rulespecs/lib/18xx.rules:1565
             g.b_market_move(v_c, "down")
 
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+    "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -580,6 +580,9 @@ TABLES = {
         'train_limit_bonus': (),
         'standing_bid': (),
         'in_auction': (),
+        'drafted_private': (),
+        'drafted_minor': (),
+        'draft_committed': (),
         'auction_discount': ('stock_round_start',),
         'acquisition_bids': ('stock_round_start',),
         'debt': (),
@@ -632,14 +635,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2416',
         'at action discard_train': 'rulespecs/18co.rules:2253',
         'at action dividend': 'rulespecs/18co.rules:2289',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1434',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1144',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1482',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1192',
         'at action move_bid': 'rulespecs/18co.rules:2045',
-        'at action par': 'rulespecs/lib/18xx.rules:963',
-        'at action pass': 'rulespecs/lib/18xx.rules:1120',
+        'at action par': 'rulespecs/lib/18xx.rules:1011',
+        'at action pass': 'rulespecs/lib/18xx.rules:1168',
         'at action place_token': 'rulespecs/18co.rules:2268',
         'at action remove_token': 'rulespecs/18co.rules:2141',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1180',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1228',
         'at action sell_shares': 'rulespecs/18co.rules:2061',
         'at action special_buy_shares': 'rulespecs/18co.rules:519',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1179,68 +1182,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:1012
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:964",
+            at="rulespecs/lib/18xx.rules:1012",
         )
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:1013
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:965",
+            at="rulespecs/lib/18xx.rules:1013",
         )
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:1014
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:966",
+            at="rulespecs/lib/18xx.rules:1014",
         )
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:1015
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:967",
+            at="rulespecs/lib/18xx.rules:1015",
         )
-    # at rulespecs/lib/18xx.rules:968
+    # at rulespecs/lib/18xx.rules:1016
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:968"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1016"
         )
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:1017
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:1018
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:970",
+            at="rulespecs/lib/18xx.rules:1018",
         )
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:1019
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:971"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1019"
         )
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:1020
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:973
+    # at rulespecs/lib/18xx.rules:1021
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:973
+        # at rulespecs/lib/18xx.rules:1021
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:1022
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:975
+    # at rulespecs/lib/18xx.rules:1023
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:1024
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:1025
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:978
+    # at rulespecs/lib/18xx.rules:1026
     g.b_bought(v_player, v_corporation)
 
 
@@ -1572,7 +1575,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1169
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1582,16 +1585,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1169",
         )
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1171
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:1123",
+            at="rulespecs/lib/18xx.rules:1171",
         )
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1173
     g.b_pass_turn(v_entity)
 
 
@@ -1670,25 +1673,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1193
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1145",
+            at="rulespecs/lib/18xx.rules:1193",
         )
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1194
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1195
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1147",
+            at="rulespecs/lib/18xx.rules:1195",
         )
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1196
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1197
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1739,16 +1742,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1181
+    # at rulespecs/lib/18xx.rules:1229
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1181",
+            at="rulespecs/lib/18xx.rules:1229",
         )
-    # at rulespecs/lib/18xx.rules:1182
+    # at rulespecs/lib/18xx.rules:1230
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1231
     g.b_end_step(v_corporation)
 
 
@@ -1804,11 +1807,11 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1208
+    # at rulespecs/lib/18xx.rules:1256
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1209
+        # at rulespecs/lib/18xx.rules:1257
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1210
+            # at rulespecs/lib/18xx.rules:1258
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1942,18 +1945,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1318
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1319
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1320
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1272",
+            at="rulespecs/lib/18xx.rules:1320",
         )
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1321
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1961,23 +1964,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1273",
+            at="rulespecs/lib/18xx.rules:1321",
         )
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1323
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1275",
+            at="rulespecs/lib/18xx.rules:1323",
         )
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1324
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1276",
+            at="rulespecs/lib/18xx.rules:1324",
         )
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1325
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1988,71 +1991,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1277",
+            at="rulespecs/lib/18xx.rules:1325",
         )
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1327
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1328
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1329
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1330
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1341
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1293",
+            at="rulespecs/lib/18xx.rules:1341",
         )
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1342
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1294",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1343
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1296
+    # at rulespecs/lib/18xx.rules:1344
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1296",
+            at="rulespecs/lib/18xx.rules:1344",
         )
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1345
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1297",
+            at="rulespecs/lib/18xx.rules:1345",
         )
-    # at rulespecs/lib/18xx.rules:1298
+    # at rulespecs/lib/18xx.rules:1346
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1298",
+            at="rulespecs/lib/18xx.rules:1346",
         )
-    # at rulespecs/lib/18xx.rules:1299
+    # at rulespecs/lib/18xx.rules:1347
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1299",
+            at="rulespecs/lib/18xx.rules:1347",
         )
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1348
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1349
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1350
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1351
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2087,14 +2090,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1323
+    # at rulespecs/lib/18xx.rules:1371
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1323",
+            at="rulespecs/lib/18xx.rules:1371",
         )
-    # at rulespecs/lib/18xx.rules:1325
+    # at rulespecs/lib/18xx.rules:1373
     if not (
         (
             (
@@ -2135,9 +2138,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1325",
+            at="rulespecs/lib/18xx.rules:1373",
         )
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1379
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2148,9 +2151,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1331",
+            at="rulespecs/lib/18xx.rules:1379",
         )
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1381
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2162,67 +2165,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1464
+    # at rulespecs/lib/18xx.rules:1512
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1465
+        # at rulespecs/lib/18xx.rules:1513
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1466
+            # at rulespecs/lib/18xx.rules:1514
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1467
+                # at rulespecs/lib/18xx.rules:1515
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1468
+                # at rulespecs/lib/18xx.rules:1516
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1474
+    # at rulespecs/lib/18xx.rules:1522
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1477
+    # at rulespecs/lib/18xx.rules:1525
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1478
+    # at rulespecs/lib/18xx.rules:1526
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1479
+    # at rulespecs/lib/18xx.rules:1527
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1480
+        # at rulespecs/lib/18xx.rules:1528
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1530
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1483
+        # at rulespecs/lib/18xx.rules:1531
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1485
+    # at rulespecs/lib/18xx.rules:1533
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1486
+        # at rulespecs/lib/18xx.rules:1534
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1487
+            # at rulespecs/lib/18xx.rules:1535
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1492
+    # at rulespecs/lib/18xx.rules:1540
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1493
+    # at rulespecs/lib/18xx.rules:1541
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1494
+        # at rulespecs/lib/18xx.rules:1542
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1495
+            # at rulespecs/lib/18xx.rules:1543
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1498
+    # at rulespecs/lib/18xx.rules:1546
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1547
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1500
+    # at rulespecs/lib/18xx.rules:1548
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1501
+        # at rulespecs/lib/18xx.rules:1549
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1574
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2844,12 +2847,12 @@ def qb2_bid(g, v_player, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:1012
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:964",
+            at="rulespecs/lib/18xx.rules:1012",
         )
 
 

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '4466fa6b3922ede5',
+    'rulespecs/lib/18xx.rules': '524f7a54c3bdc315',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1463,11 +1463,32 @@ def r_picking(g):
     )
 
 
+def r_pickable(g, v_company):
+    """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
+    # at rulespecs/lib/18xx.rules:800
+    return (
+        ((r_picking(g) and g.param_or("picks_operate", False)) and g.among("minors", v_company))
+        and (g.b_holder_of(v_company) == g.name("bank"))
+    ) and (not g.b_closed(v_company))
+
+
+def r_pick(g, v_player, v_company):
+    """pick(P, X): P takes X for nothing; a minor with a home puts its station there; the turn passes on (library '18xx' procedure pick)"""
+    # at rulespecs/lib/18xx.rules:803
+    g.move(v_company, g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:804
+    if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
+        # at rulespecs/lib/18xx.rules:805
+        g.b_place_home_token(v_company)
+    # at rulespecs/lib/18xx.rules:807
+    g.b_bid_placed(v_player)
+
+
 def r_auction_bid(g, v_player, v_price):
     """auction_bid(P, n): in an auction of one private, P's bid of n becomes its high bid, P's standing bid on it and the only one; the turn passes on (library '18xx' procedure auction_bid)"""
-    # at rulespecs/lib/18xx.rules:797
+    # at rulespecs/lib/18xx.rules:811
     for v_q in g.name("players"):
-        # at rulespecs/lib/18xx.rules:798
+        # at rulespecs/lib/18xx.rules:812
         g.state_put(
             "standing_bid",
             (
@@ -1476,7 +1497,7 @@ def r_auction_bid(g, v_player, v_price):
             ),
             0,
         )
-    # at rulespecs/lib/18xx.rules:800
+    # at rulespecs/lib/18xx.rules:814
     g.state_put(
         "standing_bid",
         (
@@ -1485,21 +1506,73 @@ def r_auction_bid(g, v_player, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:815
     g.b_bid_placed(v_player)
+
+
+def r_receive_drafted(g, v_player, v_company):
+    """receive_drafted(P, X): P takes company X he has picked in the draft (and paid for); a minor receives its starting treasury from the bank (library '18xx' procedure receive_drafted)"""
+    # at rulespecs/lib/18xx.rules:826
+    g.move(v_company, g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:827
+    for v_m in g.name("minors"):
+        # at rulespecs/lib/18xx.rules:828
+        if v_m == v_company:
+            # at rulespecs/lib/18xx.rules:829
+            g.transfer(g.attr(v_m, "treasury"), g.name("bank"), v_m)
+
+
+def r_end_draft(g):
+    """end_draft(): the draft ends: each player pays the bank for the companies he picked and takes them (receive_drafted) (library '18xx' procedure end_draft)"""
+    # at rulespecs/lib/18xx.rules:834
+    for v_p in g.name("players"):
+        # at rulespecs/lib/18xx.rules:835
+        g.transfer(g.state_amount("draft_committed", v_p), v_p, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:836
+        g.state_put("draft_committed", (v_p,), 0)
+        # at rulespecs/lib/18xx.rules:837
+        for v_x in g.name("privates"):
+            # at rulespecs/lib/18xx.rules:838
+            if g.state_has("drafted_private", v_x, v_p):
+                # at rulespecs/lib/18xx.rules:839
+                r_receive_drafted(g, v_p, v_x)
+                # at rulespecs/lib/18xx.rules:840
+                g.state_set(
+                    "drafted_private",
+                    (
+                        v_x,
+                        v_p,
+                    ),
+                    False,
+                )
+        # at rulespecs/lib/18xx.rules:843
+        for v_m in g.name("minors"):
+            # at rulespecs/lib/18xx.rules:844
+            if g.state_has("drafted_minor", v_m, v_p):
+                # at rulespecs/lib/18xx.rules:845
+                r_receive_drafted(g, v_p, v_m)
+                # at rulespecs/lib/18xx.rules:846
+                g.state_set(
+                    "drafted_minor",
+                    (
+                        v_m,
+                        v_p,
+                    ),
+                    False,
+                )
 
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:853
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
-        g.b_draft_committed(v_player) if g.b_in_round("draft") else 0
+        g.state_amount("draft_committed", v_player) if g.b_in_round("draft") else 0
     )
 
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:858
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (r_private_on_sale(g) != None))
     )
@@ -1507,7 +1580,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:813
+    # at rulespecs/lib/18xx.rules:861
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1517,7 +1590,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:820
+    # at rulespecs/lib/18xx.rules:868
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1533,7 +1606,7 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:832
+    # at rulespecs/lib/18xx.rules:880
     return sum(
         (
             r_max(
@@ -1548,17 +1621,17 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:884
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:837
+        # at rulespecs/lib/18xx.rules:885
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:838
+            # at rulespecs/lib/18xx.rules:886
             g.b_close_minor(v_m)
 
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:858
+    # at rulespecs/lib/18xx.rules:906
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1566,13 +1639,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:864
+    # at rulespecs/lib/18xx.rules:912
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:867
+    # at rulespecs/lib/18xx.rules:915
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -1588,7 +1661,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:871
+    # at rulespecs/lib/18xx.rules:919
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -1598,7 +1671,7 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:874
+    # at rulespecs/lib/18xx.rules:922
     return (
         r_first(
             g,
@@ -1615,7 +1688,7 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:880
+    # at rulespecs/lib/18xx.rules:928
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -1627,7 +1700,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:884
+    # at rulespecs/lib/18xx.rules:932
     return any(
         (
             (g.b_started(v_c) and (not g.b_closed(v_c)))
@@ -1642,65 +1715,65 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:892
+    # at rulespecs/lib/18xx.rules:940
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:892",
+            at="rulespecs/lib/18xx.rules:940",
         )
-    # at rulespecs/lib/18xx.rules:893
+    # at rulespecs/lib/18xx.rules:941
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:897
+    # at rulespecs/lib/18xx.rules:945
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:897",
+            at="rulespecs/lib/18xx.rules:945",
         )
-    # at rulespecs/lib/18xx.rules:898
+    # at rulespecs/lib/18xx.rules:946
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:953
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:908
+    # at rulespecs/lib/18xx.rules:956
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:920
+    # at rulespecs/lib/18xx.rules:968
     if not (g.b_card_of(v_corporation) != None):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:920",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:921
+    # at rulespecs/lib/18xx.rules:969
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:921",
+            at="rulespecs/lib/18xx.rules:969",
         )
-    # at rulespecs/lib/18xx.rules:922
+    # at rulespecs/lib/18xx.rules:970
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1024
+    # at rulespecs/lib/18xx.rules:1072
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -1714,7 +1787,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1082
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -1738,49 +1811,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1082
+    # at rulespecs/lib/18xx.rules:1130
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1085
+        # at rulespecs/lib/18xx.rules:1133
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1086
+            # at rulespecs/lib/18xx.rules:1134
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:1090
+        # at rulespecs/lib/18xx.rules:1138
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:1091
+            # at rulespecs/lib/18xx.rules:1139
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:1095
+        # at rulespecs/lib/18xx.rules:1143
         g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1098
+        # at rulespecs/lib/18xx.rules:1146
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1099
+            # at rulespecs/lib/18xx.rules:1147
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1104
+        # at rulespecs/lib/18xx.rules:1152
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1105
+            # at rulespecs/lib/18xx.rules:1153
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1106
+                # at rulespecs/lib/18xx.rules:1154
                 g.b_market_move(v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1109
+            # at rulespecs/lib/18xx.rules:1157
             g.b_market_move(v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1082
+        # at rulespecs/lib/18xx.rules:1130
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1082",
+            at="rulespecs/lib/18xx.rules:1130",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1118
+    # at rulespecs/lib/18xx.rules:1166
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -1788,7 +1861,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1158
+    # at rulespecs/lib/18xx.rules:1206
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -1797,7 +1870,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1209
     return (
         g.attr(v_corporation, "token_prices")[v_place]
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -1807,7 +1880,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1164
+    # at rulespecs/lib/18xx.rules:1212
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -1815,7 +1888,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1167
+    # at rulespecs/lib/18xx.rules:1215
     return r_charter_token_price(
         g,
         v_corporation,
@@ -1825,54 +1898,54 @@ def r_last_token_cost(g, v_corporation):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1181
+    # at rulespecs/lib/18xx.rules:1229
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1181",
+            at="rulespecs/lib/18xx.rules:1229",
         )
-    # at rulespecs/lib/18xx.rules:1182
+    # at rulespecs/lib/18xx.rules:1230
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1231
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1187
+    # at rulespecs/lib/18xx.rules:1235
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1187",
+            at="rulespecs/lib/18xx.rules:1235",
         )
-    # at rulespecs/lib/18xx.rules:1188
+    # at rulespecs/lib/18xx.rules:1236
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1188",
+            at="rulespecs/lib/18xx.rules:1236",
         )
-    # at rulespecs/lib/18xx.rules:1189
+    # at rulespecs/lib/18xx.rules:1237
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1190
+    # at rulespecs/lib/18xx.rules:1238
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1191
+    # at rulespecs/lib/18xx.rules:1239
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1192
+    # at rulespecs/lib/18xx.rules:1240
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1241
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1242
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1200
+    # at rulespecs/lib/18xx.rules:1248
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -1882,11 +1955,11 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1208
+    # at rulespecs/lib/18xx.rules:1256
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1209
+        # at rulespecs/lib/18xx.rules:1257
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1210
+            # at rulespecs/lib/18xx.rules:1258
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1896,7 +1969,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1268
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -1914,87 +1987,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1341
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1293",
+            at="rulespecs/lib/18xx.rules:1341",
         )
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1342
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1294",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1343
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1296
+    # at rulespecs/lib/18xx.rules:1344
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1296",
+            at="rulespecs/lib/18xx.rules:1344",
         )
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1345
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1297",
+            at="rulespecs/lib/18xx.rules:1345",
         )
-    # at rulespecs/lib/18xx.rules:1298
+    # at rulespecs/lib/18xx.rules:1346
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1298",
+            at="rulespecs/lib/18xx.rules:1346",
         )
-    # at rulespecs/lib/18xx.rules:1299
+    # at rulespecs/lib/18xx.rules:1347
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1299",
+            at="rulespecs/lib/18xx.rules:1347",
         )
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1348
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1349
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1350
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1351
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1355
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1307",
+            at="rulespecs/lib/18xx.rules:1355",
         )
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1356
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1308",
+            at="rulespecs/lib/18xx.rules:1356",
         )
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1357
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1358
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1311
+        # at rulespecs/lib/18xx.rules:1359
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1386
     return (
         (
             g.b_dearest_train_price()
@@ -2011,7 +2084,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1402
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2021,61 +2094,61 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1410
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1363
+        # at rulespecs/lib/18xx.rules:1411
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1364
+            # at rulespecs/lib/18xx.rules:1412
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1366
+        # at rulespecs/lib/18xx.rules:1414
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1367
+            # at rulespecs/lib/18xx.rules:1415
             g.b_rust_trains(g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1370
+    # at rulespecs/lib/18xx.rules:1418
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1371
+        # at rulespecs/lib/18xx.rules:1419
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1372
+            # at rulespecs/lib/18xx.rules:1420
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1375
+    # at rulespecs/lib/18xx.rules:1423
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1386
+    # at rulespecs/lib/18xx.rules:1434
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1387
+        # at rulespecs/lib/18xx.rules:1435
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1388
+            # at rulespecs/lib/18xx.rules:1436
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1447
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1400
+        # at rulespecs/lib/18xx.rules:1448
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1454
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1407
+        # at rulespecs/lib/18xx.rules:1455
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1457
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1410
+    # at rulespecs/lib/18xx.rules:1458
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1417
+    # at rulespecs/lib/18xx.rules:1465
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -2083,49 +2156,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1422
+    # at rulespecs/lib/18xx.rules:1470
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1422",
+            at="rulespecs/lib/18xx.rules:1470",
         )
-    # at rulespecs/lib/18xx.rules:1424
+    # at rulespecs/lib/18xx.rules:1472
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1424",
+            at="rulespecs/lib/18xx.rules:1472",
         )
-    # at rulespecs/lib/18xx.rules:1426
+    # at rulespecs/lib/18xx.rules:1474
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1428
+    # at rulespecs/lib/18xx.rules:1476
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1428",
+            at="rulespecs/lib/18xx.rules:1476",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1436
+    # at rulespecs/lib/18xx.rules:1484
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1436",
+            at="rulespecs/lib/18xx.rules:1484",
         )
-    # at rulespecs/lib/18xx.rules:1438
+    # at rulespecs/lib/18xx.rules:1486
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1497
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1499
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2133,29 +2206,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1453
+        # at rulespecs/lib/18xx.rules:1501
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1464
+    # at rulespecs/lib/18xx.rules:1512
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1465
+        # at rulespecs/lib/18xx.rules:1513
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1466
+            # at rulespecs/lib/18xx.rules:1514
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1467
+                # at rulespecs/lib/18xx.rules:1515
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1468
+                # at rulespecs/lib/18xx.rules:1516
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1474
+    # at rulespecs/lib/18xx.rules:1522
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1477
+    # at rulespecs/lib/18xx.rules:1525
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1478
+    # at rulespecs/lib/18xx.rules:1526
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2164,45 +2237,45 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1479
+    # at rulespecs/lib/18xx.rules:1527
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1480
+        # at rulespecs/lib/18xx.rules:1528
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1530
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1483
+        # at rulespecs/lib/18xx.rules:1531
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1485
+    # at rulespecs/lib/18xx.rules:1533
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1486
+        # at rulespecs/lib/18xx.rules:1534
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1487
+            # at rulespecs/lib/18xx.rules:1535
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1492
+    # at rulespecs/lib/18xx.rules:1540
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1493
+    # at rulespecs/lib/18xx.rules:1541
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1494
+        # at rulespecs/lib/18xx.rules:1542
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1495
+            # at rulespecs/lib/18xx.rules:1543
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1498
+    # at rulespecs/lib/18xx.rules:1546
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1547
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1500
+    # at rulespecs/lib/18xx.rules:1548
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1501
+        # at rulespecs/lib/18xx.rules:1549
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1574
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2218,11 +2291,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1559
+    # at rulespecs/lib/18xx.rules:1607
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1560
+        # at rulespecs/lib/18xx.rules:1608
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -2231,67 +2304,67 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1561
+        # at rulespecs/lib/18xx.rules:1609
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1572
+    # at rulespecs/lib/18xx.rules:1620
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1573
+        # at rulespecs/lib/18xx.rules:1621
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1574
+            # at rulespecs/lib/18xx.rules:1622
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1575
+            # at rulespecs/lib/18xx.rules:1623
             g.b_close_private(v_company)
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1049
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1002
+    # at rulespecs/lib/18xx.rules:1050
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1095
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1048
+    # at rulespecs/lib/18xx.rules:1096
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1097
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1187
+    # at rulespecs/lib/18xx.rules:1235
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1355
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1003
+    # at rulespecs/lib/18xx.rules:1051
     if not (g.b_started(v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1052
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1007
+    # at rulespecs/lib/18xx.rules:1055
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2301,58 +2374,58 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1049
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1001",
+            at="rulespecs/lib/18xx.rules:1049",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1188
+    # at rulespecs/lib/18xx.rules:1236
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1356
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1512
+    # at rulespecs/lib/18xx.rules:1560
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1513
+        # at rulespecs/lib/18xx.rules:1561
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1514
+            # at rulespecs/lib/18xx.rules:1562
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1516
+        # at rulespecs/lib/18xx.rules:1564
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1517
+            # at rulespecs/lib/18xx.rules:1565
             g.b_market_move(v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1536
+    # at rulespecs/lib/18xx.rules:1584
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1537
+        # at rulespecs/lib/18xx.rules:1585
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1551
+    # at rulespecs/lib/18xx.rules:1599
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1552
+        # at rulespecs/lib/18xx.rules:1600
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -2362,21 +2435,21 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1614
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1581
+    # at rulespecs/lib/18xx.rules:1629
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1582
+        # at rulespecs/lib/18xx.rules:1630
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:827
+    # at rulespecs/lib/18xx.rules:875
     return g.b_in_round("operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
@@ -2388,7 +2461,7 @@ def r_emergency_seller(g, v_player):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1316
+    # at rulespecs/lib/18xx.rules:1364
     return True
 
 
@@ -2398,46 +2471,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:1012
     if not (g.b_in_round("stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:1013
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:1018
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1145
+    # at rulespecs/lib/18xx.rules:1193
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1279
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:1014
     if not (not g.b_started(v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:1015
     if not (not g.b_closed(v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:1017
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:971
+    # at rulespecs/lib/18xx.rules:1019
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -2447,24 +2520,24 @@ def qb2_par(g, v_player, v_corporation):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1195
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1195
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1279
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1232
+    # at rulespecs/lib/18xx.rules:1280
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+    "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -260,7 +260,7 @@ def a_bid(g, v_player, v_company, v_price):
     # at rulespecs/1880-romania-18xx-games.rules:33
     if r_picking(g):
         # at rulespecs/1880-romania-18xx-games.rules:34
-        if not (g.b_pickable(v_company)):
+        if not (r_pickable(g, v_company)):
             raise IllegalAction(
                 "select one of the foreign investors still on offer",
                 rule="V.2",
@@ -274,7 +274,7 @@ def a_bid(g, v_player, v_company, v_price):
                 at="rulespecs/1880-romania-18xx-games.rules:35",
             )
         # at rulespecs/1880-romania-18xx-games.rules:36
-        g.b_pick(v_player, v_company)
+        r_pick(g, v_player, v_company)
         # at rulespecs/1880-romania-18xx-games.rules:37
         for v_c in g.name("corporations"):
             # at rulespecs/1880-romania-18xx-games.rules:38
@@ -1404,7 +1404,11 @@ class Game(GameBase):
         "highest_bid": r_highest_bid,
         "auction_company": r_auction_company,
         "picking": r_picking,
+        "pickable": r_pickable,
+        "pick": r_pick,
         "auction_bid": r_auction_bid,
+        "receive_drafted": r_receive_drafted,
+        "end_draft": r_end_draft,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+    "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1402
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -325,7 +325,11 @@ class Game(GameBase):
         "highest_bid": r_highest_bid,
         "auction_company": r_auction_company,
         "picking": r_picking,
+        "pickable": r_pickable,
+        "pick": r_pick,
         "auction_bid": r_auction_bid,
+        "receive_drafted": r_receive_drafted,
+        "end_draft": r_end_draft,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,

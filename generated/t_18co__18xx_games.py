@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+    "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "4466fa6b3922ede5",
+        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -415,7 +415,11 @@ class Game(GameBase):
         "highest_bid": r_highest_bid,
         "auction_company": r_auction_company,
         "picking": r_picking,
+        "pickable": r_pickable,
+        "pick": r_pick,
         "auction_bid": r_auction_bid,
+        "receive_drafted": r_receive_drafted,
+        "end_draft": r_end_draft,
         "free_cash": r_free_cash,
         "may_buy_now": r_may_buy_now,
         "may_sell_now": r_may_sell_now,

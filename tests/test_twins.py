@@ -62,8 +62,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: `greatest`); 131 with tokens_left, next_token_cost and last_token_cost library functions over a company's
 #: `token_prices`, `charter_tokens` and its counts `tokens`, `extra_tokens`, `tokens_right`; 128 with the use
 #: cubes on a company's ability card the library's amount cubes and spend_cubes a procedure over it, and
-#: marker_assigned_by_player 1846's function over closed, holder_of and has_ability
-RECORDED = 128
+#: marker_assigned_by_player 1846's function over closed, holder_of and has_ability; 125 with pickable and pick
+#: library DSL, and the draft's picks library states (draft_committed among them), its end the library's end_draft
+RECORDED = 125
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",

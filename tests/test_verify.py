@@ -720,11 +720,12 @@ def test_1880_dividend_with_half_pay_in_play_needs_its_rounding():
 
 @pytest.mark.parametrize("variant", [None, "Two-Player"])
 def test_1846_private_company_draft_is_proved(real, full_runs, variant):
-    """§"Private Company Draft": 1846 opens with a draft of the privates and minors. The model keeps
-    each company's drafter and price; the hands, the deck and the Pass cards are the runtime's
-    (oracles). A pick (`bid` in the draft), a pass (which may force the last company on the player
-    then on turn at its floor), and the draft's end (`draft_ends`: each player pays for his picks
-    and takes them; a minor receives its treasury) keep every invariant. The certificate limit
+    """§"Private Company Draft": 1846 opens with a draft of the privates and minors. The picks and
+    what they will cost are the library's states (drafted_private, drafted_minor, draft_committed);
+    the hands, the deck and the Pass cards are the runtime's (oracles). A pick (`bid` in the draft), a
+    pass (which may force the last company on the player then on turn at its floor), and the draft's
+    end (`draft_ends`, the library's end_draft: each player pays for his picks and takes them; a minor
+    receives its treasury) keep every invariant. The certificate limit
     after the draft holds because setup's removals close enough privates (`draft_valid`: no more
     companies are in play than the limit; with three players six of the eight grouped privates
     close, leaving six companies against a limit of 11 or 14)."""

@@ -90,19 +90,23 @@ class Auctions:
         discount = self.g["draft"]["discount"] if self._only_one_left() else 0
         return max(self._draft_floor(company), self._company_price(company) - discount)
 
-    def b_draft_committed(self, player: Entity) -> int:
-        """draft_committed(P): what P's picks so far will cost when the draft ends."""
-        return sum(price for pid, _, price in self.g["draft"]["choices"] if pid == player.id)
-
     def b_draft_pick(self, player: Entity, company: Entity) -> None:
-        """draft_pick(P, X): P keeps card X; the rest of the hand goes, shuffled, to the bottom of the deck."""
+        """draft_pick(P, X): P keeps card X, a company at its draft price now: kept in the library's states
+        (drafted_private, drafted_minor, draft_committed) for the draft's end, or where the draft says `paid_at:
+        pick` paid for and taken at once; the rest of the hand goes, shuffled, to the bottom of the deck."""
         draft = dict(self.g["draft"])
         hand = self.b_draft_hand()
         price = self.b_draft_price(company)
-        if self._draft().get("paid_at") == "pick" and not self._blank(company.id):
+        if self._blank(company.id):
+            pass  # a Pass card: nothing to pay
+        elif self._draft().get("paid_at") == "pick":
             # paid for and owned at once (the choice then owes nothing at the draft's end)
-            self._take_drafted(player, company, price)
+            self.transfer(price, player, BANK)
+            self._take_drafted(player, company)
             price = 0
+        else:
+            self.state_set("drafted_minor" if company.kind == "minor" else "drafted_private", (company, player), True)
+            self.state_put("draft_committed", (player,), self.state_amount("draft_committed", player) + price)
         draft["choices"] = draft["choices"] + ((player.id, company.id, price),)
         if self._only_one_left():
             draft["deck"] = ()
@@ -136,20 +140,20 @@ class Auctions:
             self.b_draft_pick(self.players[self.g["turn"]], item)
 
     def _end_draft(self) -> None:
-        """The draft ends: each player pays for the companies he kept; a minor gets its treasury."""
-        for pid, cid, price in self.g["draft"]["choices"]:
-            if self._blank(cid) or self.owner[self._company(cid).id] is not BANK:
-                continue  # a Pass card; a company paid for when picked
-            self._take_drafted(self.entity("player", pid), self._company(cid), price)
+        """The draft ends: each player pays for the companies he kept and takes them (the library's end_draft);
+        a minor so taken starts."""
+        self.call("end_draft")
+        for pid, cid, _ in self.g["draft"]["choices"]:
+            item = None if self._blank(cid) else self._company(cid)
+            if item is not None and item.kind == "minor" and self.owner[item.id] == self.entity("player", pid):
+                self._start_minor(item)
         self.j.set(self.g, "draft", {"deck": (), "choices": self.g["draft"]["choices"], "discount": 0})
         self._start_stock_round(0)
 
-    def _take_drafted(self, player: Entity, item: Entity, price: int) -> None:
-        """The drafter pays for a company he keeps and owns it; a minor gets its treasury and starts."""
-        self.transfer(price, player, BANK)
-        self.move(item, BANK, player)
+    def _take_drafted(self, player: Entity, item: Entity) -> None:
+        """The drafter, having paid, takes a company (the library's receive_drafted); a minor starts."""
+        self.call("receive_drafted", player, item)
         if item.kind == "minor":
-            self.transfer(int(self._value(item.get("treasury"), f"minor {item} treasury")), BANK, item)
             self._start_minor(item)
 
     def _company(self, key: Any) -> Entity:
@@ -227,8 +231,12 @@ class Auctions:
         self.j.set(self.g, "state:standing_bid", {(x, pid): amount for x, pid, amount in bids})
 
     def b_bid_placed(self, player: Entity) -> None:
-        """bid_placed(P): P has just placed a bid (the library's place_bid, open_bid, move_bid set it): the turn
-        passes on. In the open auction a bid breaks the run of passes and takes P out of the passing order."""
+        """bid_placed(P): P has just placed a bid (the library's place_bid, open_bid, move_bid set it) or picked a
+        component of `free_pick` (the library's pick): the turn passes on. In the open auction a bid breaks the
+        run of passes and takes P out of the passing order."""
+        if self.g["round"] == "auction" and self.call("picking"):
+            self._picked(player)  # a free pick (the library's pick)
+            return
         if self.g.get("auction"):
             self._next_bidder()  # a raise in the auction among a private's bidders
             return
@@ -432,20 +440,17 @@ class Auctions:
         now = list(self.players)
         return lambda: self.players.__setitem__(slice(None), now)
 
-    def b_pickable(self, item: Any) -> bool:
-        """pickable(X): X is one of the `free_pick` components still on offer."""
-        return self.call("picking") and isinstance(item, Entity) and item.id in (self.g["starting"]["picks"] or ())
-
-    def b_pick(self, player: Entity, item: Entity) -> None:
-        """pick(P, X): P takes X for free; once every player has picked, the rest leave the game."""
+    def _picked(self, player: Entity) -> None:
+        """The library's pick has moved a component of `free_pick` to `player` (its bid_placed): a picked minor
+        operates from now on (1880 V.2, II.3.2); once every player has picked, or none is left, the rest leave
+        the game and the stock round begins; else the next player picks."""
         st = dict(self.g["starting"])
-        self.move(item, BANK, player)
-        if item.kind == "minor":
-            # a picked minor operates from now on, from its home station (1880 V.2, II.3.2)
-            self._start_minor(item)
-            if item.get("home") is not None and self.board is not None:
-                self.b_place_home_token(item)
-        st["picks"] = tuple(x for x in st["picks"] if x != item.id)
+        taken = [x for x in st["picks"] if self.owner[x] is not BANK]
+        for x in taken:
+            item = self._company(x)
+            if item.kind == "minor":
+                self._start_minor(item)
+        st["picks"] = tuple(x for x in st["picks"] if x not in taken)
         st["picked"] = st["picked"] | {player.id}
         self.j.set(self.g, "starting", st)
         if len(st["picked"]) >= self.n or not st["picks"]:

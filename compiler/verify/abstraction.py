@@ -529,16 +529,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         out[f"revenue:{c.id}"] = st["revenue"]
     for c in model.layout_corps:
         out[f"layout:{c.id}"] = game.certs_of[c.id][0].percent
-    # the draft's picks so far (the runtime keeps them after the draft; the model only during it)
-    drafted = (g.get("draft") or {}).get("choices", ()) if g["round"] == "draft" else ()
-    # (a pick paid for when picked, `paid_at: pick`, is the player's: nothing is left pending)
-    choices = {cid: (pid, price) for pid, cid, price in drafted
-               if (x := game.by_id.get(("private", cid)) or game.by_id.get(("minor", cid))) is None
-               or game.owner.get(x.id) is RT_BANK}
-    for x in model.draft_items:
-        pid, price = choices.get(x.id, (None, 0))
-        out[f"drafter:{x.id}"] = model.entity("player", pid) if pid is not None else NONE
-        out[f"draft_price:{x.id}"] = price
     out["phase"] = model.phase_keys.index(g["phase"])
     for t in model.train_types:
         out[f"first_bought:{t}"] = t in g["first_bought"]

@@ -53,24 +53,8 @@ class AbilityBuiltins:
         """As GameBase.b_tile_color: the map is outside the model."""
         return Opaque("the colour of a hex's tile")
 
-    def b_pick(self, ctx: Ctx, player: Any, item: Any) -> None:
-        """As GameBase.b_pick, for the components the model holds: none is of the
-        `free_pick` kind (`b_pickable` is false), so it is never picked here."""
-        ctx.require(self.b_pickable(ctx, item))
-
     def b_take_round_track_row(self, ctx: Ctx, corp: Any, slot: Any) -> None:
         """As GameBase.b_take_round_track_row: the round track is outside the model."""
-
-    def b_pickable(self, ctx: Ctx, item: Any) -> Any:
-        """As GameBase.b_pickable: only a component of the title's `free_pick`
-        kind is ever on offer; whether one of them still is, is outside the model."""
-        kind = self.param(ctx, "free_pick") if self.m.has_param("free_pick") else None
-        keys = {str(c.key) for c in self.m.title.components(str(kind))} if kind not in (None, "none") else set()
-        ctx.shared.reads.add("property", "free_pick.keys", sorted(keys))
-        sel = self.tr.as_sel(item)
-        if all(it.id not in keys for it, _ in sel.alts):
-            return False
-        raise Unsupported("pickable of a component the model holds")
 
     def ability_of(self, ent: Ent, key: str) -> dict | None:
         for a in self.m.data.get(ent, {}).get("children") or ():

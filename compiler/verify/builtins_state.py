@@ -24,6 +24,8 @@ from compiler.verify.model import (
     Item,
     Reads,
     Unsupported,
+    committed_var,
+    drafted_var,
     hold_name,
 )
 from compiler.verify.terms import (
@@ -200,7 +202,13 @@ class StateBuiltins:
     # -- items
     def move(self, ctx: Ctx, what: Any, source: Any, target: z3.ExprRef) -> None:
         """`g.move`: take the item from `source`, give it to `target`. The
-        runtime's check that `source` holds it is *not* a guard."""
+        runtime's check that `source` holds it is *not* a guard. A minor's owner is its variable `owner:`."""
+        if self.tr.is_ent(what):
+            minor = self.known(what)
+            if minor is not None and minor.kind == "minor":
+                name = f"owner:{minor.id}"
+                ctx.state[name] = IF(ctx.path, target, ctx.state[name])
+                return
         sel = self.sel(what)
         if not sel.alts:
             ctx.require(False)
@@ -509,9 +517,10 @@ class StateBuiltins:
             return False
         return ctx.state["round"] == ROUNDS.index(kind)
 
-    # -- the draft (`first_round: draft`, GameBase._start_draft ... _end_draft). The model keeps each
-    # company's drafter and price (`drafter:`, `draft_price:`); the deck, the hands and the Pass cards
-    # are the runtime's (oracles). The purchases at the draft's end are the runtime step `draft_ends`.
+    # -- the draft (`first_round: draft`, GameBase._start_draft ... _end_draft). The picks are the library's
+    # states (drafted_private, drafted_minor, draft_committed); the deck, the hands and the Pass cards are
+    # the runtime's (oracles). The purchases at the draft's end are the library's end_draft (the step
+    # `draft_ends`).
     def draft_item(self, company: Any) -> Ent:
         """The draft's company a bound term names (Unsupported for any other)."""
         x = self.known(self.ent(company))
@@ -541,7 +550,7 @@ class StateBuiltins:
 
     def draft_open(self, ctx: Ctx, x: Ent) -> Any:
         """Whether company `x` can still be dealt: the bank's, open, picked by nobody."""
-        return AND(self.draft_with_bank(ctx, x), ctx.state[f"drafter:{x.id}"] == self.m.z(NONE))
+        return AND(self.draft_with_bank(ctx, x), *[NOT(ctx.state[drafted_var(x, p)]) for p in self.m.players])
 
     def draft_amount(self, x: Ent, key: str, reads: Reads) -> int:
         """A company's amount (`cost`, `draft_price`, `treasury`) in currency units."""
@@ -575,13 +584,6 @@ class StateBuiltins:
         ctx.shared.axioms.append(AND(price >= self.draft_floor(ctx, x), price <= max(full, self.draft_floor(ctx, x))))
         return price
 
-    def b_draft_committed(self, ctx: Ctx, player: Any) -> Any:
-        """As GameBase.b_draft_committed: what the player's picks so far will cost when the draft ends."""
-        m = self.m
-        p = self.ent(player)
-        st = ctx.state
-        return SUM([IF(st[f"drafter:{x.id}"] == p, st[f"draft_price:{x.id}"], 0) for x in m.draft_items])
-
     def b_replaying(self, ctx: Ctx) -> Any:
         """As GameBase.b_replaying: the model is of games the engine plays itself, not of a replayed
         log of another engine (whose hidden draws let a pick take any card at its logged price)."""
@@ -595,24 +597,26 @@ class StateBuiltins:
         self.draft_turn_over(ctx)
 
     def pick(self, ctx: Ctx, player: Any, x: Ent, price: Any, when: Any) -> None:
-        """Where `when` holds, `player` has picked company `x` in the draft, to pay `price` at its end;
-        where the draft says `paid_at: pick` (GameBase.b_draft_pick, `_take_drafted`), he pays for it
-        and owns it at once (a minor gets its treasury), and nothing is left to pay at the end."""
+        """Where `when` holds, `player` has picked company `x` in the draft, to pay `price` at its end (the
+        library's states drafted_private or drafted_minor, and draft_committed); where the draft says `paid_at:
+        pick` (GameBase.b_draft_pick), he pays for it and takes it at once (the library's receive_drafted),
+        and nothing is left to pay at the end."""
+        m = self.m
         if self.paid_at_pick(ctx):
-            m = self.m
             sub = Ctx(self.tr, ctx.state, ctx.shared, when, ctx.locals)
             self.transfer(sub, price, player, m.z(BANK))
-            if x.kind == "minor":
-                name = f"owner:{x.id}"
-                sub.state[name] = IF(sub.path, player, sub.state[name])
-                self.transfer(sub, self.draft_amount(x, "treasury", ctx.shared.reads), m.z(BANK), m.z(x))
-            else:
-                self.move(sub, m.z(x), m.z(BANK), player)
+            routine = self.tr.title.get("procedure", "receive_drafted")
+            if routine is None:
+                raise Unsupported("the title has no procedure receive_drafted (the library's)")
+            ctx.shared.calls.add("receive_drafted")
+            self.tr.call_routine(routine, [player, m.z(x)], {}, sub)
             ctx.state = sub.state
             return
         st = ctx.state
-        st[f"drafter:{x.id}"] = IF(when, player, st[f"drafter:{x.id}"])
-        st[f"draft_price:{x.id}"] = IF(when, price, st[f"draft_price:{x.id}"])
+        for p in m.players:
+            mine = AND(when, ent_is(m, player, p))
+            st[drafted_var(x, p)] = IF(mine, True, st[drafted_var(x, p)])
+            st[committed_var(p)] = IF(mine, st[committed_var(p)] + price, st[committed_var(p)])
 
     def paid_at_pick(self, ctx: Ctx) -> bool:
         """Whether the draft's companies are paid for and owned when picked (`paid_at: pick`)."""

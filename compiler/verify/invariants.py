@@ -41,7 +41,6 @@ from compiler.verify.model import (
     AUCTION,
     BANK,
     DEPOT,
-    NONE,
     POOL,
     ROUNDS,
     SCRAP,
@@ -49,6 +48,8 @@ from compiler.verify.model import (
     Model,
     Reads,
     bid_var,
+    committed_var,
+    drafted_var,
     granted_var,
     hold_name,
     rulebook_cites,
@@ -456,8 +457,15 @@ def draft_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     drafting = st["round"] == ROUNDS.index("draft")
     out = []
     for x in m.draft_items:
-        picked = st[f"drafter:{x.id}"] != m.z(NONE)
-        out.append(Atom(x.id, IMPLIES(picked, AND(drafting, st[f"draft_price:{x.id}"] >= 0, tr.builtins.draft_with_bank(ctx, x)))))
+        # picked by one player at most, and only in the draft, while the bank holds it
+        pickers = [st[drafted_var(x, p)] for p in m.players]
+        picked = OR(*pickers)
+        once = SUM([IF(b, 1, 0) for b in pickers]) <= 1
+        out.append(Atom(x.id, AND(once, IMPLIES(picked, AND(drafting, tr.builtins.draft_with_bank(ctx, x))))))
+    for p in m.players:
+        # what a player's picks will cost: nothing owed outside the draft
+        owed = st[committed_var(p)]
+        out.append(Atom(f"{p.id}/owed", AND(owed >= 0, IMPLIES(NOT(drafting), owed == 0))))
     for p in m.players:
         parts = [st[hold_name(cert, p)] == 0 for cert in m.certs]
         if not tr.builtins.paid_at_pick(ctx):
@@ -587,8 +595,8 @@ LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = [
     ("president_not_in_pool", "the bank pool never holds a president's certificate", president_not_in_pool),
     ("phase_valid", "the phase is one of the title's phases", phase_valid),
     ("draft_valid", "in the draft (which opens the game) players hold no certificates, privates or minors, no more "
-     "companies are in play than the certificate limit, and a company picked stays the bank's, open, until the "
-     "draft ends", draft_valid),
+     "companies are in play than the certificate limit, and a company picked, by one player, stays the bank's, "
+     "open, until the draft ends; what the picks will cost is owed only in it", draft_valid),
     ("tokens_valid", "a corporation has placed no more station tokens than it has, and none before it is started "
      "(floated, where the home station comes with the float)", tokens_valid),
 ]

@@ -1180,10 +1180,8 @@ class StateVars:
             add(f"layout:{c.id}", "int", "corp")
         # (the standing bids on privates: the library's declared state standing_bid, below)
         # (whether an auction among a private's bidders is under way: the library's flag in_auction, AUCTION)
-        for x in model.draft_items:
-            # who has picked the company in the draft so far (NONE: nobody), and the price he will pay
-            add(f"drafter:{x.id}", "ent", "draft")
-            add(f"draft_price:{x.id}", "int", "draft")
+        # (the draft's picks and what they will cost: the library's declared states drafted_private,
+        # drafted_minor and draft_committed, below)
         add("phase", "int", "game")
         for kind in model.collect_kinds():
             for c in model.corporations:
@@ -1321,9 +1319,6 @@ class StateVars:
                 out.append(state[name] >= 0)
                 if m.revenue_step > 1:
                     out.append(state[name] % m.revenue_step == 0)
-        for x in m.draft_items:
-            if want(f"drafter:{x.id}"):
-                out.append(z3.Or([state[f"drafter:{x.id}"] == m.z(e) for e in m.players + [NONE]]))
         for c in m.layout_corps:
             # the president's percent of one of its share layouts
             if want(f"layout:{c.id}"):
@@ -1388,6 +1383,18 @@ def state_var(name: str, parts: tuple[Ent | Item | str, ...]) -> str:
     """The state variable of one element of a declared state: `state:sold_this_round:P1@B&O`,
     `state:done_this_turn:emergency_issue` (a part of an enum is its value)."""
     return f"state:{name}:" + "@".join(p if isinstance(p, str) else p.id for p in parts)
+
+
+def drafted_var(company: Ent, player: Ent) -> str:
+    """The state variable of whether a player has picked a company in the draft, to pay for and take at its
+    end: the library's `drafted_private` or `drafted_minor`."""
+    return state_var("drafted_minor" if company.kind == "minor" else "drafted_private", (company, player))
+
+
+def committed_var(player: Ent) -> str:
+    """The state variable of what a player's picks in the draft will cost at its end: the library's amount
+    `draft_committed`."""
+    return state_var("draft_committed", (player,))
 
 
 def bid_var(private: Ent, player: Ent) -> str:

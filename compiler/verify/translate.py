@@ -51,7 +51,6 @@ from compiler.verify.model import (
     AUCTION,
     BANK,
     DEPOT,
-    NONE,
     ROUNDS,
     Ent,
     GapError,
@@ -272,39 +271,32 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         "a private on sale goes to its only bidder, or to the auction's winner, for the bid",
         "private_sold_to_bidder/1", sale_bindings, sold_to_bidder))
 
+    end_draft = tr.title.get("procedure", "end_draft")
+
     def draft_ends(binding: Binding) -> Step:
-        # as GameBase._end_draft: each player pays the bank for the companies he picked and takes
-        # them; a minor receives its starting treasury from the bank (its float, `_start_minor`, is
-        # not the model's); the first stock round begins. When the deck holds only Pass cards is the
-        # runtime's to say.
+        # the library's end_draft, which the runtime calls when only Pass cards are left (`_end_draft`: when
+        # that is is the runtime's), translated from the DSL as an action's body is: each player pays the bank
+        # for the companies he picked and takes them, a minor receives its starting treasury from the bank
+        # (its start, `_start_minor`, is not the model's); then the first stock round begins
         pre = m.vars.fresh_state("pre")
         ctx = tr.new_ctx(pre)
+        if end_draft is None:
+            raise Unsupported("the title has no procedure end_draft (the library's)")
         ctx.require(pre["round"] == ROUNDS.index("draft"))
-        for x in m.draft_items:
-            for p in m.players:
-                sub = ctx.fork(pre[f"drafter:{x.id}"] == m.z(p))
-                b.transfer(sub, pre[f"draft_price:{x.id}"], m.z(p), m.z(BANK))
-                if x.kind == "minor":
-                    name = f"owner:{x.id}"
-                    sub.state[name] = IF(sub.path, m.z(p), sub.state[name])
-                    b.transfer(sub, b.draft_amount(x, "treasury", ctx.shared.reads), m.z(BANK), m.z(x))
-                else:
-                    b.move(sub, m.z(x), m.z(BANK), m.z(p))
-                ctx.state = sub.state
-            ctx.state[f"drafter:{x.id}"] = m.z(NONE)
-            ctx.state[f"draft_price:{x.id}"] = z3.IntVal(0)
-        ctx.shared.reads.add("runtime", "draft_ends", [(x.id, m.data[x].get("treasury")) for x in m.draft_items])
+        ctx.shared.calls.add("end_draft")
+        tr.call_routine(end_draft, [], {}, ctx)
         b.turn_over(ctx)
         ctx.state["round"] = z3.IntVal(ROUNDS.index("stock"))
         return tr.finish("draft_ends()", ctx, pre)
 
     if m.draft_items:
         out.append(Transition(
-            "draft_ends", "runtime", None, f"{auctions}._end_draft",
+            "draft_ends", "runtime", None,
+            f"{auctions}._end_draft" + (f", {end_draft.decl.span}" if end_draft is not None else ""),
             m.component_cites("draft") or "runtime",
             "only Pass cards are left: each player pays for the companies he picked and takes them; a minor "
-            "receives its treasury; the first stock round begins",
-            "draft_ends/1", single, draft_ends))
+            "receives its treasury; the first stock round begins (the library's end_draft)",
+            stable_hash("draft_ends/2", end_draft.decl if end_draft is not None else None), single, draft_ends))
     return out
 
 
@@ -386,9 +378,6 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
             continue
         for parts in elements:
             state[state_var(decl.name, parts)] = z3.IntVal(0) if decl.is_amount else z3.BoolVal(False)
-    for x in m.draft_items:
-        state[f"drafter:{x.id}"] = m.z(NONE)
-        state[f"draft_price:{x.id}"] = z3.IntVal(0)
     _removals(tr, state, reads, axioms)
     state["phase"] = z3.IntVal(0)
     for t in m.train_types:
