@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -360,6 +360,7 @@ TABLES = {
         'standing_bid': (),
         'in_auction': (),
         'auction_discount': ('stock_round_start',),
+        'sale_discount': ('stock_round_start',),
         'acquisition_bids': ('stock_round_start',),
         'debt': (),
         'out_of_game': (),
@@ -392,24 +393,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1486',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action bid': 'rulespecs/lib/18xx.rules:929',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:989',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1202',
+        'at action bid': 'rulespecs/lib/18xx.rules:943',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1003',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1216',
         'at action company_lay_tile': 'rulespecs/1846.rules:1507',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1278',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1158',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1411',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1133',
-        'at action par': 'rulespecs/lib/18xx.rules:952',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1292',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1172',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1425',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1147',
+        'at action par': 'rulespecs/lib/18xx.rules:966',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1152',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1035',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1166',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1049',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -711,73 +712,73 @@ def r_emergency_seller(g, v_player):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:930
+    # at rulespecs/lib/18xx.rules:944
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:931
+        # at rulespecs/lib/18xx.rules:945
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:931",
+                at="rulespecs/lib/18xx.rules:945",
             )
-        # at rulespecs/lib/18xx.rules:932
+        # at rulespecs/lib/18xx.rules:946
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:932",
+                at="rulespecs/lib/18xx.rules:946",
             )
-        # at rulespecs/lib/18xx.rules:933
+        # at rulespecs/lib/18xx.rules:947
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:933",
+                at="rulespecs/lib/18xx.rules:947",
             )
-        # at rulespecs/lib/18xx.rules:934
+        # at rulespecs/lib/18xx.rules:948
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:936
+        # at rulespecs/lib/18xx.rules:950
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:936",
+                at="rulespecs/lib/18xx.rules:950",
             )
-        # at rulespecs/lib/18xx.rules:937
+        # at rulespecs/lib/18xx.rules:951
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:938
+            # at rulespecs/lib/18xx.rules:952
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:938",
+                    at="rulespecs/lib/18xx.rules:952",
                 )
-            # at rulespecs/lib/18xx.rules:939
+            # at rulespecs/lib/18xx.rules:953
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:939",
+                    at="rulespecs/lib/18xx.rules:953",
                 )
-            # at rulespecs/lib/18xx.rules:940
+            # at rulespecs/lib/18xx.rules:954
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:940",
+                    at="rulespecs/lib/18xx.rules:954",
                 )
-            # at rulespecs/lib/18xx.rules:941
+            # at rulespecs/lib/18xx.rules:955
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:943
+            # at rulespecs/lib/18xx.rules:957
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:943",
+                    at="rulespecs/lib/18xx.rules:957",
                 )
-            # at rulespecs/lib/18xx.rules:944
+            # at rulespecs/lib/18xx.rules:958
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -785,130 +786,130 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:944",
+                    at="rulespecs/lib/18xx.rules:958",
                 )
-            # at rulespecs/lib/18xx.rules:946
+            # at rulespecs/lib/18xx.rules:960
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:946",
+                    at="rulespecs/lib/18xx.rules:960",
                 )
-            # at rulespecs/lib/18xx.rules:947
+            # at rulespecs/lib/18xx.rules:961
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:953",
+            at="rulespecs/lib/18xx.rules:967",
         )
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:968
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:969
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:955",
+            at="rulespecs/lib/18xx.rules:969",
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:970
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:956",
+            at="rulespecs/lib/18xx.rules:970",
         )
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:971
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:957",
+            at="rulespecs/lib/18xx.rules:971",
         )
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:972
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:973
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:959",
+            at="rulespecs/lib/18xx.rules:973",
         )
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:974
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:960",
+            at="rulespecs/lib/18xx.rules:974",
         )
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:975
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:976
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:962
+        # at rulespecs/lib/18xx.rules:976
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:963
+    # at rulespecs/lib/18xx.rules:977
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:978
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:979
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:980
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:981
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:1004
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:1004",
         )
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:1005
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:991",
+            at="rulespecs/lib/18xx.rules:1005",
         )
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1006
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1006",
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1007
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1007",
         )
-    # at rulespecs/lib/18xx.rules:994
+    # at rulespecs/lib/18xx.rules:1008
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:1009
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:995",
+            at="rulespecs/lib/18xx.rules:1009",
         )
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1010
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -916,9 +917,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1010",
         )
-    # at rulespecs/lib/18xx.rules:998
+    # at rulespecs/lib/18xx.rules:1012
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -929,44 +930,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:998",
+            at="rulespecs/lib/18xx.rules:1012",
         )
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1014
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1015
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1001"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1015"
         )
-    # at rulespecs/lib/18xx.rules:1002
+    # at rulespecs/lib/18xx.rules:1016
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1003
+    # at rulespecs/lib/18xx.rules:1017
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1018
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1005
+    # at rulespecs/lib/18xx.rules:1019
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1050
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1051
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1051",
         )
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1052
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1038",
+            at="rulespecs/lib/18xx.rules:1052",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1053
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -974,9 +975,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1053",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1055
     if not (
         (
             (
@@ -1005,39 +1006,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1041",
+            at="rulespecs/lib/18xx.rules:1055",
         )
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1060
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1061
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1063
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1065
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1066
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1054
+    # at rulespecs/lib/18xx.rules:1068
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1055
+    # at rulespecs/lib/18xx.rules:1069
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1056
+        # at rulespecs/lib/18xx.rules:1070
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1072
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1059
+    # at rulespecs/lib/18xx.rules:1073
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1074
     g.state_set(
         "sold_this_round",
         (
@@ -1046,9 +1047,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1075
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1076
     g.b_check_president(v_corporation)
 
 
@@ -1164,25 +1165,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1148
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1134",
+            at="rulespecs/lib/18xx.rules:1148",
         )
-    # at rulespecs/lib/18xx.rules:1135
+    # at rulespecs/lib/18xx.rules:1149
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1150
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1136",
+            at="rulespecs/lib/18xx.rules:1150",
         )
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1151
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1138
+    # at rulespecs/lib/18xx.rules:1152
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1248,14 +1249,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1217
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1217",
         )
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1218
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1263,94 +1264,38 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1204",
+            at="rulespecs/lib/18xx.rules:1218",
         )
-    # at rulespecs/lib/18xx.rules:1205
+    # at rulespecs/lib/18xx.rules:1219
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1206
+    # at rulespecs/lib/18xx.rules:1220
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1207
+        # at rulespecs/lib/18xx.rules:1221
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1209
+        # at rulespecs/lib/18xx.rules:1223
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1209",
+                at="rulespecs/lib/18xx.rules:1223",
             )
-        # at rulespecs/lib/18xx.rules:1210
+        # at rulespecs/lib/18xx.rules:1224
         if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1210",
+                at="rulespecs/lib/18xx.rules:1224",
             )
-        # at rulespecs/lib/18xx.rules:1211
+        # at rulespecs/lib/18xx.rules:1225
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1211",
-            )
-        # at rulespecs/lib/18xx.rules:1212
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1213
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1213",
-            )
-        # at rulespecs/lib/18xx.rules:1214
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1215
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1216
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1218
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1218",
-            )
-        # at rulespecs/lib/18xx.rules:1219
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1219",
-            )
-        # at rulespecs/lib/18xx.rules:1220
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1221
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1222
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
-        # at rulespecs/lib/18xx.rules:1224
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
-            raise IllegalAction(
-                "trains are bought from the bank or another corporation",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1224",
-            )
-        # at rulespecs/lib/18xx.rules:1225
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1225",
             )
         # at rulespecs/lib/18xx.rules:1226
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1226",
-            )
+        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:1227
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
@@ -1359,27 +1304,83 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
                 at="rulespecs/lib/18xx.rules:1227",
             )
         # at rulespecs/lib/18xx.rules:1228
-        g.transfer(v_price, v_corporation, v_seller)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1229
-        g.move(v_train, v_seller, v_corporation)
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1230
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
+        # at rulespecs/lib/18xx.rules:1232
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank pool sells trains at the printed price",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1232",
+            )
+        # at rulespecs/lib/18xx.rules:1233
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1233",
+            )
+        # at rulespecs/lib/18xx.rules:1234
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1235
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1236
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/lib/18xx.rules:1238
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1238",
+            )
+        # at rulespecs/lib/18xx.rules:1239
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1239",
+            )
+        # at rulespecs/lib/18xx.rules:1240
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1240",
+            )
+        # at rulespecs/lib/18xx.rules:1241
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1241",
+            )
+        # at rulespecs/lib/18xx.rules:1242
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:1243
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1244
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1242
+    # at rulespecs/lib/18xx.rules:1256
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1243
+    # at rulespecs/lib/18xx.rules:1257
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1258
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1244",
+            at="rulespecs/lib/18xx.rules:1258",
         )
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1259
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1387,23 +1388,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1245",
+            at="rulespecs/lib/18xx.rules:1259",
         )
-    # at rulespecs/lib/18xx.rules:1247
+    # at rulespecs/lib/18xx.rules:1261
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1247",
+            at="rulespecs/lib/18xx.rules:1261",
         )
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1262
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1248",
+            at="rulespecs/lib/18xx.rules:1262",
         )
-    # at rulespecs/lib/18xx.rules:1249
+    # at rulespecs/lib/18xx.rules:1263
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1414,15 +1415,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1249",
+            at="rulespecs/lib/18xx.rules:1263",
         )
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1265
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1266
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1267
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1268
     g.b_check_president(v_corporation)
 
 
@@ -1437,14 +1438,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1309
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1295",
+            at="rulespecs/lib/18xx.rules:1309",
         )
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1311
     if not (
         (
             (
@@ -1485,9 +1486,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1297",
+            at="rulespecs/lib/18xx.rules:1311",
         )
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1317
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1498,9 +1499,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1303",
+            at="rulespecs/lib/18xx.rules:1317",
         )
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1319
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -1983,26 +1984,26 @@ def a_company_place_token(g, v_company, v_city):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:953",
+            at="rulespecs/lib/18xx.rules:967",
         )
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:968
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:973
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:959",
+            at="rulespecs/lib/18xx.rules:973",
         )
 
 
@@ -2036,12 +2037,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1148
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1134",
+            at="rulespecs/lib/18xx.rules:1148",
         )
 
 
@@ -2065,12 +2066,12 @@ def q_place_token(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1217
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1217",
         )
 
 
@@ -2175,38 +2176,38 @@ def q_company_place_token(g, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:969
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:955",
+            at="rulespecs/lib/18xx.rules:969",
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:970
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:956",
+            at="rulespecs/lib/18xx.rules:970",
         )
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:953",
+            at="rulespecs/lib/18xx.rules:967",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:972
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:974
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -2214,27 +2215,27 @@ def qb2_par(g, v_player, v_corporation):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:960",
+            at="rulespecs/lib/18xx.rules:974",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:992
+    # at rulespecs/lib/18xx.rules:1006
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:992",
+            at="rulespecs/lib/18xx.rules:1006",
         )
-    # at rulespecs/lib/18xx.rules:993
+    # at rulespecs/lib/18xx.rules:1007
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:993",
+            at="rulespecs/lib/18xx.rules:1007",
         )
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1010
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2242,7 +2243,7 @@ def q2_buy_shares(g, v_player, v_corporation):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:996",
+            at="rulespecs/lib/18xx.rules:1010",
         )
 
 
@@ -2290,23 +2291,23 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1150
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1136",
+            at="rulespecs/lib/18xx.rules:1150",
         )
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1150
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1136",
+            at="rulespecs/lib/18xx.rules:1150",
         )
 
 
@@ -2327,14 +2328,14 @@ def q2_place_token(g, v_corporation, v_city):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1217
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1203",
+            at="rulespecs/lib/18xx.rules:1217",
         )
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1218
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -2342,7 +2343,7 @@ def qd_buy_train(g, v_corporation, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1204",
+            at="rulespecs/lib/18xx.rules:1218",
         )
 
 
@@ -2392,17 +2393,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1489
+    # at rulespecs/lib/18xx.rules:1503
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1490
+        # at rulespecs/lib/18xx.rules:1504
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1491
+            # at rulespecs/lib/18xx.rules:1505
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1493
+        # at rulespecs/lib/18xx.rules:1507
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1494
+            # at rulespecs/lib/18xx.rules:1508
             g.b_market_move(v_c, "down")
 
 

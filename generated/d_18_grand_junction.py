@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -317,6 +317,7 @@ TABLES = {
         'standing_bid': (),
         'in_auction': (),
         'auction_discount': ('stock_round_start',),
+        'sale_discount': ('stock_round_start',),
         'acquisition_bids': ('stock_round_start',),
         'debt': (),
         'out_of_game': (),
@@ -350,22 +351,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:989',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1003',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1278',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1158',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1411',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1292',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1172',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1425',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1152',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1166',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1035',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1049',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -693,23 +694,23 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1050
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1051
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1051",
         )
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1052
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1038",
+            at="rulespecs/lib/18xx.rules:1052",
         )
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1053
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
@@ -717,9 +718,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1039",
+            at="rulespecs/lib/18xx.rules:1053",
         )
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1055
     if not (
         (
             (
@@ -748,39 +749,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1041",
+            at="rulespecs/lib/18xx.rules:1055",
         )
-    # at rulespecs/lib/18xx.rules:1046
+    # at rulespecs/lib/18xx.rules:1060
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1061
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1047",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1063
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1063",
         )
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1065
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1066
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1054
+    # at rulespecs/lib/18xx.rules:1068
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1055
+    # at rulespecs/lib/18xx.rules:1069
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1056
+        # at rulespecs/lib/18xx.rules:1070
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1072
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1059
+    # at rulespecs/lib/18xx.rules:1073
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1074
     g.state_set(
         "sold_this_round",
         (
@@ -789,9 +790,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1075
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1076
     g.b_check_president(v_corporation)
 
 
@@ -1875,17 +1876,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1489
+    # at rulespecs/lib/18xx.rules:1503
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1490
+        # at rulespecs/lib/18xx.rules:1504
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1491
+            # at rulespecs/lib/18xx.rules:1505
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1493
+        # at rulespecs/lib/18xx.rules:1507
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1494
+            # at rulespecs/lib/18xx.rules:1508
             g.b_market_move(v_c, "down")
 
 

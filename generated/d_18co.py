@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+    "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4e3ac36c42352ca3",
+        "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -581,6 +581,7 @@ TABLES = {
         'standing_bid': (),
         'in_auction': (),
         'auction_discount': ('stock_round_start',),
+        'sale_discount': ('stock_round_start',),
         'acquisition_bids': ('stock_round_start',),
         'debt': (),
         'out_of_game': (),
@@ -631,14 +632,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2416',
         'at action discard_train': 'rulespecs/18co.rules:2253',
         'at action dividend': 'rulespecs/18co.rules:2289',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1411',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1133',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1425',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1147',
         'at action move_bid': 'rulespecs/18co.rules:2045',
-        'at action par': 'rulespecs/lib/18xx.rules:952',
-        'at action pass': 'rulespecs/lib/18xx.rules:1109',
+        'at action par': 'rulespecs/lib/18xx.rules:966',
+        'at action pass': 'rulespecs/lib/18xx.rules:1123',
         'at action place_token': 'rulespecs/18co.rules:2268',
         'at action remove_token': 'rulespecs/18co.rules:2141',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1152',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1166',
         'at action sell_shares': 'rulespecs/18co.rules:2061',
         'at action special_buy_shares': 'rulespecs/18co.rules:519',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1175,68 +1176,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:953",
+            at="rulespecs/lib/18xx.rules:967",
         )
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:968
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:969
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:955",
+            at="rulespecs/lib/18xx.rules:969",
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:970
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:956",
+            at="rulespecs/lib/18xx.rules:970",
         )
-    # at rulespecs/lib/18xx.rules:957
+    # at rulespecs/lib/18xx.rules:971
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:957"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:971"
         )
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:972
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:973
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:959",
+            at="rulespecs/lib/18xx.rules:973",
         )
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:974
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:960"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:974"
         )
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:975
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:976
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:962
+        # at rulespecs/lib/18xx.rules:976
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:963
+    # at rulespecs/lib/18xx.rules:977
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:964
+    # at rulespecs/lib/18xx.rules:978
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:979
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:980
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:981
     g.b_bought(v_player, v_corporation)
 
 
@@ -1568,7 +1569,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1124
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1578,16 +1579,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1124",
         )
-    # at rulespecs/lib/18xx.rules:1112
+    # at rulespecs/lib/18xx.rules:1126
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:1112",
+            at="rulespecs/lib/18xx.rules:1126",
         )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1128
     g.b_pass_turn(v_entity)
 
 
@@ -1666,25 +1667,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1148
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1134",
+            at="rulespecs/lib/18xx.rules:1148",
         )
-    # at rulespecs/lib/18xx.rules:1135
+    # at rulespecs/lib/18xx.rules:1149
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1150
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1136",
+            at="rulespecs/lib/18xx.rules:1150",
         )
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1151
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1138
+    # at rulespecs/lib/18xx.rules:1152
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1735,16 +1736,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1167
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1167",
         )
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1168
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1169
     g.b_end_step(v_corporation)
 
 
@@ -1800,11 +1801,11 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1180
+    # at rulespecs/lib/18xx.rules:1194
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1181
+        # at rulespecs/lib/18xx.rules:1195
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1182
+            # at rulespecs/lib/18xx.rules:1196
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1938,18 +1939,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1242
+    # at rulespecs/lib/18xx.rules:1256
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1243
+    # at rulespecs/lib/18xx.rules:1257
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1258
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1244",
+            at="rulespecs/lib/18xx.rules:1258",
         )
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1259
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1957,23 +1958,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1245",
+            at="rulespecs/lib/18xx.rules:1259",
         )
-    # at rulespecs/lib/18xx.rules:1247
+    # at rulespecs/lib/18xx.rules:1261
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1247",
+            at="rulespecs/lib/18xx.rules:1261",
         )
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1262
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1248",
+            at="rulespecs/lib/18xx.rules:1262",
         )
-    # at rulespecs/lib/18xx.rules:1249
+    # at rulespecs/lib/18xx.rules:1263
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1984,71 +1985,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1249",
+            at="rulespecs/lib/18xx.rules:1263",
         )
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1265
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1266
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1267
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1268
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1279
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1265",
+            at="rulespecs/lib/18xx.rules:1279",
         )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1280
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1266",
+            at="rulespecs/lib/18xx.rules:1280",
         )
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1281
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1282
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1268",
+            at="rulespecs/lib/18xx.rules:1282",
         )
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1283
     if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1269",
+            at="rulespecs/lib/18xx.rules:1283",
         )
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1284
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1270",
+            at="rulespecs/lib/18xx.rules:1284",
         )
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1285
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1271",
+            at="rulespecs/lib/18xx.rules:1285",
         )
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1286
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1287
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1288
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1289
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2083,14 +2084,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1309
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1295",
+            at="rulespecs/lib/18xx.rules:1309",
         )
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1311
     if not (
         (
             (
@@ -2131,9 +2132,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1297",
+            at="rulespecs/lib/18xx.rules:1311",
         )
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1317
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2144,9 +2145,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1303",
+            at="rulespecs/lib/18xx.rules:1317",
         )
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1319
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2158,67 +2159,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1455
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1442
+        # at rulespecs/lib/18xx.rules:1456
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1443
+            # at rulespecs/lib/18xx.rules:1457
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1444
+                # at rulespecs/lib/18xx.rules:1458
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1445
+                # at rulespecs/lib/18xx.rules:1459
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1465
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1468
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1469
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1456
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1457
-        g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1459
-    for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1460
-        g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1462
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1463
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1464
-            g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1469
-    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
     # at rulespecs/lib/18xx.rules:1470
-    for v_holder in g.b_shareholders(v_owned):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:1471
+        g.move(v_t, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1473
+    for v_c in r_held_certificates(g, v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:1474
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1476
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1477
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
+            # at rulespecs/lib/18xx.rules:1478
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1483
+    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
+    # at rulespecs/lib/18xx.rules:1484
+    for v_holder in g.b_shareholders(v_owned):
+        # at rulespecs/lib/18xx.rules:1485
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1472
+            # at rulespecs/lib/18xx.rules:1486
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1475
+    # at rulespecs/lib/18xx.rules:1489
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1476
+    # at rulespecs/lib/18xx.rules:1490
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1477
+    # at rulespecs/lib/18xx.rules:1491
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1478
+        # at rulespecs/lib/18xx.rules:1492
         g.b_require_decision(v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1517
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2679,26 +2680,26 @@ def q_bid(g, v_player):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:953",
+            at="rulespecs/lib/18xx.rules:967",
         )
-    # at rulespecs/lib/18xx.rules:954
+    # at rulespecs/lib/18xx.rules:968
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:954",
+            at="rulespecs/lib/18xx.rules:968",
         )
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:973
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:959",
+            at="rulespecs/lib/18xx.rules:973",
         )
 
 
@@ -2772,12 +2773,12 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1148
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1134",
+            at="rulespecs/lib/18xx.rules:1148",
         )
 
 
@@ -2972,44 +2973,44 @@ def qb2_bid(g, v_player, v_company):
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:955
+    # at rulespecs/lib/18xx.rules:969
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:955",
+            at="rulespecs/lib/18xx.rules:969",
         )
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:970
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:956",
+            at="rulespecs/lib/18xx.rules:970",
         )
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:953
+    # at rulespecs/lib/18xx.rules:967
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:953",
+            at="rulespecs/lib/18xx.rules:967",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:958
+    # at rulespecs/lib/18xx.rules:972
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:960
+    # at rulespecs/lib/18xx.rules:974
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
     ):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:960"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:974"
         )
 
 
@@ -3087,23 +3088,23 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1150
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1136",
+            at="rulespecs/lib/18xx.rules:1150",
         )
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1150
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1136",
+            at="rulespecs/lib/18xx.rules:1150",
         )
 
 

@@ -59,8 +59,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: choosing between names by the state; 141 with prices_frozen a library function over the markets' records
 #: (`markets`, each its `frozen_in`), which the market's moves ask too; 139 with cheapest_train_price and
 #: dearest_side_price library functions over the bank's trains and the cards' sides (the quantifiers `least`,
-#: `greatest`)
-RECORDED = 134
+#: `greatest`); 133 with sale_price a library function over the library's amount sale_discount, which the
+#: procedure lower_sale_price raises as every player passes on the private on sale
+RECORDED = 133
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -72,7 +73,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
-         "cheapest_train_price", "dearest_side_price"]
+         "cheapest_train_price", "dearest_side_price", "sale_price"]
 
 
 @functools.cache
@@ -125,7 +126,7 @@ def test_the_moved_rules_are_the_librarys(name):
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
-          "in_auction", "acquisition_bids", "auction_discount"]
+          "in_auction", "acquisition_bids", "auction_discount", "sale_discount"]
 
 
 @pytest.mark.parametrize("name", STATES)

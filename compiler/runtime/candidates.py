@@ -38,7 +38,7 @@ class Candidates:
         if self.g["round"] == "stock":
             item = self.call("private_on_sale")
             if item is not None:
-                out.append({"type": "buy_company", **who, "company": item.id, "price": self.g["sale_price"]})
+                out.append({"type": "buy_company", **who, "company": item.id, "price": self.call("sale_price")})
             return out
         for item in self.privates + self.minors:
             if (self.closed[item.id] if item.kind == "private" else self.corp[item.id]["closed"]) \

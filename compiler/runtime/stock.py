@@ -756,8 +756,7 @@ class StockRound:
         effect = item.get("on_all_pass")
         self.j.set(self.g, "passes", 0)
         if effect == "discount":
-            step = self._value(item.get("discount"), f"private {item} discount")
-            self.j.set(self.g, "sale_price", max(0, self.g["sale_price"] - step))
+            self.call("lower_sale_price", item)  # the library's: its price falls by its discount
         elif effect == "private_income":
             self.emit("operating_round_start")
         else:

@@ -942,9 +942,6 @@ class StateBuiltins:
             out = IF(AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{x.id}"])), m.z(x), out)
         return out
 
-    def b_sale_price(self, ctx: Ctx) -> Any:
-        return ctx.state["sale_price"]
-
     def b_pending_decision(self, ctx: Ctx, entity: Any, action: Any) -> Any:
         st = ctx.state
         code = self.m.vars.action_code(str(action))

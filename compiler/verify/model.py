@@ -1201,7 +1201,7 @@ class StateVars:
         # the round machinery
         for c in model.corporations:
             add(f"revenue:{c.id}", "int", "turn")
-        for name in ("round", "stock_rounds", "step", "bank_buys", "sale_price", "pending_action"):
+        for name in ("round", "stock_rounds", "step", "bank_buys", "pending_action"):
             add(name, "int", "turn")
         for name in ("operating", "acting", "pending_entity"):
             add(name, "ent", "turn")
@@ -1267,7 +1267,7 @@ class StateVars:
             out.append(z3.And(state["round"] >= 0, state["round"] < len(ROUNDS)))
         if want("step"):
             out.append(z3.And(state["step"] >= 0, state["step"] <= len(STEPS)))
-        for name in ("stock_rounds", "bank_buys", "sale_price"):
+        for name in ("stock_rounds", "bank_buys"):
             if want(name):
                 out.append(state[name] >= 0)
         if want("pending_action"):
