@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
+    "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
+        "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -319,6 +319,7 @@ TABLES = {
         'bought_this_turn': ('stock_turn_start',),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'done_this_turn': ('operating_turn_start',),
     },
@@ -343,15 +344,15 @@ RULES = _LIBRARY.rules(
         'at action buy_bond': 'rulespecs/1800.rules:734',
         'at action buy_company': 'rulespecs/lib/18xx.rules:930',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1003',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1216',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1222',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
         'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1131',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1292',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1298',
         'at action dividend': 'rulespecs/lib/18xx.rules:1172',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1425',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1431',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1147',
         'at action par': 'rulespecs/lib/18xx.rules:966',
         'at action pass': 'rulespecs/lib/18xx.rules:1123',
@@ -1171,70 +1172,49 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1223
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1217",
+            at="rulespecs/lib/18xx.rules:1223",
         )
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1224
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1218"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1224"
         )
-    # at rulespecs/lib/18xx.rules:1219
+    # at rulespecs/lib/18xx.rules:1225
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1226
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1221
+        # at rulespecs/lib/18xx.rules:1227
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1223
+        # at rulespecs/lib/18xx.rules:1229
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1223"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1229"
             )
-        # at rulespecs/lib/18xx.rules:1224
-        if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+        # at rulespecs/lib/18xx.rules:1230
+        if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1224",
+                at="rulespecs/lib/18xx.rules:1230",
             )
-        # at rulespecs/lib/18xx.rules:1225
+        # at rulespecs/lib/18xx.rules:1231
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1225",
+                at="rulespecs/lib/18xx.rules:1231",
             )
-        # at rulespecs/lib/18xx.rules:1226
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1227
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1227",
-            )
-        # at rulespecs/lib/18xx.rules:1228
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1229
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1230
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
         # at rulespecs/lib/18xx.rules:1232
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1232",
-            )
+        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:1233
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
@@ -1245,123 +1225,144 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         # at rulespecs/lib/18xx.rules:1234
         g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1235
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1236
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
         # at rulespecs/lib/18xx.rules:1238
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+        if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation",
+                "the bank pool sells trains at the printed price",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:1238",
             )
         # at rulespecs/lib/18xx.rules:1239
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1239",
-            )
-        # at rulespecs/lib/18xx.rules:1240
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1240",
-            )
-        # at rulespecs/lib/18xx.rules:1241
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1241",
+                at="rulespecs/lib/18xx.rules:1239",
             )
+        # at rulespecs/lib/18xx.rules:1240
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1241
+        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/lib/18xx.rules:1242
-        g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1243
-        g.move(v_train, v_seller, v_corporation)
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
         # at rulespecs/lib/18xx.rules:1244
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1244",
+            )
+        # at rulespecs/lib/18xx.rules:1245
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1245",
+            )
+        # at rulespecs/lib/18xx.rules:1246
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1246",
+            )
+        # at rulespecs/lib/18xx.rules:1247
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1247",
+            )
+        # at rulespecs/lib/18xx.rules:1248
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:1249
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1250
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1285
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1279",
+            at="rulespecs/lib/18xx.rules:1285",
         )
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1286
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1280",
+            at="rulespecs/lib/18xx.rules:1286",
         )
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1287
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1288
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1282",
+            at="rulespecs/lib/18xx.rules:1288",
         )
-    # at rulespecs/lib/18xx.rules:1283
-    if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+    # at rulespecs/lib/18xx.rules:1289
+    if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1283",
+            at="rulespecs/lib/18xx.rules:1289",
         )
-    # at rulespecs/lib/18xx.rules:1284
+    # at rulespecs/lib/18xx.rules:1290
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1284",
+            at="rulespecs/lib/18xx.rules:1290",
         )
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1291
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1285",
+            at="rulespecs/lib/18xx.rules:1291",
         )
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1292
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1287
+    # at rulespecs/lib/18xx.rules:1293
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1288
+    # at rulespecs/lib/18xx.rules:1294
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1289
+    # at rulespecs/lib/18xx.rules:1295
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1299
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1293",
+            at="rulespecs/lib/18xx.rules:1299",
         )
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1300
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1294",
+            at="rulespecs/lib/18xx.rules:1300",
         )
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1301
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1296
+    # at rulespecs/lib/18xx.rules:1302
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1297
+        # at rulespecs/lib/18xx.rules:1303
         g.b_resolve_decision(v_corporation, "discard_train")
 
 
@@ -1850,23 +1851,23 @@ def q_dividend(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1223
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1217",
+            at="rulespecs/lib/18xx.rules:1223",
         )
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1299
     if not (g.b_pending_decision(v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1293",
+            at="rulespecs/lib/18xx.rules:1299",
         )
 
 
@@ -2151,31 +2152,31 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1223
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1217",
+            at="rulespecs/lib/18xx.rules:1223",
         )
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1224
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1218"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1224"
         )
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1300
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1294",
+            at="rulespecs/lib/18xx.rules:1300",
         )
 
 

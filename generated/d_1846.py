@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
+    "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
+        "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -368,6 +368,7 @@ TABLES = {
         'bought_this_turn': ('stock_turn_start',),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'done_this_turn': ('operating_turn_start',),
     },
@@ -395,16 +396,16 @@ RULES = _LIBRARY.rules(
         'at action bankrupt': 'rulespecs/1846.rules:1454',
         'at action bid': 'rulespecs/lib/18xx.rules:943',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1003',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1216',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1222',
         'at action company_lay_tile': 'rulespecs/1846.rules:1507',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1292',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1298',
         'at action dividend': 'rulespecs/lib/18xx.rules:1172',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1425',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1431',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1147',
         'at action par': 'rulespecs/lib/18xx.rules:966',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -1249,14 +1250,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1223
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1217",
+            at="rulespecs/lib/18xx.rules:1223",
         )
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1224
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1264,59 +1265,38 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1218",
+            at="rulespecs/lib/18xx.rules:1224",
         )
-    # at rulespecs/lib/18xx.rules:1219
+    # at rulespecs/lib/18xx.rules:1225
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1226
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1221
+        # at rulespecs/lib/18xx.rules:1227
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1223
+        # at rulespecs/lib/18xx.rules:1229
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1223",
+                at="rulespecs/lib/18xx.rules:1229",
             )
-        # at rulespecs/lib/18xx.rules:1224
-        if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+        # at rulespecs/lib/18xx.rules:1230
+        if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1224",
+                at="rulespecs/lib/18xx.rules:1230",
             )
-        # at rulespecs/lib/18xx.rules:1225
+        # at rulespecs/lib/18xx.rules:1231
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1225",
+                at="rulespecs/lib/18xx.rules:1231",
             )
-        # at rulespecs/lib/18xx.rules:1226
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1227
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1227",
-            )
-        # at rulespecs/lib/18xx.rules:1228
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1229
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1230
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
         # at rulespecs/lib/18xx.rules:1232
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1232",
-            )
+        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:1233
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
@@ -1327,60 +1307,81 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         # at rulespecs/lib/18xx.rules:1234
         g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1235
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1236
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
         # at rulespecs/lib/18xx.rules:1238
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+        if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation",
+                "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1238",
             )
         # at rulespecs/lib/18xx.rules:1239
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1239",
-            )
-        # at rulespecs/lib/18xx.rules:1240
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1240",
-            )
-        # at rulespecs/lib/18xx.rules:1241
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1241",
+                at="rulespecs/lib/18xx.rules:1239",
             )
+        # at rulespecs/lib/18xx.rules:1240
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1241
+        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/lib/18xx.rules:1242
-        g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1243
-        g.move(v_train, v_seller, v_corporation)
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
         # at rulespecs/lib/18xx.rules:1244
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1244",
+            )
+        # at rulespecs/lib/18xx.rules:1245
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1245",
+            )
+        # at rulespecs/lib/18xx.rules:1246
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1246",
+            )
+        # at rulespecs/lib/18xx.rules:1247
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1247",
+            )
+        # at rulespecs/lib/18xx.rules:1248
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:1249
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1250
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1256
+    # at rulespecs/lib/18xx.rules:1262
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1257
+    # at rulespecs/lib/18xx.rules:1263
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1258
+    # at rulespecs/lib/18xx.rules:1264
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1258",
+            at="rulespecs/lib/18xx.rules:1264",
         )
-    # at rulespecs/lib/18xx.rules:1259
+    # at rulespecs/lib/18xx.rules:1265
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1388,23 +1389,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1259",
+            at="rulespecs/lib/18xx.rules:1265",
         )
-    # at rulespecs/lib/18xx.rules:1261
+    # at rulespecs/lib/18xx.rules:1267
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1261",
+            at="rulespecs/lib/18xx.rules:1267",
         )
-    # at rulespecs/lib/18xx.rules:1262
+    # at rulespecs/lib/18xx.rules:1268
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1262",
+            at="rulespecs/lib/18xx.rules:1268",
         )
-    # at rulespecs/lib/18xx.rules:1263
+    # at rulespecs/lib/18xx.rules:1269
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1415,15 +1416,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1263",
+            at="rulespecs/lib/18xx.rules:1269",
         )
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1271
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1272
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1273
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1274
     g.b_check_president(v_corporation)
 
 
@@ -1438,14 +1439,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1315
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1309",
+            at="rulespecs/lib/18xx.rules:1315",
         )
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1317
     if not (
         (
             (
@@ -1486,9 +1487,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1311",
+            at="rulespecs/lib/18xx.rules:1317",
         )
-    # at rulespecs/lib/18xx.rules:1317
+    # at rulespecs/lib/18xx.rules:1323
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1499,9 +1500,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1317",
+            at="rulespecs/lib/18xx.rules:1323",
         )
-    # at rulespecs/lib/18xx.rules:1319
+    # at rulespecs/lib/18xx.rules:1325
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2066,12 +2067,12 @@ def q_place_token(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1223
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1217",
+            at="rulespecs/lib/18xx.rules:1223",
         )
 
 
@@ -2328,14 +2329,14 @@ def q2_place_token(g, v_corporation, v_city):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1217
+    # at rulespecs/lib/18xx.rules:1223
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1217",
+            at="rulespecs/lib/18xx.rules:1223",
         )
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1224
     if not (
         (v_exchange != None)
         or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -2343,7 +2344,7 @@ def qd_buy_train(g, v_corporation, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1218",
+            at="rulespecs/lib/18xx.rules:1224",
         )
 
 
@@ -2393,17 +2394,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1509
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1504
+        # at rulespecs/lib/18xx.rules:1510
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1505
+            # at rulespecs/lib/18xx.rules:1511
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1507
+        # at rulespecs/lib/18xx.rules:1513
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1508
+            # at rulespecs/lib/18xx.rules:1514
             g.b_market_move(v_c, "down")
 
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
+    "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "bc2fc9d3371290ab",
+        "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -325,6 +325,7 @@ TABLES = {
         'bought_this_turn': ('stock_turn_start',),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'done_this_turn': ('operating_turn_start',),
     },
@@ -357,9 +358,9 @@ RULES = _LIBRARY.rules(
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1292',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1298',
         'at action dividend': 'rulespecs/lib/18xx.rules:1172',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1425',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1431',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -1876,17 +1877,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1509
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1504
+        # at rulespecs/lib/18xx.rules:1510
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1505
+            # at rulespecs/lib/18xx.rules:1511
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1507
+        # at rulespecs/lib/18xx.rules:1513
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1508
+            # at rulespecs/lib/18xx.rules:1514
             g.b_market_move(v_c, "down")
 
 

@@ -296,7 +296,7 @@ def start_two(g):
 def set_turn(g, sym, phase, step="lay_tile"):
     # set directly: `sym` operates, at `step`, in `phase`
     g.g.update({"round": "operating", "operating": sym, "step": step, "phase": phase, "lays": 0,
-                "bank_buys": 0, "turn_marks": frozenset(), "state:done_this_turn": frozenset()})
+                "state:bank_buys_this_turn": {}, "turn_marks": frozenset(), "state:done_this_turn": frozenset()})
 
 
 def lay_directly(g, company, hex_id, exits, colors=("yellow",)):

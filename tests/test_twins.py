@@ -60,8 +60,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (`markets`, each its `frozen_in`), which the market's moves ask too; 139 with cheapest_train_price and
 #: dearest_side_price library functions over the bank's trains and the cards' sides (the quantifiers `least`,
 #: `greatest`); 133 with sale_price a library function over the library's amount sale_discount, which the
-#: procedure lower_sale_price raises as every player passes on the private on sale
-RECORDED = 133
+#: procedure lower_sale_price raises as every player passes on the private on sale; 132 with bank_buys_this_turn
+#: the library's one amount (`state bank_buys_this_turn: int reset on operating_turn_start`), which train_bought counts
+RECORDED = 132
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -126,7 +127,8 @@ def test_the_moved_rules_are_the_librarys(name):
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
-          "in_auction", "acquisition_bids", "auction_discount", "sale_discount"]
+          "in_auction", "acquisition_bids", "auction_discount", "sale_discount",
+          "bank_buys_this_turn"]
 
 
 @pytest.mark.parametrize("name", STATES)

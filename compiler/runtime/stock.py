@@ -216,9 +216,6 @@ class StockRound:
                 seen.append(holder)
         return seen
 
-    def b_bank_buys_this_turn(self) -> int:
-        return self.g["bank_buys"]
-
     def _done_this_turn(self, mark: str) -> bool:
         """Whether the runtime's own mark m (a station token in a track-and-token step, a private's lay) was
         made in this operating turn. (What a title's rules do once a turn is its declared state,

@@ -915,9 +915,6 @@ class StateBuiltins:
     def b_available_trains(self, ctx: Ctx) -> Any:
         return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
 
-    def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
-        return ctx.state["bank_buys"]
-
     def meets_obligation(self, ctx: Ctx, train: Item) -> bool:
         """As GameBase._meets_obligation: whether the train counts for a corporation's duty to own one
         (not one with `satisfies_train_obligation: false`, 1880's rebuilt 2-train, VII.3.5.1)."""
