@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "e3cc09cac212af85",
     "rulespecs/1846.rules": "19e94f0d97572be8",
-    "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
+    "rulespecs/lib/18xx.rules": "e3f08411ff9e17f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
+        "rulespecs/lib/18xx.rules": "e3f08411ff9e17f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -352,22 +352,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1003',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1018',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:816',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:829',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:851',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:886',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1298',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1172',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1431',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1313',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1187',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1446',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1166',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1181',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1049',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1064',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -584,6 +584,7 @@ _LIBRARY.define(
         "r_emergency_seller",
         "r_in_receivership",
         "r_may_buy_train_from",
+        "r_sellable",
         "t_end_stock_round",
     ],
 )
@@ -693,35 +694,73 @@ def a_par(g, v_player, v_corporation, v_price):
     g.b_bought(v_player, v_corporation)
 
 
+def r_sellable(g, v_player, v_corporation):
+    """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
+    # at rulespecs/lib/18xx.rules:1010
+    return [
+        v_c
+        for v_c in r_held_certificates(g, v_player, v_corporation)
+        if (
+            (
+                (
+                    not (
+                        (g.param("receivership_selling") == "forbidden")
+                        and r_in_receivership(g, v_corporation)
+                    )
+                )
+                and (
+                    not (
+                        (g.param("sell_in_blocks") and g.b_in_round("stock"))
+                        and g.state_has("sold_this_turn", v_corporation)
+                    )
+                )
+            )
+            and (
+                (not g.attr(v_c, "president"))
+                or (
+                    g.param("president_certificate_saleable")
+                    and any(
+                        (
+                            ((v_p != v_player) and (not g.state_has("out_of_game", v_p)))
+                            and (g.b_percent(v_p, v_corporation) >= g.attr(v_c, "percent"))
+                        )
+                        for v_p in g.name("players")
+                    )
+                )
+            )
+        )
+    ]
+
+
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1065
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1066
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1051",
+            at="rulespecs/lib/18xx.rules:1066",
         )
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1067
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1052",
+            at="rulespecs/lib/18xx.rules:1067",
         )
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1068
     if not (
         (r_len(g, v_shares) >= 1)
-        and all((v_c in g.b_sellable(v_player, v_corporation)) for v_c in v_shares)
+        and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1053",
+            at="rulespecs/lib/18xx.rules:1068",
         )
-    # at rulespecs/lib/18xx.rules:1055
+    # at rulespecs/lib/18xx.rules:1070
     if not (
         (
             (
@@ -750,39 +789,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1055",
+            at="rulespecs/lib/18xx.rules:1070",
         )
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1075
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1076
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1061",
+            at="rulespecs/lib/18xx.rules:1076",
         )
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1078
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1063",
+            at="rulespecs/lib/18xx.rules:1078",
         )
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1080
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1066
+        # at rulespecs/lib/18xx.rules:1081
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1068
+    # at rulespecs/lib/18xx.rules:1083
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1084
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1070
+        # at rulespecs/lib/18xx.rules:1085
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1072
+    # at rulespecs/lib/18xx.rules:1087
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1073
+    # at rulespecs/lib/18xx.rules:1088
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1074
+    # at rulespecs/lib/18xx.rules:1089
     g.state_set(
         "sold_this_round",
         (
@@ -791,9 +830,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1075
+    # at rulespecs/lib/18xx.rules:1090
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1076
+    # at rulespecs/lib/18xx.rules:1091
     g.b_check_president(v_corporation)
 
 
@@ -968,7 +1007,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
                         )
                     )
                 )
-                for v_x in g.b_sellable(v_player, v_c)
+                for v_x in r_sellable(g, v_player, v_c)
             )
         )
         for v_c in g.name("corporations")
@@ -1877,17 +1916,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1509
+    # at rulespecs/lib/18xx.rules:1524
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1510
+        # at rulespecs/lib/18xx.rules:1525
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1511
+            # at rulespecs/lib/18xx.rules:1526
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1513
+        # at rulespecs/lib/18xx.rules:1528
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1514
+            # at rulespecs/lib/18xx.rules:1529
             g.b_market_move(v_c, "down")
 
 

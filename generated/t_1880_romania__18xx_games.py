@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
+    "rulespecs/lib/18xx.rules": "e3f08411ff9e17f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
+        "rulespecs/lib/18xx.rules": "e3f08411ff9e17f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
+        "rulespecs/lib/18xx.rules": "e3f08411ff9e17f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1507,6 +1507,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "action:bid": a_bid,
         "action:par": a_par,
+        "sellable": r_sellable,
         "action:buy_shares": a_buy_shares,
         "share_cost": r_share_cost,
         "payee": r_payee,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
+    "rulespecs/lib/18xx.rules": "e3f08411ff9e17f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
+        "rulespecs/lib/18xx.rules": "e3f08411ff9e17f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "b2d9269707c401c3",
+        "rulespecs/lib/18xx.rules": "e3f08411ff9e17f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -442,6 +442,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "action:bid": a_bid,
         "action:par": a_par,
+        "sellable": r_sellable,
         "action:buy_shares": a_buy_shares,
         "share_cost": r_share_cost,
         "payee": r_payee,

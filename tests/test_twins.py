@@ -61,8 +61,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: dearest_side_price library functions over the bank's trains and the cards' sides (the quantifiers `least`,
 #: `greatest`); 133 with sale_price a library function over the library's amount sale_discount, which the
 #: procedure lower_sale_price raises as every player passes on the private on sale; 132 with bank_buys_this_turn
-#: the library's one amount (`state bank_buys_this_turn: int reset on operating_turn_start`), which train_bought counts
-RECORDED = 132
+#: the library's one amount (`state bank_buys_this_turn: int reset on operating_turn_start`), which train_bought counts;
+#: 131 with sellable a library function (a filter of held_certificates; the runtime offers its answer in its own
+#: order, president's last; sell_out's twin still reads the model's copy, sellable_certs)
+RECORDED = 131
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -74,7 +76,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
-         "cheapest_train_price", "dearest_side_price", "sale_price"]
+         "cheapest_train_price", "dearest_side_price", "sale_price",
+         "sellable"]
 
 
 @functools.cache

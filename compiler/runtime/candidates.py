@@ -320,7 +320,7 @@ class Candidates:
         out = []
         owner, eid, ekind = self.owner, entity.id, entity.kind  # Entity equality without a call per certificate
         by_exchange = self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange"
-        # a seller other than a corporation sells only what the owners' index says it holds (`b_sellable`
+        # a seller other than a corporation sells only what the owners' index says it holds (`_sellable`
         # answers [] for the rest, and a president's certificate it does not hold is not offered)
         held = owner.holdings.get(entity, {}) if entity.kind != "corporation" and entity.__class__ is Entity else None
         for corp in self.corporations:
@@ -334,7 +334,7 @@ class Candidates:
                 certs = [c for c in self.certs_of[corp.id]
                          if not c.president and ((o := owner[c.id]) is entity or (o.id == eid and o.kind == ekind))]
             else:
-                certs = self.b_sellable(entity, corp)
+                certs = self._sellable(entity, corp)
             for k in range(1, len(certs) + 1):
                 chosen = certs[:k]
                 out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],

@@ -178,35 +178,15 @@ class StockRound:
                 return cert
         return None
 
-    def b_sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
-        """The certificates `player` may sell of `corp`, president's last (none in a stock-round turn in
-        which he sold some already, where the title says `sell_in_blocks: true`: the library's state
-        sold_this_turn)."""
-        owner = self.owner
+    def _sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
+        """The library's sellable(P, C) in the order the runtime offers them: president's last, the rest from
+        the last (none, without asking, where the owners' index says P holds none of C)."""
         if player.__class__ is Entity:
-            held = owner.holdings.get(player)
+            held = self.owner.holdings.get(player)
             if held is None or corp.id not in held:
-                return []  # none held (the owners' index says so without a pass over the certificates)
-            # Entity equality (kind and id) without a call per certificate: asked in every listing
-            pid, pkind = player.id, player.kind
-            certs = [c for c in self.certs_of[corp.id] if (o := owner[c.id]) is player or (o.id == pid and o.kind == pkind)]
-        else:
-            certs = [c for c in self.certs_of[corp.id] if owner[c.id] == player]
-        if not certs:
-            return []  # none held: none to sell (what each rule below leaves of none)
-        if self._in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
-            return []
-        if not self.param("president_certificate_saleable"):
-            certs = [c for c in certs if not c.president]
-        elif any(c.president for c in certs) and not any(
-                self.b_percent(p, corp) >= self.certs_of[corp.id][0].percent
-                for p in self.players if p != player and not self._out_of_game(p)):
-            # the president's certificate is sold only where another player holds as much, who then presides
-            certs = [c for c in certs if not c.president]
-        if (self.DATA.properties.get("sell_in_blocks") and self.g["round"] == "stock"
-                and self.state_has("sold_this_turn", corp)):
-            return []  # a corporation's shares are sold in one block in a turn
-        return sorted(certs, key=lambda c: (c.president, -c.index))
+                return []
+        certs = self.call("sellable", player, corp)
+        return sorted(certs, key=lambda c: (c.president, -c.index)) if len(certs) > 1 else list(certs)
 
     def b_shareholders(self, corp: Entity) -> list[Entity]:
         seen = []
@@ -524,7 +504,7 @@ class StockRound:
             if not any(self.owner[c.id] == player for c in self.certs_of[corp.id]):
                 continue
             normal, room = [], self.param("pool_cap") - self.b_percent(POOL, corp)
-            for cert in self.b_sellable(player, corp):
+            for cert in self._sellable(player, corp):
                 if cert.percent <= room:
                     normal.append(cert)
                     room -= cert.percent

@@ -783,18 +783,10 @@ class StateBuiltins:
             return False
         return self.tr.truthy(self.tr.call("in_receivership", [self.m.z(corp)], {}, ctx))
 
-    def b_sellable(self, ctx: Ctx, player: Any, corp: Any) -> Any:
-        """As GameBase.b_sellable: the certificates of the corporation the player may sell, president's
-        last (`sellable_certs`)."""
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for cert, ok in self.sellable_certs(ctx, player, c):
-                elems.append((Sel([(cert, True)]), AND(cond, ok)))
-        return SymList(elems)
-
     def sellable_certs(self, ctx: Ctx, player: Any, c: Ent) -> list[tuple[Item, Any]]:
-        """As GameBase.b_sellable, for corporation `c`: each certificate the player may sell (president's
-        last, then by index from the last) with when he may. He holds it; none of a corporation in
+        """The library's sellable(P, C) for corporation `c`, in the order the runtime's sell_out goes through
+        them (president's last, then by index from the last; GameBase._sellable): each certificate the player
+        may sell with when he may (sell_out's twin reads it). He holds it; none of a corporation in
         receivership where the title forbids selling it (`receivership_selling: forbidden`); the
         president's certificate only where the title lets it be sold and another player still in the game
         holds as much as it is worth (who then presides); none in a stock-round turn in which he sold some
