@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
+    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
+        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "37852052ec27829b",
-        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
+        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -219,6 +219,8 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "sale_price": r_sale_price,
+        "lower_sale_price": r_lower_sale_price,
         "highest_acquisition_bid": r_highest_acquisition_bid,
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
@@ -233,6 +235,7 @@ class Game(GameBase):
         "spend_cubes": r_spend_cubes,
         "action:bid": a_bid,
         "action:par": a_par,
+        "sellable": r_sellable,
         "action:buy_shares": a_buy_shares,
         "share_cost": r_share_cost,
         "payee": r_payee,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-    "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
+    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
+        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
-        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
+        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -209,6 +209,8 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "sale_price": r_sale_price,
+        "lower_sale_price": r_lower_sale_price,
         "highest_acquisition_bid": r_highest_acquisition_bid,
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
@@ -223,6 +225,7 @@ class Game(GameBase):
         "spend_cubes": r_spend_cubes,
         "action:bid": a_bid,
         "action:par": a_par,
+        "sellable": r_sellable,
         "action:buy_shares": a_buy_shares,
         "share_cost": r_share_cost,
         "payee": r_payee,

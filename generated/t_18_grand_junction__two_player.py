@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
+    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
+        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
         "rulespecs/1846.rules": "37852052ec27829b",
-        "rulespecs/lib/18xx.rules": "524f7a54c3bdc315",
+        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -184,44 +184,44 @@ _TITLE.define(
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1049
+    # at rulespecs/lib/18xx.rules:1078
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1049",
+            at="rulespecs/lib/18xx.rules:1078",
         )
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1079
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1050",
+            at="rulespecs/lib/18xx.rules:1079",
         )
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1080
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1051",
+            at="rulespecs/lib/18xx.rules:1080",
         )
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1081
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1052",
+            at="rulespecs/lib/18xx.rules:1081",
         )
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1082
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1054
+    # at rulespecs/lib/18xx.rules:1083
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1054",
+            at="rulespecs/lib/18xx.rules:1083",
         )
-    # at rulespecs/lib/18xx.rules:1055
+    # at rulespecs/lib/18xx.rules:1084
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -229,9 +229,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1055",
+            at="rulespecs/lib/18xx.rules:1084",
         )
-    # at rulespecs/lib/18xx.rules:1057
+    # at rulespecs/lib/18xx.rules:1086
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -242,22 +242,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1057",
+            at="rulespecs/lib/18xx.rules:1086",
         )
-    # at rulespecs/lib/18xx.rules:1059
+    # at rulespecs/lib/18xx.rules:1088
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1060
+    # at rulespecs/lib/18xx.rules:1089
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1060"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1089"
         )
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1090
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1091
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1092
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1093
     g.b_bought(v_player, v_corporation)
 
 
@@ -289,7 +289,7 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 at="rulespecs/18-grand-junction.rules:1202",
             )
         # at rulespecs/18-grand-junction.rules:1203
-        if not (g.b_bank_buys_this_turn() < g.param("bank_trains_per_turn")):
+        if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"GMT 1846 Components Used"',
@@ -382,18 +382,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1318
+    # at rulespecs/lib/18xx.rules:1353
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1319
+    # at rulespecs/lib/18xx.rules:1354
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1320
+    # at rulespecs/lib/18xx.rules:1355
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Rules"',
-            at="rulespecs/lib/18xx.rules:1320",
+            at="rulespecs/lib/18xx.rules:1355",
         )
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1356
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -401,23 +401,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1321",
+            at="rulespecs/lib/18xx.rules:1356",
         )
-    # at rulespecs/lib/18xx.rules:1323
+    # at rulespecs/lib/18xx.rules:1358
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1323",
+            at="rulespecs/lib/18xx.rules:1358",
         )
-    # at rulespecs/lib/18xx.rules:1324
+    # at rulespecs/lib/18xx.rules:1359
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1324",
+            at="rulespecs/lib/18xx.rules:1359",
         )
-    # at rulespecs/lib/18xx.rules:1325
+    # at rulespecs/lib/18xx.rules:1360
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -428,28 +428,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1325",
+            at="rulespecs/lib/18xx.rules:1360",
         )
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1362
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1328
+    # at rulespecs/lib/18xx.rules:1363
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1329
+    # at rulespecs/lib/18xx.rules:1364
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1330
+    # at rulespecs/lib/18xx.rules:1365
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1371
+    # at rulespecs/lib/18xx.rules:1406
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1371",
+            at="rulespecs/lib/18xx.rules:1406",
         )
-    # at rulespecs/lib/18xx.rules:1373
+    # at rulespecs/lib/18xx.rules:1408
     if not (
         (
             (
@@ -490,9 +490,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Rules", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1373",
+            at="rulespecs/lib/18xx.rules:1408",
         )
-    # at rulespecs/lib/18xx.rules:1379
+    # at rulespecs/lib/18xx.rules:1414
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -503,9 +503,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1379",
+            at="rulespecs/lib/18xx.rules:1414",
         )
-    # at rulespecs/lib/18xx.rules:1381
+    # at rulespecs/lib/18xx.rules:1416
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -589,6 +589,8 @@ class Game(GameBase):
         "emergency_seller": r_emergency_seller,
         "emergency_shortfall": r_emergency_shortfall,
         "close_minors": r_close_minors,
+        "sale_price": r_sale_price,
+        "lower_sale_price": r_lower_sale_price,
         "highest_acquisition_bid": r_highest_acquisition_bid,
         "corporation_of": r_corporation_of,
         "bank_funded_shares": r_bank_funded_shares,
@@ -602,6 +604,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "spend_cubes": r_spend_cubes,
         "action:par": a_par,
+        "sellable": r_sellable,
         "action:buy_shares": a_buy_shares,
         "share_cost": r_share_cost,
         "payee": r_payee,

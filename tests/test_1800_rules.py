@@ -107,7 +107,7 @@ def sell_privates(g, buyers=("Ann", "Ann", "Bob")):
     for item, buyer in zip(("MT", "DSL", "RGS"), buyers):
         while acting(g) != buyer:
             pass_(g)
-        act(g, P(buyer, "buy_company", company=item, price=g.g["sale_price"]))
+        act(g, P(buyer, "buy_company", company=item, price=g.call("sale_price")))
 
 
 def par_action(g, name, sym, par):
@@ -286,24 +286,24 @@ def test_s6_shares_cannot_be_bought_before_every_private_is_sold():
 def test_s6_mt_price_drops_5_when_all_pass():
     g = new_game()
     for expected in (20, 15, 10, 5, 0):
-        assert g.g["sale_price"] == expected
+        assert g.call("sale_price") == expected
         assert [a["price"] for a in g.legal_actions() if a["type"] == "buy_company"] == [expected]
         if expected:
             pass_(g, "Ann")
-            assert g.g["sale_price"] == expected  # only when ALL players have passed in a row
+            assert g.call("sale_price") == expected  # only when ALL players have passed in a row
             pass_(g, "Bob")
     # "taken free": the price stops at $0
     bank = cash(g, "bank")
     act(g, P("Ann", "buy_company", company="MT", price=0))
     assert player(g, "Ann")["privates"] == ["MT"] and cash(g, "Ann") == 520 and cash(g, "bank") == bank
-    assert g.g["sale_price"] == 70  # then the D&SL at face value
+    assert g.call("sale_price") == 70  # then the D&SL at face value
 
 
 def test_s6_mt_may_not_be_bought_at_a_stale_price():
     g = new_game()
     pass_(g, "Ann")
     pass_(g, "Bob")
-    assert g.g["sale_price"] == 15
+    assert g.call("sale_price") == 15
     assert_refused(g, P("Ann", "buy_company", company="MT", price=20), "§6")
     assert_refused(g, P("Ann", "buy_company", company="MT", price=10), "§6")
     act(g, P("Ann", "buy_company", company="MT", price=15))
@@ -323,7 +323,7 @@ def test_s6_all_pass_on_dsl_pays_mt_income_once_and_the_sale_resumes_where_it_le
     # the share dealing resumes with the next player, the D&SL still at $70
     assert g.state()["round"]["type"] == "stock"
     assert acting(g) == "Bob"
-    assert g.g["sale_price"] == 70
+    assert g.call("sale_price") == 70
     assert [a for a in g.legal_actions() if a["type"] == "buy_company"] == [
         P("Bob", "buy_company", company="DSL", price=70)]
     # and again: each time all pass, one more round of income
@@ -342,7 +342,7 @@ def test_s6_all_pass_on_rgs_pays_mt_and_dsl_income_and_the_sale_resumes():
     pass_(g, "Ann")
     pass_(g, "Bob")
     assert cash(g, "Ann") == 500 + 5 and cash(g, "Bob") == 450 + 10
-    assert acting(g) == "Ann" and g.g["sale_price"] == 150
+    assert acting(g) == "Ann" and g.call("sale_price") == 150
     act(g, P("Ann", "buy_company", company="RGS", price=150))
     assert pct(g, "Ann", "DRGW") == 10
 

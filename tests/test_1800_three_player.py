@@ -91,7 +91,7 @@ def sell_privates(g, buyers=("Ann", "Bob", "Cy")):
     for item, buyer in zip(("MT", "DSL", "RGS"), buyers):
         while acting(g) != buyer:
             pass_(g)
-        act(g, P(buyer, "buy_company", company=item, price=g.g["sale_price"]))
+        act(g, P(buyer, "buy_company", company=item, price=g.call("sale_price")))
 
 
 def par(g, name, sym, price_):
@@ -296,7 +296,7 @@ def start_two(g):
 def set_turn(g, sym, phase, step="lay_tile"):
     # set directly: `sym` operates, at `step`, in `phase`
     g.g.update({"round": "operating", "operating": sym, "step": step, "phase": phase, "lays": 0,
-                "bank_buys": 0, "turn_marks": frozenset(), "state:done_this_turn": frozenset()})
+                "state:bank_buys_this_turn": {}, "turn_marks": frozenset(), "state:done_this_turn": frozenset()})
 
 
 def lay_directly(g, company, hex_id, exits, colors=("yellow",)):
@@ -513,13 +513,13 @@ def test_c4_the_dsl_comes_without_the_800_tile():
 
 def test_c4_the_mt_costs_25_and_drops_by_5_when_all_pass():
     g = new_game()
-    assert g.g["sale_price"] == 25
+    assert g.call("sale_price") == 25
     assert [a for a in g.legal_actions() if a["type"] == "buy_company"] == [
         P(acting(g), "buy_company", company="MT", price=25)]
     assert_refused(g, P(acting(g), "buy_company", company="MT", price=20), "§6")
     for _ in range(3):
         pass_(g)
-    assert g.g["sale_price"] == 20
+    assert g.call("sale_price") == 20
 
 
 def test_c4_the_mt_sells_for_10_to_50():

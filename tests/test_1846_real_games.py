@@ -132,7 +132,7 @@ def test_stock_round_the_presidents_certificate_goes_to_a_player_holding_as_much
     # nobody else holds 20% of NYC: its president's certificate is not for sale
     g2 = new_game(4)
     first_or(g2, {"NYC": ("P1", 100)})
-    assert not any(c.president for c in g2.b_sellable(g2.entity("player", "P1"), g2.entity("corporation", "NYC")))
+    assert not any(c.president for c in g2._sellable(g2.entity("player", "P1"), g2.entity("corporation", "NYC")))
 
 
 # ---------------------------------------------------------------- private companies and stations

@@ -341,11 +341,11 @@ def test_stock_round_a_corporations_shares_are_sold_in_one_block_a_turn():
     g._new_turn()
     p3, gt = g.entity("player", "P3"), g.entity("corporation", "GT")
     act(g, P("P3", "sell_shares", shares=["GT_3"], percent=10))
-    assert g.state_has("sold_this_turn", gt) and g.b_sellable(p3, gt) == []
+    assert g.state_has("sold_this_turn", gt) and g._sellable(p3, gt) == []
     assert_refused(g, P("P3", "sell_shares", shares=["GT_4"], percent=10), "Stock Round", "cannot be sold")
     act(g, P("P3", "pass"))
     assert acting(g) == "P4" and not g.state_has("sold_this_turn", gt)
-    assert [c.id for c in g.b_sellable(p3, gt)] == ["GT_5", "GT_4"]
+    assert [c.id for c in g._sellable(p3, gt)] == ["GT_5", "GT_4"]
 
 
 # ---------------------------------------------------------------- operating round
@@ -625,7 +625,7 @@ def test_receivership_operates_without_a_president_and_ends_when_a_player_holds_
                 assert g.call("president", gt) == holder and not g.call("in_receivership", gt)
                 break
             # 7.13 (as quoted from the rules by the 18xx.games tracker): no selling a company in receivership
-            assert g.b_sellable(holder, gt) == []
+            assert g._sellable(holder, gt) == []
         else:
             act(g, P(player, "pass"))
     assert "P1" not in seen

@@ -316,7 +316,7 @@ def _sales_game():
 
 def held(g, player, sym):
     """The certificates of `sym` that `player` may sell."""
-    return [c.id for c in g.b_sellable(g.find(player), g.find(sym))]
+    return [c.id for c in g._sellable(g.find(player), g.find(sym))]
 
 
 def _cell(g, sym):
@@ -349,7 +349,7 @@ def test_4_1_4_1_president_selling_one_share_drops_one_space():
     president = corp_state(g, "KPAC")["president"]
     turn_to(g, president)
     row, col = _cell(g, "KPAC")
-    mine = [c.id for c in g.b_sellable(g.find(president), g.find("KPAC"))]
+    mine = [c.id for c in g._sellable(g.find(president), g.find("KPAC"))]
     act(g, P(president, "sell_shares", shares=mine[:1], percent=10))
     assert _cell(g, "KPAC") == (row + 1, col)
 

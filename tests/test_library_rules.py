@@ -400,11 +400,49 @@ def test_greatest_is_the_greatest_value_or_0_for_engine_and_model():
         assert solver.check() == z3.unsat, (debts, most)
 
 
+COUNTED = ('variant "Counted" of "Toy" {\n'
+           '  state times: int reset on operating_turn_start "how often it was counted this turn" §1\n'
+           '  procedure count_one() "count once" §1 { set times() = times() + 1 }\n'
+           '  function how_often() "how often" §1 = times()\n'
+           '}\n')
+
+
+def test_one_amount_is_read_and_set_by_engine_and_model_alike():
+    """`state NAME: int` (the library's bank_buys_this_turn): one amount, read NAME(), 0 until set and again
+    at its moment; in the model one integer of the turn's bookkeeping, which a `set` changes on the path."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+
+    loaded = toy(COUNTED)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    title, game = _variant(loaded, "Counted")
+    assert game.call("how_often") == 0
+    game.call("count_one")
+    game.call("count_one")
+    assert game.call("how_often") == 2 and game.g["state:times"] == {(): 2}
+    game._reset_states("operating_turn_start")
+    assert game.call("how_often") == 0
+    model = Model(title)
+    name = state_var("times", ())
+    assert {v.name: v.group for v in model.vars.list}[name] == "turn"
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    tr.call_routine(tr.routines["count_one"], [], {}, ctx)
+    read = tr.call_routine(tr.routines["how_often"], [], {}, ctx)
+    solver = z3.Solver()
+    solver.add(z3.Or(ctx.state[name] != pre[name] + 1, read != pre[name] + 1))
+    assert solver.check() == z3.unsat
+
+
 @pytest.mark.parametrize("clause, says", [
     ('state s: map[(player, corporation), int] "s" §1\n  function f(p: player) "f" §1 = s(p)', "name 2 parts"),
     ('state s: set[(player, corporation)] reset on stock_round_end "s" §1', "the runtime empties no state at `stock_round_end`"),
     ('state s: set[train] "s" §1', "a state is a set of"),
-    ('state s: map[player, string] "s" §1', "or an amount (int or money) per such element"),
+    ('state s: map[player, string] "s" §1', "or an amount (int or money), one or per such element"),
+    ('state s: list[int] "s" §1', "a state is a set of"),
     ('state s: set[(player, corporation)] "s" §1\n  function f(p: player) "f" §1 = s(p)', "name 2 parts"),
 ])
 def test_a_wrong_state_is_E037(clause, says):

@@ -63,8 +63,14 @@ ROOT = Path(__file__).resolve().parent.parent
 #: `token_prices`, `charter_tokens` and its counts `tokens`, `extra_tokens`, `tokens_right`; 128 with the use
 #: cubes on a company's ability card the library's amount cubes and spend_cubes a procedure over it, and
 #: marker_assigned_by_player 1846's function over closed, holder_of and has_ability; 125 with pickable and pick
-#: library DSL, and the draft's picks library states (draft_committed among them), its end the library's end_draft
-RECORDED = 125
+#: library DSL, and the draft's picks library states (draft_committed among them), its end the library's
+#: end_draft; 122 with
+#: sale_price a library function over the library's amount sale_discount, which the procedure lower_sale_price
+#: raises as every player passes on the private on sale, bank_buys_this_turn the library's one amount
+#: (`state bank_buys_this_turn: int reset on operating_turn_start`), which train_bought counts, and sellable a
+#: library function (a filter of held_certificates; the runtime offers its answer in its own order, president's
+#: last; sell_out's twin still reads the model's copy, sellable_certs)
+RECORDED = 122
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -76,7 +82,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "falling_sale_value", "face_value", "phase_at_least", "train_limit", "floated", "par_price", "revenue", "operated",
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
-         "cheapest_train_price", "dearest_side_price", "spend_cubes"]
+         "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
+         "sellable"]
 
 
 @functools.cache
@@ -129,7 +136,8 @@ def test_the_moved_rules_are_the_librarys(name):
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
-          "in_auction", "acquisition_bids", "auction_discount", "cubes"]
+          "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
+          "bank_buys_this_turn"]
 
 
 @pytest.mark.parametrize("name", STATES)

@@ -625,7 +625,7 @@ class StateDecl:
     rules keep themselves. A set of entities (or of tuples of them): `sold_this_round(P, C)` reads whether
     (P, C) is in it, `set sold_this_round(P, C) = true` (or false) puts it in (or takes it out); or a flag
     (`bool`), read `NAME()`; or an amount per element (`map[player, money]`, `map[(player, corporation), int]`):
-    `debt(P)` reads P's (0 until set), `set debt(P) = x` sets it. The runtime empties it at each moment
+    `debt(P)` reads P's (0 until set), `set debt(P) = x` sets it; or one amount (`int`, `money`), read `NAME()`. The runtime empties it at each moment
     `reset_on` names (`runtime.game.STATE_RESETS`; `reset on stock_turn_start, operating_turn_start`: at
     either); with none it lasts the game."""
 
@@ -648,8 +648,9 @@ class StateDecl:
 
     @property
     def is_amount(self) -> bool:
-        """`state NAME: map[KEY, money]` (or `int`): a number per element, 0 where none was set."""
-        return self.type.key is not None and self.type.alternatives in (("int",), ("money",))
+        """`state NAME: map[KEY, money]` (or `int`): a number per element, 0 where none was set; `state NAME:
+        int` (or `money`): one number, read NAME() (a map whose one element is the empty tuple)."""
+        return not self.type.is_set and not self.type.is_list and self.type.alternatives in (("int",), ("money",))
 
     @property
     def element(self) -> tuple[str, ...]:
@@ -657,7 +658,8 @@ class StateDecl:
         amount's map[(player, corporation), int]); none for a flag (`bool`)."""
         if self.is_amount:
             key = self.type.key
-            assert key is not None
+            if key is None:
+                return ()  # one amount
             if key.parts:
                 return key.parts
             return (key.alternatives[0],) if len(key.alternatives) == 1 and isinstance(key.alternatives[0], str) else ()

@@ -583,13 +583,14 @@ class Checker(ExpressionTypes, EnumValuesRead):
                     decl.type.span or decl.span,
                     help=f"write set[{decl.type.key}] (`set {decl.name}(...) = true` puts an element in it)"))
                 continue
-            if not decl.is_flag and (not decl.element or any(k not in kinds and k not in enums for k in decl.element)):
+            single = decl.is_flag or (decl.is_amount and decl.type.key is None)  # bool, int, money: one value
+            if not single and (not decl.element or any(k not in kinds and k not in enums for k in decl.element)):
                 self.out.append(error(
                     "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
                             + ", ".join(kinds) + " or values of an enum of the title, or of tuples of them, or a bool, "
-                            "or an amount (int or money) per such element",
+                            "or an amount (int or money), one or per such element",
                     decl.type.span or decl.span,
-                    help="write set[corporation], set[(player, corporation)], set[ENUM], bool or map[player, money]"))
+                    help="write set[corporation], set[(player, corporation)], set[ENUM], bool, int or map[player, money]"))
             for moment in decl.reset_on:
                 if moment not in STATE_RESETS:
                     self.out.append(error(

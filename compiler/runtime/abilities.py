@@ -491,7 +491,7 @@ class Abilities:
         train type (the title's `train_export`: C bought the bank's last train a full round ago)."""
         if not self._param_or("train_export", False) or self.g["end_reason"] is not None:
             return False
-        if self.g.get("train_marker") != corp.id or self.g["bank_buys"] or self.g.get("resumed_turn"):
+        if self.g.get("train_marker") != corp.id or self.state_amount("bank_buys_this_turn") or self.g.get("resumed_turn"):
             return False
         ids = self._available_train_ids()
         return bool(ids) and self.DATA.component("train", self.trains[ids[0]].name).get("exported") is not False

@@ -562,16 +562,8 @@ class Auctions:
     def _offer_next_private(self) -> None:
         if self._resolve_bids():
             return
-        left = self._privates_for_sale()
-        if left:
-            item = self.entity("private", left[0])
-            self.j.set(self.g, "sale_price", self._value(item.get("cost"), f"private {item} cost"))
-        else:
-            self.j.set(self.g, "sale_price", None)
+        # (its price is the library's sale_price(): the private on sale's face value less its sale_discount)
         self.j.set(self.g, "passes", 0)
-
-    def b_sale_price(self) -> int:
-        return self.g["sale_price"]
 
     def b_private_sold(self, player: Entity, item: Entity) -> None:
         """private_sold(P, X): after a sale at the offered price, X's grants go to P and the next private is offered."""

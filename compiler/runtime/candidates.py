@@ -42,7 +42,7 @@ class Candidates:
         if self.g["round"] == "stock":
             item = self.call("private_on_sale")
             if item is not None:
-                out.append({"type": "buy_company", **who, "company": item.id, "price": self.g["sale_price"]})
+                out.append({"type": "buy_company", **who, "company": item.id, "price": self.call("sale_price")})
             return out
         for item in self.privates + self.minors:
             if (self.closed[item.id] if item.kind == "private" else self.corp[item.id]["closed"]) \
@@ -332,7 +332,7 @@ class Candidates:
         out = []
         owner, eid, ekind = self.owner, entity.id, entity.kind  # Entity equality without a call per certificate
         by_exchange = self.DATA.properties.get("president_certificate_sale") == "by_presidency_exchange"
-        # a seller other than a corporation sells only what the owners' index says it holds (`b_sellable`
+        # a seller other than a corporation sells only what the owners' index says it holds (`_sellable`
         # answers [] for the rest, and a president's certificate it does not hold is not offered)
         # (a corporation's own certificates and those it holds of another: none of a corporation the index
         # says it holds nothing of)
@@ -348,7 +348,7 @@ class Candidates:
                 certs = [c for c in self.certs_of[corp.id]
                          if not c.president and ((o := owner[c.id]) is entity or (o.id == eid and o.kind == ekind))]
             else:
-                certs = self.b_sellable(entity, corp)
+                certs = self._sellable(entity, corp)
             for k in range(1, len(certs) + 1):
                 chosen = certs[:k]
                 out.append({"type": "sell_shares", **who, "shares": [c.id for c in chosen],

@@ -492,11 +492,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             "acted": False,
             "sold": False,
             "sale": 0,
-            "sale_price": None,
             "order": (),
             "operating": None,
             "step": None,
-            "bank_buys": 0,
             "broken": False,
             "rounds_played": 0,
             "total_revenue": 0,
@@ -1062,7 +1060,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             # nothing_but_pass` (skipped whenever only a pass is legal)
             own = self.DATA.properties.get("auto_pass_test") == "own_actions"
             if entity is None or (entity.kind == "player" and mode != "nothing_but_pass" and not own
-                                  and any(self.b_sellable(entity, c) for c in self.corporations
+                                  and any(self._sellable(entity, c) for c in self.corporations
                                           if self.corp[c.id]["par"] is not None)):
                 return
             if (self.g["round"] == "operating" and entity.kind in ("corporation", "minor")

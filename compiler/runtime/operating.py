@@ -341,7 +341,7 @@ class OperatingRound:
             # a train sold beside the stack (1880's rebuilt 2-train): no marker, no phase, no export timer
             return
         if from_bank:
-            self.j.set(self.g, "bank_buys", self.g["bank_buys"] + 1)
+            self.state_put("bank_buys_this_turn", (), self.state_amount("bank_buys_this_turn") + 1)  # the library's
             if self.g["end_reason"] is None:
                 # the marker stays put once the game's end is called (1880 VII.3.8)
                 self.j.set(self.g, "train_marker", corp.id)
@@ -724,9 +724,8 @@ class OperatingRound:
                 return
             corp = order[index]
         self.j.set(self.g, "operating", corp)
-        self.j.set(self.g, "bank_buys", 0)
         self.j.set(self.g, "turn_marks", frozenset())
-        self._reset_states("operating_turn_start")
+        self._reset_states("operating_turn_start")  # (the library's bank_buys_this_turn among them)
         if self.g.get("armed"):
             self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
         self.j.set(self.g, "lays", 0)
@@ -838,7 +837,7 @@ class OperatingRound:
         resumed = self.g.get("resumed_turn", False)
         self.j.set(self.g, "resumed_turn", False)
         if (self._param_or("train_export", False) and self.g.get("train_marker") == corp.id
-                and self.g["bank_buys"] == 0 and self.g["end_reason"] is None and not resumed):
+                and self.state_amount("bank_buys_this_turn") == 0 and self.g["end_reason"] is None and not resumed):
             self._export_trains()
         if self.g.get("final_marker") == corp.id and not resumed:
             left = self.g["final_turns"] - 1
@@ -896,7 +895,7 @@ class OperatingRound:
         self.j.set(self.g, "resume_with", None)
         if corp is not None and "buy_train" in self._steps():
             self.j.set(self.g, "operating", corp)
-            self.j.set(self.g, "bank_buys", 0)
+            self.state_put("bank_buys_this_turn", (), 0)  # the library's count, anew for the resumed turn
             self.j.set(self.g, "resumed_turn", True)
             self.j.set(self.g, "step", "buy_train")
             return

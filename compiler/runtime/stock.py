@@ -178,35 +178,15 @@ class StockRound:
                 return cert
         return None
 
-    def b_sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
-        """The certificates `player` may sell of `corp`, president's last (none in a stock-round turn in
-        which he sold some already, where the title says `sell_in_blocks: true`: the library's state
-        sold_this_turn)."""
-        owner = self.owner
+    def _sellable(self, player: Entity, corp: Entity) -> list[Certificate]:
+        """The library's sellable(P, C) in the order the runtime offers them: president's last, the rest from
+        the last (none, without asking, where the owners' index says P holds none of C)."""
         if player.__class__ is Entity:
-            held = owner.holdings.get(player)
+            held = self.owner.holdings.get(player)
             if held is None or corp.id not in held:
-                return []  # none held (the owners' index says so without a pass over the certificates)
-            # Entity equality (kind and id) without a call per certificate: asked in every listing
-            pid, pkind = player.id, player.kind
-            certs = [c for c in self.certs_of[corp.id] if (o := owner[c.id]) is player or (o.id == pid and o.kind == pkind)]
-        else:
-            certs = [c for c in self.certs_of[corp.id] if owner[c.id] == player]
-        if not certs:
-            return []  # none held: none to sell (what each rule below leaves of none)
-        if self._in_receivership(corp) and self._param_or("receivership_selling", "allowed") == "forbidden":
-            return []
-        if not self.param("president_certificate_saleable"):
-            certs = [c for c in certs if not c.president]
-        elif any(c.president for c in certs) and not any(
-                self.b_percent(p, corp) >= self.certs_of[corp.id][0].percent
-                for p in self.players if p != player and not self._out_of_game(p)):
-            # the president's certificate is sold only where another player holds as much, who then presides
-            certs = [c for c in certs if not c.president]
-        if (self.DATA.properties.get("sell_in_blocks") and self.g["round"] == "stock"
-                and self.state_has("sold_this_turn", corp)):
-            return []  # a corporation's shares are sold in one block in a turn
-        return sorted(certs, key=lambda c: (c.president, -c.index))
+                return []
+        certs = self.call("sellable", player, corp)
+        return sorted(certs, key=lambda c: (c.president, -c.index)) if len(certs) > 1 else list(certs)
 
     def b_shareholders(self, corp: Entity) -> list[Entity]:
         seen = []
@@ -215,9 +195,6 @@ class StockRound:
             if holder not in seen:
                 seen.append(holder)
         return seen
-
-    def b_bank_buys_this_turn(self) -> int:
-        return self.g["bank_buys"]
 
     def _done_this_turn(self, mark: str) -> bool:
         """Whether the runtime's own mark m (a station token in a track-and-token step, a private's lay) was
@@ -528,7 +505,7 @@ class StockRound:
             if not any(self.owner[c.id] == player for c in self.certs_of[corp.id]):
                 continue
             normal, room = [], self.param("pool_cap") - self.b_percent(POOL, corp)
-            for cert in self.b_sellable(player, corp):
+            for cert in self._sellable(player, corp):
                 if cert.percent <= room:
                     normal.append(cert)
                     room -= cert.percent
@@ -757,8 +734,7 @@ class StockRound:
         effect = item.get("on_all_pass")
         self.j.set(self.g, "passes", 0)
         if effect == "discount":
-            step = self._value(item.get("discount"), f"private {item} discount")
-            self.j.set(self.g, "sale_price", max(0, self.g["sale_price"] - step))
+            self.call("lower_sale_price", item)  # the library's: its price falls by its discount
         elif effect == "private_income":
             self.emit("operating_round_start")
         else:

@@ -535,8 +535,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     out["round"] = ROUNDS.index(g["round"]) if g["round"] in ROUNDS else -1
     out["stock_rounds"] = g["stock_rounds"]
     out["step"] = STEPS.index(g["step"]) + 1 if g["step"] in STEPS else 0
-    out["bank_buys"] = g["bank_buys"]
-    out["sale_price"] = g["sale_price"] if g["sale_price"] is not None else 0
     pending = g.get("pending") or ()
     out["pending"] = bool(pending)
     if pending:

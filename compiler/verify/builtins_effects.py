@@ -22,6 +22,7 @@ from compiler.verify.model import (
     Unsupported,
     granted_var,
     hold_name,
+    state_var,
 )
 from compiler.verify.terms import (
     AND,
@@ -581,7 +582,10 @@ class EffectBuiltins:
                   if self.m.train_data.get(t.name or "", {}).get("moves_train_purchase_marker") is not False]
         when = AND(ctx.path, self.tr.truthy(from_bank))
         counts = when if len(marked) == len(alts) else AND(when, OR(*[cond for _, cond in marked]))
-        st["bank_buys"] = IF(counts, zi(st["bank_buys"]) + 1, st["bank_buys"])
+        # the library's count of the turn's trains from the bank
+        bought = state_var("bank_buys_this_turn", ())
+        if bought in st:
+            st[bought] = IF(counts, zi(st[bought]) + 1, st[bought])
         for t, cond in marked:
             name = f"first_bought:{t.name}"
             st[name] = IF(AND(when, cond), True, st[name])

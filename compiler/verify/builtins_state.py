@@ -787,18 +787,10 @@ class StateBuiltins:
             return False
         return self.tr.truthy(self.tr.call("in_receivership", [self.m.z(corp)], {}, ctx))
 
-    def b_sellable(self, ctx: Ctx, player: Any, corp: Any) -> Any:
-        """As GameBase.b_sellable: the certificates of the corporation the player may sell, president's
-        last (`sellable_certs`)."""
-        elems = []
-        for c, cond in self.corp_of(ctx, corp):
-            for cert, ok in self.sellable_certs(ctx, player, c):
-                elems.append((Sel([(cert, True)]), AND(cond, ok)))
-        return SymList(elems)
-
     def sellable_certs(self, ctx: Ctx, player: Any, c: Ent) -> list[tuple[Item, Any]]:
-        """As GameBase.b_sellable, for corporation `c`: each certificate the player may sell (president's
-        last, then by index from the last) with when he may. He holds it; none of a corporation in
+        """The library's sellable(P, C) for corporation `c`, in the order the runtime's sell_out goes through
+        them (president's last, then by index from the last; GameBase._sellable): each certificate the player
+        may sell with when he may (sell_out's twin reads it). He holds it; none of a corporation in
         receivership where the title forbids selling it (`receivership_selling: forbidden`); the
         president's certificate only where the title lets it be sold and another player still in the game
         holds as much as it is worth (who then presides); none in a stock-round turn in which he sold some
@@ -919,9 +911,6 @@ class StateBuiltins:
     def b_available_trains(self, ctx: Ctx) -> Any:
         return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
 
-    def b_bank_buys_this_turn(self, ctx: Ctx) -> Any:
-        return ctx.state["bank_buys"]
-
     def meets_obligation(self, ctx: Ctx, train: Item) -> bool:
         """As GameBase._meets_obligation: whether the train counts for a corporation's duty to own one
         (not one with `satisfies_train_obligation: false`, 1880's rebuilt 2-train, VII.3.5.1)."""
@@ -945,9 +934,6 @@ class StateBuiltins:
             assert item is not None
             out = IF(AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{x.id}"])), m.z(x), out)
         return out
-
-    def b_sale_price(self, ctx: Ctx) -> Any:
-        return ctx.state["sale_price"]
 
     def b_pending_decision(self, ctx: Ctx, entity: Any, action: Any) -> Any:
         st = ctx.state

@@ -866,8 +866,8 @@ class Model:
             if isinstance(clause.decl, s.Enum) and clause.decl.name not in domains:
                 domains[clause.decl.name] = list(clause.decl.values)
         parts = decl.element
-        if decl.is_flag:
-            return [()]
+        if decl.is_flag or (decl.is_amount and decl.type.key is None):
+            return [()]  # one truth value, one amount
         if not parts or any(k not in domains for k in parts):
             raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors, certificates, "
                               "an enum's values, or tuples of them)")
@@ -1199,7 +1199,7 @@ class StateVars:
         # the round machinery
         for c in model.corporations:
             add(f"revenue:{c.id}", "int", "turn")
-        for name in ("round", "stock_rounds", "step", "bank_buys", "sale_price", "pending_action"):
+        for name in ("round", "stock_rounds", "step", "pending_action"):
             add(name, "int", "turn")
         for name in ("operating", "acting", "pending_entity"):
             add(name, "ent", "turn")
@@ -1265,7 +1265,7 @@ class StateVars:
             out.append(z3.And(state["round"] >= 0, state["round"] < len(ROUNDS)))
         if want("step"):
             out.append(z3.And(state["step"] >= 0, state["step"] <= len(STEPS)))
-        for name in ("stock_rounds", "bank_buys", "sale_price"):
+        for name in ("stock_rounds",):
             if want(name):
                 out.append(state[name] >= 0)
         if want("pending_action"):

@@ -157,7 +157,7 @@ def leave_nothing_to_sell(game: Any, corp: Entity, rng: random.Random) -> None:
     for owned in game.corporations:
         if game.corp[owned.id]["cell"] is None:
             continue
-        for cert in game.b_sellable(president, owned):
+        for cert in game._sellable(president, owned):
             if cert.president or game.b_percent(RT_POOL, owned) + cert.percent > cap:
                 continue
             if rng.random() < 0.5 or not others:

@@ -281,11 +281,11 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
     j = game.j
     short = {k for k in STOCK_KINDS if report.accepted.get(k, 0) < want}
     if short and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
-        prices = [game.g["sale_price"]]
+        prices: list[int | None] = [None]  # the private sale's price as it is
         on_sale = game.call("private_on_sale")
         if "buy_company" in short and on_sale is not None:
             cost = int(on_sale.get("cost", 0) or 0)
-            prices = sorted({game.g["sale_price"], cost, max(0, cost - 5), max(0, cost - 10), 0})
+            prices = sorted({game.call("sale_price"), cost, max(0, cost - 5), max(0, cost - 10), 0})
         for i in range(len(game.players)):
             for price in prices:
                 j.begin()
@@ -293,7 +293,9 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                     j.set(game.g, "turn", i)
                     game.state_set("bought_this_turn", (), False)
                     j.set(game.g, "acted", False)
-                    j.set(game.g, "sale_price", price)
+                    if price is not None:
+                        # the library's discount that prices the private on sale so
+                        game.state_put("sale_discount", (on_sale,), cost - price)
                     if "buy_bond" in short and rng.random() < 0.5:
                         j.set(game.cash, game.players[i], game.cash[game.players[i]] + rng.choice((100, 300, 500)))
                     validator.try_all(short, legal=False)
