@@ -132,6 +132,8 @@ class Candidates:
         named_slot, named_percent = "slot" in params, "president_percent" in params
         # each price's share_price field and free rows (the same for every corporation), or None off the market
         prices: dict[int, tuple[str, list] | None] = {}
+        # the number of (price, row) places of each list of par prices (most corporations share one)
+        places: dict[tuple, int] = {}
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 group = {"type": "par", **who, "corporation": corp.id}
@@ -146,9 +148,13 @@ class Candidates:
                 if self._runs_listed and self._group_known_refused(group):
                     # random play's listing: a group known refused is a run of as many places, not built (its
                     # probe's answer is kept with the listing's: asked again below where the group is built)
-                    count = sum(len(found[1]) for found in (self._par_price_found(prices, price, named_slot)
-                                                            for price in self.b_par_prices(corp))
-                                if found is not None) * (1 if percents is None else len(percents))
+                    offered = tuple(self.b_par_prices(corp))
+                    count = places.get(offered)
+                    if count is None:
+                        count = places[offered] = sum(
+                            len(found[1]) for found in (self._par_price_found(prices, price, named_slot) for price in offered)
+                            if found is not None)
+                    count *= 1 if percents is None else len(percents)
                     if count:
                         out.append(_KnownRefused(count))
                         continue
