@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-    "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
+    "rulespecs/1880-romania.rules": "f5b561e56b48db91",
     "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
@@ -495,6 +495,7 @@ TABLES = {
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
+        'track_slot': (),
         'done_this_turn': ('operating_turn_start',),
     },
     'CARDS': {
@@ -520,20 +521,20 @@ RULES = _LIBRARY.rules(
         'action sell_shares': 'VI.4, VII.3.9',
         'at action assign': 'rulespecs/1880-romania.rules:1867',
         'at action bid': 'rulespecs/1880-romania.rules:1762',
-        'at action buy_shares': 'rulespecs/1880-romania.rules:1976',
-        'at action buy_train': 'rulespecs/1880-romania.rules:2036',
+        'at action buy_shares': 'rulespecs/1880-romania.rules:1993',
+        'at action buy_train': 'rulespecs/1880-romania.rules:2053',
         'at action choose': 'rulespecs/1880-romania.rules:1827',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1389',
         'at action dividend': 'rulespecs/lib/18xx.rules:1263',
         'at action end_game': 'rulespecs/lib/18xx.rules:1517',
-        'at action lay_tile': 'rulespecs/1880-romania.rules:1927',
+        'at action lay_tile': 'rulespecs/1880-romania.rules:1944',
         'at action par': 'rulespecs/1880-romania.rules:1784',
         'at action pass': 'rulespecs/1880-romania.rules:1740',
-        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2139',
-        'at action place_token': 'rulespecs/1880-romania.rules:1954',
+        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2156',
+        'at action place_token': 'rulespecs/1880-romania.rules:1971',
         'at action run_routes': 'rulespecs/lib/18xx.rules:1257',
-        'at action sell_shares': 'rulespecs/1880-romania.rules:2001',
+        'at action sell_shares': 'rulespecs/1880-romania.rules:2018',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
         'building_right C': 'VII.3.2',
@@ -580,6 +581,7 @@ RULES = _LIBRARY.rules(
         'function issued_percent': 'VI.1, VI.6, VI.7',
         'function lays_one_tile': 'VII.1',
         'function pays_for_track': 'VII.3.1, VII.3.4',
+        'function round_track_row_free': 'VI.6',
         'function sold_out': 'VIII.3, VI.1, VI.6',
         'hex A11': 'supplement from "18xx-games-1880Romania.json"',
         'hex A17': 'supplement from "18xx-games-1880Romania.json"',
@@ -726,6 +728,7 @@ RULES = _LIBRARY.rules(
         'procedure minor_turn_end': 'VII.3.7',
         'procedure pay_dividends': 'VII.3.6',
         'procedure second_capitalisation': 'VI.7',
+        'procedure take_round_track_row': 'VI.6, VII.1',
         'property after_the_last_6e': 'VII.3.8, IX.1',
         'property any_time_actions': 'II.3.1',
         'property auction_all_pass': 'V.1',
@@ -828,6 +831,7 @@ RULES = _LIBRARY.rules(
         'round_track main': 'II.1',
         'sanction cert_limit/take_over': 'VI.4, VI.8',
         'state done_this_turn': 'VII.3.1, VII.3.3',
+        'state track_slot': 'VI.6, VII.1',
         'table cert_limit': 'VI.3',
         'table float_by_phase': 'VI.6, VII.3.11, §X',
         'table starting_cash': '§IV("Game Setup")',
@@ -1071,7 +1075,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
             at="rulespecs/1880-romania.rules:1795",
         )
     # at rulespecs/1880-romania.rules:1797
-    if not (g.b_round_track_row_free(v_price, v_slot)):
+    if not (r_round_track_row_free(g, v_price, v_slot)):
         raise IllegalAction(
             "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
             rule="VI.6, §X",
@@ -1096,7 +1100,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     # at rulespecs/1880-romania.rules:1806
     g.b_set_par(v_corporation, v_price)
     # at rulespecs/1880-romania.rules:1807
-    g.b_take_round_track_row(v_corporation, v_slot)
+    r_take_round_track_row(g, v_corporation, v_slot)
     # at rulespecs/1880-romania.rules:1808
     g.transfer(v_cost, v_player, g.name("bank"))
     # at rulespecs/1880-romania.rules:1809
@@ -1130,54 +1134,54 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1978
+    # at rulespecs/1880-romania.rules:1995
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1978",
+            at="rulespecs/1880-romania.rules:1995",
         )
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1996
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1979"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1996"
         )
-    # at rulespecs/1880-romania.rules:1980
+    # at rulespecs/1880-romania.rules:1997
     if not (g.state_amount("debt", v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1980",
+            at="rulespecs/1880-romania.rules:1997",
         )
-    # at rulespecs/1880-romania.rules:1981
+    # at rulespecs/1880-romania.rules:1998
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1981"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1998"
         )
-    # at rulespecs/1880-romania.rules:1982
+    # at rulespecs/1880-romania.rules:1999
     if not (v_source == "ipo"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1982",
+            at="rulespecs/1880-romania.rules:1999",
         )
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:2001
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1984",
+            at="rulespecs/1880-romania.rules:2001",
         )
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:2002
     v_cert = g.b_next_certificate(v_corporation, "ipo")
-    # at rulespecs/1880-romania.rules:1986
+    # at rulespecs/1880-romania.rules:2003
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1986",
+            at="rulespecs/1880-romania.rules:2003",
         )
-    # at rulespecs/1880-romania.rules:1987
+    # at rulespecs/1880-romania.rules:2004
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -1188,49 +1192,49 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:1987",
+            at="rulespecs/1880-romania.rules:2004",
         )
-    # at rulespecs/1880-romania.rules:1989
+    # at rulespecs/1880-romania.rules:2006
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1989",
+            at="rulespecs/1880-romania.rules:2006",
         )
-    # at rulespecs/1880-romania.rules:1990
+    # at rulespecs/1880-romania.rules:2007
     v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
-    # at rulespecs/1880-romania.rules:1991
+    # at rulespecs/1880-romania.rules:2008
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1991")
-    # at rulespecs/1880-romania.rules:1992
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:2008")
+    # at rulespecs/1880-romania.rules:2009
     g.transfer(v_cost, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1993
+    # at rulespecs/1880-romania.rules:2010
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/1880-romania.rules:1996
+    # at rulespecs/1880-romania.rules:2013
     r_second_capitalisation(g, v_corporation)
-    # at rulespecs/1880-romania.rules:1997
+    # at rulespecs/1880-romania.rules:2014
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/1880-romania.rules:1998
+    # at rulespecs/1880-romania.rules:2015
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2003
+    # at rulespecs/1880-romania.rules:2020
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2004
+    # at rulespecs/1880-romania.rules:2021
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2004",
+            at="rulespecs/1880-romania.rules:2021",
         )
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2023
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2006"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2023"
         )
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:2024
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1238,50 +1242,50 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2007",
+            at="rulespecs/1880-romania.rules:2024",
         )
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2026
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2009",
+            at="rulespecs/1880-romania.rules:2026",
         )
-    # at rulespecs/1880-romania.rules:2010
+    # at rulespecs/1880-romania.rules:2027
     if not (not (r_prices_frozen(g) and (r_president(g, v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2010",
+            at="rulespecs/1880-romania.rules:2027",
         )
-    # at rulespecs/1880-romania.rules:2012
+    # at rulespecs/1880-romania.rules:2029
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1880-romania.rules:2013
+    # at rulespecs/1880-romania.rules:2030
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2013",
+            at="rulespecs/1880-romania.rules:2030",
         )
-    # at rulespecs/1880-romania.rules:2015
+    # at rulespecs/1880-romania.rules:2032
     if v_emergency:
-        # at rulespecs/1880-romania.rules:2016
+        # at rulespecs/1880-romania.rules:2033
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2018
+    # at rulespecs/1880-romania.rules:2035
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/1880-romania.rules:2019
+    # at rulespecs/1880-romania.rules:2036
     for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2020
+        # at rulespecs/1880-romania.rules:2037
         g.move(v_c, v_player, r_ipo_of(g, v_corporation))
-    # at rulespecs/1880-romania.rules:2022
+    # at rulespecs/1880-romania.rules:2039
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/1880-romania.rules:2023
+    # at rulespecs/1880-romania.rules:2040
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2024
+    # at rulespecs/1880-romania.rules:2041
     g.state_set(
         "sold_this_round",
         (
@@ -1290,9 +1294,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/1880-romania.rules:2025
+    # at rulespecs/1880-romania.rules:2042
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/1880-romania.rules:2026
+    # at rulespecs/1880-romania.rules:2043
     g.b_check_president(v_corporation)
 
 
@@ -1331,21 +1335,21 @@ def a_pass(g, v_entity):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1929
+    # at rulespecs/1880-romania.rules:1946
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1929",
+            at="rulespecs/1880-romania.rules:1946",
         )
-    # at rulespecs/1880-romania.rules:1930
+    # at rulespecs/1880-romania.rules:1947
     if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1930",
+            at="rulespecs/1880-romania.rules:1947",
         )
-    # at rulespecs/1880-romania.rules:1931
+    # at rulespecs/1880-romania.rules:1948
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -1357,9 +1361,9 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1931",
+            at="rulespecs/1880-romania.rules:1948",
         )
-    # at rulespecs/1880-romania.rules:1933
+    # at rulespecs/1880-romania.rules:1950
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -1370,76 +1374,76 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1933",
+            at="rulespecs/1880-romania.rules:1950",
         )
-    # at rulespecs/1880-romania.rules:1936
+    # at rulespecs/1880-romania.rules:1953
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/1880-romania.rules:1937
+    # at rulespecs/1880-romania.rules:1954
     if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1938
+        # at rulespecs/1880-romania.rules:1955
         if not (not g.state_has("done_this_turn", "yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1938",
+                at="rulespecs/1880-romania.rules:1955",
             )
-        # at rulespecs/1880-romania.rules:1939
+        # at rulespecs/1880-romania.rules:1956
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "at most one tile is upgraded in a turn",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1939",
+                at="rulespecs/1880-romania.rules:1956",
             )
-        # at rulespecs/1880-romania.rules:1940
+        # at rulespecs/1880-romania.rules:1957
         g.state_set("done_this_turn", ("upgrade",), True)
     else:
-        # at rulespecs/1880-romania.rules:1942
+        # at rulespecs/1880-romania.rules:1959
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1942",
+                at="rulespecs/1880-romania.rules:1959",
             )
-        # at rulespecs/1880-romania.rules:1943
+        # at rulespecs/1880-romania.rules:1960
         g.state_set("done_this_turn", ("yellow",), True)
-    # at rulespecs/1880-romania.rules:1945
+    # at rulespecs/1880-romania.rules:1962
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
-    # at rulespecs/1880-romania.rules:1946
+    # at rulespecs/1880-romania.rules:1963
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1946",
+            at="rulespecs/1880-romania.rules:1963",
         )
-    # at rulespecs/1880-romania.rules:1947
+    # at rulespecs/1880-romania.rules:1964
     g.transfer(v_terrain, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1948
+    # at rulespecs/1880-romania.rules:1965
     if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1949
+        # at rulespecs/1880-romania.rules:1966
         g.set_attr(v_corporation, "laid_track", True)
-    # at rulespecs/1880-romania.rules:1951
+    # at rulespecs/1880-romania.rules:1968
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1955
+    # at rulespecs/1880-romania.rules:1972
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1955",
+            at="rulespecs/1880-romania.rules:1972",
         )
-    # at rulespecs/1880-romania.rules:1956
+    # at rulespecs/1880-romania.rules:1973
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1956",
+            at="rulespecs/1880-romania.rules:1973",
         )
-    # at rulespecs/1880-romania.rules:1957
+    # at rulespecs/1880-romania.rules:1974
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/1880-romania.rules:1958
+    # at rulespecs/1880-romania.rules:1975
     v_cost = (
         (
             r_next_token_cost(g, v_corporation)
@@ -1448,18 +1452,18 @@ def a_place_token(g, v_corporation, v_city):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1959
+    # at rulespecs/1880-romania.rules:1976
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1959",
+            at="rulespecs/1880-romania.rules:1976",
         )
-    # at rulespecs/1880-romania.rules:1960
+    # at rulespecs/1880-romania.rules:1977
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1961
+    # at rulespecs/1880-romania.rules:1978
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/1880-romania.rules:1962
+    # at rulespecs/1880-romania.rules:1979
     g.b_end_step(v_corporation)
 
 
@@ -1535,28 +1539,28 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2037
+    # at rulespecs/1880-romania.rules:2054
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2037",
+            at="rulespecs/1880-romania.rules:2054",
         )
-    # at rulespecs/1880-romania.rules:2038
+    # at rulespecs/1880-romania.rules:2055
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2038"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2055"
         )
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2056
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2056",
         )
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2057
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2058
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -1571,9 +1575,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2058",
         )
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2060
     if not (
         (not (r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -1596,110 +1600,110 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2060",
         )
-    # at rulespecs/1880-romania.rules:2047
+    # at rulespecs/1880-romania.rules:2064
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2048
+        # at rulespecs/1880-romania.rules:2065
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2048",
+                at="rulespecs/1880-romania.rules:2065",
             )
-        # at rulespecs/1880-romania.rules:2049
+        # at rulespecs/1880-romania.rules:2066
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2049",
+                at="rulespecs/1880-romania.rules:2066",
             )
-        # at rulespecs/1880-romania.rules:2050
+        # at rulespecs/1880-romania.rules:2067
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2050",
+                at="rulespecs/1880-romania.rules:2067",
             )
-        # at rulespecs/1880-romania.rules:2051
+        # at rulespecs/1880-romania.rules:2068
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2069
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2052",
+                at="rulespecs/1880-romania.rules:2069",
             )
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2070
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2054
+        # at rulespecs/1880-romania.rules:2071
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/1880-romania.rules:2055
+        # at rulespecs/1880-romania.rules:2072
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2057
+        # at rulespecs/1880-romania.rules:2074
         if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2057",
+                at="rulespecs/1880-romania.rules:2074",
             )
-        # at rulespecs/1880-romania.rules:2058
+        # at rulespecs/1880-romania.rules:2075
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2058",
+                at="rulespecs/1880-romania.rules:2075",
             )
-        # at rulespecs/1880-romania.rules:2059
+        # at rulespecs/1880-romania.rules:2076
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2060
+        # at rulespecs/1880-romania.rules:2077
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2060",
+                at="rulespecs/1880-romania.rules:2077",
             )
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2078
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2062
+        # at rulespecs/1880-romania.rules:2079
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/1880-romania.rules:2063
+        # at rulespecs/1880-romania.rules:2080
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2065
+        # at rulespecs/1880-romania.rules:2082
         if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2065",
+                at="rulespecs/1880-romania.rules:2082",
             )
-        # at rulespecs/1880-romania.rules:2066
+        # at rulespecs/1880-romania.rules:2083
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2066",
+                at="rulespecs/1880-romania.rules:2083",
             )
-        # at rulespecs/1880-romania.rules:2067
+        # at rulespecs/1880-romania.rules:2084
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2067",
+                at="rulespecs/1880-romania.rules:2084",
             )
-        # at rulespecs/1880-romania.rules:2068
+        # at rulespecs/1880-romania.rules:2085
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2068",
+                at="rulespecs/1880-romania.rules:2085",
             )
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2086
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2070
+        # at rulespecs/1880-romania.rules:2087
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/1880-romania.rules:2071
+        # at rulespecs/1880-romania.rules:2088
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -1912,33 +1916,33 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2117
+    # at rulespecs/1880-romania.rules:2134
     if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2118
+        # at rulespecs/1880-romania.rules:2135
         v_owner = r_president(g, v_corporation)
-        # at rulespecs/1880-romania.rules:2119
+        # at rulespecs/1880-romania.rules:2136
         v_short = v_price - g.b_cash(v_corporation)
-        # at rulespecs/1880-romania.rules:2120
+        # at rulespecs/1880-romania.rules:2137
         v_paid = r_min(g, v_short, g.b_cash(v_owner))
-        # at rulespecs/1880-romania.rules:2121
+        # at rulespecs/1880-romania.rules:2138
         g.transfer(v_paid, v_owner, v_corporation)
-        # at rulespecs/1880-romania.rules:2122
+        # at rulespecs/1880-romania.rules:2139
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2123
+            # at rulespecs/1880-romania.rules:2140
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania.rules:2124
+            # at rulespecs/1880-romania.rules:2141
             r_add_debt(g, v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
 def r_forced_shortfall(g, v_corporation):
     """Nothing is left for a contribution: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2131
+    # at rulespecs/1880-romania.rules:2148
     return 0
 
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2083
+    # at rulespecs/1880-romania.rules:2100
     return r_issued_percent(g, v_corporation) >= (
         100 if r_phase_at_least(g, "B1") else g.param("shares_available_in_phase_a")
     )
@@ -2144,27 +2148,57 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
     g.b_close_minor(v_investor)
 
 
+def r_round_track_row_free(g, v_price, v_slot):
+    """round_track_row_free(price, slot): row slot (0 at the top) of the rows under par price price is on the track and empty (VI.6)"""
+    # at rulespecs/1880-romania.rules:1927
+    return (
+        ((v_price in g.component_attr("round_track", "main", "par_groups")) and (v_slot >= 0))
+        and (v_slot < g.component_attr("round_track", "main", "rows_per_par_price"))
+    ) and (
+        not any(
+            (
+                (g.state_amount("track_slot", v_c) == (v_slot + 1))
+                and (r_par_price(g, v_c) == v_price)
+            )
+            for v_c in g.name("corporations")
+        )
+    )
+
+
+def r_take_round_track_row(g, v_corporation, v_slot):
+    """take_round_track_row(C, slot): C's round marker goes on row slot (0 at the top) of the rows under its par price, an empty one (VI.6, VII.1)"""
+    # at rulespecs/1880-romania.rules:1932
+    if not (r_round_track_row_free(g, r_par_price(g, v_corporation), v_slot)):
+        raise IllegalAction(
+            "the round marker goes on an empty row of the par price's",
+            rule="VI.6",
+            at="rulespecs/1880-romania.rules:1932",
+        )
+    # at rulespecs/1880-romania.rules:1933
+    g.state_put("track_slot", (v_corporation,), (v_slot + 1))
+
+
 def r_lays_one_tile(g, v_corporation):
     """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
-    # at rulespecs/1880-romania.rules:1966
+    # at rulespecs/1880-romania.rules:1983
     return g.attr(v_corporation, "kind") == "investor"
 
 
 def r_pays_for_track(g, v_corporation):
     """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1968
+    # at rulespecs/1880-romania.rules:1985
     return True
 
 
 def r_buys_trains(g, v_corporation):
     """The operator buys its trains and must own one: every company (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1970
+    # at rulespecs/1880-romania.rules:1987
     return True
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2078
+    # at rulespecs/1880-romania.rules:2095
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -2172,38 +2206,38 @@ def r_issued_percent(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2104
+    # at rulespecs/1880-romania.rules:2121
     if r_phase_at_least(g, "B1") and (
         r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")
     ):
-        # at rulespecs/1880-romania.rules:2105
+        # at rulespecs/1880-romania.rules:2122
         r_release_capital(g, v_corporation)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2140
+    # at rulespecs/1880-romania.rules:2157
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2140",
+            at="rulespecs/1880-romania.rules:2157",
         )
-    # at rulespecs/1880-romania.rules:2141
+    # at rulespecs/1880-romania.rules:2158
     if not (g.state_amount("debt", v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2141"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2158"
         )
-    # at rulespecs/1880-romania.rules:2142
+    # at rulespecs/1880-romania.rules:2159
     v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2143
+    # at rulespecs/1880-romania.rules:2160
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2143"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2160"
         )
-    # at rulespecs/1880-romania.rules:2144
+    # at rulespecs/1880-romania.rules:2161
     g.transfer(v_amount, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:2145
+    # at rulespecs/1880-romania.rules:2162
     r_reduce_debt(g, v_player, v_amount)
 
 
@@ -2219,44 +2253,44 @@ def q_par(g, v_player):
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1978
+    # at rulespecs/1880-romania.rules:1995
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1996
     if not (r_may_buy_now(g, v_player)):
         return "sell first, then buy one share"
-    # at rulespecs/1880-romania.rules:1980
+    # at rulespecs/1880-romania.rules:1997
     if not (g.state_amount("debt", v_player) == 0):
         return "a player in debt buys nothing until the loan is repaid"
-    # at rulespecs/1880-romania.rules:1989
+    # at rulespecs/1880-romania.rules:2006
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2003
+    # at rulespecs/1880-romania.rules:2020
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2004
+    # at rulespecs/1880-romania.rules:2021
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for"
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:2023
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "sell first, then buy"
-    # at rulespecs/1880-romania.rules:2009
+    # at rulespecs/1880-romania.rules:2026
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         return "no selling in the first stock round"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1929
+    # at rulespecs/1880-romania.rules:1946
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "track is built after the home station and before a station is placed"
-    # at rulespecs/1880-romania.rules:1930
+    # at rulespecs/1880-romania.rules:1947
     if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
         return "the company has no building right for this phase"
-    # at rulespecs/1880-romania.rules:1931
+    # at rulespecs/1880-romania.rules:1948
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -2270,13 +2304,13 @@ def q_lay_tile(g, v_corporation):
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1955
+    # at rulespecs/1880-romania.rules:1972
     if not (g.b_in_step(v_corporation, "place_token")):
         return "a station is placed after building track"
-    # at rulespecs/1880-romania.rules:1956
+    # at rulespecs/1880-romania.rules:1973
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the company has no station marker left"
-    # at rulespecs/1880-romania.rules:1958
+    # at rulespecs/1880-romania.rules:1975
     v_cost = (
         (
             r_next_token_cost(g, v_corporation)
@@ -2285,20 +2319,20 @@ def q_place_token(g, v_corporation):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1959
+    # at rulespecs/1880-romania.rules:1976
     if not (g.b_cash(v_corporation) >= v_cost):
         return "the company cannot pay for the station"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2037
+    # at rulespecs/1880-romania.rules:2054
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought as the last step of a turn"
-    # at rulespecs/1880-romania.rules:2038
+    # at rulespecs/1880-romania.rules:2055
     if not (r_buys_trains(g, v_corporation)):
         return "this company never buys trains"
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2056
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -2340,15 +2374,15 @@ def q_assign(g, v_company):
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2140
+    # at rulespecs/1880-romania.rules:2157
     if not (g.b_in_round("stock")):
         return "a loan is repaid in the debtor's stock-round turn"
-    # at rulespecs/1880-romania.rules:2141
+    # at rulespecs/1880-romania.rules:2158
     if not (g.state_amount("debt", v_player) > 0):
         return "there is no loan to repay"
-    # at rulespecs/1880-romania.rules:2142
+    # at rulespecs/1880-romania.rules:2159
     v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2143
+    # at rulespecs/1880-romania.rules:2160
     if not (v_amount > 0):
         return "no cash to repay with"
 
@@ -2430,41 +2464,41 @@ def qb3_par(g, v_player, v_corporation, v_price):
 def q4_par(g, v_player, v_corporation, v_price, v_slot):
     """The opening guards of par that read only its entity and corporation, price, slot (the listing probe)"""
     # at rulespecs/1880-romania.rules:1797
-    if not (g.b_round_track_row_free(v_price, v_slot)):
+    if not (r_round_track_row_free(g, v_price, v_slot)):
         return "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1981
+    # at rulespecs/1880-romania.rules:1998
     if not (g.b_started(v_corporation)):
         return "the company is not founded"
-    # at rulespecs/1880-romania.rules:1984
+    # at rulespecs/1880-romania.rules:2001
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a company sold this round"
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/1880-romania.rules:1978
+    # at rulespecs/1880-romania.rules:1995
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1978",
+            at="rulespecs/1880-romania.rules:1995",
         )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2010
+    # at rulespecs/1880-romania.rules:2027
     if not (not (r_prices_frozen(g) and (r_president(g, v_corporation) == v_player))):
         return "in the communist phase a president may not sell shares of his own company"
 
 
 def q2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1933
+    # at rulespecs/1880-romania.rules:1950
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -2477,16 +2511,16 @@ def q2_lay_tile(g, v_corporation, v_hex):
 
 def qb_lay_tile(g, v_corporation):
     """The guards of lay_tile that read only its entity and open every branch of its first if (the listing bound probe)"""
-    # at rulespecs/1880-romania.rules:1939
+    # at rulespecs/1880-romania.rules:1956
     if not (not g.state_has("done_this_turn", "upgrade")):
         return "at most one tile is upgraded in a turn"
 
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2057
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2058
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -2536,12 +2570,12 @@ def qr_assign(g):
 
 def qr_payoff_player_debt(g):
     """The opening guards of payoff_player_debt that read only the round (the listing round probe)"""
-    # at rulespecs/1880-romania.rules:2140
+    # at rulespecs/1880-romania.rules:2157
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2140",
+            at="rulespecs/1880-romania.rules:2157",
         )
 
 
@@ -2557,29 +2591,29 @@ def t_private_income(g, *_rest):
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1973
+    # at rulespecs/1880-romania.rules:1990
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate: in phase D, the whole of it"""
-    # at rulespecs/1880-romania.rules:2092
+    # at rulespecs/1880-romania.rules:2109
     if r_phase_at_least(g, "D1"):
-        # at rulespecs/1880-romania.rules:2093
+        # at rulespecs/1880-romania.rules:2110
         r_release_capital(g, v_corporation)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2110
+    # at rulespecs/1880-romania.rules:2127
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2111
+        # at rulespecs/1880-romania.rules:2128
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2134
+    # at rulespecs/1880-romania.rules:2151
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2135
+        # at rulespecs/1880-romania.rules:2152
         r_add_debt(g, v_p, (g.state_amount("debt", v_p) // 2))

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-    "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
+    "rulespecs/1880-romania.rules": "f5b561e56b48db91",
     "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-        "rulespecs/1880-romania.rules": "4a247b74bfcbd7fd",
+        "rulespecs/1880-romania.rules": "f5b561e56b48db91",
         "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
@@ -425,6 +425,8 @@ class Game(GameBase):
         "minor_dividend": r_minor_dividend,
         "minor_turn_end": r_minor_turn_end,
         "close_investor": r_close_investor,
+        "round_track_row_free": r_round_track_row_free,
+        "take_round_track_row": r_take_round_track_row,
         "lays_one_tile": r_lays_one_tile,
         "pays_for_track": r_pays_for_track,
         "buys_trains": r_buys_trains,

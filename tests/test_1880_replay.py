@@ -104,7 +104,7 @@ def test_vi_6_the_site_founds_in_three_steps_par_size_and_rights():
     assert_refused(g, P(founder, "choose", choice="ABC"), "VII.3.2")     # 30%: two consecutive phases
     assert_refused(g, P(founder, "choose", choice="AC"), "VII.3.2")
     act(g, P(founder, "choose", choice="BC"))
-    assert g.corp["GWR"]["building_rights"] == "BC" and g.corp["GWR"]["track_row"] == 14
+    assert g.corp["GWR"]["building_rights"] == "BC" and g._track_row("GWR") == 14
     assert acting(g) != founder                                          # the founding was his buy
 
 

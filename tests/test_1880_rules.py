@@ -627,7 +627,7 @@ def test_vi_6_the_founder_puts_the_marker_on_an_empty_row_of_his_choice():
     assert_refused(g, par_action(g, "Cid", "MR", 70, slot=4), "VI.6")   # a price has four rows
     turn(g, "Cid", par_action(g, "Cid", "MR", 70, slot=0))
     turn(g, "Dee", par_action(g, "Dee", "CR", 90, slot=1))
-    assert {s: g.corp[s]["track_row"] for s in ("VRL", "CR", "GWR", "MR")} == \
+    assert {s: g._track_row(s) for s in ("VRL", "CR", "GWR", "MR")} == \
         {"VRL": 3, "CR": 5, "GWR": 14, "MR": 12}
 
 
@@ -638,7 +638,7 @@ def test_vi_6_a_par_price_whose_four_rows_are_taken_cannot_be_chosen():
     to_turn(g, "Ann")
     assert_refused(g, par_action(g, "Ann", "DR", 100), "VI.6", "all four taken")
     act(g, par_action(g, "Ann", "DR", 90))            # another par price still has rows
-    assert g.corp["DR"]["track_row"] == 4
+    assert g._track_row("DR") == 4
 
 
 def test_vii_1_companies_operate_top_to_bottom_on_the_round_track():

@@ -104,7 +104,7 @@ def test_xi_3_amira_founds_her_first_company_at_the_start():
     ours = [c for c in g.corporations if g.attr(c, "amira")]
     assert len(ours) == 1 and ours[0].id != "TR"
     corp = ours[0]
-    assert g.call("par_price", corp) == 70 and g.corp[corp.id]["track_row"] == 12 + 2
+    assert g.call("par_price", corp) == 70 and g._track_row(corp.id) == 12 + 2
     assert g.call("president_certificate", corp).percent == 30 and g.call("president", corp) is None
     assert g.corp[corp.id]["floated"] and g.cash[corp] == 0
     assert g.call("issued_percent", corp) == 30      # her certificate is out of the stack: 20% left in phase A
@@ -119,7 +119,7 @@ def test_xi_3_a_round_track_row_reads_its_par_price_and_place_from_the_track():
     assert [g.call("row_price", r) for r in range(16)] == [100] * 4 + [90] * 4 + [80] * 4 + [70] * 4
     assert [g.call("row_slot", r) for r in range(16)] == [0, 1, 2, 3] * 4
     corp = next(c for c in g.corporations if g.attr(c, "amira"))
-    row = g.corp[corp.id]["track_row"]
+    row = g._track_row(corp.id)
     assert (g.call("row_price", row), g.call("row_slot", row)) == (g.call("par_price", corp), 2)
 
 

@@ -633,37 +633,24 @@ class OperatingRound:
         start = groups.index(int(price)) * rows
         return range(start, start + rows)
 
+    def _track_row(self, corp_id: str) -> int | None:
+        """The row (0 at the top) of the company's round marker on the round track, none if it has none:
+        its par price's rows, at its place among them (the title's state `track_slot`, set by its procedure
+        take_round_track_row)."""
+        slot = self.g.get("state:track_slot", {}).get((corp_id,), 0)
+        if not slot:
+            return None
+        return self._round_track_rows(self.corp[corp_id]["par"])[slot - 1]
+
     def _round_track_taken(self) -> set[int]:
-        return {self.corp[c.id]["track_row"] for c in self.corporations
-                if self.corp[c.id].get("track_row") is not None}
-
-    def b_round_track_row_free(self, price: int, slot: int) -> bool:
-        """round_track_row_free(price, slot): whether row `slot` (0 at the top) of the rows under par price
-        `price` (currency units) is empty on the round track (1880 VI.6: the founder puts the marker on an
-        empty row of his par price; a par price whose rows are all taken may not be chosen); true where
-        the title has no round track."""
-        if self._round_track() is None:
-            return True
-        rows = self._round_track_rows(price)
-        return 0 <= slot < len(rows) and rows[slot] not in self._round_track_taken()
-
-    def b_take_round_track_row(self, corp: Entity, slot: int) -> None:
-        """take_round_track_row(C, slot): C's round marker goes on row `slot` (0 at the top) of the rows
-        under its par price, on the circle of the companies still to act in the current pass (1880 VI.6,
-        VII.1). RuleGap if that row is not free (the par guard must refuse first)."""
-        if self._round_track() is None:
-            return
-        par = self.corp[corp.id]["par"]
-        if not self.b_round_track_row_free(par, slot):
-            raise RuleGap("round_track", f"row {slot} under par {par} is not free for {corp}")
-        self.j.set(self.corp[corp.id], "track_row", self._round_track_rows(par)[slot])
+        return {row for row in (self._track_row(c.id) for c in self.corporations) if row is not None}
 
     def _round_track_slots(self, price: int) -> list[int | None]:
         """The rows (0 at the top of the par price's rows) a founder may choose at par `price`: the empty
         ones; [None] where the title has no round track (the action names no row)."""
         if self._round_track() is None:
             return [None]
-        rows, taken = self._round_track_rows(price), self._round_track_taken()  # `b_round_track_row_free`'s
+        rows, taken = self._round_track_rows(price), self._round_track_taken()  # the title's round_track_row_free
         return [i for i in range(len(rows)) if rows[i] not in taken]
 
     def b_row_after_marker(self) -> int | None:
@@ -673,11 +660,12 @@ class OperatingRound:
         marker")."""
         track_ = self._round_track()
         holder = self.g.get("train_marker")
-        if track_ is None or holder is None or self.corp.get(holder, {}).get("track_row") is None:
+        start = None if track_ is None or holder is None or holder not in self.corp else self._track_row(holder)
+        if start is None:
             return None
         groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
         rows = len(groups) * int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
-        start, taken = self.corp[holder]["track_row"], self._round_track_taken()
+        taken = self._round_track_taken()
         return next((r % rows for r in range(start + 1, start + 1 + rows) if r % rows not in taken), None)
 
 
@@ -691,7 +679,7 @@ class OperatingRound:
 
     def _round_track_key(self, corp: Entity):
         """Operating order on the round track: top row first."""
-        row = self.corp[corp.id].get("track_row")
+        row = self._track_row(corp.id)
         if row is None:
             raise RuleGap("round_track", f"{corp} operates without a row on the round track")
         return row

@@ -44,17 +44,9 @@ class AbilityBuiltins:
         ctx.shared.oracles.append((name, args, v))
         return v
 
-    def b_round_track_row_free(self, ctx: Ctx, price: Any, slot: Any) -> Any:
-        """As GameBase.b_round_track_row_free: which rows of the round track are
-        taken is outside the model, so any answer."""
-        return self.oracle(ctx, "round_track_row_free", (price, slot))
-
     def b_tile_color(self, ctx: Ctx, hex_id: Any) -> Any:
         """As GameBase.b_tile_color: the map is outside the model."""
         return Opaque("the colour of a hex's tile")
-
-    def b_take_round_track_row(self, ctx: Ctx, corp: Any, slot: Any) -> None:
-        """As GameBase.b_take_round_track_row: the round track is outside the model."""
 
     def ability_of(self, ent: Ent, key: str) -> dict | None:
         for a in self.m.data.get(ent, {}).get("children") or ():
