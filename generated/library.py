@@ -1148,8 +1148,19 @@ def r_held_certificates(g, v_holder, v_corporation):
 def r_phase_at_least(g, v_name):
     """phase_at_least(P): the phase P has begun: the current phase is P or a later one (library '18xx' function phase_at_least)"""
     # at rulespecs/lib/18xx.rules:682
+    _once_phase_number = None
     return any(
-        ((g.attr(v_p, "key") == v_name) and (g.attr(v_p, "number") <= g.name("phase_number")))
+        (
+            (g.attr(v_p, "key") == v_name)
+            and (
+                g.attr(v_p, "number")
+                <= (
+                    _once_phase_number
+                    if _once_phase_number is not None
+                    else (_once_phase_number := g.name("phase_number"))
+                )
+            )
+        )
         for v_p in g.name("phases")
     )
 
@@ -1157,21 +1168,80 @@ def r_phase_at_least(g, v_name):
 def r_phase_group(g):
     """phase_group(): the current phase's group (a letter a title gives several phases), or its name where it has none (library '18xx' function phase_group)"""
     # at rulespecs/lib/18xx.rules:685
+    _once_phase_number = None
+    _once_phases = None
     return (
-        g.attr(g.name("phases")[(g.name("phase_number") - 1)], "group")
-        if (g.attr(g.name("phases")[(g.name("phase_number") - 1)], "group") != None)
-        else g.attr(g.name("phases")[(g.name("phase_number") - 1)], "key")
+        g.attr(
+            (_once_phases if _once_phases is not None else (_once_phases := g.name("phases")))[
+                (
+                    (
+                        _once_phase_number
+                        if _once_phase_number is not None
+                        else (_once_phase_number := g.name("phase_number"))
+                    )
+                    - 1
+                )
+            ],
+            "group",
+        )
+        if (
+            g.attr(
+                (_once_phases if _once_phases is not None else (_once_phases := g.name("phases")))[
+                    (
+                        (
+                            _once_phase_number
+                            if _once_phase_number is not None
+                            else (_once_phase_number := g.name("phase_number"))
+                        )
+                        - 1
+                    )
+                ],
+                "group",
+            )
+            != None
+        )
+        else g.attr(
+            (_once_phases if _once_phases is not None else (_once_phases := g.name("phases")))[
+                (
+                    (
+                        _once_phase_number
+                        if _once_phase_number is not None
+                        else (_once_phase_number := g.name("phase_number"))
+                    )
+                    - 1
+                )
+            ],
+            "key",
+        )
     )
 
 
 def r_prices_frozen(g):
     """prices_frozen(): whether the current phase is one the market's frozen_in names (no price moves) (library '18xx' function prices_frozen)"""
     # at rulespecs/lib/18xx.rules:688
+    _once_phase_number = None
+    _once_phases = None
     return any(
         (
             (g.attr(v_m, "frozen_in") != None)
             and (
-                g.attr(g.name("phases")[(g.name("phase_number") - 1)], "key")
+                g.attr(
+                    (
+                        _once_phases
+                        if _once_phases is not None
+                        else (_once_phases := g.name("phases"))
+                    )[
+                        (
+                            (
+                                _once_phase_number
+                                if _once_phase_number is not None
+                                else (_once_phase_number := g.name("phase_number"))
+                            )
+                            - 1
+                        )
+                    ],
+                    "key",
+                )
                 in g.attr(v_m, "frozen_in")
             )
         )
@@ -1182,8 +1252,20 @@ def r_prices_frozen(g):
 def r_train_limit(g, v_corporation):
     """train_limit(C): the most trains C may own: the current phase's train limit, raised by C's take-overs (library '18xx' function train_limit)"""
     # at rulespecs/lib/18xx.rules:692
+    _once_phase_number = None
     return sum(
-        (g.attr(v_p, "train_limit") if (g.attr(v_p, "number") == g.name("phase_number")) else 0)
+        (
+            g.attr(v_p, "train_limit")
+            if (
+                g.attr(v_p, "number")
+                == (
+                    _once_phase_number
+                    if _once_phase_number is not None
+                    else (_once_phase_number := g.name("phase_number"))
+                )
+            )
+            else 0
+        )
         for v_p in g.name("phases")
     ) + g.state_amount("train_limit_bonus", v_corporation)
 

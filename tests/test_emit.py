@@ -270,3 +270,31 @@ def test_an_engine_whose_title_module_is_missing_is_built_in_memory(loaded, tmp_
     assert "t_1800.py cannot be loaded" in note and "d_1800.py does not exist" in note
     assert "rulec compile" in note and "generated.t_1800" not in sys.modules
     assert Game.DATA.title == "1800" and "a_buy_shares" in vars(sys.modules[Game.__module__])
+
+
+def test_a_function_reads_the_phase_number_once_a_call_and_only_where_it_did():
+    """`train_limit`'s `sum(p in phases: p.number == phase_number ? ...)` reads phase_number once a call
+    (not once a phase card), and, as before, not at all where there are no phases (where it would refuse)."""
+    from generated import library
+
+    class Game:
+        def __init__(self, phases):
+            self.phases, self.reads = phases, 0
+
+        def name(self, name):
+            if name == "phases":
+                return list(self.phases)
+            assert name == "phase_number" and self.phases, "phase_number read without phases"
+            self.reads += 1
+            return 2
+
+        def attr(self, record, field):
+            return record[field]
+
+        def state_amount(self, state, who):
+            return 1 if state == "train_limit_bonus" else 0
+
+    game = Game([{"number": n, "train_limit": 5 - n} for n in (1, 2, 3)])
+    assert library.r_train_limit(game, "C") == 4 and game.reads == 1
+    assert library.r_train_limit(game, "C") == 4 and game.reads == 2  # read again by the next call
+    assert library.r_train_limit(Game([]), "C") == 1

@@ -281,6 +281,12 @@ class Compiler:
         self.constants.update(c.name for c in title.clauses if c.kind in ("action", "enum"))
         #: the declared states (`state NAME: set[...]`), read `NAME(a, b)` and written `set NAME(a, b) = v`
         self.states = {c.name: c.decl for c in title.clauses if isinstance(c.decl, s.StateDecl)}
+        #: while a function's result is compiled: how often it reads each of ONCE_NAMES ([reads, reads in
+        #: a quantifier's body]), those read once a call, the quantifier bodies and iterables it is in
+        self._once: dict[str, list[int]] | None = None
+        self._once_emit: frozenset[str] = frozenset()
+        self._in_body = 0
+        self._in_iterable = False
 
     def rule_for(self, exprs, default: str) -> str:
         """The citation a guard names: the title's citations of the
@@ -309,7 +315,17 @@ class Compiler:
             if e.name in scope.locals:
                 return _ident(e.name)
             if e.name in VALUES:  # the holders: `bank` is the bank, not the title's `bank:` size
-                return f"g.name({e.name!r})"
+                read = f"g.name({e.name!r})"
+                if self._once is None or e.name not in self.ONCE_NAMES or self._in_iterable:
+                    return read
+                # in a function, a value the state gives read once a call (`Compiler.routine`)
+                uses = self._once.setdefault(e.name, [0, 0])
+                uses[0] += 1
+                uses[1] += self._in_body > 0
+                if e.name not in self._once_emit:
+                    return read
+                held = f"_once_{e.name}"
+                return f"({held} if {held} is not None else ({held} := {read}))"
             if e.name in self.param_defaults:
                 read = f"g.param_or({e.name!r}, {py_value(self.param_defaults[e.name])})"
                 return f"g.as_entities({read})" if e.name in self.entity_params else read
@@ -374,8 +390,17 @@ class Compiler:
         if isinstance(e, s.Quantifier):
             var = _ident(e.var)
             inner = _Scope(scope.locals | {e.var}, scope.routines)
-            domain = self.expr(e.domain, scope)
-            body = self.expr(e.body, inner)
+            # (no assignment expression may stand in a comprehension's iterable)
+            was, self._in_iterable = self._in_iterable, True
+            try:
+                domain = self.expr(e.domain, scope)
+            finally:
+                self._in_iterable = was
+            self._in_body += 1
+            try:
+                body = self.expr(e.body, inner)
+            finally:
+                self._in_body -= 1
             if e.kind == "all":
                 return f"all({body} for {var} in {domain})"
             if e.kind == "any":
@@ -452,6 +477,27 @@ class Compiler:
                 out.append(f"{pad}raise IllegalAction({st.message!r}, rule={cite!r}, at={_at(st.span)!r})")
         return out
 
+    #: builtin values a function's call reads once where it reads them for each element of a quantifier
+    #: or more than once (none of them is ever none, the mark of one not yet read): the state does not
+    #: change while a function is evaluated, and the read is made where the expression first makes it,
+    #: so the same value and the same refusal (a title without phases reads no `phase_number` in
+    #: `sum(p in phases: ...)`)
+    ONCE_NAMES = frozenset({"phase_number", "phases", "train_cards", "markets"})
+
+    def _function_result(self, result, scope: _Scope) -> list[str]:
+        """A function's body: its result returned, after the marks of the values read once a call."""
+        self._once, self._once_emit = {}, frozenset()
+        try:
+            self.expr(result, scope)  # which of ONCE_NAMES it reads, and where
+            self._once_emit = frozenset(name for name, (reads, in_body) in self._once.items()
+                                        if reads > 1 or in_body)
+            self._once = {}
+            value = self.expr(result, scope)
+            held = [f"    _once_{name} = None" for name in sorted(self._once_emit)]
+        finally:
+            self._once, self._once_emit = None, frozenset()
+        return held + [f"    return {value}"]
+
     def routine(self, clause: Clause) -> str:
         decl: s.Routine = clause.decl  # type: ignore[assignment]
         prefix = "a_" if decl.kind == "action" else "r_"
@@ -469,7 +515,7 @@ class Compiler:
             at = _at(getattr(decl.result, "span", None) or clause.span)
             if at is not None:
                 lines.append(f"    # at {at}")
-            lines.append(f"    return {self.expr(decl.result, scope)}")
+            lines.extend(self._function_result(decl.result, scope))
         else:
             lines.extend(self.stmts(decl.body, scope, rule, 1))
         return "\n".join(lines)
