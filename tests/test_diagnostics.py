@@ -171,6 +171,32 @@ def test_E011_an_enum_value_given_twice(clause, at_value, first, words):
     assert at(d) == at_value and words in d.message, d.message
     assert (d.notes[0][0].line, d.notes[0][0].column) == first
 
+@pytest.mark.parametrize("clause, at_value, first, words", [
+    ('train "3" §1 {\n    distance: 3 §1\n    distance: 4 §1\n  }', (4, 5), (3, 5),
+     "train `3` gives the property `distance` twice"),
+    ('kind bond "b" {\n    param rate: int "r"\n    param rate: money "r"\n  }', (4, 5), (3, 5),
+     "kind bond declares the property `rate` twice"),
+    ('market m §1 { rows: [[(price: 70, price: 75)]] §1 }', (2, 37), (2, 26),
+     "a record gives the field `price` twice"),
+])
+def test_E011_a_property_given_twice_in_one_block(clause, at_value, first, words):
+    """`train "3" { distance: 3  distance: 4 }` checked clean and the engine read the first value,
+    silently dropping the second (likewise a kind's parameter declared twice, a record's field).
+    E011 at the second, a note at the first."""
+    loaded = check_source(f'title "t" {{\n  {clause}\n}}\n')
+    d = only(loaded, "E011")
+    assert at(d) == at_value and words in d.message, d.message
+    assert (d.notes[0][0].line, d.notes[0][0].column) == first
+
+
+def test_E011_an_amend_giving_a_property_twice():
+    base = 'title "b" {\n  private MT §1 { cost: $20 }\n}'
+    loaded = check_source('title "t" extends "b" {\n  amend private MT §1 { cost: $25 §1  cost: $30 §1 }\n}',
+                          extra={"b.rules": base})
+    d = only(loaded, "E011")
+    assert at(d) == (2, 39) and "amend private `MT` gives the property `cost` twice" in d.message, d.message
+
+
 def test_E011_redefining_an_inherited_clause_needs_replace():
     base = 'title "b" {\n  private MT §1 { cost: $20 }\n}'
     loaded = check_source('title "t" extends "b" {\n  private MT §1 { cost: $25 }\n}', extra={"b.rules": base})
