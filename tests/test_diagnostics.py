@@ -372,3 +372,21 @@ def test_check_format_json(tmp_path, capsys):
     (d,) = [x for x in data if x["code"] == "E001"]
     assert d["span"]["line"] == 2 and d["span"]["column"] == 6
     assert d["severity"] == "error"
+
+
+@pytest.mark.parametrize("body, column, says", [
+    ("3", 27, "states a number"),
+    ('"all paid"', 27, "states a string"),
+    ("$0", 27, "states money"),
+])
+def test_E038_an_invariant_that_is_no_condition(body, column, says):
+    """`invariant paid "..." { 3 }` checked clean: the monitor took the number's truth and the
+    invariant could never fail. E038 at the value."""
+    loaded = check_source(f'title "t" {{\n  invariant paid "p" §1 {{ {body} }}\n}}\n')
+    d = only(loaded, "E038")
+    assert at(d) == (2, column) and says in d.message, d.message
+
+
+def test_an_invariant_that_is_a_condition_is_no_E038():
+    loaded = check_source('title "t" {\n  invariant paid "p" §1 { 1 < 2 and not false }\n}\n')
+    assert "E038" not in codes(loaded)

@@ -226,6 +226,16 @@ class ExpressionTypes:
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
         for clause in self.title.clauses:
             decl = clause.decl
+            if isinstance(decl, s.Invariant):
+                # `invariant x { 3 }`: the monitor took the number's truth and never failed
+                what = _certain_type(decl.expr, states)
+                if what not in (None, "true or false"):
+                    self.out.append(error(
+                        "E038", f"invariant `{decl.name}` states {what}, not true or false",
+                        decl.expr.span or decl.span,
+                        help="an invariant is a condition every state meets: a comparison (`cash(h) >= 0`), "
+                             "`all(x in xs: ...)`, `not`, a flag"))
+                continue
             if not isinstance(decl, (s.Routine, s.Trigger)):
                 continue
             shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
