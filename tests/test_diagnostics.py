@@ -390,3 +390,19 @@ def test_E038_an_invariant_that_is_no_condition(body, column, says):
 def test_an_invariant_that_is_a_condition_is_no_E038():
     loaded = check_source('title "t" {\n  invariant paid "p" §1 { 1 < 2 and not false }\n}\n')
     assert "E038" not in codes(loaded)
+
+
+@pytest.mark.parametrize("param, settable", [("P: player", False), ("X: private", False), ("C: corporation", True),
+                                             ("C: company", True)])
+def test_E038_setting_a_field_of_what_has_no_fields_to_set(param, settable):
+    """`action a(P: player) { set P.wibble = 3 }` checked clean, and the engine refused the action every
+    time ("cannot set Player 1.wibble"): only a corporation's or a minor's record takes a field.
+    E038 at the target; a corporation's (or a company's, which may be one) is left alone."""
+    name = param.split(":")[0]
+    line = f'  action a({param}) "a" §1 {{ set {name}.wibble = 3 }}'
+    loaded = check_source(f'title "t" {{\n{line}\n}}\n')
+    if settable:
+        assert "E038" not in codes(loaded)
+    else:
+        d = only(loaded, "E038")
+        assert at(d) == (2, line.index(f"{name}.wibble") + 1) and f"`set {name}.wibble`" in d.message, d.message

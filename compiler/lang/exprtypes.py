@@ -160,6 +160,11 @@ _NO_MONEY_HOLDERS = {"pool": "the bank pool", "initial_offering": "the IPO", "de
 _MONEY_COMPONENTS = frozenset({"player", "corporation", "minor"})
 
 
+#: the components whose fields a rule may `set` (`DslSupport.set_attr`: a corporation's, a minor's record;
+#: a `company` may be either)
+_SETTABLE = frozenset({"corporation", "minor", "company"})
+
+
 def _component_types(type_: s.TypeRef) -> frozenset[str] | None:
     """The component kinds a parameter of type `type_` certainly is one of (`_COMPONENT_TYPES`), or None
     when it may be something else (a number, a list, an enum's value, a kind of the title's)."""
@@ -281,6 +286,17 @@ class ExpressionTypes:
                             stmt.domain.span or stmt.span,
                             help="a `for` goes over a list, a set or a map: players, corporations, "
                                  "trains(corporation), a list parameter, ..."))
+                elif isinstance(stmt, s.Assign) and isinstance(stmt.target, s.Member) \
+                        and isinstance(stmt.target.obj, s.Name) and stmt.target.obj.name in single:
+                    param = single[stmt.target.obj.name]
+                    kinds = _component_types(param.type)
+                    if kinds and not kinds & _SETTABLE:
+                        self.out.append(error(
+                            "E038", f"`set {param.name}.{stmt.target.name}` sets a field of the parameter "
+                                    f"`{param.name}: {param.type}`: only a corporation's or a minor's fields are set",
+                            stmt.target.span or stmt.span,
+                            help="the engine refuses it every time (`cannot set`): keep what the rule needs in a "
+                                 "`state` (`state NAME: set[player] ...`, `set NAME(x) = true`)"))
                 elif isinstance(stmt, s.Assign) and isinstance(stmt.target, s.Call) \
                         and isinstance(stmt.target.func, s.Name) and stmt.target.func.name in own:
                     state = own[stmt.target.func.name]
