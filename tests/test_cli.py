@@ -1021,3 +1021,12 @@ def test_play_of_a_variant_outside_rulespecs_plays_it_on_its_title(tmp_path, cap
 
     assert main(["play", str(paths.RULESPECS / "1846.rules"), "--variant", "Two-Player", "--games", "0"]) == 0
     assert capsys.readouterr().out.startswith("1846 (Two-Player), 2 players")
+
+
+def test_verify_names_a_path_as_a_path(capsys):
+    """`rulec verify mine/1846.rules` (as `play` and `validate` take a path) said "no title or variant
+    'mine/1846.rules'": verify proves the titles of rulespecs/ by name; it now says so and names
+    `rulec build PATH --out DIR`, which proves a title of one's own."""
+    assert main(["verify", "mine/1846.rules"]) == 2
+    err = capsys.readouterr().err
+    assert "mine/1846.rules is a path" in err and "rulec build PATH --out DIR" in err

@@ -844,6 +844,13 @@ def cmd_verify(args) -> int:
         print(f"rulec verify: --scheduler {args.scheduler}: {why} (a Dask scheduler's address, tcp://HOST:PORT)",
               file=sys.stderr)
         return EXIT_USAGE
+    for name in args.titles or ():
+        if name.endswith(".rules") or Path(name).name != name:
+            # a path read as a title's name said "no title or variant 'mine/1846.rules'"
+            print(f"rulec verify: {name} is a path; verify proves the titles of rulespecs/ by name "
+                  "(`rulec titles`); a title of one's own is proved by `rulec build PATH --out DIR`",
+                  file=sys.stderr)
+            return EXIT_USAGE
     try:
         return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs,
                    scheduler=args.scheduler)
