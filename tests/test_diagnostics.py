@@ -406,3 +406,43 @@ def test_E038_setting_a_field_of_what_has_no_fields_to_set(param, settable):
     else:
         d = only(loaded, "E038")
         assert at(d) == (2, line.index(f"{name}.wibble") + 1) and f"`set {name}.wibble`" in d.message, d.message
+
+
+@pytest.mark.parametrize("caller, wrong", [
+    ("P: player", True),
+    ("X: private", True),
+    ("C: corporation", False),
+    ("M: minor", False),           # a minor is a corporation of the runtime (1846's minor_dividend)
+    ("C: company", False),         # a company may be a corporation
+])
+def test_E036_a_parameter_of_another_kind_given_to_a_procedure(caller, wrong):
+    """`action a(P: player) { do float_it(P) }` with `procedure float_it(C: corporation)` checked clean,
+    and the engine set a field of the player (refused every time) where the rule meant a corporation."""
+    name = caller.split(":")[0]
+    line = f'  action a({caller}) "a" §1 {{ do float_it({name}) }}'
+    loaded = check_source('title "t" {\n  procedure float_it(C: corporation) "f" §1 { set C.floated = true }\n'
+                          f'{line}\n}}\n')
+    if not wrong:
+        assert "E036" not in codes(loaded), [d.message for d in loaded.diagnostics]
+        return
+    d = only(loaded, "E036")
+    assert at(d) == (3, line.index(f"float_it({name})") + 10), at(d)
+    assert f"`float_it`'s parameter `C` is corporation; this call gives it the parameter `{caller}`" in d.message
+
+
+def test_E036_a_parameter_bound_again_is_left_alone():
+    """A `let` or a quantifier binding the parameter's name again makes it something else there."""
+    loaded = check_source('title "t" {\n  procedure float_it(C: corporation) "f" §1 { set C.floated = true }\n'
+                          '  action a(P: player) "a" §1 { for P in corporations { do float_it(P) } }\n}\n')
+    assert "E036" not in codes(loaded)
+
+
+def test_E037_a_state_part_given_a_parameter_of_another_kind():
+    """`state paid: set[player]` read and set with a corporation parameter checked clean: the engine kept
+    the corporation in a set of players, which the z3 model reads as a player. E037 at each use."""
+    loaded = check_source('title "t" {\n  state paid: set[player] "p" §1\n'
+                          '  action a(C: corporation) "a" §1 {\n    require not paid(C) else "once" §1\n'
+                          '    set paid(C) = true\n  }\n}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E037"]
+    assert [at(d) for d in found] == [(4, 22), (5, 14)], [(at(d), d.message) for d in found]
+    assert "its part is a player; `C` is the parameter `C: corporation`" in found[0].message

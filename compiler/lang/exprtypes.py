@@ -176,6 +176,32 @@ def _component_types(type_: s.TypeRef) -> frozenset[str] | None:
     return None
 
 
+def typed_params(decl) -> dict[str, frozenset[str]]:
+    """A routine's parameters typed by components only (`P: player`), where nothing in its body binds the
+    name again (a `let`, a `for`, a quantifier's variable): what each certainly is, by its kinds."""
+    if not isinstance(decl, s.Routine):
+        return {}
+    bound = {node.name for node in s.walk(decl.body) if isinstance(node, s.Let)} \
+        | {node.var for node in s.walk(decl.body) if isinstance(node, (s.For, s.Quantifier))}
+    out = {}
+    for param in decl.params:
+        kinds = _component_types(param.type)
+        if kinds and param.name not in bound:
+            out[param.name] = kinds
+    return out
+
+
+#: the component kinds that one value may be under either name: a company is a corporation, a minor or a
+#: private; a minor is a corporation of the runtime (the library's procedures take it as one)
+_ALSO = {"company": {"corporation", "minor", "private"}, "corporation": {"minor", "company"},
+         "minor": {"corporation", "company"}, "private": {"company"}}
+
+
+def kinds_meet(given: frozenset[str], wanted) -> bool:
+    """Whether a value of one of the kinds `given` may be of one of the kinds `wanted`."""
+    return any(g == w or w in _ALSO.get(g, ()) for g in given for w in wanted)
+
+
 def _no_collection(type_: s.TypeRef) -> bool:
     """Whether a parameter of type `type_` is certainly no collection: no list, set or map, and every
     alternative a number, money, a flag, a string, a component, or an inline enum's value."""

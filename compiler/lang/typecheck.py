@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, Span, error
-from compiler.lang.exprtypes import _COMPONENT_TYPES, EnumValuesRead, ExpressionTypes, _certain_type, shape
+from compiler.lang.exprtypes import (_COMPONENT_TYPES, EnumValuesRead, ExpressionTypes, _certain_type, kinds_meet,
+                                     shape, typed_params)
 from compiler.lang.ir import Title
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
@@ -604,6 +605,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
             shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
+            typed = typed_params(decl)
             for node in _named_calls(decl):
                 if not (node.func.name in states and node.func.name not in shadowed):
                     continue
@@ -616,6 +618,13 @@ class Checker(ExpressionTypes, EnumValuesRead):
                         node.span, help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"))
                     continue
                 for kind, arg in zip(state.element, node.args):
+                    if isinstance(arg, s.Name) and arg.name in typed and not kinds_meet(typed[arg.name], {kind}):
+                        self.out.append(error(
+                            "E037", f"state `{state.name}` is {state.type}: its part is a {kind}; `{arg.name}` is "
+                                    f"the parameter `{arg.name}: {' | '.join(sorted(typed[arg.name]))}`",
+                            arg.span or node.span,
+                            help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"))
+                        continue
                     if kind not in enums:
                         continue
                     # a literal of an enum part: a string, or a bare name that is another enum's value
@@ -659,7 +668,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
                 unknown = [k for k, _ in node.kwargs if k not in names]
                 missing = [p.name for p in callee.params if p.name not in given and p.default is None]
                 if len(node.args) <= len(names) and not unknown and not missing:
-                    self._argument_types(node, callee)
+                    self._argument_types(node, callee, typed_params(decl))
                     continue
                 wanted = ", ".join(names) or "no arguments"
                 given_n = len(node.args) + len(node.kwargs)
@@ -672,7 +681,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
                     help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}",
                 ))
 
-    def _argument_types(self, node: s.Call, callee: s.Routine) -> None:
+    def _argument_types(self, node: s.Call, callee: s.Routine, typed: dict[str, frozenset[str]]) -> None:
         """E036 for a literal argument certainly not of its parameter's type: a number, money, a string or a
         list given to a component (`do give(5, player)`), true or false, a string or a collection given to
         an amount, a number, a string or a collection given to a flag. The engine would bind it as it is and
@@ -689,6 +698,15 @@ class Checker(ExpressionTypes, EnumValuesRead):
             if kinds == {"phase"} and isinstance(arg, (s.Str, s.Int)):
                 # a phase named by its key (`phase_at_least("4")`, a library function): one the title has
                 self._reference(str(arg.value), "phase", arg.span or node.span)
+                continue
+            if isinstance(arg, s.Name) and arg.name in typed and kinds <= _COMPONENT_TYPES:
+                # the caller's own parameter, typed another kind (`do float_it(P)` with `P: player`)
+                if not kinds_meet(typed[arg.name], kinds):
+                    self.out.append(error(
+                        "E036", f"`{callee.name}`'s parameter `{param.name}` is {type_}; this call gives it the "
+                                f"parameter `{arg.name}: {' | '.join(sorted(typed[arg.name]))}`",
+                        arg.span or node.span,
+                        help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}"))
                 continue
             what = _certain_type(arg, {})
             if what is None:
