@@ -446,3 +446,17 @@ def test_E037_a_state_part_given_a_parameter_of_another_kind():
     found = [d for d in loaded.diagnostics if d.code == "E037"]
     assert [at(d) for d in found] == [(4, 22), (5, 14)], [(at(d), d.message) for d in found]
     assert "its part is a player; `C` is the parameter `C: corporation`" in found[0].message
+
+
+@pytest.mark.parametrize("phase, wrong", [('"9"', True), ('"3"', False), ("3", False)])
+def test_E022_a_trigger_on_the_start_of_no_phase(phase, wrong):
+    """`trigger t on phase_start("9")` in a title with no phase "9" checked clean: the runtime raises
+    phase_start with the phase's key, the filter was never met and the rule silently never ran."""
+    line = f'  trigger t on phase_start({phase}) "t" §1 {{ do close_all(privates) }}'
+    loaded = check_source('title "t" {\n  phase "2" §1 { }\n  phase "3" §1 { }\n' + line + '\n}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E022"]
+    if not wrong:
+        assert not found, [d.message for d in found]
+        return
+    assert len(found) == 1 and "no phase `9`" in found[0].message, [d.message for d in found]
+    assert at(found[0]) == (4, line.index(phase) + 1)

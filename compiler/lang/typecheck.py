@@ -472,6 +472,13 @@ class Checker(ExpressionTypes, EnumValuesRead):
                             "E015", f"no trigger is on `{st.event}`: this `emit` starts nothing"
                                     + did_you_mean(nearest(st.event, sorted(awaited))),
                             st.span, help="write `trigger NAME on EVENT { ... }` for it, or emit an event a trigger is on"))
+        # `on phase_start("9")` in a title with no phase "9": the filter is never met, the rule never runs
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if isinstance(decl, s.Trigger) and decl.event.name == "phase_start" and decl.event.args \
+                    and isinstance(decl.event.args[0], (s.Str, s.Int)):
+                arg = decl.event.args[0]
+                self._reference(str(arg.value), "phase", arg.span or decl.span)
         # the library's triggers wait for events some titles raise and others do not (close_privates)
         triggers = [clause.decl for clause in self.title.clauses
                     if isinstance(clause.decl, s.Trigger) and clause.origin.kind != "library"]
