@@ -95,7 +95,7 @@ def test_E020_a_value_its_meaning_rules_out(clause, column, words):
 
 def test_E020_a_corporations_own_float_over_its_whole():
     loaded = check_source('title "t" {\n  uses lib "18xx"\n  players: 2..4 §1\n'
-                          '  corporation PRR "Pennsylvania" §1 {\n    float: 120%\n    shares: [20%, 10%]\n  }\n}\n',
+                          '  corporation PRR "Pennsylvania" §1 {\n    float: 120%\n    shares: [20%, 80%]\n  }\n}\n',
                           with_library=True)
     found = [d for d in loaded.diagnostics if d.code == "E020"]
     assert [(d.span.line, d.span.column) for d in found] == [(5, 12)] and "not 120%" in found[0].message, found
@@ -460,3 +460,19 @@ def test_E022_a_trigger_on_the_start_of_no_phase(phase, wrong):
         return
     assert len(found) == 1 and "no phase `9`" in found[0].message, [d.message for d in found]
     assert at(found[0]) == (4, line.index(phase) + 1)
+
+
+@pytest.mark.parametrize("shares, total", [("[40%, 20%, 20%]", 80), ("[40%, 20%, 20%, 20%, 20%]", 120)])
+def test_E020_certificates_that_do_not_make_100_percent(shares, total):
+    """A corporation's `shares: [40%, 20%, 20%]` checked clean, and `rulec play` then failed every game at
+    its first action (the monitor's shares_sum_to_100). E020 at the list."""
+    loaded = check_source('title "t" {\n  corporation PRR "Pennsylvania" §1 {\n'
+                          f'    shares: {shares} §1\n  }}\n}}\n')
+    d = only(loaded, "E020")
+    assert at(d) == (3, 13) and f"make {total}%, not 100%" in d.message, d.message
+
+
+def test_certificates_that_make_100_percent_are_no_E020():
+    loaded = check_source('title "t" {\n  corporation PRR "P" §1 {\n    shares: [20%, 10%, 10%, 10%, 10%, 10%, 10%, '
+                          '10%, 10%] §1\n  }\n}\n')
+    assert "E020" not in codes(loaded)
