@@ -1030,3 +1030,18 @@ def test_verify_names_a_path_as_a_path(capsys):
     assert main(["verify", "mine/1846.rules"]) == 2
     err = capsys.readouterr().err
     assert "mine/1846.rules is a path" in err and "rulec build PATH --out DIR" in err
+
+
+@pytest.mark.parametrize("make, reason", [
+    (lambda p: None, "No such file or directory"),
+    (lambda p: p.mkdir(), "Is a directory"),
+    (lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe"), "not UTF-8 text"),
+])
+def test_replay_of_an_unreadable_file_says_why_in_one_line(tmp_path, capsys, make, reason):
+    """`rulec replay missing.json` said "cannot read missing.json: [Errno 2] No such file or directory:
+    'missing.json'", Python's text naming the path twice; a binary file the codec's position."""
+    path = tmp_path / "log.json"
+    make(path)
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"rulec replay: cannot read {path}: {reason}\n", err

@@ -488,7 +488,10 @@ def cmd_replay(args) -> int:
         print(f"rulec replay: {_json_error(args.log, text, exc)}", file=sys.stderr)
         return EXIT_FAIL
     except (OSError, ValueError) as exc:
-        print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
+        # the reason alone ("No such file or directory"), not OSError's text, which names the path again
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else \
+            "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else str(exc)
+        print(f"rulec replay: cannot read {args.log}: {reason}", file=sys.stderr)
         return EXIT_FAIL
     from compiler.runtime.sitelog import LogError, check_log
 
