@@ -1045,3 +1045,25 @@ def test_replay_of_an_unreadable_file_says_why_in_one_line(tmp_path, capsys, mak
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
     assert err == f"rulec replay: cannot read {path}: {reason}\n", err
+
+
+def test_play_of_an_errata_file_names_its_title_and_map(capsys):
+    """`rulec play OVERLAY.rules` (a map overlay, errata of one title) said "defines no title; name a file
+    of one title": it now says whose errata it is and the command that plays it."""
+    overlay = "tests/fixtures/18gj_test_map.rules"
+    assert main(["play", overlay, "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"rulec play: {overlay} is errata of '18 Grand Junction', no title: play it on its title with "
+                   f"`rulec play '18 Grand Junction' --map {overlay}`\n"), err
+
+
+def test_play_of_a_folder_of_copies_names_each_title_once(tmp_path, capsys):
+    """A folder holding the toy title three times (and a variant of it each time) listed "Toy, Toy, Toy"."""
+    from tests.conftest import TOY
+
+    toy = (TOY / "toy.rules").read_text(encoding="utf-8")
+    for i in range(3):
+        (tmp_path / f"toy{i}.rules").write_text(toy, encoding="utf-8")
+    assert main(["play", str(tmp_path), "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "defines 3 titles (Toy);" in err, err
