@@ -476,3 +476,14 @@ def test_certificates_that_make_100_percent_are_no_E020():
     loaded = check_source('title "t" {\n  corporation PRR "P" §1 {\n    shares: [20%, 10%, 10%, 10%, 10%, 10%, 10%, '
                           '10%, 10%] §1\n  }\n}\n')
     assert "E020" not in codes(loaded)
+
+
+def test_E024_in_a_title_without_a_library_says_so():
+    """`title "X" { players: 2 }` without `uses lib` gave E024 with the help "the title's parameters: ; ...",
+    an empty list; it now says there are none and that the title uses no library."""
+    loaded = check_source('title "X" {\n  players: 2 §1\n}\n')
+    d = only(loaded, "E024")
+    assert d.help.startswith('the title\'s parameters: none (the title uses no library: `uses lib "18xx"`'), d.help
+    with_lib = check_source('title "X" {\n  uses lib "18xx"\n  playerz: 2 §1\n}\n', with_library=True)
+    d = only(with_lib, "E024")
+    assert "did you mean `players`" in d.message and "none" not in d.help.split(";")[0], (d.message, d.help)

@@ -1132,9 +1132,13 @@ class Checker(ExpressionTypes, EnumValuesRead):
         suggestions = nearest(name, known)
         declare = (f"`kind {kind.name} {{ param {name}: TYPE \"meaning\" }}`" if kind is not None
                    else f"`param {name}: TYPE \"meaning\"`")
+        # none declared (a title that uses no library): its help listed "the title's parameters: ;"
+        listed = f"{owner}: {listing(known)}" if known else f"{owner}: none" + (
+            " (the title uses no library: `uses lib \"18xx\"` declares the common ones)"
+            if kind is None and not self.title.libraries else "")
         self.out.append(error(
             "E024", f"unknown property `{name}`: not one of {owner}" + did_you_mean(suggestions), span,
-            help=f"{owner}: {listing(known)}; a property of the title's own is declared with {declare}",
+            help=f"{listed}; a property of the title's own is declared with {declare}",
             suggestions=tuple(suggestions),
         ))
 
