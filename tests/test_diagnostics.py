@@ -487,3 +487,27 @@ def test_E024_in_a_title_without_a_library_says_so():
     with_lib = check_source('title "X" {\n  uses lib "18xx"\n  playerz: 2 §1\n}\n', with_library=True)
     d = only(with_lib, "E024")
     assert "did you mean `players`" in d.message and "none" not in d.help.split(";")[0], (d.message, d.help)
+
+
+@pytest.mark.parametrize("body, says", [
+    ("set cert_limit = 5", "`cert_limit` is a property of the title"),
+    ("set ready(P) = true", "`ready` is a function, not a state"),
+    ("set cash(P) = 5", "`cash` is no declared state"),
+    ("set counter = 1", "`counter` is no local of the rule"),
+])
+def test_E038_a_set_of_what_the_engine_cannot_assign(body, says):
+    """`set cert_limit = 5` (a property) or `set ready(P) = true` (a function) checked clean, and `rulec play`
+    then failed: "cannot compile Toy: `set` assigns to a local, an entity's field or a declared state's
+    element". E038 at the target, as the emitter would refuse it."""
+    line = f'  action a(P: player) "a" §1 {{ {body} }}'
+    loaded = check_source('title "t" {\n  cert_limit: 3 §1\n  function ready(P: player) "r" §1 = true\n'
+                          f'{line}\n}}\n')
+    d = only(loaded, "E038")
+    assert at(d) == (4, line.index(body) + 5) and says in d.message, (at(d), d.message)
+
+
+def test_a_set_of_a_local_a_parameter_a_field_or_a_state_is_no_E038():
+    loaded = check_source('title "t" {\n  state paid: set[player] "p" §1\n'
+                          '  action a(P: player, C: corporation) "a" §1 {\n    let x = 1\n    set x = 2\n'
+                          '    set P = P\n    set C.floated = true\n    set paid(P) = true\n  }\n}\n')
+    assert "E038" not in codes(loaded), [d.message for d in loaded.diagnostics]

@@ -176,6 +176,31 @@ def _component_types(type_: s.TypeRef) -> frozenset[str] | None:
     return None
 
 
+def _unassignable(target, decl, states: dict, clauses: dict[str, str]) -> str | None:
+    """Why `set TARGET = ...` names nothing the engine can assign (as `compiler.emit.emitter` lowers it: an
+    entity's field, a declared state's element, a local), or None: `set cert_limit = 5` (a property) or
+    `set can_buy(P) = true` (a function) checked clean and the emitter refused the title in play."""
+    if isinstance(target, s.Member):
+        return None
+    if isinstance(target, s.Call) and isinstance(target.func, s.Name):
+        name = target.func.name
+        if name in states and not target.kwargs:
+            return None
+        kind = clauses.get(name)
+        return f"`{name}` is {'a ' + kind if kind else 'no declared state'}" + (
+            ", not a state" if kind and kind != "state" else "")
+    if isinstance(target, s.Name):
+        local = {p.name for p in decl.params} if isinstance(decl, s.Routine) else \
+            {a.name for a in decl.event.args if isinstance(a, s.Name)}
+        local |= {node.name for node in s.walk(decl.body) if isinstance(node, s.Let)}
+        local |= {node.var for node in s.walk(decl.body) if isinstance(node, s.For)}
+        if target.name in local:
+            return None
+        kind = clauses.get(target.name)
+        return f"`{target.name}` is {'a ' + kind + ' of the title' if kind else 'no local of the rule'}"
+    return "this is none of them"
+
+
 def typed_params(decl) -> dict[str, frozenset[str]]:
     """A routine's parameters typed by components only (`P: player`), where nothing in its body binds the
     name again (a `let`, a `for`, a quantifier's variable): what each certainly is, by its kinds."""
@@ -255,6 +280,7 @@ class ExpressionTypes:
         from compiler.lang.ir import statements
 
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        clauses = {clause.name: clause.kind for clause in self.title.clauses}
         for clause in self.title.clauses:
             decl = clause.decl
             if isinstance(decl, s.Invariant):
@@ -312,6 +338,12 @@ class ExpressionTypes:
                             stmt.domain.span or stmt.span,
                             help="a `for` goes over a list, a set or a map: players, corporations, "
                                  "trains(corporation), a list parameter, ..."))
+                elif isinstance(stmt, s.Assign) and (why := _unassignable(stmt.target, decl, own, clauses)):
+                    self.out.append(error(
+                        "E038", f"`set` assigns to a local, an entity's field or a declared state's element; {why}",
+                        stmt.target.span or stmt.span,
+                        help="keep what the rule changes in a `state` (`state NAME: ...`, `set NAME(...) = ...`), "
+                             "or name a `let` of the routine; the engine could not be built"))
                 elif isinstance(stmt, s.Assign) and isinstance(stmt.target, s.Member) \
                         and isinstance(stmt.target.obj, s.Name) and stmt.target.obj.name in single:
                     param = single[stmt.target.obj.name]
