@@ -511,3 +511,17 @@ def test_a_set_of_a_local_a_parameter_a_field_or_a_state_is_no_E038():
                           '  action a(P: player, C: corporation) "a" §1 {\n    let x = 1\n    set x = 2\n'
                           '    set P = P\n    set C.floated = true\n    set paid(P) = true\n  }\n}\n')
     assert "E038" not in codes(loaded), [d.message for d in loaded.diagnostics]
+
+
+@pytest.mark.parametrize("emit, wrong", [("emit zork(P)", True), ("emit zork(P, P)", False), ("emit zork(P, P, 3)", False)])
+def test_E036_an_emit_giving_fewer_values_than_its_trigger_binds(emit, wrong):
+    """`trigger t on zork(a, b)` and `emit zork(P)` checked clean; play stopped at the first listing on
+    "TypeError: t_t() missing 1 required positional argument: 'v_b'". E036 at the emit."""
+    line = f'  action a(P: player) "a" §1 {{ {emit} }}'
+    loaded = check_source('title "t" {\n  trigger t on zork(a, b) "t" §1 { fail "no" }\n' + line + '\n}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E036"]
+    if not wrong:
+        assert not found, [d.message for d in found]
+        return
+    assert len(found) == 1 and "`emit zork` gives 1 value; trigger t on `zork` binds 2" in found[0].message
+    assert at(found[0]) == (3, line.index(emit) + 1)

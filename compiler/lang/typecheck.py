@@ -463,6 +463,23 @@ class Checker(ExpressionTypes, EnumValuesRead):
         from compiler.runtime.vocabulary import RUNTIME_EVENTS
 
         awaited = {clause.decl.event.name for clause in self.title.clauses if isinstance(clause.decl, s.Trigger)}
+        # the most values a trigger on each event binds (`on zork(a, b)`: two): an `emit zork(P)` giving fewer
+        # stopped play on a TypeError in the trigger's call
+        binds: dict[str, tuple[int, s.Trigger]] = {}
+        for clause in self.title.clauses:
+            if isinstance(clause.decl, s.Trigger):
+                n = sum(isinstance(a, s.Name) for a in clause.decl.event.args)
+                if n > binds.get(clause.decl.event.name, (0, None))[0]:
+                    binds[clause.decl.event.name] = (n, clause.decl)
+        for clause in self.title.clauses:
+            if isinstance(clause.decl, (s.Routine, s.Trigger)):
+                for st in statements(clause.decl.body):
+                    if isinstance(st, s.Emit) and st.event in binds and len(st.args) < binds[st.event][0]:
+                        n, trigger = binds[st.event]
+                        self.out.append(error(
+                            "E036", f"`emit {st.event}` gives {len(st.args)} value{'s' if len(st.args) != 1 else ''}; "
+                                    f"trigger {trigger.name} on `{st.event}` binds {n}",
+                            st.span, help=f"trigger {trigger.name} is declared at {trigger.span.path}:{trigger.span.line}"))
         # an event a rule of the title raises that no trigger waits for: the rule it was to start is absent
         for clause in self.title.clauses:
             if isinstance(clause.decl, (s.Routine, s.Trigger)) and clause.origin.kind != "library":
