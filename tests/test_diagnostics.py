@@ -525,3 +525,18 @@ def test_E036_an_emit_giving_fewer_values_than_its_trigger_binds(emit, wrong):
         return
     assert len(found) == 1 and "`emit zork` gives 1 value; trigger t on `zork` binds 2" in found[0].message
     assert at(found[0]) == (3, line.index(emit) + 1)
+
+
+@pytest.mark.parametrize("cond, wrong", [("P > 3", "the parameter `P: player`"), ("2 <= C", "the parameter `C: corporation`"),
+                                         ("all(q in players: q < 1)", "`q`, a player"), ("cash(P) > 3", None)])
+def test_E038_an_ordering_of_what_is_no_number(cond, wrong):
+    """`require P > 3` with `P: player` checked clean; the engine stopped in play on "TypeError: '>' not
+    supported between instances of 'Entity' and 'int'". E038 at the component."""
+    line = f'  action a(P: player, C: corporation) "a" §1 {{ require {cond} else "no" §1 }}'
+    loaded = check_source(f'title "t" {{\n{line}\n}}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E038"]
+    if wrong is None:
+        assert not found, [d.message for d in found]
+        return
+    assert len(found) == 1 and f"orders {wrong}, which is no number or money" in found[0].message, \
+        [d.message for d in found]

@@ -394,7 +394,9 @@ class ExpressionTypes:
             if not isinstance(decl, (s.Routine, s.Trigger)):
                 continue
             arithmetic, transfers, bound, loops = _money_sites(decl)
-            if not arithmetic and not transfers:
+            # `P > 3` with `P: player`: the engine stopped on "'>' not supported between 'Entity' and 'int'"
+            orderings = [n for n in s.walk(decl) if isinstance(n, s.Binary) and n.op in ("<", "<=", ">", ">=")]
+            if not arithmetic and not transfers and not orderings:
                 continue
             params = {p.name: p for p in decl.params} if isinstance(decl, s.Routine) else {}
             lets = [st.name for st in statements(decl.body) if isinstance(st, s.Let)]
@@ -455,6 +457,16 @@ class ExpressionTypes:
                         side.span or node.span,
                         help="arithmetic takes numbers, money and percentages: a component's number is one of its "
                              "properties or a builtin's answer (`price(corporation)`, `cash(corporation)`)"))
+                    break
+            for node in orderings:
+                for side in (node.left, node.right):
+                    found = holder(side)
+                    if found is None:
+                        continue
+                    self.out.append(error(
+                        "E038", f"`{node.op}` orders {found[0]}, which is no number or money", side.span or node.span,
+                        help="`<`, `>` compare numbers, money and percentages: a component's number is one of its "
+                             "properties or a builtin's answer (`price(corporation)`, `cash(player)`)"))
                     break
             for node in transfers:
                 what = no_number(node.amount)
