@@ -540,3 +540,21 @@ def test_E038_an_ordering_of_what_is_no_number(cond, wrong):
         return
     assert len(found) == 1 and f"orders {wrong}, which is no number or money" in found[0].message, \
         [d.message for d in found]
+
+
+@pytest.mark.parametrize("use, wrong", [
+    ('function f(P: player) "f" §1 = pay(P)', True),
+    ('action a(P: player) "a" §1 { require pay(P) else "no" §1 }', True),
+    ('action a(P: player) "a" §1 { do pay(P) }', False),
+])
+def test_E036_a_procedure_read_as_a_value(use, wrong):
+    """`function f(P) = pay(P)` with `procedure pay` checked clean: the engine ran the procedure's transfer
+    wherever the function was read (a guard, a listing's probe) and read its None as the value. E036."""
+    loaded = check_source('title "t" {\n  procedure pay(P: player) "p" §1 { transfer $1 from P to bank }\n'
+                          f'  {use}\n}}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E036"]
+    if not wrong:
+        assert not found, [d.message for d in found]
+        return
+    assert len(found) == 1 and "`pay` is a procedure: it acts and gives no value" in found[0].message
+    assert at(found[0]) == (3, use.index("pay(P)") + 3)

@@ -680,7 +680,17 @@ class Checker(ExpressionTypes, EnumValuesRead):
             decl = clause.decl
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
+            done = {id(st.call) for st in s.walk(decl) if isinstance(st, s.Do)}
             for node in _named_calls(decl):
+                callee = routines.get(node.func.name)
+                if callee is not None and callee.kind == "procedure" and id(node) not in done:
+                    # `function f(P) = pay(P)`, `require pay(P)`: a procedure acts and gives no value; the
+                    # engine ran its transfers where a value was read, and the z3 model had no value for it
+                    self.out.append(error(
+                        "E036", f"`{callee.name}` is a procedure: it acts and gives no value; call it as a "
+                                f"statement, `do {callee.name}(...)`",
+                        node.span, help=f"procedure {callee.name} is declared at {callee.span.path}:{callee.span.line}; "
+                                        "a value is a `function`'s"))
                 if node.func.name not in routines:
                     if node.func.name not in others:
                         builtins = signatures() if builtins is None else builtins
