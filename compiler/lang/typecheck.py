@@ -681,6 +681,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
             done = {id(st.call) for st in s.walk(decl) if isinstance(st, s.Do)}
+            typed = None
             for node in _named_calls(decl):
                 callee = routines.get(node.func.name)
                 if callee is not None and callee.kind == "procedure" and id(node) not in done:
@@ -702,7 +703,8 @@ class Checker(ExpressionTypes, EnumValuesRead):
                 unknown = [k for k, _ in node.kwargs if k not in names]
                 missing = [p.name for p in callee.params if p.name not in given and p.default is None]
                 if len(node.args) <= len(names) and not unknown and not missing:
-                    self._argument_types(node, callee, typed_params(decl))
+                    typed = typed_params(decl) if typed is None else typed
+                    self._argument_types(node, callee, typed)
                     continue
                 wanted = ", ".join(names) or "no arguments"
                 given_n = len(node.args) + len(node.kwargs)
