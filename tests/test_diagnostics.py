@@ -558,3 +558,11 @@ def test_E036_a_procedure_read_as_a_value(use, wrong):
         return
     assert len(found) == 1 and "`pay` is a procedure: it acts and gives no value" in found[0].message
     assert at(found[0]) == (3, use.index("pay(P)") + 3)
+
+
+def test_E036_a_function_run_as_a_statement():
+    """`do ready(P)` with `function ready` checked clean and did nothing in play (the value dropped)."""
+    line = '  action a(P: player) "a" §1 { do ready(P) }'
+    loaded = check_source('title "t" {\n  function ready(P: player) "r" §1 = cash(P) > 0\n' + line + '\n}\n')
+    d = only(loaded, "E036")
+    assert at(d) == (3, line.index("ready(P)") + 1) and "`do ready(...)` has no effect" in d.message, d.message

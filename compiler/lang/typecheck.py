@@ -692,6 +692,13 @@ class Checker(ExpressionTypes, EnumValuesRead):
                                 f"statement, `do {callee.name}(...)`",
                         node.span, help=f"procedure {callee.name} is declared at {callee.span.path}:{callee.span.line}; "
                                         "a value is a `function`'s"))
+                elif callee is not None and callee.kind == "function" and id(node) in done:
+                    # `do ready(P)`: the engine computed the value and dropped it; the rule did nothing
+                    self.out.append(error(
+                        "E036", f"`{callee.name}` is a function: it gives a value and does nothing, so "
+                                f"`do {callee.name}(...)` has no effect",
+                        node.span, help=f"function {callee.name} is declared at {callee.span.path}:{callee.span.line}; "
+                                        "`do` runs a procedure; a value is read in a `require`, `if`, `let` or `set`"))
                 if node.func.name not in routines:
                     if node.func.name not in others:
                         builtins = signatures() if builtins is None else builtins
