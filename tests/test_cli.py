@@ -1067,3 +1067,29 @@ def test_play_of_a_folder_of_copies_names_each_title_once(tmp_path, capsys):
     assert main(["play", str(tmp_path), "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert "defines 3 titles (Toy);" in err, err
+
+
+def test_a_log_played_under_rules_of_ones_own_says_so_on_replay(tmp_path, capsys):
+    """`rulec play mine/1846.rules --log` wrote a log naming the title alone, and `rulec replay` replayed a
+    house rule's game under rulespecs/' 1846 without a word (matching, where the house rule did not
+    come up); likewise a game played with `--map FILE`. The log now records them and the replay says so."""
+    from compiler.paths import ROOT
+
+    mine = tmp_path / "1846.rules"
+    shutil.copy(ROOT / "rulespecs" / "1846.rules", mine)
+    log = tmp_path / "game.json"
+    assert main(["play", str(mine), "--players", "3", "--games", "1", "--log", str(log), "--quiet"]) == 0
+    assert json.loads(log.read_text(encoding="utf-8"))["rules"] == str(mine)
+    capsys.readouterr()
+    assert main(["replay", str(log), "--quiet"]) == 0
+    assert f"note: the log was played under the rules of {mine}; it is replayed under rulespecs/' 1846" \
+        in capsys.readouterr().err
+    overlay = tmp_path / "cash.rules"
+    overlay.write_text('errata "Cash" of "1846" {\n  replace table starting_cash by players "c" assumed "test" {\n'
+                       '    3 => $450\n    4 => $450\n    5 => $450\n  }\n}\n', encoding="utf-8")
+    assert main(["play", "1846", "--map", str(overlay), "--games", "1", "--log", str(log), "--quiet"]) == 0
+    capsys.readouterr()
+    main(["replay", str(log), "--quiet"])
+    assert f"note: the log was played with --map {overlay}; it is replayed without it" in capsys.readouterr().err
+    assert main(["replay", str(log), "--map", str(overlay), "--quiet"]) == 0
+    assert "note:" not in capsys.readouterr().err
