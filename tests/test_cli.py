@@ -1021,3 +1021,75 @@ def test_play_of_a_variant_outside_rulespecs_plays_it_on_its_title(tmp_path, cap
 
     assert main(["play", str(paths.RULESPECS / "1846.rules"), "--variant", "Two-Player", "--games", "0"]) == 0
     assert capsys.readouterr().out.startswith("1846 (Two-Player), 2 players")
+
+
+def test_verify_names_a_path_as_a_path(capsys):
+    """`rulec verify mine/1846.rules` (as `play` and `validate` take a path) said "no title or variant
+    'mine/1846.rules'": verify proves the titles of rulespecs/ by name; it now says so and names
+    `rulec build PATH --out DIR`, which proves a title of one's own."""
+    assert main(["verify", "mine/1846.rules"]) == 2
+    err = capsys.readouterr().err
+    assert "mine/1846.rules is a path" in err and "rulec build PATH --out DIR" in err
+
+
+@pytest.mark.parametrize("make, reason", [
+    (lambda p: None, "No such file or directory"),
+    (lambda p: p.mkdir(), "Is a directory"),
+    (lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe"), "not UTF-8 text"),
+])
+def test_replay_of_an_unreadable_file_says_why_in_one_line(tmp_path, capsys, make, reason):
+    """`rulec replay missing.json` said "cannot read missing.json: [Errno 2] No such file or directory:
+    'missing.json'", Python's text naming the path twice; a binary file the codec's position."""
+    path = tmp_path / "log.json"
+    make(path)
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"rulec replay: cannot read {path}: {reason}\n", err
+
+
+def test_play_of_an_errata_file_names_its_title_and_map(capsys):
+    """`rulec play OVERLAY.rules` (a map overlay, errata of one title) said "defines no title; name a file
+    of one title": it now says whose errata it is and the command that plays it."""
+    overlay = "tests/fixtures/18gj_test_map.rules"
+    assert main(["play", overlay, "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"rulec play: {overlay} is errata of '18 Grand Junction', no title: play it on its title with "
+                   f"`rulec play '18 Grand Junction' --map {overlay}`\n"), err
+
+
+def test_play_of_a_folder_of_copies_names_each_title_once(tmp_path, capsys):
+    """A folder holding the toy title three times (and a variant of it each time) listed "Toy, Toy, Toy"."""
+    from tests.conftest import TOY
+
+    toy = (TOY / "toy.rules").read_text(encoding="utf-8")
+    for i in range(3):
+        (tmp_path / f"toy{i}.rules").write_text(toy, encoding="utf-8")
+    assert main(["play", str(tmp_path), "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "defines 3 titles (Toy);" in err, err
+
+
+def test_a_log_played_under_rules_of_ones_own_says_so_on_replay(tmp_path, capsys):
+    """`rulec play mine/1846.rules --log` wrote a log naming the title alone, and `rulec replay` replayed a
+    house rule's game under rulespecs/' 1846 without a word (matching, where the house rule did not
+    come up); likewise a game played with `--map FILE`. The log now records them and the replay says so."""
+    from compiler.paths import ROOT
+
+    mine = tmp_path / "1846.rules"
+    shutil.copy(ROOT / "rulespecs" / "1846.rules", mine)
+    log = tmp_path / "game.json"
+    assert main(["play", str(mine), "--players", "3", "--games", "1", "--log", str(log), "--quiet"]) == 0
+    assert json.loads(log.read_text(encoding="utf-8"))["rules"] == str(mine)
+    capsys.readouterr()
+    assert main(["replay", str(log), "--quiet"]) == 0
+    assert f"note: the log was played under the rules of {mine}; it is replayed under rulespecs/' 1846" \
+        in capsys.readouterr().err
+    overlay = tmp_path / "cash.rules"
+    overlay.write_text('errata "Cash" of "1846" {\n  replace table starting_cash by players "c" assumed "test" {\n'
+                       '    3 => $450\n    4 => $450\n    5 => $450\n  }\n}\n', encoding="utf-8")
+    assert main(["play", "1846", "--map", str(overlay), "--games", "1", "--log", str(log), "--quiet"]) == 0
+    capsys.readouterr()
+    main(["replay", str(log), "--quiet"])
+    assert f"note: the log was played with --map {overlay}; it is replayed without it" in capsys.readouterr().err
+    assert main(["replay", str(log), "--map", str(overlay), "--quiet"]) == 0
+    assert "note:" not in capsys.readouterr().err

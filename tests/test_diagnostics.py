@@ -95,7 +95,7 @@ def test_E020_a_value_its_meaning_rules_out(clause, column, words):
 
 def test_E020_a_corporations_own_float_over_its_whole():
     loaded = check_source('title "t" {\n  uses lib "18xx"\n  players: 2..4 §1\n'
-                          '  corporation PRR "Pennsylvania" §1 {\n    float: 120%\n    shares: [20%, 10%]\n  }\n}\n',
+                          '  corporation PRR "Pennsylvania" §1 {\n    float: 120%\n    shares: [20%, 80%]\n  }\n}\n',
                           with_library=True)
     found = [d for d in loaded.diagnostics if d.code == "E020"]
     assert [(d.span.line, d.span.column) for d in found] == [(5, 12)] and "not 120%" in found[0].message, found
@@ -170,6 +170,32 @@ def test_E011_an_enum_value_given_twice(clause, at_value, first, words):
     d = only(loaded, "E011")
     assert at(d) == at_value and words in d.message, d.message
     assert (d.notes[0][0].line, d.notes[0][0].column) == first
+
+@pytest.mark.parametrize("clause, at_value, first, words", [
+    ('train "3" §1 {\n    distance: 3 §1\n    distance: 4 §1\n  }', (4, 5), (3, 5),
+     "train `3` gives the property `distance` twice"),
+    ('kind bond "b" {\n    param rate: int "r"\n    param rate: money "r"\n  }', (4, 5), (3, 5),
+     "kind bond declares the property `rate` twice"),
+    ('market m §1 { rows: [[(price: 70, price: 75)]] §1 }', (2, 37), (2, 26),
+     "a record gives the field `price` twice"),
+])
+def test_E011_a_property_given_twice_in_one_block(clause, at_value, first, words):
+    """`train "3" { distance: 3  distance: 4 }` checked clean and the engine read the first value,
+    silently dropping the second (likewise a kind's parameter declared twice, a record's field).
+    E011 at the second, a note at the first."""
+    loaded = check_source(f'title "t" {{\n  {clause}\n}}\n')
+    d = only(loaded, "E011")
+    assert at(d) == at_value and words in d.message, d.message
+    assert (d.notes[0][0].line, d.notes[0][0].column) == first
+
+
+def test_E011_an_amend_giving_a_property_twice():
+    base = 'title "b" {\n  private MT §1 { cost: $20 }\n}'
+    loaded = check_source('title "t" extends "b" {\n  amend private MT §1 { cost: $25 §1  cost: $30 §1 }\n}',
+                          extra={"b.rules": base})
+    d = only(loaded, "E011")
+    assert at(d) == (2, 39) and "amend private `MT` gives the property `cost` twice" in d.message, d.message
+
 
 def test_E011_redefining_an_inherited_clause_needs_replace():
     base = 'title "b" {\n  private MT §1 { cost: $20 }\n}'
@@ -346,3 +372,197 @@ def test_check_format_json(tmp_path, capsys):
     (d,) = [x for x in data if x["code"] == "E001"]
     assert d["span"]["line"] == 2 and d["span"]["column"] == 6
     assert d["severity"] == "error"
+
+
+@pytest.mark.parametrize("body, column, says", [
+    ("3", 27, "states a number"),
+    ('"all paid"', 27, "states a string"),
+    ("$0", 27, "states money"),
+])
+def test_E038_an_invariant_that_is_no_condition(body, column, says):
+    """`invariant paid "..." { 3 }` checked clean: the monitor took the number's truth and the
+    invariant could never fail. E038 at the value."""
+    loaded = check_source(f'title "t" {{\n  invariant paid "p" §1 {{ {body} }}\n}}\n')
+    d = only(loaded, "E038")
+    assert at(d) == (2, column) and says in d.message, d.message
+
+
+def test_an_invariant_that_is_a_condition_is_no_E038():
+    loaded = check_source('title "t" {\n  invariant paid "p" §1 { 1 < 2 and not false }\n}\n')
+    assert "E038" not in codes(loaded)
+
+
+@pytest.mark.parametrize("param, settable", [("P: player", False), ("X: private", False), ("C: corporation", True),
+                                             ("C: company", True)])
+def test_E038_setting_a_field_of_what_has_no_fields_to_set(param, settable):
+    """`action a(P: player) { set P.wibble = 3 }` checked clean, and the engine refused the action every
+    time ("cannot set Player 1.wibble"): only a corporation's or a minor's record takes a field.
+    E038 at the target; a corporation's (or a company's, which may be one) is left alone."""
+    name = param.split(":")[0]
+    line = f'  action a({param}) "a" §1 {{ set {name}.wibble = 3 }}'
+    loaded = check_source(f'title "t" {{\n{line}\n}}\n')
+    if settable:
+        assert "E038" not in codes(loaded)
+    else:
+        d = only(loaded, "E038")
+        assert at(d) == (2, line.index(f"{name}.wibble") + 1) and f"`set {name}.wibble`" in d.message, d.message
+
+
+@pytest.mark.parametrize("caller, wrong", [
+    ("P: player", True),
+    ("X: private", True),
+    ("C: corporation", False),
+    ("M: minor", False),           # a minor is a corporation of the runtime (1846's minor_dividend)
+    ("C: company", False),         # a company may be a corporation
+])
+def test_E036_a_parameter_of_another_kind_given_to_a_procedure(caller, wrong):
+    """`action a(P: player) { do float_it(P) }` with `procedure float_it(C: corporation)` checked clean,
+    and the engine set a field of the player (refused every time) where the rule meant a corporation."""
+    name = caller.split(":")[0]
+    line = f'  action a({caller}) "a" §1 {{ do float_it({name}) }}'
+    loaded = check_source('title "t" {\n  procedure float_it(C: corporation) "f" §1 { set C.floated = true }\n'
+                          f'{line}\n}}\n')
+    if not wrong:
+        assert "E036" not in codes(loaded), [d.message for d in loaded.diagnostics]
+        return
+    d = only(loaded, "E036")
+    assert at(d) == (3, line.index(f"float_it({name})") + 10), at(d)
+    assert f"`float_it`'s parameter `C` is corporation; this call gives it the parameter `{caller}`" in d.message
+
+
+def test_E036_a_parameter_bound_again_is_left_alone():
+    """A `let` or a quantifier binding the parameter's name again makes it something else there."""
+    loaded = check_source('title "t" {\n  procedure float_it(C: corporation) "f" §1 { set C.floated = true }\n'
+                          '  action a(P: player) "a" §1 { for P in corporations { do float_it(P) } }\n}\n')
+    assert "E036" not in codes(loaded)
+
+
+def test_E037_a_state_part_given_a_parameter_of_another_kind():
+    """`state paid: set[player]` read and set with a corporation parameter checked clean: the engine kept
+    the corporation in a set of players, which the z3 model reads as a player. E037 at each use."""
+    loaded = check_source('title "t" {\n  state paid: set[player] "p" §1\n'
+                          '  action a(C: corporation) "a" §1 {\n    require not paid(C) else "once" §1\n'
+                          '    set paid(C) = true\n  }\n}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E037"]
+    assert [at(d) for d in found] == [(4, 22), (5, 14)], [(at(d), d.message) for d in found]
+    assert "its part is a player; `C` is the parameter `C: corporation`" in found[0].message
+
+
+@pytest.mark.parametrize("phase, wrong", [('"9"', True), ('"3"', False), ("3", False)])
+def test_E022_a_trigger_on_the_start_of_no_phase(phase, wrong):
+    """`trigger t on phase_start("9")` in a title with no phase "9" checked clean: the runtime raises
+    phase_start with the phase's key, the filter was never met and the rule silently never ran."""
+    line = f'  trigger t on phase_start({phase}) "t" §1 {{ do close_all(privates) }}'
+    loaded = check_source('title "t" {\n  phase "2" §1 { }\n  phase "3" §1 { }\n' + line + '\n}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E022"]
+    if not wrong:
+        assert not found, [d.message for d in found]
+        return
+    assert len(found) == 1 and "no phase `9`" in found[0].message, [d.message for d in found]
+    assert at(found[0]) == (4, line.index(phase) + 1)
+
+
+@pytest.mark.parametrize("shares, total", [("[40%, 20%, 20%]", 80), ("[40%, 20%, 20%, 20%, 20%]", 120)])
+def test_E020_certificates_that_do_not_make_100_percent(shares, total):
+    """A corporation's `shares: [40%, 20%, 20%]` checked clean, and `rulec play` then failed every game at
+    its first action (the monitor's shares_sum_to_100). E020 at the list."""
+    loaded = check_source('title "t" {\n  corporation PRR "Pennsylvania" §1 {\n'
+                          f'    shares: {shares} §1\n  }}\n}}\n')
+    d = only(loaded, "E020")
+    assert at(d) == (3, 13) and f"make {total}%, not 100%" in d.message, d.message
+
+
+def test_certificates_that_make_100_percent_are_no_E020():
+    loaded = check_source('title "t" {\n  corporation PRR "P" §1 {\n    shares: [20%, 10%, 10%, 10%, 10%, 10%, 10%, '
+                          '10%, 10%] §1\n  }\n}\n')
+    assert "E020" not in codes(loaded)
+
+
+def test_E024_in_a_title_without_a_library_says_so():
+    """`title "X" { players: 2 }` without `uses lib` gave E024 with the help "the title's parameters: ; ...",
+    an empty list; it now says there are none and that the title uses no library."""
+    loaded = check_source('title "X" {\n  players: 2 §1\n}\n')
+    d = only(loaded, "E024")
+    assert d.help.startswith('the title\'s parameters: none (the title uses no library: `uses lib "18xx"`'), d.help
+    with_lib = check_source('title "X" {\n  uses lib "18xx"\n  playerz: 2 §1\n}\n', with_library=True)
+    d = only(with_lib, "E024")
+    assert "did you mean `players`" in d.message and "none" not in d.help.split(";")[0], (d.message, d.help)
+
+
+@pytest.mark.parametrize("body, says", [
+    ("set cert_limit = 5", "`cert_limit` is a property of the title"),
+    ("set ready(P) = true", "`ready` is a function, not a state"),
+    ("set cash(P) = 5", "`cash` is no declared state"),
+    ("set counter = 1", "`counter` is no local of the rule"),
+])
+def test_E038_a_set_of_what_the_engine_cannot_assign(body, says):
+    """`set cert_limit = 5` (a property) or `set ready(P) = true` (a function) checked clean, and `rulec play`
+    then failed: "cannot compile Toy: `set` assigns to a local, an entity's field or a declared state's
+    element". E038 at the target, as the emitter would refuse it."""
+    line = f'  action a(P: player) "a" §1 {{ {body} }}'
+    loaded = check_source('title "t" {\n  cert_limit: 3 §1\n  function ready(P: player) "r" §1 = true\n'
+                          f'{line}\n}}\n')
+    d = only(loaded, "E038")
+    assert at(d) == (4, line.index(body) + 5) and says in d.message, (at(d), d.message)
+
+
+def test_a_set_of_a_local_a_parameter_a_field_or_a_state_is_no_E038():
+    loaded = check_source('title "t" {\n  state paid: set[player] "p" §1\n'
+                          '  action a(P: player, C: corporation) "a" §1 {\n    let x = 1\n    set x = 2\n'
+                          '    set P = P\n    set C.floated = true\n    set paid(P) = true\n  }\n}\n')
+    assert "E038" not in codes(loaded), [d.message for d in loaded.diagnostics]
+
+
+@pytest.mark.parametrize("emit, wrong", [("emit zork(P)", True), ("emit zork(P, P)", False), ("emit zork(P, P, 3)", False)])
+def test_E036_an_emit_giving_fewer_values_than_its_trigger_binds(emit, wrong):
+    """`trigger t on zork(a, b)` and `emit zork(P)` checked clean; play stopped at the first listing on
+    "TypeError: t_t() missing 1 required positional argument: 'v_b'". E036 at the emit."""
+    line = f'  action a(P: player) "a" §1 {{ {emit} }}'
+    loaded = check_source('title "t" {\n  trigger t on zork(a, b) "t" §1 { fail "no" }\n' + line + '\n}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E036"]
+    if not wrong:
+        assert not found, [d.message for d in found]
+        return
+    assert len(found) == 1 and "`emit zork` gives 1 value; trigger t on `zork` binds 2" in found[0].message
+    assert at(found[0]) == (3, line.index(emit) + 1)
+
+
+@pytest.mark.parametrize("cond, wrong", [("P > 3", "the parameter `P: player`"), ("2 <= C", "the parameter `C: corporation`"),
+                                         ("all(q in players: q < 1)", "`q`, a player"), ("cash(P) > 3", None)])
+def test_E038_an_ordering_of_what_is_no_number(cond, wrong):
+    """`require P > 3` with `P: player` checked clean; the engine stopped in play on "TypeError: '>' not
+    supported between instances of 'Entity' and 'int'". E038 at the component."""
+    line = f'  action a(P: player, C: corporation) "a" §1 {{ require {cond} else "no" §1 }}'
+    loaded = check_source(f'title "t" {{\n{line}\n}}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E038"]
+    if wrong is None:
+        assert not found, [d.message for d in found]
+        return
+    assert len(found) == 1 and f"orders {wrong}, which is no number or money" in found[0].message, \
+        [d.message for d in found]
+
+
+@pytest.mark.parametrize("use, wrong", [
+    ('function f(P: player) "f" §1 = pay(P)', True),
+    ('action a(P: player) "a" §1 { require pay(P) else "no" §1 }', True),
+    ('action a(P: player) "a" §1 { do pay(P) }', False),
+])
+def test_E036_a_procedure_read_as_a_value(use, wrong):
+    """`function f(P) = pay(P)` with `procedure pay` checked clean: the engine ran the procedure's transfer
+    wherever the function was read (a guard, a listing's probe) and read its None as the value. E036."""
+    loaded = check_source('title "t" {\n  procedure pay(P: player) "p" §1 { transfer $1 from P to bank }\n'
+                          f'  {use}\n}}\n')
+    found = [d for d in loaded.diagnostics if d.code == "E036"]
+    if not wrong:
+        assert not found, [d.message for d in found]
+        return
+    assert len(found) == 1 and "`pay` is a procedure: it acts and gives no value" in found[0].message
+    assert at(found[0]) == (3, use.index("pay(P)") + 3)
+
+
+def test_E036_a_function_run_as_a_statement():
+    """`do ready(P)` with `function ready` checked clean and did nothing in play (the value dropped)."""
+    line = '  action a(P: player) "a" §1 { do ready(P) }'
+    loaded = check_source('title "t" {\n  function ready(P: player) "r" §1 = cash(P) > 0\n' + line + '\n}\n')
+    d = only(loaded, "E036")
+    assert at(d) == (3, line.index("ready(P)") + 1) and "`do ready(...)` has no effect" in d.message, d.message

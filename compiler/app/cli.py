@@ -488,7 +488,10 @@ def cmd_replay(args) -> int:
         print(f"rulec replay: {_json_error(args.log, text, exc)}", file=sys.stderr)
         return EXIT_FAIL
     except (OSError, ValueError) as exc:
-        print(f"rulec replay: cannot read {args.log}: {exc}", file=sys.stderr)
+        # the reason alone ("No such file or directory"), not OSError's text, which names the path again
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else \
+            "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else str(exc)
+        print(f"rulec replay: cannot read {args.log}: {reason}", file=sys.stderr)
         return EXIT_FAIL
     from compiler.runtime.sitelog import LogError, check_log
 
@@ -503,6 +506,14 @@ def cmd_replay(args) -> int:
             where = f"{args.log}" + (f", log {i + 1} of {len(logs)}" if isinstance(data, list) else "")
             print(f"rulec replay: {where} is not a game log: {exc}", file=sys.stderr)
             return EXIT_FAIL
+    for log in logs:
+        # `rulec play PATH --log` / `--map FILE --log` record what the game was played under
+        if isinstance(log.get("rules"), str):
+            print(f"rulec replay: note: the log was played under the rules of {log['rules']}; it is replayed "
+                  f"under rulespecs/' {log.get('title')}", file=sys.stderr)
+        if isinstance(log.get("map"), str) and not args.map:
+            print(f"rulec replay: note: the log was played with --map {log['map']}; it is replayed without it "
+                  f"(give --map {log['map']})", file=sys.stderr)
     front = _Front()
     records = []
     status = EXIT_OK
@@ -694,6 +705,17 @@ def cmd_play(args) -> int:
         print(f"rulec play: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.log and logs:
+        # the rules it was played under where they are not rulespecs/' own: a replay says so, not silently
+        # replaying a house rule's game under the title's rules
+        from compiler import paths as rpaths
+        from compiler.app.command import rulespec_path
+        from compiler.lang.pipeline import within
+
+        path = rulespec_path(args.title)
+        under = {**({"rules": str(path)} if path is not None and not within(path, rpaths.RULESPECS) else {}),
+                 **({"map": str(args.map)} if args.map else {})}
+        for log in logs:
+            log.update(under)
         try:
             Path(args.log).write_text(json.dumps(logs[0] if len(logs) == 1 else logs, indent=1), encoding="utf-8")
         except OSError as exc:
@@ -844,6 +866,13 @@ def cmd_verify(args) -> int:
         print(f"rulec verify: --scheduler {args.scheduler}: {why} (a Dask scheduler's address, tcp://HOST:PORT)",
               file=sys.stderr)
         return EXIT_USAGE
+    for name in args.titles or ():
+        if name.endswith(".rules") or Path(name).name != name:
+            # a path read as a title's name said "no title or variant 'mine/1846.rules'"
+            print(f"rulec verify: {name} is a path; verify proves the titles of rulespecs/ by name "
+                  "(`rulec titles`); a title of one's own is proved by `rulec build PATH --out DIR`",
+                  file=sys.stderr)
+            return EXIT_USAGE
     try:
         return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs,
                    scheduler=args.scheduler)

@@ -81,8 +81,19 @@ def title_at(path: Path, command: str, variant: str | None = None) -> "tuple[Loa
         print(f"rulec {command}: {path} does not check ({len(errors)} error{'s' if len(errors) != 1 else ''} above); "
               "`rulec check` shows them", file=sys.stderr)
         return EXIT_FAIL
+    errata = sorted({u.base for u in units if u.kind == "errata"})
+    if not own and not variants and len(errata) == 1 and errata[0] in loaded.program.titles:
+        # an erratum (a map overlay) is played on its title, not as one
+        import shlex
+
+        print(f"rulec {command}: {path} is errata of {errata[0]!r}, no title: play it on its title with "
+              f"`rulec {command} {shlex.quote(errata[0])} --map {shlex.quote(str(path))}`", file=sys.stderr)
+        return EXIT_USAGE
     if len(own) != 1:
-        said = f"defines {len(own)} titles ({', '.join(own)})" if own else "defines no title"
+        # a folder of copies named each title once (it listed "Toy, Toy, Toy, ..." for a folder of 90 copies)
+        names = sorted(set(own))
+        shown = ", ".join(names[:8]) + (f", … ({len(names)} names)" if len(names) > 8 else "")
+        said = f"defines {len(own)} titles ({shown})" if own else "defines no title"
         print(f"rulec {command}: {path} {said}; name a file of one title (or the title's name for rulespecs/)",
               file=sys.stderr)
         return EXIT_USAGE

@@ -39,6 +39,28 @@ def check_play(title: Title) -> list[Diagnostic]:
     out.extend(_tile_set(title))
     out.extend(_unbuilt(title))
     out.extend(_untried(title))
+    out.extend(_share_totals(title))
+    return out
+
+
+def _share_totals(title: Title) -> list[Diagnostic]:
+    """E020 for a corporation's `shares` that do not make 100%: the runtime's monitor stops the first
+    game at its first action (shares_sum_to_100), and the z3 model's invariant is false from the start."""
+    out = []
+    for clause in title.clauses:
+        comp = clause.decl
+        if not isinstance(comp, s.Component) or comp.kind not in ("corporation", "minor"):
+            continue
+        prop = comp.get("shares")
+        if prop is None or not isinstance(prop.value, s.ListLit) \
+                or not all(isinstance(item, s.Percent) for item in prop.value.items):
+            continue
+        total = sum(item.value for item in prop.value.items)
+        if total != 100:
+            out.append(error(
+                "E020", f"the certificates of {comp.kind} {comp.key} make {total:g}%, not 100%",
+                prop.value.span or prop.span,
+                help="a corporation's certificates, the president's first, make 100% of it"))
     return out
 
 

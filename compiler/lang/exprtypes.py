@@ -160,6 +160,11 @@ _NO_MONEY_HOLDERS = {"pool": "the bank pool", "initial_offering": "the IPO", "de
 _MONEY_COMPONENTS = frozenset({"player", "corporation", "minor"})
 
 
+#: the components whose fields a rule may `set` (`DslSupport.set_attr`: a corporation's, a minor's record;
+#: a `company` may be either)
+_SETTABLE = frozenset({"corporation", "minor", "company"})
+
+
 def _component_types(type_: s.TypeRef) -> frozenset[str] | None:
     """The component kinds a parameter of type `type_` certainly is one of (`_COMPONENT_TYPES`), or None
     when it may be something else (a number, a list, an enum's value, a kind of the title's)."""
@@ -169,6 +174,57 @@ def _component_types(type_: s.TypeRef) -> frozenset[str] | None:
     if alts and all(isinstance(a, str) and a in _COMPONENT_TYPES for a in alts):
         return frozenset(alts)
     return None
+
+
+def _unassignable(target, decl, states: dict, clauses: dict[str, str]) -> str | None:
+    """Why `set TARGET = ...` names nothing the engine can assign (as `compiler.emit.emitter` lowers it: an
+    entity's field, a declared state's element, a local), or None: `set cert_limit = 5` (a property) or
+    `set can_buy(P) = true` (a function) checked clean and the emitter refused the title in play."""
+    if isinstance(target, s.Member):
+        return None
+    if isinstance(target, s.Call) and isinstance(target.func, s.Name):
+        name = target.func.name
+        if name in states and not target.kwargs:
+            return None
+        kind = clauses.get(name)
+        return f"`{name}` is {'a ' + kind if kind else 'no declared state'}" + (
+            ", not a state" if kind and kind != "state" else "")
+    if isinstance(target, s.Name):
+        local = {p.name for p in decl.params} if isinstance(decl, s.Routine) else \
+            {a.name for a in decl.event.args if isinstance(a, s.Name)}
+        local |= {node.name for node in s.walk(decl.body) if isinstance(node, s.Let)}
+        local |= {node.var for node in s.walk(decl.body) if isinstance(node, s.For)}
+        if target.name in local:
+            return None
+        kind = clauses.get(target.name)
+        return f"`{target.name}` is {'a ' + kind + ' of the title' if kind else 'no local of the rule'}"
+    return "this is none of them"
+
+
+def typed_params(decl) -> dict[str, frozenset[str]]:
+    """A routine's parameters typed by components only (`P: player`), where nothing in its body binds the
+    name again (a `let`, a `for`, a quantifier's variable): what each certainly is, by its kinds."""
+    if not isinstance(decl, s.Routine):
+        return {}
+    bound = {node.name for node in s.walk(decl.body) if isinstance(node, s.Let)} \
+        | {node.var for node in s.walk(decl.body) if isinstance(node, (s.For, s.Quantifier))}
+    out = {}
+    for param in decl.params:
+        kinds = _component_types(param.type)
+        if kinds and param.name not in bound:
+            out[param.name] = kinds
+    return out
+
+
+#: the component kinds that one value may be under either name: a company is a corporation, a minor or a
+#: private; a minor is a corporation of the runtime (the library's procedures take it as one)
+_ALSO = {"company": {"corporation", "minor", "private"}, "corporation": {"minor", "company"},
+         "minor": {"corporation", "company"}, "private": {"company"}}
+
+
+def kinds_meet(given: frozenset[str], wanted) -> bool:
+    """Whether a value of one of the kinds `given` may be of one of the kinds `wanted`."""
+    return any(g == w or w in _ALSO.get(g, ()) for g in given for w in wanted)
 
 
 def _no_collection(type_: s.TypeRef) -> bool:
@@ -224,8 +280,19 @@ class ExpressionTypes:
         from compiler.lang.ir import statements
 
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        clauses = {clause.name: clause.kind for clause in self.title.clauses}
         for clause in self.title.clauses:
             decl = clause.decl
+            if isinstance(decl, s.Invariant):
+                # `invariant x { 3 }`: the monitor took the number's truth and never failed
+                what = _certain_type(decl.expr, states)
+                if what not in (None, "true or false"):
+                    self.out.append(error(
+                        "E038", f"invariant `{decl.name}` states {what}, not true or false",
+                        decl.expr.span or decl.span,
+                        help="an invariant is a condition every state meets: a comparison (`cash(h) >= 0`), "
+                             "`all(x in xs: ...)`, `not`, a flag"))
+                continue
             if not isinstance(decl, (s.Routine, s.Trigger)):
                 continue
             shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
@@ -271,6 +338,23 @@ class ExpressionTypes:
                             stmt.domain.span or stmt.span,
                             help="a `for` goes over a list, a set or a map: players, corporations, "
                                  "trains(corporation), a list parameter, ..."))
+                elif isinstance(stmt, s.Assign) and (why := _unassignable(stmt.target, decl, own, clauses)):
+                    self.out.append(error(
+                        "E038", f"`set` assigns to a local, an entity's field or a declared state's element; {why}",
+                        stmt.target.span or stmt.span,
+                        help="keep what the rule changes in a `state` (`state NAME: ...`, `set NAME(...) = ...`), "
+                             "or name a `let` of the routine; the engine could not be built"))
+                elif isinstance(stmt, s.Assign) and isinstance(stmt.target, s.Member) \
+                        and isinstance(stmt.target.obj, s.Name) and stmt.target.obj.name in single:
+                    param = single[stmt.target.obj.name]
+                    kinds = _component_types(param.type)
+                    if kinds and not kinds & _SETTABLE:
+                        self.out.append(error(
+                            "E038", f"`set {param.name}.{stmt.target.name}` sets a field of the parameter "
+                                    f"`{param.name}: {param.type}`: only a corporation's or a minor's fields are set",
+                            stmt.target.span or stmt.span,
+                            help="the engine refuses it every time (`cannot set`): keep what the rule needs in a "
+                                 "`state` (`state NAME: set[player] ...`, `set NAME(x) = true`)"))
                 elif isinstance(stmt, s.Assign) and isinstance(stmt.target, s.Call) \
                         and isinstance(stmt.target.func, s.Name) and stmt.target.func.name in own:
                     state = own[stmt.target.func.name]
@@ -310,7 +394,9 @@ class ExpressionTypes:
             if not isinstance(decl, (s.Routine, s.Trigger)):
                 continue
             arithmetic, transfers, bound, loops = _money_sites(decl)
-            if not arithmetic and not transfers:
+            # `P > 3` with `P: player`: the engine stopped on "'>' not supported between 'Entity' and 'int'"
+            orderings = [n for n in s.walk(decl) if isinstance(n, s.Binary) and n.op in ("<", "<=", ">", ">=")]
+            if not arithmetic and not transfers and not orderings:
                 continue
             params = {p.name: p for p in decl.params} if isinstance(decl, s.Routine) else {}
             lets = [st.name for st in statements(decl.body) if isinstance(st, s.Let)]
@@ -371,6 +457,16 @@ class ExpressionTypes:
                         side.span or node.span,
                         help="arithmetic takes numbers, money and percentages: a component's number is one of its "
                              "properties or a builtin's answer (`price(corporation)`, `cash(corporation)`)"))
+                    break
+            for node in orderings:
+                for side in (node.left, node.right):
+                    found = holder(side)
+                    if found is None:
+                        continue
+                    self.out.append(error(
+                        "E038", f"`{node.op}` orders {found[0]}, which is no number or money", side.span or node.span,
+                        help="`<`, `>` compare numbers, money and percentages: a component's number is one of its "
+                             "properties or a builtin's answer (`price(corporation)`, `cash(player)`)"))
                     break
             for node in transfers:
                 what = no_number(node.amount)

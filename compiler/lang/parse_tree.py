@@ -261,6 +261,7 @@ class _Builder(Transformer):
         kind = str(children[0])
         key = children[1]
         props = tuple(c for c in children if isinstance(c, s.Property))
+        self._named_once(props, f"amend {kind} `{key.value}`", "property")
         comps = tuple(c for c in children if isinstance(c, s.Component))
         return s.Amend(kind, key.value, self._prov(children), props, comps, self._sp(meta))
 
@@ -283,6 +284,7 @@ class _Builder(Transformer):
         key = self._pick(children, _Key)
         strings = self._strings(children)
         props = tuple(c for c in children if isinstance(c, s.Property))
+        self._named_once(props, f"{kind} `{key.value}`" if key else kind, "property")
         comps = tuple(c for c in children if isinstance(c, s.Component))
         return s.Component(
             kind=kind,
@@ -360,11 +362,26 @@ class _Builder(Transformer):
         return _Documentation()
 
     def kind_decl(self, meta, children):
+        self._named_once([c for c in children if isinstance(c, s.Param)], f"kind {children[0]}", "property",
+                         "declares")
         strings = self._strings(children[1:])
         return s.KindDecl(
             str(children[0]), strings[0] if strings else None, self._prov(children),
             tuple(c for c in children if isinstance(c, s.Param)), self._sp(meta),
         )
+
+    def _named_once(self, items, what: str, noun: str, verb: str = "gives") -> None:
+        """E011 at each property of a component (a parameter of a kind) that an earlier one of the same
+        block already names: only the first would be read, and the second silently ignored."""
+        first: dict[str, object] = {}
+        for item in items:
+            if item.name in first:
+                self.findings.append(error(
+                    "E011", f"{what} {verb} the {noun} `{item.name}` twice", item.span,
+                    help=f"a {noun} is given once: keep one",
+                    notes=((first[item.name].span, "first given here"),)))
+            else:
+                first[item.name] = item
 
     def _values_once(self, tokens: list, what: str) -> None:
         """E011 at each value of an enum that an earlier value of it already gives: the engine's and
@@ -719,6 +736,7 @@ class _Builder(Transformer):
         return (children[0], children[1])
 
     def record(self, meta, children):
+        self._named_once(children, "a record", "field")
         fields = tuple((c.name, c.value) for c in children)
         return s.Record(fields, self._sp(meta), tuple(c.span for c in children))
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, Span, error
-from compiler.lang.exprtypes import _COMPONENT_TYPES, EnumValuesRead, ExpressionTypes, _certain_type, shape
+from compiler.lang.exprtypes import (_COMPONENT_TYPES, EnumValuesRead, ExpressionTypes, _certain_type, kinds_meet,
+                                     shape, typed_params)
 from compiler.lang.ir import Title
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
@@ -462,6 +463,23 @@ class Checker(ExpressionTypes, EnumValuesRead):
         from compiler.runtime.vocabulary import RUNTIME_EVENTS
 
         awaited = {clause.decl.event.name for clause in self.title.clauses if isinstance(clause.decl, s.Trigger)}
+        # the most values a trigger on each event binds (`on zork(a, b)`: two): an `emit zork(P)` giving fewer
+        # stopped play on a TypeError in the trigger's call
+        binds: dict[str, tuple[int, s.Trigger]] = {}
+        for clause in self.title.clauses:
+            if isinstance(clause.decl, s.Trigger):
+                n = sum(isinstance(a, s.Name) for a in clause.decl.event.args)
+                if n > binds.get(clause.decl.event.name, (0, None))[0]:
+                    binds[clause.decl.event.name] = (n, clause.decl)
+        for clause in self.title.clauses:
+            if isinstance(clause.decl, (s.Routine, s.Trigger)):
+                for st in statements(clause.decl.body):
+                    if isinstance(st, s.Emit) and st.event in binds and len(st.args) < binds[st.event][0]:
+                        n, trigger = binds[st.event]
+                        self.out.append(error(
+                            "E036", f"`emit {st.event}` gives {len(st.args)} value{'s' if len(st.args) != 1 else ''}; "
+                                    f"trigger {trigger.name} on `{st.event}` binds {n}",
+                            st.span, help=f"trigger {trigger.name} is declared at {trigger.span.path}:{trigger.span.line}"))
         # an event a rule of the title raises that no trigger waits for: the rule it was to start is absent
         for clause in self.title.clauses:
             if isinstance(clause.decl, (s.Routine, s.Trigger)) and clause.origin.kind != "library":
@@ -471,6 +489,13 @@ class Checker(ExpressionTypes, EnumValuesRead):
                             "E015", f"no trigger is on `{st.event}`: this `emit` starts nothing"
                                     + did_you_mean(nearest(st.event, sorted(awaited))),
                             st.span, help="write `trigger NAME on EVENT { ... }` for it, or emit an event a trigger is on"))
+        # `on phase_start("9")` in a title with no phase "9": the filter is never met, the rule never runs
+        for clause in self.title.clauses:
+            decl = clause.decl
+            if isinstance(decl, s.Trigger) and decl.event.name == "phase_start" and decl.event.args \
+                    and isinstance(decl.event.args[0], (s.Str, s.Int)):
+                arg = decl.event.args[0]
+                self._reference(str(arg.value), "phase", arg.span or decl.span)
         # the library's triggers wait for events some titles raise and others do not (close_privates)
         triggers = [clause.decl for clause in self.title.clauses
                     if isinstance(clause.decl, s.Trigger) and clause.origin.kind != "library"]
@@ -605,6 +630,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
             shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
+            typed = typed_params(decl)
             for node in _named_calls(decl):
                 if not (node.func.name in states and node.func.name not in shadowed):
                     continue
@@ -617,6 +643,13 @@ class Checker(ExpressionTypes, EnumValuesRead):
                         node.span, help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"))
                     continue
                 for kind, arg in zip(state.element, node.args):
+                    if isinstance(arg, s.Name) and arg.name in typed and not kinds_meet(typed[arg.name], {kind}):
+                        self.out.append(error(
+                            "E037", f"state `{state.name}` is {state.type}: its part is a {kind}; `{arg.name}` is "
+                                    f"the parameter `{arg.name}: {' | '.join(sorted(typed[arg.name]))}`",
+                            arg.span or node.span,
+                            help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"))
+                        continue
                     if kind not in enums:
                         continue
                     # a literal of an enum part: a string, or a bare name that is another enum's value
@@ -648,7 +681,25 @@ class Checker(ExpressionTypes, EnumValuesRead):
             decl = clause.decl
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
                 continue
+            done = {id(st.call) for st in s.walk(decl) if isinstance(st, s.Do)}
+            typed = None
             for node in _named_calls(decl):
+                callee = routines.get(node.func.name)
+                if callee is not None and callee.kind == "procedure" and id(node) not in done:
+                    # `function f(P) = pay(P)`, `require pay(P)`: a procedure acts and gives no value; the
+                    # engine ran its transfers where a value was read, and the z3 model had no value for it
+                    self.out.append(error(
+                        "E036", f"`{callee.name}` is a procedure: it acts and gives no value; call it as a "
+                                f"statement, `do {callee.name}(...)`",
+                        node.span, help=f"procedure {callee.name} is declared at {callee.span.path}:{callee.span.line}; "
+                                        "a value is a `function`'s"))
+                elif callee is not None and callee.kind == "function" and id(node) in done:
+                    # `do ready(P)`: the engine computed the value and dropped it; the rule did nothing
+                    self.out.append(error(
+                        "E036", f"`{callee.name}` is a function: it gives a value and does nothing, so "
+                                f"`do {callee.name}(...)` has no effect",
+                        node.span, help=f"function {callee.name} is declared at {callee.span.path}:{callee.span.line}; "
+                                        "`do` runs a procedure; a value is read in a `require`, `if`, `let` or `set`"))
                 if node.func.name not in routines:
                     if node.func.name not in others:
                         builtins = signatures() if builtins is None else builtins
@@ -660,7 +711,8 @@ class Checker(ExpressionTypes, EnumValuesRead):
                 unknown = [k for k, _ in node.kwargs if k not in names]
                 missing = [p.name for p in callee.params if p.name not in given and p.default is None]
                 if len(node.args) <= len(names) and not unknown and not missing:
-                    self._argument_types(node, callee)
+                    typed = typed_params(decl) if typed is None else typed
+                    self._argument_types(node, callee, typed)
                     continue
                 wanted = ", ".join(names) or "no arguments"
                 given_n = len(node.args) + len(node.kwargs)
@@ -673,7 +725,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
                     help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}",
                 ))
 
-    def _argument_types(self, node: s.Call, callee: s.Routine) -> None:
+    def _argument_types(self, node: s.Call, callee: s.Routine, typed: dict[str, frozenset[str]]) -> None:
         """E036 for a literal argument certainly not of its parameter's type: a number, money, a string or a
         list given to a component (`do give(5, player)`), true or false, a string or a collection given to
         an amount, a number, a string or a collection given to a flag. The engine would bind it as it is and
@@ -690,6 +742,15 @@ class Checker(ExpressionTypes, EnumValuesRead):
             if kinds == {"phase"} and isinstance(arg, (s.Str, s.Int)):
                 # a phase named by its key (`phase_at_least("4")`, a library function): one the title has
                 self._reference(str(arg.value), "phase", arg.span or node.span)
+                continue
+            if isinstance(arg, s.Name) and arg.name in typed and kinds <= _COMPONENT_TYPES:
+                # the caller's own parameter, typed another kind (`do float_it(P)` with `P: player`)
+                if not kinds_meet(typed[arg.name], kinds):
+                    self.out.append(error(
+                        "E036", f"`{callee.name}`'s parameter `{param.name}` is {type_}; this call gives it the "
+                                f"parameter `{arg.name}: {' | '.join(sorted(typed[arg.name]))}`",
+                        arg.span or node.span,
+                        help=f"{callee.kind} {callee.name} is declared at {callee.span.path}:{callee.span.line}"))
                 continue
             what = _certain_type(arg, {})
             if what is None:
@@ -1108,9 +1169,13 @@ class Checker(ExpressionTypes, EnumValuesRead):
         suggestions = nearest(name, known)
         declare = (f"`kind {kind.name} {{ param {name}: TYPE \"meaning\" }}`" if kind is not None
                    else f"`param {name}: TYPE \"meaning\"`")
+        # none declared (a title that uses no library): its help listed "the title's parameters: ;"
+        listed = f"{owner}: {listing(known)}" if known else f"{owner}: none" + (
+            " (the title uses no library: `uses lib \"18xx\"` declares the common ones)"
+            if kind is None and not self.title.libraries else "")
         self.out.append(error(
             "E024", f"unknown property `{name}`: not one of {owner}" + did_you_mean(suggestions), span,
-            help=f"{owner}: {listing(known)}; a property of the title's own is declared with {declare}",
+            help=f"{listed}; a property of the title's own is declared with {declare}",
             suggestions=tuple(suggestions),
         ))
 
