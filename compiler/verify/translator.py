@@ -1067,8 +1067,7 @@ class Translator:
             if hit is not None:
                 self._require_once(ctx, hit[1])
                 return hit[0]
-        # (the state's names and values before, to tell that the body changed none: compared in order
-        # and by identity, `operator.is_`, not a name at a time)
+        # (the state's names and values, to tell the body changed none: in order, by identity)
         names, values = list(ctx.state), list(ctx.state.values())
         start = len(shared.guards)
         sub = Ctx(self, ctx.state, shared, True, bound)
