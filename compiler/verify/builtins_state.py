@@ -30,6 +30,7 @@ from compiler.verify.model import (
 )
 from compiler.verify.terms import (
     AND,
+    CMP,
     IF,
     NEG,
     NOT,
@@ -66,18 +67,18 @@ class StateBuiltins:
         buckets = m.buckets[item.kind]
         if k is not None:
             if k in buckets:
-                return st[hold_name(item, k)] >= 1
+                return CMP(">=", st[hold_name(item, k)], 1)
             if k.kind == "minor" and item.kind == "train":
                 # a minor's trains are among those held elsewhere: which, the engine's to say
-                return AND(self.minor_holds(ctx, k, item), st[hold_name(item, None)] >= 1)
+                return AND(self.minor_holds(ctx, k, item), CMP(">=", st[hold_name(item, None)], 1))
             if k == ELSEWHERE:
                 # a holder outside the scope (a corporation left out holding a share, as
                 # `b_shareholders` lists it): what it holds earns a dividend the bank pays
                 # out of the scope. The shares invariant keeps this empty in the proofs;
                 # the states validation draws from real games need it.
-                return st[hold_name(item, None)] >= 1
+                return CMP(">=", st[hold_name(item, None)], 1)
             return False
-        return OR(*[AND(ent_is(m, h, b), st[hold_name(item, b)] >= 1) for b in buckets])
+        return OR(*[AND(ent_is(m, h, b), CMP(">=", st[hold_name(item, b)], 1)) for b in buckets])
 
     def minor_holds(self, ctx: Ctx, minor: Ent, train: Item) -> Any:
         """Whether the minor held the train copy before the step (an oracle, one per minor and copy in a
@@ -94,7 +95,7 @@ class StateBuiltins:
         st = ctx.state
         out = m.z(ELSEWHERE)
         for b in reversed(m.buckets[item.kind]):
-            out = IF(st[hold_name(item, b)] >= 1, m.z(b), out)
+            out = IF(CMP(">=", st[hold_name(item, b)], 1), m.z(b), out)
         return out
 
     def sel(self, v: Any) -> Sel:

@@ -194,7 +194,9 @@ def truth(v: Any) -> bool | None:
 # and coerce what is already known (terms of one context, truth values for `and`/`or`, two terms of
 # one sort for `if`): the same terms, without most of the Python calls a translation made.
 _mk_and, _mk_or, _mk_ite = z3.z3core.Z3_mk_and, z3.z3core.Z3_mk_or, z3.z3core.Z3_mk_ite
-_mk_add = z3.z3core.Z3_mk_add
+_mk_add, _mk_not = z3.z3core.Z3_mk_add, z3.z3core.Z3_mk_not
+#: z3's constructors of the comparisons of two integers (`CMP`)
+_MK_CMP = {"<": z3.z3core.Z3_mk_lt, "<=": z3.z3core.Z3_mk_le, ">": z3.z3core.Z3_mk_gt, ">=": z3.z3core.Z3_mk_ge}
 #: the classes of integer terms (`SUM`'s fast path)
 _INT_TERMS = (z3.ArithRef, z3.IntNumRef)
 #: z3's C functions for a term's sort kind (reading only: no error to check)
@@ -260,7 +262,9 @@ def NOT(x: Any) -> Any:
     t = truth(x)
     if t is not None:
         return not t
-    return z3.Not(zb(x))
+    x = zb(x)
+    # (`z3.Not(x)`, made by z3's constructor: a truth value needs no coercion)
+    return z3.BoolRef(_mk_not(x.ctx.ref(), x.ast), x.ctx)
 
 
 def IMPLIES(a: Any, b: Any) -> Any:
@@ -310,6 +314,34 @@ def _int_val(n: int) -> z3.ArithRef:
         if len(_INT_VALS) < _INT_VALS_MOST:
             _INT_VALS[n] = found
     return found
+
+
+def CMP(op: str, a: Any, b: Any) -> Any:
+    """Python's `a op b` ("<", "<=", ">", ">=") of two numbers, terms or plain integers: the very term
+    z3's operators make (or the truth value of two plain ones), made by z3's constructor where both are
+    integers of one context, without the Python API's coercion, which was most of the CPU of a
+    translation's comparisons (1880 Romania: 160,000 coercions, of a count to compare with 1 mostly).
+    As Python's operator: a plain number on the left is the right term's reflected comparison
+    (`1 <= x` is `x >= 1`), and so is a term whose class is a subclass of the left one's (a numeral,
+    `x >= IntVal(0)` is `IntVal(0) <= x`)."""
+    if not isinstance(a, z3.ExprRef):
+        if not isinstance(b, z3.ExprRef):
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        op, a, b = _REFLECTED[op], b, a
+    elif isinstance(b, z3.ExprRef) and type(b) is not type(a) and isinstance(b, type(a)):
+        op, a, b = _REFLECTED[op], b, a
+    if type(b) is int and type(a) in _INT_TERMS:
+        # (the number's numeral shared, `_int_val`: the same term, and none handed on)
+        b = _int_val(b)
+    ctx = a.ctx
+    if (type(a) in _INT_TERMS and type(b) in _INT_TERMS and b.ctx is ctx
+            and _is_int_term(ctx, a) and _is_int_term(ctx, b)):
+        return z3.BoolRef(_MK_CMP[op](ctx.ref(), a.ast, b.ast), ctx)
+    return {"<": a.__lt__, "<=": a.__le__, ">": a.__gt__, ">=": a.__ge__}[op](b)
+
+
+#: the comparison Python asks of the right operand for one of the left (`CMP`)
+_REFLECTED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def NEG(x: Any) -> Any:

@@ -6,6 +6,7 @@ runtime's builtins as z3 (`Builtins`, its methods in the mixins of `builtins_*.p
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import Any, Callable
 
 import z3
@@ -38,6 +39,7 @@ from compiler.verify.model import (
 from compiler.verify.terms import (
     AnyAmounts,
     AND,
+    CMP,
     DIV,
     EMPTY_LIST,
     EVENT_ARGUMENTS,
@@ -61,6 +63,7 @@ from compiler.verify.terms import (
     Shared,
     Step,
     SymList,
+    _int_val,
     _list_inner,
     _memo_key,
     _memo_value,
@@ -591,8 +594,10 @@ class Translator:
             if a is None or b is None:
                 raise Unsupported("comparing none by size")
             return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-        a, b = zi(a), zi(b)
-        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        # (a plain number as `zi` makes it, its numeral shared: the comparison is of two terms)
+        a = _int_val(a) if type(a) is int else zi(a)
+        b = _int_val(b) if type(b) is int else zi(b)
+        return CMP(op, a, b)
 
     def binary(self, e: s.Binary, ctx: Ctx) -> Any:
         op = e.op
@@ -1062,7 +1067,8 @@ class Translator:
             if hit is not None:
                 self._require_once(ctx, hit[1])
                 return hit[0]
-        before = dict(ctx.state)
+        # (the state's names and values, to tell the body changed none: in order, by identity)
+        names, values = list(ctx.state), list(ctx.state.values())
         start = len(shared.guards)
         sub = Ctx(self, ctx.state, shared, True, bound)
         shared.depth += 1
@@ -1074,7 +1080,8 @@ class Translator:
             raise
         finally:
             shared.depth -= 1
-        if sub.state is not ctx.state or any(ctx.state[k] is not v for k, v in before.items()):
+        if (sub.state is not ctx.state or list(ctx.state) != names
+                or not all(map(operator.is_, ctx.state.values(), values))):
             raise Unsupported(f"function {decl.name} changes the state")
         guards = AND(*shared.guards[start:])
         del shared.guards[start:]
