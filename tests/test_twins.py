@@ -64,13 +64,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: cubes on a company's ability card the library's amount cubes and spend_cubes a procedure over it, and
 #: marker_assigned_by_player 1846's function over closed, holder_of and has_ability; 125 with pickable and pick
 #: library DSL, and the draft's picks library states (draft_committed among them), its end the library's
-#: end_draft; 122 with
-#: sale_price a library function over the library's amount sale_discount, which the procedure lower_sale_price
-#: raises as every player passes on the private on sale, bank_buys_this_turn the library's one amount
-#: (`state bank_buys_this_turn: int reset on operating_turn_start`), which train_bought counts, and sellable a
-#: library function (a filter of held_certificates; the runtime offers its answer in its own order, president's
-#: last; sell_out's twin still reads the model's copy, sellable_certs); 120 with 1880's round
-#: track a state of the title's (track_slot), round_track_row_free its function and take_round_track_row its procedure
+#: end_draft; 122 with sale_price a library function over the library's amount sale_discount, which the procedure
+#: lower_sale_price raises as every player passes on the private on sale, bank_buys_this_turn the library's one
+#: amount (`state bank_buys_this_turn: int reset on operating_turn_start`), which train_bought counts, and
+#: sellable a library function (a filter of held_certificates; the runtime offers its answer in its own order,
+#: president's last; sell_out's twin still reads the model's copy, sellable_certs); 120 with 1880's round track a
+#: state of the title's (track_slot), round_track_row_free its function and take_round_track_row its procedure
 RECORDED = 120
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
