@@ -568,17 +568,18 @@ class Abilities:
             raise RuleGap(f"{corp}'s ability {effect}", f"gives no {field}")
         return self._value(ability[str(field)], f"{corp} {effect} {field}")
 
-    def _cubes_left(self, corp: Entity, n: int) -> None:
-        """Refused (IllegalAction, naming the card's rule) unless C holds a card with at least n use cubes
-        left (the library's `cubes`): the refusal of a power's use before the library's spend_cubes, which
-        refuses the same, with the card named."""
-        key = self.b_card_of(corp)
-        if key is None:
-            raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
-        left = self.state_amount("cubes", corp)
-        if n < 1 or n > left:
+    def _spend_cubes(self, corp: Entity, n: int) -> None:
+        """The library's spend_cubes (n use cubes off C's card, refused without a card or with fewer left), its
+        refusal told with the card's rule named (the deck's where C holds no card)."""
+        try:
+            self.call("spend_cubes", corp, n)
+        except IllegalAction:
+            key = self.b_card_of(corp)
+            if key is None:
+                raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule()) from None
+            left = self.state_amount("cubes", corp)
             raise IllegalAction(f"{corp}'s {self._card(key).get('title') or key} has {left} use(s) left, not {n}",
-                                rule=self._card_rule(key))
+                                rule=self._card_rule(key)) from None
 
     def b_offer_card(self, corp: Entity, action: str, required: bool) -> None:
         """offer_card(C, action, required): C's president must now take `action` (the title's, naming a card
@@ -674,8 +675,7 @@ class Abilities:
         if n > 1 and not ability.get("stackable"):
             raise IllegalAction(f"{self._card(key).get('title') or key}'s uses are spent one at a time",
                                 rule=self._card_rule(key))
-        self._cubes_left(corp, n)
-        self.call("spend_cubes", corp, n)
+        self._spend_cubes(corp, n)
         self.j.set(self.g, "armed", {**self.g.get("armed", {}), corp.id: (str(ability["effect"]), int(n))})
 
     def _armed(self, corp: Entity, effect: str) -> int:
@@ -700,8 +700,7 @@ class Abilities:
         board = self._need_board()
         if str(hex_id) not in board.hexes or not board.tile_at(str(hex_id)).cities:
             raise IllegalAction(f"{key}'s marker goes on a city, not {hex_id}", rule=self._card_rule(key))
-        self._cubes_left(corp, 1)
-        self.call("spend_cubes", corp, 1)
+        self._spend_cubes(corp, 1)
         bonus = int(self._value(ability["bonus_per_train"], f"{key} bonus_per_train"))
         self.j.set(self.g, "markers", tuple(self.g.get("markers", ())) + ((key, str(hex_id), corp.id, bonus),))
 
