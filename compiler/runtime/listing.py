@@ -14,7 +14,7 @@ import operator
 import random
 from typing import Any, Callable, Iterable, Iterator
 
-from compiler.runtime.candidates import Candidates, _KnownRefused
+from compiler.runtime.candidates import Candidates, _KnownRefused, _SearchLater
 from compiler.runtime.entities import Entity
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.vocabulary import (ACTOR_KINDS, OUT_OF_TURN, ROUND_ACTION_PREFIXES, STEP_ACTIONS, VOCABULARY,
@@ -158,6 +158,8 @@ class Listing(Candidates):
             try:
                 for index in order:
                     candidate = candidates[index]
+                    if candidate.__class__ is _SearchLater:
+                        candidate = candidate.action(self)  # (the route search, in the listing's state)
                     if candidate is not _KnownRefused and self.is_legal(candidate):
                         return candidate
             finally:
