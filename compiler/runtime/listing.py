@@ -8,7 +8,6 @@ a mixin `Listing` inherits.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import operator
 import random
@@ -81,6 +80,29 @@ def _shuffled_range(rng: random.Random, n: int) -> list[int]:
     return order
 
 
+class _ListingScope:
+    """`Listing._listing`'s scope: the listing's settings made on entry, the enclosing listing's put back
+    on exit."""
+
+    __slots__ = ("game", "probing", "saved")
+
+    def __init__(self, game: "Listing", probing: bool) -> None:
+        self.game, self.probing = game, probing
+
+    def __enter__(self) -> None:
+        game, probing = self.game, self.probing
+        self.saved = game._probing, game._pair_answers, game._known_refused, game._runs_listed
+        game._probing = probing
+        game._pair_answers = (len(game.j._marks), {}) if probing else None
+        # the candidates a bound probe refuses (`_bound_refused`): listed, known refused without a trial
+        game._known_refused = {} if probing else None
+        game._runs_listed = False  # (random_legal_action's own listing says where runs may be listed)
+
+    def __exit__(self, *_exc: object) -> None:
+        game = self.game
+        game._probing, game._pair_answers, game._known_refused, game._runs_listed = self.saved
+
+
 class Listing(Candidates):
     """GameBase's listing of legal actions and their candidates."""
 
@@ -98,21 +120,12 @@ class Listing(Candidates):
         with self._listing(probing=True):
             return [candidate for candidate in self._candidates() if self.is_legal(candidate)]
 
-    @contextlib.contextmanager
-    def _listing(self, probing: bool):
+    def _listing(self, probing: bool) -> "_ListingScope":
         """A listing of candidates: with `probing`, an action's candidates are skipped where its probes
         refuse them (`_group_refused`, `_pair_refused`; the pair probes' answers kept for the state it
-        lists in); without, each is tried (the oracle). Restores the enclosing listing's setting."""
-        saved = self._probing, self._pair_answers, self._known_refused, self._runs_listed
-        self._probing = probing
-        self._pair_answers = (len(self.j._marks), {}) if probing else None
-        # the candidates a bound probe refuses (`_bound_refused`): listed, known refused without a trial
-        self._known_refused = {} if probing else None
-        self._runs_listed = False  # (random_legal_action's own listing says where runs may be listed)
-        try:
-            yield
-        finally:
-            self._probing, self._pair_answers, self._known_refused, self._runs_listed = saved
+        lists in); without, each is tried (the oracle). Restores the enclosing listing's setting. (A
+        context manager of its own, `_ListingScope`: every listing opens one.)"""
+        return _ListingScope(self, probing)
 
     def oracle_legal_actions(self) -> list[Action]:
         """`legal_actions` with no shortcut in the listing: every candidate the vocabulary gives (every
@@ -582,9 +595,9 @@ class Listing(Candidates):
             refused = None
             if probed and group_type is not None:
                 # (`_group_refused`, its vocabulary type looked up with the plan)
-                if probe is not None and self._probe_refuses({"type": group_type, **who}, probe, kind=name):
+                if probe is not None and self._group_probe_refuses(name, group_type, who, probe):
                     continue  # the action's opening guards refuse the entity: every candidate would be refused
-                if bound is not None and self._probe_refuses({"type": group_type, **who}, bound, kind=name):
+                if bound is not None and self._group_probe_refuses(name, group_type, who, bound):
                     refused = self._known_refused
                     if refused is None:
                         continue  # only whether some action is legal is asked (`_some_legal`): none of these is
@@ -748,28 +761,7 @@ class Listing(Candidates):
                     opened = self._quiet_opening(action, key[1])
                 answers[1][key] = opened
             if opened:
-                actor, turn_refused = opened
-                if turn_refused:
-                    return True
-                # `_refused_on_trial` written out: asked a dozen times in every listing
-                # (`Journal.begin` and `rollback` written out: a probe's guards change nothing, most often)
-                named, journal = self._named_shares, self.j
-                marks, undo = journal._marks, journal._undo
-                journal.generation += 1
-                marks.append(len(undo))
-                try:
-                    return probe(self, actor, *values) is not None  # (a guard's refusal, returned)
-                except (IllegalAction, RuleGap):
-                    return True
-                except Exception:  # noqa: BLE001 - no refusal: the candidates' own trials meet it
-                    return False
-                finally:
-                    self._named_shares = named
-                    if len(undo) > marks[-1]:
-                        journal.rollback()
-                    else:
-                        journal.generation += 1
-                        marks.pop()
+                return opened[1] or self._quiet_probe(opened[0], probe, values)
         opening = self._listing_opening()
         quiet = self._opens_quietly(action, kind, opening)
 
@@ -787,6 +779,52 @@ class Listing(Candidates):
                 raise IllegalAction(refusal)
 
         return self._refused_on_trial(run)
+
+    def _group_probe_refuses(self, name: str, group_type: str, who: dict, probe: Callable) -> bool:
+        """`_probe_refuses` of the probe (or bound probe) of the action `name` for the entity `who` names
+        (its candidates of vocabulary type `group_type`, `_group_type`), asked of each of the acting
+        entity's actions in every listing: where the quiet opening of the action for the entity is known
+        (kept with the listing's answers, or for the game by what `_listing_opening` reads:
+        `_quiet_opening`), the probe is run at once, with no action built; else `_probe_refuses`."""
+        answers = self._pair_answers
+        if answers is not None and answers[0] == len(self.j._marks):
+            known = answers[1]
+            entity, etype = who["entity"], who["entity_type"]
+            key = (_OPENS, name, entity, etype)
+            opened = known.get(key)
+            if opened is None:
+                opening = known.get("opening")
+                quiet = self.__dict__.get("_quiet_openings") if opening else None
+                if quiet is not None:
+                    opened = quiet.get((opening[4], name, entity, etype))
+                    if opened is not None:
+                        known[key] = opened
+            if opened:
+                return opened[1] or self._quiet_probe(opened[0], probe, ())
+        return self._probe_refuses({"type": group_type, **who}, probe, kind=name)
+
+    def _quiet_probe(self, actor: Entity, probe: Callable, values: tuple) -> bool:
+        """Whether `probe` refuses `actor` (and `values`), where its action opens quietly and the turn check
+        lets the actor through (`_probe_refuses`): `_refused_on_trial` written out, as probes are asked a
+        dozen times in every listing (`Journal.begin` and `rollback` written out: a probe's guards change
+        nothing, most often)."""
+        named, journal = self._named_shares, self.j
+        marks, undo = journal._marks, journal._undo
+        journal.generation += 1
+        marks.append(len(undo))
+        try:
+            return probe(self, actor, *values) is not None  # (a guard's refusal, returned)
+        except (IllegalAction, RuleGap):
+            return True
+        except Exception:  # noqa: BLE001 - no refusal: the candidates' own trials meet it
+            return False
+        finally:
+            self._named_shares = named
+            if len(undo) > marks[-1]:
+                journal.rollback()
+            else:
+                journal.generation += 1
+                marks.pop()
 
     def _refused_on_trial(self, run: Callable[[], None]) -> bool:
         """Whether `run` (a probe, with what opens its action) meets a refusal, in a transaction rolled back;
