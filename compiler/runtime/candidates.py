@@ -526,16 +526,42 @@ class Candidates:
             return
         if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
             return
+        colors = self._phase_colors()
+        cash = self.cash[entity]
+        skip = self._hexes_refused(who)
+        if skip is None and not self._exhaustive:
+            # the lays whatever the cash, kept by what they are a function of (`_listed_lays`): the board's
+            # version (which moves with every change to it, and comes back only with its state), the company
+            # and the colours; those the company's cash pays for listed (`iter_legal_lays` leaves out the
+            # others alone). A company's lay step is listed again after each deal in shares or privates it
+            # makes before its lay, which leaves the board as it was
+            key = (self.board.version, entity.id, tuple(colors))
+            kept = self.__dict__.get("_listed_lays")
+            if kept is None or kept[0] != key:
+                kept = (key, self._lay_actions(entity, colors, None, None))
+                self.__dict__["_listed_lays"] = kept
+            for cost, action in kept[1]:
+                if cost <= cash:
+                    yield dict(action)
+            return
+        for _cost, action in self._lay_actions(entity, colors, cash, skip):
+            yield action
+
+    def _lay_actions(self, entity, colors: list[str], cash: int | None, skip) -> list[tuple[int, Action]]:
+        """`_cand_lay_tile`'s lays (`track.iter_legal_lays`, those `cash` pays for, less the hexes `skip`
+        leaves out), each with its cost, as actions."""
+        out = []
         # each tile's first copy not in use, worked out once: the state is the same at every lay listed (a
         # candidate tried between two is rolled back)
         copies: dict[str, int] = {}
-        for lay in track.iter_legal_lays(self.board, entity.id, self._phase_colors(), cash=self.cash[entity],
-                                         exhaustive=self._exhaustive, skip=self._hexes_refused(who)):
+        for lay in track.iter_legal_lays(self.board, entity.id, colors, cash=cash,
+                                         exhaustive=self._exhaustive, skip=skip):
             copy = copies.get(lay.tile)
             if copy is None:
                 used = self.board.in_use.get(lay.tile, ())
                 copy = copies[lay.tile] = next(i for i in range(len(used) + 1) if i not in used)
-            yield {**lay.action(entity.id, copy), "entity_type": entity.kind}
+            out.append((lay.cost, {**lay.action(entity.id, copy), "entity_type": entity.kind}))
+        return out
 
     def _hexes_refused(self, who: dict) -> Callable[[str], bool] | None:
         """Where only whether some action is legal is asked (`_first_legal`: no candidate kept as known
