@@ -252,6 +252,60 @@ def test_random_play_draws_from_the_listings_candidates_as_a_shuffle_of_them_wou
     assert runs, "no founding was known refused in a listing: the test no longer meets a run"
 
 
+def test_random_play_searches_the_best_routes_only_where_its_draw_comes_to_them():
+    """In random play's own listing the run step's one run_routes candidate is a place whose route search
+    runs where the draw reaches it (`_SearchLater`): `random_legal_action` draws what shuffling the full
+    listing (`_candidates()`, the search made) and taking the first legal one draws, with the same random
+    draws, in every state of an 1800 game's first 400 actions, run steps among them; and some run-step
+    listings draw another action and make no search. The lays listed again in a lay step (kept by the
+    board's version, `_listed_lays`) are those listed anew."""
+    from compiler.emit.engines import game_class
+    from compiler.runtime import candidates
+
+    g = game_class("1800")(players=["P1", "P2"], seed=2)
+    rng, run_steps, deferred, lay_steps = random.Random(2), 0, 0, 0
+    searched = []
+    search = candidates.track.best_routes
+
+    def counted(*args, **kwargs):
+        searched.append(1)
+        return search(*args, **kwargs)
+
+    candidates.track.best_routes = counted
+    try:
+        for step in range(400):
+            at_run = g.g["round"] == "operating" and g.g.get("step") == "run_routes"
+            if g.g["round"] == "operating" and g.g.get("step") == "lay_tile":
+                g.__dict__.pop("_listed_lays", None)
+                with g._listing(probing=True):
+                    anew = g._candidates()
+                with g._listing(probing=True):
+                    assert g._candidates() == anew  # (from the kept lays)
+                lay_steps += 1
+            g._route_memo.clear()  # (each state's search anew: whether the draw makes one is counted)
+            before = len(searched)
+            drawn = random.Random(step)
+            action = g.random_legal_action(drawn)
+            if at_run:
+                run_steps += 1
+                deferred += len(searched) == before
+                with g._listing(probing=True):
+                    listed = g._candidates()
+                    order = list(range(len(listed)))
+                    shuffled = random.Random(step)
+                    shuffled.shuffle(order)
+                    expected = next((listed[i] for i in order if g.is_legal(listed[i])), None)
+                assert action == expected and drawn.random() == shuffled.random()
+            action = g.random_legal_action(rng)
+            if action is None:
+                break
+            g.process(action)
+    finally:
+        candidates.track.best_routes = search
+    assert run_steps >= 5 and lay_steps >= 5, "the game met too few run or lay steps: the test no longer judges them"
+    assert 0 < deferred < run_steps, "no run-step listing drew another action first (or none drew the run)"
+
+
 def test_a_bound_probe_judges_a_lays_least_cost_once():
     """1846's lay_tile guard `cash(C) >= lay_cost(lay)` reads the lay; its bound probe (`qb_lay_tile`)
     judges it once with the least a lay costs (the title's tile_lay_cost, $20): a company with $19 has no
