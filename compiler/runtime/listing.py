@@ -48,7 +48,10 @@ def _copied(value: Any) -> Any:
     """An action's copy, its lists and dicts copied all the way down (a caller may change the one it was
     given): what `process` compares the action it is given with."""
     if value.__class__ is dict:
-        return {k: _copied(v) for k, v in value.items()}
+        for item in value.values():
+            if item.__class__ is dict or item.__class__ is list:
+                return {k: _copied(v) for k, v in value.items()}
+        return dict(value)  # (most actions: no list or dict among the fields)
     if value.__class__ is list:
         return [_copied(v) for v in value]
     return value
