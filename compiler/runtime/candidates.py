@@ -28,12 +28,12 @@ class _KnownRefused:
 
 
 class _SearchLater:
-    """In random_legal_action's own listing (`Listing._runs_listed`), the one run_routes candidate of a
-    company whose best routes are not yet searched in this state: it keeps its place in the list the draw
-    shuffles, and the search (`Candidates._searched_routes`) runs only where the draw comes to it, in the
-    listing's state (each trial before it rolled back): most listings of the run step draw another action
-    first (a company's deal in shares, a private bought), and the next listing searches where nothing the
-    search reads changed (`_route_memo`)."""
+    """In random_legal_action's own listing (`Listing._runs_listed`), a company's one run_routes candidate:
+    it keeps its place in the list the draw shuffles, and is worked out (its trains, bonuses and best
+    routes: `Candidates._route_candidates`) only where the draw comes to it, in the listing's state (each
+    trial before it rolled back): most listings of the run step draw another action first (a company's
+    deal in shares, a private bought), and the next listing searches where nothing the search reads
+    changed (`_route_memo`)."""
 
     __slots__ = ("args",)
 
@@ -41,8 +41,8 @@ class _SearchLater:
         self.args = args
 
     def action(self, game: "Candidates") -> Action:
-        """The candidate: the search's answer, as `_route_candidates` would list it."""
-        return next(game._searched_routes(*self.args))
+        """The candidate, as `_route_candidates` lists it outside random play's own listing."""
+        return game._route_candidates(*self.args)[0]
 
 
 #: a value not yet worked out (None is an answer)
@@ -459,6 +459,10 @@ class Candidates:
         and no revenue is invented, so the only candidate runs no train."""
         if self.board is None:
             return [{"type": "run_routes", **who, "routes": []}]
+        if self._runs_listed and not self._quick_routes:
+            # random play's own listing: the one candidate worked out where the draw comes to it, in the
+            # listing's state (`_SearchLater`), its search kept or made then
+            return [_SearchLater(corp, who)]
         trains = list(self._train_dicts(corp).values())
         extras = self._route_extras(corp)
         # what the search reads: the board (its version moves with every change to it, tokens
@@ -471,8 +475,6 @@ class Candidates:
                 # the run the caller gives next, tried first: legal, it answers as the search's would; the
                 # search runs only where it is not (`_first_legal` goes on to the next candidate)
                 return itertools.chain((declared,), self._searched_routes(corp, who, key, trains, extras))
-        if best is None and self._runs_listed and not self._quick_routes:
-            return [_SearchLater(corp, who, key, trains, extras)]  # searched where the draw comes to it
         return list(self._searched_routes(corp, who, key, trains, extras, best))
 
     def _searched_routes(self, corp: Entity, who: dict, key: tuple, trains: list, extras: Any,
