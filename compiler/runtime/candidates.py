@@ -243,9 +243,13 @@ class Candidates:
                 corp_certs = self.certs_of[corp.id]
                 if entity.kind != "corporation":
                     by_corporations = held_by_corporations.get(corp.id)
-                    if not (by_corporations and (len(by_corporations) > 1 or corp.id not in by_corporations)) \
-                            and not any(corp.id in holdings.get(holder, ()) for holder in holders):
-                        continue  # none held where a player could buy it, nor by another corporation: no candidate
+                    if not (by_corporations and (len(by_corporations) > 1 or corp.id not in by_corporations)):
+                        cid = corp.id
+                        for holder in holders:
+                            if cid in holdings.get(holder, ()):
+                                break
+                        else:
+                            continue  # none held where a player could buy it, nor by another corporation: no candidate
                 if entity.kind != "corporation":
                     # a player buys one certificate at a time: each holder's first, from one pass over the
                     # certificates

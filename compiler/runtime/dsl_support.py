@@ -107,7 +107,7 @@ class DslSupport:
 
     @staticmethod
     def _state_key(value: Any) -> Any:
-        # (`state_has` reads it inline: `_KEYED`)
+        # (`state_has` and `state_amount` read it inline: `_KEYED`)
         return value.id if isinstance(value, (Entity, Certificate)) else value
 
     def state_has(self, name: str, *parts: Any) -> bool:
@@ -125,7 +125,8 @@ class DslSupport:
     def state_amount(self, name: str, *parts: Any) -> int:
         """`NAME(a, b)` of a declared amount (`state NAME: map[..., int]`): its amount for (a, b), 0 where
         none was set."""
-        return self.g.get(f"state:{name}", {}).get(tuple(self._state_key(p) for p in parts), 0)
+        # (`_state_key` inline, as `state_has` reads it: asked of every private in each bid's guards)
+        return self.g.get(f"state:{name}", {}).get(tuple([p.id if isinstance(p, _KEYED) else p for p in parts]), 0)
 
     def state_put(self, name: str, parts: tuple, amount: int) -> None:
         """`set NAME(a, b) = x` of a declared amount: (a, b)'s amount becomes x (a new dict: the journal
