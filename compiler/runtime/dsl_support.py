@@ -143,10 +143,26 @@ class DslSupport:
     def _reset_states(self, moment: str) -> None:
         """The declared states whose lifetime ends at `moment` (one of STATE_RESETS) are emptied (an
         amount's elements back to 0)."""
-        for name, resets in self.STATES.items():
-            held = self.g.get(f"state:{name}")
-            if moment in resets and held:
-                self.j.set(self.g, f"state:{name}", {} if isinstance(held, dict) else frozenset())
+        g = self.g
+        for key in self._state_keys_reset(moment):
+            held = g.get(key)
+            if held:
+                self.j.set(g, key, {} if isinstance(held, dict) else frozenset())
+
+    #: (the `STATES` table, a moment) -> the keys in `g` of the declared states reset then, in the table's order
+    _RESET_KEYS: dict[tuple[int, str], tuple[dict, tuple[str, ...]]] = {}
+
+    def _state_keys_reset(self, moment: str) -> tuple[str, ...]:
+        """The keys in `g` of the declared states whose lifetime ends at `moment`, in `STATES`' order: a
+        function of the title's states, kept for each (every stock turn resets some)."""
+        states = self.STATES
+        kept = self._RESET_KEYS.get((id(states), moment))
+        if kept is None or kept[0] is not states:
+            if len(self._RESET_KEYS) >= 1024:
+                self._RESET_KEYS.clear()
+            kept = self._RESET_KEYS[(id(states), moment)] = (
+                states, tuple(f"state:{name}" for name, resets in states.items() if moment in resets))
+        return kept[1]
 
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:

@@ -547,6 +547,8 @@ class StockRound:
     def _players_in_game(self) -> int:
         """The players not out of the game, for the round machinery (the rules read the library's
         function players_in_game)."""
+        if not self.g.get("state:out_of_game"):
+            return len(self.players)  # (nobody has left: what the count below answers, in every round's start)
         return sum(1 for p in self.players if not self._out_of_game(p))
 
     def _receivership_action(self, corp: Entity) -> Action:
