@@ -35,8 +35,8 @@ class Monitor:
         #: found the same at]: kept while no certificate changes hands and no corporation's certificates
         #: are replaced (most actions of an operating round)
         self._seen: list | None = None
-        #: (`_seen` as it was, and what else the holding checks read) when they last passed: passed again
-        #: while both are the same (`check`)
+        #: (`_seen` as it was, what else the holding checks read, the owners' stamp) when they last passed:
+        #: passed again while all are the same (`check`)
         self._passed: tuple | None = None
 
     @staticmethod
@@ -120,14 +120,15 @@ class Monitor:
         cap = game.param("holding_cap")
         pool_cap = game.param("pool_cap") if game.corporations else None
         # the holding checks' verdict is kept by all they read: the figures of the holders (`_seen`'s, another
-        # object where a certificate changed hands), the sanctions, the limits, each corporation's cell and
-        # the cards (its market zones, `b_zones`), who holds each other certificate that counts against the
-        # limit and whether it is closed (`_certificate_counts`); the same, the same verdict: it passed
+        # object where a certificate changed hands), the owners written to nowhere since (`Owners.stamp`: who
+        # holds each private, bond and minor), the sanctions, the limits, each corporation's cell and the
+        # cards (its market zones, `b_zones`), which privates and minors are closed (`_certificate_counts`);
+        # the same, the same verdict: it passed
         corp_state = game.corp
         key = (sanctioned, limit, cap, pool_cap, tuple([corp_state[c.id]["cell"] for c in game.corporations]),
                game.g.get("cards"), tuple(game.players), self._others_key(game))
         passed = self._passed
-        if passed is not None and passed[0] is seen and passed[1] == key:
+        if passed is not None and passed[0] is seen and stamp is not None and passed[2] == stamp and passed[1] == key:
             return
         counted = game._certificate_counts(tallies)  # `b_certificates` of every player, in one pass
         for player in game.players:
@@ -146,14 +147,12 @@ class Monitor:
             pool = pooled[corp.id]
             if pool > pool_cap and ("pool_cap", corp.id) not in sanctioned:
                 raise InvariantViolation("pool_cap", f"the pool holds {pool}% of {corp}", action)
-        self._passed = (seen, key)
+        self._passed = (seen, key, stamp)
 
     @staticmethod
     def _others_key(game) -> tuple:
-        """Who holds each private, bond and minor, and whether it is closed: what `_certificate_counts` reads
-        of them (those the title's `cert_limit_counts` names count against the limit)."""
-        owner, closed, corp = game.owner, game.closed, game.corp
-        return (tuple([(owner.get(p.id), closed.get(p.id)) for p in game.privates]),
-                tuple([owner.get(b.id) for b in game.bonds]),
-                tuple([(owner.get(m.id), corp[m.id]["closed"]) for m in game.minors]),
+        """Which privates and minors are closed, and the kinds of holding that count against the limit: what
+        `_certificate_counts` reads of them but their holders (the owners' stamp answers for those)."""
+        closed, corp = game.closed, game.corp
+        return (tuple([closed.get(p.id) for p in game.privates]), tuple([corp[m.id]["closed"] for m in game.minors]),
                 game.param("cert_limit_counts"))
