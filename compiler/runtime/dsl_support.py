@@ -97,7 +97,11 @@ class DslSupport:
         members = getattr(self, name)
         known = sets.get(name)
         if known is None or known[0] is not members or known[1] != len(members):
-            known = sets[name] = (members, len(members), frozenset(members))
+            # (with the kinds of its members, where each is an entity: an entity of another kind equals none)
+            kinds = frozenset(m.kind for m in members) if all(m.__class__ is Entity for m in members) else None
+            known = sets[name] = (members, len(members), frozenset(members), kinds)
+        if value.__class__ is Entity and known[3] is not None and value.kind not in known[3]:
+            return False  # (a player's holding asked of the corporations, in every take-over check: no hash)
         try:
             return value in known[2]
         except TypeError:  # unhashable: as the list compares it

@@ -49,9 +49,9 @@ def _copied(value: Any) -> Any:
     """An action's copy, its lists and dicts copied all the way down (a caller may change the one it was
     given): what `process` compares the action it is given with."""
     if value.__class__ is dict:
-        return {k: _copied(v) for k, v in value.items()}
+        return {k: _copied(v) if v.__class__ is dict or v.__class__ is list else v for k, v in value.items()}
     if value.__class__ is list:
-        return [_copied(v) for v in value]
+        return [_copied(v) if v.__class__ is dict or v.__class__ is list else v for v in value]
     return value
 
 

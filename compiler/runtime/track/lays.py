@@ -332,7 +332,7 @@ def _city_hexes(board: Board) -> frozenset[str]:
     if kept is not None and kept[0] == board.version:
         return kept[1]  # (kept by the board's version, which moves with every change to it)
     placed = board.placed
-    found = frozenset(h for h in board.hexes if placed[h].tile.count("city"))
+    found = frozenset(h for h in board.hexes if placed[h].tile._kinds.get("city"))  # (`Tile.count` inline)
     board.__dict__["_city_hexes"] = (board.version, found)
     return found
 
