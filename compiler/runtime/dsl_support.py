@@ -29,8 +29,69 @@ _COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bond
 _TOKEN_COUNTS = frozenset({"extra_tokens", "tokens_right"})
 
 
+#: no answer kept (`DslSupport.fixed_call`)
+_NONE = object()
+
+
+class _Reads:
+    """The game as a DSL routine called by `DslSupport.fixed_call` sees it: each thing it reads is the game's,
+    and noted. `fixed` stays true while the routine reads only what never changes during a game: the title's
+    plain properties (`param` with no dimensions, of a value neither a table nor a gap, from the chosen
+    option's `sets` or the title, as `param` reads it) and the names of the fixed holders (`name` of the
+    bank, the pool, the IPO, ...). Anything else it reads (state, builtins, other properties) is the game's
+    as ever, and makes its answer one not kept."""
+
+    __slots__ = ("_game", "fixed")
+
+    def __init__(self, game: Any) -> None:
+        self._game = game
+        self.fixed = True
+
+    def param(self, name: str, **dims: Any) -> Any:
+        game = self._game
+        if dims:
+            self.fixed = False
+        else:
+            value = game.option_sets.get(name, _NONE) if game.option_sets else _NONE
+            if value is _NONE:
+                value = game.DATA.properties.get(name, _NONE)
+            if value is _NONE or isinstance(value, (Table, Gap)):
+                self.fixed = False
+        return game.param(name, **dims)
+
+    def name(self, name: str) -> Any:
+        if name not in _FIXED_NAMES:
+            self.fixed = False
+        return self._game.name(name)
+
+    def __getattr__(self, attr: str) -> Any:
+        self.fixed = False
+        return getattr(self._game, attr)
+
+
 class DslSupport:
     """The generated code's access to the game: calls, names, attributes, declared states, triggers."""
+
+    def fixed_call(self, name: str, *args: Any) -> Any:
+        """The DSL routine `name` called with `args`, its answer kept for the game where the call read
+        nothing that changes during play (`_Reads`: the title's plain properties and the fixed names, and
+        its arguments), and given again for the same arguments (the library's `ipo_of(C)`, asked of each
+        corporation in every listing of a stock round, reads only `capitalisation`)."""
+        kept = self.__dict__.get("_fixed_answers")
+        if kept is None:
+            kept = self.__dict__["_fixed_answers"] = {}
+        key = (name, *args)
+        try:
+            found = kept.get(key, _NONE)
+        except TypeError:  # an argument that is no key: called as ever
+            return self.ROUTINES[name](self, *args)
+        if found is not _NONE:
+            return found
+        reads = _Reads(self)
+        value = self.ROUTINES[name](reads, *args)
+        if reads.fixed:
+            kept[key] = value
+        return value
 
     def call(self, name: str, *args, **kwargs):
         """Call a DSL routine or a builtin by name."""
