@@ -230,7 +230,7 @@ class Candidates:
             ipos = kept[4]  # (each an answer `fixed_call` keeps for the game: the same again)
         else:
             try:
-                ipos = tuple([self._ipo_of(c) if s else _UNASKED for c, s in zip(corps, started)])
+                ipos = tuple([self._ipo_of(c) if s else None for c, s in zip(corps, started)])
             except Exception:  # noqa: BLE001 - worked out anew, which meets it where it always did
                 return None
         certs_of = self.certs_of
@@ -242,14 +242,14 @@ class Candidates:
             ids = tuple(c.id for certs in lists for c in certs)
         holders = tuple(map(self.owner.get, ids))
         kind = entity.kind
-        if kept is not None and kept[0] == kind and kept[1] is corps and kept[3] is ids and kept[4] == ipos \
-                and kept[5] == holders:
+        if kept is not None and kept[0] == kind and kept[1] is corps and kept[3] is ids and kept[8] == started \
+                and kept[4] == ipos and kept[5] == holders:
             return kept[6]
         named = kind == "player" and any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
         held_by_corporations = self._held_by_corporations()
         groups = []
-        for corp, ipo in zip(corps, ipos):
-            if ipo is _UNASKED:
+        for corp, ipo, on in zip(corps, ipos, started):
+            if not on:
                 continue  # not started
             offered = self._buyer_group(corp, ipo, held_by_corporations, named)
             if offered:

@@ -137,7 +137,12 @@ class Listing(Candidates):
         (or the game is over). For random playouts."""
         if self.g["finished"]:
             return None
-        with self._listing(probing=True):
+        # (`_listing(probing=True)` written out: a context manager's own cost in every draw)
+        saved = self._probing, self._pair_answers, self._known_refused, self._runs_listed
+        self._probing = True
+        self._pair_answers = (len(self.j._marks), {})
+        self._known_refused = {}
+        try:
             # (a run of candidates known refused, `_KnownRefused`, stands in the list as that many places
             # none of which is drawn: the same list as `_candidates()` for the shuffle, the same draw)
             self._runs_listed = True
@@ -163,6 +168,8 @@ class Listing(Candidates):
             finally:
                 self._keep_trial = False
             return None
+        finally:
+            self._probing, self._pair_answers, self._known_refused, self._runs_listed = saved
 
     def refused_by_gaps(self) -> list[str]:
         """The rule gaps that the current candidates run into (each message

@@ -152,7 +152,15 @@ class StockRound:
                     if "no_cert_limit" not in self.b_zones(by_id[("corporation", corp_id)]):
                         total += number
         if "privates" in counts:
-            total += sum(1 for p in self.privates if self.owner[p.id] == player and not self.closed[p.id])
+            owner, closed = self.owner, self.closed
+            if player.__class__ is Entity:
+                # (Entity equality written out, without a call per private: asked in every purchase's probe)
+                pid, pkind = player.id, player.kind
+                total += sum(1 for p in self.privates
+                             if ((o := owner[p.id]) is player or (o.__class__ is Entity and o.id == pid and o.kind == pkind))
+                             and not closed[p.id])
+            else:
+                total += sum(1 for p in self.privates if owner[p.id] == player and not closed[p.id])
         if "bonds" in counts:
             total += sum(1 for b in self.bonds if self.owner[b.id] == player)
         if "minors" in counts:
