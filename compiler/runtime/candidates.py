@@ -257,7 +257,7 @@ class Candidates:
                                               for chosen in offered)))
         groups = tuple(groups)
         fixed = self.__dict__.get("_fixed_answers") or {}
-        ipos_fixed = all(("ipo_of", c) in fixed for c, s in zip(corps, started) if s)
+        ipos_fixed = all(fixed.get(("ipo_of", c)) is not None for c, s in zip(corps, started) if s)
         self.__dict__["_buyer_groups_kept"] = (kind, corps, lists, ids, ipos, holders, groups, ipos_fixed, started)
         return groups
 

@@ -86,11 +86,11 @@ class DslSupport:
         except TypeError:  # an argument that is no key: called as ever
             return self.ROUTINES[name](self, *args)
         if found is not _NONE:
-            return found
+            # (the answer, as a 1-tuple; None where the call read what changes: called as ever from then on)
+            return self.ROUTINES[name](self, *args) if found is None else found[0]
         reads = _Reads(self)
         value = self.ROUTINES[name](reads, *args)
-        if reads.fixed:
-            kept[key] = value
+        kept[key] = (value,) if reads.fixed else None
         return value
 
     def call(self, name: str, *args, **kwargs):
