@@ -49,6 +49,10 @@ class _SearchLater:
 _UNASKED = object()
 
 
+def _same(a: Any, b: Any) -> bool:
+    return a is b
+
+
 class Candidates:
     """The candidates of each of the vocabulary's actions and of a title's own."""
 
@@ -212,21 +216,135 @@ class Candidates:
         certificate), a corporation the first k of its own in the market (or another's, where the title lets
         it); the guards decide. A corporation's candidates are worked out before its pair probe is asked
         (`_pair_skips`), which is asked only where there are some (most corporations in a stock round have
-        none to offer: sold out), and drops them all where it refuses."""
+        none to offer: sold out), and drops them all where it refuses. A buyer other than a corporation is
+        offered what `_buyer_groups` keeps by what it reads."""
+        if entity.kind == "corporation":
+            return self._buy_shares_anew(entity, who)
+        groups = self._buyer_groups(entity)
+        if groups is None:
+            return self._buy_shares_anew(entity, who)
+        out = []
+        for corp_id, offered in groups:
+            group = [{"type": "buy_shares", **who, "shares": list(shares), "percent": percent}
+                     for shares, percent in offered]
+            if not self._pair_skips({"type": "buy_shares", **who, "corporation": corp_id}):
+                out.extend(group)
+        return out
+
+    def _buyer_groups(self, entity: Entity) -> tuple | None:
+        """For a buyer other than a corporation: ((corporation id, ((certificate ids, percent), ...)), ...), the
+        certificates of each corporation `_buyer_group` offers it, those with some, in the corporations'
+        order; None where a corporation's IPO (`_ipo_of`) meets anything (`_buy_shares_anew` says what
+        then). A function of what it reads: the corporations, which are started, where each one's unsold
+        certificates sit, their certificates and the holder of each, the kind of buyer; kept by them for
+        the game (the holders change only where a certificate changes hands: a stock round's passes
+        leave them, and the same answer serves every player). Where each IPO is an answer `fixed_call`
+        keeps for the game, the IPOs are asked again only where a corporation starts."""
+        corps = self.corporations
+        corp_state = self.corp
+        kept = self.__dict__.get("_buyer_groups_kept")
+        started = tuple([corp_state[c.id]["par"] is not None for c in corps])
+        if kept is not None and kept[7] and kept[1] is corps and kept[8] == started:
+            ipos = kept[4]  # (each an answer `fixed_call` keeps for the game: the same again)
+        else:
+            try:
+                ipos = tuple([self._ipo_of(c) if s else None for c, s in zip(corps, started)])
+            except Exception:  # noqa: BLE001 - worked out anew, which meets it where it always did
+                return None
+        certs_of = self.certs_of
+        lists = tuple([certs_of[c.id] for c in corps])
+        if kept is not None and kept[1] is corps and len(kept[2]) == len(lists) \
+                and all(map(_same, kept[2], lists)):
+            ids = kept[3]
+        else:
+            ids = tuple(c.id for certs in lists for c in certs)
+        holders = tuple(map(self.owner.get, ids))
+        kind = entity.kind
+        if kept is not None and kept[0] == kind and kept[1] is corps and kept[3] is ids and kept[8] == started \
+                and kept[4] == ipos and kept[5] == holders:
+            return kept[6]
+        named = kind == "player" and any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
+        held_by_corporations = self._held_by_corporations()
+        groups = []
+        for corp, ipo, on in zip(corps, ipos, started):
+            if not on:
+                continue  # not started
+            offered = self._buyer_group(corp, ipo, held_by_corporations, named)
+            if offered:
+                groups.append((corp.id, tuple((tuple(c.id for c in chosen), sum(c.percent for c in chosen))
+                                              for chosen in offered)))
+        groups = tuple(groups)
+        fixed = self.__dict__.get("_fixed_answers") or {}
+        ipos_fixed = all(fixed.get(("ipo_of", c)) is not None for c, s in zip(corps, started) if s)
+        self.__dict__["_buyer_groups_kept"] = (kind, corps, lists, ids, ipos, holders, groups, ipos_fixed, started)
+        return groups
+
+    def _held_by_corporations(self) -> dict[str, set[str]]:
+        """The corporations (by id) whose certificates some corporation holds, and which (by id): with the
+        owners' index, a corporation none of whose certificates a player could be offered is passed over
+        without a pass over its certificates (most of them in a stock round: sold out)."""
+        held_by_corporations: dict[str, set[str]] = {}
+        for holder, held in self.owner.holdings.items():
+            if isinstance(holder, Entity) and holder.kind == "corporation":
+                for corp_id in held:
+                    held_by_corporations.setdefault(corp_id, set()).add(holder.id)
+        return held_by_corporations
+
+    def _buyer_group(self, corp: Entity, ipo: Entity, held_by_corporations: dict, named: bool) -> list[list] | None:
+        """The certificates of the started `corp` a buyer other than a corporation may be offered, one at a
+        time (as lists of one): each holder's first (of the IPO `ipo`, the corporation and the pool), and those
+        another corporation holds where the title's buy_shares names the certificate (`named`); None where
+        none is held where a player could buy it nor by another corporation."""
+        holdings, owner = self.owner.holdings, self.owner
+        # (the distinct of the IPO, the corporation and the pool: the IPO apart, or the treasury)
+        holders = (IPO, corp, POOL) if ipo is IPO else (corp, POOL) if ipo is corp \
+            else tuple(dict.fromkeys((ipo, corp, POOL)))
+        by_corporations = held_by_corporations.get(corp.id)
+        if not (by_corporations and (len(by_corporations) > 1 or corp.id not in by_corporations)):
+            cid = corp.id
+            for holder in holders:
+                if cid in holdings.get(holder, ()):
+                    break
+            else:
+                return None  # none held where a player could buy it, nor by another corporation: no candidate
+        # a player buys one certificate at a time: each holder's first, from one pass over the certificates
+        firsts: list = [None] * len(holders)
+        # each holder's place by kind and id (Entity equality; every holder here is an Entity)
+        place = {(holder.kind, holder.id): i for i, holder in enumerate(holders)}
+        others = []  # those another corporation holds
+        for c in self.certs_of[corp.id]:
+            if c.president:
+                continue
+            o = owner[c.id]
+            i = place.get((o.kind, o.id))
+            if i is not None:
+                if firsts[i] is None:
+                    firsts[i] = c
+            elif isinstance(o, Entity) and o.kind == "corporation" and o != corp:
+                others.append(c)
+        offered = []
+        if named and others:
+            # a certificate another corporation holds, where the title's buy_shares names the certificate bought
+            # (18 Grand Junction's Cleveland Graham); its guards say whether it may be bought
+            offered.append([others[0]])
+        offered.extend([c] for c in firsts if c is not None)
+        if named:
+            # a certificate another corporation holds of this one (18CO §4.2.2), where the title's buy_shares
+            # names the certificate bought; its guards say who may buy it and when
+            offered.extend([c] for c in others)
+        return offered
+
+    def _buy_shares_anew(self, entity, who):
+        """`_cand_buy_shares` worked out afresh: for a corporation buying (its own certificates in the market,
+        or another's), and for another buyer where a corporation's IPO meets anything (its pair probe then
+        asked first, as ever)."""
         out = []
         sources = (POOL,) if entity.kind == "corporation" else None
         corporate_certificates = any(n == "shares" for n, _ in self.ACTION_PARAMS.get("buy_shares", ()))
         owner = self.owner
         holdings = owner.holdings
-        # the corporations (by id) whose certificates some corporation holds, and which (by id): with the
-        # owners' index, a corporation none of whose certificates a player could be offered is passed over
-        # without a pass over its certificates (most of them in a stock round: sold out)
-        held_by_corporations: dict[str, set[str]] = {}
+        held_by_corporations = self._held_by_corporations() if entity.kind != "corporation" else {}
         president: Any = _UNASKED  # (a corporation buyer's president, asked where first needed)
-        for holder, held in holdings.items() if entity.kind != "corporation" else ():
-            if isinstance(holder, Entity) and holder.kind == "corporation":
-                for corp_id in held:
-                    held_by_corporations.setdefault(corp_id, set()).add(holder.id)
         for corp in self.corporations:
             if self.corp[corp.id]["par"] is None:
                 continue
@@ -244,71 +362,32 @@ class Candidates:
                 for cert in self.certs_of[corp.id]:
                     if not cert.president and self.owner[cert.id] in (POOL, president):
                         group.append({"type": "buy_shares", **who, "shares": [cert.id], "percent": cert.percent})
+            elif sources is not None:
+                for holder in sources:
+                    if corp.id not in holdings.get(holder, ()):
+                        continue  # the owners' index: it holds none of them
+                    # Entity equality (kind and id; every holder here is an Entity) without a call per
+                    # certificate
+                    hid, hkind = holder.id, holder.kind
+                    certs = [c for c in self.certs_of[corp.id]
+                             if not c.president and ((o := owner[c.id]) is holder
+                                                     or (o.id == hid and o.kind == hkind))]
+                    for k in range(1, len(certs) + 1):
+                        chosen = certs[:k]
+                        group.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
+                                      "percent": sum(c.percent for c in chosen)})
             else:
-                if sources is not None:
-                    holders = sources
-                else:
-                    try:
-                        ipo = self._ipo_of(corp)
-                    except Exception:
-                        # (met after the pair probe before: where it refuses, no candidate, and nothing raised)
-                        if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
-                            continue
-                        raise
-                    # (the distinct of the IPO, the corporation and the pool: the IPO apart, or the treasury)
-                    holders = (IPO, corp, POOL) if ipo is IPO else (corp, POOL) if ipo is corp \
-                        else tuple(dict.fromkeys((ipo, corp, POOL)))
-                corp_certs = self.certs_of[corp.id]
-                if entity.kind != "corporation":
-                    by_corporations = held_by_corporations.get(corp.id)
-                    if not (by_corporations and (len(by_corporations) > 1 or corp.id not in by_corporations)) \
-                            and not any(corp.id in holdings.get(holder, ()) for holder in holders):
-                        continue  # none held where a player could buy it, nor by another corporation: no candidate
-                if entity.kind != "corporation":
-                    # a player buys one certificate at a time: each holder's first, from one pass over the
-                    # certificates
-                    firsts: list = [None] * len(holders)
-                    # each holder's place by kind and id (Entity equality; every holder here is an Entity)
-                    place = {(holder.kind, holder.id): i for i, holder in enumerate(holders)}
-                    others = []  # those another corporation holds
-                    for c in corp_certs:
-                        if c.president:
-                            continue
-                        o = owner[c.id]
-                        i = place.get((o.kind, o.id))
-                        if i is not None:
-                            if firsts[i] is None:
-                                firsts[i] = c
-                        elif isinstance(o, Entity) and o.kind == "corporation" and o != corp:
-                            others.append(c)
-                    named = entity.kind == "player" and corporate_certificates
-                    if named and others:
-                        # a certificate another corporation holds, where the title's buy_shares names the
-                        # certificate bought (18 Grand Junction's Cleveland Graham); its guards say whether it
-                        # may be bought
-                        group.append({"type": "buy_shares", **who, "shares": [others[0].id],
-                                      "percent": others[0].percent})
-                    group.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent}
-                                 for c in firsts if c is not None)
-                    if named:
-                        # a certificate another corporation holds of this one (18CO §4.2.2), where the title's
-                        # buy_shares names the certificate bought; its guards say who may buy it and when
-                        group.extend({"type": "buy_shares", **who, "shares": [c.id], "percent": c.percent}
-                                     for c in others)
-                else:
-                    for holder in holders:
-                        if corp.id not in holdings.get(holder, ()):
-                            continue  # the owners' index: it holds none of them
-                        # Entity equality (kind and id; every holder here is an Entity) without a call per
-                        # certificate
-                        hid, hkind = holder.id, holder.kind
-                        certs = [c for c in corp_certs
-                                 if not c.president and ((o := owner[c.id]) is holder
-                                                         or (o.id == hid and o.kind == hkind))]
-                        for k in range(1, len(certs) + 1):
-                            chosen = certs[:k]
-                            group.append({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
-                                          "percent": sum(c.percent for c in chosen)})
+                try:
+                    ipo = self._ipo_of(corp)
+                except Exception:
+                    # (met after the pair probe before: where it refuses, no candidate, and nothing raised)
+                    if self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
+                        continue
+                    raise
+                offered = self._buyer_group(corp, ipo, held_by_corporations,
+                                            entity.kind == "player" and corporate_certificates)
+                group.extend({"type": "buy_shares", **who, "shares": [c.id for c in chosen],
+                              "percent": sum(c.percent for c in chosen)} for chosen in offered or ())
             if group and not self._pair_skips({"type": "buy_shares", **who, "corporation": corp.id}):
                 # (where its guards refuse the buyer this corporation's shares, whichever: none listed)
                 out.extend(group)

@@ -29,8 +29,69 @@ _COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bond
 _TOKEN_COUNTS = frozenset({"extra_tokens", "tokens_right"})
 
 
+#: no answer kept (`DslSupport.fixed_call`)
+_NONE = object()
+
+
+class _Reads:
+    """The game as a DSL routine called by `DslSupport.fixed_call` sees it: each thing it reads is the game's,
+    and noted. `fixed` stays true while the routine reads only what never changes during a game: the title's
+    plain properties (`param` with no dimensions, of a value neither a table nor a gap, from the chosen
+    option's `sets` or the title, as `param` reads it) and the names of the fixed holders (`name` of the
+    bank, the pool, the IPO, ...). Anything else it reads (state, builtins, other properties) is the game's
+    as ever, and makes its answer one not kept."""
+
+    __slots__ = ("_game", "fixed")
+
+    def __init__(self, game: Any) -> None:
+        self._game = game
+        self.fixed = True
+
+    def param(self, name: str, **dims: Any) -> Any:
+        game = self._game
+        if dims:
+            self.fixed = False
+        else:
+            value = game.option_sets.get(name, _NONE) if game.option_sets else _NONE
+            if value is _NONE:
+                value = game.DATA.properties.get(name, _NONE)
+            if value is _NONE or isinstance(value, (Table, Gap)):
+                self.fixed = False
+        return game.param(name, **dims)
+
+    def name(self, name: str) -> Any:
+        if name not in _FIXED_NAMES:
+            self.fixed = False
+        return self._game.name(name)
+
+    def __getattr__(self, attr: str) -> Any:
+        self.fixed = False
+        return getattr(self._game, attr)
+
+
 class DslSupport:
     """The generated code's access to the game: calls, names, attributes, declared states, triggers."""
+
+    def fixed_call(self, name: str, *args: Any) -> Any:
+        """The DSL routine `name` called with `args`, its answer kept for the game where the call read
+        nothing that changes during play (`_Reads`: the title's plain properties and the fixed names, and
+        its arguments), and given again for the same arguments (the library's `ipo_of(C)`, asked of each
+        corporation in every listing of a stock round, reads only `capitalisation`)."""
+        kept = self.__dict__.get("_fixed_answers")
+        if kept is None:
+            kept = self.__dict__["_fixed_answers"] = {}
+        key = (name, *args)
+        try:
+            found = kept.get(key, _NONE)
+        except TypeError:  # an argument that is no key: called as ever
+            return self.ROUTINES[name](self, *args)
+        if found is not _NONE:
+            # (the answer, as a 1-tuple; None where the call read what changes: called as ever from then on)
+            return self.ROUTINES[name](self, *args) if found is None else found[0]
+        reads = _Reads(self)
+        value = self.ROUTINES[name](reads, *args)
+        kept[key] = (value,) if reads.fixed else None
+        return value
 
     def call(self, name: str, *args, **kwargs):
         """Call a DSL routine or a builtin by name."""
@@ -97,7 +158,11 @@ class DslSupport:
         members = getattr(self, name)
         known = sets.get(name)
         if known is None or known[0] is not members or known[1] != len(members):
-            known = sets[name] = (members, len(members), frozenset(members))
+            # (with the kinds of its members, where each is an entity: an entity of another kind equals none)
+            kinds = frozenset(m.kind for m in members) if all(m.__class__ is Entity for m in members) else None
+            known = sets[name] = (members, len(members), frozenset(members), kinds)
+        if value.__class__ is Entity and known[3] is not None and value.kind not in known[3]:
+            return False  # (a player's holding asked of the corporations, in every take-over check: no hash)
         try:
             return value in known[2]
         except TypeError:  # unhashable: as the list compares it
@@ -107,7 +172,7 @@ class DslSupport:
 
     @staticmethod
     def _state_key(value: Any) -> Any:
-        # (`state_has` reads it inline: `_KEYED`)
+        # (`state_has` and `state_amount` read it inline: `_KEYED`)
         return value.id if isinstance(value, (Entity, Certificate)) else value
 
     def state_has(self, name: str, *parts: Any) -> bool:
@@ -125,7 +190,8 @@ class DslSupport:
     def state_amount(self, name: str, *parts: Any) -> int:
         """`NAME(a, b)` of a declared amount (`state NAME: map[..., int]`): its amount for (a, b), 0 where
         none was set."""
-        return self.g.get(f"state:{name}", {}).get(tuple(self._state_key(p) for p in parts), 0)
+        # (`_state_key` inline, as `state_has` reads it: asked of every private in each bid's guards)
+        return self.g.get(f"state:{name}", {}).get(tuple([p.id if isinstance(p, _KEYED) else p for p in parts]), 0)
 
     def state_put(self, name: str, parts: tuple, amount: int) -> None:
         """`set NAME(a, b) = x` of a declared amount: (a, b)'s amount becomes x (a new dict: the journal
@@ -142,10 +208,26 @@ class DslSupport:
     def _reset_states(self, moment: str) -> None:
         """The declared states whose lifetime ends at `moment` (one of STATE_RESETS) are emptied (an
         amount's elements back to 0)."""
-        for name, resets in self.STATES.items():
-            held = self.g.get(f"state:{name}")
-            if moment in resets and held:
-                self.j.set(self.g, f"state:{name}", {} if isinstance(held, dict) else frozenset())
+        g = self.g
+        for key in self._state_keys_reset(moment):
+            held = g.get(key)
+            if held:
+                self.j.set(g, key, {} if isinstance(held, dict) else frozenset())
+
+    #: (the `STATES` table, a moment) -> the keys in `g` of the declared states reset then, in the table's order
+    _RESET_KEYS: dict[tuple[int, str], tuple[dict, tuple[str, ...]]] = {}
+
+    def _state_keys_reset(self, moment: str) -> tuple[str, ...]:
+        """The keys in `g` of the declared states whose lifetime ends at `moment`, in `STATES`' order: a
+        function of the title's states, kept for each (every stock turn resets some)."""
+        states = self.STATES
+        kept = self._RESET_KEYS.get((id(states), moment))
+        if kept is None or kept[0] is not states:
+            if len(self._RESET_KEYS) >= 1024:
+                self._RESET_KEYS.clear()
+            kept = self._RESET_KEYS[(id(states), moment)] = (
+                states, tuple(f"state:{name}" for name, resets in states.items() if moment in resets))
+        return kept[1]
 
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:

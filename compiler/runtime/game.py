@@ -690,8 +690,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         """Where `corp`'s unsold certificates sit: the library's function `ipo_of` (rulespecs/lib/18xx.rules),
         compiled into the engine, is the one place that says so (the z3 model translates the same function,
         `Translator.ipo_of`). A title without the library has no IPO apart: its corporations hold their own."""
-        routine = self.ROUTINES.get("ipo_of")
-        return corp if routine is None else routine(self, corp)
+        # (its answer kept for the game where it reads only what never changes in play: `fixed_call`)
+        return corp if "ipo_of" not in self.ROUTINES else self.fixed_call("ipo_of", corp)
 
     def _source_holder(self, item: Any, source: str) -> Entity:
         if source == "pool":

@@ -35,7 +35,7 @@ from typing import Any
 class Owners(dict):
     """item id -> holder, with `holdings` (holder -> corporation id -> [percent, certificates])."""
 
-    __slots__ = ("certificates", "holdings", "_counted", "trains", "trains_of", "train_stamp")
+    __slots__ = ("certificates", "holdings", "_counted", "trains", "trains_of", "train_stamp", "stamp")
 
     def __init__(self, certificates: dict, trains: dict | None = None) -> None:
         super().__init__()
@@ -46,6 +46,9 @@ class Owners(dict):
         #: a number no other holding of the trains has had (a new one at every train's change of holder, in
         #: any game): what is worked out from who holds the trains may be kept by it (`_available_train_ids`)
         self.train_stamp = next(_TRAIN_STAMPS)
+        #: a number no other state of the owners has had (a new one at every write, of any item, in any
+        #: game): what is worked out from who holds what may be kept by it (the monitor's figures)
+        self.stamp = next(_TRAIN_STAMPS)
         #: the game's certificates by id (read for a certificate's corporation and percent)
         self.certificates = certificates
         self.holdings: dict[Any, dict[str, list[int]]] = {}
@@ -53,6 +56,7 @@ class Owners(dict):
         self._counted: dict[str, tuple[Any, str, int]] = {}
 
     def __setitem__(self, key: str, holder: Any) -> None:
+        self.stamp = next(_TRAIN_STAMPS)
         if key in self.trains:
             self._move_train(key, holder)
         dict.__setitem__(self, key, holder)
@@ -74,6 +78,7 @@ class Owners(dict):
                 entry[1] += 1
 
     def __delitem__(self, key: str) -> None:
+        self.stamp = next(_TRAIN_STAMPS)
         if key in self.trains and key in self:
             self._move_train(key, _NOBODY)
         dict.__delitem__(self, key)
@@ -185,7 +190,7 @@ class Owners(dict):
         return (_restore, (self.certificates, dict(self), self.trains))
 
 
-#: `Owners.train_stamp`s, never given twice
+#: `Owners.train_stamp`s and `Owners.stamp`s, never given twice
 _TRAIN_STAMPS = itertools.count(1)
 
 #: a train's holder when it has none (taken out of the owners)

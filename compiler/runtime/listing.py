@@ -53,7 +53,7 @@ def _copied(value: Any) -> Any:
                 return {k: _copied(v) for k, v in value.items()}
         return dict(value)  # (most actions: no list or dict among the fields)
     if value.__class__ is list:
-        return [_copied(v) for v in value]
+        return [_copied(v) if v.__class__ is dict or v.__class__ is list else v for v in value]
     return value
 
 
@@ -153,7 +153,12 @@ class Listing(Candidates):
         (or the game is over). For random playouts."""
         if self.g["finished"]:
             return None
-        with self._listing(probing=True):
+        # (`_listing(probing=True)` written out: a context manager's own cost in every draw)
+        saved = self._probing, self._pair_answers, self._known_refused, self._runs_listed
+        self._probing = True
+        self._pair_answers = (len(self.j._marks), {})
+        self._known_refused = {}
+        try:
             # (a run of candidates known refused, `_KnownRefused`, stands in the list as that many places
             # none of which is drawn: the same list as `_candidates()` for the shuffle, the same draw)
             self._runs_listed = True
@@ -181,6 +186,8 @@ class Listing(Candidates):
             finally:
                 self._keep_trial = False
             return None
+        finally:
+            self._probing, self._pair_answers, self._known_refused, self._runs_listed = saved
 
     def refused_by_gaps(self) -> list[str]:
         """The rule gaps that the current candidates run into (each message
@@ -335,19 +342,15 @@ class Listing(Candidates):
                     continue
                 # refused in every state by a guard of its static probe, as `_iter_candidates_for` asks it
                 static = probing and name in self.STATIC_PROBES and self._action_shape(name)[0] not in self.UNPROBED
-                generator = self._generator(name) if probing else None
-                # (`_never_generated`'s answers read in place: asked of every private in every listing)
-                never_answers = self.__dict__.get("_never_answers") or {}
-                for other in self._possible_actors(name):
-                    never = never_answers.get((name, other.kind, other.id))
-                    if never is None:
-                        never = self._never_generated(name, other)
-                        never_answers = self.__dict__["_never_answers"]
-                    if never or other == entity or (static and self._static_refused(name, other)):
+                generator = False  # (the bound generator, looked up where first needed: most listings need none)
+                for other in self._generated_actors(name):
+                    if other == entity or (static and self._static_refused(name, other)):
                         continue
                     if probing and not self._shaped_names(other, "company" if other.kind == "private" else other.kind,
                                                           (name,), True):
                         continue  # left out of this round for it (`_shaped_names`): nothing to generate
+                    if generator is False:
+                        generator = self._generator(name) if probing else None
                     generated = None
                     if generator is not None:
                         # most have none to list now (a private's ability outside its owner's turn): asked of
@@ -437,6 +440,27 @@ class Listing(Candidates):
                 return next((c for c in candidates if not self._idle(c) and self.is_legal(c)), None)
         finally:
             self._quick_routes = False
+
+    def _generated_actors(self, name: str) -> list[Entity]:
+        """`_possible_actors(name)` less the privates whose candidates of the action are never generated
+        (`_never_generated`: a function of a private's abilities, which never change in play): the privates
+        left, of each list of the game's privates, kept; the open ones of them taken at each listing."""
+        kinds = self.ACTION_PARAMS[name][0][1]
+        out: list[Entity] = []
+        if "player" in kinds:
+            out.extend(self.players)
+        if "corporation" in kinds:
+            out.extend(self.corporations)
+        if "private" in kinds:
+            privates = self.privates
+            kept = self.__dict__.setdefault("_generated_privates", {})
+            found = kept.get(name)
+            if found is None or found[0] is not privates or found[1] != len(privates):
+                found = kept[name] = (privates, len(privates),
+                                      tuple(p for p in privates if not self._never_generated(name, p)))
+            closed = self.closed
+            out.extend(p for p in found[2] if not closed[p.id])
+        return out
 
     def _possible_actors(self, name: str) -> list[Entity]:
         """Entities of the kind an action's first parameter names (open privates only)."""

@@ -30,10 +30,14 @@ class Monitor:
         #: number of certificates; the first certificate with no holder): worked out again only where one
         #: of its certificates changed hands (most actions move a corporation's shares or none)
         self._tallies: dict[str, tuple[tuple, dict, dict, object]] = {}
-        #: (each corporation's certificates list, the holder of every certificate as last seen, their ids;
-        #: the per-corporation figures `check` worked out from them): kept while no certificate changes
-        #: hands and no corporation's certificates are replaced (most actions of an operating round)
-        self._seen: tuple | None = None
+        #: [each corporation's certificates list, the holder of every certificate as last seen, their ids;
+        #: the per-corporation figures `check` worked out from them; the owners' `stamp` they were last
+        #: found the same at]: kept while no certificate changes hands and no corporation's certificates
+        #: are replaced (most actions of an operating round)
+        self._seen: list | None = None
+        #: (`_seen` as it was, what else the holding checks read, the owners' stamp) when they last passed:
+        #: passed again while all are the same (`check`)
+        self._passed: tuple | None = None
 
     @staticmethod
     def _money(game) -> int:
@@ -100,17 +104,32 @@ class Monitor:
         certs_of, owner = game.certs_of, game.owner
         lists = tuple(certs_of[corp.id] for corp in game.corporations)
         seen = self._seen
+        stamp = getattr(owner, "stamp", None)
         if seen is not None and len(seen[0]) == len(lists) and all(map(operator.is_, seen[0], lists)) \
-                and seen[1] == tuple(map(owner.get, seen[2])):
-            # no certificate changed hands: the figures worked out from the same holders, which passed
+                and ((stamp is not None and seen[4] == stamp) or seen[1] == tuple(map(owner.get, seen[2]))):
+            # no certificate changed hands (the owners written to nowhere since, `Owners.stamp`, or the same
+            # holders): the figures worked out from the same holders, which passed
             pooled, tallies, owning = seen[3]
+            seen[4] = stamp
         else:
             pooled, tallies, owning = self._holdings(game, action)
             ids = tuple(c.id for certs in lists for c in certs)
-            self._seen = (lists, tuple(map(owner.get, ids)), ids, (pooled, tallies, owning))
+            self._seen = seen = [lists, tuple(map(owner.get, ids)), ids, (pooled, tallies, owning), stamp]
         sanctioned = game.g["sanctioned"]
         limit = game.param("cert_limit")
         cap = game.param("holding_cap")
+        pool_cap = game.param("pool_cap") if game.corporations else None
+        # the holding checks' verdict is kept by all they read: the figures of the holders (`_seen`'s, another
+        # object where a certificate changed hands), the owners written to nowhere since (`Owners.stamp`: who
+        # holds each private, bond and minor), the sanctions, the limits, each corporation's cell and the
+        # cards (its market zones, `b_zones`), which privates and minors are closed (`_certificate_counts`);
+        # the same, the same verdict: it passed
+        corp_state = game.corp
+        key = (sanctioned, limit, cap, pool_cap, tuple([corp_state[c.id]["cell"] for c in game.corporations]),
+               game.g.get("cards"), tuple(game.players), self._others_key(game))
+        passed = self._passed
+        if passed is not None and passed[0] is seen and stamp is not None and passed[2] == stamp and passed[1] == key:
+            return
         counted = game._certificate_counts(tallies)  # `b_certificates` of every player, in one pass
         for player in game.players:
             certificates = counted.get((player.kind, player.id), 0)
@@ -124,8 +143,16 @@ class Monitor:
                 ):
                     # a president's certificate alone may exceed a cap only if the title allows it
                     raise InvariantViolation("holding_cap", f"{player} holds {pct}% of {corp}, cap {cap}%", action)
-        pool_cap = game.param("pool_cap") if game.corporations else None
         for corp in game.corporations:
             pool = pooled[corp.id]
             if pool > pool_cap and ("pool_cap", corp.id) not in sanctioned:
                 raise InvariantViolation("pool_cap", f"the pool holds {pool}% of {corp}", action)
+        self._passed = (seen, key, stamp)
+
+    @staticmethod
+    def _others_key(game) -> tuple:
+        """Which privates and minors are closed, and the kinds of holding that count against the limit: what
+        `_certificate_counts` reads of them but their holders (the owners' stamp answers for those)."""
+        closed, corp = game.closed, game.corp
+        return (tuple([closed.get(p.id) for p in game.privates]), tuple([corp[m.id]["closed"] for m in game.minors]),
+                game.param("cert_limit_counts"))

@@ -152,7 +152,15 @@ class StockRound:
                     if "no_cert_limit" not in self.b_zones(by_id[("corporation", corp_id)]):
                         total += number
         if "privates" in counts:
-            total += sum(1 for p in self.privates if self.owner[p.id] == player and not self.closed[p.id])
+            owner, closed = self.owner, self.closed
+            if player.__class__ is Entity:
+                # (Entity equality written out, without a call per private: asked in every purchase's probe)
+                pid, pkind = player.id, player.kind
+                total += sum(1 for p in self.privates
+                             if ((o := owner[p.id]) is player or (o.__class__ is Entity and o.id == pid and o.kind == pkind))
+                             and not closed[p.id])
+            else:
+                total += sum(1 for p in self.privates if owner[p.id] == player and not closed[p.id])
         if "bonds" in counts:
             total += sum(1 for b in self.bonds if self.owner[b.id] == player)
         if "minors" in counts:
@@ -392,9 +400,11 @@ class StockRound:
             pct = percent(p)
             if pct > best:
                 best, challenger = pct, p
-        if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()):
+        if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()) and any(
+                h.__class__ is Entity and h.kind == "corporation" and cid in held for h, held in holdings.items()):
             # the corporations holding more than the best so far, in operating order: the first of those
-            # holding the most (only those holding more are put in order: mostly none)
+            # holding the most (only those holding more are put in order: mostly none; and none looked for
+            # where the owners' index says no corporation holds any of it)
             more = [(c, pct) for c in self.corporations
                     if c != corp and (pct := percent(c)) > best and not self.corp[c.id]["closed"]
                     and self.corp[c.id]["cell"] is not None]
@@ -545,6 +555,8 @@ class StockRound:
     def _players_in_game(self) -> int:
         """The players not out of the game, for the round machinery (the rules read the library's
         function players_in_game)."""
+        if not self.g.get("state:out_of_game"):
+            return len(self.players)  # (nobody has left: what the count below answers, in every round's start)
         return sum(1 for p in self.players if not self._out_of_game(p))
 
     def _receivership_action(self, corp: Entity) -> Action:

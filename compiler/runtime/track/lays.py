@@ -332,7 +332,7 @@ def _city_hexes(board: Board) -> frozenset[str]:
     if kept is not None and kept[0] == board.version:
         return kept[1]  # (kept by the board's version, which moves with every change to it)
     placed = board.placed
-    found = frozenset(h for h in board.hexes if placed[h].tile.count("city"))
+    found = frozenset(h for h in board.hexes if placed[h].tile._kinds.get("city"))  # (`Tile.count` inline)
     board.__dict__["_city_hexes"] = (board.version, found)
     return found
 
@@ -362,12 +362,7 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
                     if isinstance(verdict, Lay):
                         yield verdict
             continue
-        tiles = []
-        for name in sorted(set(board.upgrade_targets(old.tile))):
-            tile = board.tiles.get(name)
-            if tile is None or tile.color not in colors or board.available(name) == 0:
-                continue
-            tiles.append((name, tile))
+        tiles = [(name, tile) for name, tile in _targets_of(board, old.tile, colors) if board.available(name) != 0]
         if not tiles or (skip is not None and skip(h)):
             continue
         key = (company, h, colors, tuple(name for name, _ in tiles), _hex_state(board, h, seen))
@@ -421,6 +416,23 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
         for lay in lays:
             if cash is None or lay.cost <= cash:
                 yield lay
+
+
+def _targets_of(board: Board, old: Tile, colors: frozenset[str]) -> tuple[tuple[str, Tile], ...]:
+    """The tiles that may replace `old` (`Board.upgrade_targets`), each once, by name, those of `colors`
+    that the title has: (name, tile) pairs. A function of the board's tiles and upgrades, which never
+    change in play, kept on the board for each old tile and set of colours (asked of every hex in reach in
+    every lay listing)."""
+    kept = board.__dict__.get("_targets_of")
+    if kept is None:
+        kept = board.__dict__["_targets_of"] = {}
+    key = (old, colors)
+    found = kept.get(key)
+    if found is None:
+        tiles = board.tiles
+        found = kept[key] = tuple((name, tiles[name]) for name in sorted(set(board.upgrade_targets(old)))
+                                  if name in tiles and tiles[name] is not None and tiles[name].color in colors)
+    return found
 
 
 #: how many times `_connects` has walked the whole board with a tile on trial: a verdict that did reads
