@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
-    "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
+    "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-        "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
+        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1360,6 +1360,8 @@ class Game(GameBase):
     STATES = _TITLE.table("STATES")
     CARDS = _TITLE.table("CARDS")
     ROUTINES = {
+        "round_track_row_free": r_round_track_row_free,
+        "take_round_track_row": r_take_round_track_row,
         "min": r_min,
         "max": r_max,
         "floor_to": r_floor_to,
@@ -1478,8 +1480,6 @@ class Game(GameBase):
         "action:assign": a_assign,
         "minor_dividend": r_minor_dividend,
         "close_investor": r_close_investor,
-        "round_track_row_free": r_round_track_row_free,
-        "take_round_track_row": r_take_round_track_row,
         "lays_one_tile": r_lays_one_tile,
         "pays_for_track": r_pays_for_track,
         "buys_trains": r_buys_trains,

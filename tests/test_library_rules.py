@@ -1115,3 +1115,55 @@ def test_a_pick_after_the_opening_auction_is_the_librarys_pick(rulespecs_loaded)
     pickable = tr.truthy(tr.call_routine(tr.routines["pickable"], [model.z(investors[0])], {}, ctx))
     picking.add(pickable, *model.vars.domain(ctx.state))
     assert picking.check() == z3.sat
+
+
+# ---------------------------------------------------------------- the round track (operating_order: round_track)
+
+_ROUND_TRACK = '''  operating_order: round_track §2
+  operating_track: main §2
+  round_track main "Round track" §2 {
+    par_groups: [$70] §2
+    rows_per_par_price: 2 §2
+  }
+'''
+
+
+def _toy_with(extra_lines: str):
+    text = (TOY / "toy.rules").read_text(encoding="utf-8").replace(
+        "  par_prices: [$70] §2\n", "  par_prices: [$70] §2\n" + extra_lines)
+    return load_texts({**LIBRARIES, "toy.rules": text})
+
+
+def test_a_round_track_order_needs_the_titles_round_track():
+    """The library's rows (round_track_row_free, take_round_track_row) and the runtime's order read the title's
+    `operating_track`: a title with `operating_order: round_track` that does not name it gets E027, not a game
+    whose companies silently find no row."""
+    loaded = _toy_with("  operating_order: round_track §2\n")
+    errors = [(d.code, d.message) for d in loaded.errors]
+    assert [code for code, _ in errors] == ["E027"], errors
+    assert "operating_track" in errors[0][1]
+    # it names a round track, not another component
+    loaded = _toy_with("  operating_order: round_track §2\n  operating_track: TOY §2\n")
+    assert [(d.code, d.message) for d in loaded.errors] == [("E022", "no round_track `TOY` (`TOY` is a corporation)")]
+    # where the title names its round track, all is well; without the order, nothing is required
+    assert not _toy_with(_ROUND_TRACK).errors
+    assert not toy().errors
+
+
+def test_the_round_track_rows_are_the_librarys_over_the_named_track():
+    """`operating_track.par_groups`: the library reads the fields of the round track the title names; a row
+    taken (the library's state track_slot) is no longer free, in the library's function and in the founders'
+    choices the runtime lists from it."""
+    loaded = _toy_with(_ROUND_TRACK)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    game = new_game(loaded)
+    corp = game.entity("corporation", "TOY")
+    free = [(price, slot) for price in (60, 70) for slot in range(-1, 3) if game.call("round_track_row_free", price, slot)]
+    assert free == [(70, 0), (70, 1)]
+    assert game._round_track_slots(70) == [0, 1] and game._round_track_slots(60) == []
+    game.corp["TOY"]["par"] = 70
+    game.call("take_round_track_row", corp, 1)
+    assert game.state_amount("track_slot", corp) == 2 and game._track_row("TOY") == 1
+    assert not game.call("round_track_row_free", 70, 1) and game._round_track_slots(70) == [0]
+    with pytest.raises(Exception, match="empty row"):
+        game.call("take_round_track_row", corp, 1)

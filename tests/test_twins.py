@@ -69,7 +69,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: amount (`state bank_buys_this_turn: int reset on operating_turn_start`), which train_bought counts, and
 #: sellable a library function (a filter of held_certificates; the runtime offers its answer in its own order,
 #: president's last; sell_out's twin still reads the model's copy, sellable_certs); 120 with 1880's round track a
-#: state of the title's (track_slot), round_track_row_free its function and take_round_track_row its procedure
+#: state of the title's (track_slot), round_track_row_free its function and take_round_track_row its procedure;
+#: 120 still with those three the library's, over its parameter operating_track (the title's round track,
+#: required with operating_order: round_track), whose fields (`operating_track.par_groups`) the engine and the
+#: model read from the component it names
 RECORDED = 120
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
@@ -83,7 +86,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
          "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
-         "sellable"]
+         "sellable", "round_track_row_free", "take_round_track_row"]
 
 
 @functools.cache
@@ -137,7 +140,7 @@ def test_the_moved_rules_are_the_librarys(name):
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
-          "bank_buys_this_turn"]
+          "bank_buys_this_turn", "track_slot"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -152,8 +155,7 @@ def test_the_states_the_rules_keep_are_the_librarys(name):
 #: runtime bookkeeping that became a declared state of the titles that keep it (over the title's own enum, or
 #: the title's rule alone), by the rulespec that declares it
 TITLE_STATES = {"done_this_turn": ["1800.rules", "1846.rules", "1880-romania.rules", "18co.rules"],
-                "corporate_purchase": ["18co.rules"], "corporate_purchased": ["18co.rules"],
-                "track_slot": ["1880-romania.rules"]}
+                "corporate_purchase": ["18co.rules"], "corporate_purchased": ["18co.rules"]}
 
 
 @pytest.mark.parametrize("name", sorted(TITLE_STATES))
@@ -184,8 +186,7 @@ def test_where_unsold_certificates_sit_is_written_once():
 
 #: builtins that became a title's own function (the rule is that title's alone), by the rulespec that defines it
 TITLE_ROUTINES = {"forced_shortfall": "1800.rules", "row_price": "1880-romania-variants.rules",
-                  "row_slot": "1880-romania-variants.rules", "marker_assigned_by_player": "1846.rules",
-                  "round_track_row_free": "1880-romania.rules", "take_round_track_row": "1880-romania.rules"}
+                  "row_slot": "1880-romania-variants.rules", "marker_assigned_by_player": "1846.rules"}
 
 
 @pytest.mark.parametrize("name", sorted(TITLE_ROUTINES))
@@ -331,10 +332,11 @@ def test_a_components_field_is_the_titles_data_in_the_engine_and_the_model(rules
     assert solver.check() == z3.unsat
 
 
-def test_a_taken_round_track_row_is_the_titles_state_in_the_model(rulespecs_loaded):
-    """1880's round track: take_round_track_row (the title's procedure) sets the company's track_slot, and
-    round_track_row_free (its function) reads it, so the model knows a row it has just taken is no longer
-    free, and a row past the par price's four never is (an oracle before: any answer)."""
+def test_a_taken_round_track_row_is_the_librarys_state_in_the_model(rulespecs_loaded):
+    """1880's round track: take_round_track_row (the library's procedure) sets the company's track_slot, and
+    round_track_row_free (its function) reads it over the title's operating_track, so the model knows a row it
+    has just taken is no longer free, and a row past the par price's four never is (an oracle before: any
+    answer)."""
     import z3
 
     from compiler.app.command import find_title

@@ -41,6 +41,7 @@ from compiler.emit.shared import (
 from compiler.lang import syntax as s
 from compiler.lang.builtins import VALUES
 from compiler.lang.ir import Clause, Title
+from compiler.lang.schema import component_params
 from compiler.names import engine_name
 from compiler.paths import GENERATED, TEMPLATES
 
@@ -254,6 +255,10 @@ class Compiler:
         #: the parameters whose type names a kind of entity (`private_sale_order: list[private]`): read as
         #: entities, not their keys (as the model's `Translator.lift` reads them)
         self.entity_params: set[str] = set()
+        #: the parameters whose type names a kind of component that is no entity (the library's
+        #: `operating_track: round_track`), by name: their kind; a field of one (`operating_track.par_groups`)
+        #: is read from the data of the component the title names there, as the model reads it
+        self.component_params: dict[str, str] = component_params(title)
         self.cites: dict[str, s.Provenance] = {}
         for clause in title.clauses:
             decl = clause.decl
@@ -368,6 +373,10 @@ class Compiler:
             key = self._component_named(e.obj, scope)
             if key is not None:
                 return f"g.component_attr({self.components[key]!r}, {key!r}, {e.name!r})"
+            named = e.obj.name if isinstance(e.obj, s.Name) and e.obj.name not in scope.locals else None
+            if named in self.component_params:
+                kind = self.component_params[named]
+                return f"g.component_attr({kind!r}, g.param({named!r}), {e.name!r})"
             return f"g.attr({self.expr(e.obj, scope)}, {e.name!r})"
         if isinstance(e, s.Index):
             return f"{self.expr(e.obj, scope)}[{self.expr(e.index, scope)}]"

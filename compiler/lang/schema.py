@@ -118,6 +118,30 @@ def schema_of(title: Title) -> Schema:
     return Schema(params, kinds, enums, keys, values)
 
 
+#: the kinds whose components are entities of play, which a parameter's type may name too
+ENTITY_KINDS = frozenset({"corporation", "private", "minor", "player", "bond"})
+
+
+def names_component_kind(ref: str | s.TypeRef | None, kinds: set[str]) -> str | None:
+    """The kind a parameter's type names where it is one of `kinds` (the title's declared kinds) and no
+    entity's, alone (`operating_track: round_track`): a field of the parameter (`operating_track.par_groups`)
+    is then the named component's, read from the title's data by the engine and the model alike; else None."""
+    if isinstance(ref, s.TypeRef) and not ref.is_list and not ref.is_set and ref.key is None \
+            and not ref.values and not ref.parts and len(ref.alternatives) == 1:
+        ref = ref.alternatives[0]
+    if isinstance(ref, str) and ref in kinds and ref not in ENTITY_KINDS:
+        return ref
+    return None
+
+
+def component_params(title: Title) -> dict[str, str]:
+    """The title's parameters whose type names a kind of component that is no entity, by name: their kind
+    (the library's `operating_track: round_track`)."""
+    kinds = {c.decl.name for c in title.clauses if isinstance(c.decl, s.KindDecl)}
+    found = {c.decl.name: names_component_kind(c.decl.type, kinds) for c in title.clauses if isinstance(c.decl, s.Param)}
+    return {name: kind for name, kind in found.items() if kind is not None}
+
+
 def _key_text(expr) -> str | None:
     if isinstance(expr, s.Name):
         return expr.name

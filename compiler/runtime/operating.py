@@ -611,17 +611,21 @@ class OperatingRound:
             return
         self._next_corporation()
 
-    # -- the round track (1880 VI.6, VII.1): `operating_order: round_track` and a `round_track` component
-    #    whose `par_groups` lists the par prices top to bottom, each with `rows_per_par_price` rows
+    # -- the round track (1880 VI.6, VII.1): `operating_order: round_track` and the `round_track` component
+    #    the title names `operating_track` (the library's parameter, required with that order: the checker's
+    #    E027), whose `par_groups` lists the par prices top to bottom, each with `rows_per_par_price` rows.
+    #    The markers are the library's: its state track_slot, set by its procedure take_round_track_row
 
     def _round_track(self) -> dict | None:
-        """The title's round track component, where `operating_order` is `round_track` (else None)."""
+        """The title's round track component (`operating_track`), where `operating_order` is `round_track`
+        (else None)."""
         if self.DATA.properties.get("operating_order") != "round_track":
             return None
-        tracks = self.DATA.components_of("round_track")
-        if not tracks:
-            raise RuleGap("round_track", "operating_order round_track needs a round_track component")
-        return tracks[0]
+        key = self.DATA.properties.get("operating_track")
+        if key is None or not any(c["key"] == key for c in self.DATA.components_of("round_track")):
+            raise RuleGap("operating_track", "operating_order round_track needs the title's round track "
+                                             "(operating_track: the key of its round_track component)")
+        return self.DATA.component("round_track", key)
 
     def _round_track_rows(self, price: int) -> range:
         """The row numbers (0 at the top) of the round track under par price `price`; empty if none."""
@@ -635,9 +639,9 @@ class OperatingRound:
 
     def _track_row(self, corp_id: str) -> int | None:
         """The row (0 at the top) of the company's round marker on the round track, none if it has none:
-        its par price's rows, at its place among them (the title's state `track_slot`, set by its procedure
-        take_round_track_row)."""
-        slot = self.g.get("state:track_slot", {}).get((corp_id,), 0)
+        its par price's rows, at its place among them (the library's state `track_slot`, set by its
+        procedure take_round_track_row)."""
+        slot = self.state_amount("track_slot", corp_id)
         if not slot:
             return None
         return self._round_track_rows(self.corp[corp_id]["par"])[slot - 1]
@@ -650,8 +654,10 @@ class OperatingRound:
         ones; [None] where the title has no round track (the action names no row)."""
         if self._round_track() is None:
             return [None]
-        rows, taken = self._round_track_rows(price), self._round_track_taken()  # the title's round_track_row_free
-        return [i for i in range(len(rows)) if rows[i] not in taken]
+        track_ = self._round_track()
+        rows = int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
+        free = self.ROUTINES["round_track_row_free"]  # the library's function, which take_round_track_row asks
+        return [i for i in range(rows) if free(self, price, i)]
 
     def b_row_after_marker(self) -> int | None:
         """row_after_marker(): the round track's first empty row below the row of the company holding the

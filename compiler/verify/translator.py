@@ -14,28 +14,14 @@ import z3
 from compiler.lang import syntax as s
 from compiler.lang.builtins import VALUES
 from compiler.lang.ir import Clause, Title
+from compiler.lang.schema import component_params
 from compiler.runtime.game import OUT_OF_TURN
 from compiler.verify.builtins_abilities import AbilityBuiltins
 from compiler.verify.builtins_effects import EffectBuiltins
 from compiler.verify.builtins_map import TOKEN_FIELDS, MapBuiltins
 from compiler.verify.builtins_state import StateBuiltins
-from compiler.verify.model import (
-    BANK,
-    CORP_STATE_FIELDS,
-    DEPOT,
-    IPO,
-    NONE,
-    POOL,
-    ROUNDS,
-    SCRAP,
-    Ent,
-    GapError,
-    Item,
-    Model,
-    Unsupported,
-    component_data,
-    state_var,
-)
+from compiler.verify.model import (BANK, CORP_STATE_FIELDS, DEPOT, IPO, NONE, POOL, ROUNDS, SCRAP, Ent, GapError,
+                                   Item, Model, Unsupported, component_data, state_var)
 from compiler.verify.terms import (
     AnyAmounts,
     AND,
@@ -137,6 +123,8 @@ class Translator:
         #: (`main.par_groups`) is the title's data, as the engine reads it (`GameBase.component_attr`)
         self.components: dict[str, s.Component] = {}
         self.params: set[str] = set()
+        #: the parameters naming such a component (`operating_track: round_track`): their kind (`component_named`)
+        self.component_params = component_params(self.title)
         self.constants: set[str] = set()
         for clause in self.title.clauses:
             decl = clause.decl
@@ -310,7 +298,10 @@ class Translator:
 
     def component_named(self, e: Any, ctx: Ctx) -> s.Component | None:
         """The component (no entity) that the name `e` means, or None: a name no local, holder,
-        parameter or entity shadows (as `Emitter._component_named`)."""
+        parameter or entity shadows, or a parameter naming one by key (as `Emitter._component_named`)."""
+        if isinstance(e, s.Name) and e.name in self.component_params and e.name not in ctx.locals:
+            key = str(self.model.param(e.name, ctx.shared.reads))  # (the checker's E022: one of that kind)
+            return next((c for c in self.title.components(self.component_params[e.name]) if c.key == key), None)
         if not isinstance(e, s.Name) or e.name not in self.components or e.name in ctx.locals:
             return None
         if e.name in VALUES or e.name in self.params or e.name in self.entities:
