@@ -517,3 +517,121 @@ def test_a_range_that_holds_no_value_or_its_default_is_an_error(declared, code, 
     line = next(i for i, row in enumerate(rows, 1) if declared in row)
     span = loaded.errors[0].span
     assert (span.path, span.line, span.column) == ("own.rules", line, rows[line - 1].index(at) + 1)
+
+
+# ---------------------------------------------------------------- the breaker's holes (branch break58)
+
+
+@pytest.mark.parametrize("old, new, words, suggestion", [
+    ("sanction cert_limit for dividend", "sanction cert_limt for dividend", "no invariant `cert_limt`", "cert_limit"),
+    ("sanction cert_limit for dividend", "sanction cert_limit for divdend", "no action, trigger, routine or runtime step "
+                                                                           "`divdend`", "dividend"),
+    ("sanction cert_limit for end_stock_round", "sanction cert_limit for end_stock_rond", "`end_stock_rond`",
+     "end_stock_round"),
+])
+def test_E010_a_sanction_naming_no_invariant_or_action(old, new, words, suggestion):
+    """A sanction with a typo in its invariant or its action checked clean: the verifier never applied
+    it and only listed it among the sanctions no check needed; the runtime's monitor never allowed the
+    breach it names. E010 at the misspelt name, with the nearest known one."""
+    text, loaded = _toy_with((old, new))
+    d = only(loaded, "E010")
+    line = _line_of(text, new)
+    wrong = next(w for w in new.split()[1::2] if w not in old.split())
+    assert (d.span.line, d.span.column) == (line, text.splitlines()[line - 1].index(wrong + " ") + 1)
+    assert words in d.message and d.suggestions[0] == suggestion, d.message
+
+
+def test_a_sanction_may_name_the_titles_own_invariant_a_routine_a_builtin_or_a_runtime_step():
+    text, loaded = _toy_with(("  sanction cert_limit for end_stock_round §2",
+                              '  invariant toy_cash "cash" §2 { true }\n'
+                              '  sanction toy_cash for take_presidency §2 reading "r"\n'
+                              '  sanction pool_cap for market_move §2 reading "r"\n'
+                              '  sanction holding_cap for corporation_closed §2 reading "r"\n'
+                              '  sanction bids_valid for certificates §2 reading "r"\n'
+                              "  sanction cert_limit for end_stock_round §2"))
+    assert not loaded.errors, loaded.errors
+
+
+def test_the_sanctions_names_are_the_verifiers_and_the_runtimes():
+    """`compiler.lang.sanctions` lists the invariants and runtime steps a sanction may name, since the
+    checker may not import the verifier: the lists are theirs, no more, no fewer."""
+    import ast
+    import re
+
+    from compiler.lang.sanctions import RUNTIME_STEPS, STANDARD_INVARIANTS
+    from compiler.verify.invariants import GUARDED, LEMMAS, STANDARD
+
+    assert sorted(STANDARD_INVARIANTS) == sorted(x[0] for x in STANDARD + GUARDED + LEMMAS)
+    steps = set(re.findall(r'Transition\(\s*"(\w+)", "runtime"', (ROOT / "compiler/verify/translate.py").read_text()))
+    for path in (ROOT / "compiler/runtime").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("_sanctioned", "_sanction_excess") and len(node.args) == 2 \
+                    and isinstance(node.args[1], ast.Constant):
+                steps.add(node.args[1].value)
+            if isinstance(node, ast.FunctionDef) and node.name == "_sanction_excess":
+                steps.add(node.args.defaults[-1].value)
+            if isinstance(node, ast.FunctionDef) and node.name == "_sanctioned":
+                steps |= {c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and c.value == "end_stock_round"}
+    assert {"take_over", "first_train", "market_move", "corporation_closed", "end_stock_round"} <= steps
+    assert sorted(RUNTIME_STEPS) == sorted(steps)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("    count: 2 §3", "    count: -1 §3", "`count` is a number of copies or uses, at least 1, not -1"),
+    ("    count: 2 §3", "    count: 0 §3", "`count` is a number of copies or uses, at least 1, not 0"),
+    ("    count: 1 §3", "    count: {2 => 0} §3", "`count` is a number of copies or uses, at least 1, not 0"),
+    ("    distance: 3 §3", "    distance: [(nodes: [city], pay: -2)] §3", "`pay` is a number of stops, at least 0, not -2"),
+    ("    price: $100 §3", "    price: -$100 §3", "`price` is an amount of money, $0 or more, not -$100"),
+    ("    2 => $300 §1", "    2 => -$300 §1", "`starting_cash` is an amount of money, $0 or more, not -$300"),
+    ("    tokens: [$0] §2", "    tokens: [-$40] §2", "`tokens` is an amount of money, $0 or more, not -$40"),
+    ("  cert_limit: 2 §2", "  cert_limit: 0 §2", "`cert_limit` is a number of certificates, at least 1, not 0"),
+    ("  bank_trains_per_turn: 1 §3", "  bank_trains_per_turn: -1 §3", "`bank_trains_per_turn` is a number of trains"),
+    ("    shares: [40%, 20%, 20%, 20%] §2", "    shares: [40%, 20%, 20%, 20%, 0%] §2",
+     "`shares` is a share of a corporation, from 1% to 100%, not 0%"),
+    ("    operating_rounds: 1 §3", "    operating_rounds: 0 §3", "`operating_rounds` is a number of operating rounds"),
+])
+def test_E020_a_negative_or_zero_amount_where_the_rules_need_more(old, new, message):
+    """A train's `count: -1` or `0`, a `price: -$100`, a starting cash of -$300, a 0% certificate, a
+    certificate limit of 0 ... checked clean, and play took them as they were (a 1800 with `count: -1`
+    played to the end). Each is E020 at the number."""
+    text, loaded = _toy_with((old, new))
+    d = only(loaded, "E020")
+    assert message in d.message, d.message
+    line = _line_of(text, new.strip())
+    assert d.span.line == line
+    assert text.splitlines()[line - 1][d.span.column - 1] in "-0"
+
+
+def test_E020_a_negative_amount_is_reported_once_where_a_range_is_declared():
+    """`money in 0..` refused -$5 already (the declared range); the negative amount is not said twice."""
+    text = (ROOT / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8")
+    from tests.conftest import LIBRARIES
+
+    old = 'param winner: {highest_net_worth} documentation "who wins"'
+    loaded = load_texts({**LIBRARIES, "own.rules": text.replace(
+        old, old + '\n  param bonus: list[money] in 0.. "b"\n  bonus: [$10, -$5] §1', 1)})
+    assert [d.message for d in loaded.errors] == ["`bonus` is at least 0, not -5"]
+
+
+@pytest.mark.parametrize("edits, words", [
+    ((("  free_pick: none §2", "  free_pick: minor §2"), ("  first_round: stock §1", "  first_round: auction §1")),
+     "`free_pick: minor` without `picks_operate: true` is not played"),
+    ((("  free_pick: none §2", "  free_pick: minor §2\n  picks_operate: false §2"),
+      ("  first_round: stock §1", "  first_round: auction §1")),
+     "`free_pick: minor` without `picks_operate: true` is not played"),
+    ((("  free_pick: none §2", "  free_pick: minor §2\n  picks_operate: true §2"),),
+     "the players pick after an opening auction only"),
+])
+def test_E033_a_free_pick_the_librarys_pick_does_not_play(edits, words):
+    """The library's pickable() offers only minors picked to operate (`picks_operate`), and picking()
+    holds only after an opening auction: 1880 Romania with `picks_operate: false` checked clean and
+    random play stalled at the first pick ("each player selects one investor; may not pass", every bid
+    refused). E033 at free_pick's value."""
+    text, loaded = _toy_with(*edits)
+    d = only(loaded, "E033")
+    line = _line_of(text, "free_pick: minor")
+    assert (d.span.line, d.span.column) == (line, 14) and words in d.message, d.message
+    _, loaded = _toy_with(("  free_pick: none §2", "  free_pick: minor §2\n  picks_operate: true §2"),
+                          ("  first_round: stock §1", "  first_round: auction §1"))
+    assert "E033" not in codes(loaded)

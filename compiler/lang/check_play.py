@@ -13,7 +13,9 @@ value's own span:
 - E032 a tile the title names (an upgrade chart row, an ability's tile) that is
   not in its tile set, the `tile_counts` table: no copy of it is ever in the supply;
 - E033 a value the library accepts that the runtime does not play
-  (`compiler.runtime.built`), set where the runtime would read it;
+  (`compiler.runtime.built`), set where the runtime would read it; and a `free_pick`
+  the library's pick does not play (without `picks_operate: true`, or with no
+  opening auction to follow);
 - W006 an action random play never tries: a parameter of a kind it does not
   enumerate (an `int` with no `<action>_options`, a percent, a bool, ...), as
   `compiler.runtime.enumerated.untried_parameter` reads the runtime's listing; a warning,
@@ -38,6 +40,7 @@ def check_play(title: Title) -> list[Diagnostic]:
     out.extend(_homes(title))
     out.extend(_tile_set(title))
     out.extend(_unbuilt(title))
+    out.extend(_free_picks(title))
     out.extend(_untried(title))
     out.extend(_share_totals(title))
     return out
@@ -215,15 +218,9 @@ def _every_component(title: Title):
 
 
 def _unbuilt(title: Title) -> list[Diagnostic]:
-    values = {c.decl.name: c.decl.value for c in title.of_kind("property") if isinstance(c.decl, s.Property)}
-    settings: list[tuple[dict[str, s.Expr], str]] = [(values, "")]
-    for option in title.components("option"):
-        sets = option.get("sets")
-        if sets is not None and isinstance(sets.value, s.Record):
-            settings.append(({**values, **dict(sets.value.fields)}, f" with option {option.key}"))
     out: list[Diagnostic] = []
     seen: set[tuple] = set()
-    for given, with_option in settings:
+    for given, with_option in _settings(title):
         for name, expr in given.items():
             found = unbuilt(name, _literal(expr))
             if found is None:
@@ -239,6 +236,51 @@ def _unbuilt(title: Title) -> list[Diagnostic]:
                 help="choose a value the runtime plays, or build this one (compiler/runtime/built.py lists "
                      "what is missing)",
             ))
+    return out
+
+
+def _settings(title: Title) -> list[tuple[dict[str, s.Expr], str]]:
+    """The title's properties by name, and the same with each option's `sets` over them (with a word
+    for a message: "", " with option KEY")."""
+    values = {c.decl.name: c.decl.value for c in title.of_kind("property") if isinstance(c.decl, s.Property)}
+    settings: list[tuple[dict[str, s.Expr], str]] = [(values, "")]
+    for option in title.components("option"):
+        sets = option.get("sets")
+        if sets is not None and isinstance(sets.value, s.Record):
+            settings.append(({**values, **dict(sets.value.fields)}, f" with option {option.key}"))
+    return settings
+
+
+def _free_picks(title: Title) -> list[Diagnostic]:
+    """E033 for a `free_pick` the library does not play: the library's pick offers only components that
+    operate as minors once picked (`pickable`: `picks_operate`), so with `picks_operate` false (or unset)
+    no player could pick one, nobody may pass while the players pick, and the opening auction never
+    ended (random play: "no legal action" at the first pick); and the picks follow an opening auction
+    only (`picking`: `first_round: auction`), so elsewhere they never happened, without a word."""
+    out: list[Diagnostic] = []
+    seen: set[tuple] = set()
+    for given, with_option in _settings(title):
+        pick = given.get("free_pick")
+        if pick is None or _literal(pick) in (None, "none"):
+            continue
+        kind = _literal(pick)
+        if _literal(given.get("first_round")) != "auction":
+            found = ("first_round", pick.span), error(
+                "E033", f"`free_pick: {kind}` is not played{with_option}: the players pick after an opening "
+                        f"auction only (`first_round: auction`)", pick.span,
+                help="the library's picking() is true in the auction round, once every private is sold; "
+                     "set `first_round: auction`, or leave free_pick out")
+        elif _literal(given.get("picks_operate")) is not True:
+            found = ("picks_operate", pick.span), error(
+                "E033", f"`free_pick: {kind}` without `picks_operate: true` is not played{with_option}: no "
+                        f"player could pick a {kind}, and the opening auction would never end", pick.span,
+                help="the library's pickable() offers only components that operate as minors once picked: "
+                     "set `picks_operate: true` (the picked components are then the title's minors)")
+        else:
+            continue
+        if found[0] not in seen:
+            seen.add(found[0])
+            out.append(found[1])
     return out
 
 
