@@ -635,3 +635,20 @@ def test_E033_a_free_pick_the_librarys_pick_does_not_play(edits, words):
     _, loaded = _toy_with(("  free_pick: none §2", "  free_pick: minor §2\n  picks_operate: true §2"),
                           ("  first_round: stock §1", "  first_round: auction §1"))
     assert "E033" not in codes(loaded)
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ('  hex B2 "Endtown" §5 {', '  hex b2 "Endtown" §5 {', "`b2` is no hex id"),
+    ('  hex B2 "Endtown" §5 {', '  hex B3 "Endtown" §5 {', "hex B3 is off the grid: on a flat map the hexes are A1"),
+    ('  hex B2 "Endtown" §5 {', '  hex Z98 "Endtown" §5 {', "hex Z98 neighbours no other hex of the map"),
+])
+def test_E020_a_hex_the_board_cannot_place(old, new, words):
+    """A hex named `d4` checked clean and play refused the map as "a rulec bug to report"; a hex off
+    the grid (`D5` among A1, B2, ...) or far from every other hex checked clean and played, out of
+    reach of all track. E020 at the hex's id (a map overlay, `--map FILE`, is held to the same)."""
+    text, loaded = _toy_with((old, new))
+    found = [d for d in loaded.errors if d.code == "E020" and d.span.line == _line_of(text, new.strip())]
+    assert len(found) == 1 and words in found[0].message, loaded.errors
+    assert found[0].span.column == 7
+    # (the toy's two hexes apart: A1 neighbours none either, and is said so too)
+    assert len(loaded.errors) == (2 if "Z98" in new else 1), loaded.errors

@@ -25,9 +25,10 @@ value's own span:
 from __future__ import annotations
 
 from compiler.lang import syntax as s
-from compiler.diagnostics import Diagnostic, error, warning
+from compiler.diagnostics import Diagnostic, Span, error, warning
 from compiler.lang.ir import Title
 from compiler.runtime.built import unbuilt
+from compiler.runtime.track.tiles import Geometry
 from compiler.runtime.enumerated import untried_parameter
 from compiler.lang.builtins import listing as runtime_listing
 from compiler.lang.schema import did_you_mean, listing, nearest
@@ -41,6 +42,7 @@ def check_play(title: Title) -> list[Diagnostic]:
     out.extend(_tile_set(title))
     out.extend(_unbuilt(title))
     out.extend(_free_picks(title))
+    out.extend(_grid(title))
     out.extend(_untried(title))
     out.extend(_share_totals(title))
     return out
@@ -281,6 +283,61 @@ def _free_picks(title: Title) -> list[Diagnostic]:
         if found[0] not in seen:
             seen.add(found[0])
             out.append(found[1])
+    return out
+
+
+# ---------------------------------------------------------------- E020 a hex off the grid
+
+
+def _key_span(comp: s.Component) -> Span:
+    """The span of a component's key, as written after its kind (`hex D4`)."""
+    span = comp.span
+    column = span.column + len(comp.kind) + 1
+    return Span(span.path, span.line, column, span.line, column + len(comp.key or ""))
+
+
+def _grid(title: Title) -> list[Diagnostic]:
+    """E020 for a hex the runtime's board cannot place: a name that is no hex id (`d4`, `D`): play
+    refused the whole map as "a rulec bug to report"; a hex off the grid the others are on (`D5` among
+    A1, B2, C3 ...: on the doubled grid the letter's and the number's places have one parity on a map),
+    which no hex neighbours; and a hex none of the map's hexes neighbours: track never reaches it."""
+    hexes = [h for h in title.components("hex") if h.key]
+    layout = title.prop("layout")
+    layout_name = _literal(layout.value) if layout is not None else "flat"
+    axes = title.prop("axes")
+    axes_name = _literal(axes.value) if axes is not None else None
+    if not hexes or layout_name not in ("flat", "pointy") or axes_name not in (None, "letter", "number"):
+        return []
+    geometry = Geometry(layout_name, axes_name)
+    out: list[Diagnostic] = []
+    placed: dict[str, tuple[int, int]] = {}
+    for comp in hexes:
+        try:
+            placed[comp.key] = geometry.xy(comp.key)
+        except ValueError:
+            out.append(error(
+                "E020", f"`{comp.key}` is no hex id: a hex is named by its column and row as printed, capital "
+                        f"letters then a number (E7, AA12)", _key_span(comp),
+                help="the board places a hex by its id; one it cannot place leaves the map unplayable"))
+    parities = [(x + y) % 2 for x, y in placed.values()]
+    if not parities:
+        return out
+    grid = max((0, 1), key=parities.count)  # the parity most of the map's hexes have
+    on_grid = {key for key, (x, y) in placed.items() if (x + y) % 2 == grid}
+    example = ", ".join(sorted(on_grid)[:3])
+    for comp in hexes:
+        if comp.key not in placed:
+            continue
+        if comp.key not in on_grid:
+            out.append(error(
+                "E020", f"hex {comp.key} is off the grid: on a {layout_name} map the hexes are {example}, ...; "
+                        f"{comp.key} lies between them and neighbours none", _key_span(comp),
+                help="on this map letters A, C, E, ... take " + ("odd" if grid == 0 else "even") + " numbers and letters "
+                     "B, D, F, ... " + ("even" if grid == 0 else "odd") + " ones (check the printed id)"))
+        elif len(on_grid) > 1 and not any(geometry.neighbour(comp.key, edge) in on_grid for edge in range(6)):
+            out.append(error(
+                "E020", f"hex {comp.key} neighbours no other hex of the map: no track ever reaches it",
+                _key_span(comp), help="check the printed id; a map's hexes lie side by side"))
     return out
 
 
