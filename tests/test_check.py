@@ -652,3 +652,26 @@ def test_E020_a_hex_the_board_cannot_place(old, new, words):
     assert found[0].span.column == 7
     # (the toy's two hexes apart: A1 neighbours none either, and is said so too)
     assert len(loaded.errors) == (2 if "Z98" in new else 1), loaded.errors
+
+
+@pytest.mark.parametrize("edits, words, at", [
+    ((('    on_train: "3" §3', '    on_train: "3" §3\n  }\n  phase "4" §3 {\n    on_train: "3" §3\n'
+                               '    tiles: [yellow] §3\n    train_limit: 2 §3\n    operating_rounds: 2 §3'),),
+     "phase 4 never comes: the first 3 train begins phase 3", ('    on_train: "3" §3', 2)),
+    ((('  train_supply_order: ["2", "2", "3"] §1', '  train_supply_order: ["2", "2"] §1'),),
+     "phase 3 never comes: the bank never sells a 3 train", ('    on_train: "3" §3', 1)),
+    ((('    rusts_on: "3" §3', '    rusts_on: "2" §3'),), "train 2 rusts on its own type", ('    rusts_on: "2" §3', 1)),
+    ((('  private_sale_order: [] §1', '  private_sale_order: [MT, MT] §1'),
+      ('  corporation TOY "Toy Railway" §2 {', '  private MT "Midland" §2 {\n    cost: $20 §2\n    income: $5 §2\n'
+                                               '    end_value: $0 §2\n  }\n  corporation TOY "Toy Railway" §2 {')),
+     "`private_sale_order` names MT twice", ("  private_sale_order: [MT, MT] §1", 1)),
+])
+def test_E020_a_phase_that_never_comes_a_train_that_rusts_itself(edits, words, at):
+    """Two phases on the first 3 train (the second never came), a phase on a train the bank never sells,
+    a 2 train that rusts on the 2 (1800 so edited checked clean and random play stalled), a private
+    offered twice: each checked clean. E020 at the name."""
+    text, loaded = _toy_with(*edits)
+    d = only(loaded, "E020")
+    fragment, nth = at
+    lines = [i for i, row in enumerate(text.splitlines(), 1) if fragment in row]
+    assert words in d.message and d.span.line == lines[nth - 1], (d.message, d.span)

@@ -43,6 +43,7 @@ def check_play(title: Title) -> list[Diagnostic]:
     out.extend(_unbuilt(title))
     out.extend(_free_picks(title))
     out.extend(_grid(title))
+    out.extend(_phases_and_trains(title))
     out.extend(_untried(title))
     out.extend(_share_totals(title))
     return out
@@ -283,6 +284,75 @@ def _free_picks(title: Title) -> list[Diagnostic]:
         if found[0] not in seen:
             seen.add(found[0])
             out.append(found[1])
+    return out
+
+
+# ---------------------------------------------------------------- E020 phases that never come
+
+
+def _named(expr) -> list[tuple[str, s.Expr]]:
+    """The names a value gives, with each one's node: itself, or a list's items (none for `none`)."""
+    items = expr.items if isinstance(expr, s.ListLit) else (expr,)
+    return [(name, item) for item in items if (name := _name(item)) is not None]
+
+
+def _at(node, prop: s.Property) -> Span:
+    return node.span if node.span and node.span.line else prop.span
+
+
+def _phases_and_trains(title: Title) -> list[Diagnostic]:
+    """E020 for what the schema takes and play never reaches: a phase whose `on_train` names a train an
+    earlier phase begins on already (the first purchase begins the earlier one; this one never comes),
+    or a train the bank never sells (not in the title's `train_supply_order`); a train that rusts or
+    becomes obsolete on its own type (its first purchase would take it away at once: 1800's "2" with
+    `rusts_on: "2"` stalled play); a private named twice in `private_sale_order`."""
+    out: list[Diagnostic] = []
+    order = title.prop("train_supply_order")
+    sold = {name for name, _ in _named(order.value)} if order is not None and isinstance(order.value, s.ListLit) \
+        else None
+    sides = {}
+    for train in title.components("train"):
+        other = train.get("variant_of")
+        if other is not None and _name(other.value) is not None:
+            sides[train.key] = _name(other.value)
+    begun: dict[str, s.Component] = {}
+    for phase in title.components("phase"):
+        prop = phase.get("on_train")
+        if prop is None:
+            continue
+        for name, node in _named(prop.value):
+            if name in begun:
+                out.append(error(
+                    "E020", f"phase {phase.key} never comes: the first {name} train begins phase {begun[name].key}",
+                    _at(node, prop), notes=((begun[name].span, f"phase {begun[name].key} begins on it here"),),
+                    help="each train type begins one phase at most: check the phase's `on_train`"))
+                continue
+            begun[name] = phase
+            if sold is not None and name not in sold and sides.get(name) not in sold:
+                out.append(error(
+                    "E020", f"phase {phase.key} never comes: the bank never sells a {name} train (it is not in "
+                            f"`train_supply_order`)", _at(node, prop), notes=((order.span, "the bank's trains"),),
+                    help="add the train to `train_supply_order`, or begin the phase on a train the bank sells"))
+    for train in title.components("train"):
+        for field in ("rusts_on", "obsolete_on"):
+            prop = train.get(field)
+            if prop is None:
+                continue
+            for name, node in _named(prop.value):
+                if name == train.key:
+                    out.append(error(
+                        "E020", f"train {train.key} {'rusts' if field == 'rusts_on' else 'becomes obsolete'} on "
+                                f"its own type: the first {name} bought would leave at once", _at(node, prop),
+                        help=f"`{field}` names a later train type, whose first purchase takes this one away"))
+    sale = title.prop("private_sale_order")
+    if sale is not None and isinstance(sale.value, s.ListLit):
+        seen: set[str] = set()
+        for name, node in _named(sale.value):
+            if name in seen:
+                out.append(error(
+                    "E020", f"`private_sale_order` names {name} twice", _at(node, sale),
+                    help="each private is offered once, in the order the list gives"))
+            seen.add(name)
     return out
 
 
