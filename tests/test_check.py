@@ -675,3 +675,28 @@ def test_E020_a_phase_that_never_comes_a_train_that_rusts_itself(edits, words, a
     fragment, nth = at
     lines = [i for i, row in enumerate(text.splitlines(), 1) if fragment in row]
     assert words in d.message and d.span.line == lines[nth - 1], (d.message, d.span)
+
+
+@pytest.mark.parametrize("reads, found", [
+    ("corporation.flaot > 0", [("flaot", "float")]),
+    ("company.cots > $0", [("cots", "cost")]),
+    ("corporation.float > 0 and corporation.floated and company.cost > $0 and company.key != none", []),
+])
+def test_E024_a_field_a_parameters_kind_does_not_have(reads, found):
+    """`corporation.flaot` in an action whose parameter is `corporation: corporation` checked clean; play
+    stopped on a RuleGap ("the rulespec does not give it") the first time the action was tried. E024 at
+    the field read, with the nearest field of the kind (a union of kinds: any of theirs)."""
+    action = (f'  action toy_check(corporation: corporation, company: private | minor) "x" §3 {{\n'
+              f'    require {reads} else "x" §3\n  }}\n  section §4 "End"')
+    text, loaded = _toy_with(('  section §4 "End"', action))
+    got = [(d.message.split("`")[1], d.suggestions[0]) for d in loaded.errors if d.code == "E024"]
+    assert got == found, loaded.errors
+    for d in loaded.errors:
+        assert d.span.line == _line_of(text, "    require ")
+
+
+def test_a_field_of_a_parameter_bound_again_is_not_read_as_the_kinds():
+    action = ('  action toy_check(corporation: corporation) "x" §3 {\n    let corporation = 3\n'
+              '    require corporation.anything > 0 else "x" §3\n  }\n  section §4 "End"')
+    _, loaded = _toy_with(('  section §4 "End"', action))
+    assert "E024" not in codes(loaded)

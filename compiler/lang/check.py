@@ -13,7 +13,9 @@
 - E030-E033 what the schema accepts that would leave the title unplayable
   (compiler.lang.check_play);
 - E010 a `sanction` naming an invariant or an action that does not exist
-  (compiler.lang.sanctions).
+  (compiler.lang.sanctions);
+- E024 a field read of a routine's parameter that its kind does not have
+  (compiler.lang.fields).
 
 Library clauses are generic and cited by the titles that use them, so W001
 and W005 look only at clauses written in the title and its overlays.
@@ -27,7 +29,9 @@ from compiler.lang import syntax as s
 from compiler.lang.check_play import check_play
 from compiler.diagnostics import Diagnostic, Severity, error, warning
 from compiler.lang.ir import Clause, Title, rulebook_citations
+from compiler.lang.fields import check_fields
 from compiler.lang.sanctions import check_sanctions
+from compiler.lang.schema import schema_of
 from compiler.lang.typecheck import check_types
 
 
@@ -42,6 +46,7 @@ def check_title(title: Title) -> list[Diagnostic]:
     out.extend(check_types(title))
     out.extend(check_play(title))
     out.extend(check_sanctions(title))
+    out.extend(check_fields(title, schema_of(title)))
     return out
 
 
