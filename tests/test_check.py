@@ -700,3 +700,17 @@ def test_a_field_of_a_parameter_bound_again_is_not_read_as_the_kinds():
               '    require corporation.anything > 0 else "x" §3\n  }\n  section §4 "End"')
     _, loaded = _toy_with(('  section §4 "End"', action))
     assert "E024" not in codes(loaded)
+
+
+def test_E021_a_table_by_players_without_a_row_for_a_count_the_title_takes():
+    """`players: 2..3` with `table starting_cash by players { 2 => $300 }` checked clean, and play of three
+    refused at setup ("the table has no row for {'players': 3}"). E021 was declared and never given."""
+    text, loaded = _toy_with(("  players: 2 §1", "  players: 2..4 §1"))
+    # the title's table, and the one its variant Rich replaces it with
+    found = sorted((d.span.line, d.span.column, d.message) for d in loaded.diagnostics if d.code == "E021")
+    assert [(line, column) for line, column, _ in found] == [(_line_of(text, "  table starting_cash"), 3),
+                                                              (_line_of(text, "replace table starting_cash"), 11)]
+    assert "no row for 3, 4 players, though Toy takes 2..4" in found[0][2], found
+    text, loaded = _toy_with(("  players: 2 §1", "  players: 2..4 §1"),
+                             ("    2 => $300 §1", "    2 => $300 §1\n    3..4 => $200 §1"))
+    assert [d.span.line for d in loaded.diagnostics if d.code == "E021"] == [_line_of(text, "replace table")]

@@ -44,6 +44,7 @@ def check_play(title: Title) -> list[Diagnostic]:
     out.extend(_free_picks(title))
     out.extend(_grid(title))
     out.extend(_phases_and_trains(title))
+    out.extend(_player_rows(title))
     out.extend(_untried(title))
     out.extend(_share_totals(title))
     return out
@@ -284,6 +285,41 @@ def _free_picks(title: Title) -> list[Diagnostic]:
         if found[0] not in seen:
             seen.add(found[0])
             out.append(found[1])
+    return out
+
+
+# ---------------------------------------------------------------- E021 a player count without a row
+
+
+def _player_rows(title: Title) -> list[Diagnostic]:
+    """E021 for a table by players with no row for a player count the title takes (`players: 2..3`
+    and `table starting_cash by players { 2 => $520 }`): play refused that count at setup ("the table
+    has no row for {'players': 3}") though `rulec check` said nothing."""
+    takes = title.players
+    if takes is None:
+        return []
+    out = []
+    for clause in title.of_kind("table"):
+        table = clause.decl
+        if not isinstance(table, s.Table) or "players" not in table.dims:
+            continue
+        at = table.dims.index("players")
+        covered: set[int] = set()
+        for row in table.rows:
+            key = row.keys[at] if at < len(row.keys) else None
+            if isinstance(key, int):
+                covered.add(key)
+            elif isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, int) for k in key):
+                covered.update(range(key[0], key[1] + 1))
+        missing = [n for n in range(takes[0], takes[1] + 1) if n not in covered]
+        if missing:
+            shown = ", ".join(map(str, missing))
+            out.append(error(
+                "E021", f"table `{table.name}` has no row for {shown} player{'s' if missing != [1] else ''}, "
+                        f"though {title.name} takes {takes[0]}..{takes[1]}",
+                Span(table.span.path, table.span.line, table.span.column, table.span.line, table.span.column + 5),
+                help=f"add a row for each player count (`{missing[0]} => ...`, or `gap \"why\"` where the rules do "
+                     f"not give it), or narrow `players`"))
     return out
 
 
