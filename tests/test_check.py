@@ -714,3 +714,17 @@ def test_E021_a_table_by_players_without_a_row_for_a_count_the_title_takes():
     text, loaded = _toy_with(("  players: 2 §1", "  players: 2..4 §1"),
                              ("    2 => $300 §1", "    2 => $300 §1\n    3..4 => $200 §1"))
     assert [d.span.line for d in loaded.diagnostics if d.code == "E021"] == [_line_of(text, "replace table")]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("  par_prices: [$70] §2", "  par_prices: [$75] §2"),
+    ("    par: [$70] §2", "    par: [$70, $75] §2"),
+])
+def test_E020_a_par_price_no_cell_of_the_market_has(old, new):
+    """A par price of $61 where the market's cells are $60 and $70 checked clean: a corporation started
+    at it has no place on the market. E020 at the price, with the nearest cells'."""
+    text, loaded = _toy_with((old, new))
+    d = only(loaded, "E020")
+    line = _line_of(text, new.strip())
+    assert (d.span.line, d.span.column) == (line, text.splitlines()[line - 1].index("$75") + 1)
+    assert d.message == "the par price $75 is no price of the market" and "$70, $80" in d.help

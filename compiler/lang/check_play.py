@@ -45,6 +45,7 @@ def check_play(title: Title) -> list[Diagnostic]:
     out.extend(_grid(title))
     out.extend(_phases_and_trains(title))
     out.extend(_player_rows(title))
+    out.extend(_par_prices(title))
     out.extend(_untried(title))
     out.extend(_share_totals(title))
     return out
@@ -285,6 +286,45 @@ def _free_picks(title: Title) -> list[Diagnostic]:
         if found[0] not in seen:
             seen.add(found[0])
             out.append(found[1])
+    return out
+
+
+# ---------------------------------------------------------------- E020 a par price off the market
+
+
+def _market_prices(expr, out: set[int]) -> None:
+    """The prices of a market's `rows`: each cell's, a number or a cell record's `price`."""
+    if isinstance(expr, s.Int):
+        out.add(expr.value)
+    elif isinstance(expr, s.Record):
+        out.update(v.value for k, v in expr.fields if k == "price" and isinstance(v, s.Int))
+    elif isinstance(expr, s.ListLit):
+        for item in expr.items:
+            _market_prices(item, out)
+
+
+def _par_prices(title: Title) -> list[Diagnostic]:
+    """E020 for a par price (the title's `par_prices`, a corporation's `par`) that no cell of the market
+    has: a corporation started at it has no place on the market (`$61` for `$60` checked clean)."""
+    cells: set[int] = set()
+    for market in title.components("market"):
+        rows = market.get("rows")
+        if rows is not None:
+            _market_prices(rows.value, cells)
+    if not cells:
+        return []
+    props = [title.prop("par_prices"), *(c.get("par") for c in title.components("corporation"))]
+    out = []
+    for prop in props:
+        if prop is None or not isinstance(prop.value, s.ListLit):
+            continue
+        for item in prop.value.items:
+            if isinstance(item, s.Money) and item.amount not in cells:
+                near = sorted(cells, key=lambda price: (abs(price - item.amount), price))[:2]
+                out.append(error(
+                    "E020", f"the par price {item.currency}{item.amount} is no price of the market",
+                    _at(item, prop), help=f"a par price is a cell of the market; the nearest: "
+                                          + ", ".join(f"{item.currency}{p}" for p in sorted(near))))
     return out
 
 
