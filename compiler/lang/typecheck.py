@@ -261,6 +261,22 @@ def _bounded(value):
         yield from _bounded(value.high)
 
 
+def _named_nodes(name: str, value):
+    """(the name of the property or record field that holds it, the node) for every node of `value`."""
+    yield name, value
+    if isinstance(value, s.Record):
+        for field_name, item in value.fields:
+            yield from _named_nodes(field_name, item)
+        return
+    stack = [getattr(value, f) for f in getattr(value, "__dataclass_fields__", ()) if f not in ("span", "prov")]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif getattr(item, "__dataclass_fields__", None) is not None:
+            yield from _named_nodes(name, item)
+
+
 def _outside_bounds(name: str, value, bounds: dict) -> list[Diagnostic]:
     """E020 for each number of `value` (`_bounded`) outside the bounds `bounds` gives `name`."""
     if name not in bounds:
@@ -1085,7 +1101,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
         value: no price, cost, income or cash of the library's is below $0 (as `$-180` is refused when it
         is read), and the runtime took it as it is: a train the bank paid the buyer for. Not again where
         the property's declared range already refused it (`in 0..`)."""
-        for node in s.walk(value):
+        for name, node in _named_nodes(name, value):
             if not (isinstance(node, s.Unary) and node.op == "-" and isinstance(node.operand, s.Money)):
                 continue
             span = node.span if node.span and node.span.line else value.span
