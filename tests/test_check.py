@@ -728,3 +728,24 @@ def test_E020_a_par_price_no_cell_of_the_market_has(old, new):
     line = _line_of(text, new.strip())
     assert (d.span.line, d.span.column) == (line, text.splitlines()[line - 1].index("$75") + 1)
     assert d.message == "the par price $75 is no price of the market" and "$70, $80" in d.help
+
+
+@pytest.mark.parametrize("test, found", [
+    ("first_round == payout", "never `payout` (a value of enum `dividend_kind`): the comparison is always false"),
+    ("first_round != payout", "the comparison is always true"),
+    ("first_round in [stock, payout]", "never `payout` (a value of enum `dividend_kind`): that item of the list never"),
+    ("first_round == stock or first_round in [auction, draft]", None),
+])
+def test_E026_an_enum_property_compared_with_another_enums_value(test, found):
+    """`first_round == payout` (a value of the dividend kinds, not of first_round) checked clean: the
+    comparison is false in every game, and the rule it guards silently never (or always) applies."""
+    action = (f'  action toy_check(corporation: corporation) "x" §3 {{\n    require {test} else "x" §3\n  }}\n'
+              '  section §4 "End"')
+    text, loaded = _toy_with(('  section §4 "End"', action))
+    got = [d for d in loaded.errors if d.code == "E026"]
+    if found is None:
+        assert not got, got
+        return
+    assert len(got) == 1 and found in got[0].message, got
+    line = _line_of(text, "    require ")
+    assert (got[0].span.line, got[0].span.column) == (line, text.splitlines()[line - 1].index("payout") + 1)
