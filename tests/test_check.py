@@ -661,6 +661,10 @@ def test_E020_a_hex_the_board_cannot_place(old, new, words):
     ((('  train_supply_order: ["2", "2", "3"] §1', '  train_supply_order: ["2", "2"] §1'),),
      "phase 3 never comes: the bank never sells a 3 train", ('    on_train: "3" §3', 1)),
     ((('    rusts_on: "3" §3', '    rusts_on: "2" §3'),), "train 2 rusts on its own type", ('    rusts_on: "2" §3', 1)),
+    ((('    on_train: "3" §3', '    on_train: "3" §3\n  }\n  phase "4" §3 {\n    on_train: "2" §3\n'
+                               '    tiles: [yellow] §3\n    train_limit: 2 §3\n    operating_rounds: 2 §3'),),
+     "phase 4 comes before phase 3, which the title lists first: the bank sells the 2 train before the 3 train",
+     ('    on_train: "2" §3', 1)),
     ((('  private_sale_order: [] §1', '  private_sale_order: [MT, MT] §1'),
       ('  corporation TOY "Toy Railway" §2 {', '  private MT "Midland" §2 {\n    cost: $20 §2\n    income: $5 §2\n'
                                                '    end_value: $0 §2\n  }\n  corporation TOY "Toy Railway" §2 {')),

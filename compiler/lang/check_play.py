@@ -392,10 +392,23 @@ def _phases_and_trains(title: Title) -> list[Diagnostic]:
         if other is not None and _name(other.value) is not None:
             sides[train.key] = _name(other.value)
     begun: dict[str, s.Component] = {}
+    sequence = [name for name, _ in _named(order.value)] if sold is not None else []
+    last: tuple[int, s.Component, str] | None = None  # the latest phase so far by the bank's order
     for phase in title.components("phase"):
         prop = phase.get("on_train")
         if prop is None:
             continue
+        firsts = [(sequence.index(name), name, node) for name, node in _named(prop.value) if name in sequence]
+        if firsts:
+            first = min(firsts, key=lambda f: f[0])
+            if last is not None and first[0] < last[0]:
+                out.append(error(
+                    "E020", f"phase {phase.key} comes before phase {last[1].key}, which the title lists first: the "
+                            f"bank sells the {first[1]} train before the {last[2]} train (`train_supply_order`)",
+                    _at(first[2], prop), notes=((last[1].span, f"phase {last[1].key} begins on the {last[2]} train"),),
+                    help="list the phases in the order their trains are sold, or correct `on_train`"))
+            else:
+                last = (first[0], phase, first[1])
         for name, node in _named(prop.value):
             if name in begun:
                 out.append(error(
