@@ -381,7 +381,8 @@ def _phases_and_trains(title: Title) -> list[Diagnostic]:
     earlier phase begins on already (the first purchase begins the earlier one; this one never comes),
     or a train the bank never sells (not in the title's `train_supply_order`); a train that rusts or
     becomes obsolete on its own type (its first purchase would take it away at once: 1800's "2" with
-    `rusts_on: "2"` stalled play); a private named twice in `private_sale_order`."""
+    `rusts_on: "2"` stalled play); a private named twice in `private_sale_order`; a corporation or minor
+    with a home and no station token (`tokens: []`): it played on without its home station."""
     out: list[Diagnostic] = []
     order = title.prop("train_supply_order")
     sold = {name for name, _ in _named(order.value)} if order is not None and isinstance(order.value, s.ListLit) \
@@ -433,6 +434,14 @@ def _phases_and_trains(title: Title) -> list[Diagnostic]:
                         "E020", f"train {train.key} {'rusts' if field == 'rusts_on' else 'becomes obsolete'} on "
                                 f"its own type: the first {name} bought would leave at once", _at(node, prop),
                         help=f"`{field}` names a later train type, whose first purchase takes this one away"))
+    for comp in [*title.components("corporation"), *title.components("minor")]:
+        tokens, home = comp.get("tokens"), comp.get("home")
+        if tokens is not None and isinstance(tokens.value, s.ListLit) and not tokens.value.items \
+                and home is not None and _name(home.value) is not None:
+            out.append(error(
+                "E020", f"{comp.kind} {comp.key} has a home, {_name(home.value)}, and no station token to put there",
+                tokens.value.span or tokens.span,
+                help="`tokens` lists the price of each of its station tokens, the home station's first ($0)"))
     sale = title.prop("private_sale_order")
     if sale is not None and isinstance(sale.value, s.ListLit):
         seen: set[str] = set()
