@@ -356,7 +356,7 @@ def _player_rows(title: Title) -> list[Diagnostic]:
             shown = ", ".join(map(str, missing))
             out.append(error(
                 "E021", f"table `{table.name}` has no row for {shown} player{'s' if missing != [1] else ''}, "
-                        f"though {title.name} takes {takes[0]}..{takes[1]}",
+                        f"though {title.display_name} takes {takes[0]}..{takes[1]}",
                 Span(table.span.path, table.span.line, table.span.column, table.span.line, table.span.column + 5),
                 help=f"add a row for each player count (`{missing[0]} => ...`, or `gap \"why\"` where the rules do "
                      f"not give it), or narrow `players`"))
