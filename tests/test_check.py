@@ -755,3 +755,34 @@ def test_E026_an_enum_property_compared_with_another_enums_value(test, found):
     assert len(got) == 1 and found in got[0].message, got
     line = _line_of(text, "    require ")
     assert (got[0].span.line, got[0].span.column) == (line, text.splitlines()[line - 1].index("payout") + 1)
+
+
+def test_E036_a_trigger_binding_more_than_its_runtime_event_gives():
+    """`trigger t on phase_start(phase, x)` checked clean; play stopped on a TypeError in the trigger's
+    call the first time a phase began. E036 at the event, with what it gives."""
+    trigger = ('  trigger toy_phase on phase_start(phase, extra) "x" §3 {\n    let x = 1\n  }\n'
+               '  section §4 "End"')
+    text, loaded = _toy_with(('  section §4 "End"', trigger))
+    d = only(loaded, "E036")
+    assert d.span.line == _line_of(text, "trigger toy_phase") and d.span.column == 24
+    assert d.message == "`phase_start` gives 1 value (phase); trigger toy_phase binds 2", d.message
+
+
+def test_the_runtime_events_values_are_the_runtimes():
+    """`compiler.lang.events` counts the values each runtime event is raised with: the runtime's
+    `self.emit(EVENT, ...)` calls, every one of them, and no other event."""
+    import ast
+
+    from compiler.lang.events import RUNTIME_EVENT_VALUES
+    from compiler.runtime.vocabulary import RUNTIME_EVENTS
+
+    assert sorted(RUNTIME_EVENT_VALUES) == sorted(RUNTIME_EVENTS)
+    calls = []
+    for path in (ROOT / "compiler/runtime").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit" \
+                    and node.args and isinstance(node.args[0], ast.Constant):
+                calls.append((node.args[0].value, len(node.args) - 1))
+    assert {name for name, _ in calls} == set(RUNTIME_EVENTS)
+    for name, count in calls:
+        assert len(RUNTIME_EVENT_VALUES[name]) == count, name

@@ -15,7 +15,9 @@
 - E010 a `sanction` naming an invariant or an action that does not exist
   (compiler.lang.sanctions);
 - E024 a field read of a routine's parameter that its kind does not have
-  (compiler.lang.fields).
+  (compiler.lang.fields);
+- E036 a trigger binding more values than its runtime event gives
+  (compiler.lang.events).
 
 Library clauses are generic and cited by the titles that use them, so W001
 and W005 look only at clauses written in the title and its overlays.
@@ -29,6 +31,7 @@ from compiler.lang import syntax as s
 from compiler.lang.check_play import check_play
 from compiler.diagnostics import Diagnostic, Severity, error, warning
 from compiler.lang.ir import Clause, Title, rulebook_citations
+from compiler.lang.events import check_events
 from compiler.lang.fields import check_fields
 from compiler.lang.sanctions import check_sanctions
 from compiler.lang.schema import schema_of
@@ -47,6 +50,7 @@ def check_title(title: Title) -> list[Diagnostic]:
     out.extend(check_play(title))
     out.extend(check_sanctions(title))
     out.extend(check_fields(title, schema_of(title)))
+    out.extend(check_events(title))
     return out
 
 

@@ -1,0 +1,53 @@
+"""Stage 4, check (events): a trigger on a runtime event that binds more values than the runtime gives.
+
+The runtime raises its events with a fixed number of values (`phase_start` the phase's key,
+`corporation_started` the corporation and its par price, ...); a trigger is called with them.
+`trigger t on phase_start(phase, x)` checked clean, and play stopped on a TypeError in the
+trigger's call the first time a phase began. E036 at the trigger's event, with what the event
+gives. (An `emit` of the title's own giving fewer values than a trigger binds is typecheck's.)
+
+The counts are the runtime's `self.emit(EVENT, ...)` calls, which this room may not read while
+checking; `tests/test_check.py` holds the table to them.
+"""
+
+from __future__ import annotations
+
+from compiler.diagnostics import Diagnostic, error
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title
+
+#: each runtime event and the values the runtime raises it with (`compiler.runtime.vocabulary.RUNTIME_EVENTS`)
+RUNTIME_EVENT_VALUES: dict[str, tuple[str, ...]] = {
+    "card_picked": ("corporation", "card", "offer"),
+    "corporation_closed": ("corporation",),
+    "corporation_started": ("corporation", "par price"),
+    "floated": ("corporation",),
+    "game_start": (),
+    "operating_order_set": (),
+    "operating_round_end": (),
+    "operating_round_start": (),
+    "phase_start": ("phase",),
+    "president_changed": ("corporation", "former president", "new president"),
+    "stock_round_end": (),
+    "trains_exported": ("train type",),
+}
+
+
+def check_events(title: Title) -> list[Diagnostic]:
+    """E036 for a trigger that binds (or filters) more values than its runtime event gives."""
+    out: list[Diagnostic] = []
+    for clause in title.of_kind("trigger"):
+        decl = clause.decl
+        if not isinstance(decl, s.Trigger):
+            continue
+        given = RUNTIME_EVENT_VALUES.get(decl.event.name)
+        if given is None or len(decl.event.args) <= len(given):
+            continue
+        shown = ", ".join(given) if given else "no value"
+        out.append(error(
+            "E036", f"`{decl.event.name}` gives {len(given)} value{'s' if len(given) != 1 else ''} ({shown}); "
+                    f"trigger {decl.name} binds {len(decl.event.args)}",
+            decl.event.span if decl.event.span and decl.event.span.line else decl.span,
+            help=f"write `on {decl.event.name}" + (f"({', '.join(n.replace(' ', '_') for n in given)})" if given else "")
+                 + "`: the runtime calls the trigger with these"))
+    return out
