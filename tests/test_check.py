@@ -786,3 +786,17 @@ def test_the_runtime_events_values_are_the_runtimes():
     assert {name for name, _ in calls} == set(RUNTIME_EVENTS)
     for name, count in calls:
         assert len(RUNTIME_EVENT_VALUES[name]) == count, name
+
+
+@pytest.mark.parametrize("when, found", [('"9"', True), ('"3"', False), ("3", False)])
+def test_E022_a_phase_start_trigger_comparing_its_phase_with_no_phases_key(when, found):
+    """`trigger t on phase_start(phase) when phase == "IIII"` checked clean: the trigger never ran."""
+    trigger = (f'  trigger toy_phase on phase_start(phase) when phase == {when} "x" §3 {{\n    let x = 1\n  }}\n'
+               '  section §4 "End"')
+    text, loaded = _toy_with(('  section §4 "End"', trigger))
+    got = [d for d in loaded.errors if d.code == "E022"]
+    assert len(got) == int(found), loaded.errors
+    if found:
+        line = _line_of(text, "trigger toy_phase")
+        assert (got[0].span.line, got[0].span.column) == (line, text.splitlines()[line - 1].index('"9"') + 1)
+        assert got[0].message.startswith("no phase `9`") and got[0].help == "phases: 2, 3"
