@@ -671,6 +671,8 @@ def test_E020_a_hex_the_board_cannot_place(old, new, words):
      "`private_sale_order` names MT twice", ("  private_sale_order: [MT, MT] §1", 1)),
     ((("    tokens: [$0] §2", "    tokens: [] §2"),), "corporation TOY has a home, A1, and no station token",
      ("    tokens: [] §2", 1)),
+    ((("  holding_cap: 80% §2", "  holding_cap: 30% §2"),),
+     "the holding cap, 30%, is below the president's certificate of corporation TOY, 40%", ("  holding_cap: 30% §2", 1)),
 ])
 def test_E020_a_phase_that_never_comes_a_train_that_rusts_itself(edits, words, at):
     """Two phases on the first 3 train (the second never came), a phase on a train the bank never sells,

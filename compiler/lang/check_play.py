@@ -53,7 +53,9 @@ def check_play(title: Title) -> list[Diagnostic]:
 
 def _share_totals(title: Title) -> list[Diagnostic]:
     """E020 for a corporation's `shares` that do not make 100%: the runtime's monitor stops the first
-    game at its first action (shares_sum_to_100), and the z3 model's invariant is false from the start."""
+    game at its first action (shares_sum_to_100), and the z3 model's invariant is false from the start;
+    and for a holding cap below a corporation's president's certificate (`holding_cap: 10%`): the monitor
+    stopped the first game at the first par (holding_cap)."""
     out = []
     for clause in title.clauses:
         comp = clause.decl
@@ -69,6 +71,15 @@ def _share_totals(title: Title) -> list[Diagnostic]:
                 "E020", f"the certificates of {comp.kind} {comp.key} make {total:g}%, not 100%",
                 prop.value.span or prop.span,
                 help="a corporation's certificates, the president's first, make 100% of it"))
+        cap = comp.get("holding_cap") or title.prop("holding_cap")
+        first = prop.value.items[0] if prop.value.items else None
+        if comp.kind == "corporation" and cap is not None and isinstance(cap.value, s.Percent) \
+                and isinstance(first, s.Percent) and first.value > cap.value.value:
+            out.append(error(
+                "E020", f"the holding cap, {cap.value.value:g}%, is below the president's certificate of {comp.kind} "
+                        f"{comp.key}, {first.value:g}%: whoever starts it is over the cap at once",
+                cap.value.span or cap.span, notes=((first.span or prop.span, "the president's certificate"),),
+                help="the most of a corporation a player may hold is at least its president's certificate"))
     return out
 
 
