@@ -36,7 +36,7 @@ CODES: dict[str, str] = {
     "E003": "Syntax error: the file ends before a clause is complete.",
     "E004": "The file cannot be read (missing, a directory, or not UTF-8).",
     # resolution
-    "E010": "Unknown name: a library, title, variant or clause that is not defined.",
+    "E010": "Unknown name: a library, title, variant or clause that is not defined, or an invariant or action a `sanction` names that does not exist.",
     "E011": "Duplicate definition: the same clause is defined twice in one scope.",
     "E012": "Overlay target does not exist: replace, amend or remove names a clause the base lacks.",
     "E013": "Cycle: a title extends itself through a chain of extends, or a procedure or function calls itself, directly or through others.",
@@ -58,7 +58,7 @@ CODES: dict[str, str] = {
     "E030": "A title with trains and no map: no hex to run on (write `map: gap \"why\"` where the rulebook does not give it).",
     "E031": "A home station that is no city: a home hex with no city where the station goes, or a `homes` entry naming a node that is not a city.",
     "E032": "A tile the title names (an upgrade, an ability's tile) that is not in its tile set (the `tile_counts` table).",
-    "E033": "A value the library accepts that the runtime does not implement, set where the runtime would read it.",
+    "E033": "A value the library accepts that the runtime does not implement, set where the runtime would read it, or a `free_pick` the library's pick does not play (without `picks_operate: true`, or with no opening auction).",
     "E034": "A `match` whose subject is not an enum value (a parameter of the title or of the routine typed by an enum), or a case that names no value of it, or one value twice.",
     "E035": "A `match` that leaves a value of its enum without a case and has no `else`.",
     "E036": "A call to a procedure or function with more or fewer arguments than it declares parameters (an action's optional fields may be left out), or to a builtin with more or fewer than the runtime's method takes.",

@@ -517,3 +517,288 @@ def test_a_range_that_holds_no_value_or_its_default_is_an_error(declared, code, 
     line = next(i for i, row in enumerate(rows, 1) if declared in row)
     span = loaded.errors[0].span
     assert (span.path, span.line, span.column) == ("own.rules", line, rows[line - 1].index(at) + 1)
+
+
+# ---------------------------------------------------------------- the breaker's holes (branch break58)
+
+
+@pytest.mark.parametrize("old, new, words, suggestion", [
+    ("sanction cert_limit for dividend", "sanction cert_limt for dividend", "no invariant `cert_limt`", "cert_limit"),
+    ("sanction cert_limit for dividend", "sanction cert_limit for divdend", "no action, trigger, routine or runtime step "
+                                                                           "`divdend`", "dividend"),
+    ("sanction cert_limit for end_stock_round", "sanction cert_limit for end_stock_rond", "`end_stock_rond`",
+     "end_stock_round"),
+])
+def test_E010_a_sanction_naming_no_invariant_or_action(old, new, words, suggestion):
+    """A sanction with a typo in its invariant or its action checked clean: the verifier never applied
+    it and only listed it among the sanctions no check needed; the runtime's monitor never allowed the
+    breach it names. E010 at the misspelt name, with the nearest known one."""
+    text, loaded = _toy_with((old, new))
+    d = only(loaded, "E010")
+    line = _line_of(text, new)
+    wrong = next(w for w in new.split()[1::2] if w not in old.split())
+    assert (d.span.line, d.span.column) == (line, text.splitlines()[line - 1].index(wrong + " ") + 1)
+    assert words in d.message and d.suggestions[0] == suggestion, d.message
+
+
+def test_a_sanction_may_name_the_titles_own_invariant_a_routine_a_builtin_or_a_runtime_step():
+    text, loaded = _toy_with(("  sanction cert_limit for end_stock_round §2",
+                              '  invariant toy_cash "cash" §2 { true }\n'
+                              '  sanction toy_cash for take_presidency §2 reading "r"\n'
+                              '  sanction pool_cap for market_move §2 reading "r"\n'
+                              '  sanction holding_cap for corporation_closed §2 reading "r"\n'
+                              '  sanction bids_valid for certificates §2 reading "r"\n'
+                              "  sanction cert_limit for end_stock_round §2"))
+    assert not loaded.errors, loaded.errors
+
+
+def test_the_sanctions_names_are_the_verifiers_and_the_runtimes():
+    """`compiler.lang.sanctions` lists the invariants and runtime steps a sanction may name, since the
+    checker may not import the verifier: the lists are theirs, no more, no fewer."""
+    import ast
+    import re
+
+    from compiler.lang.sanctions import RUNTIME_STEPS, STANDARD_INVARIANTS
+    from compiler.verify.invariants import GUARDED, LEMMAS, STANDARD
+
+    assert sorted(STANDARD_INVARIANTS) == sorted(x[0] for x in STANDARD + GUARDED + LEMMAS)
+    steps = set(re.findall(r'Transition\(\s*"(\w+)", "runtime"', (ROOT / "compiler/verify/translate.py").read_text()))
+    for path in (ROOT / "compiler/runtime").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("_sanctioned", "_sanction_excess") and len(node.args) == 2 \
+                    and isinstance(node.args[1], ast.Constant):
+                steps.add(node.args[1].value)
+            if isinstance(node, ast.FunctionDef) and node.name == "_sanction_excess":
+                steps.add(node.args.defaults[-1].value)
+            if isinstance(node, ast.FunctionDef) and node.name == "_sanctioned":
+                steps |= {c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and c.value == "end_stock_round"}
+    assert {"take_over", "first_train", "market_move", "corporation_closed", "end_stock_round"} <= steps
+    assert sorted(RUNTIME_STEPS) == sorted(steps)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("    count: 2 §3", "    count: -1 §3", "`count` is a number of copies or uses, at least 1, not -1"),
+    ("    count: 2 §3", "    count: 0 §3", "`count` is a number of copies or uses, at least 1, not 0"),
+    ("    count: 1 §3", "    count: {2 => 0} §3", "`count` is a number of copies or uses, at least 1, not 0"),
+    ("    distance: 3 §3", "    distance: [(nodes: [city], pay: -2)] §3", "`pay` is a number of stops, at least 0, not -2"),
+    ("    price: $100 §3", "    price: -$100 §3", "`price` is an amount of money, $0 or more, not -$100"),
+    ("    2 => $300 §1", "    2 => -$300 §1", "`starting_cash` is an amount of money, $0 or more, not -$300"),
+    ("    tokens: [$0] §2", "    tokens: [-$40] §2", "`tokens` is an amount of money, $0 or more, not -$40"),
+    ("  cert_limit: 2 §2", "  cert_limit: 0 §2", "`cert_limit` is a number of certificates, at least 1, not 0"),
+    ("  bank_trains_per_turn: 1 §3", "  bank_trains_per_turn: -1 §3", "`bank_trains_per_turn` is a number of trains"),
+    ("    shares: [40%, 20%, 20%, 20%] §2", "    shares: [40%, 20%, 20%, 20%, 0%] §2",
+     "`shares` is a share of a corporation, from 1% to 100%, not 0%"),
+    ("    operating_rounds: 1 §3", "    operating_rounds: 0 §3", "`operating_rounds` is a number of operating rounds"),
+])
+def test_E020_a_negative_or_zero_amount_where_the_rules_need_more(old, new, message):
+    """A train's `count: -1` or `0`, a `price: -$100`, a starting cash of -$300, a 0% certificate, a
+    certificate limit of 0 ... checked clean, and play took them as they were (a 1800 with `count: -1`
+    played to the end). Each is E020 at the number."""
+    text, loaded = _toy_with((old, new))
+    d = only(loaded, "E020")
+    assert message in d.message, d.message
+    line = _line_of(text, new.strip())
+    assert d.span.line == line
+    assert text.splitlines()[line - 1][d.span.column - 1] in "-0"
+
+
+def test_E020_a_negative_amount_is_reported_once_where_a_range_is_declared():
+    """`money in 0..` refused -$5 already (the declared range); the negative amount is not said twice."""
+    text = (ROOT / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8")
+    from tests.conftest import LIBRARIES
+
+    old = 'param winner: {highest_net_worth} documentation "who wins"'
+    loaded = load_texts({**LIBRARIES, "own.rules": text.replace(
+        old, old + '\n  param bonus: list[money] in 0.. "b"\n  bonus: [$10, -$5] §1', 1)})
+    assert [d.message for d in loaded.errors] == ["`bonus` is at least 0, not -5"]
+
+
+@pytest.mark.parametrize("edits, words", [
+    ((("  free_pick: none §2", "  free_pick: minor §2"), ("  first_round: stock §1", "  first_round: auction §1")),
+     "`free_pick: minor` without `picks_operate: true` is not played"),
+    ((("  free_pick: none §2", "  free_pick: minor §2\n  picks_operate: false §2"),
+      ("  first_round: stock §1", "  first_round: auction §1")),
+     "`free_pick: minor` without `picks_operate: true` is not played"),
+    ((("  free_pick: none §2", "  free_pick: minor §2\n  picks_operate: true §2"),),
+     "the players pick after an opening auction only"),
+])
+def test_E033_a_free_pick_the_librarys_pick_does_not_play(edits, words):
+    """The library's pickable() offers only minors picked to operate (`picks_operate`), and picking()
+    holds only after an opening auction: 1880 Romania with `picks_operate: false` checked clean and
+    random play stalled at the first pick ("each player selects one investor; may not pass", every bid
+    refused). E033 at free_pick's value."""
+    text, loaded = _toy_with(*edits)
+    d = only(loaded, "E033")
+    line = _line_of(text, "free_pick: minor")
+    assert (d.span.line, d.span.column) == (line, 14) and words in d.message, d.message
+    _, loaded = _toy_with(("  free_pick: none §2", "  free_pick: minor §2\n  picks_operate: true §2"),
+                          ("  first_round: stock §1", "  first_round: auction §1"))
+    assert "E033" not in codes(loaded)
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ('  hex B2 "Endtown" §5 {', '  hex b2 "Endtown" §5 {', "`b2` is no hex id"),
+    ('  hex B2 "Endtown" §5 {', '  hex B3 "Endtown" §5 {', "hex B3 is off the grid: on a flat map the hexes are A1"),
+    ('  hex B2 "Endtown" §5 {', '  hex Z98 "Endtown" §5 {', "hex Z98 neighbours no other hex of the map"),
+])
+def test_E020_a_hex_the_board_cannot_place(old, new, words):
+    """A hex named `d4` checked clean and play refused the map as "a rulec bug to report"; a hex off
+    the grid (`D5` among A1, B2, ...) or far from every other hex checked clean and played, out of
+    reach of all track. E020 at the hex's id (a map overlay, `--map FILE`, is held to the same)."""
+    text, loaded = _toy_with((old, new))
+    found = [d for d in loaded.errors if d.code == "E020" and d.span.line == _line_of(text, new.strip())]
+    assert len(found) == 1 and words in found[0].message, loaded.errors
+    assert found[0].span.column == 7
+    # (the toy's two hexes apart: A1 neighbours none either, and is said so too)
+    assert len(loaded.errors) == (2 if "Z98" in new else 1), loaded.errors
+
+
+@pytest.mark.parametrize("edits, words, at", [
+    ((('    on_train: "3" §3', '    on_train: "3" §3\n  }\n  phase "4" §3 {\n    on_train: "3" §3\n'
+                               '    tiles: [yellow] §3\n    train_limit: 2 §3\n    operating_rounds: 2 §3'),),
+     "phase 4 never comes: the first 3 train begins phase 3", ('    on_train: "3" §3', 2)),
+    ((('  train_supply_order: ["2", "2", "3"] §1', '  train_supply_order: ["2", "2"] §1'),),
+     "phase 3 never comes: the bank never sells a 3 train", ('    on_train: "3" §3', 1)),
+    ((('    rusts_on: "3" §3', '    rusts_on: "2" §3'),), "train 2 rusts on its own type", ('    rusts_on: "2" §3', 1)),
+    ((('    on_train: "3" §3', '    on_train: "3" §3\n  }\n  phase "4" §3 {\n    on_train: "2" §3\n'
+                               '    tiles: [yellow] §3\n    train_limit: 2 §3\n    operating_rounds: 2 §3'),),
+     "phase 4 comes before phase 3, which the title lists first: the bank sells the 2 train before the 3 train",
+     ('    on_train: "2" §3', 1)),
+    ((('  private_sale_order: [] §1', '  private_sale_order: [MT, MT] §1'),
+      ('  corporation TOY "Toy Railway" §2 {', '  private MT "Midland" §2 {\n    cost: $20 §2\n    income: $5 §2\n'
+                                               '    end_value: $0 §2\n  }\n  corporation TOY "Toy Railway" §2 {')),
+     "`private_sale_order` names MT twice", ("  private_sale_order: [MT, MT] §1", 1)),
+    ((("    tokens: [$0] §2", "    tokens: [] §2"),), "corporation TOY has a home, A1, and no station token",
+     ("    tokens: [] §2", 1)),
+    ((("  holding_cap: 80% §2", "  holding_cap: 30% §2"),),
+     "the holding cap, 30%, is below the president's certificate of corporation TOY, 40%", ("  holding_cap: 30% §2", 1)),
+])
+def test_E020_a_phase_that_never_comes_a_train_that_rusts_itself(edits, words, at):
+    """Two phases on the first 3 train (the second never came), a phase on a train the bank never sells,
+    a 2 train that rusts on the 2 (1800 so edited checked clean and random play stalled), a private
+    offered twice: each checked clean. E020 at the name."""
+    text, loaded = _toy_with(*edits)
+    d = only(loaded, "E020")
+    fragment, nth = at
+    lines = [i for i, row in enumerate(text.splitlines(), 1) if fragment in row]
+    assert words in d.message and d.span.line == lines[nth - 1], (d.message, d.span)
+
+
+@pytest.mark.parametrize("reads, found", [
+    ("corporation.flaot > 0", [("flaot", "float")]),
+    ("company.cots > $0", [("cots", "cost")]),
+    ("corporation.float > 0 and corporation.floated and company.cost > $0 and company.key != none", []),
+])
+def test_E024_a_field_a_parameters_kind_does_not_have(reads, found):
+    """`corporation.flaot` in an action whose parameter is `corporation: corporation` checked clean; play
+    stopped on a RuleGap ("the rulespec does not give it") the first time the action was tried. E024 at
+    the field read, with the nearest field of the kind (a union of kinds: any of theirs)."""
+    action = (f'  action toy_check(corporation: corporation, company: private | minor) "x" §3 {{\n'
+              f'    require {reads} else "x" §3\n  }}\n  section §4 "End"')
+    text, loaded = _toy_with(('  section §4 "End"', action))
+    got = [(d.message.split("`")[1], d.suggestions[0]) for d in loaded.errors if d.code == "E024"]
+    assert got == found, loaded.errors
+    for d in loaded.errors:
+        assert d.span.line == _line_of(text, "    require ")
+
+
+def test_a_field_of_a_parameter_bound_again_is_not_read_as_the_kinds():
+    action = ('  action toy_check(corporation: corporation) "x" §3 {\n    let corporation = 3\n'
+              '    require corporation.anything > 0 else "x" §3\n  }\n  section §4 "End"')
+    _, loaded = _toy_with(('  section §4 "End"', action))
+    assert "E024" not in codes(loaded)
+
+
+def test_E021_a_table_by_players_without_a_row_for_a_count_the_title_takes():
+    """`players: 2..3` with `table starting_cash by players { 2 => $300 }` checked clean, and play of three
+    refused at setup ("the table has no row for {'players': 3}"). E021 was declared and never given."""
+    text, loaded = _toy_with(("  players: 2 §1", "  players: 2..4 §1"))
+    # the title's table, and the one its variant Rich replaces it with
+    found = sorted((d.span.line, d.span.column, d.message) for d in loaded.diagnostics if d.code == "E021")
+    assert [(line, column) for line, column, _ in found] == [(_line_of(text, "  table starting_cash"), 3),
+                                                              (_line_of(text, "replace table starting_cash"), 11)]
+    assert "no row for 3, 4 players, though Toy takes 2..4" in found[0][2], found
+    text, loaded = _toy_with(("  players: 2 §1", "  players: 2..4 §1"),
+                             ("    2 => $300 §1", "    2 => $300 §1\n    3..4 => $200 §1"))
+    assert [d.span.line for d in loaded.diagnostics if d.code == "E021"] == [_line_of(text, "replace table")]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("  par_prices: [$70] §2", "  par_prices: [$75] §2"),
+    ("    par: [$70] §2", "    par: [$70, $75] §2"),
+])
+def test_E020_a_par_price_no_cell_of_the_market_has(old, new):
+    """A par price of $61 where the market's cells are $60 and $70 checked clean: a corporation started
+    at it has no place on the market. E020 at the price, with the nearest cells'."""
+    text, loaded = _toy_with((old, new))
+    d = only(loaded, "E020")
+    line = _line_of(text, new.strip())
+    assert (d.span.line, d.span.column) == (line, text.splitlines()[line - 1].index("$75") + 1)
+    assert d.message == "the par price $75 is no price of the market" and "$70, $80" in d.help
+
+
+@pytest.mark.parametrize("test, found", [
+    ("first_round == payout", "never `payout` (a value of enum `dividend_kind`): the comparison is always false"),
+    ("first_round != payout", "the comparison is always true"),
+    ("first_round in [stock, payout]", "never `payout` (a value of enum `dividend_kind`): that item of the list never"),
+    ("first_round == stock or first_round in [auction, draft]", None),
+])
+def test_E026_an_enum_property_compared_with_another_enums_value(test, found):
+    """`first_round == payout` (a value of the dividend kinds, not of first_round) checked clean: the
+    comparison is false in every game, and the rule it guards silently never (or always) applies."""
+    action = (f'  action toy_check(corporation: corporation) "x" §3 {{\n    require {test} else "x" §3\n  }}\n'
+              '  section §4 "End"')
+    text, loaded = _toy_with(('  section §4 "End"', action))
+    got = [d for d in loaded.errors if d.code == "E026"]
+    if found is None:
+        assert not got, got
+        return
+    assert len(got) == 1 and found in got[0].message, got
+    line = _line_of(text, "    require ")
+    assert (got[0].span.line, got[0].span.column) == (line, text.splitlines()[line - 1].index("payout") + 1)
+
+
+def test_E036_a_trigger_binding_more_than_its_runtime_event_gives():
+    """`trigger t on phase_start(phase, x)` checked clean; play stopped on a TypeError in the trigger's
+    call the first time a phase began. E036 at the event, with what it gives."""
+    trigger = ('  trigger toy_phase on phase_start(phase, extra) "x" §3 {\n    let x = 1\n  }\n'
+               '  section §4 "End"')
+    text, loaded = _toy_with(('  section §4 "End"', trigger))
+    d = only(loaded, "E036")
+    assert d.span.line == _line_of(text, "trigger toy_phase") and d.span.column == 24
+    assert d.message == "`phase_start` gives 1 value (phase); trigger toy_phase binds 2", d.message
+
+
+def test_the_runtime_events_values_are_the_runtimes():
+    """`compiler.lang.events` counts the values each runtime event is raised with: the runtime's
+    `self.emit(EVENT, ...)` calls, every one of them, and no other event."""
+    import ast
+
+    from compiler.lang.events import RUNTIME_EVENT_VALUES
+    from compiler.runtime.vocabulary import RUNTIME_EVENTS
+
+    assert sorted(RUNTIME_EVENT_VALUES) == sorted(RUNTIME_EVENTS)
+    calls = []
+    for path in (ROOT / "compiler/runtime").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit" \
+                    and node.args and isinstance(node.args[0], ast.Constant):
+                calls.append((node.args[0].value, len(node.args) - 1))
+    assert {name for name, _ in calls} == set(RUNTIME_EVENTS)
+    for name, count in calls:
+        assert len(RUNTIME_EVENT_VALUES[name]) == count, name
+
+
+@pytest.mark.parametrize("when, found", [('"9"', True), ('"3"', False), ("3", False)])
+def test_E022_a_phase_start_trigger_comparing_its_phase_with_no_phases_key(when, found):
+    """`trigger t on phase_start(phase) when phase == "IIII"` checked clean: the trigger never ran."""
+    trigger = (f'  trigger toy_phase on phase_start(phase) when phase == {when} "x" §3 {{\n    let x = 1\n  }}\n'
+               '  section §4 "End"')
+    text, loaded = _toy_with(('  section §4 "End"', trigger))
+    got = [d for d in loaded.errors if d.code == "E022"]
+    assert len(got) == int(found), loaded.errors
+    if found:
+        line = _line_of(text, "trigger toy_phase")
+        assert (got[0].span.line, got[0].span.column) == (line, text.splitlines()[line - 1].index('"9"') + 1)
+        assert got[0].message.startswith("no phase `9`") and got[0].help == "phases: 2, 3"

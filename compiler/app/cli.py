@@ -998,10 +998,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compile)
 
     p = sub.add_parser("verify", help="z3 proofs of the rule invariants")
-    p.add_argument("titles", nargs="*", metavar="TITLE")
+    p.add_argument("titles", nargs="*", metavar="TITLE",
+                   help="titles of rulespecs/ by name (`rulec titles`; default: every title and variant)")
     p.add_argument("--option", action="append", default=[], metavar="KEY",
                    help="with one of the titles' optional rules in play (its option's key; may be repeated)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the results as JSON")
     _jobs(p)
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="send the checks to the Dask cluster at ADDRESS (tcp://HOST:PORT), not --jobs processes")
@@ -1012,65 +1013,68 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play random games of TITLE and, at every state, compare the z3 model's "
                                    "post-state of each legal action with the engine's. Exit 1 on a mismatch.")
     p.add_argument("title", metavar="TITLE", help="a title's name or slug, or a rulespec file or folder defining one")
-    p.add_argument("--variant")
+    p.add_argument("--variant", help="one of the title's variants (`rulec titles` lists them)")
     p.add_argument("--map", metavar="FILE", help="a map overlay for a title whose map is a gap")
     p.add_argument("--option", action="append", default=[], metavar="KEY",
                    help="play with one of the title's optional rules (its option's key; may be repeated)")
     p.add_argument("--games", type=_at_least(1), metavar="K",
                    help="games to play: K exactly; without --games, 3, and more (up to 12) while an action "
                         "has fewer than --want states")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
     p.add_argument("--want", type=_at_least(0), default=200, help="states wanted per action (default 200)")
     p.add_argument("--actions", type=_at_least(1), default=3000, help="actions per game at most (default 3000)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the report as JSON")
     _quiet(p)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("docs", help="write the reference site and build it with mkdocs")
-    p.add_argument("--serve", action="store_true")
+    p.add_argument("--serve", action="store_true", help="serve the site on 127.0.0.1:8000 (mkdocs serve), not build it")
     _jobs(p)
     _quiet(p)
     p.set_defaults(func=cmd_docs)
 
     p = sub.add_parser("play", help="random legal playouts to the end")
     p.add_argument("title", metavar="TITLE", help="a title's name or slug, or a rulespec file or folder defining one")
-    p.add_argument("--players", type=_at_least(1))
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=_at_least(1), help="how many play (default: the fewest the title takes)")
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed; game i is played with SEED + i "
+                                                       "(default 1)")
     p.add_argument("--games", type=_at_least(0), default=1, help="games to play (0: load the engine only)")
-    p.add_argument("--variant")
-    p.add_argument("--option", action="append", default=[])
+    p.add_argument("--variant", help="one of the title's variants (`rulec titles` lists them)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY",
+                   help="play with one of the title's optional rules (its option's key; may be repeated)")
     p.add_argument("--map", metavar="FILE",
                    help="a map overlay: errata of TITLE filling what its map leaves out (kept outside rulespecs/)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--log", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="the summary as JSON")
+    p.add_argument("--log", metavar="FILE", help="write the games' logs to FILE (JSON; `rulec replay` reads it)")
     _quiet(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="many games on Dask; balance statistics, a report page",
                        description="Play GAMES games of TITLE as Dask tasks and report balance statistics.")
-    p.add_argument("title", metavar="TITLE")
-    p.add_argument("--players", type=_at_least(1))
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("title", metavar="TITLE", help="a title's name or slug (`rulec titles` lists them)")
+    p.add_argument("--players", type=_at_least(1), help="how many play (default: the fewest the title takes)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--policy", default="random", metavar="random|greedy",
                    help="how players choose (compiler/app/policies.py); one per player, comma-separated, for mixed games")
     p.add_argument("--seed", type=int, default=1, help="game i is played with seed SEED + i")
-    p.add_argument("--variant")
-    p.add_argument("--option", action="append", default=[], metavar="KEY")
+    p.add_argument("--variant", help="one of the title's variants (`rulec titles` lists them)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY",
+                   help="play with one of the title's optional rules (its option's key; may be repeated)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler (tcp://HOST:PORT); default: a local "
                                                           "cluster of this machine's cores")
     p.add_argument("--workers", type=int, metavar="N",
                    help="the local cluster's worker processes (default every core; 0: play in this process)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the statistics as JSON")
     p.add_argument("--out", metavar="DIR", help="write the report page (index.md, index.html, SVG) and study.json")
     _quiet(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("replay", help="replay a game log; exit 1 on divergence")
-    p.add_argument("log", metavar="LOG.json")
+    p.add_argument("log", metavar="LOG.json", help="a game log: 18xx.games' JSON export, or `rulec play --log`'s")
     p.add_argument("--map", metavar="FILE", help="the map overlay the game was played with")
     p.add_argument("--until", metavar="N", type=_at_least(0),
                    help="stop after the log's action N (its 1-based position) and print the state")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the outcome as JSON")
     _quiet(p)
     p.set_defaults(func=cmd_replay)
 
@@ -1087,7 +1091,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a rulespec file or folder of your own (may be repeated; default: rulespecs/)")
     p.add_argument("--no-proofs", action="store_true", help="leave the verifier out")
     p.add_argument("--html", metavar="DIR", help="also write the report as DIR/index.html")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the report as JSON")
     _jobs(p)
     _quiet(p)
     p.set_defaults(func=cmd_impact)
@@ -1099,13 +1103,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("titles", help="titles, variants and players ranges")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the list as JSON")
     p.set_defaults(func=cmd_titles)
 
     p = sub.add_parser("coverage", help="rulebook sections with and without citing clauses; supplements; gaps")
-    p.add_argument("title", metavar="TITLE")
-    p.add_argument("--variant")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("title", metavar="TITLE", help="a title's name or slug (`rulec titles` lists them)")
+    p.add_argument("--variant", help="one of the title's variants")
+    p.add_argument("--json", action="store_true", help="the coverage as JSON")
     p.set_defaults(func=cmd_coverage)
     return parser
 

@@ -11,7 +11,13 @@
 - E023 a duplicate section number cited without the heading that tells it apart;
 - E022, E024-E029 every value against the title's schema (compiler.lang.typecheck);
 - E030-E033 what the schema accepts that would leave the title unplayable
-  (compiler.lang.check_play).
+  (compiler.lang.check_play);
+- E010 a `sanction` naming an invariant or an action that does not exist
+  (compiler.lang.sanctions);
+- E024 a field read of a routine's parameter that its kind does not have
+  (compiler.lang.fields);
+- E036 a trigger binding more values than its runtime event gives
+  (compiler.lang.events).
 
 Library clauses are generic and cited by the titles that use them, so W001
 and W005 look only at clauses written in the title and its overlays.
@@ -25,6 +31,10 @@ from compiler.lang import syntax as s
 from compiler.lang.check_play import check_play
 from compiler.diagnostics import Diagnostic, Severity, error, warning
 from compiler.lang.ir import Clause, Title, rulebook_citations
+from compiler.lang.events import check_events
+from compiler.lang.fields import check_fields
+from compiler.lang.sanctions import check_sanctions
+from compiler.lang.schema import schema_of
 from compiler.lang.typecheck import check_types
 
 
@@ -38,6 +48,9 @@ def check_title(title: Title) -> list[Diagnostic]:
     out.extend(_citations(title))
     out.extend(check_types(title))
     out.extend(check_play(title))
+    out.extend(check_sanctions(title))
+    out.extend(check_fields(title, schema_of(title)))
+    out.extend(check_events(title))
     return out
 
 

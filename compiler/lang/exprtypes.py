@@ -17,7 +17,7 @@ from collections import Counter
 from compiler.diagnostics import Diagnostic, error
 from compiler.lang import syntax as s
 from compiler.lang.ir import Title
-from compiler.lang.schema import SCALARS
+from compiler.lang.schema import SCALARS, nearest
 
 
 #: how deep the engine's Python can nest what a rule nests: loops one inside another (CPython's 20
@@ -524,6 +524,15 @@ def _locals(decl) -> set[str]:
     return names
 
 
+def _inline_values(type_: s.TypeRef) -> list[str]:
+    """The values a type lists itself (`{a, b}`), in it or in its alternatives."""
+    out = list(type_.values)
+    for alt in type_.alternatives:
+        if isinstance(alt, s.TypeRef):
+            out.extend(_inline_values(alt))
+    return out
+
+
 class EnumValuesRead:
     """E040, run by `Checker` (`compiler.lang.typecheck`): a comparison of a title property typed by an
     enum with a name that is one of its values and also names something else (another property, a
@@ -566,11 +575,37 @@ class EnumValuesRead:
                         one_of(alt.alternatives)
             return tuple(values)
 
+        #: every enum value of the schema, with the enum (or the property whose type lists it) it is one of
+        elsewhere: dict[str, str] = {}
+        for enum, members in self.schema.enums.items():
+            for member in members:
+                elsewhere.setdefault(member, f"enum `{enum}`")
+        for owner in [self.schema.params, *(k.params for k in self.schema.kinds.values())]:
+            for param in owner.values():
+                for member in _inline_values(param.type):
+                    elsewhere.setdefault(member, f"`{param.name}`")
+
+        def only_enum(subject: s.Name) -> bool:
+            """Whether a name compared is a title's property whose type is enum values alone (not a kind's
+            keys, a number, none, ...): a name that is none of them is never its value."""
+            param = params.get(subject.name)
+            if param is None or subject.name in local_names:
+                return False
+            type_ = param.type
+            return not (type_.is_list or type_.is_set or type_.key is not None or type_.parts) and all(
+                isinstance(alt, str) and alt in self.schema.enums
+                or isinstance(alt, s.TypeRef) and alt.values and not (alt.is_list or alt.is_set or alt.key is not None)
+                for alt in type_.alternatives) and bool(type_.alternatives or type_.values)
+
+        local_names: set[str] = set()
+
         def check(expr, local: dict[str, str], where: str, typed: dict[str, s.TypeRef] | None = None) -> None:
             """`local`: the names read as something of the rule's own (what each is); `typed`: the types
             of those of them that are compared as a property is (a routine's parameters, a kind's
             properties in its `required when`)."""
             typed = typed or {}
+            local_names.clear()
+            local_names.update(local)
             for cmp in _comparisons(expr):
                 # (the name compared, what it is compared with, whether the name is a list the other is sought in)
                 sides = [(cmp.left, cmp.right, False), (cmp.right, cmp.left, True)] if cmp.op in ("in", "not in") \
@@ -587,6 +622,17 @@ class EnumValuesRead:
                     items = other.items if isinstance(other, (s.ListLit, s.SetLit)) and cmp.op in ("in", "not in") \
                         and not listed else [other]
                     for item in items:
+                        if isinstance(item, s.Name) and item.name not in values and item.name not in local \
+                                and item.name not in params and item.name not in components \
+                                and item.name in elsewhere and only_enum(subject):
+                            self.out.append(error(
+                                "E026", f"`{subject.name}` is one of {', '.join(f'`{v}`' for v in values)}, never "
+                                f"`{item.name}` (a value of {elsewhere[item.name]}): "
+                                + ("that item of the list never matches" if len(items) > 1 or listed else
+                                   f"the comparison is always {'false' if cmp.op in ('==', 'in') else 'true'}")
+                                + where, item.span or cmp.span,
+                                expected=values, suggestions=tuple(nearest(item.name, values))))
+                            continue
                         if not isinstance(item, s.Name) or item.name not in values:
                             continue
                         if item.name in local:

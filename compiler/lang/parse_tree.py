@@ -518,7 +518,8 @@ class _Builder(Transformer):
         if not seen_prov and reading is None and len(strings) == 2:
             title, reading = strings
         return s.Sanction(
-            str(children[0]), str(children[1]), title, prov, reading, self._sp(meta)
+            str(children[0]), str(children[1]), title, prov, reading, self._sp(meta),
+            tuple(self._tok(child) for child in children[:2]),
         )
 
     # -- provenance

@@ -734,6 +734,8 @@ class Sanction:
     prov: Provenance
     reading: str | None
     span: Span = _span()
+    #: the spans of the invariant's name and of the action's (a diagnostic's place)
+    name_spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def clause_key(self) -> tuple[str, str]:

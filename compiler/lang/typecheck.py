@@ -163,14 +163,40 @@ TITLE_BOUNDS = {
     "holding_cap": (0, 100, "a share of a corporation", s.Percent),
     "pool_cap": (0, 100, "a share of a corporation", s.Percent),
     "capitalised_percent": (0, 100, "a part of a corporation's capital", s.Percent),
+    "cert_limit": (1, None, "a number of certificates", s.Int),
+    "bank_trains_per_turn": (1, None, "a number of trains", s.Int),
+    "tokens_per_turn": (1, None, "a number of station tokens", s.Int),
+    "tile_counts": (0, None, "a number of tiles", s.Int),
+    "tile_lays": (0, None, "a number of tile lays", s.Int),
+    "final_turns": (0, None, "a number of turns", s.Int),
+    "takeover_token_swaps": (0, None, "a number of stations", s.Int),
+    "takeover_train_limit_bonus": (0, None, "a number of trains", s.Int),
 }
-#: The same, of a component's properties (a corporation's float, a certificate's share, ...).
+#: The same, of a component's properties (a corporation's float, a certificate's share, a train's count,
+#: ...). A certificate is some part of its corporation: 0% is no certificate.
 KIND_BOUNDS = {
     "float": TITLE_BOUNDS["float"],
     "holding_cap": TITLE_BOUNDS["holding_cap"],
-    "percent": (0, 100, "a share of a corporation", s.Percent),
-    "share": (0, 100, "a share of a corporation", s.Percent),
-    "shares": (0, 100, "a share of a corporation", s.Percent),
+    "percent": (1, 100, "a share of a corporation", s.Percent),
+    "share": (1, 100, "a share of a corporation", s.Percent),
+    "shares": (1, 100, "a share of a corporation", s.Percent),
+    "count": (1, None, "a number of copies or uses", s.Int),
+    "count_per_operating_round": (1, None, "a number of uses", s.Int),
+    "distance": (1, None, "a number of stops", s.Int),
+    "multiplier": (1, None, "a multiple of revenue", s.Int),
+    "max_per_company": (1, None, "a number of trains", s.Int),
+    "operating_rounds": (1, None, "a number of operating rounds", s.Int),
+    "train_limit": (0, None, "a number of trains", s.Int),
+    "tile_lays": TITLE_BOUNDS["tile_lays"],
+    "pay": (0, None, "a number of stops", s.Int),
+    "visit": (0, None, "a number of stops", s.Int),
+    "price": (0, None, "a share price", s.Int),
+}
+#: a line of help for an out-of-bounds value of some of the properties above
+_BOUNDS_HELP = {
+    "players": "no game is played by fewer than one player",
+    "count": "a train the bank has none of is no train of the title: leave it out, or give `variant_of` "
+             "for a card's other side",
 }
 
 
@@ -214,6 +240,64 @@ def _numbers(value):
     elif isinstance(value, s.MapLit):
         for _key, item in value.entries:
             yield from _numbers(item)
+
+
+def _bounded(value):
+    """The numbers of a value that its property's meaning bounds (`TITLE_BOUNDS`, `KIND_BOUNDS`): itself,
+    a negated literal as one, a list's or set's items, a map's values and a range's ends; not a map's keys
+    nor a record's fields, which are other properties (a run part's `pay: 0` in a train's `distance`)."""
+    if isinstance(value, s.Unary) and value.op == "-" and isinstance(value.operand, (s.Int, s.Money, s.Percent)):
+        yield value
+    elif isinstance(value, (s.Int, s.Money, s.Percent)):
+        yield value
+    elif isinstance(value, (s.ListLit, s.SetLit)):
+        for item in value.items:
+            yield from _bounded(item)
+    elif isinstance(value, s.MapLit):
+        for _key, item in value.entries:
+            yield from _bounded(item)
+    elif isinstance(value, s.Range):
+        yield from _bounded(value.low)
+        yield from _bounded(value.high)
+
+
+def _named_nodes(name: str, value):
+    """(the name of the property or record field that holds it, the node) for every node of `value`."""
+    yield name, value
+    if isinstance(value, s.Record):
+        for field_name, item in value.fields:
+            yield from _named_nodes(field_name, item)
+        return
+    stack = [getattr(value, f) for f in getattr(value, "__dataclass_fields__", ()) if f not in ("span", "prov")]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif getattr(item, "__dataclass_fields__", None) is not None:
+            yield from _named_nodes(name, item)
+
+
+def _outside_bounds(name: str, value, bounds: dict) -> list[Diagnostic]:
+    """E020 for each number of `value` (`_bounded`) outside the bounds `bounds` gives `name`."""
+    if name not in bounds:
+        return []
+    out = []
+    least, most, what, literal = bounds[name]
+    unit = "%" if literal is s.Percent else ""
+    for node in _bounded(value):
+        negated = isinstance(node, s.Unary)
+        if not isinstance(node.operand if negated else node, literal):
+            continue
+        amount = -node.operand.value if negated else node.value
+        if least <= amount and (most is None or amount <= most):
+            continue
+        allowed = f"at least {least}{unit}" if most is None else f"from {least}{unit} to {most}{unit}"
+        out.append(error(
+            "E020", f"`{name}` is {what}, {allowed}, not {amount}{unit}",
+            node.span if node.span and node.span.line else value.span,
+            help=_BOUNDS_HELP.get(name) or ("no corporation has more than its whole, 100%" if literal is s.Percent
+                                            else f"{what} below {least} means nothing in play")))
+    return out
 
 
 def _unknown_types(alts: tuple[Atom, ...]) -> list[str]:
@@ -1010,31 +1094,30 @@ class Checker(ExpressionTypes, EnumValuesRead):
         if not self._value(prop.value, alts, where=f"`{prop.name}`"):
             self._bounds(prop.name, prop.value, TITLE_BOUNDS)
             self.out.extend(_out_of_range(param, prop.value, prop.name))
+            self._negative_money(prop.name, prop.value)
+
+    def _negative_money(self, name: str, value) -> None:
+        """E020 for an amount of money written negative (`price: -$180`, `2 => -$520`) anywhere in a
+        value: no price, cost, income or cash of the library's is below $0 (as `$-180` is refused when it
+        is read), and the runtime took it as it is: a train the bank paid the buyer for. Not again where
+        the property's declared range already refused it (`in 0..`)."""
+        for name, node in _named_nodes(name, value):
+            if not (isinstance(node, s.Unary) and node.op == "-" and isinstance(node.operand, s.Money)):
+                continue
+            span = node.span if node.span and node.span.line else value.span
+            if any(d.code == "E020" and d.span == span for d in self.out):
+                continue
+            self.out.append(error(
+                "E020", f"`{name}` is an amount of money, {node.operand.currency}0 or more, "
+                        f"not -{node.operand.currency}{node.operand.amount}", span,
+                help="no amount of money in a rulespec is negative: what is paid, and to whom, is the "
+                     "property's meaning"))
 
     def _bounds(self, name: str, value, bounds: dict) -> None:
         """E020 for a number or percentage of a property whose meaning bounds it (`TITLE_BOUNDS`,
         `KIND_BOUNDS`) outside its bounds: `players: 0` (no game is played by none), `float: 150%` (no
-        corporation has more than its whole)."""
-        if name not in bounds:
-            return
-        least, most, what, literal = bounds[name]
-        unit = "%" if literal is s.Percent else ""
-        under_minus: set[int] = set()
-        for node in s.walk(value):
-            negated = isinstance(node, s.Unary) and node.op == "-" and isinstance(node.operand, literal)
-            if negated:
-                under_minus.add(id(node.operand))
-            if not (negated or isinstance(node, literal)) or id(node) in under_minus:
-                continue
-            amount = -node.operand.value if negated else node.value
-            if least <= amount and (most is None or amount <= most):
-                continue
-            allowed = f"at least {least}{unit}" if most is None else f"from {least}{unit} to {most}{unit}"
-            self.out.append(error(
-                "E020", f"`{name}` is {what}, {allowed}, not {amount}{unit}",
-                node.span if node.span and node.span.line else value.span,
-                help="no game is played by fewer than one player" if literal is s.Int
-                     else "no corporation has more than its whole, 100%"))
+        corporation has more than its whole), a train's `count: -1` (the bank has none of it)."""
+        self.out.extend(_outside_bounds(name, value, bounds))
 
     def _table(self, table: s.Table) -> None:
         param = self.schema.params.get(table.name)
@@ -1077,8 +1160,10 @@ class Checker(ExpressionTypes, EnumValuesRead):
                     if dim == "tile" and str(key) in self.schema.keys.get("hex", ()):
                         continue  # a map hex's printed tile is upgraded like a tile
                     self._reference(str(key), dim, row.span)
-            if values:
-                self._value(row.value, values, where=f"a row of `{table.name}`")
+            if values and not self._value(row.value, values, where=f"a row of `{table.name}`"):
+                self._bounds(table.name, row.value, TITLE_BOUNDS)
+                self.out.extend(_out_of_range(param, row.value, table.name))
+                self._negative_money(table.name, row.value)
 
     def _table_rows_once(self, table: s.Table) -> None:
         """E011 for a row whose key another row of the table already gives (the same keys, or, keyed
@@ -1148,6 +1233,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
             if not self._value(prop.value, self.type_of(param), where=f"`{prop.name}`"):
                 self._bounds(prop.name, prop.value, KIND_BOUNDS)
                 self.out.extend(_out_of_range(param, prop.value, prop.name))
+                self._negative_money(prop.name, prop.value)
         self._missing(kind, {p.name: p.value for p in comp.properties}, comp.span, f"{comp.kind} {comp.key or ''}".strip())
         self.out.extend(_path_nodes(comp))
         for child in comp.children:
@@ -1271,6 +1357,8 @@ class Checker(ExpressionTypes, EnumValuesRead):
                 continue
             problems = self._problems(value, self.type_of(param), f"`{name}`")
             out.extend(problems or _out_of_range(param, value, name))
+            if not problems:
+                out.extend(_outside_bounds(name, value, KIND_BOUNDS if kind is not None else TITLE_BOUNDS))
             if not problems and kind is not None and kind.name == "path" and name in ("a", "b"):
                 out.extend(_path_end(value))
         if kind is not None:

@@ -1,0 +1,70 @@
+"""Stage 4, check (fields): a field read of a routine's parameter that its kind does not have.
+
+`private.cots` in an action whose parameter is `private: private` checked clean; the engine's
+`attr` found no such field in the private's data and play stopped on a RuleGap ("the rulespec
+does not give it"), which says nothing of a typo. Here a field read of a parameter typed by one
+kind of the title (and not bound again in the routine) must name a property that kind declares,
+its `key` or `title`, or, for a corporation or a minor, what the runtime keeps of one
+(`RUNTIME_FIELDS`). E024 at the field, with the nearest.
+
+Trains and certificates are the runtime's own objects, players and routes have no kind: their
+fields are not checked here.
+"""
+
+from __future__ import annotations
+
+from compiler.diagnostics import Diagnostic, error
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title
+from compiler.lang.schema import Schema, did_you_mean, listing, nearest
+
+#: what every component's data holds besides its kind's properties
+COMMON_FIELDS = ("key", "title")
+#: what the runtime keeps of a corporation or minor besides its data (`GameBase.corp`'s state and
+#: `DslSupport.attr`'s own answers)
+RUNTIME_FIELDS = ("par", "cell", "floated", "closed", "tokens", "revenue", "operated", "dividend", "corporation",
+                  "certificates", "token_prices", "charter_tokens", "extra_tokens", "tokens_right")
+#: the kinds whose objects are the runtime's own, whose fields are not the kind's data
+_UNCHECKED = ("train", "certificate", "player", "route")
+
+
+def _bound_again(decl, name: str) -> bool:
+    return any(isinstance(n, s.Let) and n.name == name or isinstance(n, (s.For, s.Quantifier)) and n.var == name
+               for n in s.walk(decl))
+
+
+def check_fields(title: Title, schema: Schema) -> list[Diagnostic]:
+    """E024 for each field read of a kind-typed parameter that the kind does not have."""
+    out: list[Diagnostic] = []
+    for clause in title.clauses:
+        decl = clause.decl
+        if not isinstance(decl, s.Routine):
+            continue
+        typed: dict[str, tuple[str, ...]] = {}
+        for param in decl.params:
+            kinds = param.type.alternatives
+            if param.type.is_list or param.type.key is not None or param.type.values \
+                    or not all(isinstance(k, str) and k not in _UNCHECKED and schema.kind(k) is not None
+                               for k in kinds) or _bound_again(decl, param.name):
+                continue
+            typed[param.name] = kinds
+        if not typed:
+            continue
+        for node in s.walk((decl.body, decl.result)):
+            if not (isinstance(node, s.Member) and isinstance(node.obj, s.Name) and node.obj.name in typed):
+                continue
+            kinds = typed[node.obj.name]
+            declared = sorted({name for kind in kinds for name in schema.kind(kind).params})
+            known = [*COMMON_FIELDS, *declared]
+            if {"corporation", "minor"} & set(kinds):
+                known += RUNTIME_FIELDS
+            if node.name in known:
+                continue
+            suggestions = nearest(node.name, known)
+            what = " or ".join(kinds)
+            out.append(error(
+                "E024", f"a {what} has no field `{node.name}`" + did_you_mean(suggestions), node.span,
+                help=f"`{node.obj.name}` is a {what}: its fields are its key, its title and what its kind "
+                     f"declares: {listing(declared)}",
+                suggestions=tuple(suggestions)))
+    return out
