@@ -16,6 +16,7 @@ import z3
 from compiler.runtime.entities import BANK as RT_BANK
 from compiler.runtime.entities import Entity
 from compiler.runtime.game import GameBase
+from compiler.verify.lists import abstract as abstract_list
 from compiler.verify.model import (
     BANK,
     DEPOT,
@@ -459,6 +460,8 @@ def _states_plan(model: Model) -> list[tuple[str, list[tuple[str, tuple[str, ...
     if plan is None:
         plan = []
         for decl in model.states():
+            if decl.is_list:
+                continue  # (`abstract_state` reads a list: `compiler.verify.lists.abstract`)
             try:
                 elements = model.state_elements(decl)
             except Unsupported:
@@ -562,6 +565,9 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         for name, ids in elements:
             # (an amount's: its number, 0 where none was set)
             out[name] = held.get(ids, 0) if isinstance(held, dict) else ids in held
+    for decl in model.states():
+        if decl.is_list and decl.bound:  # a list state: its length and slots
+            out.update(abstract_list(model, decl, g.get(f"state:{decl.name}", ()), model.entity))
     if model.cards is not None:  # (the cubes on each card: the library's state `cubes`, above)
         for c in model.corporations:
             key = g.get("cards", {}).get(c.id)

@@ -1217,6 +1217,11 @@ class StateVars:
         # (havocked where the round machinery moves on, which covers its reset), one for the game changes
         # only where a rule sets it
         for decl in model.states():
+            if decl.is_list:  # its length and slots (`compiler.verify.lists`)
+                from compiler.verify.lists import variables
+                for name, sort in variables(decl):
+                    add(name, sort, "turn" if decl.reset_on else "game")
+                continue
             try:
                 elements = model.state_elements(decl)
             except Unsupported:
@@ -1287,6 +1292,10 @@ class StateVars:
                     out.append(z3.Implies(state["acting"] == m.z(c), floated))
         if want("pending_entity"):
             out.append(z3.Or([state["pending_entity"] == a for a in actors]))
+        for decl in m.states():
+            if decl.is_list and decl.bound:
+                from compiler.verify.lists import domain
+                out += domain(m, decl, {**(context or {}), **state}, lambda name: name in state and want(name))
         for x in m.minors:
             # a minor is the bank's until drafted, then its owner's (a player's or a corporation's; one
             # outside the scope is elsewhere)
