@@ -69,8 +69,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: amount (`state bank_buys_this_turn: int reset on operating_turn_start`), which train_bought counts, and
 #: sellable a library function (a filter of held_certificates; the runtime offers its answer in its own order,
 #: president's last; sell_out's twin still reads the model's copy, sellable_certs); 120 with 1880's round track a
-#: state of the title's (track_slot), round_track_row_free its function and take_round_track_row its procedure
-RECORDED = 120
+#: state of the title's (track_slot), round_track_row_free its function and take_round_track_row its procedure; 118
+#: with the decisions owed the library's list state `decisions` (a DSL list state: ordered, bounded in the model),
+#: pending_decision its function, require_decision and resolve_decision its procedures over one new primitive,
+#: next_decision (who acts, and play going on once none is left)
+RECORDED = 118
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -83,7 +86,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
          "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
-         "sellable"]
+         "sellable", "pending_decision", "require_decision", "resolve_decision"]
 
 
 @functools.cache
@@ -137,7 +140,7 @@ def test_the_moved_rules_are_the_librarys(name):
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
-          "bank_buys_this_turn"]
+          "bank_buys_this_turn", "decisions"]
 
 
 @pytest.mark.parametrize("name", STATES)

@@ -383,7 +383,7 @@ def scope_exact(game: Any, model: Model) -> bool:
             return False  # the model has no closed corporations (see `check`)
         if [(c.id, c.percent, bool(c.president)) for c in game.certs_of[corp.id]] not in _layouts(model, corp):
             return False  # a share layout the model does not know
-    if game.g.get("pending"):
+    if game.g.get("state:decisions"):
         # a founding under way of a corporation outside the scope (1880 VI.6: its par set, its
         # president's certificate still with its unsold ones, the founder's choice of its size
         # pending): the decision pending is of that corporation, which the model has no variables for
@@ -538,16 +538,7 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     out["round"] = ROUNDS.index(g["round"]) if g["round"] in ROUNDS else -1
     out["stock_rounds"] = g["stock_rounds"]
     out["step"] = STEPS.index(g["step"]) + 1 if g["step"] in STEPS else 0
-    pending = g.get("pending") or ()
-    out["pending"] = bool(pending)
-    if pending:
-        kind, key, action = pending[0]
-        # a minor's decision is outside the model's actors: nobody it knows
-        out["pending_entity"] = (model.entity(kind, key) if kind != "minor" else None) or NONE
-        out["pending_action"] = model.vars.action_code(action)
-    else:
-        out["pending_entity"] = NONE
-        out["pending_action"] = 0
+    # (the decisions owed: the library's list state `decisions`, below)
     operating = g["operating"]
     out["operating"] = (model.entity("corporation", operating) or NONE) if operating else NONE
     acting = game.current_entity()

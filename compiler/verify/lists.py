@@ -222,3 +222,39 @@ class _List:
         for i, new in enumerate(shifted):
             self._write(i, new, AND(path, removed[i]))
         self.ctx.state[self.len_name] = IF(AND(path, OR(found, beyond)), n - 1, n)
+
+
+# ---------------------------------------------------------------- the decisions owed: the library's list state
+
+#: the library's list of the decisions owed (`state decisions: list[(player | corporation | private | minor,
+#: action)] max N`), which the runtime reads to refuse other actions and to say who acts
+DECISIONS = "decisions"
+
+
+def decisions_decl(model) -> s.StateDecl | None:
+    for decl in model.states():
+        if decl.name == DECISIONS and decl.is_list and decl.bound:
+            return decl
+    return None
+
+
+def decision_vars(model) -> list[str]:
+    """The variables of the decisions owed (none where the title has no such list)."""
+    decl = decisions_decl(model)
+    return [name for name, _ in variables(decl)] if decl is not None else []
+
+
+def front(model, state: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """(whether a decision is owed, its entity, its action's code): the first of the decisions owed."""
+    if decisions_decl(model) is None:
+        return z3.BoolVal(False), model.z(NONE), z3.IntVal(0)
+    return (state[length_var(DECISIONS)] >= 1, state[slot_var(DECISIONS, 0, 0)], state[slot_var(DECISIONS, 0, 1)])
+
+
+def pop_decision(tr, ctx: Ctx) -> None:
+    """The first decision owed is taken (declined: what was owed is not done)."""
+    decl = decisions_decl(tr.model)
+    if decl is None:
+        return
+    ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on, decl.bound))
+    _List(tr, decl, ctx).pop()

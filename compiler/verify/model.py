@@ -1207,11 +1207,11 @@ class StateVars:
         # the round machinery
         for c in model.corporations:
             add(f"revenue:{c.id}", "int", "turn")
-        for name in ("round", "stock_rounds", "step", "pending_action"):
+        for name in ("round", "stock_rounds", "step"):
             add(name, "int", "turn")
-        for name in ("operating", "acting", "pending_entity"):
+        for name in ("operating", "acting"):
             add(name, "ent", "turn")
-        for name in ("sold", "acted", "pending"):
+        for name in ("sold", "acted"):
             add(name, "bool", "turn")
         # the title's declared states: a truth value per element; one with a lifetime is round bookkeeping
         # (havocked where the round machinery moves on, which covers its reset), one for the game changes
@@ -1281,8 +1281,6 @@ class StateVars:
         for name in ("stock_rounds",):
             if want(name):
                 out.append(state[name] >= 0)
-        if want("pending_action"):
-            out.append(state["pending_action"] >= 0)
         if want("acting"):
             out.append(z3.Or([state["acting"] == a for a in actors]))
             # a corporation acts only in its operating turn, floated
@@ -1290,8 +1288,7 @@ class StateVars:
                 floated = context.get(f"floated:{c.id}") if context is not None else state.get(f"floated:{c.id}")
                 if floated is not None:
                     out.append(z3.Implies(state["acting"] == m.z(c), floated))
-        if want("pending_entity"):
-            out.append(z3.Or([state["pending_entity"] == a for a in actors]))
+        # (the decisions owed: the library's list state `decisions`, below)
         for decl in m.states():
             if decl.is_list and decl.bound:
                 from compiler.verify.lists import domain

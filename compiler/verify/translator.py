@@ -1415,7 +1415,7 @@ class Translator:
                 code = m.vars.action_code(decl.name)
                 # (a pass may decline the decision pending where the runtime lets it: `declines`)
                 declined = self.builtins.declines(ctx, first) if decl.name == "pass" else False
-                ctx.require(OR(NOT(pre["pending"]), pre["pending_action"] == code, declined))
+                ctx.require(OR(NOT(self.builtins.owed_other(pre, code)), declined))  # (`decisions`' first)
                 ctx.require(pre["round"] != ROUNDS.index("finished"))
         self.stmts(decl.body, ctx)
         return self.finish(binding.label(decl.name), ctx, pre)
