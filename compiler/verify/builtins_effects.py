@@ -10,6 +10,7 @@ import z3
 
 from compiler.runtime.entities import exchange_sets
 from compiler.verify.lists import decision_vars, front, pop_decision
+from compiler.verify.lists import operation as list_operation
 from compiler.verify.model import (
     BANK,
     DEPOT,
@@ -675,6 +676,11 @@ class EffectBuiltins:
                     sub = ctx.fork(AND(e == m.z(x), owed))
                     self.tr.call("require_decision", [m.z(x), str(a["decision"])], {}, sub)  # the library's
                     ctx.state.update(sub.state)
+
+    def list_operation(self, e: Any, ctx: Ctx) -> Any:
+        """`NAME.OP(args)` of a list state (`compiler.verify.lists`); Unsupported for any other call of what is
+        not a name."""
+        return list_operation(self.tr, e, ctx)
 
     def owed_other(self, state: dict[str, Any], code: int) -> Any:
         """Whether a decision is owed (the first of the library's list `decisions`) of another action than

@@ -19,7 +19,6 @@ from compiler.verify.builtins_abilities import AbilityBuiltins
 from compiler.verify.builtins_effects import EffectBuiltins
 from compiler.verify.builtins_map import TOKEN_FIELDS, MapBuiltins
 from compiler.verify.builtins_state import StateBuiltins
-from compiler.verify.lists import operation as list_operation
 from compiler.verify.model import (
     BANK,
     CORP_STATE_FIELDS,
@@ -289,7 +288,7 @@ class Translator:
             return self.index(self.expr(e.obj, ctx), self.expr(e.index, ctx), ctx)
         if isinstance(e, s.Call):
             if not isinstance(e.func, s.Name):
-                return list_operation(self, e, ctx)  # a list state's (`compiler.verify.lists`), else Unsupported
+                return self.builtins.list_operation(e, ctx)  # a list state's (`compiler.verify.lists`), else Unsupported
             name = e.func.name
             args = [self.expr(a, ctx) for a in e.args]
             kwargs = {k: self.expr(v, ctx) for k, v in e.kwargs}
