@@ -520,10 +520,10 @@ class EffectBuiltins:
     def b_end_turn(self, ctx: Ctx, corp: Any) -> None:
         self.turn_over(ctx)
 
-    def declines(self, ctx: Ctx, entity: Any) -> Any:
+    def declines(self, ctx: Ctx, entity: Any) -> tuple[Any, Any]:
         """As GameBase._dispatch and b_pass_turn: whether a `pass` by `entity` declines the decision it
-        owes (the first pending): one of the title's `declinable_decisions`, or a takeover's choice of the
-        stations to replace (a `place_token` owed while the runtime records a station swap, outside the
+        owes (the first pending), (as one of the title's `declinable_decisions`, as a takeover's choice of the
+        stations to replace: a `place_token` owed while the runtime records a station swap, outside the
         model: an oracle asked once a translation, which the validator reads from the engine)."""
         m = self.m
         st = ctx.state
@@ -542,15 +542,21 @@ class EffectBuiltins:
                 if found is None:
                     found = ctx.shared.cached[key] = self.oracle(ctx, "station_swap_open", (c.id,))
                 swapping.append(AND(e == m.z(c), owed_action == m.vars.action_code("place_token"), found))
-        return AND(owed, owing == e, OR(*[owed_action == code for code in codes], *swapping))
+        return AND(owed, owing == e, OR(*[owed_action == code for code in codes])), AND(owed, owing == e, OR(*swapping))
 
     def b_pass_turn(self, ctx: Ctx, entity: Any) -> None:
-        declining = self.declines(ctx, entity)
+        listed, swap = self.declines(ctx, entity)
+        declining = OR(listed, swap)
         if truth(declining) is not False:
-            # the decision is taken without being done (a takeover's other stations leave the map, outside
-            # the model): nothing else of a pass
-            sub = ctx.fork(declining)
-            pop_decision(self.tr, sub)  # (the first owed is the entity's: resolve_decision of it)
+            # the decision is taken without being done, nothing else of a pass: a takeover's other stations
+            # leave the map, and a further choice of the owner's may be owed next (outside the model: the
+            # decisions and who acts are the runtime's to say, GameBase._decline_station_swap); one the
+            # title lists, the first owed is the entity's: resolve_decision of it
+            sub = ctx.fork(swap)
+            sub.havoc(decision_vars(self.m) + ["acting"])
+            ctx.state = sub.state
+            sub = ctx.fork(AND(listed, NOT(swap)))
+            pop_decision(self.tr, sub)
             self.b_next_decision(sub)
             ctx.state = sub.state
             rest = ctx.fork(NOT(declining))

@@ -1413,7 +1413,7 @@ class Translator:
                     ctx.require(turn)
                 code = m.vars.action_code(decl.name)
                 # (a pass may decline the decision pending where the runtime lets it: `declines`)
-                declined = self.builtins.declines(ctx, first) if decl.name == "pass" else False
+                declined = OR(*self.builtins.declines(ctx, first)) if decl.name == "pass" else False
                 ctx.require(OR(NOT(self.builtins.owed_other(pre, code)), declined))  # (`decisions`' first)
                 ctx.require(pre["round"] != ROUNDS.index("finished"))
         self.stmts(decl.body, ctx)
