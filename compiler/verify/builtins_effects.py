@@ -552,9 +552,10 @@ class EffectBuiltins:
             # leave the map, and a further choice of the owner's may be owed next (outside the model: the
             # decisions and who acts are the runtime's to say, GameBase._decline_station_swap); one the
             # title lists, the first owed is the entity's: resolve_decision of it
-            sub = ctx.fork(swap)
-            sub.havoc(decision_vars(self.m) + ["acting"])
-            ctx.state = sub.state
+            if truth(swap) is not False:
+                sub = ctx.fork(swap)
+                sub.havoc(decision_vars(self.m) + ["acting"])
+                ctx.state = sub.state
             sub = ctx.fork(AND(listed, NOT(swap)))
             pop_decision(self.tr, sub)
             self.b_next_decision(sub)
