@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import z3
 
-from tests.test_library_rules import _variant, toy
+from tests.test_library_rules import _variant, new_game, toy
 
 QUEUED = ('variant "Queued" of "Toy" {\n'
           '  state queue: list[(player | corporation, action)] max 2 reset on stock_round_start "the queue" §1\n'
@@ -167,3 +167,40 @@ def test_a_wrong_list_declaration_is_E037(declared, says):
     found = list(loaded.errors)
     assert [d.code for d in found] == ["E037"] and says in found[0].message, [(d.code, d.message) for d in found]
     assert (found[0].span.path, found[0].span.line) == ("extra.rules", 2)
+
+
+def test_the_decisions_owed_are_the_librarys_list_in_engine_and_model():
+    """require_decision, resolve_decision and pending_decision are the library's, over its list state
+    `decisions`: once only, in order, the first owed now and its entity acting; the model follows the
+    next decision once the first is taken (its old twin havocked the queue and who acts)."""
+    from compiler.verify.lists import length_var
+
+    loaded = toy()
+    game = new_game(loaded)
+    a, corp = game.find("A"), game.find("TOY")
+    game.call("require_decision", a, "par")
+    game.call("require_decision", corp, "discard_train")
+    game.call("require_decision", a, "par")  # owed once
+    assert game.g["state:decisions"] == (("player", "A", "par"), ("corporation", "TOY", "discard_train"))
+    assert game.call("pending_decision", a, "par") and not game.call("pending_decision", corp, "discard_train")
+    assert game.current_entity() == a
+    game.call("resolve_decision", a, "par")
+    assert game.call("pending_decision", corp, "discard_train") and game.current_entity() == corp
+
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    title = next(t for t in loaded.program.titles.values() if t.name == "Toy")
+    model = Model(title)
+    tr = Translator(model)
+    ctx = _ctx(tr, model)
+    ctx.state[length_var("decisions")] = z3.IntVal(0)
+    za, zc = model.z(model.players[0]), model.z(model.corporations[0])
+    call = lambda name, *args: tr.call(name, list(args), {}, ctx)  # noqa: E731
+    call("require_decision", za, "par")
+    call("require_decision", zc, "discard_train")
+    call("require_decision", za, "par")
+    assert _valid(ctx, call("pending_decision", za, "par"), ctx.state["acting"] == za, ctx.state[length_var("decisions")] == 2)
+    call("resolve_decision", za, "par")
+    assert _valid(ctx, call("pending_decision", zc, "discard_train"), ctx.state["acting"] == zc,
+                  z3.Not(call("pending_decision", za, "par")))
