@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+    "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+        "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -326,6 +326,7 @@ TABLES = {
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
+        'decisions': (),
         'done_this_turn': ('operating_turn_start',),
     },
     'CARDS': {
@@ -1348,7 +1349,7 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
     # at rulespecs/lib/18xx.rules:1406
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
@@ -1366,7 +1367,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/lib/18xx.rules:1409
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
         # at rulespecs/lib/18xx.rules:1410
-        g.b_resolve_decision(v_corporation, "discard_train")
+        r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):

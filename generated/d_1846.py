@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+    "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+        "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -375,6 +375,7 @@ TABLES = {
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
+        'decisions': (),
         'done_this_turn': ('operating_turn_start',),
     },
     'CARDS': {
@@ -2254,7 +2255,7 @@ def t_port_marker_assignment(g, *_rest):
         # at rulespecs/1846.rules:1502
         if r_marker_assigned_by_player(g, v_company):
             # at rulespecs/1846.rules:1503
-            g.b_require_decision(v_company, "assign")
+            r_require_decision(g, v_company, "assign")
 
 
 def t_reservations_removed(g, *_rest):

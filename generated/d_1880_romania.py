@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+    "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+        "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -497,6 +497,7 @@ TABLES = {
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
+        'decisions': (),
         'done_this_turn': ('operating_turn_start',),
     },
     'CARDS': {
@@ -1022,7 +1023,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania.rules:1788
-    if not (g.b_pending_decision(v_player, "par") == v_granted):
+    if not (r_pending_decision(g, v_player, "par") == v_granted):
         raise IllegalAction(
             "the buyer of the Orient Express founds the TR at once; no one else founds it",
             rule="VI.6",
@@ -1117,14 +1118,14 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     # at rulespecs/1880-romania.rules:1817
     if v_granted:
         # at rulespecs/1880-romania.rules:1818
-        g.b_resolve_decision(v_player, "par")
+        r_resolve_decision(g, v_player, "par")
         # at rulespecs/1880-romania.rules:1819
         g.b_check_float(v_corporation)
         # at rulespecs/1880-romania.rules:1820
-        g.b_require_decision(v_corporation, "choose")
+        r_require_decision(g, v_corporation, "choose")
     else:
         # at rulespecs/1880-romania.rules:1822
-        g.b_require_decision(v_corporation, "choose")
+        r_require_decision(g, v_corporation, "choose")
         # at rulespecs/1880-romania.rules:1823
         g.state_set("bought_this_turn", (), True)
         # at rulespecs/1880-romania.rules:1824
@@ -1823,7 +1824,7 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
     # at rulespecs/lib/18xx.rules:1406
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
@@ -1841,7 +1842,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/lib/18xx.rules:1409
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
         # at rulespecs/lib/18xx.rules:1410
-        g.b_resolve_decision(v_corporation, "discard_train")
+        r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
@@ -1950,7 +1951,7 @@ def r_sold_out(g, v_corporation):
 def a_choose(g, v_corporation, v_choice):
     """Choose a new company's building rights, or where a closing investor's capital goes (VI.6, VII.3.2, VII.3.7)"""
     # at rulespecs/1880-romania.rules:1830
-    if not (g.b_pending_decision(v_corporation, "choose")):
+    if not (r_pending_decision(g, v_corporation, "choose")):
         raise IllegalAction(
             "building rights are chosen when the company is founded; an investor's capital when it closes",
             rule="VII.3.2, VII.3.7",
@@ -2007,7 +2008,7 @@ def a_choose(g, v_corporation, v_choice):
         # at rulespecs/1880-romania.rules:1843
         g.set_attr(v_corporation, "building_rights", v_choice)
     # at rulespecs/1880-romania.rules:1845
-    g.b_resolve_decision(v_corporation, "choose")
+    r_resolve_decision(g, v_corporation, "choose")
 
 
 def a_close_for_cash(g, v_company, v_target):
@@ -2102,7 +2103,7 @@ def r_minor_turn_end(g, v_minor):
         # at rulespecs/1880-romania.rules:1881
         if (g.b_percent(v_minor, v_c) > 0) and g.b_track_connected(v_minor, v_c):
             # at rulespecs/1880-romania.rules:1882
-            g.b_require_decision(v_minor, "choose")
+            r_require_decision(g, v_minor, "choose")
 
 
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
@@ -2309,7 +2310,7 @@ def q_buy_train(g, v_corporation):
 def q_choose(g, v_corporation):
     """The opening guards of choose that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1830
-    if not (g.b_pending_decision(v_corporation, "choose")):
+    if not (r_pending_decision(g, v_corporation, "choose")):
         return "building rights are chosen when the company is founded; an investor's capital when it closes"
 
 
@@ -2364,7 +2365,7 @@ def q2_par(g, v_player, v_corporation):
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania.rules:1788
-    if not (g.b_pending_decision(v_player, "par") == v_granted):
+    if not (r_pending_decision(g, v_player, "par") == v_granted):
         return "the buyer of the Orient Express founds the TR at once; no one else founds it"
     # at rulespecs/1880-romania.rules:1790
     if not (g.b_in_round("stock") or v_granted):

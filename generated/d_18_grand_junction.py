@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+    "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+        "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -332,6 +332,7 @@ TABLES = {
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
+        'decisions': (),
         'done_this_turn': ('operating_turn_start',),
     },
     'CARDS': {
@@ -913,13 +914,13 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
     # at rulespecs/18-grand-junction.rules:481
-    if g.b_pending_decision(v_corporation, "place_token"):
+    if r_pending_decision(g, v_corporation, "place_token"):
         # at rulespecs/18-grand-junction.rules:482
         v_home = g.b_check_home_choice(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:483
         g.b_place_station(v_corporation, v_home)
         # at rulespecs/18-grand-junction.rules:484
-        g.b_resolve_decision(v_corporation, "place_token")
+        r_resolve_decision(g, v_corporation, "place_token")
     else:
         # at rulespecs/18-grand-junction.rules:486
         if not (g.b_in_step(v_corporation, "place_token")):
@@ -1602,7 +1603,7 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
     # at rulespecs/18-grand-junction.rules:819
     if not (
         (
-            g.b_pending_decision(v_player, "choose_turn")
+            r_pending_decision(g, v_player, "choose_turn")
             and (r_president(g, v_corporation) == v_player)
         )
         and g.b_has_power(v_corporation, "choose_turn")
@@ -1619,7 +1620,7 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         # at rulespecs/18-grand-junction.rules:824
         g.b_set_operating_position(v_corporation, v_position)
     # at rulespecs/18-grand-junction.rules:826
-    g.b_resolve_decision(v_player, "choose_turn")
+    r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
@@ -1823,7 +1824,7 @@ def q2_choose_turn(g, v_player, v_corporation):
     # at rulespecs/18-grand-junction.rules:819
     if not (
         (
-            g.b_pending_decision(v_player, "choose_turn")
+            r_pending_decision(g, v_player, "choose_turn")
             and (r_president(g, v_corporation) == v_player)
         )
         and g.b_has_power(v_corporation, "choose_turn")
@@ -1969,4 +1970,4 @@ def t_thompson_asked(g, *_rest):
             and (g.state_amount("cubes", v_corporation) > 0)
         ) and (r_president(g, v_corporation) != None):
             # at rulespecs/18-grand-junction.rules:813
-            g.b_require_decision(r_president(g, v_corporation), "choose_turn")
+            r_require_decision(g, r_president(g, v_corporation), "choose_turn")

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+    "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+        "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -596,6 +596,7 @@ TABLES = {
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
+        'decisions': (),
         'done_this_turn': ('operating_turn_start',),
         'corporate_purchase': ('operating_turn_start',),
         'corporate_purchased': ('operating_turn_start',),
@@ -1701,7 +1702,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
     # at rulespecs/18co.rules:2270
-    if g.b_pending_decision(v_corporation, "place_token"):
+    if r_pending_decision(g, v_corporation, "place_token"):
         # at rulespecs/18co.rules:2271
         if not (g.b_takeover_station(v_corporation, v_city)):
             raise IllegalAction(
@@ -2065,7 +2066,7 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
     # at rulespecs/18co.rules:2256
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
@@ -2088,7 +2089,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/18co.rules:2263
     if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
         # at rulespecs/18co.rules:2264
-        g.b_resolve_decision(v_corporation, "discard_train")
+        r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
@@ -2223,7 +2224,7 @@ def r_take_over(g, v_owner, v_owned):
     # at rulespecs/lib/18xx.rules:1599
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
         # at rulespecs/lib/18xx.rules:1600
-        g.b_require_decision(v_owner, "discard_train")
+        r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
@@ -2741,7 +2742,7 @@ def q_buy_train(g, v_corporation):
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2256
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 

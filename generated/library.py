@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '316d2b39f3d500dc',
+    'rulespecs/lib/18xx.rules': '7f0fe50d1865bba6',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2227,7 +2227,7 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
     # at rulespecs/lib/18xx.rules:1406
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
@@ -2245,7 +2245,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/lib/18xx.rules:1409
     if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
         # at rulespecs/lib/18xx.rules:1410
-        g.b_resolve_decision(v_corporation, "discard_train")
+        r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
@@ -2453,7 +2453,7 @@ def r_take_over(g, v_owner, v_owned):
     # at rulespecs/lib/18xx.rules:1599
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
         # at rulespecs/lib/18xx.rules:1600
-        g.b_require_decision(v_owner, "discard_train")
+        r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
@@ -2503,6 +2503,54 @@ def r_close_privates(g):
             g.b_close_private(v_company)
 
 
+def r_pending_decision(g, v_entity, v_decision):
+    """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
+    # at rulespecs/lib/18xx.rules:1695
+    return g.list_first(
+        "decisions",
+        (
+            v_entity,
+            v_decision,
+        ),
+    )
+
+
+def r_require_decision(g, v_entity, v_decision):
+    """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
+    # at rulespecs/lib/18xx.rules:1698
+    if not g.list_contains(
+        "decisions",
+        (
+            v_entity,
+            v_decision,
+        ),
+    ):
+        # at rulespecs/lib/18xx.rules:1699
+        g.list_append(
+            "decisions",
+            (
+                v_entity,
+                v_decision,
+            ),
+        )
+        # at rulespecs/lib/18xx.rules:1700
+        g.b_next_decision()
+
+
+def r_resolve_decision(g, v_entity, v_decision):
+    """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
+    # at rulespecs/lib/18xx.rules:1705
+    g.list_remove(
+        "decisions",
+        (
+            v_entity,
+            v_decision,
+        ),
+    )
+    # at rulespecs/lib/18xx.rules:1706
+    g.b_next_decision()
+
+
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1094
@@ -2535,7 +2583,7 @@ def q_dividend(g, v_corporation):
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1406
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 

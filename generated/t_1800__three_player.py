@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+    "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+        "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "14cfab2dcba39dee",
-        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+        "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -428,9 +428,9 @@ def a_company_buy_shares(g, v_company, v_shares):
     # at rulespecs/1800-three-player.rules:225
     g.b_check_president(g.attr(v_cert, "corporation"))
     # at rulespecs/1800-three-player.rules:226
-    if g.b_pending_decision(v_company, "company_buy_shares"):
+    if r_pending_decision(g, v_company, "company_buy_shares"):
         # at rulespecs/1800-three-player.rules:227
-        g.b_resolve_decision(v_company, "company_buy_shares")
+        r_resolve_decision(g, v_company, "company_buy_shares")
 
 
 # ------------------------------------------------------------ listing probes
@@ -462,7 +462,7 @@ def t_privates_close(g, *_rest):
         # at rulespecs/1800-three-player.rules:235
         if (v_company == g.entity("private", "DSL")) and r_trade_possible(g, v_company):
             # at rulespecs/1800-three-player.rules:236
-            g.b_require_decision(v_company, "company_buy_shares")
+            r_require_decision(g, v_company, "company_buy_shares")
         else:
             # at rulespecs/1800-three-player.rules:238
             g.b_close_private(v_company)
@@ -656,6 +656,9 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
+        "pending_decision": r_pending_decision,
+        "require_decision": r_require_decision,
+        "resolve_decision": r_resolve_decision,
         "action:buy_bond": a_buy_bond,
         "action:collect_bond": a_collect_bond,
         "action:trade_company": a_trade_company,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+    "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+        "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-        "rulespecs/lib/18xx.rules": "316d2b39f3d500dc",
+        "rulespecs/lib/18xx.rules": "7f0fe50d1865bba6",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -418,6 +418,9 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
+        "pending_decision": r_pending_decision,
+        "require_decision": r_require_decision,
+        "resolve_decision": r_resolve_decision,
         "action:choose": a_choose,
         "action:close_for_cash": a_close_for_cash,
         "action:assign": a_assign,

@@ -138,7 +138,7 @@ def operate(g, sym, routes=(), kind="withhold", train=None):
         act(g, C(sym, "dividend", kind=kind))
     if train is not None:
         act(g, C(sym, "buy_train", train=train, price=g.trains[train].price))
-    if g.g["operating"] == sym and not g.g.get("pending"):
+    if g.g["operating"] == sym and not g.g.get("state:decisions"):
         act(g, C(sym, "pass"))
     skip_map_steps(g)
 
@@ -673,7 +673,7 @@ def test_c4_with_no_share_in_the_pool_the_dsl_simply_closes_at_phase_5():
     assert pct(g, "pool", "DRGW") + pct(g, "pool", "CS") + pct(g, "pool", "CW") == 0
     act(g, C(sym, "buy_train", train="5-0", price=450))
     assert all(p["closed"] for p in g.state()["privates"])
-    assert acting(g) == sym and not g.g.get("pending")
+    assert acting(g) == sym and not g.g.get("state:decisions")
 
 
 def test_c4_the_forced_trade_is_only_for_a_share_the_holder_may_take():
@@ -688,7 +688,7 @@ def test_c4_the_forced_trade_is_only_for_a_share_the_holder_may_take():
     assert pct(g, "Bob", "CS") == 70
     act(g, C(sym, "buy_train", train="5-0", price=450))
     assert all(p["closed"] for p in g.state()["privates"])  # not possible: no trade is forced
-    assert not g.g.get("pending")
+    assert not g.g.get("state:decisions")
 
 
 # ---------------------------------------------------------------- §C.5 Game End

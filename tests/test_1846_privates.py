@@ -170,7 +170,7 @@ def assign_corp(sym, corp):
 
 def test_private_companies_steamboat_held_by_a_player_is_assigned_as_each_operating_round_begins():
     g = steamboat_held_by_p1()
-    assert g.g["round"] == "operating" and g.g["pending"][0] == ("private", "SC", "assign")
+    assert g.g["round"] == "operating" and g.g["state:decisions"][0] == ("private", "SC", "assign")
     assert acting(g) == "SC" and g.g["operating"] is None  # nobody operates before the assignment
     legal = g.legal_actions()
     assert {a["target"] for a in legal if a["type"] == "assign" and a["target_type"] == "hex"} == {"B8", "C5", "D14", "I1", "G19"}
@@ -185,7 +185,7 @@ def test_private_companies_steamboat_held_by_a_player_is_assigned_as_each_operat
     assert_refused(g, assign_corp("SC", "GT"), "Private Companies", "once in an operating round")
     act(g, assign("SC", "B8"))
     assert g.b_markers() == [("SC", "B8", "NYC", 40)]
-    assert not g.g.get("pending") and g.g["operating"] is not None  # the round begins
+    assert not g.g.get("state:decisions") and g.g["operating"] is not None  # the round begins
     nyc, gt = g.entity("corporation", "NYC"), g.entity("corporation", "GT")
     assert "SC marker" in {b.name for b in g._route_extras(nyc).bonuses}
     assert "SC marker" not in {b.name for b in g._route_extras(gt).bonuses}
@@ -196,7 +196,7 @@ def test_private_companies_steamboat_held_by_a_player_is_assigned_as_each_operat
 def test_private_companies_steamboat_held_by_a_player_may_be_left_as_it_is():
     g = steamboat_held_by_p1()
     act(g, {"type": "pass", "entity": "SC", "entity_type": "company"})
-    assert not g.g.get("pending") and g.b_markers() == []
+    assert not g.g.get("state:decisions") and g.b_markers() == []
     # the marker of a player-owned Steamboat leaves the map when the privates close
     g2 = steamboat_held_by_p1()
     act(g2, assign("SC", "C5"))

@@ -175,7 +175,7 @@ def test_vii_3_7_no_connection_before_the_company_has_a_station():
         act(g, E(acting(g), "pass"))
     act(g, E("6", "pass"))
     act(g, next(a for a in g.legal_actions() if a["type"] == "run_routes"))
-    assert acting(g) == "CFR" and not g.g.get("pending")
+    assert acting(g) == "CFR" and not g.g.get("state:decisions")
     assert not g.corp["6"]["closed"]
 
 
@@ -191,7 +191,7 @@ def _connected(to):
         act(g, E(acting(g), "pass"))
     act(g, E("6", "pass"))
     act(g, next(a for a in g.legal_actions() if a["type"] == "run_routes"))
-    assert acting(g) == "6" and g.g["pending"][0][2] == "choose"
+    assert acting(g) == "6" and g.g["state:decisions"][0][2] == "choose"
     return g, owner
 
 

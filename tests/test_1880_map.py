@@ -77,7 +77,7 @@ def lay_direct(g, hex_id, tile, rotation):
 def test_vi_6_founder_owes_the_choice_of_building_rights():
     g = new_game()
     act(g, par(g, "Ann", "GWR"))
-    assert acting(g) == "GWR" and g.g["pending"][0][2] == "choose"
+    assert acting(g) == "GWR" and g.g["state:decisions"][0][2] == "choose"
     assert_refused(g, P("Bob", "pass"), "VII.3.2")
 
 

@@ -70,13 +70,13 @@ def starting_round_done(names=("Ann", "Bob", "Cid")):
     at once), each player selecting an investor."""
     g = Site(players=list(names), seed=1)
     g._test_monitor = Monitor(g)
-    while g.g.get("pending") or (g.g["round"] == "auction" and not g.call("picking")):
-        if g.g.get("pending"):
+    while g.g.get("state:decisions") or (g.g["round"] == "auction" and not g.call("picking")):
+        if g.g.get("state:decisions"):
             act(g, P(acting(g), "par", corporation="TR", share_price="100,1,3", slot=0))
             continue
         company = g.call("auction_company")
         act(g, P(acting(g), "bid", company=company.id, price=company.get("cost")))
-        while g.g["round"] == "auction" and g.call("auction_company") == company and not g.g.get("pending"):
+        while g.g["round"] == "auction" and g.call("auction_company") == company and not g.g.get("state:decisions"):
             act(g, P(acting(g), "pass"))
     for minor in ("1", "2", "6"):
         act(g, P(acting(g), "bid", minor=minor, price=0))
@@ -97,7 +97,7 @@ def test_vi_6_the_site_founds_in_three_steps_par_size_and_rights():
     founder = acting(g)
     before = g.cash[g.find(founder)]
     act(g, P(founder, "par", corporation="GWR", share_price="70,7,3", slot=2))
-    assert g.g["pending"] == (("player", founder, "player_choose"),)
+    assert g.g["state:decisions"] == (("player", founder, "player_choose"),)
     assert_refused(g, P(founder, "choose", choice=50), "VI.6")
     act(g, P(founder, "choose", choice=30))
     assert g.cash[g.find(founder)] == before - 3 * 70

@@ -119,7 +119,7 @@ def sell_action(g, name, sym, n=1):
 def choose_rights(g):
     """A founder owes his company's building rights (VI.6, VII.3.2): the first phases, as many as
     the president's certificate gives."""
-    pending = g.g.get("pending")
+    pending = g.g.get("state:decisions")
     if pending and pending[0][2] == "choose":
         sym = pending[0][1]
         count = {20: 3, 30: 2, 40: 1}[g.certs_of[sym][0].percent]

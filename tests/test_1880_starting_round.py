@@ -359,7 +359,7 @@ def test_vi_6_the_buyer_of_p8_founds_the_tr_at_once():
     assert g.b_percent(g.find(buyer), tr) == 20 and g.call("president", tr) == g.find(buyer)
     assert g.corp["TR"]["floated"] and g.cash[tr] == 5 * 90               # VI.6 20% sold; VI.7 5 x par
     assert g._track_row("TR") == 4                                 # the top row of the 90 group
-    assert g.g["pending"] == (("corporation", "TR", "choose"),)          # VI.6 three building rights
+    assert g.g["state:decisions"] == (("corporation", "TR", "choose"),)          # VI.6 three building rights
     act(g, {"type": "choose", "entity": "TR", "entity_type": "corporation", "choice": "ABC"})
     assert g.corp["TR"]["building_rights"] == "ABC"
     assert g.call("picking") and acting(g) == g.players[0].id                 # V.2 goes on

@@ -62,7 +62,7 @@ def pass_(g):
     president asked for a Company President at the end of an operating round declines."""
     entity = g.current_entity()
     offers = g.g.get("card_offers")
-    if g.g.get("pending") and offers:
+    if g.g.get("state:decisions") and offers:
         act(g, select(offers[0][0], "none", entity.id))
         return
     if entity.kind == "corporation" and g.call("must_buy_train", entity):
@@ -170,7 +170,7 @@ def test_new_presidents_in_phase_3_selected_at_the_end_of_an_operating_round():
     enter_phase(g, "III")  # test setup
     # the round plays out; at its end each company without a president may select one, in operating order
     for _ in range(50):
-        if g.g.get("pending"):
+        if g.g.get("state:decisions"):
             break
         pass_(g)
     assert g.g["round"] == "operating" and g.g["operating"] is None
@@ -185,7 +185,7 @@ def test_new_presidents_in_phase_3_selected_at_the_end_of_an_operating_round():
     act(g, select(order[1], "GILLIS", second))
     assert card(g, order[1]) == "GILLIS" and cubes(g, order[1]) == 3
     # the decisions taken, play goes on with the next round
-    assert not g.g.get("pending") and g.g["round"] in ("operating", "stock") and not g.finished
+    assert not g.g.get("state:decisions") and g.g["round"] in ("operating", "stock") and not g.finished
 
 
 # ---------------------------------------------------------------- the abilities
@@ -558,13 +558,13 @@ def test_corbett_thompson_chooses_when_the_company_operates():
     assert list(g.g["order"])[0] == "DRG" and g.g["operating"] == "DRG"
     # next round: asked again; declining keeps the cube
     for _ in range(200):
-        if g.g.get("pending") and acting(g) == boss and g.g["operating"] is None and g.g["round"] == "operating":
+        if g.g.get("state:decisions") and acting(g) == boss and g.g["operating"] is None and g.g["round"] == "operating":
             break
         pass_(g)
     act(g, turn("DRG", 0))
     assert cubes(g, "DRG") == 1
     for _ in range(200):
-        if g.g.get("pending") and acting(g) == boss and g.g["operating"] is None and g.g["round"] == "operating":
+        if g.g.get("state:decisions") and acting(g) == boss and g.g["operating"] is None and g.g["round"] == "operating":
             break
         pass_(g)
     act(g, turn("DRG", 2))
@@ -574,7 +574,7 @@ def test_corbett_thompson_chooses_when_the_company_operates():
     for _ in range(300):
         if (g.g["or"], g.g["set"]) != start_ors and g.g["round"] == "operating" and g.g["operating"] is not None:
             break
-        assert not (g.g.get("pending") and g.g["pending"][0][2] == "choose_turn")
+        assert not (g.g.get("state:decisions") and g.g["state:decisions"][0][2] == "choose_turn")
         pass_(g)
     else:
         raise AssertionError("no later operating round")

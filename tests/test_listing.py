@@ -322,7 +322,7 @@ def test_a_bound_probe_judges_a_lays_least_cost_once():
 
     def at_a_lay():
         entity = g.current_entity()
-        return (g.g["round"] == "operating" and g.g.get("step") == "track_and_token" and not g.g.get("pending")
+        return (g.g["round"] == "operating" and g.g.get("step") == "track_and_token" and not g.g.get("state:decisions")
                 and entity.kind == "corporation" and lays(g.legal_actions()))
 
     while not at_a_lay():
@@ -362,7 +362,7 @@ def test_a_bound_probe_of_a_lays_hex_counts_only_the_discounts_there():
         corp = g.current_entity()
         return [a for a in listed if a["type"] == "lay_tile" and a["entity"] == corp.id]
 
-    while not (g.g["round"] == "operating" and g.g.get("step") == "track_and_token" and not g.g.get("pending")
+    while not (g.g["round"] == "operating" and g.g.get("step") == "track_and_token" and not g.g.get("state:decisions")
                and g.current_entity().kind == "corporation" and lays(g.legal_actions())):
         g.process(g.random_legal_action(rng))
     corp = g.current_entity()
@@ -402,7 +402,7 @@ def test_a_probe_of_the_optional_parameters_judges_a_train_bought_without_a_trad
         corp = g.current_entity()
         return [a for a in listed if a["type"] == "buy_train" and a["entity"] == corp.id]
 
-    while not (g.g["round"] == "operating" and g.g.get("step") == "buy_train" and not g.g.get("pending")
+    while not (g.g["round"] == "operating" and g.g.get("step") == "buy_train" and not g.g.get("state:decisions")
                and g.current_entity().kind == "corporation" and buys(g.legal_actions())):
         g.process(g.random_legal_action(rng))
     corp = g.current_entity()
@@ -454,7 +454,7 @@ def test_a_bound_probe_of_two_parameters_judges_a_founding_by_its_least_cost():
     def foundings(listed):
         return [a for a in listed if a["type"] == "par"]
 
-    while not (g.g["round"] == "stock" and not g.g.get("pending") and foundings(g.legal_actions())):
+    while not (g.g["round"] == "stock" and not g.g.get("state:decisions") and foundings(g.legal_actions())):
         g.process(g.random_legal_action(rng))
     player = g.current_entity()
     probes = dict(g.PREFIX_PROBES["par"])

@@ -100,7 +100,7 @@ def test_fifty_random_games_end_with_every_mechanic_used(kestrel, players):
         elif kind == "survey_fee":  # SO's fee, owed as phase 3 begins (when: phase_start): once
             used["survey fee (when: phase_start)"] += 1
             assert before["phase"] == "3" and game.cash[before["holder"]] == before["cash"] + 10
-            assert not game.b_pending_decision(game.entity("private", "SO"), "company_survey_fee")
+            assert not game.call("pending_decision", game.entity("private", "SO"), "company_survey_fee")
         elif kind == "lay_tile" and action.get("entity_type") == "company":
             # SO's lay: by its player owner in his stock-round turn, before phase 4, twice at most; Marsh's
             # river ($20) and mountain ($40) less the ability's $20, Ridge's mountain ($40) less $20

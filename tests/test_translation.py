@@ -148,7 +148,7 @@ def _founder_choosing(rulespecs_loaded, outside: bool):
 
     for _ in range(400):
         corp = founding()
-        if game.g.get("pending") and corp is not None:
+        if game.g.get("state:decisions") and corp is not None:
             return validator, game, corp
         legal = game.legal_actions()
         pars = [a for a in legal if a["type"] == "par" and (a["corporation"] not in scoped) == outside]

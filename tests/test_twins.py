@@ -73,7 +73,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: 120 still with those three the library's, over its parameter operating_track (the title's round track,
 #: required with operating_order: round_track), whose fields (`operating_track.par_groups`) the engine and the
 #: model read from the component it names
-RECORDED = 120
+#: 118 with the decisions owed the library's list state `decisions` (a DSL list state: ordered, bounded in the
+#: model), pending_decision its function, require_decision and resolve_decision its procedures over one new
+#: primitive, next_decision (who acts, and play going on once none is left)
+RECORDED = 118
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -86,7 +89,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
          "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
-         "sellable", "round_track_row_free", "take_round_track_row"]
+         "sellable", "round_track_row_free", "take_round_track_row",
+         "pending_decision", "require_decision", "resolve_decision"]
 
 
 @functools.cache
@@ -140,7 +144,7 @@ def test_the_moved_rules_are_the_librarys(name):
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
-          "bank_buys_this_turn", "track_slot"]
+          "bank_buys_this_turn", "track_slot", "decisions"]
 
 
 @pytest.mark.parametrize("name", STATES)

@@ -383,6 +383,10 @@ class Compiler:
         if isinstance(e, s.Call):
             args = [self.expr(a, scope) for a in e.args]
             args += [f"{_ident(k)}={self.expr(v, scope)}" for k, v in e.kwargs]
+            if isinstance(e.func, s.Member) and isinstance(e.func.obj, s.Name) and e.func.obj.name in self.states \
+                    and self.states[e.func.obj.name].is_list and e.func.obj.name not in scope.locals:
+                # a list state's operation (`decisions.first(E, a)`, `do decisions.append(E, a)`)
+                return f"g.list_{e.func.name}({e.func.obj.name!r}, ({''.join(a + ', ' for a in args)}))"
             if not isinstance(e.func, s.Name):
                 raise EmitError("only named routines can be called", e.span)
             name = e.func.name

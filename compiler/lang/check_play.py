@@ -334,7 +334,7 @@ def _par_prices(title: Title) -> list[Diagnostic]:
                 near = sorted(cells, key=lambda price: (abs(price - item.amount), price))[:2]
                 out.append(error(
                     "E020", f"the par price {item.currency}{item.amount} is no price of the market",
-                    _at(item, prop), help=f"a par price is a cell of the market; the nearest: "
+                    _at(item, prop), help="a par price is a cell of the market; the nearest: "
                                           + ", ".join(f"{item.currency}{p}" for p in sorted(near))))
     return out
 

@@ -413,7 +413,10 @@ class _Builder(Transformer):
         return s.TypeRef(alts, False, self._sp(meta))
 
     def list_type(self, meta, children):
-        return s.TypeRef(children[0].alternatives, True, self._sp(meta))
+        inner = children[0]
+        if inner.parts:  # list[(player, corporation)]: a list state's elements are tuples
+            return s.TypeRef((inner,), True, self._sp(meta))
+        return s.TypeRef(inner.alternatives, True, self._sp(meta))
 
     def map_type(self, meta, children):
         return s.TypeRef(children[1].alternatives, False, self._sp(meta), key=children[0])
@@ -428,16 +431,25 @@ class _Builder(Transformer):
         return s.TypeRef(alts, False, self._sp(meta), is_set=True)
 
     def tuple_type(self, meta, children):
-        return s.TypeRef((), False, self._sp(meta), parts=tuple(str(c) for c in children))
+        return s.TypeRef((), False, self._sp(meta), parts=tuple(children))
+
+    def tuple_part(self, meta, children):
+        return " | ".join(str(c) for c in children)  # a part of several kinds: `player | corporation`
 
     def state_decl(self, meta, children):
         reset = self._pick(children, _Reset)
+        bound = self._pick(children, _Bound)
         strings = self._strings(children[2:])
         type_ = children[1]
-        if len(type_.alternatives) == 1 and isinstance(type_.alternatives[0], s.TypeRef):
+        if len(type_.alternatives) == 1 and isinstance(type_.alternatives[0], s.TypeRef) \
+                and not type_.alternatives[0].parts:
             type_ = type_.alternatives[0]  # set[...]: the type itself, not a one-way union of it
         return s.StateDecl(_key(children[0]), type_, reset.events if reset else (),
-                           strings[0] if strings else None, self._prov(children), self._sp(meta))
+                           strings[0] if strings else None, self._prov(children), self._sp(meta),
+                           bound=bound.count if bound else None)
+
+    def state_bound(self, meta, children):
+        return _Bound(int(children[0]))
 
     def state_reset(self, meta, children):
         return _Reset(tuple(str(c) for c in children))
@@ -853,6 +865,11 @@ class _Range:
 class _Reset:
     def __init__(self, events):
         self.events = events
+
+
+class _Bound:
+    def __init__(self, count):
+        self.count = count
 
 
 # ---------------------------------------------------------------- errors

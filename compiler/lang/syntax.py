@@ -635,16 +635,25 @@ class StateDecl:
     title: str | None
     prov: Provenance
     span: Span = _span()
+    #: a list's `max N`: how many elements the z3 model follows exactly (`compiler.verify.lists`)
+    bound: int | None = None
 
     @property
     def clause_key(self) -> tuple[str, str]:
         return ("state", self.name)
 
     @property
+    def is_list(self) -> bool:
+        """`state NAME: list[(player | corporation, action)] max N`: elements in order, duplicates
+        allowed, read and changed by its operations (`LIST_OPERATIONS`: `NAME.first(a, b)`, `do
+        NAME.append(a, b)`, ...)."""
+        return self.type.is_list
+
+    @property
     def is_flag(self) -> bool:
         """`state NAME: bool`: one truth value, read NAME(), set with `set NAME() = true` (a set whose one
         element is the empty tuple)."""
-        return not self.type.is_set and self.type.alternatives == ("bool",)
+        return not self.type.is_set and not self.type.is_list and self.type.alternatives == ("bool",)
 
     @property
     def is_amount(self) -> bool:
@@ -663,12 +672,20 @@ class StateDecl:
             if key.parts:
                 return key.parts
             return (key.alternatives[0],) if len(key.alternatives) == 1 and isinstance(key.alternatives[0], str) else ()
-        inner = self.type.alternatives[0] if self.type.is_set and len(self.type.alternatives) == 1 else None
+        inner = self.type.alternatives[0] if (self.type.is_set or self.type.is_list) and len(self.type.alternatives) == 1 else None
         if isinstance(inner, TypeRef) and inner.parts:
             return inner.parts
         if isinstance(inner, str):
             return (inner,)
+        if self.type.is_list and self.type.alternatives and all(isinstance(a, str) for a in self.type.alternatives):
+            return (" | ".join(self.type.alternatives),)  # list[player | corporation]: one part of either kind
         return ()
+
+
+#: a list state's operations, `NAME.OP(...)`: each (whether it is a statement, run with `do`, or gives a value;
+#: how many arguments it takes: "parts", one per part of an element, or none)
+LIST_OPERATIONS = {"append": (True, "parts"), "remove": (True, "parts"), "pop": (True, "none"),
+                   "first": (False, "parts"), "contains": (False, "parts"), "length": (False, "none")}
 
 
 @dataclass(frozen=True)

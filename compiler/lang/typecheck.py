@@ -683,7 +683,10 @@ class Checker(ExpressionTypes, EnumValuesRead):
         enums = {clause.decl.name: clause.decl.values for clause in self.title.clauses if isinstance(clause.decl, s.Enum)}
         constants = {v for values in enums.values() for v in values}
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
+        from compiler.lang import liststates
+
         for decl in states.values():
+            self.out.extend(liststates.check_declaration(decl, enums))
             if decl.is_flag and decl.type.key is not None:
                 # `map[player, bool]` read as the flag `bool` is (one truth value), its key dropped
                 self.out.append(error(
@@ -693,7 +696,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
                     help=f"write set[{decl.type.key}] (`set {decl.name}(...) = true` puts an element in it)"))
                 continue
             single = decl.is_flag or (decl.is_amount and decl.type.key is None)  # bool, int, money: one value
-            if not single and (not decl.element or any(k not in kinds and k not in enums for k in decl.element)):
+            if not single and not decl.is_list and (not decl.element or any(k not in kinds and k not in enums for k in decl.element)):
                 self.out.append(error(
                     "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
                             + ", ".join(kinds) + " or values of an enum of the title, or of tuples of them, or a bool, "
@@ -709,6 +712,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
                                         + " (no `reset`: the state lasts the game)"))
         if not states:
             return
+        self.out.extend(liststates.check_uses(self.title, states, enums))
         for clause in self.title.clauses:
             decl = clause.decl
             if not isinstance(decl, (s.Routine, s.Trigger, s.Invariant)):
@@ -716,7 +720,7 @@ class Checker(ExpressionTypes, EnumValuesRead):
             shadowed = {p.name for p in decl.params} if isinstance(decl, s.Routine) else set()
             typed = typed_params(decl)
             for node in _named_calls(decl):
-                if not (node.func.name in states and node.func.name not in shadowed):
+                if not (node.func.name in states and node.func.name not in shadowed) or states[node.func.name].is_list:
                     continue
                 state = states[node.func.name]
                 if len(node.args) != len(state.element) or node.kwargs:

@@ -102,7 +102,7 @@ class Abilities:
         operating_round_start` only while X owes its `assign` decision (asked as the round begins)."""
         if not self.g["round"] == "operating":
             raise IllegalAction(f"{company}'s marker is assigned in an operating round")
-        if str(ability.get("when", "")) == "operating_round_start" and not self.b_pending_decision(company, "assign"):
+        if str(ability.get("when", "")) == "operating_round_start" and not self.call("pending_decision", company, "assign"):
             raise IllegalAction(f"{company}'s marker is assigned as an operating round begins, before anyone operates")
         current = next((m for m in self.g.get("markers", ()) if m[0] == company.id), None)
         stamp = f"{self.g['set']}.{self.g['or']}"
@@ -131,8 +131,8 @@ class Abilities:
         self.j.set(self.g, "assigned_markers", marks)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
         self.j.set(self.g, "markers", tuple(markers) + (marker,))
-        if done == {"hex", "corporation"} and self.b_pending_decision(company, "assign"):
-            self.b_resolve_decision(company, "assign")
+        if done == {"hex", "corporation"} and self.call("pending_decision", company, "assign"):
+            self.call("resolve_decision", company, "assign")
 
     def _marker_assigned_by_player(self, company: Entity) -> bool:
         """Whether X is open, a player owns it, and its marker ability for a player owner names the
@@ -204,7 +204,7 @@ class Abilities:
             if self.g["round"] not in ("stock", "operating"):
                 raise IllegalAction(f"{company} {what} at any time of a stock or an operating round")
         elif when in self.DECISION_WHEN:
-            if not self.b_pending_decision(company, str(ability.get("decision", ""))):
+            if not self.call("pending_decision", company, str(ability.get("decision", ""))):
                 raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation" if when == "sold"
                                     else f"{company} {what} once, as phase {ability.get('phase')} begins")
         key = f"{company.id}:{ability.get('key')}"
@@ -243,7 +243,7 @@ class Abilities:
         self._ability_window(company, ability, "uses its ability")
         self._count_ability_use(company, ability)
         if str(ability.get("when", "")) in self.DECISION_WHEN:
-            self.b_resolve_decision(company, str(ability.get("decision", "")))
+            self.call("resolve_decision", company, str(ability.get("decision", "")))
 
     def b_ability_sold(self, company: Entity) -> None:
         """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when:
@@ -267,7 +267,7 @@ class Abilities:
                 continue  # its uses are spent: a later moment owes nothing
             if ability.get("removed_on") is not None and self._phase_at_least(str(ability["removed_on"])):
                 continue
-            self.b_require_decision(company, str(ability["decision"]))
+            self.call("require_decision", company, str(ability["decision"]))
 
     def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
@@ -592,7 +592,7 @@ class Abilities:
         if decider is None or decider.kind != "player" or not self.b_deck():
             return
         self.j.set(self.g, "card_offers", tuple(self.g.get("card_offers", ())) + ((corp.id, decider.id, bool(required)),))
-        self.b_require_decision(decider, str(action))
+        self.call("require_decision", decider, str(action))
 
     def b_operating_order(self) -> list[Entity]:
         """operating_order(): the companies of the current (or last) operating round, in their order."""
@@ -636,7 +636,7 @@ class Abilities:
         offers.remove(offer)
         self.j.set(self.g, "card_offers", tuple(offers))
         if not any(o[1] == player.id for o in offers):
-            self.b_resolve_decision(player, str(action))
+            self.call("resolve_decision", player, str(action))
         if key is not None and str(key) != "none":
             self.emit("card_picked", corp, str(key), offer[2])
 

@@ -588,7 +588,7 @@ class Auctions:
         title's `par` hands over the president's certificate)."""
         for child in item.get("children", []) or []:
             if child.get("president_of") is not None:
-                self.b_require_decision(player, "par")
+                self.call("require_decision", player, "par")
         grant = item.get("grants")
         for child in item.get("children", []) or []:
             grant = grant or child.get("grants")

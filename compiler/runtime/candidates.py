@@ -772,12 +772,12 @@ class Candidates:
                     out.append({"type": "place_token", **who, "city": track.node_id(ref)})
             return out
         swap = self._station_swap(entity) if entity.kind == "corporation" else None
-        if swap is not None and self.board is not None and self.b_pending_decision(entity, "place_token"):
+        if swap is not None and self.board is not None and self.call("pending_decision", entity, "place_token"):
             return [{"type": "place_token", **who, "city": track.node_id(ref)} for ref in self.board.tokens_of(swap[1])]
-        if self.board is not None and self.b_pending_decision(entity, "place_token") and self._home_chosen(entity):
+        if self.board is not None and self.call("pending_decision", entity, "place_token") and self._home_chosen(entity):
             return [spot.action(entity.id) for spot in self._open_cities(entity)]
         again = (self.g.get("retoken") or {}).get(entity.id)
-        if again is not None and self.board is not None and self.b_pending_decision(entity, "place_token"):
+        if again is not None and self.board is not None and self.call("pending_decision", entity, "place_token"):
             # a token a first tile took up goes back into a city of its hex (`token_city_on_first_lay`)
             return [{"type": "place_token", **who, "city": self.board.city_id(ref)}
                     for ref in self.board.nodes() if ref[0] == again and self.board.node(ref).kind == "city"]

@@ -2,7 +2,8 @@
 
 `call` (a DSL routine or a builtin by name), `name` (a bare name: a title property, a component, a
 collection, a builtin value), `card_records` (the train cards and phases as records), `among`, the declared
-states (`state_has`, `state_set`, `state_amount`, `state_put`, `_reset_states`), `attr`, `component_attr`
+states (`state_has`, `state_set`, `state_amount`, `state_put`, `_reset_states`; a list's `list_first`,
+`list_contains`, `list_length`, `list_append`, `list_remove`, `list_pop`), `attr`, `component_attr`
 and `set_attr` (`obj.name` in the DSL) and `emit` (a trigger's event). A mixin of `GameBase`
 (compiler/runtime/game.py), which it never imports.
 """
@@ -212,7 +213,7 @@ class DslSupport:
         for key in self._state_keys_reset(moment):
             held = g.get(key)
             if held:
-                self.j.set(g, key, {} if isinstance(held, dict) else frozenset())
+                self.j.set(g, key, {} if isinstance(held, dict) else () if isinstance(held, tuple) else frozenset())
 
     #: (the `STATES` table, a moment) -> the keys in `g` of the declared states reset then, in the table's order
     _RESET_KEYS: dict[tuple[int, str], tuple[dict, tuple[str, ...]]] = {}
@@ -228,6 +229,50 @@ class DslSupport:
             kept = self._RESET_KEYS[(id(states), moment)] = (
                 states, tuple(f"state:{name}" for name, resets in states.items() if moment in resets))
         return kept[1]
+
+    # -- declared list states (`state NAME: list[...] max N`): a tuple in `g`, its elements in order, each
+    # flat: an entity part as its kind and id, another part as it is (`("corporation", "B&O", "discard_train")`)
+
+    @staticmethod
+    def _list_element(parts: tuple) -> tuple:
+        out: list = []
+        for p in parts:
+            if isinstance(p, Entity):
+                out += (p.kind, p.id)
+            else:
+                out.append(p)
+        return tuple(out)
+
+    def list_first(self, name: str, parts: tuple) -> bool:
+        """`NAME.first(a, b)`: whether (a, b) is the list's first element."""
+        held = self.g.get(f"state:{name}", ())
+        return bool(held) and held[0] == self._list_element(parts)
+
+    def list_contains(self, name: str, parts: tuple) -> bool:
+        """`NAME.contains(a, b)`: whether (a, b) is one of the list's elements."""
+        return self._list_element(parts) in self.g.get(f"state:{name}", ())
+
+    def list_length(self, name: str, parts: tuple = ()) -> int:
+        """`NAME.length()`: how many elements the list holds."""
+        return len(self.g.get(f"state:{name}", ()))
+
+    def list_append(self, name: str, parts: tuple) -> None:
+        """`do NAME.append(a, b)`: (a, b) comes last (a new tuple: the journal keeps the old one)."""
+        self.j.set(self.g, f"state:{name}", self.g.get(f"state:{name}", ()) + (self._list_element(parts),))
+
+    def list_remove(self, name: str, parts: tuple) -> None:
+        """`do NAME.remove(a, b)`: the first element that is (a, b) leaves the list (none there: nothing)."""
+        held = self.g.get(f"state:{name}", ())
+        element = self._list_element(parts)
+        if element in held:
+            at = held.index(element)
+            self.j.set(self.g, f"state:{name}", held[:at] + held[at + 1:])
+
+    def list_pop(self, name: str, parts: tuple = ()) -> None:
+        """`do NAME.pop()`: the first element leaves the list (an empty list stays empty)."""
+        held = self.g.get(f"state:{name}", ())
+        if held:
+            self.j.set(self.g, f"state:{name}", held[1:])
 
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:

@@ -951,7 +951,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if self.g["finished"]:
             raise IllegalAction("the game is over", rule=self.DATA.rules.get("property game_end"))
         kind = self.action_name(action)
-        pending = self.g.get("pending")
+        pending = self.g.get("state:decisions")
         if pending and kind != pending[0][2]:
             # a takeover's station choice (a pending `place_token`) may be declined with `pass`, and a
             # decision the title lists in `declinable_decisions`
@@ -1003,7 +1003,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         before it means the company laid no track. The caller's transaction undoes the passes if the
         action is then refused."""
         current = self.g.get("step")
-        if self.g["round"] != "operating" or self.g.get("pending") or current is None:
+        if self.g["round"] != "operating" or self.g.get("state:decisions") or current is None:
             return
         if kind in STEP_ACTIONS.get(current, (current,)):
             return  # an action of the current step passes nothing (a step before it that has it too, neither)
@@ -1046,7 +1046,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                 return
             entity = self.current_entity()
             if (self.g["round"] == "operating" and isinstance(entity, Entity) and entity.kind == "corporation"
-                    and not self.g.get("pending") and self._in_receivership(entity)):
+                    and not self.g.get("state:decisions") and self._in_receivership(entity)):
                 self._dispatch(self._receivership_action(entity))  # no president decides: the rules do
                 self._end_turn_if_closed()
                 continue
@@ -1064,7 +1064,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
                                           if self.corp[c.id]["par"] is not None)):
                 return
             if (self.g["round"] == "operating" and entity.kind in ("corporation", "minor")
-                    and not self.g.get("pending") and self.g.get("step") is not None):
+                    and not self.g.get("state:decisions") and self.g.get("step") is not None):
                 if self._step_held(entity):
                     return
                 who = {"entity": entity.id, "entity_type": self.entity_type(entity)}

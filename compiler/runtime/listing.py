@@ -320,7 +320,7 @@ class Listing(Candidates):
         entity = self.current_entity()
         if entity is None:
             return
-        pending = self.g.get("pending")
+        pending = self.g.get("state:decisions")
         names = self._listed_names(pending[0][2] if pending else None)
         if pending and entity.kind == "corporation" and self._station_swap(entity) is not None \
                 and pending[0][2] == "place_token" and "pass" in self.ACTION_PARAMS:
@@ -477,7 +477,7 @@ class Listing(Candidates):
     def _later_step_kinds(self, entity: Entity, names: Iterable[str] | None = None) -> frozenset[str]:
         """The actions of the steps after the operating company's current one (left out while its
         pass is legal, `_step_passable`): empty outside its turn, or where none of `names` is one of them."""
-        if self.g["round"] != "operating" or self.g.get("pending") or self.g.get("operating") != entity.id:
+        if self.g["round"] != "operating" or self.g.get("state:decisions") or self.g.get("operating") != entity.id:
             return frozenset()
         steps, current = self._steps(), self.g.get("step")
         if current not in steps:
@@ -539,7 +539,7 @@ class Listing(Candidates):
         decision is pending, kept for each. With `probing` (a listing that asks the probes), less those
         whose round probe refuses this round (`_round_refused`): the probe would refuse each of them."""
         names = tuple(names)
-        round_now, pending = self.g["round"], bool(self.g.get("pending"))
+        round_now, pending = self.g["round"], bool(self.g.get("state:decisions"))
         key = (type(self), names, round_now, etype_of, entity.kind, pending, probing)
         shaped = self._SHAPED.get(key)
         if shaped is not None:
@@ -925,7 +925,7 @@ class Listing(Candidates):
         if opening is False:
             g = self.g
             opening = None
-            if not g["finished"] and not g.get("pending"):
+            if not g["finished"] and not g.get("state:decisions"):
                 acting = self.current_entity()
                 steps: tuple[str, ...] = ()
                 current = None
@@ -948,7 +948,7 @@ class Listing(Candidates):
         g = self.g
         kind = kind or self.action_name(action)
         # (in the listing's state, `opening`, the game goes on and no decision is pending)
-        if opening is None and (g["finished"] or g.get("pending")):
+        if opening is None and (g["finished"] or g.get("state:decisions")):
             return None
         if f"action:{kind}" not in self.ROUTINES:
             return None

@@ -514,37 +514,28 @@ class OperatingRound:
             self._owe_ability_decisions(company, "phase_start", str(phase["key"]))  # `when: phase_start`
         for corp in self.corporations:
             if self.b_limit_trains(corp) > self.call("train_limit", corp):
-                self.b_require_decision(corp, "discard_train")
+                self.call("require_decision", corp, "discard_train")
 
-    # pending decisions: an entity out of turn must act before play goes on
+    # pending decisions: an entity out of turn must act before play goes on (the library's list state
+    # `decisions`, each element (kind, id, action); require_decision, resolve_decision its procedures)
 
     def _declinable_pending(self) -> bool:
         """Whether the first pending decision is of an action the title lists in `declinable_decisions`:
         its owner may then `pass` instead, which takes the decision without doing it."""
-        pending = self.g.get("pending")
+        pending = self.g.get("state:decisions")
         return bool(pending) and pending[0][2] in [str(a) for a in self.DATA.properties.get("declinable_decisions") or ()]
 
-    def b_require_decision(self, entity: Entity, action: str) -> None:
-        """require_decision(E, a): E must take action a (e.g. discard_train) before play goes on."""
-        pending = tuple(self.g.get("pending", ()))
-        key = (entity.kind, entity.id, action)
-        if key not in pending:
-            self.j.set(self.g, "pending", pending + (key,))
-
-    def b_pending_decision(self, entity: Entity, action: str) -> bool:
-        """pending_decision(E, a): whether E owes decision a now (the first one pending)."""
-        pending = self.g.get("pending", ())
-        return bool(pending) and pending[0] == (entity.kind, entity.id, action)
-
-    def b_resolve_decision(self, entity: Entity, action: str) -> None:
-        """resolve_decision(E, a): E's decision a is taken."""
-        pending = tuple(p for p in self.g.get("pending", ()) if p != (entity.kind, entity.id, action))
-        self.j.set(self.g, "pending", pending)
-        if not pending and self.g.get("after_decisions") == "operating_round_end":
+    def b_next_decision(self) -> None:
+        """next_decision(): the decisions owed (the library's list state `decisions`) have changed: the first
+        one's entity acts (`current_entity`); where none is left and the decisions were asked at the end of
+        an operating round or before its first company operates, play goes on there."""
+        if self.g.get("state:decisions"):
+            return
+        if self.g.get("after_decisions") == "operating_round_end":
             # the decisions asked at the end of an operating round are taken: play goes on
             self.j.set(self.g, "after_decisions", None)
             self._after_operating_round()
-        elif not pending and self.g.get("after_decisions") == "operating_order_set":
+        elif self.g.get("after_decisions") == "operating_order_set":
             # the decisions asked before the first company operates are taken: the round begins
             self.j.set(self.g, "after_decisions", None)
             self._next_corporation()
@@ -606,7 +597,7 @@ class OperatingRound:
         self._round_start_homes(order)
         # the order is known: its triggers may ask the players for decisions, taken before anyone operates
         self.emit("operating_order_set")
-        if self.g.get("pending"):
+        if self.g.get("state:decisions"):
             self.j.set(self.g, "after_decisions", "operating_order_set")
             return
         self._next_corporation()
@@ -901,7 +892,7 @@ class OperatingRound:
         self.j.set(self.g, "operating", None)
         if not self.g["finished"]:
             self.emit("operating_round_end")
-            if self.g.get("pending"):
+            if self.g.get("state:decisions"):
                 self.j.set(self.g, "after_decisions", "operating_round_end")
                 return
         self._after_operating_round()
@@ -1003,7 +994,7 @@ class OperatingRound:
         if swaps > 0 and board.tokens_of(owned.id) and self.call("tokens_left", owner) > 0:
             self.j.set(self.g, "station_swaps", tuple(self.g.get("station_swaps", ()))
                        + ((owner.id, owned.id, swaps),))
-            self.b_require_decision(owner, "place_token")
+            self.call("require_decision", owner, "place_token")
 
     def b_stack_charter(self, owner: Entity, owned: Entity, usable: bool) -> None:
         """stack_charter(O, C, usable): C's charter goes under O's: the components C collected (mines)
@@ -1069,14 +1060,14 @@ class OperatingRound:
         swaps.remove((owner.id, owned, left))
         self.j.set(self.g, "station_swaps", tuple(swaps))
         self._remove_stations(self.entity("corporation", owned))
-        self.b_resolve_decision(owner, "place_token")
+        self.call("resolve_decision", owner, "place_token")
         if self._station_swap(owner) is not None:
-            self.b_require_decision(owner, "place_token")
+            self.call("require_decision", owner, "place_token")
 
     def _decline_station_swap(self, owner: Entity) -> bool:
         """`pass` while a takeover's station choice is pending: the rest are not replaced."""
         swap = self._station_swap(owner)
-        pending = self.g.get("pending")
+        pending = self.g.get("state:decisions")
         if swap is None or not pending or pending[0] != (owner.kind, owner.id, "place_token"):
             return False
         self._end_station_swap(owner, swap[1], swap[2])

@@ -114,7 +114,7 @@ def explain(game) -> Stall:
     refusals = tuple(
         Refusal(action, len(found), found[0], reason, rule, at, gap)
         for (action, reason, rule, at, gap), found in groups.items())
-    pending = game.g.get("pending")
+    pending = game.g.get("state:decisions")
     return Stall(
         entity=f"{entity.kind} {entity.id}" if entity is not None else None,
         round=_round(game),

@@ -644,7 +644,7 @@ class StockRound:
     def current_entity(self) -> Entity | None:
         if self.g["finished"]:
             return None
-        pending = self.g.get("pending")
+        pending = self.g.get("state:decisions")
         if pending:
             kind, key, _ = pending[0]
             return self.entity(kind, key)
@@ -671,10 +671,10 @@ class StockRound:
         if self._decline_station_swap(entity):
             return
         if self._declinable_pending():
-            kind, key, owed = self.g["pending"][0]
+            kind, key, owed = self.g["state:decisions"][0]
             if (kind, key) != (entity.kind, entity.id):
                 raise IllegalAction(f"{key} must first {owed.replace('_', ' ')}")
-            self.b_resolve_decision(entity, owed)  # declined: what was owed is not done
+            self.call("resolve_decision", entity, owed)  # declined: what was owed is not done
             return
         if self.g["round"] == "draft":
             self._draft_pass(entity)

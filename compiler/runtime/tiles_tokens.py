@@ -47,7 +47,7 @@ class TilesAndTokens:
     def b_check_home_choice(self, corp: Entity, city: str) -> "track.TokenSpot":
         """check_home_choice(C, city): the spot if C, owing the choice of its home station, may take it
         in `city` (any open city slot; no route needed). Refused (IllegalAction) otherwise."""
-        if not self.b_pending_decision(corp, "place_token") or not self._home_chosen(corp):
+        if not self.call("pending_decision", corp, "place_token") or not self._home_chosen(corp):
             raise IllegalAction(f"{corp} does not choose a home station now")
         return track.check_token(self._need_board(), corp.id, str(city), home=True)
 
@@ -524,7 +524,7 @@ class TilesAndTokens:
                 holder = self.find(company)
                 self.j.set(self.corp[holder.id], "tokens", self.corp[holder.id]["tokens"] - 1)
                 waiting[company] = hex_id
-                self.b_require_decision(holder, "place_token")
+                self.call("require_decision", holder, "place_token")
         self.j.set(self.g, "retoken", waiting)
 
     def b_check_retoken(self, corp: Entity, city: str) -> "track.TokenSpot":
@@ -532,7 +532,7 @@ class TilesAndTokens:
         (`token_city_on_first_lay: owner_chooses`) and `city` is a city of that hex with a free circle
         for it. Refused (IllegalAction) otherwise."""
         hex_id = (self.g.get("retoken") or {}).get(corp.id)
-        if hex_id is None or not self.b_pending_decision(corp, "place_token"):
+        if hex_id is None or not self.call("pending_decision", corp, "place_token"):
             raise IllegalAction(f"{corp} has no token to place again")
         spot = track.check_token(self._need_board(), corp.id, str(city), home=True)
         if spot.hex != hex_id:
@@ -598,7 +598,7 @@ class TilesAndTokens:
             return
         if self._home_chosen(corp):
             # the company chooses its home city now (check_home_choice); play waits for it
-            self.b_require_decision(corp, "place_token")
+            self.call("require_decision", corp, "place_token")
             return
         home = self._home_node(corp)
         if home[0] in {h for h, _ in self.board.tokens_of(corp.id)}:

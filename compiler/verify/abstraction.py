@@ -16,6 +16,7 @@ import z3
 from compiler.runtime.entities import BANK as RT_BANK
 from compiler.runtime.entities import Entity
 from compiler.runtime.game import GameBase
+from compiler.verify.lists import abstract as abstract_list
 from compiler.verify.model import (
     BANK,
     DEPOT,
@@ -382,7 +383,7 @@ def scope_exact(game: Any, model: Model) -> bool:
             return False  # the model has no closed corporations (see `check`)
         if [(c.id, c.percent, bool(c.president)) for c in game.certs_of[corp.id]] not in _layouts(model, corp):
             return False  # a share layout the model does not know
-    if game.g.get("pending"):
+    if game.g.get("state:decisions"):
         # a founding under way of a corporation outside the scope (1880 VI.6: its par set, its
         # president's certificate still with its unsold ones, the founder's choice of its size
         # pending): the decision pending is of that corporation, which the model has no variables for
@@ -459,6 +460,8 @@ def _states_plan(model: Model) -> list[tuple[str, list[tuple[str, tuple[str, ...
     if plan is None:
         plan = []
         for decl in model.states():
+            if decl.is_list:
+                continue  # (`abstract_state` reads a list: `compiler.verify.lists.abstract`)
             try:
                 elements = model.state_elements(decl)
             except Unsupported:
@@ -535,16 +538,7 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     out["round"] = ROUNDS.index(g["round"]) if g["round"] in ROUNDS else -1
     out["stock_rounds"] = g["stock_rounds"]
     out["step"] = STEPS.index(g["step"]) + 1 if g["step"] in STEPS else 0
-    pending = g.get("pending") or ()
-    out["pending"] = bool(pending)
-    if pending:
-        kind, key, action = pending[0]
-        # a minor's decision is outside the model's actors: nobody it knows
-        out["pending_entity"] = (model.entity(kind, key) if kind != "minor" else None) or NONE
-        out["pending_action"] = model.vars.action_code(action)
-    else:
-        out["pending_entity"] = NONE
-        out["pending_action"] = 0
+    # (the decisions owed: the library's list state `decisions`, below)
     operating = g["operating"]
     out["operating"] = (model.entity("corporation", operating) or NONE) if operating else NONE
     acting = game.current_entity()
@@ -562,6 +556,9 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
         for name, ids in elements:
             # (an amount's: its number, 0 where none was set)
             out[name] = held.get(ids, 0) if isinstance(held, dict) else ids in held
+    for decl in model.states():
+        if decl.is_list and decl.bound:  # a list state: its length and slots
+            out.update(abstract_list(model, decl, g.get(f"state:{decl.name}", ()), model.entity))
     if model.cards is not None:  # (the cubes on each card: the library's state `cubes`, above)
         for c in model.corporations:
             key = g.get("cards", {}).get(c.id)

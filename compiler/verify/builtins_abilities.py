@@ -288,7 +288,7 @@ class AbilityBuiltins:
         decider = IF(AND(self.tr.eq(pres, None), stock), st["acting"], pres)
         asked = AND(OR(*[ent_is(m, decider, p) for p in m.players]), NOT(self.oracle(ctx, "deck_empty", ())))
         sub = ctx.fork(asked)
-        self.b_require_decision(sub, decider, action)
+        self.tr.call("require_decision", [decider, action], {}, sub)  # the library's
         ctx.state = sub.state
 
     def b_pick_card(self, ctx: Ctx, player: Any, corp: Any, card: Any, action: Any) -> None:
@@ -314,7 +314,7 @@ class AbilityBuiltins:
             cubes = self.cubes_var(ctx, c)
             ctx.state[cubes] = IF(when, self.card_uses(ctx, index), ctx.state[cubes])
         last = ctx.fork(NOT(self.oracle(ctx, "more_offers", offer)))
-        self.b_resolve_decision(last, player, action)
+        self.tr.call("resolve_decision", [player, action], {}, last)  # the library's
         ctx.state = last.state
         ctx.shared.calls.add("emit:card_picked")
 

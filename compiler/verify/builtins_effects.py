@@ -9,6 +9,8 @@ from typing import Any
 import z3
 
 from compiler.runtime.entities import exchange_sets
+from compiler.verify.lists import decision_vars, front, pop_decision
+from compiler.verify.lists import operation as list_operation
 from compiler.verify.model import (
     BANK,
     DEPOT,
@@ -518,10 +520,10 @@ class EffectBuiltins:
     def b_end_turn(self, ctx: Ctx, corp: Any) -> None:
         self.turn_over(ctx)
 
-    def declines(self, ctx: Ctx, entity: Any) -> Any:
+    def declines(self, ctx: Ctx, entity: Any) -> tuple[Any, Any]:
         """As GameBase._dispatch and b_pass_turn: whether a `pass` by `entity` declines the decision it
-        owes (the first pending): one of the title's `declinable_decisions`, or a takeover's choice of the
-        stations to replace (a `place_token` owed while the runtime records a station swap, outside the
+        owes (the first pending), (as one of the title's `declinable_decisions`, as a takeover's choice of the
+        stations to replace: a `place_token` owed while the runtime records a station swap, outside the
         model: an oracle asked once a translation, which the validator reads from the engine)."""
         m = self.m
         st = ctx.state
@@ -529,6 +531,7 @@ class EffectBuiltins:
         ctx.shared.reads.add("property", "declinable_decisions", listed)
         codes = [m.vars.action_code(a) for a in listed]
         e = self.ent(entity)
+        owed, owing, owed_action = front(m, st)  # the first decision owed (the library's list `decisions`)
         swapping = []
         swaps = m.prop_value("takeover_token_swaps")
         ctx.shared.reads.add("property", "takeover_token_swaps", swaps)
@@ -538,17 +541,24 @@ class EffectBuiltins:
                 found = ctx.shared.cached.get(key)
                 if found is None:
                     found = ctx.shared.cached[key] = self.oracle(ctx, "station_swap_open", (c.id,))
-                swapping.append(AND(e == m.z(c), st["pending_action"] == m.vars.action_code("place_token"), found))
-        return AND(st["pending"], st["pending_entity"] == e,
-                   OR(*[st["pending_action"] == code for code in codes], *swapping))
+                swapping.append(AND(e == m.z(c), owed_action == m.vars.action_code("place_token"), found))
+        return AND(owed, owing == e, OR(*[owed_action == code for code in codes])), AND(owed, owing == e, OR(*swapping))
 
     def b_pass_turn(self, ctx: Ctx, entity: Any) -> None:
-        declining = self.declines(ctx, entity)
+        listed, swap = self.declines(ctx, entity)
+        declining = OR(listed, swap)
         if truth(declining) is not False:
-            # the decision is taken without being done (a takeover's other stations leave the map, outside
-            # the model): nothing else of a pass
-            sub = ctx.fork(declining)
-            self.b_resolve_decision(sub, entity, None)
+            # the decision is taken without being done, nothing else of a pass: a takeover's other stations
+            # leave the map, and a further choice of the owner's may be owed next (outside the model: the
+            # decisions and who acts are the runtime's to say, GameBase._decline_station_swap); one the
+            # title lists, the first owed is the entity's: resolve_decision of it
+            if truth(swap) is not False:
+                sub = ctx.fork(swap)
+                sub.havoc(decision_vars(self.m) + ["acting"])
+                ctx.state = sub.state
+            sub = ctx.fork(AND(listed, NOT(swap)))
+            pop_decision(self.tr, sub)
+            self.b_next_decision(sub)
             ctx.state = sub.state
             rest = ctx.fork(NOT(declining))
             self.pass_turn(rest, entity)
@@ -616,7 +626,7 @@ class EffectBuiltins:
         ctx.shared.calls.add("emit:phase_start")
         for event in m.phases[index].get("events") or []:
             ctx.shared.calls.add(f"emit:{event}")
-        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+        ctx.havoc(decision_vars(m) + ["acting"])
 
     def b_close_private(self, ctx: Ctx, item: Any) -> None:
         m = self.m
@@ -645,15 +655,6 @@ class EffectBuiltins:
             out.append(AND(self.tr.ent_is(e, x), OR(*held, elsewhere)))
         return OR(*out)
 
-    def b_require_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
-        st = ctx.state
-        code = self.m.vars.action_code(str(action))
-        fresh = NOT(st["pending"])
-        st["pending_entity"] = IF(AND(ctx.path, fresh), self.ent(entity), st["pending_entity"])
-        st["pending_action"] = IF(AND(ctx.path, fresh), code, st["pending_action"])
-        st["acting"] = IF(AND(ctx.path, fresh), self.ent(entity), st["acting"])
-        st["pending"] = IF(ctx.path, True, st["pending"])
-
     def b_use_ability(self, ctx: Ctx, company: Any, key: Any) -> None:
         """As GameBase.b_use_ability: refused where the company has no ability of that key, as the runtime
         refuses it; the uses counted are the runtime's record, not modelled (its other refusals are left
@@ -663,9 +664,12 @@ class EffectBuiltins:
                   if any(a.get("kind") == "ability" and a.get("key") == str(key) for a in data.get("children") or ())]
         e = self.ent(company)
         ctx.require(OR(*[e == self.m.z(x) for x in having]) if having else z3.BoolVal(False))
-        if any(a.get("kind") == "ability" and a.get("key") == str(key) and str(a.get("when", "")) in ("sold", "phase_start")
-               for x in self.m.privates for a in self.m.data.get(x, {}).get("children") or ()):
-            self.b_resolve_decision(ctx, company, None)
+        decisions = {str(a.get("decision", "")) for x in self.m.privates for a in self.m.data.get(x, {}).get("children") or ()
+                     if a.get("kind") == "ability" and a.get("key") == str(key) and str(a.get("when", "")) in ("sold", "phase_start")}
+        if len(decisions) == 1:
+            self.tr.call("resolve_decision", [company, decisions.pop()], {}, ctx)  # the library's
+        elif decisions:
+            ctx.havoc(decision_vars(self.m) + ["acting"])  # (one of several: the runtime's ability says which)
 
     def b_ability_sold(self, ctx: Ctx, company: Any) -> None:
         """As GameBase.b_ability_sold: a private sold to a corporation owes the `decision` of each ability
@@ -677,13 +681,28 @@ class EffectBuiltins:
                 if a.get("kind") == "ability" and str(a.get("when", "")) == "sold" and a.get("decision"):
                     owed = ctx.fresh("ability_decision_owed", "bool")
                     sub = ctx.fork(AND(e == m.z(x), owed))
-                    self.b_require_decision(sub, m.z(x), str(a["decision"]))
+                    self.tr.call("require_decision", [m.z(x), str(a["decision"])], {}, sub)  # the library's
                     ctx.state.update(sub.state)
 
-    def b_resolve_decision(self, ctx: Ctx, entity: Any, action: Any) -> None:
-        """The decision is taken: the next one pending (if any) comes first, and
-        whoever acts next is the runtime's to say."""
-        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+    def list_operation(self, e: Any, ctx: Ctx) -> Any:
+        """`NAME.OP(args)` of a list state (`compiler.verify.lists`); Unsupported for any other call of what is
+        not a name."""
+        return list_operation(self.tr, e, ctx)
+
+    def owed_other(self, state: dict[str, Any], code: int) -> Any:
+        """Whether a decision is owed (the first of the library's list `decisions`) of another action than
+        the one of `code`: the runtime's dispatch refuses every other action then."""
+        owed, _, action = front(self.m, state)
+        return AND(owed, action != code)
+
+    def b_next_decision(self, ctx: Ctx) -> None:
+        """As GameBase.b_next_decision: the decisions owed (the library's list `decisions`) have changed: the
+        first one's entity acts; with none left, whoever acts next is the runtime's to say (play goes on
+        where the decisions interrupted it: the round machinery's)."""
+        owed, owing, _ = front(self.m, ctx.state)
+        sub = ctx.fork(NOT(owed))
+        sub.havoc(["acting"])
+        ctx.state["acting"] = IF(AND(ctx.path, owed), owing, sub.state["acting"])
 
     def b_bid_placed(self, ctx: Ctx, player: Any) -> None:
         """As GameBase.b_bid_placed: the turn passes on (the round machinery's, which the model havocs)."""

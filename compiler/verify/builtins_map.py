@@ -9,6 +9,7 @@ from typing import Any
 import z3
 
 from compiler.lang import syntax as s
+from compiler.verify.lists import decision_vars
 from compiler.verify.model import (
     BANK,
     NONE,
@@ -344,8 +345,8 @@ class MapBuiltins:
         hex and its corporation are named, which the markers outside the model
         decide: as `resolve_decision`, whoever is pending and acts next is then
         the runtime's to say."""
-        sub = ctx.fork(self.b_pending_decision(ctx, company, "assign"))
-        names = ["pending", "pending_entity", "pending_action", "acting"]
+        sub = ctx.fork(self.tr.call("pending_decision", [company, "assign"], {}, ctx))  # the library's
+        names = decision_vars(self.m) + ["acting"]
         sub.havoc(names)
         for name in names:
             ctx.state[name] = sub.state[name]
@@ -388,7 +389,7 @@ class MapBuiltins:
             home = self.m.data[c].get("home")
             ctx.shared.reads.add("corporation", f"{c.id}.home", home)
             chooses.append(AND(cond, home == "chosen_on_float"))
-        ctx.require(AND(self.b_pending_decision(ctx, corp, "place_token"), OR(*chooses)))
+        ctx.require(AND(self.tr.call("pending_decision", [corp, "place_token"], {}, ctx), OR(*chooses)))
         return Opaque("a chosen home station")
 
     def b_row_after_marker(self, ctx: Ctx) -> Any:
@@ -427,7 +428,7 @@ class MapBuiltins:
     def b_check_retoken(self, ctx: Ctx, corp: Any, city: Any) -> Any:
         """As GameBase.b_check_retoken: refused unless the corporation owes the placing again of a token
         (`pending_decision`); which hex and city is the map's, outside the model."""
-        ctx.require(self.b_pending_decision(ctx, corp, "place_token"))
+        ctx.require(self.tr.call("pending_decision", [corp, "place_token"], {}, ctx))
         return Opaque("a token placed again")
 
     def b_subsidise_track(self, ctx: Ctx, corp: Any, cost: Any) -> None:

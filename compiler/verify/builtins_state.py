@@ -9,6 +9,7 @@ from typing import Any, Callable
 import z3
 
 from compiler.runtime.game import COMBINED_STEPS
+from compiler.verify.lists import decision_vars
 from compiler.verify.model import (
     BANK,
     DEPOT,
@@ -662,7 +663,7 @@ class StateBuiltins:
     def b_swap_station(self, ctx: Ctx, owner: Any, city: Any) -> None:
         """As GameBase.b_swap_station: a station changes hands on the map (not modelled) and the decision
         may end: whoever acts next is the runtime's to say."""
-        ctx.havoc(["pending", "pending_entity", "pending_action", "acting"])
+        ctx.havoc(decision_vars(self.m) + ["acting"])
 
     def b_take_over_stations(self, ctx: Ctx, owner: Any, owned: Any, swaps: Any) -> None:
         """As GameBase.b_take_over_stations: stations are outside the model; whether the owner's president now
@@ -672,7 +673,7 @@ class StateBuiltins:
             return
         owed = self.oracle(ctx, "station_choice_owed", ("take_over_stations",), "bool")
         sub = ctx.fork(AND(owed, self.tr.cmp(">", swaps, 0)))
-        self.b_require_decision(sub, owner, "place_token")
+        self.tr.call("require_decision", [owner, "place_token"], {}, sub)  # the library's
         ctx.state = sub.state
 
     def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, usable: Any) -> None:
@@ -935,11 +936,6 @@ class StateBuiltins:
             assert item is not None
             out = IF(AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{x.id}"])), m.z(x), out)
         return out
-
-    def b_pending_decision(self, ctx: Ctx, entity: Any, action: Any) -> Any:
-        st = ctx.state
-        code = self.m.vars.action_code(str(action))
-        return AND(st["pending"], st["pending_entity"] == self.ent(entity), st["pending_action"] == code)
 
     def b_route_revenue(self, ctx: Ctx, corp: Any, routes: Any) -> Any:
         v = ctx.fresh("route_revenue")

@@ -1207,16 +1207,21 @@ class StateVars:
         # the round machinery
         for c in model.corporations:
             add(f"revenue:{c.id}", "int", "turn")
-        for name in ("round", "stock_rounds", "step", "pending_action"):
+        for name in ("round", "stock_rounds", "step"):
             add(name, "int", "turn")
-        for name in ("operating", "acting", "pending_entity"):
+        for name in ("operating", "acting"):
             add(name, "ent", "turn")
-        for name in ("sold", "acted", "pending"):
+        for name in ("sold", "acted"):
             add(name, "bool", "turn")
         # the title's declared states: a truth value per element; one with a lifetime is round bookkeeping
         # (havocked where the round machinery moves on, which covers its reset), one for the game changes
         # only where a rule sets it
         for decl in model.states():
+            if decl.is_list:  # its length and slots (`compiler.verify.lists`)
+                from compiler.verify.lists import variables
+                for name, sort in variables(decl):
+                    add(name, sort, "turn" if decl.reset_on else "game")
+                continue
             try:
                 elements = model.state_elements(decl)
             except Unsupported:
@@ -1276,8 +1281,6 @@ class StateVars:
         for name in ("stock_rounds",):
             if want(name):
                 out.append(state[name] >= 0)
-        if want("pending_action"):
-            out.append(state["pending_action"] >= 0)
         if want("acting"):
             out.append(z3.Or([state["acting"] == a for a in actors]))
             # a corporation acts only in its operating turn, floated
@@ -1285,8 +1288,11 @@ class StateVars:
                 floated = context.get(f"floated:{c.id}") if context is not None else state.get(f"floated:{c.id}")
                 if floated is not None:
                     out.append(z3.Implies(state["acting"] == m.z(c), floated))
-        if want("pending_entity"):
-            out.append(z3.Or([state["pending_entity"] == a for a in actors]))
+        # (the decisions owed: the library's list state `decisions`, below)
+        for decl in m.states():
+            if decl.is_list and decl.bound:
+                from compiler.verify.lists import domain
+                out += domain(m, decl, {**(context or {}), **state}, lambda name: name in state and want(name))
         for x in m.minors:
             # a minor is the bank's until drafted, then its owner's (a player's or a corporation's; one
             # outside the scope is elsewhere)

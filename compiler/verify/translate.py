@@ -47,10 +47,13 @@ from typing import Any
 
 import z3
 
+from compiler.verify.lists import length_var
+from compiler.verify.lists import variables as list_variables
 from compiler.verify.model import (
     AUCTION,
     BANK,
     DEPOT,
+    NONE,
     ROUNDS,
     Ent,
     GapError,
@@ -371,7 +374,11 @@ def initial_state(tr: Translator, reads: Reads, axioms: list[Any] | None = None)
         for c in m.corporations:
             state[f"collected:{kind}@{c.id}"] = z3.IntVal(0)
     for decl in m.states():
-        # the declared states start empty, as the engine's (an amount: 0)
+        # the declared states start empty, as the engine's (an amount: 0; a list: no element, its slots blank)
+        if decl.is_list:
+            state.update({name: (m.z(NONE) if sort == "ent" else z3.IntVal(0)) if name != length_var(decl.name)
+                          else z3.IntVal(0) for name, sort in list_variables(decl)})
+            continue
         try:
             elements = m.state_elements(decl)
         except Unsupported:

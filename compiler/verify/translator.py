@@ -276,7 +276,7 @@ class Translator:
             return self.index(self.expr(e.obj, ctx), self.expr(e.index, ctx), ctx)
         if isinstance(e, s.Call):
             if not isinstance(e.func, s.Name):
-                raise Unsupported("a call of something that is not a name")
+                return self.builtins.list_operation(e, ctx)  # a list state's (`compiler.verify.lists`), else Unsupported
             name = e.func.name
             args = [self.expr(a, ctx) for a in e.args]
             kwargs = {k: self.expr(v, ctx) for k, v in e.kwargs}
@@ -1404,8 +1404,8 @@ class Translator:
                     ctx.require(turn)
                 code = m.vars.action_code(decl.name)
                 # (a pass may decline the decision pending where the runtime lets it: `declines`)
-                declined = self.builtins.declines(ctx, first) if decl.name == "pass" else False
-                ctx.require(OR(NOT(pre["pending"]), pre["pending_action"] == code, declined))
+                declined = OR(*self.builtins.declines(ctx, first)) if decl.name == "pass" else False
+                ctx.require(OR(NOT(self.builtins.owed_other(pre, code)), declined))  # (`decisions`' first)
                 ctx.require(pre["round"] != ROUNDS.index("finished"))
         self.stmts(decl.body, ctx)
         return self.finish(binding.label(decl.name), ctx, pre)

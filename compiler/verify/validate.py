@@ -280,7 +280,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
     report = validator.report
     j = game.j
     short = {k for k in STOCK_KINDS if report.accepted.get(k, 0) < want}
-    if short and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
+    if short and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("state:decisions"):
         prices: list[int | None] = [None]  # the private sale's price as it is
         on_sale = game.call("private_on_sale")
         if "buy_company" in short and on_sale is not None:
@@ -333,7 +333,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 finally:
                     j.rollback()
     draft = game.g.get("draft") or {}
-    if "bid" in short and game.g["round"] == "draft" and draft.get("deck") and not game.g.get("pending"):
+    if "bid" in short and game.g["round"] == "draft" and draft.get("deck") and not game.g.get("state:decisions"):
         # each player on turn, with the deck dealt again (three times): other hands, the same picks so far
         for i in range(len(game.players)):
             for _ in range(3):
@@ -347,7 +347,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
                 finally:
                     j.rollback()
     short_other = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
-    if short_other and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("pending"):
+    if short_other and game.g["round"] == "stock" and not game.g.get("auction") and not game.g.get("state:decisions"):
         # each player to act owing the bank a debt (a personal loan: the library's state `debt`, which
         # random play rarely reaches), for the stock round's other actions (its repayment)
         for i in range(len(game.players)):
@@ -376,7 +376,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
             try:
                 j.set(game.g, "operating", corp.id)
                 j.set(game.g, "step", "buy_train")
-                j.set(game.g, "pending", ())
+                j.set(game.g, "state:decisions", ())
                 j.set(game.cash, corp, rng.choice((0, 5, 20, 50, 100)))
                 for t in game.b_trains(corp):
                     j.set(game.owner, t.id, game.name("pool") if rng.random() < 0.5 else SCRAP_RT)
@@ -404,7 +404,7 @@ def _construct_from(validator: Validator, rng: random.Random, want: int) -> None
             try:
                 if not game.b_trains(corp) and not _give_train(validator, corp):
                     continue
-                j.set(game.g, "pending", (("corporation", corp.id, "discard_train"),))
+                j.set(game.g, "state:decisions", (("corporation", corp.id, "discard_train"),))
                 validator.try_all({"discard_train"}, legal=False)
             finally:
                 j.rollback()
@@ -420,7 +420,7 @@ def _construct_called_rounds(validator: Validator, rng: random.Random, want: int
     the market's `acquisition` zone (the red zone)."""
     game = validator.game
     report = validator.report
-    if game.g.get("pending") or game.g["finished"] or game.g["round"] not in ("stock", "operating"):
+    if game.g.get("state:decisions") or game.g["finished"] or game.g["round"] not in ("stock", "operating"):
         return
     j = game.j
     for (kind, name), kinds in sorted(validator.round_kinds.items()):
@@ -471,7 +471,7 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
     again while an action it names or has offered is short."""
     game = validator.game
     report = validator.report
-    if game.g["round"] != "operating" or game.g.get("pending") or game.g["finished"]:
+    if game.g["round"] != "operating" or game.g.get("state:decisions") or game.g["finished"]:
         return
     short = {k for k in validator.actions if report.accepted.get(k, 0) < want} - STOCK_KINDS
     if not short:
@@ -495,7 +495,7 @@ def _construct_steps(validator: Validator, rng: random.Random, want: int) -> Non
                     continue
                 j.set(game.g, "operating", corp.id)
                 j.set(game.g, "step", step)
-                j.set(game.g, "pending", ())
+                j.set(game.g, "state:decisions", ())
                 if short & validator.company_kinds:
                     # the privates held outside the scope (their abilities act for their holders), and
                     # half of the players' and the market's (whose abilities a corporation uses: 18CO's
@@ -572,7 +572,7 @@ def _construct_any_time(validator: Validator, rng: random.Random, want: int) -> 
     player; then every candidate of those actions."""
     game = validator.game
     names = [n for n in game._any_time_actions() if validator.report.accepted.get(n, 0) < want]
-    if not names or game.g.get("pending") or game.g["finished"]:
+    if not names or game.g.get("state:decisions") or game.g["finished"]:
         return
     j = game.j
     j.begin()
@@ -601,7 +601,7 @@ def _construct_decisions(validator: Validator, legal: list[dict], rng: random.Ra
     certificate layouts: the states such a decision follows are few, as a corporation is founded once)."""
     game = validator.game
     report = validator.report
-    if game.g.get("pending") or all(report.accepted.get(k, 0) >= want for k in validator.actions):
+    if game.g.get("state:decisions") or all(report.accepted.get(k, 0) >= want for k in validator.actions):
         return
     by_type: dict[str, list[dict]] = {}
     for a in legal:
@@ -632,7 +632,7 @@ def _decide_after(validator: Validator, action: dict, want: int, rng: random.Ran
             game.process(action)
         except (IllegalAction, RuleGap):
             return False
-        pending = game.g.get("pending")
+        pending = game.g.get("state:decisions")
         if not pending or validator.report.accepted.get(pending[0][2], 0) >= want:
             return False
         validator.try_all({pending[0][2]}, legal=False)
