@@ -15,7 +15,7 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "260fdf6800076dab",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -23,7 +23,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "260fdf6800076dab",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -35,7 +35,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "37852052ec27829b",
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "260fdf6800076dab",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -217,115 +217,115 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1026
+    # at rulespecs/lib/18xx.rules:1036
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1026",
+            at="rulespecs/lib/18xx.rules:1036",
         )
-    # at rulespecs/lib/18xx.rules:1027
+    # at rulespecs/lib/18xx.rules:1037
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1027",
+            at="rulespecs/lib/18xx.rules:1037",
         )
-    # at rulespecs/lib/18xx.rules:1028
+    # at rulespecs/lib/18xx.rules:1038
     if not (not g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1028",
+            at="rulespecs/lib/18xx.rules:1038",
         )
-    # at rulespecs/lib/18xx.rules:1029
+    # at rulespecs/lib/18xx.rules:1039
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1029",
+            at="rulespecs/lib/18xx.rules:1039",
         )
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1040
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1030",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1041
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1042
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1032",
+            at="rulespecs/lib/18xx.rules:1042",
         )
-    # at rulespecs/lib/18xx.rules:1033
+    # at rulespecs/lib/18xx.rules:1043
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1033",
+            at="rulespecs/lib/18xx.rules:1043",
         )
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1044
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1045
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1035
+        # at rulespecs/lib/18xx.rules:1045
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1046
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1047
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1048
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1039
+    # at rulespecs/lib/18xx.rules:1049
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1050
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1078
+    # at rulespecs/lib/18xx.rules:1088
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1078",
+            at="rulespecs/lib/18xx.rules:1088",
         )
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1089
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1079",
+            at="rulespecs/lib/18xx.rules:1089",
         )
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1090
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1080",
+            at="rulespecs/lib/18xx.rules:1090",
         )
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1091
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1081",
+            at="rulespecs/lib/18xx.rules:1091",
         )
-    # at rulespecs/lib/18xx.rules:1082
+    # at rulespecs/lib/18xx.rules:1092
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1093
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1083",
+            at="rulespecs/lib/18xx.rules:1093",
         )
-    # at rulespecs/lib/18xx.rules:1084
+    # at rulespecs/lib/18xx.rules:1094
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -333,9 +333,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1084",
+            at="rulespecs/lib/18xx.rules:1094",
         )
-    # at rulespecs/lib/18xx.rules:1086
+    # at rulespecs/lib/18xx.rules:1096
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -346,22 +346,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1086",
+            at="rulespecs/lib/18xx.rules:1096",
         )
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1098
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1099
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1089"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1099"
         )
-    # at rulespecs/lib/18xx.rules:1090
+    # at rulespecs/lib/18xx.rules:1100
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1091
+    # at rulespecs/lib/18xx.rules:1101
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1102
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1093
+    # at rulespecs/lib/18xx.rules:1103
     g.b_bought(v_player, v_corporation)
 
 
@@ -398,18 +398,18 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1353
+    # at rulespecs/lib/18xx.rules:1363
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1364
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1355
+    # at rulespecs/lib/18xx.rules:1365
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1355",
+            at="rulespecs/lib/18xx.rules:1365",
         )
-    # at rulespecs/lib/18xx.rules:1356
+    # at rulespecs/lib/18xx.rules:1366
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -417,23 +417,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1356",
+            at="rulespecs/lib/18xx.rules:1366",
         )
-    # at rulespecs/lib/18xx.rules:1358
+    # at rulespecs/lib/18xx.rules:1368
     if not (g.b_started(v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1358",
+            at="rulespecs/lib/18xx.rules:1368",
         )
-    # at rulespecs/lib/18xx.rules:1359
+    # at rulespecs/lib/18xx.rules:1369
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1359",
+            at="rulespecs/lib/18xx.rules:1369",
         )
-    # at rulespecs/lib/18xx.rules:1360
+    # at rulespecs/lib/18xx.rules:1370
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -444,28 +444,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1360",
+            at="rulespecs/lib/18xx.rules:1370",
         )
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1372
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1363
+    # at rulespecs/lib/18xx.rules:1373
     g.b_close_private(v_company)
-    # at rulespecs/lib/18xx.rules:1364
+    # at rulespecs/lib/18xx.rules:1374
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1375
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1416
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1406",
+            at="rulespecs/lib/18xx.rules:1416",
         )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1418
     if not (
         (
             (
@@ -506,9 +506,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1408",
+            at="rulespecs/lib/18xx.rules:1418",
         )
-    # at rulespecs/lib/18xx.rules:1414
+    # at rulespecs/lib/18xx.rules:1424
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -519,9 +519,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1414",
+            at="rulespecs/lib/18xx.rules:1424",
         )
-    # at rulespecs/lib/18xx.rules:1416
+    # at rulespecs/lib/18xx.rules:1426
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -709,6 +709,7 @@ class Game(GameBase):
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
         "spend_cubes": r_spend_cubes,
+        "discount_used": r_discount_used,
         "action:bid": a_bid,
         "action:par": a_par,
         "sellable": r_sellable,
