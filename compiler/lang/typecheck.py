@@ -25,7 +25,7 @@ from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, Span, error
 from compiler.lang.exprtypes import (_COMPONENT_TYPES, EnumValuesRead, ExpressionTypes, _certain_type, kinds_meet,
                                      shape, typed_params)
-from compiler.lang.ir import RUNTIME_TYPES, STATE_ENTITY_KINDS, Title, state_component_kinds  # noqa: F401
+from compiler.lang.ir import RUNTIME_TYPES, STATE_ENTITY_KINDS, Title, state_component_kinds
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
 
@@ -151,8 +151,8 @@ def _flatten(alternatives, schema: Schema) -> tuple[Atom, ...]:
 
 #: The types the runtime binds itself, with or without a `kind` of the library declaring them: an
 #: action's field of one is read by `GameBase._bind_param` (a player, corporation, minor, private, bond
-#: or company by its id, a train by its id, certificates by their ids, a route as the log's object).
-
+#: or company by its id, a train by its id, certificates by their ids, a route as the log's object):
+#: `RUNTIME_TYPES`, defined in compiler/lang/ir.py beside the kinds a declared state's part may be.
 
 
 #: The library's properties of the title whose meaning bounds their numbers: (least, most or None,
