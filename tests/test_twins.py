@@ -76,7 +76,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: 118 with the decisions owed the library's list state `decisions` (a DSL list state: ordered, bounded in the
 #: model), pending_decision its function, require_decision and resolve_decision its procedures over one new
 #: primitive, next_decision (who acts, and play going on once none is left)
-RECORDED = 118
+#: 117 with the uses a company declares on its ability card the library's declared_uses, a state keyed by
+#: (corporation, effect) (a component kind's key), and discount_used a library procedure setting it
+RECORDED = 117
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -90,7 +92,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
          "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
          "sellable", "round_track_row_free", "take_round_track_row",
-         "pending_decision", "require_decision", "resolve_decision"]
+         "pending_decision", "require_decision", "resolve_decision", "discount_used"]
 
 
 @functools.cache
@@ -144,7 +146,7 @@ def test_the_moved_rules_are_the_librarys(name):
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
-          "bank_buys_this_turn", "track_slot", "decisions"]
+          "bank_buys_this_turn", "track_slot", "decisions", "declared_uses"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -361,3 +363,55 @@ def test_a_taken_round_track_row_is_the_librarys_state_in_the_model(rulespecs_lo
     solver.add(*ctx.shared.axioms, *ctx.shared.guards)
     assert solver.check(below) == z3.sat                 # another row of the 70s may still be free
     assert solver.check(z3.Or(taken, other)) == z3.unsat
+
+
+def test_a_declared_use_of_a_card_is_the_librarys_state_in_the_engine_and_the_model(rulespecs_loaded):
+    """18GJ's declared uses (Adolphus Meyer's discount, Rufus Snape's free token): the library's
+    `declared_uses: map[(corporation, effect), int]`, keyed by an effect (a component kind's key). use_power sets
+    it, the library's discount_used and a station placed spend it; the runtime's Python kept it before (`armed`),
+    which the model read as an oracle, and discount_used was a builtin with a z3 twin that did nothing."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+    from tests.engine_helpers import overlay_game
+
+    # (the title's map is a gap: the marked, invented test map of tests/test_18gj_presidents.py)
+    g = overlay_game("18 Grand Junction", None, ROOT / "tests" / "fixtures" / "18gj_test_map.rules")(
+        players=["Ann", "Bob", "Cy"], seed=1)
+    drg = g.entity("corporation", "DRG")
+    g.j.set(g.g, "cards", {"DRG": "MEYER"})  # (test setup: DRG holds Meyer with his three cubes)
+    g.state_put("cubes", (drg,), 3)
+    g.b_use_power(drg, 2)
+    assert g.g["state:declared_uses"] == {("DRG", "train_discount"): 2} and g._armed(drg, "train_discount") == 2
+    g.call("discount_used", drg)
+    assert g.state_amount("declared_uses", drg, "train_discount") == 0 and not g._armed(drg, "train_discount")
+
+    model = Model(rulespecs_loaded.program.titles["18 Grand Junction"])
+    c = model.entity("corporation", "DRG")
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    index = {card["key"]: i for i, card in enumerate(model.cards, start=1)}
+    meyer, snape = index["MEYER"], index["SNAPE"]
+    discount, token = state_var("declared_uses", (c, "train_discount")), state_var("declared_uses", (c, "free_token"))
+    tr.call("use_power", [model.z(c), 2], {}, ctx)
+    used = dict(ctx.state)
+    tr.call("discount_used", [model.z(c)], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"card:{c.id}"] == meyer)
+    assert solver.check() == z3.sat  # Meyer's two cubes may be declared
+    solver.add(z3.Or(used[discount] != 2, used[token] != pre[token], ctx.state[discount] != 0))
+    assert solver.check() == z3.unsat
+    # Snape's declared free token is spent by the next station placed
+    ctx = tr.new_ctx(pre)
+    tr.call("use_power", [model.z(c), 1], {}, ctx)
+    declared = ctx.state[token]
+    tr.builtins.b_place_station(ctx, model.z(c), None)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"card:{c.id}"] == snape)
+    assert solver.check(declared != 1) == z3.unsat and solver.check(ctx.state[token] != 0) == z3.unsat
+    # a second declaration waits for the first to be spent: refused
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"card:{c.id}"] == snape, pre[token] == 1)
+    assert solver.check() == z3.unsat

@@ -21,6 +21,30 @@ from compiler.lang import syntax as s
 from compiler.diagnostics import Span
 
 
+#: the types the runtime holds as objects of its own (entities, trains, certificates, routes)
+RUNTIME_TYPES = ("player", "corporation", "minor", "private", "bond", "company", "train", "certificate", "route")
+
+#: the kinds of entity a declared state's part may be (`state NAME: set[(player, corporation)]`): `company` is
+#: a corporation, a minor or a private (as a parameter `company` is), which the z3 model keys by id
+STATE_ENTITY_KINDS = ("player", "corporation", "private", "minor", "company", "certificate")
+
+
+def state_component_kinds(title: Title) -> dict[str, tuple[str, ...]]:
+    """The other kinds a declared state's part may be: every kind of the title (declared with `kind`, or of
+    its components) that is not one of the runtime's types (RUNTIME_TYPES: entities, trains, certificates and
+    routes, which the engine holds as objects), each with the keys of the title's components of that kind, in
+    order (a card of 18GJ's `company_president`, an `effect` of the library). A value of such a part is the
+    component's key, in the engine as in the z3 model."""
+    out: dict[str, list[str]] = {}
+    for clause in title.clauses:
+        decl = clause.decl
+        if isinstance(decl, s.KindDecl) and decl.name not in RUNTIME_TYPES:
+            out.setdefault(decl.name, [])
+        elif isinstance(decl, s.Component) and decl.kind not in RUNTIME_TYPES and decl.key:
+            out.setdefault(decl.kind, []).append(decl.key)
+    return {kind: tuple(keys) for kind, keys in out.items()}
+
+
 @dataclass(frozen=True)
 class Origin:
     """Where a clause was last written: the unit's kind and name."""

@@ -623,7 +623,10 @@ class Enum:
 class StateDecl:
     """`state sold_this_round: set[(player, corporation)] reset on stock_round_start "meaning"`: state the
     rules keep themselves. A set of entities (or of tuples of them): `sold_this_round(P, C)` reads whether
-    (P, C) is in it, `set sold_this_round(P, C) = true` (or false) puts it in (or takes it out); or a flag
+    (P, C) is in it, `set sold_this_round(P, C) = true` (or false) puts it in (or takes it out). A part is a
+    kind of entity (player, corporation, private, minor, certificate; `company`: a corporation, a minor or a
+    private), an enum of the title, or another kind of the title's components (`map[(corporation, effect),
+    int]`, `set[company_president]`), whose value is a component's key; or a flag
     (`bool`), read `NAME()`; or an amount per element (`map[player, money]`, `map[(player, corporation), int]`):
     `debt(P)` reads P's (0 until set), `set debt(P) = x` sets it; or one amount (`int`, `money`), read `NAME()`. The runtime empties it at each moment
     `reset_on` names (`runtime.game.STATE_RESETS`; `reset on stock_turn_start, operating_turn_start`: at

@@ -25,7 +25,7 @@ from compiler.lang import syntax as s
 from compiler.diagnostics import Diagnostic, Span, error
 from compiler.lang.exprtypes import (_COMPONENT_TYPES, EnumValuesRead, ExpressionTypes, _certain_type, kinds_meet,
                                      shape, typed_params)
-from compiler.lang.ir import Title
+from compiler.lang.ir import RUNTIME_TYPES, STATE_ENTITY_KINDS, Title, state_component_kinds
 from compiler.lang.schema import NUMBER_DIMENSIONS, REFERENCES, SCALARS, Kind, Schema, did_you_mean, listing, nearest, schema_of
 
 
@@ -151,8 +151,8 @@ def _flatten(alternatives, schema: Schema) -> tuple[Atom, ...]:
 
 #: The types the runtime binds itself, with or without a `kind` of the library declaring them: an
 #: action's field of one is read by `GameBase._bind_param` (a player, corporation, minor, private, bond
-#: or company by its id, a train by its id, certificates by their ids, a route as the log's object).
-RUNTIME_TYPES = ("player", "corporation", "minor", "private", "bond", "company", "train", "certificate", "route")
+#: or company by its id, a train by its id, certificates by their ids, a route as the log's object):
+#: `RUNTIME_TYPES`, defined in compiler/lang/ir.py beside the kinds a declared state's part may be.
 
 
 #: The library's properties of the title whose meaning bounds their numbers: (least, most or None,
@@ -672,16 +672,23 @@ class Checker(ExpressionTypes, EnumValuesRead):
 
     # -- declared states
     def _states(self) -> None:
-        """E037 for a declared state that is not a set of entities or values of the title's enums (or of
-        tuples of them), one whose `reset on` names a moment (or one of its moments) the runtime does not empty states at, a read
-        or a `set` of one with another number of arguments than its elements have parts, and an enum part
-        given a literal that is no value of its enum: the engine and the z3 model both need the elements'
-        kinds and the moment."""
+        """E037 for a declared state that is not a set of entities (a `company`: a corporation, a minor or a
+        private), components of a kind of the title (`state_component_kinds`: an ability card, an effect) or
+        values of the title's enums (or of tuples of them), one whose `reset on` names a moment (or one of its
+        moments) the runtime does not empty states at, a read or a `set` of one with another number of arguments
+        than its elements have parts, an enum part given a literal that is no value of its enum, a component
+        part given a key that is no component of its kind, and a corporation part given a parameter that may
+        only be a minor (the z3 model's elements are the corporations): the engine and the z3 model both need
+        the elements' kinds and the moment."""
         from compiler.runtime.vocabulary import STATE_RESETS
 
-        kinds = ("player", "corporation", "private", "minor", "certificate")
+        kinds = STATE_ENTITY_KINDS
         enums = {clause.decl.name: clause.decl.values for clause in self.title.clauses if isinstance(clause.decl, s.Enum)}
         constants = {v for values in enums.values() for v in values}
+        # the other component kinds of the title (a card, a mine, an effect): a part of such a kind is one of
+        # the title's components of that kind, named by its key
+        components = state_component_kinds(self.title)
+        keyed = {clause.decl.key for clause in self.title.clauses if isinstance(clause.decl, s.Component)}
         states = {clause.decl.name: clause.decl for clause in self.title.clauses if isinstance(clause.decl, s.StateDecl)}
         from compiler.lang import liststates
 
@@ -696,13 +703,18 @@ class Checker(ExpressionTypes, EnumValuesRead):
                     help=f"write set[{decl.type.key}] (`set {decl.name}(...) = true` puts an element in it)"))
                 continue
             single = decl.is_flag or (decl.is_amount and decl.type.key is None)  # bool, int, money: one value
-            if not single and not decl.is_list and (not decl.element or any(k not in kinds and k not in enums for k in decl.element)):
+            unknown = [k for k in decl.element if k not in kinds and k not in enums and k not in components]
+            if not single and not decl.is_list and (not decl.element or unknown):
+                wrong = unknown[0] if unknown else None
                 self.out.append(error(
                     "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of "
-                            + ", ".join(kinds) + " or values of an enum of the title, or of tuples of them, or a bool, "
-                            "or an amount (int or money), one or per such element",
+                            + ", ".join(kinds) + ", components of a kind of the title or values of an enum of the "
+                            "title, or of tuples of them, or a bool, or an amount (int or money), one or per such element"
+                            + (f"; `{wrong}` is none of these"
+                               + did_you_mean(nearest(wrong, [*kinds, *enums, *components])) if wrong else ""),
                     decl.type.span or decl.span,
-                    help="write set[corporation], set[(player, corporation)], set[ENUM], bool, int or map[player, money]"))
+                    help="write set[corporation], set[(player, corporation)], set[company], set[ENUM], set[KIND] "
+                         "(a kind with components: " + listing(sorted(components)) + "), bool, int or map[player, money]"))
             for moment in decl.reset_on:
                 if moment not in STATE_RESETS:
                     self.out.append(error(
@@ -731,6 +743,30 @@ class Checker(ExpressionTypes, EnumValuesRead):
                         node.span, help=f"state {state.name} is declared at {state.span.path}:{state.span.line}"))
                     continue
                 for kind, arg in zip(state.element, node.args):
+                    if kind == "corporation" and isinstance(arg, s.Name) and arg.name in typed \
+                            and "minor" in typed[arg.name] and "corporation" not in typed[arg.name]:
+                        # a minor in a part of corporations: the engine keeps it, the z3 model (whose elements
+                        # are the corporations) would read it as in no element
+                        self.out.append(error(
+                            "E037", f"state `{state.name}` is {state.type}: its part is a corporation, whose elements "
+                                    f"are the corporations; `{arg.name}` is the parameter `{arg.name}: "
+                                    f"{' | '.join(sorted(typed[arg.name]))}`, which a minor may be",
+                            arg.span or node.span,
+                            help=f"declare the part `company` (a corporation, a minor or a private): state "
+                                 f"{state.name} is declared at {state.span.path}:{state.span.line}"))
+                        continue
+                    if kind in components and not (isinstance(arg, s.Name) and arg.name in typed):
+                        # a component named by its key (a string, or the bare key of a component): one of that kind
+                        key = arg.value if isinstance(arg, s.Str) else (
+                            arg.name if isinstance(arg, s.Name) and arg.name not in shadowed
+                            and arg.name in keyed else None)
+                        if key is not None and key not in components[kind]:
+                            self.out.append(error(
+                                "E037", f"`{key}` is no {kind} of the title, the part of state `{state.name}`"
+                                        + did_you_mean(nearest(key, list(components[kind]))),
+                                arg.span or node.span, help=f"the title's {kind} components: "
+                                                            f"{listing(list(components[kind]))}"))
+                        continue
                     if isinstance(arg, s.Name) and arg.name in typed and not kinds_meet(typed[arg.name], {kind}):
                         self.out.append(error(
                             "E037", f"state `{state.name}` is {state.type}: its part is a {kind}; `{arg.name}` is "

@@ -654,7 +654,8 @@ class Abilities:
         self.j.set(self.g, "cards", {})
         for corp_id in held:
             self.state_put("cubes", (corp_id,), 0)  # (the library's state: the cubes leave with the card)
-        self.j.set(self.g, "armed", {})
+        if self.g.get("state:declared_uses"):
+            self.j.set(self.g, "state:declared_uses", {})  # (and the uses declared on them)
         for corp_id in held:
             self._sanction_excess(self.entity("corporation", corp_id), "discard_cards")
 
@@ -670,23 +671,28 @@ class Abilities:
         if ability is None:
             raise IllegalAction(f"{self._card(key).get('title') or key}'s ability is not declared: it acts by itself",
                                 rule=self._card_rule(key))
-        if self.g.get("armed", {}).get(corp.id):
+        if self._declared(corp):
             raise IllegalAction(f"{corp} has declared a use of its ability not spent yet", rule=self._card_rule(key))
         if n > 1 and not ability.get("stackable"):
             raise IllegalAction(f"{self._card(key).get('title') or key}'s uses are spent one at a time",
                                 rule=self._card_rule(key))
         self._spend_cubes(corp, n)
-        self.j.set(self.g, "armed", {**self.g.get("armed", {}), corp.id: (str(ability["effect"]), int(n))})
+        self.state_put("declared_uses", (corp, str(ability["effect"])), int(n))  # (the library's state)
+
+    def _declared(self, corp: Entity) -> list[tuple]:
+        """The elements of the library's state `declared_uses` that are `corp`'s (at most one: a declaration
+        waits until it is spent)."""
+        return [k for k in self.g.get("state:declared_uses", {}) if k[0] == corp.id]
 
     def _armed(self, corp: Entity, effect: str) -> int:
-        """The cubes `corp` spent on `effect` this turn and not yet used up (0 if none)."""
-        what = self.g.get("armed", {}).get(corp.id)
-        return what[1] if what and what[0] == effect else 0
+        """The cubes `corp` spent on `effect` this turn and not yet used up (0 if none): the library's
+        `declared_uses(C, effect)`."""
+        return self.state_amount("declared_uses", corp, effect)
 
     def _disarm(self, corp: Entity) -> None:
-        armed = dict(self.g.get("armed", {}))
-        if armed.pop(corp.id, None) is not None:
-            self.j.set(self.g, "armed", armed)
+        """`corp`'s declaration is spent: its `declared_uses` back to 0."""
+        for element in self._declared(corp):
+            self.state_put("declared_uses", element, 0)
 
     def b_place_card_marker(self, corp: Entity, hex_id: str) -> None:
         """place_card_marker(C, hex): C puts its card's marker (an ability with `effect: bonus_token` and a
@@ -712,11 +718,6 @@ class Abilities:
             return train.price
         per = int(self.b_power_value(corp, "train_discount", "discount_per_use"))
         return train.price * (100 - per * n) // 100
-
-    def b_discount_used(self, corp: Entity) -> None:
-        """discount_used(C): a declared train discount of C has been spent on a train."""
-        if self._armed(corp, "train_discount"):
-            self._disarm(corp)
 
     def b_remove_markers(self, company: Entity | None = None) -> None:
         """remove_markers(): every revenue marker leaves the map (their bonuses end). remove_markers(X), as

@@ -710,9 +710,8 @@ class OperatingRound:
             corp = order[index]
         self.j.set(self.g, "operating", corp)
         self.j.set(self.g, "turn_marks", frozenset())
-        self._reset_states("operating_turn_start")  # (the library's bank_buys_this_turn among them)
-        if self.g.get("armed"):
-            self.j.set(self.g, "armed", {})  # a declared ability lasts one turn
+        # (the library's bank_buys_this_turn among them, and declared_uses: a declared ability lasts one turn)
+        self._reset_states("operating_turn_start")
         self.j.set(self.g, "lays", 0)
         if self.g.get("extended") is not None:
             self.j.set(self.g, "extended", None)  # a run extended for one turn

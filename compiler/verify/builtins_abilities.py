@@ -196,19 +196,43 @@ class AbilityBuiltins:
         return self.per_corp(ctx, corp, value)
 
     def b_use_power(self, ctx: Ctx, corp: Any, n: Any) -> None:
-        """As GameBase.b_use_power: refused unless C's card has a declared ability (one of the runtime's
-        DECLARED_EFFECTS), stackable for n > 1, and no declaration of C is waiting (an oracle), then
-        n cubes are spent. The declaration itself is the runtime's (read back as an oracle)."""
+        """As GameBase.b_use_power: refused unless C's card has a declared ability (its first of the
+        runtime's DECLARED_EFFECTS), stackable for n > 1, and no declaration of C is waiting (the library's
+        state `declared_uses`), then n cubes are spent and declared on that ability's effect."""
         options = self.corp_of(ctx, corp)
         ctx.require(OR(*[cond for _, cond in options]))
-        declared = [p for effect in sorted(GameBase.DECLARED_EFFECTS) for p in self.powers(ctx, effect)]
+        declared = []  # (card index, its first declared ability), as GameBase.b_use_power finds it
+        for i, card in enumerate(self.cards(ctx), start=1):
+            first = next((a for a in card.get("children") or ()
+                          if a.get("kind") == "ability" and a.get("effect") in GameBase.DECLARED_EFFECTS), None)
+            if first is not None:
+                declared.append((i, first))
+        effects = sorted({str(a["effect"]) for _, a in declared})
         for c, cond in options:
             index = self.card_index(ctx, c)
-            armed = self.oracle(ctx, "armed", (c.id,))
-            stackable = OR(*[index == i for i, _, a in declared if a.get("stackable") is True])
-            ctx.require(IMPLIES(cond, AND(OR(*[index == i for i, _, _ in declared]), NOT(armed),
+            waiting = OR(*[ctx.state[name] > 0 for name in self.declared_vars(ctx, c, effects)])
+            stackable = OR(*[index == i for i, a in declared if a.get("stackable") is True])
+            ctx.require(IMPLIES(cond, AND(OR(*[index == i for i, _ in declared]), NOT(waiting),
                                           OR(self.tr.cmp("<=", n, 1), stackable))))
         self.tr.call("spend_cubes", [corp, n], {}, ctx)  # the library's procedure
+        for c, cond in options:
+            index = self.card_index(ctx, c)
+            for i, ability in declared:
+                for name in self.declared_vars(ctx, c, [str(ability["effect"])]):
+                    ctx.state[name] = IF(AND(ctx.path, cond, index == i), zi(n), ctx.state[name])
+
+    def declared_vars(self, ctx: Ctx, corp: Ent, effects: list[str]) -> list[str]:
+        """The variables of the library's state `declared_uses` of `corp` and those effects (none where the
+        model does not follow the state)."""
+        names = [state_var("declared_uses", (corp, effect)) for effect in effects]
+        return [name for name in names if name in ctx.state]
+
+    def spend_declared(self, ctx: Ctx, corp: Ent, effect: str, when: Any) -> None:
+        """As GameBase._disarm where `corp`'s declared `effect` is spent, when `when`: its `declared_uses`
+        back to 0 (the runtime clears the company's declaration, which is of that effect where it is armed:
+        a company has one declaration at a time)."""
+        for name in self.declared_vars(ctx, corp, [effect]):
+            ctx.state[name] = IF(AND(ctx.path, when), 0, ctx.state[name])
 
     def b_place_card_marker(self, ctx: Ctx, corp: Any, hex_id: Any) -> None:
         """As GameBase.b_place_card_marker: refused unless C's card has a `bonus_token` ability and the
@@ -245,10 +269,6 @@ class AbilityBuiltins:
             return DIV(MUL(price, SUM([100, NEG(d)])), 100)
 
         return self.per_corp(ctx, corp, discounted)
-
-    def b_discount_used(self, ctx: Ctx, corp: Any) -> None:
-        """As GameBase.b_discount_used: the declaration is spent (the model keeps none)."""
-        self.corp_of(ctx, corp)
 
     def b_market_order(self, ctx: Ctx) -> Any:
         """As GameBase.b_market_order: the corporations with a share price (the model has no closed corporation).
@@ -325,6 +345,8 @@ class AbilityBuiltins:
             ctx.state[f"card:{c.id}"] = IF(ctx.path, 0, self.card_index(ctx, c))
             cubes = self.cubes_var(ctx, c)
             ctx.state[cubes] = IF(ctx.path, 0, ctx.state[cubes])
+            for name in self.declared_vars(ctx, c, list(self.m.component_keys("effect") or ())):
+                ctx.state[name] = IF(ctx.path, 0, ctx.state[name])  # (and the uses declared on them)
 
     def b_set_operating_position(self, ctx: Ctx, corp: Any, position: Any) -> None:
         """As GameBase.b_set_operating_position: refused once the round has begun, for a company not

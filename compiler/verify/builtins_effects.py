@@ -226,6 +226,7 @@ class EffectBuiltins:
             when = AND(ctx.path, cond)
             for name in (f"tokens:{c.id}", f"extra_tokens:{c.id}"):
                 ctx.state[name] = IF(when, ctx.state[name] + absorbed, ctx.state[name])
+            self.spend_declared(ctx, c, "free_token", AND(cond, absorbed > 0))  # (each placed by b_place_station)
 
     def b_sell_out(self, ctx: Ctx, player: Any) -> None:
         """As GameBase.b_sell_out: a bankrupt player's certificates all go to the pool, corporation by
@@ -502,9 +503,11 @@ class EffectBuiltins:
             self.check_float(ctx, c, cond)
 
     def b_set_revenue(self, ctx: Ctx, corp: Any, amount: Any) -> None:
+        """As GameBase.b_set_revenue: C's revenue this turn; a declared `longer_trains` run is spent."""
         for c, cond in self.corp_of(ctx, corp):
             name = f"revenue:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, cond), zi(amount), ctx.state[name])
+            self.spend_declared(ctx, c, "longer_trains", cond)
 
     def turn_over(self, ctx: Ctx) -> None:
         """The round machinery moves on: its bookkeeping is havocked (the draft, which only opens

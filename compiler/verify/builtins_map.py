@@ -333,6 +333,7 @@ class MapBuiltins:
             owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] + 1, ctx.state[name])
+            self.spend_declared(ctx, c, "free_token", owns)  # (placed as b_place_station places it)
             gives = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts if it in extra])
             if truth(gives) is not False:
                 name = f"extra_tokens:{c.id}"
@@ -448,9 +449,12 @@ class MapBuiltins:
         st["acting"] = IF(ctx.path, self.m.z(NONE), st["acting"])
 
     def b_place_station(self, ctx: Ctx, corp: Any, spot: Any) -> None:
+        """As GameBase.b_place_station: one more of C's tokens on the map (where, the map's); a declared
+        free token is spent."""
         for c, cond in self.corp_of(ctx, corp):
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, cond), ctx.state[name] + 1, ctx.state[name])
+            self.spend_declared(ctx, c, "free_token", cond)
 
     def b_take_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
         """As GameBase.b_take_station: one of the corporation's station markers goes, free, where the

@@ -44,7 +44,7 @@ from typing import Any, Iterable
 import z3
 
 from compiler.lang import syntax as s
-from compiler.lang.ir import Title
+from compiler.lang.ir import Title, state_component_kinds
 from compiler.runtime.game import STEPS as _RUNTIME_STEPS
 from compiler.runtime.market import Market
 
@@ -858,8 +858,10 @@ class Model:
 
     def state_elements(self, decl: s.StateDecl) -> list[tuple[Ent | str, ...]]:
         """Every element a declared state may hold in the scope: tuples of the scope's entities of its
-        parts' kinds (players, corporations, privates, minors; the certificates, items), or of the values of an enum of the title
-        (`set[turn_marks]`); a part of another kind is Unsupported. Made once for each declaration (a
+        parts' kinds (players, corporations, privates, minors, companies: all three; the certificates, items), of the
+        keys of the title's components of another kind (`map[(corporation, effect), int]`: an effect's key, as the
+        engine holds it), or of the values of an enum of the title (`set[turn_marks]`); a part of another kind is
+        Unsupported. Made once for each declaration (a
         translation asks it at each test of a state: 1880 Romania's buy_train, 4 ms of each of 600)."""
         cache = self.__dict__.setdefault("_elements_made", {})
         found = cache.get(id(decl))
@@ -868,18 +870,31 @@ class Model:
         return list(found[0])
 
     def _state_elements(self, decl: s.StateDecl) -> list[tuple[Ent | str, ...]]:
-        domains: dict[str, list[Any]] = {"player": self.players, "corporation": self.corporations,
-                                         "private": self.privates, "minor": self.minors, "certificate": self.certs}
-        for clause in self.title.clauses:
-            if isinstance(clause.decl, s.Enum) and clause.decl.name not in domains:
-                domains[clause.decl.name] = list(clause.decl.values)
         parts = decl.element
         if decl.is_flag or (decl.is_amount and decl.type.key is None):
             return [()]  # one truth value, one amount
+        companies = self.corporations + self.minors + self.privates
+        domains: dict[str, list[Any]] = {"player": self.players, "corporation": self.corporations,
+                                         "private": self.privates, "minor": self.minors, "certificate": self.certs,
+                                         "company": companies}
+        if "company" in parts and len({c.id for c in companies}) < len(companies):
+            # the engine keys an element by the company's id alone
+            raise Unsupported(f"state {decl.name}: two companies of the scope have one id")
+        for clause in self.title.clauses:
+            if isinstance(clause.decl, s.Enum) and clause.decl.name not in domains:
+                domains[clause.decl.name] = list(clause.decl.values)
+        for kind, keys in state_component_kinds(self.title).items():
+            # a component of another kind (an ability card, an effect): its key, as the engine holds it
+            domains.setdefault(kind, list(keys))
         if not parts or any(k not in domains for k in parts):
-            raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors, certificates, "
-                              "an enum's values, or tuples of them)")
+            raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors, companies, "
+                              "certificates, components of a kind, an enum's values, or tuples of them)")
         return list(itertools.product(*[domains[k] for k in parts]))
+
+    def component_keys(self, kind: str) -> tuple[str, ...] | None:
+        """The keys of the title's components of `kind`, where it is a kind whose values are keys in the engine
+        and the model alike (`state_component_kinds`: no entity, train or certificate), else None."""
+        return state_component_kinds(self.title).get(kind)
 
     def item(self, iid: str) -> Item | None:
         """The scope's item (certificate, train, private, bond) by id, or None."""

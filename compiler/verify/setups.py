@@ -45,7 +45,8 @@ def deal_card(game: Any, corp: Entity, rng: random.Random, effects: set[str], ch
     # (a use declared on the card each holder had is gone with it)
     losing = {holder for holder, card in held.items() if card == key} | {corp.id}
     game.j.set(game.g, "cards", {**{holder: card for holder, card in held.items() if card != key}, corp.id: key})
-    game.j.set(game.g, "armed", {c: what for c, what in game.g.get("armed", {}).items() if c not in losing})
+    game.j.set(game.g, "state:declared_uses",
+               {k: n for k, n in game.g.get("state:declared_uses", {}).items() if k[0] not in losing})
     for holder in losing:  # (the library's state `cubes`: the use cubes on each company's card)
         game.state_put("cubes", (holder,), 0)
     game.state_put("cubes", (corp,), int(uses) if uses else 0)

@@ -979,12 +979,11 @@ class Translator:
         """Each element's state variable, with the condition that the arguments are that element."""
         m = self.model
         elements = m.state_elements(decl)
-        # (the elements: an enum's values among them, which the title may change)
-        ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on, elements))
+        ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on, elements))  # (the title may change them)
         ctx.shared.calls.add(decl.name)
         if len(args) != len(decl.element):
             raise Unsupported(f"state {decl.name} has {len(decl.element)} parts; {len(args)} given")
-        # a part of an enum is a value named in the rules (a constant), compared as it is; an entity's, a term
+        # a part of an enum or of a component kind is a value named in the rules (a constant, a card); an entity's, a term
         terms = [a if isinstance(part, (str, Item)) else self.as_ent(a)
                  for a, part in zip(args, elements[0] if elements else ())]
         out = []
@@ -1000,8 +999,10 @@ class Translator:
             return OR(*[cond for item, cond in self.as_sel(term).alts if item.id == part.id])
         if not isinstance(part, str):
             return self.ent_is(term, part)
+        if isinstance(term, CardRef):  # a part of the title's `ability_cards` kind: by the card's index
+            return self.eq(term.index, self.card_number(part))
         if not isinstance(term, str):
-            raise Unsupported(f"a value of an enum that is not named ({term!r})")
+            raise Unsupported(f"a value of an enum or a component that is not named ({term!r})")
         return term == part
 
     def state_has(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> Any:
@@ -1301,11 +1302,12 @@ class Translator:
                 return None
             elif alt == m.prop_value("ability_cards"):
                 return None  # a card stays symbolic (a `CardRef`; see bind_params)
-            else:
+            else:  # an enum's values, or the keys of the title's components of a kind (an effect)
                 clause = self.title.get("enum", alt)
-                if clause is None:
+                keys = clause.decl.values if clause is not None else m.component_keys(alt)  # type: ignore[union-attr]
+                if keys is None:
                     raise Unsupported(f"parameter type {alt}")
-                out.extend(clause.decl.values)  # type: ignore[union-attr]
+                out.extend(keys)
         return out
 
     def bind_params(self, decl: s.Routine, binding: Binding, ctx: Ctx) -> dict[str, Any]:
@@ -1471,9 +1473,6 @@ class Translator:
             ctx.require(pre["round"] != ROUNDS.index("draft"))
         self.stmts(decl.body, ctx)
         return self.finish(binding.label(decl.name) if binding.values else decl.name, ctx, pre)
-
-
-# ---------------------------------------------------------------- builtins
 
 
 class Builtins(StateBuiltins, MapBuiltins, EffectBuiltins, AbilityBuiltins):

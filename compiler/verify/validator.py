@@ -126,7 +126,7 @@ CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
 #: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
 #: reads from the engine (`Validator._engine_fact`).
 ENGINE_FACTS = frozenset({"deck_empty", "offered", "offer_waits", "offer_required", "more_offers", "in_deck",
-                          "position_open", "armed", "hold_price", "train_discount", "available", "home_open",
+                          "position_open", "hold_price", "train_discount", "available", "home_open",
                           "stations_on_map"})
 
 
@@ -840,8 +840,6 @@ class Validator:
             return bool(game.b_available(corp_entity))
         if name == "home_open":
             return bool(game.b_home_open(corp_entity))
-        if name == "armed":
-            return bool(game.g.get("armed", {}).get(args[0]))
         if name == "hold_price":
             return bool(game._armed(corp_entity, "hold_price"))
         if name == "train_discount":
