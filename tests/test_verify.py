@@ -541,6 +541,33 @@ def test_a_breach_in_one_case_of_a_branching_step_is_caught_there(monkeypatch):
     assert "breaks trains_conserved[" in text_of(report)
 
 
+def test_the_monotone_condition_is_given_up_after_failing_on_monotone_tries_bindings(toy, monkeypatch):
+    """With the quick whole check made useless, every binding of the toy's buy_shares whose invariant
+    is not settled at once reaches `Invariant.monotone`'s condition; made to fail there, it is tried
+    on `MONOTONE_TRIES` bindings of the transition per invariant and then given up (the checks go on
+    to the cases and the split, and are proved there). With no such bound it is tried on more."""
+    title = toy.program.titles["Toy"]
+    # one unit of work for the quick try (0 would be no cap), none of the invariants tried together
+    monkeypatch.setattr(verifier_module, "QUICK_SECONDS", 1.0 / verifier_module.RLIMIT_PER_SECOND)
+    monkeypatch.setattr(verifier_module, "TOGETHER_TRIES", 0)
+    calls: list[str] = []
+
+    def failing(self, inv, step, guard, axioms, fix):
+        calls.append(inv.name)
+        return False
+
+    monkeypatch.setattr(verifier_module.Verifier, "_monotone", failing)
+    tried: dict[int, dict[str, int]] = {}
+    for tries in (2, 10**6):
+        monkeypatch.setattr(verifier_module, "MONOTONE_TRIES", tries)
+        calls.clear()
+        report = verify_title(title, cache=Cache(None), only=["buy_shares"])
+        assert not failures(report), failures(report)
+        tried[tries] = {name: calls.count(name) for name in set(calls)}
+    assert tried[2] and max(tried[2].values()) == 2
+    assert max(tried[10**6].values()) > 2 and set(tried[10**6]) == set(tried[2])
+
+
 def test_warm_plans_the_heaviest_transitions_first_and_shares_out_a_heavy_one():
     """`plan`: the tasks go heaviest first; a transition estimated at more than `HEAVY_SHARE` of a
     process's work is dealt to every process, each with every other invariant, together all of them."""

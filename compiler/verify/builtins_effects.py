@@ -28,6 +28,7 @@ from compiler.verify.model import (
 )
 from compiler.verify.terms import (
     AND,
+    CMP,
     DIV,
     IF,
     IMPLIES,
@@ -450,7 +451,7 @@ class EffectBuiltins:
                     takes[cert] = OR(takes.get(cert, False), AND(choice == i, holds))
             sets = []
         for chosen, group in sets:
-            holds = AND(chosen, *[st[hold_name(cert, p1)] >= 1 for cert in group])
+            holds = AND(chosen, *[CMP(">=", st[hold_name(cert, p1)], 1) for cert in group])
             first = AND(holds, NOT(found))
             for cert in group:
                 takes[cert] = OR(takes.get(cert, False), first)

@@ -56,6 +56,7 @@ from compiler.verify.model import (
     stable_hash,
 )
 from compiler.verify.translate import AND, IF, IMPLIES, MUL, NOT, OR, SUM, Ctx, Translator, truth, zi
+from compiler.verify.terms import CMP
 
 HERE = "compiler/verify/invariants.py"
 
@@ -278,7 +279,7 @@ def shares_sum_to_100(tr: Translator, ctx: Ctx) -> list[Atom]:
         total = SUM([SUM([MUL(b.cert_percent(ctx, c2), st[hold_name(c2, h)]) for h in legal]) for c2 in certs])
         for cert in certs:
             parts.append(st[hold_name(cert, None)] == 0)
-            parts.extend(st[hold_name(cert, h)] >= 0 for h in legal)
+            parts.extend(CMP(">=", st[hold_name(cert, h)], 0) for h in legal)
             # (held by nobody where the share layout chosen has no such certificate)
             parts.append(SUM([st[hold_name(cert, h)] for h in legal]) == IF(b.cert_exists(ctx, cert), 1, 0))
         out.append(Atom(c.id, AND(zi(total) == 100, *parts)))
@@ -354,7 +355,7 @@ def trains_conserved(tr: Translator, ctx: Ctx) -> list[Atom]:
     legal = m.buckets["train"]
     for t in m.trains:
         parts = [st[hold_name(t, None)] == 0]
-        parts.extend(st[hold_name(t, b)] >= 0 for b in legal)
+        parts.extend(CMP(">=", st[hold_name(t, b)], 0) for b in legal)
         parts.append(SUM([st[hold_name(t, b)] for b in legal]) == 1)
         out.append(Atom(t.id, AND(*parts)))
     return out

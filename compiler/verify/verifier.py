@@ -77,8 +77,12 @@ from compiler.verify.translate import (
 TIMEOUT_SECONDS = 400.0
 # how long a property is first tried whole, before it is split into its conjuncts
 QUICK_SECONDS = 1.0
-# the work `Invariant.monotone`'s sufficient condition may use per binding, besides the budget
+# the work `Invariant.monotone`'s sufficient condition may use per binding, besides the budget; and
+# on how many of a transition's bindings it is tried where the whole property is not settled at
+# once, before it is given up for that invariant on the others (while it has proved none): where it
+# fails it mostly fails on every binding, each try a fresh solver's preprocessing for nothing
 MONOTONE_SECONDS = 1.0
+MONOTONE_TRIES = 2
 # how long the whole property is tried in each case of a step that branches (`_cases`), before
 # the step is split into the property's conjuncts; and the most cases tried so
 CASE_SECONDS = 5.0
@@ -769,6 +773,8 @@ class Verifier:
         # cert_limit: the whole property used up its second of work on each binding, 8 million
         # units, before the condition proved it in 5)
         by_monotone: set[str] = set()
+        # the bindings on which the condition was tried where the property was not settled, and failed
+        monotone_failed: dict[str, int] = {}
         together_failed = 0
         # the CPU seconds per invariant of a binding's checks, together and one by one, and how
         # many bindings each was measured on: which way is the cheaper on this transition (the
@@ -934,9 +940,11 @@ class Verifier:
                     if fresh and not split_marked:
                         split_marked = True
                         if (not monotone_tried and inv.step_property is None
-                                and self._monotone(inv, step, guard, axioms, fix)):
-                            by_monotone.add(inv.name)
-                            break
+                                and monotone_failed.get(inv.name, 0) < MONOTONE_TRIES):
+                            if self._monotone(inv, step, guard, axioms, fix):
+                                by_monotone.add(inv.name)
+                                break
+                            monotone_failed[inv.name] = monotone_failed.get(inv.name, 0) + 1
                         split.add(inv.name)
                     r = z3.unsat
                     for case, settle in within:
