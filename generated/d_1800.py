@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -751,7 +751,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/lib/18xx.rules:1027",
         )
     # at rulespecs/lib/18xx.rules:1028
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:1028"
         )
@@ -810,7 +810,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             at="rulespecs/lib/18xx.rules:1079",
         )
     # at rulespecs/lib/18xx.rules:1080
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1080"
         )
@@ -908,7 +908,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             or (
                 (
                     (g.param("first_round_selling") == "granted_shares")
-                    and g.b_started(v_corporation)
+                    and r_started(g, v_corporation)
                 )
                 and all(g.state_has("granted", v_c) for v_c in v_shares)
             )
@@ -1182,7 +1182,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     # at rulespecs/lib/18xx.rules:1315
     if not (
         (v_exchange != None)
-        or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
+        or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
             "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1315"
@@ -1361,7 +1361,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/lib/18xx.rules:1392
     g.move(v_train, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1393
-    if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
+    if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
         # at rulespecs/lib/18xx.rules:1394
         g.b_resolve_decision(v_corporation, "discard_train")
 

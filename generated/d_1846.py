@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -703,7 +703,7 @@ def r_in_receivership(g, v_corporation):
                 (sum(1 for v_s in g.param("receivership_steps") if True) > 0)
                 and g.among("corporations", v_corporation)
             )
-            and g.b_started(v_corporation)
+            and r_started(g, v_corporation)
         )
         and (not g.b_closed(v_corporation))
     ) and (g.b_holder_of(r_president_certificate(g, v_corporation)) == g.name("pool"))
@@ -823,7 +823,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/lib/18xx.rules:1027",
         )
     # at rulespecs/lib/18xx.rules:1028
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
@@ -932,7 +932,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             at="rulespecs/lib/18xx.rules:1079",
         )
     # at rulespecs/lib/18xx.rules:1080
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
@@ -1038,7 +1038,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             or (
                 (
                     (g.param("first_round_selling") == "granted_shares")
-                    and g.b_started(v_corporation)
+                    and r_started(g, v_corporation)
                 )
                 and all(g.state_has("granted", v_c) for v_c in v_shares)
             )
@@ -1191,7 +1191,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     # at rulespecs/1846.rules:1289
     if g.among("minors", v_company):
         # at rulespecs/1846.rules:1290
-        if not (g.b_limit_trains(v_corporation) < r_train_limit(g, v_corporation)):
+        if not (r_limit_trains(g, v_corporation) < r_train_limit(g, v_corporation)):
             raise IllegalAction(
                 "the corporation has no room for the minor's train",
                 rule='§"Minor Companies"',
@@ -1304,7 +1304,7 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     # at rulespecs/lib/18xx.rules:1315
     if not (
         (v_exchange != None)
-        or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
+        or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
             "the train limit would be exceeded",
@@ -1436,7 +1436,7 @@ def r_exchange_for_share(g, v_company, v_cert):
             at="rulespecs/lib/18xx.rules:1356",
         )
     # at rulespecs/lib/18xx.rules:1358
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
@@ -1465,7 +1465,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1362
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1363
-    g.b_close_private(v_company)
+    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1364
     g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1365
@@ -1561,7 +1561,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
     # at rulespecs/1846.rules:1245
     return any(
         (
-            (g.b_started(v_c) and (r_operated(g, v_c) or (r_president(g, v_c) == v_player)))
+            (r_started(g, v_c) and (r_operated(g, v_c) or (r_president(g, v_c) == v_player)))
             and any(
                 (
                     ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
@@ -1597,7 +1597,7 @@ def r_emergency_sale_for(g, v_player, v_corporation):
             and r_must_buy_train(g, v_corporation)
         )
         and (not r_emergency_issue_possible(g, v_corporation))
-    ) and ((g.b_cash(v_corporation) + g.b_cash(v_player)) < g.b_dearest_train_price())
+    ) and ((g.b_cash(v_corporation) + g.b_cash(v_player)) < r_dearest_train_price(g))
 
 
 def r_acquire_minor(g, v_corporation, v_minor):
@@ -2300,7 +2300,7 @@ def r_step_held(g, v_corporation, v_step):
                 (
                     (
                         g.among("corporations", v_corporation)
-                        and (g.b_limit_trains(v_corporation) < r_train_limit(g, v_corporation))
+                        and (r_limit_trains(g, v_corporation) < r_train_limit(g, v_corporation))
                     )
                     and (
                         (

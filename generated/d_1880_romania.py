@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1049,7 +1049,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
             at="rulespecs/1880-romania.rules:1791",
         )
     # at rulespecs/1880-romania.rules:1792
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1792"
         )
@@ -1154,7 +1154,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             at="rulespecs/1880-romania.rules:1997",
         )
     # at rulespecs/1880-romania.rules:1998
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1998"
         )
@@ -1731,7 +1731,7 @@ def r_exchange_for_share(g, v_company, v_cert):
             at="rulespecs/lib/18xx.rules:1356",
         )
     # at rulespecs/lib/18xx.rules:1358
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
@@ -1758,7 +1758,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1362
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1363
-    g.b_close_private(v_company)
+    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1364
     g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1365
@@ -1840,7 +1840,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/lib/18xx.rules:1392
     g.move(v_train, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1393
-    if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
+    if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
         # at rulespecs/lib/18xx.rules:1394
         g.b_resolve_decision(v_corporation, "discard_train")
 
@@ -2062,7 +2062,7 @@ def a_close_for_cash(g, v_company, v_target):
             v_target,
         )
     # at rulespecs/1880-romania.rules:1864
-    g.b_close_private(v_company)
+    r_close_private(g, v_company)
 
 
 def a_assign(g, v_company, v_target):
@@ -2404,7 +2404,7 @@ def q2_par(g, v_player, v_corporation):
     if not (r_may_buy_now(g, v_player) or v_granted):
         return "sell first, then buy one share"
     # at rulespecs/1880-romania.rules:1792
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         return "the company is already founded"
 
 
@@ -2471,7 +2471,7 @@ def q4_par(g, v_player, v_corporation, v_price, v_slot):
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/1880-romania.rules:1998
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         return "the company is not founded"
     # at rulespecs/1880-romania.rules:2001
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):

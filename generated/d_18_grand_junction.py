@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -612,7 +612,7 @@ def r_in_receivership(g, v_corporation):
                 (sum(1 for v_s in g.param("receivership_steps") if True) > 0)
                 and g.among("corporations", v_corporation)
             )
-            and g.b_started(v_corporation)
+            and r_started(g, v_corporation)
         )
         and (not g.b_closed(v_corporation))
     ) and (g.b_holder_of(r_president_certificate(g, v_corporation)) == g.name("pool"))
@@ -643,7 +643,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/18-grand-junction.rules:459",
         )
     # at rulespecs/18-grand-junction.rules:460
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the company is already started",
             rule='§"Initial Stock Round"',
@@ -789,7 +789,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             or (
                 (
                     (g.param("first_round_selling") == "granted_shares")
-                    and g.b_started(v_corporation)
+                    and r_started(g, v_corporation)
                 )
                 and all(g.state_has("granted", v_c) for v_c in v_shares)
             )
@@ -1000,7 +1000,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
     # at rulespecs/1846.rules:1245
     return any(
         (
-            (g.b_started(v_c) and (r_operated(g, v_c) or (r_president(g, v_c) == v_player)))
+            (r_started(g, v_c) and (r_operated(g, v_c) or (r_president(g, v_c) == v_player)))
             and any(
                 (
                     ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
@@ -1036,7 +1036,7 @@ def r_emergency_sale_for(g, v_player, v_corporation):
             and r_must_buy_train(g, v_corporation)
         )
         and (not r_emergency_issue_possible(g, v_corporation))
-    ) and ((g.b_cash(v_corporation) + g.b_cash(v_player)) < g.b_dearest_train_price())
+    ) and ((g.b_cash(v_corporation) + g.b_cash(v_player)) < r_dearest_train_price(g))
 
 
 def r_acquire_minor(g, v_corporation, v_minor):
@@ -1724,7 +1724,7 @@ def q_corporation_assign(g, v_corporation):
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:460
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         return "the company is already started"
     # at rulespecs/18-grand-junction.rules:461
     if not (not g.b_closed(v_corporation)):

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1199,7 +1199,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/lib/18xx.rules:1027",
         )
     # at rulespecs/lib/18xx.rules:1028
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
@@ -1266,7 +1266,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             at="rulespecs/18co.rules:2157",
         )
     # at rulespecs/18co.rules:2158
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2158"
         )
@@ -1433,7 +1433,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/18co.rules:2067",
         )
     # at rulespecs/18co.rules:2068
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a corporation not yet launched has no market value to sell at",
             rule="§4.1.3, §4.3.1",
@@ -1794,7 +1794,7 @@ def a_dividend(g, v_corporation, v_kind):
         and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
     ) and (not g.b_closed(g.entity("private", "DRGR"))):
         # at rulespecs/18co.rules:2298
-        g.b_close_private(g.entity("private", "DRGR"))
+        r_close_private(g, g.entity("private", "DRGR"))
     # at rulespecs/18co.rules:2300
     v_paid = v_revenue if (v_kind == "payout") else 0
     # at rulespecs/18co.rules:2301
@@ -1969,7 +1969,7 @@ def r_exchange_for_share(g, v_company, v_cert):
             at="rulespecs/lib/18xx.rules:1356",
         )
     # at rulespecs/lib/18xx.rules:1358
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
@@ -1998,7 +1998,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1362
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1363
-    g.b_close_private(v_company)
+    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1364
     g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1365
@@ -2861,7 +2861,7 @@ def qr_par(g):
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18co.rules:2158
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         return "the corporation is not launched"
     # at rulespecs/18co.rules:2159
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
@@ -2882,7 +2882,7 @@ def qr_buy_shares(g):
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18co.rules:2068
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         return "a corporation not yet launched has no market value to sell at"
     # at rulespecs/18co.rules:2069
     v_pres = r_president_certificate(g, v_corporation)
@@ -3026,7 +3026,7 @@ def t_homes_unreserved(g, *_rest):
     # at rulespecs/18co.rules:2308
     for v_c in g.name("corporations"):
         # at rulespecs/18co.rules:2309
-        if not g.b_started(v_c):
+        if not r_started(g, v_c):
             # at rulespecs/18co.rules:2310
             g.b_unreserve_home(v_c)
 
@@ -3040,4 +3040,4 @@ def t_mines_removed(g, *_rest):
 def t_imc_closes(g, *_rest):
     """Phase 6 closes the Idarado Mining Company"""
     # at rulespecs/18co.rules:2318
-    g.b_close_private(g.entity("private", "IMC"))
+    r_close_private(g, g.entity("private", "IMC"))

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '4dacffbde7d2a11e',
+    'rulespecs/lib/18xx.rules': 'efc73fbbf84b2a1f',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1068,7 +1068,7 @@ def r_in_receivership(g, v_corporation):
                 (sum(1 for v_s in g.param_or("receivership_steps", []) if True) > 0)
                 and g.among("corporations", v_corporation)
             )
-            and g.b_started(v_corporation)
+            and r_started(g, v_corporation)
         )
         and (not g.b_closed(v_corporation))
     ) and (g.b_holder_of(r_president_certificate(g, v_corporation)) == g.name("pool"))
@@ -1446,7 +1446,7 @@ def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
     # at rulespecs/lib/18xx.rules:747
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
-        (g.b_started(v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
+        (r_started(g, v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
         for v_c in g.name("corporations")
     )
 
@@ -1812,7 +1812,7 @@ def r_can_emergency_sell(g, v_player):
     # at rulespecs/lib/18xx.rules:946
     return any(
         (
-            (g.b_started(v_c) and (not g.b_closed(v_c)))
+            (r_started(g, v_c) and (not g.b_closed(v_c)))
             and any(
                 ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
                 for v_x in r_sellable(g, v_player, v_c)
@@ -2207,7 +2207,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/lib/18xx.rules:1392
     g.move(v_train, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1393
-    if g.b_limit_trains(v_corporation) <= r_train_limit(g, v_corporation):
+    if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
         # at rulespecs/lib/18xx.rules:1394
         g.b_resolve_decision(v_corporation, "discard_train")
 
@@ -2217,7 +2217,7 @@ def r_emergency_need(g, v_player):
     # at rulespecs/lib/18xx.rules:1421
     return (
         (
-            g.b_dearest_train_price()
+            r_dearest_train_price(g)
             if (g.param("emergency_sale_minimum") == "dearest_train")
             else r_cheapest_train_price(g)
         )
@@ -2464,7 +2464,51 @@ def r_close_privates(g):
             # at rulespecs/lib/18xx.rules:1657
             g.b_remove_markers(v_company)
             # at rulespecs/lib/18xx.rules:1658
-            g.b_close_private(v_company)
+            r_close_private(g, v_company)
+
+
+def r_started(g, v_corporation):
+    """started(C): C has been started: it has a par price (library '18xx' function started)"""
+    # at rulespecs/lib/18xx.rules:1673
+    return g.attr(v_corporation, "started")
+
+
+def r_dearest_train_price(g):
+    """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
+    # at rulespecs/lib/18xx.rules:1679
+    return r_max(
+        g,
+        max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
+        max(
+            (
+                r_dearest_side(g, v_t)
+                for v_t in [
+                    v_t
+                    for v_t in g.b_trains(g.name("pool"))
+                    if g.attr(v_t, "satisfies_train_obligation")
+                ]
+            ),
+            default=0,
+        ),
+    )
+
+
+def r_limit_trains(g, v_corporation):
+    """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
+    # at rulespecs/lib/18xx.rules:1687
+    return (
+        r_len(g, g.b_trains(v_corporation))
+        if g.param_or("obsolete_trains_count_for_limit", True)
+        else sum(1 for v_t in g.b_trains(v_corporation) if (not g.attr(v_t, "obsolete")))
+    )
+
+
+def r_close_private(g, v_company):
+    """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
+    # at rulespecs/lib/18xx.rules:1692
+    g.set_attr(v_company, "closed", True)
+    # at rulespecs/lib/18xx.rules:1693
+    g.b_remove_reservations(v_company)
 
 
 def q_buy_shares(g, v_player):
@@ -2506,7 +2550,7 @@ def q_discard_train(g, v_corporation):
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1080
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         return "the corporation is not started"
     # at rulespecs/lib/18xx.rules:1081
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
@@ -2646,7 +2690,7 @@ def q_buy_train(g, v_corporation):
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1028
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
     # at rulespecs/lib/18xx.rules:1029
     if not (not g.b_closed(v_corporation)):
@@ -2687,6 +2731,6 @@ def qd_buy_train(g, v_corporation, v_exchange):
     # at rulespecs/lib/18xx.rules:1315
     if not (
         (v_exchange != None)
-        or ((g.b_limit_trains(v_corporation) + 1) <= r_train_limit(g, v_corporation))
+        or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         return "the train limit would be exceeded"

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "14cfab2dcba39dee",
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -239,7 +239,7 @@ def r_exchange_for_share(g, v_company, v_cert):
             at="rulespecs/lib/18xx.rules:1356",
         )
     # at rulespecs/lib/18xx.rules:1358
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
@@ -266,7 +266,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1362
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1363
-    g.b_close_private(v_company)
+    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1364
     g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1365
@@ -422,7 +422,7 @@ def a_company_buy_shares(g, v_company, v_shares):
     # at rulespecs/1800-three-player.rules:222
     g.move(v_cert, g.name("pool"), v_player)
     # at rulespecs/1800-three-player.rules:223
-    g.b_close_private(v_company)
+    r_close_private(g, v_company)
     # at rulespecs/1800-three-player.rules:224
     g.b_check_float(g.attr(v_cert, "corporation"))
     # at rulespecs/1800-three-player.rules:225
@@ -465,7 +465,7 @@ def t_privates_close(g, *_rest):
             g.b_require_decision(v_company, "company_buy_shares")
         else:
             # at rulespecs/1800-three-player.rules:238
-            g.b_close_private(v_company)
+            r_close_private(g, v_company)
 
 
 class Game(GameBase):
@@ -654,6 +654,10 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
+        "started": r_started,
+        "dearest_train_price": r_dearest_train_price,
+        "limit_trains": r_limit_trains,
+        "close_private": r_close_private,
         "action:buy_bond": a_buy_bond,
         "action:collect_bond": a_collect_bond,
         "action:trade_company": a_trade_company,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "37852052ec27829b",
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -147,6 +147,7 @@ _TITLE.define(
         "r_dividend_price_move",
         "r_forced_purchase_help",
         "r_forced_shortfall",
+        "r_limit_trains",
     ],
 )
 
@@ -259,6 +260,16 @@ def r_forced_shortfall(g, v_corporation):
         )
         if r_must_buy_train(g, v_corporation)
         else 0
+    )
+
+
+def r_limit_trains(g, v_corporation):
+    """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
+    # at rulespecs/lib/18xx.rules:1687
+    return (
+        r_len(g, g.b_trains(v_corporation))
+        if g.param("obsolete_trains_count_for_limit")
+        else sum(1 for v_t in g.b_trains(v_corporation) if (not g.attr(v_t, "obsolete")))
     )
 
 
@@ -445,6 +456,10 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
+        "started": r_started,
+        "dearest_train_price": r_dearest_train_price,
+        "limit_trains": r_limit_trains,
+        "close_private": r_close_private,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

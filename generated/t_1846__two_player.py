@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "37852052ec27829b",
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -196,7 +196,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/lib/18xx.rules:1027",
         )
     # at rulespecs/lib/18xx.rules:1028
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
@@ -267,7 +267,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
             at="rulespecs/lib/18xx.rules:1079",
         )
     # at rulespecs/lib/18xx.rules:1080
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
@@ -353,7 +353,7 @@ def r_exchange_for_share(g, v_company, v_cert):
             at="rulespecs/lib/18xx.rules:1356",
         )
     # at rulespecs/lib/18xx.rules:1358
-    if not (g.b_started(v_corporation)):
+    if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
@@ -382,7 +382,7 @@ def r_exchange_for_share(g, v_company, v_cert):
     # at rulespecs/lib/18xx.rules:1362
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1363
-    g.b_close_private(v_company)
+    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1364
     g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1365
@@ -587,6 +587,10 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
+        "started": r_started,
+        "dearest_train_price": r_dearest_train_price,
+        "limit_trains": r_limit_trains,
+        "close_private": r_close_private,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -267,6 +267,10 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
+        "started": r_started,
+        "dearest_train_price": r_dearest_train_price,
+        "limit_trains": r_limit_trains,
+        "close_private": r_close_private,
         "action:choose": a_choose,
         "action:close_for_cash": a_close_for_cash,
         "action:assign": a_assign,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-    "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-        "rulespecs/lib/18xx.rules": "4dacffbde7d2a11e",
+        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -369,7 +369,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
             at="rulespecs/1880-romania-18xx-games.rules:75",
         )
     # at rulespecs/1880-romania-18xx-games.rules:76
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the company is already founded",
             rule="VI.6",
@@ -416,7 +416,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
             # at rulespecs/1880-romania-18xx-games.rules:89
             if (g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"):
                 # at rulespecs/1880-romania-18xx-games.rules:90
-                g.b_close_private(v_x)
+                r_close_private(g, v_x)
     # at rulespecs/1880-romania-18xx-games.rules:95
     g.b_require_decision(v_player, "player_choose")
     # at rulespecs/1880-romania-18xx-games.rules:96
@@ -668,7 +668,7 @@ def a_assign(g, v_company, v_target):
         # at rulespecs/1880-romania-18xx-games.rules:475
         g.b_resolve_decision(v_company, "assign")
         # at rulespecs/1880-romania-18xx-games.rules:476
-        g.b_close_private(v_company)
+        r_close_private(g, v_company)
         # at rulespecs/1880-romania-18xx-games.rules:477
         if r_len(g, g.b_trains(v_corp)) > r_train_limit(g, v_corp):
             # at rulespecs/1880-romania-18xx-games.rules:478
@@ -687,11 +687,11 @@ def a_player_choose(g, v_player, v_choice):
     # at rulespecs/1880-romania-18xx-games.rules:107
     for v_c in g.name("corporations"):
         # at rulespecs/1880-romania-18xx-games.rules:108
-        if g.b_started(v_c) and (r_president(g, v_c) == None):
+        if r_started(g, v_c) and (r_president(g, v_c) == None):
             # at rulespecs/1880-romania-18xx-games.rules:110
             if not (
                 all(
-                    ((v_d == v_c) or (not (g.b_started(v_d) and (r_president(g, v_d) == None))))
+                    ((v_d == v_c) or (not (r_started(g, v_d) and (r_president(g, v_d) == None))))
                     for v_d in g.name("corporations")
                 )
             ):
@@ -718,7 +718,7 @@ def a_player_choose(g, v_player, v_choice):
                 )
             # at rulespecs/1880-romania-18xx-games.rules:117
             r_found_with(g, v_player, v_c, v_size)
-        elif (g.b_started(v_c) and (r_president(g, v_c) == v_player)) and (
+        elif (r_started(g, v_c) and (r_president(g, v_c) == v_player)) and (
             g.attr(v_c, "building_rights") == ""
         ):
             # at rulespecs/1880-romania-18xx-games.rules:119
@@ -1082,7 +1082,7 @@ def a_choose_ability(g, v_company, v_choice):
                 v_target,
             )
         # at rulespecs/1880-romania-18xx-games.rules:374
-        g.b_close_private(v_company)
+        r_close_private(g, v_company)
     else:
         # at rulespecs/1880-romania-18xx-games.rules:376
         if not (g.b_has_ability(v_company, "permit_exchange")):
@@ -1123,7 +1123,7 @@ def a_choose_ability(g, v_company, v_choice):
                     g.b_letters_union(g.attr(v_c, "building_rights"), v_rights),
                 )
         # at rulespecs/1880-romania-18xx-games.rules:389
-        g.b_close_private(v_company)
+        r_close_private(g, v_company)
 
 
 def r_market_bonus(g, v_corporation):
@@ -1240,7 +1240,7 @@ def q2_par(g, v_player, v_corporation):
     if not (r_may_buy_now(g, v_player) or v_granted):
         return "sell first, then buy one share"
     # at rulespecs/1880-romania-18xx-games.rules:76
-    if not (not g.b_started(v_corporation)):
+    if not (not r_started(g, v_corporation)):
         return "the company is already founded"
 
 
@@ -1293,7 +1293,7 @@ def t_communist_privates(g, *_rest):
         # at rulespecs/1880-romania-18xx-games.rules:430
         if (not g.b_closed(v_x)) and g.b_has_ability(v_x, "tender"):
             # at rulespecs/1880-romania-18xx-games.rules:431
-            g.b_close_private(v_x)
+            r_close_private(g, v_x)
         # at rulespecs/1880-romania-18xx-games.rules:433
         if ((not g.b_closed(v_x)) and g.b_has_ability(v_x, "train_exchange")) and g.among(
             "players", g.b_holder_of(v_x)
@@ -1304,7 +1304,7 @@ def t_communist_privates(g, *_rest):
                 g.b_require_decision(v_x, "assign")
             else:
                 # at rulespecs/1880-romania-18xx-games.rules:437
-                g.b_close_private(v_x)
+                r_close_private(g, v_x)
                 # at rulespecs/1880-romania-18xx-games.rules:438
                 g.move(r_first(g, g.b_available_trains()), g.name("depot"), g.name("scrap"))
 
@@ -1474,6 +1474,10 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
+        "started": r_started,
+        "dearest_train_price": r_dearest_train_price,
+        "limit_trains": r_limit_trains,
+        "close_private": r_close_private,
         "action:choose": a_choose,
         "action:assign": a_assign,
         "minor_dividend": r_minor_dividend,

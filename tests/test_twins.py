@@ -69,8 +69,14 @@ ROOT = Path(__file__).resolve().parent.parent
 #: amount (`state bank_buys_this_turn: int reset on operating_turn_start`), which train_bought counts, and
 #: sellable a library function (a filter of held_certificates; the runtime offers its answer in its own order,
 #: president's last; sell_out's twin still reads the model's copy, sellable_certs); 120 with 1880's round track a
-#: state of the title's (track_slot), round_track_row_free its function and take_round_track_row its procedure
-RECORDED = 120
+#: state of the title's (track_slot), round_track_row_free its function and take_round_track_row its procedure; 117
+#: with started a library function over the corporation's field `started` (it has a par price),
+#: dearest_train_price one over the depot's and the pool's trains (`greatest`), and close_private a library
+#: procedure: `set X.closed = true`, which the engine and the model now assign for a private, and the
+#: primitive remove_reservations(X), the station slots X's abilities keep; 116 with limit_trains a library
+#: function over a train's `obsolete` (its type phased out by make_obsolete: an oracle per type in the model,
+#: read anew after make_obsolete)
+RECORDED = 116
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -83,7 +89,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
          "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
-         "sellable"]
+         "sellable", "started", "dearest_train_price", "close_private", "limit_trains"]
 
 
 @functools.cache

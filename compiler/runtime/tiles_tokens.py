@@ -153,8 +153,12 @@ class TilesAndTokens:
             board = self.board
             self._board_change(lambda: board.unreserve(corp.id))
 
-    def b_remove_reservations(self) -> None:
-        """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again."""
+    def b_remove_reservations(self, holder: Entity | None = None) -> None:
+        """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again.
+        remove_reservations(X): those X's abilities keep (its home reservation stays), as X closes."""
+        if holder is not None:
+            self._drop_reservations(holder)
+            return
         for holder in [*self.privates, *self.corporations]:
             self._drop_reservations(holder)
 
