@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+    "rulespecs/lib/18xx.rules": "872fbc408a109f93",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1611,7 +1611,7 @@ def r_acquire_minor(g, v_corporation, v_minor):
     # at rulespecs/1846.rules:1307
     g.b_absorb_station(v_corporation, v_minor)
     # at rulespecs/1846.rules:1308
-    g.b_close_minor(v_minor)
+    r_close_minor(g, v_minor)
 
 
 def r_before_dividend(g, v_corporation):

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+    "rulespecs/lib/18xx.rules": "872fbc408a109f93",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -2145,7 +2145,7 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
             # at rulespecs/1880-romania.rules:1905
             g.b_check_president(v_c)
     # at rulespecs/1880-romania.rules:1908
-    g.b_close_minor(v_investor)
+    r_close_minor(g, v_investor)
 
 
 def r_round_track_row_free(g, v_price, v_slot):

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'efc73fbbf84b2a1f',
+    'rulespecs/lib/18xx.rules': '872fbc408a109f93',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1708,7 +1708,7 @@ def r_close_minors(g):
         # at rulespecs/lib/18xx.rules:885
         if not g.b_closed(v_m):
             # at rulespecs/lib/18xx.rules:886
-            g.b_close_minor(v_m)
+            r_close_minor(g, v_m)
 
 
 def r_sale_price(g):
@@ -2493,9 +2493,23 @@ def r_dearest_train_price(g):
     )
 
 
+def r_close_minor(g, v_minor):
+    """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
+    # at rulespecs/lib/18xx.rules:1685
+    g.set_attr(v_minor, "closed", True)
+    # at rulespecs/lib/18xx.rules:1686
+    g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1687
+    for v_t in g.b_trains(v_minor):
+        # at rulespecs/lib/18xx.rules:1688
+        g.move(v_t, v_minor, g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:1690
+    g.b_remove_stations(v_minor)
+
+
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1698
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -2505,9 +2519,9 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:1692
+    # at rulespecs/lib/18xx.rules:1703
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:1693
+    # at rulespecs/lib/18xx.rules:1704
     g.b_remove_reservations(v_company)
 
 

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+    "rulespecs/lib/18xx.rules": "872fbc408a109f93",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "14cfab2dcba39dee",
-        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -511,6 +511,7 @@ class Game(GameBase):
         "close_privates": r_close_privates,
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
+        "close_minor": r_close_minor,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
         "action:buy_bond": a_buy_bond,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+    "rulespecs/lib/18xx.rules": "872fbc408a109f93",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -418,6 +418,7 @@ class Game(GameBase):
         "close_privates": r_close_privates,
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
+        "close_minor": r_close_minor,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
         "action:choose": a_choose,

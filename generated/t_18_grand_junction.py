@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+    "rulespecs/lib/18xx.rules": "872fbc408a109f93",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
         "rulespecs/1846.rules": "37852052ec27829b",
-        "rulespecs/lib/18xx.rules": "efc73fbbf84b2a1f",
+        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -635,6 +635,7 @@ class Game(GameBase):
         "close_privates": r_close_privates,
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
+        "close_minor": r_close_minor,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
         "emergency_sale_left": r_emergency_sale_left,

@@ -1189,3 +1189,37 @@ def test_limit_trains_leaves_out_phased_out_trains_where_the_title_says(rulespec
     assert solver.check(z3.simplify(before != again)) == z3.unsat  # one answer per type until make_obsolete
     assert solver.check(before != later) == z3.sat  # read anew after it
     assert [name for name, args, _ in ctx.shared.oracles if name == "obsolete"]
+
+
+def test_close_minor_is_the_librarys_in_the_engine_and_the_model(rulespecs_loaded):
+    """close_minor is the library's procedure: the minor is closed, its cash goes to the bank and its trains
+    to the scrap heap (its stations leave the map: the primitive remove_stations); the model follows the same
+    procedure, and money stays conserved."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.runtime.entities import BANK, SCRAP
+    from compiler.verify.model import BANK as MBANK
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    minor = next(m for m in g.minors if not g.b_closed(m))
+    g.transfer(20, BANK, minor)
+    held = [t.id for t in g.b_trains(minor)]
+    bank = g.cash[BANK]
+    g.call("close_minor", minor)
+    assert g.b_closed(minor) and g.cash[minor] == 0 and g.cash[BANK] == bank + 20
+    assert held and all(g.owner[t] == SCRAP for t in held)
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    pre = dict(ctx.state)
+    m0 = model.minors[0]
+    tr.call("close_minor", [model.z(m0)], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, *model.vars.domain(pre))
+    post = ctx.state
+    assert solver.check(z3.Not(z3.And(post[f"closed:{m0.id}"], post[f"cash:{m0.id}"] == 0,
+                                      post[f"cash:{MBANK.id}"] == pre[f"cash:{MBANK.id}"] + pre[f"cash:{m0.id}"]))) == z3.unsat

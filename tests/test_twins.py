@@ -75,7 +75,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: procedure: `set X.closed = true`, which the engine and the model now assign for a private, and the
 #: primitive remove_reservations(X), the station slots X's abilities keep; 116 with limit_trains a library
 #: function over a train's `obsolete` (its type phased out by make_obsolete: an oracle per type in the model,
-#: read anew after make_obsolete)
+#: read anew after make_obsolete); 116 still with close_minor a library procedure (`set M.closed = true`, cash
+#: and trains by `transfer` and `move`) over one new primitive, remove_stations (the map)
 RECORDED = 116
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
@@ -89,7 +90,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "president_certificate", "held_certificates", "president", "private_on_sale", "own_bid",
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
          "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
-         "sellable", "started", "dearest_train_price", "close_private", "limit_trains"]
+         "sellable", "started", "dearest_train_price", "close_private", "limit_trains",
+         "close_minor"]
 
 
 @functools.cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from compiler.runtime import track
-from compiler.runtime.entities import BANK, SCRAP, Entity, Train
+from compiler.runtime.entities import Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 
 
@@ -470,14 +470,6 @@ class Abilities:
             self._collect_on_lay(self.owner[company.id], lay.hex)  # the owner lays it: it collects there
         if any(a.get("closes_private") for a in self._abilities(company, "free_lay")):
             self.call("close_private", company)  # the ability's use closes the private
-
-    def b_close_minor(self, minor: Entity) -> None:
-        """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map."""
-        self.j.set(self.corp[minor.id], "closed", True)
-        self.transfer(self.cash[minor], minor, BANK)
-        for t in self.b_trains(minor):
-            self.j.set(self.owner, t.id, SCRAP)
-        self._remove_stations(minor)
 
     def b_track_connected(self, a: Entity, b: Entity) -> bool:
         """track_connected(A, B): some station of A and some station of B are joined by track, whoever's

@@ -634,6 +634,11 @@ class TilesAndTokens:
         self._board_change(lambda: board.remove_token(other.id, ref))
         self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
 
+    def b_remove_stations(self, corp: Entity) -> None:
+        """remove_stations(C): the stations of C (a corporation or a minor) leave the map (its token counts
+        are left as they are: the library's close_minor, as the minor closes)."""
+        self._remove_stations(corp)
+
     def _remove_stations(self, corp: Entity) -> None:
         if self.board is None:
             return
