@@ -420,7 +420,7 @@ def test_private_companies_chicago_and_western_indiana_keeps_a_chicago_slot():
     with pytest.raises(IllegalAction, match="reserved"):
         track.check_token(g.board, "GT", ("D6", 3), home=True)
     # closing the private opens the slot
-    g.b_close_private(g.entity("private", "CWI"))
+    g.call("close_private", g.entity("private", "CWI"))
     assert "CWI" not in g.board.reservations(("D6", 3))
 
 

@@ -49,15 +49,17 @@ def test_floated_and_par_price_read_the_corporation():
     for corp in g.corporations:
         assert g.call("floated", corp) is g.corp[corp.id]["floated"]
         assert g.call("par_price", corp) == g.corp[corp.id]["par"]
+        assert g.call("started", corp) is (corp in started)
         assert g.call("revenue", corp) == g.corp[corp.id]["revenue"]
         assert g.call("operated", corp) is g.corp[corp.id]["operated"]
     assert any(g.call("operated", c) for c in g.corporations) and any(g.call("revenue", c) for c in g.corporations)
+    assert not all(g.call("started", c) for c in g.corporations)
 
 
 def test_none_is_a_builtin():
     from compiler.runtime.game import GameBase
 
     for name in ("floated", "par_price", "revenue", "operated", "president_certificate", "held_certificates",
-                 "president"):
+                 "president", "started"):
         assert not hasattr(GameBase, f"b_{name}")
         assert name in game_class("18CO").ROUTINES

@@ -408,6 +408,20 @@ def test_E038_setting_a_field_of_what_has_no_fields_to_set(param, settable):
         assert at(d) == (2, line.index(f"{name}.wibble") + 1) and f"`set {name}.wibble`" in d.message, d.message
 
 
+@pytest.mark.parametrize("param, settable", [("X: private", True), ("P: player", False), ("X: private | player", False)])
+def test_E038_a_privates_closed_is_the_one_field_of_a_private_set(param, settable):
+    """`set X.closed = true` of a private is the library's close_private (the engine and the model assign it);
+    of a player, or of what may be a player, it is E038 as any other field."""
+    name = param.split(":")[0]
+    line = f'  action a({param}) "a" §1 {{ set {name}.closed = true }}'
+    loaded = check_source(f'title "t" {{\n{line}\n}}\n')
+    if settable:
+        assert "E038" not in codes(loaded)
+    else:
+        d = only(loaded, "E038")
+        assert at(d) == (2, line.index(f"{name}.closed") + 1), d.message
+
+
 @pytest.mark.parametrize("caller, wrong", [
     ("P: player", True),
     ("X: private", True),

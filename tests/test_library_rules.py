@@ -1305,3 +1305,111 @@ def test_a_state_keyed_by_a_company_holds_corporations_minors_and_privates_in_th
     model.__dict__.pop("_elements_made", None)
     with pytest.raises(Unsupported, match="one id"):
         model.state_elements(decl)
+
+
+# ---------------------------------------------------------------- a private's closing (close_private)
+
+
+def test_close_private_sets_the_privates_closed_in_the_engine_and_the_model(rulespecs_loaded):
+    """close_private is the library's procedure (`set company.closed = true`, then remove_reservations of it):
+    the engine closes that private alone; the model sets the private's `closed:` where the argument is it, and
+    no other's; a corporation's closing set so is refused (the model keeps no closed corporation)."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model, Unsupported
+    from compiler.verify.translate import Translator
+
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    first = next(x for x in g.privates if not g.b_closed(x))
+    before = {x.id: g.b_closed(x) for x in g.privates}
+    g.call("close_private", first)
+    assert {x.id: g.b_closed(x) for x in g.privates} == {**before, first.id: True}
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    pre = dict(ctx.state)
+    x = z3.Const("x", model.z(model.privates[0]).sort())
+    tr.call("close_private", [x], {}, ctx)
+    target, other = model.privates[0], model.privates[1]
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, x == model.z(target))
+    assert solver.check(z3.Not(ctx.state[f"closed:{target.id}"])) == z3.unsat
+    assert solver.check(ctx.state[f"closed:{other.id}"] != pre[f"closed:{other.id}"]) == z3.unsat
+    with pytest.raises(Unsupported, match="closed corporation"):
+        tr.builtins.set_closed(tr.new_ctx(model.vars.fresh_state("t")), model.z(model.corporations[0]), True)
+
+
+# ---------------------------------------------------------------- the train limit's count (limit_trains)
+
+
+def test_limit_trains_leaves_out_phased_out_trains_where_the_title_says(rulespecs_loaded):
+    """limit_trains is the library's function over a train's `obsolete` (its type phased out by make_obsolete):
+    1846's 18xx.games reading (obsolete_trains_count_for_limit: false) stops counting a corporation's 4-train
+    once the 4s are phased out; the rulebook's 1846 counts it still. In the model `obsolete` is an oracle per
+    type, read anew after make_obsolete (the engine's answer may change there)."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.lang.titles import find_title
+    from compiler.runtime.entities import DEPOT
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    for variant, after in ((None, 1), ("18xx.games", 0)):
+        g = game_class("1846", variant)(players=["Ann", "Bob", "Cy"], seed=1)
+        corp = g.corporations[0]
+        four = next(t for t in g.trains.values() if t.name == "4" and g.owner[t.id] == DEPOT)
+        g.j.set(g.owner, four.id, corp)
+        assert g.call("limit_trains", corp) == 1
+        g.b_make_obsolete("4")
+        assert g.call("limit_trains", corp) == after, variant
+
+    model = Model(find_title(rulespecs_loaded, "1846", "18xx.games"))
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    corp = model.z(model.corporations[0])
+    before = tr.call("limit_trains", [corp], {}, ctx)
+    again = tr.call("limit_trains", [corp], {}, ctx)
+    tr.builtins.b_make_obsolete(ctx, "4")
+    later = tr.call("limit_trains", [corp], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    assert solver.check(z3.simplify(before != again)) == z3.unsat  # one answer per type until make_obsolete
+    assert solver.check(before != later) == z3.sat  # read anew after it
+    assert [name for name, args, _ in ctx.shared.oracles if name == "obsolete"]
+
+
+def test_close_minor_is_the_librarys_in_the_engine_and_the_model(rulespecs_loaded):
+    """close_minor is the library's procedure: the minor is closed, its cash goes to the bank and its trains
+    to the scrap heap (its stations leave the map: the primitive remove_stations); the model follows the same
+    procedure, and money stays conserved."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.runtime.entities import BANK, SCRAP
+    from compiler.verify.model import BANK as MBANK
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    minor = next(m for m in g.minors if not g.b_closed(m))
+    g.transfer(20, BANK, minor)
+    held = [t.id for t in g.b_trains(minor)]
+    bank = g.cash[BANK]
+    g.call("close_minor", minor)
+    assert g.b_closed(minor) and g.cash[minor] == 0 and g.cash[BANK] == bank + 20
+    assert held and all(g.owner[t] == SCRAP for t in held)
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    pre = dict(ctx.state)
+    m0 = model.minors[0]
+    tr.call("close_minor", [model.z(m0)], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, *model.vars.domain(pre))
+    post = ctx.state
+    assert solver.check(z3.Not(z3.And(post[f"closed:{m0.id}"], post[f"cash:{m0.id}"] == 0,
+                                      post[f"cash:{MBANK.id}"] == pre[f"cash:{MBANK.id}"] + pre[f"cash:{m0.id}"]))) == z3.unsat

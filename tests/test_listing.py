@@ -421,10 +421,10 @@ def test_a_probe_of_the_optional_parameters_judges_a_train_bought_without_a_trad
             listed = buys(g._candidates())
         assert listed and all(a.get("exchange") is None for a in listed)
         # the library's state train_limit_bonus (a take-over's rise) puts the company at its limit
-        at_limit = (g.b_limit_trains(corp) - g.call("train_limit", corp)
+        at_limit = (g.call("limit_trains", corp) - g.call("train_limit", corp)
                     + g.state_amount("train_limit_bonus", corp))
         g.state_put("train_limit_bonus", (corp,), at_limit)
-        assert g.b_limit_trains(corp) == g.call("train_limit", corp)
+        assert g.call("limit_trains", corp) == g.call("train_limit", corp)
         assert buys(g.legal_actions()) == buys(g.oracle_legal_actions()) == []
         tried.clear()
         with g._listing(probing=True):

@@ -262,9 +262,9 @@ def test_partial_capitalisation_by_hand_half_at_the_float_and_the_rest_as_phase_
         if plan:
             action = pick(actions, *plan.pop(0))
         elif game.g["round"] == "stock":
-            if who == "B" and not game.b_started(hr) and game.cash[game.find("B")] >= 280:
+            if who == "B" and not game.call("started", hr) and game.cash[game.find("B")] >= 280:
                 action = pick(actions, "B", "par", "HR")
-            elif who == "A" and game.b_started(hr) and not game.corp["HR"]["floated"]:
+            elif who == "A" and game.call("started", hr) and not game.corp["HR"]["floated"]:
                 action = pick(actions, "A", "buy_shares", "HR")
             else:
                 action = pick(actions, who, "pass")

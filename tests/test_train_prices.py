@@ -89,3 +89,30 @@ def test_least_and_most_in_the_model(rulespecs_loaded):
     assert solver.check(zi(cheapest) != 160) == z3.unsat
     assert solver.check(zi(dearest) != 180) == z3.unsat
     assert solver.check(zi(cheapest) == 160, zi(dearest) == 180) == z3.sat
+
+
+def test_the_dearest_train_price_follows_the_rule_through_random_games():
+    """dearest_train_price() is the library's function (issue 32; a builtin with a z3 twin before): at every
+    state of a 1846 game, the highest price of a side of any card the depot offers or the pool holds that
+    meets the duty to own a train, 0 when there is none; the answer changes as the trains sell."""
+    seen = set()
+
+    def reference(game) -> int:
+        from compiler.runtime.entities import POOL
+
+        cards = list(game.b_available_trains()) + list(game.b_trains(POOL))
+        return max((p for t in cards
+                    if game.DATA.component("train", t.name).get("satisfies_train_obligation", True) is not False
+                    for p in _side_prices(game, t)), default=0)
+
+    def observe(game, action):
+        expected = reference(game)
+        assert game.call("dearest_train_price") == expected, action
+        seen.add(expected)
+
+    play_one(game_class("1846"), ["P1", "P2", "P3", "P4"], 1, observe=observe)
+    assert len(seen) >= 2, seen
+    from compiler.runtime.game import GameBase
+    from compiler.verify.translator import Builtins
+
+    assert not hasattr(GameBase, "b_dearest_train_price") and not hasattr(Builtins, "b_dearest_train_price")

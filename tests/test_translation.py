@@ -143,7 +143,7 @@ def _founder_choosing(rulespecs_loaded, outside: bool):
     rng = random.Random(3)
 
     def founding():
-        return next((c for c in game.corporations if game.b_started(c)
+        return next((c for c in game.corporations if game.call("started", c)
                      and game.owner[game.certs_of[c.id][0].id] == game._ipo_of(c)), None)
 
     for _ in range(400):

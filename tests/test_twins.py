@@ -78,7 +78,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: primitive, next_decision (who acts, and play going on once none is left)
 #: 117 with the uses a company declares on its ability card the library's declared_uses, a state keyed by
 #: (corporation, effect) (a component kind's key), and discount_used a library procedure setting it
-RECORDED = 117
+#: 113 with started a library function over the corporation's field `started` (it has a par price),
+#: dearest_train_price one over the depot's and the pool's trains (`greatest`), close_private a library
+#: procedure (`set X.closed = true`, which the engine and the model assign for a private, and the primitive
+#: remove_reservations(X)), limit_trains a library function over a train's `obsolete`, and close_minor a library
+#: procedure over one new primitive, remove_stations (the map)
+RECORDED = 113
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -92,7 +97,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "place_bid", "open_bid", "move_bid", "highest_acquisition_bid", "phase_group", "prices_frozen",
          "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
          "sellable", "round_track_row_free", "take_round_track_row",
-         "pending_decision", "require_decision", "resolve_decision", "discount_used"]
+         "pending_decision", "require_decision", "resolve_decision", "discount_used",
+         "started", "dearest_train_price", "close_private", "limit_trains", "close_minor"]
 
 
 @functools.cache

@@ -163,6 +163,8 @@ _MONEY_COMPONENTS = frozenset({"player", "corporation", "minor"})
 #: the components whose fields a rule may `set` (`DslSupport.set_attr`: a corporation's, a minor's record;
 #: a `company` may be either)
 _SETTABLE = frozenset({"corporation", "minor", "company"})
+#: the one field of the others a rule may `set`: whether it is closed (the library's close_private)
+_SETTABLE_FIELDS = {"private": frozenset({"closed"})}
 
 
 def _component_types(type_: s.TypeRef) -> frozenset[str] | None:
@@ -348,10 +350,12 @@ class ExpressionTypes:
                         and isinstance(stmt.target.obj, s.Name) and stmt.target.obj.name in single:
                     param = single[stmt.target.obj.name]
                     kinds = _component_types(param.type)
-                    if kinds and not kinds & _SETTABLE:
+                    if kinds and not kinds & _SETTABLE and not all(
+                            stmt.target.name in _SETTABLE_FIELDS.get(k, ()) for k in kinds):
                         self.out.append(error(
                             "E038", f"`set {param.name}.{stmt.target.name}` sets a field of the parameter "
-                                    f"`{param.name}: {param.type}`: only a corporation's or a minor's fields are set",
+                                    f"`{param.name}: {param.type}`: only a corporation's or a minor's fields "
+                                    "(and a private's closed) are set",
                             stmt.target.span or stmt.span,
                             help="the engine refuses it every time (`cannot set`): keep what the rule needs in a "
                                  "`state` (`state NAME: set[player] ...`, `set NAME(x) = true`)"))

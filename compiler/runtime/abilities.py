@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from compiler.runtime import track
-from compiler.runtime.entities import BANK, SCRAP, Entity, Train
+from compiler.runtime.entities import Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 
 
@@ -453,7 +453,7 @@ class Abilities:
             if self._generic_timing(ability):
                 self._count_ability_use(company, ability)
         if any(a.get("closes_private") for a in self._abilities(company, "return_token")):
-            self.b_close_private(company)
+            self.call("close_private", company)
 
     def b_ability_lay(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
         """ability_lay(X, lay, tile): put the tile of private X's ability on the map for its owner, free."""
@@ -469,15 +469,7 @@ class Abilities:
         if self.owner[company.id].kind == "corporation":
             self._collect_on_lay(self.owner[company.id], lay.hex)  # the owner lays it: it collects there
         if any(a.get("closes_private") for a in self._abilities(company, "free_lay")):
-            self.b_close_private(company)  # the ability's use closes the private
-
-    def b_close_minor(self, minor: Entity) -> None:
-        """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map."""
-        self.j.set(self.corp[minor.id], "closed", True)
-        self.transfer(self.cash[minor], minor, BANK)
-        for t in self.b_trains(minor):
-            self.j.set(self.owner, t.id, SCRAP)
-        self._remove_stations(minor)
+            self.call("close_private", company)  # the ability's use closes the private
 
     def b_track_connected(self, a: Entity, b: Entity) -> bool:
         """track_connected(A, B): some station of A and some station of B are joined by track, whoever's
@@ -761,7 +753,3 @@ class Abilities:
                 return self._value(a[str(field)], f"{company} {ability} {field}")
         raise RuleGap(f"{company} ability {ability}.{field}", "the rulespec does not give it")
 
-    def b_close_private(self, item: Entity) -> None:
-        """close_private(X): private X closes (no more income, no more ability)."""
-        self.j.set(self.closed, item.id, True)
-        self._drop_reservations(item)

@@ -287,6 +287,8 @@ class DslSupport:
                 state = self.corp[obj.id]
                 if name in state:
                     return state[name]
+                if name == "started":
+                    return state["par"] is not None  # (the library's started: it has a par price)
                 if name in _TOKEN_COUNTS:
                     return 0  # (none yet: kept from the first)
                 if name == "token_prices":
@@ -327,6 +329,8 @@ class DslSupport:
                 return obj.price
             if name == "name":
                 return obj.name
+            if name == "obsolete":
+                return obj.name in self.g.get("obsolete", ())  # (phased out: make_obsolete)
             return self.DATA.component("train", obj.name).get(name)
         if isinstance(obj, dict):
             return obj[name]
@@ -354,6 +358,9 @@ class DslSupport:
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
         if isinstance(obj, Entity) and obj.kind in ("corporation", "minor"):
             self.j.set(self.corp[obj.id], name, value)
+            return
+        if isinstance(obj, Entity) and obj.kind == "private" and name == "closed":
+            self.j.set(self.closed, obj.id, value)  # (the library's close_private)
             return
         raise IllegalAction(f"cannot set {obj}.{name}")
 

@@ -579,13 +579,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self.j.set(self.corp[minor.id], "floated", True)
 
     def _close_minor(self, minor: Entity) -> None:
-        if self.corp[minor.id]["closed"]:
-            return
-        self.j.set(self.corp[minor.id], "closed", True)
-        self.transfer(self.cash[minor], minor, BANK)
-        for t in self.b_trains(minor):
-            self.j.set(self.owner, t.id, SCRAP)
-        self._remove_stations(minor)
+        """A minor still open closes: the library's procedure close_minor."""
+        if not self.corp[minor.id]["closed"]:
+            self.call("close_minor", minor)
 
     def _operator(self, key: str) -> Entity:
         """The corporation or minor operating now."""

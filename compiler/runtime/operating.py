@@ -204,21 +204,6 @@ class OperatingRound:
         routine = self.ROUTINES.get("must_buy_train")
         return False if routine is None else bool(routine(self, corp))
 
-    def _meets_obligation(self, train: Train) -> bool:
-        """A train that counts for a corporation's duty to own one (not one with
-        `satisfies_train_obligation: false`, 1880's rebuilt 2-train)."""
-        return self.DATA.component("train", train.name).get("satisfies_train_obligation", True) is not False
-
-    def _side_prices(self, train: Train) -> list[int]:
-        return [self._train_side(train, s).price for s in [train.name, *self.train_sides.get(train.name, ())]]
-
-    def b_dearest_train_price(self) -> int:
-        """dearest_train_price(): the highest price of a side of any train card the bank sells now, from
-        the depot or the pool, in currency units; 0 when there is none."""
-        cards = [self.trains[t] for t in self._available_train_ids() if self._meets_obligation(self.trains[t])]
-        cards += [t for t in self.b_trains(POOL) if self._meets_obligation(t)]
-        return max((p for card in cards for p in self._side_prices(card)), default=0)
-
     def b_price_after_moves(self, corp: Entity, direction: str, n: int) -> int:
         """price_after_moves(C, d, n): the price n market moves of C in direction d would give."""
         cell = self.corp[corp.id]["cell"]
@@ -513,7 +498,7 @@ class OperatingRound:
         for company in self.privates:
             self._owe_ability_decisions(company, "phase_start", str(phase["key"]))  # `when: phase_start`
         for corp in self.corporations:
-            if self.b_limit_trains(corp) > self.call("train_limit", corp):
+            if self.call("limit_trains", corp) > self.call("train_limit", corp):
                 self.call("require_decision", corp, "discard_train")
 
     # pending decisions: an entity out of turn must act before play goes on (the library's list state
@@ -670,7 +655,7 @@ class OperatingRound:
         """draw_unstarted(xs): one of the corporations not yet started and not in xs, drawn at random (the
         game's seed); none if there is none (1880 XI.3: Amira's companies)."""
         out = {str(getattr(x, "id", x)) for x in (excluded or ())}
-        pool = [c for c in self.corporations if not self.b_started(c) and not self.corp[c.id]["closed"]
+        pool = [c for c in self.corporations if self.corp[c.id]["par"] is None and not self.corp[c.id]["closed"]
                 and c.id not in out]
         return self.rng.choice(pool) if pool else None
 
@@ -772,14 +757,6 @@ class OperatingRound:
         for t in self.b_trains(corp):
             if t.name in self.g.get("obsolete", frozenset()):
                 self.j.set(self.owner, t.id, SCRAP)
-
-    def b_limit_trains(self, corp: Entity) -> int:
-        """limit_trains(C): the trains of C that count against its train limit: all of them, or, where the
-        title says `obsolete_trains_count_for_limit: false`, those not phased out."""
-        trains = self.b_trains(corp)
-        if self.DATA.properties.get("obsolete_trains_count_for_limit", True) is not False:
-            return len(trains)
-        return sum(1 for t in trains if t.name not in self.g.get("obsolete", frozenset()))
 
     def _next_step(self) -> None:
         steps = self._steps()

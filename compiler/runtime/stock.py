@@ -78,9 +78,6 @@ class StockRound:
 
     # ------------------------------------------------------------ builtins: shares, par, prices, presidents
 
-    def b_started(self, corp: Entity) -> bool:
-        return self.corp[corp.id]["par"] is not None
-
     def b_price(self, corp: Entity) -> int:
         cell = self.corp[corp.id]["cell"]
         if cell is None:
@@ -178,7 +175,7 @@ class StockRound:
         for cert in named + [c for c in self.certs_of[corp.id] if c not in named]:
             if cert.corporation != corp.id:
                 continue
-            if self.owner[cert.id] == holder and not (cert.president and source != "pool" and not self.b_started(corp)):
+            if self.owner[cert.id] == holder and not (cert.president and source != "pool" and self.corp[corp.id]["par"] is None):
                 if cert.president and holder != POOL:
                     continue
                 if cert.president and self._in_receivership(corp):
@@ -542,7 +539,7 @@ class StockRound:
             self._check_president(corp)
         for item in self.privates:
             if self.owner[item.id] == player and not self.closed[item.id]:
-                self.b_close_private(item)
+                self.call("close_private", item)
         for minor in self.minors:
             if self.owner[minor.id] == player:
                 self._close_minor(minor)

@@ -153,8 +153,12 @@ class TilesAndTokens:
             board = self.board
             self._board_change(lambda: board.unreserve(corp.id))
 
-    def b_remove_reservations(self) -> None:
-        """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again."""
+    def b_remove_reservations(self, holder: Entity | None = None) -> None:
+        """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again.
+        remove_reservations(X): those X's abilities keep (its home reservation stays), as X closes."""
+        if holder is not None:
+            self._drop_reservations(holder)
+            return
         for holder in [*self.privates, *self.corporations]:
             self._drop_reservations(holder)
 
@@ -629,6 +633,11 @@ class TilesAndTokens:
         ref = board.tokens_of(other.id)[0]
         self._board_change(lambda: board.remove_token(other.id, ref))
         self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
+
+    def b_remove_stations(self, corp: Entity) -> None:
+        """remove_stations(C): the stations of C (a corporation or a minor) leave the map (its token counts
+        are left as they are: the library's close_minor, as the minor closes)."""
+        self._remove_stations(corp)
 
     def _remove_stations(self, corp: Entity) -> None:
         if self.board is None:

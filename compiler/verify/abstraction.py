@@ -391,7 +391,7 @@ def scope_exact(game: Any, model: Model) -> bool:
         # way, where the founder's answer changes nothing
         scoped = {c.id for c in model.corporations}
         for corp in game.corporations:
-            if corp.id not in scoped and game.b_started(corp) and not game.corp[corp.id].get("closed") \
+            if corp.id not in scoped and game.corp[corp.id]["par"] is not None and not game.corp[corp.id].get("closed") \
                     and game.owner[game.certs_of[corp.id][0].id] == game._ipo_of(corp):
                 return False
     if "corporations" in (game.DATA.properties.get("presidency_contenders") or ()):

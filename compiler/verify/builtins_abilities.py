@@ -356,14 +356,9 @@ class AbilityBuiltins:
         ctx.require(AND(self.tr.cmp(">=", position, 1),
                         self.oracle(ctx, "position_open", self.ids(corp) + (str(position),))))
 
-    def b_close_minor(self, ctx: Ctx, minor: Any) -> None:
-        """As GameBase.b_close_minor: that minor closes."""
-        e = self.ent(minor)
-        for x in self.m.minors:
-            self.close_minor(ctx, x, AND(ctx.path, e == self.m.z(x)))
-
     def close_minor(self, ctx: Ctx, minor: Ent, when: Any) -> None:
-        """As GameBase._close_minor, when `when`: the minor's cash goes to the bank and its trains to the
+        """As GameBase._close_minor (the library's close_minor of a minor still open; b_sell_out's), when
+        `when`: the minor's cash goes to the bank and its trains to the
         scrap heap (which of the model's trains it holds is the engine's to say: an oracle per train
         held elsewhere); its stations leave the map (not modelled). A minor closed already is left
         as it is."""

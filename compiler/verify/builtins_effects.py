@@ -182,36 +182,6 @@ class EffectBuiltins:
 
         return self.per_corp(ctx, corp, after)
 
-    def side_prices_of(self, t: Item) -> list[int]:
-        """The prices of a train card's sides (its own and its `variant_of` sides)."""
-        price, sides = self.m.train_price(t), self.m.side_prices.get(t.name or "") or []
-        self.tr.current_shared.reads.add("train", f"{t.name}.price", (price, sides))
-        if price is None or any(p is None for p in sides):
-            raise GapError(f"train {t.name} price")
-        return [price, *sides]
-
-    def b_dearest_train_price(self, ctx: Ctx) -> Any:
-        """As GameBase.b_dearest_train_price: the dearest side of any card the bank sells, the pool's too."""
-        m = self.m
-        cards = [(t, cond) for t, cond in self.avail(ctx) if self.meets_obligation(ctx, t)]
-        cards += [(t, ctx.state[hold_name(t, POOL)] >= 1) for t in m.trains
-                  if self.meets_obligation(ctx, t) and hold_name(t, POOL) in ctx.state]
-        out: Any = 0
-        for t, cond in sorted(cards, key=lambda tc: max(self.side_prices_of(tc[0]))):
-            out = IF(cond, max(self.side_prices_of(t)), out)
-        return out
-
-    def b_limit_trains(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_limit_trains: the trains counted against the train limit; where phased-out ones are
-        not (`obsolete_trains_count_for_limit: false`), which types are phased out is an oracle."""
-        m = self.m
-        e = self.ent(corp)
-        if m.prop_value("obsolete_trains_count_for_limit") is not False:
-            return SUM([IF(self.held(ctx, t, e), 1, 0) for t in m.trains])
-        obsolete = {name: self.oracle(ctx, "obsolete", (name,)) for name in m.train_types
-                    if m.train_data.get(name, {}).get("obsolete_on") is not None}
-        return SUM([IF(AND(self.held(ctx, t, e), NOT(obsolete.get(t.name or "", False))), 1, 0) for t in m.trains])
-
     def b_absorb_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
         """As GameBase.b_absorb_station: each station of the minor on the map becomes the corporation's, a
         token beyond its charter (placed and extra: its tokens left and its next token's price are as
@@ -614,10 +584,26 @@ class EffectBuiltins:
                 self.set_holder(ctx, t, SCRAP, ctx.path)
 
     def b_make_obsolete(self, ctx: Ctx, name: Any) -> None:
-        """As GameBase.b_make_obsolete: the model keeps no set of the types phased out; the one rule that reads
-        it, the train limit's count where obsolete trains do not count (`b_limit_trains`), asks an oracle,
-        any answer at all, so no state of the model changes here."""
+        """As GameBase.b_make_obsolete: the model keeps no set of the types phased out (a train's `obsolete`,
+        which the library's limit_trains reads, is an oracle: `obsolete`); what was read of it before, and
+        the functions' values worked out on it, are read anew after it (no state of the model changes)."""
         ctx.shared.reads.add("runtime", "make_obsolete", str(name))
+        for key in [k for k in ctx.shared.cached if k[0] == "obsolete"]:
+            del ctx.shared.cached[key]
+        ctx.shared.memo.clear()
+
+    def obsolete(self, ctx: Ctx, name: str) -> Any:
+        """A train's `obsolete` (GameBase.attr: its type is phased out, `make_obsolete`): never for a type no
+        train's first purchase phases out (no `obsolete_on`); else an oracle, one per type until the next
+        make_obsolete."""
+        on = self.m.train_data.get(name, {}).get("obsolete_on")
+        ctx.shared.reads.add("train", f"{name}.obsolete_on", on)
+        if on is None:
+            return False
+        found = ctx.shared.cached.get(("obsolete", name))
+        if found is None:
+            found = ctx.shared.cached[("obsolete", name)] = self.oracle(ctx, "obsolete", (name,))
+        return found
 
     def b_enter_phase(self, ctx: Ctx, name: Any) -> None:
         """As GameBase.b_enter_phase: the phase begins. Its events, `phase_start` and the decisions owed as it
@@ -631,13 +617,6 @@ class EffectBuiltins:
         for event in m.phases[index].get("events") or []:
             ctx.shared.calls.add(f"emit:{event}")
         ctx.havoc(decision_vars(m) + ["acting"])
-
-    def b_close_private(self, ctx: Ctx, item: Any) -> None:
-        m = self.m
-        e = self.ent(item)
-        for x in m.privates:
-            name = f"closed:{x.id}"
-            ctx.state[name] = IF(AND(ctx.path, e == m.z(x)), True, ctx.state[name])
 
     def b_stays_open(self, ctx: Ctx, company: Any) -> Any:
         """As GameBase.b_stays_open: the private has an ability `effect: stays_open` whose `owner` (player, or

@@ -355,8 +355,12 @@ class MapBuiltins:
     def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
         """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
 
-    def b_remove_reservations(self, ctx: Ctx) -> None:
+    def b_remove_reservations(self, ctx: Ctx, holder: Any = None) -> None:
         """As GameBase.b_remove_reservations: station slots are outside the model."""
+
+    def b_remove_stations(self, ctx: Ctx, corp: Any) -> None:
+        """As GameBase.b_remove_stations: stations are outside the model (their count on the map is the
+        oracle `stations_on_map`, asked where it is read)."""
 
     def b_unreserve_home(self, ctx: Ctx, corp: Any) -> None:
         """As GameBase.b_unreserve_home: station slots are outside the model."""

@@ -270,6 +270,9 @@ class StateBuiltins:
         ctx.state = new
 
     def set_attr(self, ctx: Ctx, obj: Any, name: str, value: Any) -> None:
+        if name == "closed":
+            self.set_closed(ctx, obj, value)
+            return
         for corp, cond in self.corp_of(ctx, obj):
             when = AND(ctx.path, cond)
             st = ctx.state
@@ -291,6 +294,20 @@ class StateBuiltins:
                 pass  # not followed: every read of it is an opaque value (`Translator.ent_attr`)
             else:
                 raise Unsupported(f"set of corporation field {name}")
+
+    def set_closed(self, ctx: Ctx, obj: Any, value: Any) -> None:
+        """`set X.closed = v` (the library's close_private, close_minor), as GameBase.set_attr: the private's or
+        the minor's `closed:` in the model. A corporation's closing is outside the model (none of its state
+        says it is closed): refused where X is one."""
+        m = self.m
+        e = self.ent(obj)
+        k = self.known(e)
+        if k is not None and k.kind == "corporation":
+            raise Unsupported(f"set {k.id}.closed: the model keeps no closed corporation")
+        for x in m.privates + m.minors:
+            if k is None or k == x:
+                name = f"closed:{x.id}"
+                ctx.state[name] = IF(AND(ctx.path, e == m.z(x)), zb(value), ctx.state[name])
 
     # -- market
     def cell_chain(self, ctx: Ctx, corp: Ent, f: Callable[[tuple[int, int]], Any], key: tuple | None = None) -> Any:
@@ -453,9 +470,6 @@ class StateBuiltins:
         for it, cond in reversed(sel.alts):
             out = IF(cond, self.holder(ctx, it), out)
         return out
-
-    def b_started(self, ctx: Ctx, corp: Any) -> Any:
-        return self.per_corp(ctx, corp, lambda c: ctx.state[f"has_par:{c.id}"])
 
     def b_price(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: self.price_of(ctx, c))
@@ -912,13 +926,6 @@ class StateBuiltins:
 
     def b_available_trains(self, ctx: Ctx) -> Any:
         return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
-
-    def meets_obligation(self, ctx: Ctx, train: Item) -> bool:
-        """As GameBase._meets_obligation: whether the train counts for a corporation's duty to own one
-        (not one with `satisfies_train_obligation: false`, 1880's rebuilt 2-train, VII.3.5.1)."""
-        value = self.m.train_data.get(train.name or "", {}).get("satisfies_train_obligation", True)
-        ctx.shared.reads.add("train", f"{train.name}.satisfies_train_obligation", value)
-        return value is not False
 
     def b_closed(self, ctx: Ctx, item: Any) -> Any:
         m = self.m

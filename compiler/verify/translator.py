@@ -724,6 +724,8 @@ class Translator:
                 return v
             if name == "name":
                 return item.name
+            if name == "obsolete":
+                return self.builtins.obsolete(ctx, item.name or "")
             data = m.train_data.get(item.name or "", {})
             ctx.shared.reads.add("train", f"{item.name}.{name}", data.get(name))
             value = data.get(name)
@@ -744,10 +746,8 @@ class Translator:
             if name == "par":
                 ctx.require(st[f"has_par:{ent.id}"])
                 return st[f"par:{ent.id}"]
-            if name == "floated":
-                return st[f"floated:{ent.id}"]
-            if name == "revenue":
-                return st[f"revenue:{ent.id}"]
+            if name in ("started", "floated", "revenue"):  # (started: it has a par price)
+                return st[f"{'has_par' if name == 'started' else name}:{ent.id}"]
             if name == "operated":
                 # whether it has finished an operating turn: outside the model, an oracle per read
                 return self.builtins.oracle(ctx, "operated", (ent.id,))
