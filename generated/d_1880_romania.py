@@ -12,15 +12,15 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-    "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-    "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+    "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
+    "rulespecs/lib/18xx.rules": "455b78474a5524e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+        "rulespecs/lib/18xx.rules": "455b78474a5524e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -82,10 +82,11 @@ PROPERTIES = {
     'investor_owner_capital': 20,
     'investor_station_swap': "on closing, the company may put its cheapest free station marker, free, in the investor's circle (the choice's '_take_station' forms); otherwise the investor's station leaves the map",
     'operating_order': 'round_track',
+    'operating_track': 'main',
     'sell_buy_order': 'sell_then_buy',
     'first_round_selling': 'forbidden',
     'president_certificate_saleable': False,
-    'voluntary_presidency_handover': Gap("VI.8 lets a president give up his certificate by selling shares when another player holds at least as much (the most; ties to the next in turn order), the certificate first exchanged (VI.4); not built: the engine never sells a president's certificate, so a president leaves office only when another player comes to hold more (VI.8's first paragraph)", at='rulespecs/1880-romania.rules:99'),
+    'voluntary_presidency_handover': Gap("VI.8 lets a president give up his certificate by selling shares when another player holds at least as much (the most; ties to the next in turn order), the certificate first exchanged (VI.4); not built: the engine never sells a president's certificate, so a president leaves office only when another player comes to hold more (VI.8's first paragraph)", at='rulespecs/1880-romania.rules:100'),
     'sell_price_drop': 'per_share',
     'sold_out_rise': True,
     'cert_limit_counts': ['shares'],
@@ -346,9 +347,9 @@ COMPONENTS = {
         {'key': 'P1', 'title': 'Banater Montanbahn', 'number': 1, 'cost': 20, 'income': 5, 'income_stops_on': 'B2', 'closes': 'never, unless its owner closes it', 'children': [{'key': 'close_for_cash', 'title': None, 'effect': 'close_for_cash', 'summary': 'the owner may close it at any moment for Ł20 to himself or Ł40 to one of his companies', 'player_amount': 20, 'company_amount': 40, 'when': 'any time', 'kind': 'ability'}]},
         {'key': 'P3', 'title': 'Valea Jiului', 'number': 3, 'cost': 40, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'mountain_discount', 'title': None, 'summary': "the owner's companies pay two mountain symbols less on every mountain hex", 'symbols': 2, 'discount': 20, 'terrain': 'mountain', 'serves': 'owner_companies', 'kind': 'ability'}]},
         {'key': 'P4', 'title': 'The Danube and Black Sea Railway and Free Port of Küstendjie Company (D.B.S.R.)', 'number': 4, 'cost': 60, 'income': 20, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'harbour_token', 'title': None, 'summary': "a +10 token the owner may put on one Danube harbour at any time; it stays to the end, does not close the private and adds 10 to that place for all the owner's companies", 'bonus': 10, 'count': 1, 'hexes': ['G23', 'G25', 'H4', 'J20', 'K9', 'K17'], 'closes_private': False, 'effect': 'hex_marker', 'owner': 'player', 'kind': 'ability'}]},
-        {'key': 'P5', 'title': 'REMAR – Reparatii Material Ruland', 'number': 5, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4; the reference only says the owner assigns it once to a corporation in an operating turn, without saying what it does", at='rulespecs/1880-romania.rules:339'), 'use': "once, on a corporation, in the owner's operating turn; not closed by use", 'kind': 'ability'}]},
-        {'key': 'P6', 'title': 'Malaxa Manufacturing Company', 'number': 6, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4; the reference only says the owner picks the ability in his stock or operating turns, without saying what it does", at='rulespecs/1880-romania.rules:351'), 'use': 'the owner chooses it in his stock-round or operating-round turn', 'kind': 'ability'}]},
-        {'key': 'P7', 'title': 'Electroputere S.A.', 'number': 7, 'cost': 100, 'income': 5, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4 and the reference lists no ability for it", at='rulespecs/1880-romania.rules:363'), 'kind': 'ability'}]},
+        {'key': 'P5', 'title': 'REMAR – Reparatii Material Ruland', 'number': 5, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4; the reference only says the owner assigns it once to a corporation in an operating turn, without saying what it does", at='rulespecs/1880-romania.rules:340'), 'use': "once, on a corporation, in the owner's operating turn; not closed by use", 'kind': 'ability'}]},
+        {'key': 'P6', 'title': 'Malaxa Manufacturing Company', 'number': 6, 'cost': 70, 'income': 10, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4; the reference only says the owner picks the ability in his stock or operating turns, without saying what it does", at='rulespecs/1880-romania.rules:352'), 'use': 'the owner chooses it in his stock-round or operating-round turn', 'kind': 'ability'}]},
+        {'key': 'P7', 'title': 'Electroputere S.A.', 'number': 7, 'cost': 100, 'income': 5, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'unknown', 'title': None, 'summary': Gap("the rulebook's table stops after No. 4 and the reference lists no ability for it", at='rulespecs/1880-romania.rules:364'), 'kind': 'ability'}]},
         {'key': 'P8', 'title': 'Orient Express', 'number': 8, 'cost': 160, 'income': 0, 'income_stops_on': 'B2', 'closes': 'never', 'children': [{'key': 'tr_presidency', 'title': None, 'summary': "the buyer also receives the 20% president's certificate of the Transylvanian Railway (TR)", 'president_of': 'TR', 'percent': 20, 'counts_as_first_founding': True, 'kind': 'ability'}]},
     ],
     'round': [
@@ -477,6 +478,7 @@ TABLES = {
         'payoff_player_debt': [('player', ('player',))],
     },
     'STATES': {
+        'track_slot': (),
         'train_limit_bonus': (),
         'standing_bid': (),
         'in_auction': (),
@@ -490,12 +492,13 @@ TABLES = {
         'out_of_game': (),
         'granted': (),
         'cubes': (),
+        'declared_uses': ('operating_turn_start',),
         'bought_this_turn': ('stock_turn_start',),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
-        'track_slot': (),
+        'decisions': (),
         'done_this_turn': ('operating_turn_start',),
     },
     'CARDS': {
@@ -519,22 +522,22 @@ RULES = _LIBRARY.rules(
         'action payoff_player_debt': 'VII.3.9',
         'action place_token': 'VII.3.4',
         'action sell_shares': 'VI.4, VII.3.9',
-        'at action assign': 'rulespecs/1880-romania.rules:1867',
-        'at action bid': 'rulespecs/1880-romania.rules:1762',
-        'at action buy_shares': 'rulespecs/1880-romania.rules:1993',
-        'at action buy_train': 'rulespecs/1880-romania.rules:2053',
-        'at action choose': 'rulespecs/1880-romania.rules:1827',
-        'at action close_for_cash': 'rulespecs/1880-romania.rules:1849',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1389',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1263',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1517',
-        'at action lay_tile': 'rulespecs/1880-romania.rules:1944',
-        'at action par': 'rulespecs/1880-romania.rules:1784',
-        'at action pass': 'rulespecs/1880-romania.rules:1740',
-        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2156',
-        'at action place_token': 'rulespecs/1880-romania.rules:1971',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1257',
-        'at action sell_shares': 'rulespecs/1880-romania.rules:2018',
+        'at action assign': 'rulespecs/1880-romania.rules:1868',
+        'at action bid': 'rulespecs/1880-romania.rules:1763',
+        'at action buy_shares': 'rulespecs/1880-romania.rules:1977',
+        'at action buy_train': 'rulespecs/1880-romania.rules:2037',
+        'at action choose': 'rulespecs/1880-romania.rules:1828',
+        'at action close_for_cash': 'rulespecs/1880-romania.rules:1850',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1415',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1289',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1543',
+        'at action lay_tile': 'rulespecs/1880-romania.rules:1928',
+        'at action par': 'rulespecs/1880-romania.rules:1785',
+        'at action pass': 'rulespecs/1880-romania.rules:1741',
+        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2140',
+        'at action place_token': 'rulespecs/1880-romania.rules:1955',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1283',
+        'at action sell_shares': 'rulespecs/1880-romania.rules:2002',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
         'building_right C': 'VII.3.2',
@@ -581,7 +584,6 @@ RULES = _LIBRARY.rules(
         'function issued_percent': 'VI.1, VI.6, VI.7',
         'function lays_one_tile': 'VII.1',
         'function pays_for_track': 'VII.3.1, VII.3.4',
-        'function round_track_row_free': 'VI.6',
         'function sold_out': 'VIII.3, VI.1, VI.6',
         'hex A11': 'supplement from "18xx-games-1880Romania.json"',
         'hex A17': 'supplement from "18xx-games-1880Romania.json"',
@@ -728,7 +730,6 @@ RULES = _LIBRARY.rules(
         'procedure minor_turn_end': 'VII.3.7',
         'procedure pay_dividends': 'VII.3.6',
         'procedure second_capitalisation': 'VI.7',
-        'procedure take_round_track_row': 'VI.6, VII.1',
         'property after_the_last_6e': 'VII.3.8, IX.1',
         'property any_time_actions': 'II.3.1',
         'property auction_all_pass': 'V.1',
@@ -782,6 +783,7 @@ RULES = _LIBRARY.rules(
         'property operating_order': 'VII.1, VI.6',
         'property operating_rounds_per_set': 'VII.1, II.4',
         'property operating_steps': 'VII.1',
+        'property operating_track': 'VII.1, VI.6',
         'property orient_express_grant': 'VI.6, VI.5',
         'property par_prices': 'VI.6, II.2',
         'property phase_trigger': 'VII.3.11, VII.3.5.2, II.4',
@@ -831,7 +833,6 @@ RULES = _LIBRARY.rules(
         'round_track main': 'II.1',
         'sanction cert_limit/take_over': 'VI.4, VI.8',
         'state done_this_turn': 'VII.3.1, VII.3.3',
-        'state track_slot': 'VI.6, VII.1',
         'table cert_limit': 'VI.3',
         'table float_by_phase': 'VI.6, VII.3.11, §X',
         'table starting_cash': '§IV("Game Setup")',
@@ -924,7 +925,7 @@ _LIBRARY.define(
 
 def r_picking(g):
     """picking(): whether the players are picking the components of free_pick after the opening auction (first_round: auction): in its round, once every private is sold (library '18xx' function picking)"""
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:807
     return (
         (
             ((g.param("free_pick") != None) and g.b_in_round("auction"))
@@ -937,7 +938,7 @@ def r_picking(g):
 
 def r_pickable(g, v_company):
     """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
-    # at rulespecs/lib/18xx.rules:800
+    # at rulespecs/lib/18xx.rules:816
     return (
         ((r_picking(g) and g.param("picks_operate")) and g.among("minors", v_company))
         and (g.b_holder_of(v_company) == g.name("bank"))
@@ -946,55 +947,55 @@ def r_pickable(g, v_company):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private in the Starting Round, or select a foreign investor (V.1, V.2)"""
-    # at rulespecs/1880-romania.rules:1764
+    # at rulespecs/1880-romania.rules:1765
     if r_picking(g):
-        # at rulespecs/1880-romania.rules:1765
+        # at rulespecs/1880-romania.rules:1766
         if not (r_pickable(g, v_company)):
             raise IllegalAction(
                 "select one of the foreign investors still on offer",
                 rule="V.2",
-                at="rulespecs/1880-romania.rules:1765",
+                at="rulespecs/1880-romania.rules:1766",
             )
-        # at rulespecs/1880-romania.rules:1766
+        # at rulespecs/1880-romania.rules:1767
         if not (v_price == 0):
             raise IllegalAction(
                 "a foreign investor is selected for free",
                 rule="V.2",
-                at="rulespecs/1880-romania.rules:1766",
+                at="rulespecs/1880-romania.rules:1767",
             )
-        # at rulespecs/1880-romania.rules:1767
-        r_pick(g, v_player, v_company)
         # at rulespecs/1880-romania.rules:1768
+        r_pick(g, v_player, v_company)
+        # at rulespecs/1880-romania.rules:1769
         for v_c in g.name("corporations"):
-            # at rulespecs/1880-romania.rules:1769
+            # at rulespecs/1880-romania.rules:1770
             if (r_president(g, v_c) == v_player) and all(
                 (g.b_percent(v_company, v_d) == 0) for v_d in g.name("corporations")
             ):
-                # at rulespecs/1880-romania.rules:1770
+                # at rulespecs/1880-romania.rules:1771
                 g.move(g.b_next_certificate(v_c, "ipo"), r_ipo_of(g, v_c), v_company)
     else:
-        # at rulespecs/1880-romania.rules:1774
+        # at rulespecs/1880-romania.rules:1775
         if not (g.b_in_round("auction")):
             raise IllegalAction(
                 "privates are bought only in the Starting Round auction",
                 rule="V.1, II.3.1",
-                at="rulespecs/1880-romania.rules:1774",
+                at="rulespecs/1880-romania.rules:1775",
             )
-        # at rulespecs/1880-romania.rules:1775
+        # at rulespecs/1880-romania.rules:1776
         if not (v_company == r_auction_company(g)):
             raise IllegalAction(
                 "the privates are auctioned one at a time, in numerical order",
                 rule="V.1",
-                at="rulespecs/1880-romania.rules:1775",
+                at="rulespecs/1880-romania.rules:1776",
             )
-        # at rulespecs/1880-romania.rules:1776
+        # at rulespecs/1880-romania.rules:1777
         if not (v_price >= g.attr(v_company, "cost")):
             raise IllegalAction(
                 "the opening bid is at least the printed face value",
                 rule="V.1",
-                at="rulespecs/1880-romania.rules:1776",
+                at="rulespecs/1880-romania.rules:1777",
             )
-        # at rulespecs/1880-romania.rules:1777
+        # at rulespecs/1880-romania.rules:1778
         if not (
             (r_highest_bid(g, v_company) == 0)
             or (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -1002,186 +1003,186 @@ def a_bid(g, v_player, v_company, v_price):
             raise IllegalAction(
                 "each bid exceeds the previous one by at least Ł5",
                 rule="V.1",
-                at="rulespecs/1880-romania.rules:1777",
+                at="rulespecs/1880-romania.rules:1778",
             )
-        # at rulespecs/1880-romania.rules:1779
+        # at rulespecs/1880-romania.rules:1780
         if not (g.b_cash(v_player) >= v_price):
             raise IllegalAction(
                 "a bid is at most the bidder's cash",
                 rule="V.1",
-                at="rulespecs/1880-romania.rules:1779",
+                at="rulespecs/1880-romania.rules:1780",
             )
-        # at rulespecs/1880-romania.rules:1780
+        # at rulespecs/1880-romania.rules:1781
         r_auction_bid(g, v_player, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     """Found a company: buy its president's certificate, of 20, 30 or 40%, and put its marker on an empty row of its par price; or found the TR with P8's (VI.5, VI.6)"""
-    # at rulespecs/1880-romania.rules:1786
+    # at rulespecs/1880-romania.rules:1787
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
-    # at rulespecs/1880-romania.rules:1787
-    if not (g.b_pending_decision(v_player, "par") == v_granted):
+    # at rulespecs/1880-romania.rules:1788
+    if not (r_pending_decision(g, v_player, "par") == v_granted):
         raise IllegalAction(
             "the buyer of the Orient Express founds the TR at once; no one else founds it",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1787",
+            at="rulespecs/1880-romania.rules:1788",
         )
-    # at rulespecs/1880-romania.rules:1789
+    # at rulespecs/1880-romania.rules:1790
     if not (g.b_in_round("stock") or v_granted):
         raise IllegalAction(
             "a company is founded in a stock round",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1789",
-        )
-    # at rulespecs/1880-romania.rules:1790
-    if not (r_may_buy_now(g, v_player) or v_granted):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1790"
+            at="rulespecs/1880-romania.rules:1790",
         )
     # at rulespecs/1880-romania.rules:1791
+    if not (r_may_buy_now(g, v_player) or v_granted):
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1791"
+        )
+    # at rulespecs/1880-romania.rules:1792
     if not (g.state_amount("debt", v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1791",
-        )
-    # at rulespecs/1880-romania.rules:1792
-    if not (not r_started(g, v_corporation)):
-        raise IllegalAction(
-            "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1792"
+            at="rulespecs/1880-romania.rules:1792",
         )
     # at rulespecs/1880-romania.rules:1793
+    if not (not r_started(g, v_corporation)):
+        raise IllegalAction(
+            "the company is already founded", rule="VI.6", at="rulespecs/1880-romania.rules:1793"
+        )
+    # at rulespecs/1880-romania.rules:1794
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "the par prices are 70, 80, 90 and 100",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1793",
+            at="rulespecs/1880-romania.rules:1794",
         )
-    # at rulespecs/1880-romania.rules:1794
+    # at rulespecs/1880-romania.rules:1795
     if not (v_president_percent in g.param("president_share_sizes")):
         raise IllegalAction(
             "a president's certificate is of 20, 30 or 40%",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1794",
+            at="rulespecs/1880-romania.rules:1795",
         )
-    # at rulespecs/1880-romania.rules:1795
+    # at rulespecs/1880-romania.rules:1796
     if not ((not v_granted) or (v_president_percent == 20)):
         raise IllegalAction(
             "the Orient Express gives the TR's 20% president's certificate",
             rule="VI.6",
-            at="rulespecs/1880-romania.rules:1795",
+            at="rulespecs/1880-romania.rules:1796",
         )
-    # at rulespecs/1880-romania.rules:1797
+    # at rulespecs/1880-romania.rules:1798
     if not (r_round_track_row_free(g, v_price, v_slot)):
         raise IllegalAction(
             "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen",
             rule="VI.6, §X",
-            at="rulespecs/1880-romania.rules:1797",
+            at="rulespecs/1880-romania.rules:1798",
         )
-    # at rulespecs/1880-romania.rules:1801
-    v_cost = 0 if v_granted else ((v_price * v_president_percent) // 10)
     # at rulespecs/1880-romania.rules:1802
+    v_cost = 0 if v_granted else ((v_price * v_president_percent) // 10)
+    # at rulespecs/1880-romania.rules:1803
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1802",
+            at="rulespecs/1880-romania.rules:1803",
         )
-    # at rulespecs/1880-romania.rules:1803
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1803")
     # at rulespecs/1880-romania.rules:1804
-    g.b_choose_share_layout(v_corporation, v_president_percent)
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1804")
     # at rulespecs/1880-romania.rules:1805
-    v_cert = r_president_certificate(g, v_corporation)
+    g.b_choose_share_layout(v_corporation, v_president_percent)
     # at rulespecs/1880-romania.rules:1806
-    g.b_set_par(v_corporation, v_price)
+    v_cert = r_president_certificate(g, v_corporation)
     # at rulespecs/1880-romania.rules:1807
-    r_take_round_track_row(g, v_corporation, v_slot)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/1880-romania.rules:1808
-    g.transfer(v_cost, v_player, g.name("bank"))
+    r_take_round_track_row(g, v_corporation, v_slot)
     # at rulespecs/1880-romania.rules:1809
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.transfer(v_cost, v_player, g.name("bank"))
     # at rulespecs/1880-romania.rules:1810
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/1880-romania.rules:1811
     for v_investor in g.name("minors"):
-        # at rulespecs/1880-romania.rules:1811
+        # at rulespecs/1880-romania.rules:1812
         if ((r_owner(g, v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
-            # at rulespecs/1880-romania.rules:1812
+            # at rulespecs/1880-romania.rules:1813
             g.move(
                 g.b_next_certificate(v_corporation, "ipo"), r_ipo_of(g, v_corporation), v_investor
             )
-    # at rulespecs/1880-romania.rules:1816
+    # at rulespecs/1880-romania.rules:1817
     if v_granted:
-        # at rulespecs/1880-romania.rules:1817
-        g.b_resolve_decision(v_player, "par")
         # at rulespecs/1880-romania.rules:1818
-        g.b_check_float(v_corporation)
+        r_resolve_decision(g, v_player, "par")
         # at rulespecs/1880-romania.rules:1819
-        g.b_require_decision(v_corporation, "choose")
+        g.b_check_float(v_corporation)
+        # at rulespecs/1880-romania.rules:1820
+        r_require_decision(g, v_corporation, "choose")
     else:
-        # at rulespecs/1880-romania.rules:1821
-        g.b_require_decision(v_corporation, "choose")
         # at rulespecs/1880-romania.rules:1822
-        g.state_set("bought_this_turn", (), True)
+        r_require_decision(g, v_corporation, "choose")
         # at rulespecs/1880-romania.rules:1823
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/1880-romania.rules:1824
         g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1995
+    # at rulespecs/1880-romania.rules:1979
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1995",
+            at="rulespecs/1880-romania.rules:1979",
         )
-    # at rulespecs/1880-romania.rules:1996
+    # at rulespecs/1880-romania.rules:1980
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1996"
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1980"
         )
-    # at rulespecs/1880-romania.rules:1997
+    # at rulespecs/1880-romania.rules:1981
     if not (g.state_amount("debt", v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1997",
+            at="rulespecs/1880-romania.rules:1981",
         )
-    # at rulespecs/1880-romania.rules:1998
+    # at rulespecs/1880-romania.rules:1982
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1998"
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1982"
         )
-    # at rulespecs/1880-romania.rules:1999
+    # at rulespecs/1880-romania.rules:1983
     if not (v_source == "ipo"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1999",
+            at="rulespecs/1880-romania.rules:1983",
         )
-    # at rulespecs/1880-romania.rules:2001
+    # at rulespecs/1880-romania.rules:1985
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:2001",
+            at="rulespecs/1880-romania.rules:1985",
         )
-    # at rulespecs/1880-romania.rules:2002
+    # at rulespecs/1880-romania.rules:1986
     v_cert = g.b_next_certificate(v_corporation, "ipo")
-    # at rulespecs/1880-romania.rules:2003
+    # at rulespecs/1880-romania.rules:1987
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:2003",
+            at="rulespecs/1880-romania.rules:1987",
         )
-    # at rulespecs/1880-romania.rules:2004
+    # at rulespecs/1880-romania.rules:1988
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -1192,49 +1193,49 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:2004",
+            at="rulespecs/1880-romania.rules:1988",
         )
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:1990
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:2006",
+            at="rulespecs/1880-romania.rules:1990",
         )
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:1991
     v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
-    # at rulespecs/1880-romania.rules:2008
+    # at rulespecs/1880-romania.rules:1992
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:2008")
-    # at rulespecs/1880-romania.rules:2009
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1992")
+    # at rulespecs/1880-romania.rules:1993
     g.transfer(v_cost, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:2010
+    # at rulespecs/1880-romania.rules:1994
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/1880-romania.rules:2013
+    # at rulespecs/1880-romania.rules:1997
     r_second_capitalisation(g, v_corporation)
-    # at rulespecs/1880-romania.rules:2014
+    # at rulespecs/1880-romania.rules:1998
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/1880-romania.rules:2015
+    # at rulespecs/1880-romania.rules:1999
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2020
+    # at rulespecs/1880-romania.rules:2004
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2021
+    # at rulespecs/1880-romania.rules:2005
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2021",
+            at="rulespecs/1880-romania.rules:2005",
         )
-    # at rulespecs/1880-romania.rules:2023
+    # at rulespecs/1880-romania.rules:2007
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2023"
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2007"
         )
-    # at rulespecs/1880-romania.rules:2024
+    # at rulespecs/1880-romania.rules:2008
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1242,50 +1243,50 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2024",
+            at="rulespecs/1880-romania.rules:2008",
         )
-    # at rulespecs/1880-romania.rules:2026
+    # at rulespecs/1880-romania.rules:2010
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2026",
+            at="rulespecs/1880-romania.rules:2010",
         )
-    # at rulespecs/1880-romania.rules:2027
+    # at rulespecs/1880-romania.rules:2011
     if not (not (r_prices_frozen(g) and (r_president(g, v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2027",
+            at="rulespecs/1880-romania.rules:2011",
         )
-    # at rulespecs/1880-romania.rules:2029
+    # at rulespecs/1880-romania.rules:2013
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/1880-romania.rules:2030
+    # at rulespecs/1880-romania.rules:2014
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2030",
+            at="rulespecs/1880-romania.rules:2014",
         )
-    # at rulespecs/1880-romania.rules:2032
+    # at rulespecs/1880-romania.rules:2016
     if v_emergency:
-        # at rulespecs/1880-romania.rules:2033
+        # at rulespecs/1880-romania.rules:2017
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2035
+    # at rulespecs/1880-romania.rules:2019
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/1880-romania.rules:2036
+    # at rulespecs/1880-romania.rules:2020
     for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2037
+        # at rulespecs/1880-romania.rules:2021
         g.move(v_c, v_player, r_ipo_of(g, v_corporation))
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2023
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2024
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2025
     g.state_set(
         "sold_this_round",
         (
@@ -1294,15 +1295,15 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2026
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2027
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
     """Pass (V.1, V.2, VI.1, VI.2, VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1741
+    # at rulespecs/1880-romania.rules:1742
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1312,9 +1313,9 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1741",
+            at="rulespecs/1880-romania.rules:1742",
         )
-    # at rulespecs/1880-romania.rules:1743
+    # at rulespecs/1880-romania.rules:1744
     if not (
         (
             not (
@@ -1327,29 +1328,29 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a company without a train must buy one",
             rule="VII.3.8, VII.3.10",
-            at="rulespecs/1880-romania.rules:1743",
+            at="rulespecs/1880-romania.rules:1744",
         )
-    # at rulespecs/1880-romania.rules:1745
+    # at rulespecs/1880-romania.rules:1746
     g.b_pass_turn(v_entity)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1946
+    # at rulespecs/1880-romania.rules:1930
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1946",
+            at="rulespecs/1880-romania.rules:1930",
         )
-    # at rulespecs/1880-romania.rules:1947
+    # at rulespecs/1880-romania.rules:1931
     if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1947",
+            at="rulespecs/1880-romania.rules:1931",
         )
-    # at rulespecs/1880-romania.rules:1948
+    # at rulespecs/1880-romania.rules:1932
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -1361,9 +1362,9 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1948",
+            at="rulespecs/1880-romania.rules:1932",
         )
-    # at rulespecs/1880-romania.rules:1950
+    # at rulespecs/1880-romania.rules:1934
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -1374,76 +1375,76 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1950",
+            at="rulespecs/1880-romania.rules:1934",
         )
-    # at rulespecs/1880-romania.rules:1953
+    # at rulespecs/1880-romania.rules:1937
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/1880-romania.rules:1954
+    # at rulespecs/1880-romania.rules:1938
     if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1955
+        # at rulespecs/1880-romania.rules:1939
         if not (not g.state_has("done_this_turn", "yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1955",
+                at="rulespecs/1880-romania.rules:1939",
             )
-        # at rulespecs/1880-romania.rules:1956
+        # at rulespecs/1880-romania.rules:1940
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "at most one tile is upgraded in a turn",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1956",
+                at="rulespecs/1880-romania.rules:1940",
             )
-        # at rulespecs/1880-romania.rules:1957
+        # at rulespecs/1880-romania.rules:1941
         g.state_set("done_this_turn", ("upgrade",), True)
     else:
-        # at rulespecs/1880-romania.rules:1959
+        # at rulespecs/1880-romania.rules:1943
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1959",
+                at="rulespecs/1880-romania.rules:1943",
             )
-        # at rulespecs/1880-romania.rules:1960
+        # at rulespecs/1880-romania.rules:1944
         g.state_set("done_this_turn", ("yellow",), True)
-    # at rulespecs/1880-romania.rules:1962
+    # at rulespecs/1880-romania.rules:1946
     v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
-    # at rulespecs/1880-romania.rules:1963
+    # at rulespecs/1880-romania.rules:1947
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1963",
+            at="rulespecs/1880-romania.rules:1947",
         )
-    # at rulespecs/1880-romania.rules:1964
+    # at rulespecs/1880-romania.rules:1948
     g.transfer(v_terrain, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1965
+    # at rulespecs/1880-romania.rules:1949
     if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1966
+        # at rulespecs/1880-romania.rules:1950
         g.set_attr(v_corporation, "laid_track", True)
-    # at rulespecs/1880-romania.rules:1968
+    # at rulespecs/1880-romania.rules:1952
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1972
+    # at rulespecs/1880-romania.rules:1956
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1972",
+            at="rulespecs/1880-romania.rules:1956",
         )
-    # at rulespecs/1880-romania.rules:1973
+    # at rulespecs/1880-romania.rules:1957
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1973",
+            at="rulespecs/1880-romania.rules:1957",
         )
-    # at rulespecs/1880-romania.rules:1974
+    # at rulespecs/1880-romania.rules:1958
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/1880-romania.rules:1975
+    # at rulespecs/1880-romania.rules:1959
     v_cost = (
         (
             r_next_token_cost(g, v_corporation)
@@ -1452,73 +1453,73 @@ def a_place_token(g, v_corporation, v_city):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1976
+    # at rulespecs/1880-romania.rules:1960
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1976",
+            at="rulespecs/1880-romania.rules:1960",
         )
-    # at rulespecs/1880-romania.rules:1977
+    # at rulespecs/1880-romania.rules:1961
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1880-romania.rules:1978
+    # at rulespecs/1880-romania.rules:1962
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1963
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1258
+    # at rulespecs/lib/18xx.rules:1284
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1258",
+            at="rulespecs/lib/18xx.rules:1284",
         )
-    # at rulespecs/lib/18xx.rules:1259
+    # at rulespecs/lib/18xx.rules:1285
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1260
+    # at rulespecs/lib/18xx.rules:1286
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1290
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1264",
+            at="rulespecs/lib/18xx.rules:1290",
         )
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1291
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1265"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1291"
         )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1292
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1293
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1294
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1295
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1296
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1297
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each shareholder 10% per 10% share (VII.3.6)"""
-    # at rulespecs/1880-romania.rules:1912
+    # at rulespecs/1880-romania.rules:1913
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/1880-romania.rules:1913
+        # at rulespecs/1880-romania.rules:1914
         if not g.among("minors", v_holder):
-            # at rulespecs/1880-romania.rules:1914
+            # at rulespecs/1880-romania.rules:1915
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1528,39 +1529,39 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1328
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1302
+        # at rulespecs/lib/18xx.rules:1328
         g.b_market_move(v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1302
+        # at rulespecs/lib/18xx.rules:1328
         g.b_market_move(v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2054
+    # at rulespecs/1880-romania.rules:2038
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2054",
+            at="rulespecs/1880-romania.rules:2038",
         )
-    # at rulespecs/1880-romania.rules:2055
+    # at rulespecs/1880-romania.rules:2039
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2055"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2039"
         )
-    # at rulespecs/1880-romania.rules:2056
+    # at rulespecs/1880-romania.rules:2040
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2056",
+            at="rulespecs/1880-romania.rules:2040",
         )
-    # at rulespecs/1880-romania.rules:2057
+    # at rulespecs/1880-romania.rules:2041
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2058
+    # at rulespecs/1880-romania.rules:2042
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -1575,9 +1576,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2058",
+            at="rulespecs/1880-romania.rules:2042",
         )
-    # at rulespecs/1880-romania.rules:2060
+    # at rulespecs/1880-romania.rules:2044
     if not (
         (not (r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -1600,127 +1601,127 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2060",
+            at="rulespecs/1880-romania.rules:2044",
         )
-    # at rulespecs/1880-romania.rules:2064
+    # at rulespecs/1880-romania.rules:2048
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2065
+        # at rulespecs/1880-romania.rules:2049
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2065",
+                at="rulespecs/1880-romania.rules:2049",
             )
-        # at rulespecs/1880-romania.rules:2066
+        # at rulespecs/1880-romania.rules:2050
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2066",
+                at="rulespecs/1880-romania.rules:2050",
             )
-        # at rulespecs/1880-romania.rules:2067
+        # at rulespecs/1880-romania.rules:2051
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2067",
+                at="rulespecs/1880-romania.rules:2051",
             )
-        # at rulespecs/1880-romania.rules:2068
+        # at rulespecs/1880-romania.rules:2052
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2053
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2069",
+                at="rulespecs/1880-romania.rules:2053",
             )
-        # at rulespecs/1880-romania.rules:2070
+        # at rulespecs/1880-romania.rules:2054
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2071
+        # at rulespecs/1880-romania.rules:2055
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/1880-romania.rules:2072
+        # at rulespecs/1880-romania.rules:2056
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2074
+        # at rulespecs/1880-romania.rules:2058
         if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2074",
+                at="rulespecs/1880-romania.rules:2058",
             )
-        # at rulespecs/1880-romania.rules:2075
+        # at rulespecs/1880-romania.rules:2059
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2075",
+                at="rulespecs/1880-romania.rules:2059",
             )
-        # at rulespecs/1880-romania.rules:2076
+        # at rulespecs/1880-romania.rules:2060
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2077
+        # at rulespecs/1880-romania.rules:2061
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2077",
+                at="rulespecs/1880-romania.rules:2061",
             )
-        # at rulespecs/1880-romania.rules:2078
+        # at rulespecs/1880-romania.rules:2062
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2079
+        # at rulespecs/1880-romania.rules:2063
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/1880-romania.rules:2080
+        # at rulespecs/1880-romania.rules:2064
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2082
+        # at rulespecs/1880-romania.rules:2066
         if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2082",
+                at="rulespecs/1880-romania.rules:2066",
             )
-        # at rulespecs/1880-romania.rules:2083
+        # at rulespecs/1880-romania.rules:2067
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2083",
+                at="rulespecs/1880-romania.rules:2067",
             )
-        # at rulespecs/1880-romania.rules:2084
+        # at rulespecs/1880-romania.rules:2068
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2084",
+                at="rulespecs/1880-romania.rules:2068",
             )
-        # at rulespecs/1880-romania.rules:2085
+        # at rulespecs/1880-romania.rules:2069
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2085",
+                at="rulespecs/1880-romania.rules:2069",
             )
-        # at rulespecs/1880-romania.rules:2086
+        # at rulespecs/1880-romania.rules:2070
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2087
+        # at rulespecs/1880-romania.rules:2071
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/1880-romania.rules:2088
+        # at rulespecs/1880-romania.rules:2072
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1353
+    # at rulespecs/lib/18xx.rules:1379
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1380
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1355
+    # at rulespecs/lib/18xx.rules:1381
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1355",
+            at="rulespecs/lib/18xx.rules:1381",
         )
-    # at rulespecs/lib/18xx.rules:1356
+    # at rulespecs/lib/18xx.rules:1382
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1728,23 +1729,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1356",
+            at="rulespecs/lib/18xx.rules:1382",
         )
-    # at rulespecs/lib/18xx.rules:1358
+    # at rulespecs/lib/18xx.rules:1384
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1358",
+            at="rulespecs/lib/18xx.rules:1384",
         )
-    # at rulespecs/lib/18xx.rules:1359
+    # at rulespecs/lib/18xx.rules:1385
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1359",
+            at="rulespecs/lib/18xx.rules:1385",
         )
-    # at rulespecs/lib/18xx.rules:1360
+    # at rulespecs/lib/18xx.rules:1386
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1753,108 +1754,108 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1360"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1386"
         )
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1388
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1363
+    # at rulespecs/lib/18xx.rules:1389
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1364
+    # at rulespecs/lib/18xx.rules:1390
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1391
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1376
+    # at rulespecs/lib/18xx.rules:1402
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1376",
+            at="rulespecs/lib/18xx.rules:1402",
         )
-    # at rulespecs/lib/18xx.rules:1377
+    # at rulespecs/lib/18xx.rules:1403
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1377",
+            at="rulespecs/lib/18xx.rules:1403",
         )
-    # at rulespecs/lib/18xx.rules:1378
+    # at rulespecs/lib/18xx.rules:1404
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1379
+    # at rulespecs/lib/18xx.rules:1405
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1379",
+            at="rulespecs/lib/18xx.rules:1405",
         )
-    # at rulespecs/lib/18xx.rules:1380
+    # at rulespecs/lib/18xx.rules:1406
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1380",
+            at="rulespecs/lib/18xx.rules:1406",
         )
-    # at rulespecs/lib/18xx.rules:1381
+    # at rulespecs/lib/18xx.rules:1407
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1381",
+            at="rulespecs/lib/18xx.rules:1407",
         )
-    # at rulespecs/lib/18xx.rules:1382
+    # at rulespecs/lib/18xx.rules:1408
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1382",
+            at="rulespecs/lib/18xx.rules:1408",
         )
-    # at rulespecs/lib/18xx.rules:1383
+    # at rulespecs/lib/18xx.rules:1409
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1384
+    # at rulespecs/lib/18xx.rules:1410
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1385
+    # at rulespecs/lib/18xx.rules:1411
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1386
+    # at rulespecs/lib/18xx.rules:1412
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1390
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
+    # at rulespecs/lib/18xx.rules:1416
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1390",
+            at="rulespecs/lib/18xx.rules:1416",
         )
-    # at rulespecs/lib/18xx.rules:1391
+    # at rulespecs/lib/18xx.rules:1417
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1391",
+            at="rulespecs/lib/18xx.rules:1417",
         )
-    # at rulespecs/lib/18xx.rules:1392
+    # at rulespecs/lib/18xx.rules:1418
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1393
+    # at rulespecs/lib/18xx.rules:1419
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1394
-        g.b_resolve_decision(v_corporation, "discard_train")
+        # at rulespecs/lib/18xx.rules:1420
+        r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1432
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1406",
+            at="rulespecs/lib/18xx.rules:1432",
         )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1434
     if not (
         (
             (
@@ -1895,9 +1896,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1408",
+            at="rulespecs/lib/18xx.rules:1434",
         )
-    # at rulespecs/lib/18xx.rules:1414
+    # at rulespecs/lib/18xx.rules:1440
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1908,41 +1909,41 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1414",
+            at="rulespecs/lib/18xx.rules:1440",
         )
-    # at rulespecs/lib/18xx.rules:1416
+    # at rulespecs/lib/18xx.rules:1442
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2134
+    # at rulespecs/1880-romania.rules:2118
     if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2135
+        # at rulespecs/1880-romania.rules:2119
         v_owner = r_president(g, v_corporation)
-        # at rulespecs/1880-romania.rules:2136
+        # at rulespecs/1880-romania.rules:2120
         v_short = v_price - g.b_cash(v_corporation)
-        # at rulespecs/1880-romania.rules:2137
+        # at rulespecs/1880-romania.rules:2121
         v_paid = r_min(g, v_short, g.b_cash(v_owner))
-        # at rulespecs/1880-romania.rules:2138
+        # at rulespecs/1880-romania.rules:2122
         g.transfer(v_paid, v_owner, v_corporation)
-        # at rulespecs/1880-romania.rules:2139
+        # at rulespecs/1880-romania.rules:2123
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2140
+            # at rulespecs/1880-romania.rules:2124
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania.rules:2141
+            # at rulespecs/1880-romania.rules:2125
             r_add_debt(g, v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
 def r_forced_shortfall(g, v_corporation):
     """Nothing is left for a contribution: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2148
+    # at rulespecs/1880-romania.rules:2132
     return 0
 
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2100
+    # at rulespecs/1880-romania.rules:2084
     return r_issued_percent(g, v_corporation) >= (
         100 if r_phase_at_least(g, "B1") else g.param("shares_available_in_phase_a")
     )
@@ -1950,34 +1951,34 @@ def r_sold_out(g, v_corporation):
 
 def a_choose(g, v_corporation, v_choice):
     """Choose a new company's building rights, or where a closing investor's capital goes (VI.6, VII.3.2, VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1829
-    if not (g.b_pending_decision(v_corporation, "choose")):
+    # at rulespecs/1880-romania.rules:1830
+    if not (r_pending_decision(g, v_corporation, "choose")):
         raise IllegalAction(
             "building rights are chosen when the company is founded; an investor's capital when it closes",
             rule="VII.3.2, VII.3.7",
-            at="rulespecs/1880-romania.rules:1829",
+            at="rulespecs/1880-romania.rules:1830",
         )
-    # at rulespecs/1880-romania.rules:1830
+    # at rulespecs/1880-romania.rules:1831
     if g.attr(v_corporation, "kind") == "investor":
-        # at rulespecs/1880-romania.rules:1831
+        # at rulespecs/1880-romania.rules:1832
         v_to_company = (v_choice == "capital_to_company") or (
             v_choice == "capital_to_company_take_station"
         )
-        # at rulespecs/1880-romania.rules:1832
+        # at rulespecs/1880-romania.rules:1833
         v_take_station = (v_choice == "capital_to_company_take_station") or (
             v_choice == "capital_to_owner_take_station"
         )
-        # at rulespecs/1880-romania.rules:1833
+        # at rulespecs/1880-romania.rules:1834
         if not ((v_to_company or v_take_station) or (v_choice == "capital_to_owner")):
             raise IllegalAction(
                 "the company takes the investor's capital, or its owner takes 20% of it",
                 rule="VII.3.7",
-                at="rulespecs/1880-romania.rules:1833",
+                at="rulespecs/1880-romania.rules:1834",
             )
-        # at rulespecs/1880-romania.rules:1835
+        # at rulespecs/1880-romania.rules:1836
         r_close_investor(g, v_corporation, v_to_company, v_take_station)
     else:
-        # at rulespecs/1880-romania.rules:1837
+        # at rulespecs/1880-romania.rules:1838
         if not (
             (
                 (
@@ -1991,9 +1992,9 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "building rights are for one to three different phases, A to D",
                 rule="VII.3.2",
-                at="rulespecs/1880-romania.rules:1837",
+                at="rulespecs/1880-romania.rules:1838",
             )
-        # at rulespecs/1880-romania.rules:1840
+        # at rulespecs/1880-romania.rules:1841
         if not (
             r_len(g, v_choice)
             == g.param("building_rights_count")[
@@ -2003,202 +2004,172 @@ def a_choose(g, v_corporation, v_choice):
             raise IllegalAction(
                 "a 20%, 30% or 40% president's certificate gives building rights for three, two or one phases",
                 rule="VI.6",
-                at="rulespecs/1880-romania.rules:1840",
+                at="rulespecs/1880-romania.rules:1841",
             )
-        # at rulespecs/1880-romania.rules:1842
+        # at rulespecs/1880-romania.rules:1843
         g.set_attr(v_corporation, "building_rights", v_choice)
-    # at rulespecs/1880-romania.rules:1844
-    g.b_resolve_decision(v_corporation, "choose")
+    # at rulespecs/1880-romania.rules:1845
+    r_resolve_decision(g, v_corporation, "choose")
 
 
 def a_close_for_cash(g, v_company, v_target):
     """Close a private for cash: Ł20 to its owner, or Ł40 to a company he directs (II.3.1)"""
-    # at rulespecs/1880-romania.rules:1851
+    # at rulespecs/1880-romania.rules:1852
     if not (g.b_has_ability(v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1851",
-        )
-    # at rulespecs/1880-romania.rules:1852
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1852"
+            at="rulespecs/1880-romania.rules:1852",
         )
     # at rulespecs/1880-romania.rules:1853
-    v_holder = g.b_holder_of(v_company)
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction(
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1853"
+        )
     # at rulespecs/1880-romania.rules:1854
+    v_holder = g.b_holder_of(v_company)
+    # at rulespecs/1880-romania.rules:1855
     if not (g.among("players", v_holder)):
         raise IllegalAction(
-            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1854"
+            "the private has no owner yet", rule="II.3.1", at="rulespecs/1880-romania.rules:1855"
         )
-    # at rulespecs/1880-romania.rules:1855
+    # at rulespecs/1880-romania.rules:1856
     if v_target == v_holder:
-        # at rulespecs/1880-romania.rules:1856
+        # at rulespecs/1880-romania.rules:1857
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "player_amount"),
             g.name("bank"),
             v_holder,
         )
     else:
-        # at rulespecs/1880-romania.rules:1858
+        # at rulespecs/1880-romania.rules:1859
         if not ((r_director(g, v_target) == v_holder) and (not g.b_closed(v_target))):
             raise IllegalAction(
                 "the Ł40 goes to a company the owner directs, a foreign investor included",
                 rule="II.3.1",
-                at="rulespecs/1880-romania.rules:1858",
+                at="rulespecs/1880-romania.rules:1859",
             )
-        # at rulespecs/1880-romania.rules:1860
+        # at rulespecs/1880-romania.rules:1861
         if not (g.among("minors", v_target) or r_floated(g, v_target)):
             raise IllegalAction(
                 "the Ł40 goes to a company that has begun to operate",
                 rule="II.3.1",
-                at="rulespecs/1880-romania.rules:1860",
+                at="rulespecs/1880-romania.rules:1861",
             )
-        # at rulespecs/1880-romania.rules:1862
+        # at rulespecs/1880-romania.rules:1863
         g.transfer(
             g.b_ability_value(v_company, "close_for_cash", "company_amount"),
             g.name("bank"),
             v_target,
         )
-    # at rulespecs/1880-romania.rules:1864
+    # at rulespecs/1880-romania.rules:1865
     r_close_private(g, v_company)
 
 
 def a_assign(g, v_company, v_target):
     """Lay P4's +10 token on a Danube harbour (II.3.1)"""
-    # at rulespecs/1880-romania.rules:1868
+    # at rulespecs/1880-romania.rules:1869
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1868"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1869"
         )
-    # at rulespecs/1880-romania.rules:1869
+    # at rulespecs/1880-romania.rules:1870
     if not (g.b_has_ability(v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1869",
+            at="rulespecs/1880-romania.rules:1870",
         )
-    # at rulespecs/1880-romania.rules:1870
+    # at rulespecs/1880-romania.rules:1871
     if not (not g.b_in_round("auction")):
         raise IllegalAction(
             "the token is laid once the privates have owners",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1870",
+            at="rulespecs/1880-romania.rules:1871",
         )
-    # at rulespecs/1880-romania.rules:1871
+    # at rulespecs/1880-romania.rules:1872
     g.b_place_marker(v_company, v_target)
 
 
 def r_minor_dividend(g, v_minor):
     """A foreign investor withholds all its revenue (VII.1)"""
-    # at rulespecs/1880-romania.rules:1875
+    # at rulespecs/1880-romania.rules:1876
     g.transfer(r_revenue(g, v_minor), g.name("bank"), v_minor)
 
 
 def r_minor_turn_end(g, v_minor):
     """Checking for a track connection (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1879
+    # at rulespecs/1880-romania.rules:1880
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1880
+        # at rulespecs/1880-romania.rules:1881
         if (g.b_percent(v_minor, v_c) > 0) and g.b_track_connected(v_minor, v_c):
-            # at rulespecs/1880-romania.rules:1881
-            g.b_require_decision(v_minor, "choose")
+            # at rulespecs/1880-romania.rules:1882
+            r_require_decision(g, v_minor, "choose")
 
 
 def r_close_investor(g, v_investor, v_to_company, v_take_station):
     """Closing a connected foreign investor (VII.3.7)"""
-    # at rulespecs/1880-romania.rules:1888
-    v_holder = r_owner(g, v_investor)
     # at rulespecs/1880-romania.rules:1889
+    v_holder = r_owner(g, v_investor)
+    # at rulespecs/1880-romania.rules:1890
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:1890
+        # at rulespecs/1880-romania.rules:1891
         if g.b_percent(v_investor, v_c) > 0:
-            # at rulespecs/1880-romania.rules:1891
+            # at rulespecs/1880-romania.rules:1892
             if v_take_station:
-                # at rulespecs/1880-romania.rules:1892
+                # at rulespecs/1880-romania.rules:1893
                 if not (g.b_can_take_station(v_c, v_investor)):
                     raise IllegalAction(
                         "the company has no station marker left, or has a station in that hex already",
                         rule="VII.3.7, VII.3.4",
-                        at="rulespecs/1880-romania.rules:1892",
+                        at="rulespecs/1880-romania.rules:1893",
                     )
-                # at rulespecs/1880-romania.rules:1894
+                # at rulespecs/1880-romania.rules:1895
                 g.b_take_station(v_c, v_investor)
-            # at rulespecs/1880-romania.rules:1896
+            # at rulespecs/1880-romania.rules:1897
             for v_cert in r_held_certificates(g, v_investor, v_c):
-                # at rulespecs/1880-romania.rules:1897
+                # at rulespecs/1880-romania.rules:1898
                 g.move(v_cert, v_investor, v_holder)
-            # at rulespecs/1880-romania.rules:1899
-            g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
             # at rulespecs/1880-romania.rules:1900
+            g.transfer(g.param("investor_connection_bonus"), g.name("bank"), v_holder)
+            # at rulespecs/1880-romania.rules:1901
             if v_to_company:
-                # at rulespecs/1880-romania.rules:1901
+                # at rulespecs/1880-romania.rules:1902
                 g.transfer(g.b_cash(v_investor), v_investor, v_c)
             else:
-                # at rulespecs/1880-romania.rules:1903
+                # at rulespecs/1880-romania.rules:1904
                 g.transfer(
                     ((g.b_cash(v_investor) * g.param("investor_owner_capital")) // 100),
                     v_investor,
                     v_holder,
                 )
-            # at rulespecs/1880-romania.rules:1905
+            # at rulespecs/1880-romania.rules:1906
             g.b_check_president(v_c)
-    # at rulespecs/1880-romania.rules:1908
+    # at rulespecs/1880-romania.rules:1909
     r_close_minor(g, v_investor)
-
-
-def r_round_track_row_free(g, v_price, v_slot):
-    """round_track_row_free(price, slot): row slot (0 at the top) of the rows under par price price is on the track and empty (VI.6)"""
-    # at rulespecs/1880-romania.rules:1927
-    return (
-        ((v_price in g.component_attr("round_track", "main", "par_groups")) and (v_slot >= 0))
-        and (v_slot < g.component_attr("round_track", "main", "rows_per_par_price"))
-    ) and (
-        not any(
-            (
-                (g.state_amount("track_slot", v_c) == (v_slot + 1))
-                and (r_par_price(g, v_c) == v_price)
-            )
-            for v_c in g.name("corporations")
-        )
-    )
-
-
-def r_take_round_track_row(g, v_corporation, v_slot):
-    """take_round_track_row(C, slot): C's round marker goes on row slot (0 at the top) of the rows under its par price, an empty one (VI.6, VII.1)"""
-    # at rulespecs/1880-romania.rules:1932
-    if not (r_round_track_row_free(g, r_par_price(g, v_corporation), v_slot)):
-        raise IllegalAction(
-            "the round marker goes on an empty row of the par price's",
-            rule="VI.6",
-            at="rulespecs/1880-romania.rules:1932",
-        )
-    # at rulespecs/1880-romania.rules:1933
-    g.state_put("track_slot", (v_corporation,), (v_slot + 1))
 
 
 def r_lays_one_tile(g, v_corporation):
     """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
-    # at rulespecs/1880-romania.rules:1983
+    # at rulespecs/1880-romania.rules:1967
     return g.attr(v_corporation, "kind") == "investor"
 
 
 def r_pays_for_track(g, v_corporation):
     """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1969
     return True
 
 
 def r_buys_trains(g, v_corporation):
     """The operator buys its trains and must own one: every company (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1987
+    # at rulespecs/1880-romania.rules:1971
     return True
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2095
+    # at rulespecs/1880-romania.rules:2079
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -2206,91 +2177,91 @@ def r_issued_percent(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2121
+    # at rulespecs/1880-romania.rules:2105
     if r_phase_at_least(g, "B1") and (
         r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")
     ):
-        # at rulespecs/1880-romania.rules:2122
+        # at rulespecs/1880-romania.rules:2106
         r_release_capital(g, v_corporation)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2157
+    # at rulespecs/1880-romania.rules:2141
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2157",
+            at="rulespecs/1880-romania.rules:2141",
         )
-    # at rulespecs/1880-romania.rules:2158
+    # at rulespecs/1880-romania.rules:2142
     if not (g.state_amount("debt", v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2158"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2142"
         )
-    # at rulespecs/1880-romania.rules:2159
+    # at rulespecs/1880-romania.rules:2143
     v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2160
+    # at rulespecs/1880-romania.rules:2144
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2160"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2144"
         )
-    # at rulespecs/1880-romania.rules:2161
+    # at rulespecs/1880-romania.rules:2145
     g.transfer(v_amount, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:2162
+    # at rulespecs/1880-romania.rules:2146
     r_reduce_debt(g, v_player, v_amount)
 
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1791
+    # at rulespecs/1880-romania.rules:1792
     if not (g.state_amount("debt", v_player) == 0):
         return "a player in debt buys nothing until the loan is repaid"
-    # at rulespecs/1880-romania.rules:1802
+    # at rulespecs/1880-romania.rules:1803
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1995
+    # at rulespecs/1880-romania.rules:1979
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/1880-romania.rules:1996
+    # at rulespecs/1880-romania.rules:1980
     if not (r_may_buy_now(g, v_player)):
         return "sell first, then buy one share"
-    # at rulespecs/1880-romania.rules:1997
+    # at rulespecs/1880-romania.rules:1981
     if not (g.state_amount("debt", v_player) == 0):
         return "a player in debt buys nothing until the loan is repaid"
-    # at rulespecs/1880-romania.rules:2006
+    # at rulespecs/1880-romania.rules:1990
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2020
+    # at rulespecs/1880-romania.rules:2004
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/1880-romania.rules:2021
+    # at rulespecs/1880-romania.rules:2005
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for"
-    # at rulespecs/1880-romania.rules:2023
+    # at rulespecs/1880-romania.rules:2007
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "sell first, then buy"
-    # at rulespecs/1880-romania.rules:2026
+    # at rulespecs/1880-romania.rules:2010
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         return "no selling in the first stock round"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1946
+    # at rulespecs/1880-romania.rules:1930
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "track is built after the home station and before a station is placed"
-    # at rulespecs/1880-romania.rules:1947
+    # at rulespecs/1880-romania.rules:1931
     if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
         return "the company has no building right for this phase"
-    # at rulespecs/1880-romania.rules:1948
+    # at rulespecs/1880-romania.rules:1932
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -2304,13 +2275,13 @@ def q_lay_tile(g, v_corporation):
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1972
+    # at rulespecs/1880-romania.rules:1956
     if not (g.b_in_step(v_corporation, "place_token")):
         return "a station is placed after building track"
-    # at rulespecs/1880-romania.rules:1973
+    # at rulespecs/1880-romania.rules:1957
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the company has no station marker left"
-    # at rulespecs/1880-romania.rules:1975
+    # at rulespecs/1880-romania.rules:1959
     v_cost = (
         (
             r_next_token_cost(g, v_corporation)
@@ -2319,103 +2290,103 @@ def q_place_token(g, v_corporation):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1976
+    # at rulespecs/1880-romania.rules:1960
     if not (g.b_cash(v_corporation) >= v_cost):
         return "the company cannot pay for the station"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2054
+    # at rulespecs/1880-romania.rules:2038
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought as the last step of a turn"
-    # at rulespecs/1880-romania.rules:2055
+    # at rulespecs/1880-romania.rules:2039
     if not (r_buys_trains(g, v_corporation)):
         return "this company never buys trains"
-    # at rulespecs/1880-romania.rules:2056
+    # at rulespecs/1880-romania.rules:2040
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
 
 def q_choose(g, v_corporation):
     """The opening guards of choose that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1829
-    if not (g.b_pending_decision(v_corporation, "choose")):
+    # at rulespecs/1880-romania.rules:1830
+    if not (r_pending_decision(g, v_corporation, "choose")):
         return "building rights are chosen when the company is founded; an investor's capital when it closes"
 
 
 def q_close_for_cash(g, v_company):
     """The opening guards of close_for_cash that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1851
+    # at rulespecs/1880-romania.rules:1852
     if not (g.b_has_ability(v_company, "close_for_cash")):
         return "only the Banater Montanbahn may be closed for cash"
-    # at rulespecs/1880-romania.rules:1852
+    # at rulespecs/1880-romania.rules:1853
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/1880-romania.rules:1853
-    v_holder = g.b_holder_of(v_company)
     # at rulespecs/1880-romania.rules:1854
+    v_holder = g.b_holder_of(v_company)
+    # at rulespecs/1880-romania.rules:1855
     if not (g.among("players", v_holder)):
         return "the private has no owner yet"
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1868
+    # at rulespecs/1880-romania.rules:1869
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/1880-romania.rules:1869
+    # at rulespecs/1880-romania.rules:1870
     if not (g.b_has_ability(v_company, "harbour_token")):
         return "only the D.B.S.R. has a harbour token"
-    # at rulespecs/1880-romania.rules:1870
+    # at rulespecs/1880-romania.rules:1871
     if not (not g.b_in_round("auction")):
         return "the token is laid once the privates have owners"
 
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2157
+    # at rulespecs/1880-romania.rules:2141
     if not (g.b_in_round("stock")):
         return "a loan is repaid in the debtor's stock-round turn"
-    # at rulespecs/1880-romania.rules:2158
+    # at rulespecs/1880-romania.rules:2142
     if not (g.state_amount("debt", v_player) > 0):
         return "there is no loan to repay"
-    # at rulespecs/1880-romania.rules:2159
+    # at rulespecs/1880-romania.rules:2143
     v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2160
+    # at rulespecs/1880-romania.rules:2144
     if not (v_amount > 0):
         return "no cash to repay with"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1786
+    # at rulespecs/1880-romania.rules:1787
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
-    # at rulespecs/1880-romania.rules:1787
-    if not (g.b_pending_decision(v_player, "par") == v_granted):
+    # at rulespecs/1880-romania.rules:1788
+    if not (r_pending_decision(g, v_player, "par") == v_granted):
         return "the buyer of the Orient Express founds the TR at once; no one else founds it"
-    # at rulespecs/1880-romania.rules:1789
+    # at rulespecs/1880-romania.rules:1790
     if not (g.b_in_round("stock") or v_granted):
         return "a company is founded in a stock round"
-    # at rulespecs/1880-romania.rules:1790
+    # at rulespecs/1880-romania.rules:1791
     if not (r_may_buy_now(g, v_player) or v_granted):
         return "sell first, then buy one share"
-    # at rulespecs/1880-romania.rules:1792
+    # at rulespecs/1880-romania.rules:1793
     if not (not r_started(g, v_corporation)):
         return "the company is already founded"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/1880-romania.rules:1786
+    # at rulespecs/1880-romania.rules:1787
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
-    # at rulespecs/1880-romania.rules:1803
+    # at rulespecs/1880-romania.rules:1804
     if not (
         g.b_cash(v_player)
         >= (
@@ -2435,19 +2406,19 @@ def qb2_par(g, v_player, v_corporation):
 
 def q3_par(g, v_player, v_corporation, v_price):
     """The opening guards of par that read only its entity and corporation, price (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1793
+    # at rulespecs/1880-romania.rules:1794
     if not (v_price in g.b_par_prices(v_corporation)):
         return "the par prices are 70, 80, 90 and 100"
 
 
 def qb3_par(g, v_player, v_corporation, v_price):
     """The opening guards of par that read more than its entity and corporation, price, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/1880-romania.rules:1786
+    # at rulespecs/1880-romania.rules:1787
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
         ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
-    # at rulespecs/1880-romania.rules:1803
+    # at rulespecs/1880-romania.rules:1804
     if not (
         g.b_cash(v_player)
         >= (
@@ -2463,42 +2434,42 @@ def qb3_par(g, v_player, v_corporation, v_price):
 
 def q4_par(g, v_player, v_corporation, v_price, v_slot):
     """The opening guards of par that read only its entity and corporation, price, slot (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1797
+    # at rulespecs/1880-romania.rules:1798
     if not (r_round_track_row_free(g, v_price, v_slot)):
         return "the round marker goes on an empty row of the par price's four; all four taken, the price cannot be chosen"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1998
+    # at rulespecs/1880-romania.rules:1982
     if not (r_started(g, v_corporation)):
         return "the company is not founded"
-    # at rulespecs/1880-romania.rules:2001
+    # at rulespecs/1880-romania.rules:1985
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a company sold this round"
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/1880-romania.rules:1995
+    # at rulespecs/1880-romania.rules:1979
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1995",
+            at="rulespecs/1880-romania.rules:1979",
         )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2027
+    # at rulespecs/1880-romania.rules:2011
     if not (not (r_prices_frozen(g) and (r_president(g, v_corporation) == v_player))):
         return "in the communist phase a president may not sell shares of his own company"
 
 
 def q2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1950
+    # at rulespecs/1880-romania.rules:1934
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -2511,16 +2482,16 @@ def q2_lay_tile(g, v_corporation, v_hex):
 
 def qb_lay_tile(g, v_corporation):
     """The guards of lay_tile that read only its entity and open every branch of its first if (the listing bound probe)"""
-    # at rulespecs/1880-romania.rules:1956
+    # at rulespecs/1880-romania.rules:1940
     if not (not g.state_has("done_this_turn", "upgrade")):
         return "at most one tile is upgraded in a turn"
 
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2057
+    # at rulespecs/1880-romania.rules:2041
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2058
+    # at rulespecs/1880-romania.rules:2042
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -2537,83 +2508,83 @@ def q2_buy_train(g, v_corporation, v_train):
 
 def qs_close_for_cash(g, v_company):
     """The opening guards of close_for_cash that read only its entity, and nothing of it that changes during play (the listing static probe)"""
-    # at rulespecs/1880-romania.rules:1851
+    # at rulespecs/1880-romania.rules:1852
     if not (g.b_has_ability(v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1851",
+            at="rulespecs/1880-romania.rules:1852",
         )
 
 
 def qs_assign(g, v_company):
     """The opening guards of assign that read only its entity, and nothing of it that changes during play (the listing static probe)"""
-    # at rulespecs/1880-romania.rules:1869
+    # at rulespecs/1880-romania.rules:1870
     if not (g.b_has_ability(v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
-            rule="II.3.1",
-            at="rulespecs/1880-romania.rules:1869",
-        )
-
-
-def qr_assign(g):
-    """The opening guards of assign that read only the round (the listing round probe)"""
-    # at rulespecs/1880-romania.rules:1870
-    if not (not g.b_in_round("auction")):
-        raise IllegalAction(
-            "the token is laid once the privates have owners",
             rule="II.3.1",
             at="rulespecs/1880-romania.rules:1870",
         )
 
 
+def qr_assign(g):
+    """The opening guards of assign that read only the round (the listing round probe)"""
+    # at rulespecs/1880-romania.rules:1871
+    if not (not g.b_in_round("auction")):
+        raise IllegalAction(
+            "the token is laid once the privates have owners",
+            rule="II.3.1",
+            at="rulespecs/1880-romania.rules:1871",
+        )
+
+
 def qr_payoff_player_debt(g):
     """The opening guards of payoff_player_debt that read only the round (the listing round probe)"""
-    # at rulespecs/1880-romania.rules:2157
+    # at rulespecs/1880-romania.rules:2141
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2157",
+            at="rulespecs/1880-romania.rules:2141",
         )
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income until the communist phase"""
-    # at rulespecs/1880-romania.rules:1752
+    # at rulespecs/1880-romania.rules:1753
     for v_company in r_open_privates(g):
-        # at rulespecs/1880-romania.rules:1753
+        # at rulespecs/1880-romania.rules:1754
         if not r_phase_at_least(g, g.attr(v_company, "income_stops_on")):
-            # at rulespecs/1880-romania.rules:1754
+            # at rulespecs/1880-romania.rules:1755
             g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1990
+    # at rulespecs/1880-romania.rules:1974
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate: in phase D, the whole of it"""
-    # at rulespecs/1880-romania.rules:2109
+    # at rulespecs/1880-romania.rules:2093
     if r_phase_at_least(g, "D1"):
-        # at rulespecs/1880-romania.rules:2110
+        # at rulespecs/1880-romania.rules:2094
         r_release_capital(g, v_corporation)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2127
+    # at rulespecs/1880-romania.rules:2111
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2128
+        # at rulespecs/1880-romania.rules:2112
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2151
+    # at rulespecs/1880-romania.rules:2135
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2152
+        # at rulespecs/1880-romania.rules:2136
         r_add_debt(g, v_p, (g.state_amount("debt", v_p) // 2))

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+    "rulespecs/lib/18xx.rules": "455b78474a5524e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+        "rulespecs/lib/18xx.rules": "455b78474a5524e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -313,6 +313,7 @@ TABLES = {
         'corporation_assign': [('corporation', ('corporation',)), ('target', ('name',))],
     },
     'STATES': {
+        'track_slot': (),
         'train_limit_bonus': (),
         'standing_bid': (),
         'in_auction': (),
@@ -326,11 +327,13 @@ TABLES = {
         'out_of_game': (),
         'granted': (),
         'cubes': (),
+        'declared_uses': ('operating_turn_start',),
         'bought_this_turn': ('stock_turn_start',),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
+        'decisions': (),
         'done_this_turn': ('operating_turn_start',),
     },
     'CARDS': {
@@ -356,22 +359,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1077',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1103',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:817',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:830',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:852',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:887',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1389',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1263',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1517',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1415',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1289',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1543',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1257',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1283',
         'at action select_president': 'rulespecs/18-grand-junction.rules:715',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1123',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1149',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -605,7 +608,7 @@ _LIBRARY.define(
 
 def r_in_receivership(g, v_corporation):
     """in_receivership(C): C is started and open, and its president's certificate lies in the bank pool (no player presides it); only where the title has receivership_steps, which the runtime then plays for it (library '18xx' function in_receivership)"""
-    # at rulespecs/lib/18xx.rules:655
+    # at rulespecs/lib/18xx.rules:671
     return (
         (
             (
@@ -709,7 +712,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1069
+    # at rulespecs/lib/18xx.rules:1095
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -747,23 +750,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1150
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1151
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1125",
+            at="rulespecs/lib/18xx.rules:1151",
         )
-    # at rulespecs/lib/18xx.rules:1126
+    # at rulespecs/lib/18xx.rules:1152
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1126",
+            at="rulespecs/lib/18xx.rules:1152",
         )
-    # at rulespecs/lib/18xx.rules:1127
+    # at rulespecs/lib/18xx.rules:1153
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -771,9 +774,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1127",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1155
     if not (
         (
             (
@@ -802,39 +805,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1129",
+            at="rulespecs/lib/18xx.rules:1155",
         )
-    # at rulespecs/lib/18xx.rules:1134
+    # at rulespecs/lib/18xx.rules:1160
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1135
+    # at rulespecs/lib/18xx.rules:1161
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1135",
+            at="rulespecs/lib/18xx.rules:1161",
         )
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1163
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1137",
+            at="rulespecs/lib/18xx.rules:1163",
         )
-    # at rulespecs/lib/18xx.rules:1139
+    # at rulespecs/lib/18xx.rules:1165
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1140
+        # at rulespecs/lib/18xx.rules:1166
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1142
+    # at rulespecs/lib/18xx.rules:1168
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1169
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1144
+        # at rulespecs/lib/18xx.rules:1170
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1172
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1173
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1174
     g.state_set(
         "sold_this_round",
         (
@@ -843,9 +846,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1175
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1150
+    # at rulespecs/lib/18xx.rules:1176
     g.b_check_president(v_corporation)
 
 
@@ -912,13 +915,13 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
     # at rulespecs/18-grand-junction.rules:481
-    if g.b_pending_decision(v_corporation, "place_token"):
+    if r_pending_decision(g, v_corporation, "place_token"):
         # at rulespecs/18-grand-junction.rules:482
         v_home = g.b_check_home_choice(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:483
         g.b_place_station(v_corporation, v_home)
         # at rulespecs/18-grand-junction.rules:484
-        g.b_resolve_decision(v_corporation, "place_token")
+        r_resolve_decision(g, v_corporation, "place_token")
     else:
         # at rulespecs/18-grand-junction.rules:486
         if not (g.b_in_step(v_corporation, "place_token")):
@@ -1601,7 +1604,7 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
     # at rulespecs/18-grand-junction.rules:819
     if not (
         (
-            g.b_pending_decision(v_player, "choose_turn")
+            r_pending_decision(g, v_player, "choose_turn")
             and (r_president(g, v_corporation) == v_player)
         )
         and g.b_has_power(v_corporation, "choose_turn")
@@ -1618,7 +1621,7 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         # at rulespecs/18-grand-junction.rules:824
         g.b_set_operating_position(v_corporation, v_position)
     # at rulespecs/18-grand-junction.rules:826
-    g.b_resolve_decision(v_player, "choose_turn")
+    r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
@@ -1822,7 +1825,7 @@ def q2_choose_turn(g, v_player, v_corporation):
     # at rulespecs/18-grand-junction.rules:819
     if not (
         (
-            g.b_pending_decision(v_player, "choose_turn")
+            r_pending_decision(g, v_player, "choose_turn")
             and (r_president(g, v_corporation) == v_player)
         )
         and g.b_has_power(v_corporation, "choose_turn")
@@ -1843,17 +1846,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1621
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1596
+        # at rulespecs/lib/18xx.rules:1622
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1597
+            # at rulespecs/lib/18xx.rules:1623
             g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1599
+        # at rulespecs/lib/18xx.rules:1625
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1600
+            # at rulespecs/lib/18xx.rules:1626
             g.b_market_move(v_c, "down")
 
 
@@ -1968,4 +1971,4 @@ def t_thompson_asked(g, *_rest):
             and (g.state_amount("cubes", v_corporation) > 0)
         ) and (r_president(g, v_corporation) != None):
             # at rulespecs/18-grand-junction.rules:813
-            g.b_require_decision(r_president(g, v_corporation), "choose_turn")
+            r_require_decision(g, r_president(g, v_corporation), "choose_turn")

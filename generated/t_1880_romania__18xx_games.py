@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
-    "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-    "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+    "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
+    "rulespecs/lib/18xx.rules": "455b78474a5524e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+        "rulespecs/lib/18xx.rules": "455b78474a5524e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-        "rulespecs/1880-romania.rules": "f5b561e56b48db91",
-        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+        "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
+        "rulespecs/lib/18xx.rules": "455b78474a5524e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -341,7 +341,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania-18xx-games.rules:71
-    if not (g.b_pending_decision(v_player, "par") == v_granted):
+    if not (r_pending_decision(g, v_player, "par") == v_granted):
         raise IllegalAction(
             "the buyer of the Orient Express founds the TR at once; no one else founds it",
             rule="VI.6",
@@ -410,7 +410,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
     # at rulespecs/1880-romania-18xx-games.rules:86
     if v_granted:
         # at rulespecs/1880-romania-18xx-games.rules:87
-        g.b_resolve_decision(v_player, "par")
+        r_resolve_decision(g, v_player, "par")
         # at rulespecs/1880-romania-18xx-games.rules:88
         for v_x in g.name("privates"):
             # at rulespecs/1880-romania-18xx-games.rules:89
@@ -418,7 +418,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
                 # at rulespecs/1880-romania-18xx-games.rules:90
                 r_close_private(g, v_x)
     # at rulespecs/1880-romania-18xx-games.rules:95
-    g.b_require_decision(v_player, "player_choose")
+    r_require_decision(g, v_player, "player_choose")
     # at rulespecs/1880-romania-18xx-games.rules:96
     if v_granted or (g.b_cash(v_player) < (3 * v_price)):
         # at rulespecs/1880-romania-18xx-games.rules:98
@@ -428,7 +428,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station; or place again, free, a token the first tile on its hex took up (VII.3.4)"""
     # at rulespecs/1880-romania-18xx-games.rules:272
-    if g.b_pending_decision(v_corporation, "place_token"):
+    if r_pending_decision(g, v_corporation, "place_token"):
         # at rulespecs/1880-romania-18xx-games.rules:273
         if not (r_tokens_left(g, v_corporation) > 0):
             raise IllegalAction(
@@ -441,7 +441,7 @@ def a_place_token(g, v_corporation, v_city):
         # at rulespecs/1880-romania-18xx-games.rules:275
         g.b_place_station(v_corporation, v_again)
         # at rulespecs/1880-romania-18xx-games.rules:276
-        g.b_resolve_decision(v_corporation, "place_token")
+        r_resolve_decision(g, v_corporation, "place_token")
     else:
         # at rulespecs/1880-romania-18xx-games.rules:278
         if not (g.b_in_step(v_corporation, "place_token")):
@@ -499,7 +499,7 @@ def a_run_routes(g, v_corporation, v_routes):
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit; it leaves the game (VII.3.8)"""
     # at rulespecs/1880-romania-18xx-games.rules:538
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a company over the train limit discards",
             rule="VII.3.8",
@@ -517,7 +517,7 @@ def a_discard_train(g, v_corporation, v_train):
     # at rulespecs/1880-romania-18xx-games.rules:541
     if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
         # at rulespecs/1880-romania-18xx-games.rules:542
-        g.b_resolve_decision(v_corporation, "discard_train")
+        r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -543,7 +543,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 def a_choose(g, v_corporation, v_choice):
     """A company's choice: replace a closing investor's station with its own marker, or not; or the train that takes the REMAR's tender (VII.3.7)"""
     # at rulespecs/1880-romania-18xx-games.rules:232
-    if g.b_pending_decision(v_corporation, "choose"):
+    if r_pending_decision(g, v_corporation, "choose"):
         # at rulespecs/1880-romania-18xx-games.rules:233
         if not ((v_choice == "Replace") or (v_choice == "Discard")):
             raise IllegalAction(
@@ -552,7 +552,7 @@ def a_choose(g, v_corporation, v_choice):
                 at="rulespecs/1880-romania-18xx-games.rules:233",
             )
         # at rulespecs/1880-romania-18xx-games.rules:234
-        g.b_resolve_decision(v_corporation, "choose")
+        r_resolve_decision(g, v_corporation, "choose")
         # at rulespecs/1880-romania-18xx-games.rules:235
         r_close_investor_station(g, v_corporation, (v_choice == "Replace"))
     else:
@@ -628,7 +628,7 @@ def a_assign(g, v_company, v_target):
                 at="rulespecs/1880-romania-18xx-games.rules:464",
             )
         # at rulespecs/1880-romania-18xx-games.rules:465
-        if not (g.b_pending_decision(v_company, "assign")):
+        if not (r_pending_decision(g, v_company, "assign")):
             raise IllegalAction(
                 "the Electroputere is exchanged when the first 3+3 is bought or exported",
                 rule="II.3.1",
@@ -666,19 +666,19 @@ def a_assign(g, v_company, v_target):
         # at rulespecs/1880-romania-18xx-games.rules:474
         g.b_train_bought(v_corp, v_exchanged, False)
         # at rulespecs/1880-romania-18xx-games.rules:475
-        g.b_resolve_decision(v_company, "assign")
+        r_resolve_decision(g, v_company, "assign")
         # at rulespecs/1880-romania-18xx-games.rules:476
         r_close_private(g, v_company)
         # at rulespecs/1880-romania-18xx-games.rules:477
         if r_len(g, g.b_trains(v_corp)) > r_train_limit(g, v_corp):
             # at rulespecs/1880-romania-18xx-games.rules:478
-            g.b_require_decision(v_corp, "discard_train")
+            r_require_decision(g, v_corp, "discard_train")
 
 
 def a_player_choose(g, v_player, v_choice):
     """The founder's choice: the size of the president's certificate, then the building rights (VI.6, VII.3.2)"""
     # at rulespecs/1880-romania-18xx-games.rules:106
-    if not (g.b_pending_decision(v_player, "player_choose")):
+    if not (r_pending_decision(g, v_player, "player_choose")):
         raise IllegalAction(
             "a founder answers the choices of his founding",
             rule="VI.6",
@@ -783,7 +783,7 @@ def r_found_rights(g, v_player, v_corporation, v_rights):
     # at rulespecs/1880-romania-18xx-games.rules:157
     g.set_attr(v_corporation, "building_rights", v_rights)
     # at rulespecs/1880-romania-18xx-games.rules:158
-    g.b_resolve_decision(v_player, "player_choose")
+    r_resolve_decision(g, v_player, "player_choose")
     # at rulespecs/1880-romania-18xx-games.rules:159
     if g.b_in_round("stock"):
         # at rulespecs/1880-romania-18xx-games.rules:160
@@ -840,7 +840,7 @@ def a_destination_connection(g, v_minor):
             # at rulespecs/1880-romania-18xx-games.rules:194
             if g.b_cash(v_minor) > 0:
                 # at rulespecs/1880-romania-18xx-games.rules:195
-                g.b_require_decision(v_minor, "minor_choose")
+                r_require_decision(g, v_minor, "minor_choose")
             else:
                 # at rulespecs/1880-romania-18xx-games.rules:197
                 r_station_choice(g, v_c)
@@ -856,14 +856,14 @@ def a_minor_choose(g, v_minor, v_choice):
             at="rulespecs/1880-romania-18xx-games.rules:205",
         )
     # at rulespecs/1880-romania-18xx-games.rules:206
-    if not (g.b_pending_decision(v_minor, "minor_choose")):
+    if not (r_pending_decision(g, v_minor, "minor_choose")):
         raise IllegalAction(
             "the capital is decided when the investor closes",
             rule="VII.3.7",
             at="rulespecs/1880-romania-18xx-games.rules:206",
         )
     # at rulespecs/1880-romania-18xx-games.rules:207
-    g.b_resolve_decision(v_minor, "minor_choose")
+    r_resolve_decision(g, v_minor, "minor_choose")
     # at rulespecs/1880-romania-18xx-games.rules:208
     for v_c in g.name("corporations"):
         # at rulespecs/1880-romania-18xx-games.rules:209
@@ -888,7 +888,7 @@ def r_station_choice(g, v_corporation):
     # at rulespecs/1880-romania-18xx-games.rules:222
     if r_tokens_left(g, v_corporation) > 0:
         # at rulespecs/1880-romania-18xx-games.rules:223
-        g.b_require_decision(v_corporation, "choose")
+        r_require_decision(g, v_corporation, "choose")
     else:
         # at rulespecs/1880-romania-18xx-games.rules:225
         r_close_investor_station(g, v_corporation, False)
@@ -1164,7 +1164,7 @@ def q_par(g, v_player):
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:538
-    if not (g.b_pending_decision(v_corporation, "discard_train")):
+    if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a company over the train limit discards"
 
 
@@ -1178,7 +1178,7 @@ def q_assign(g, v_company):
 def q_player_choose(g, v_player):
     """The opening guards of player_choose that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:106
-    if not (g.b_pending_decision(v_player, "player_choose")):
+    if not (r_pending_decision(g, v_player, "player_choose")):
         return "a founder answers the choices of his founding"
 
 
@@ -1206,7 +1206,7 @@ def q_minor_choose(g, v_minor):
     if not (g.attr(v_minor, "kind") == "investor"):
         return "only a closing foreign investor's capital is decided"
     # at rulespecs/1880-romania-18xx-games.rules:206
-    if not (g.b_pending_decision(v_minor, "minor_choose")):
+    if not (r_pending_decision(g, v_minor, "minor_choose")):
         return "the capital is decided when the investor closes"
 
 
@@ -1231,7 +1231,7 @@ def q2_par(g, v_player, v_corporation):
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania-18xx-games.rules:71
-    if not (g.b_pending_decision(v_player, "par") == v_granted):
+    if not (r_pending_decision(g, v_player, "par") == v_granted):
         return "the buyer of the Orient Express founds the TR at once; no one else founds it"
     # at rulespecs/1880-romania-18xx-games.rules:73
     if not (g.b_in_round("stock") or v_granted):
@@ -1301,7 +1301,7 @@ def t_communist_privates(g, *_rest):
             # at rulespecs/1880-romania-18xx-games.rules:434
             if any((r_director(g, v_c) == g.b_holder_of(v_x)) for v_c in g.name("corporations")):
                 # at rulespecs/1880-romania-18xx-games.rules:435
-                g.b_require_decision(v_x, "assign")
+                r_require_decision(g, v_x, "assign")
             else:
                 # at rulespecs/1880-romania-18xx-games.rules:437
                 r_close_private(g, v_x)
@@ -1360,6 +1360,8 @@ class Game(GameBase):
     STATES = _TITLE.table("STATES")
     CARDS = _TITLE.table("CARDS")
     ROUTINES = {
+        "round_track_row_free": r_round_track_row_free,
+        "take_round_track_row": r_take_round_track_row,
         "min": r_min,
         "max": r_max,
         "floor_to": r_floor_to,
@@ -1430,6 +1432,7 @@ class Game(GameBase):
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
         "spend_cubes": r_spend_cubes,
+        "discount_used": r_discount_used,
         "action:bid": a_bid,
         "action:par": a_par,
         "sellable": r_sellable,
@@ -1474,6 +1477,9 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
+        "pending_decision": r_pending_decision,
+        "require_decision": r_require_decision,
+        "resolve_decision": r_resolve_decision,
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
         "close_minor": r_close_minor,
@@ -1483,8 +1489,6 @@ class Game(GameBase):
         "action:assign": a_assign,
         "minor_dividend": r_minor_dividend,
         "close_investor": r_close_investor,
-        "round_track_row_free": r_round_track_row_free,
-        "take_round_track_row": r_take_round_track_row,
         "lays_one_tile": r_lays_one_tile,
         "pays_for_track": r_pays_for_track,
         "buys_trains": r_buys_trains,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+    "rulespecs/lib/18xx.rules": "455b78474a5524e4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+        "rulespecs/lib/18xx.rules": "455b78474a5524e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "872fbc408a109f93",
+        "rulespecs/lib/18xx.rules": "455b78474a5524e4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1437
+    # at rulespecs/lib/18xx.rules:1463
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -281,6 +281,8 @@ class Game(GameBase):
     STATES = _TITLE.table("STATES")
     CARDS = _TITLE.table("CARDS")
     ROUTINES = {
+        "round_track_row_free": r_round_track_row_free,
+        "take_round_track_row": r_take_round_track_row,
         "min": r_min,
         "max": r_max,
         "floor_to": r_floor_to,
@@ -351,6 +353,7 @@ class Game(GameBase):
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
         "spend_cubes": r_spend_cubes,
+        "discount_used": r_discount_used,
         "action:bid": a_bid,
         "action:par": a_par,
         "sellable": r_sellable,
@@ -396,6 +399,9 @@ class Game(GameBase):
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
         "close_privates": r_close_privates,
+        "pending_decision": r_pending_decision,
+        "require_decision": r_require_decision,
+        "resolve_decision": r_resolve_decision,
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
         "close_minor": r_close_minor,

@@ -23,7 +23,9 @@ COMMON_FIELDS = ("key", "title")
 #: what the runtime keeps of a corporation or minor besides its data (`GameBase.corp`'s state and
 #: `DslSupport.attr`'s own answers)
 RUNTIME_FIELDS = ("par", "cell", "floated", "closed", "tokens", "revenue", "operated", "dividend", "corporation",
-                  "certificates", "token_prices", "charter_tokens", "extra_tokens", "tokens_right")
+                  "certificates", "token_prices", "charter_tokens", "extra_tokens", "tokens_right", "started")
+#: what the runtime keeps of a private besides its data (`DslSupport.set_attr`: whether it has closed)
+PRIVATE_RUNTIME_FIELDS = ("closed",)
 #: the kinds whose objects are the runtime's own, whose fields are not the kind's data
 _UNCHECKED = ("train", "certificate", "player", "route")
 
@@ -58,6 +60,8 @@ def check_fields(title: Title, schema: Schema) -> list[Diagnostic]:
             known = [*COMMON_FIELDS, *declared]
             if {"corporation", "minor"} & set(kinds):
                 known += RUNTIME_FIELDS
+            if "private" in kinds:
+                known += PRIVATE_RUNTIME_FIELDS
             if node.name in known:
                 continue
             suggestions = nearest(node.name, known)
