@@ -553,15 +553,16 @@ def test_a_sanction_may_name_the_titles_own_invariant_a_routine_a_builtin_or_a_r
 
 
 def test_the_sanctions_names_are_the_verifiers_and_the_runtimes():
-    """`compiler.lang.sanctions` lists the invariants and runtime steps a sanction may name, since the
-    checker may not import the verifier: the lists are theirs, no more, no fewer."""
+    """The invariants a sanction may name are those the verifier proves (both read
+    `compiler.lang.invariant_names`); `compiler.lang.sanctions` lists the runtime steps, since the checker
+    may not import the verifier: that list is theirs, no more, no fewer."""
     import ast
     import re
 
     from compiler.lang.sanctions import RUNTIME_STEPS, STANDARD_INVARIANTS
     from compiler.verify.invariants import GUARDED, LEMMAS, STANDARD
 
-    assert sorted(STANDARD_INVARIANTS) == sorted(x[0] for x in STANDARD + GUARDED + LEMMAS)
+    assert list(STANDARD_INVARIANTS) == [x[0] for x in STANDARD + GUARDED + LEMMAS]
     steps = set(re.findall(r'Transition\(\s*"(\w+)", "runtime"', (ROOT / "compiler/verify/translate.py").read_text()))
     for path in (ROOT / "compiler/runtime").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
