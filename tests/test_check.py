@@ -553,15 +553,16 @@ def test_a_sanction_may_name_the_titles_own_invariant_a_routine_a_builtin_or_a_r
 
 
 def test_the_sanctions_names_are_the_verifiers_and_the_runtimes():
-    """`compiler.lang.sanctions` lists the invariants and runtime steps a sanction may name, since the
-    checker may not import the verifier: the lists are theirs, no more, no fewer."""
+    """The invariants a sanction may name are those the verifier proves (both read
+    `compiler.lang.invariant_names`); `compiler.lang.sanctions` lists the runtime steps, since the checker
+    may not import the verifier: that list is theirs, no more, no fewer."""
     import ast
     import re
 
     from compiler.lang.sanctions import RUNTIME_STEPS, STANDARD_INVARIANTS
     from compiler.verify.invariants import GUARDED, LEMMAS, STANDARD
 
-    assert sorted(STANDARD_INVARIANTS) == sorted(x[0] for x in STANDARD + GUARDED + LEMMAS)
+    assert list(STANDARD_INVARIANTS) == [x[0] for x in STANDARD + GUARDED + LEMMAS]
     steps = set(re.findall(r'Transition\(\s*"(\w+)", "runtime"', (ROOT / "compiler/verify/translate.py").read_text()))
     for path in (ROOT / "compiler/runtime").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -771,14 +772,12 @@ def test_E036_a_trigger_binding_more_than_its_runtime_event_gives():
 
 
 def test_the_runtime_events_values_are_the_runtimes():
-    """`compiler.lang.events` counts the values each runtime event is raised with: the runtime's
-    `self.emit(EVENT, ...)` calls, every one of them, and no other event."""
+    """`vocabulary.RUNTIME_EVENTS`, whose values `compiler.lang.events` counts, is the runtime's
+    `self.emit(EVENT, ...)` calls: every one of them, with as many values, and no other event."""
     import ast
 
-    from compiler.lang.events import RUNTIME_EVENT_VALUES
     from compiler.runtime.vocabulary import RUNTIME_EVENTS
 
-    assert sorted(RUNTIME_EVENT_VALUES) == sorted(RUNTIME_EVENTS)
     calls = []
     for path in (ROOT / "compiler/runtime").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -787,7 +786,7 @@ def test_the_runtime_events_values_are_the_runtimes():
                 calls.append((node.args[0].value, len(node.args) - 1))
     assert {name for name, _ in calls} == set(RUNTIME_EVENTS)
     for name, count in calls:
-        assert len(RUNTIME_EVENT_VALUES[name]) == count, name
+        assert len(RUNTIME_EVENTS[name]) == count, name
 
 
 @pytest.mark.parametrize("when, found", [('"9"', True), ('"3"', False), ("3", False)])

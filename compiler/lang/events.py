@@ -7,8 +7,8 @@ trigger's call the first time a phase began. E036 at the trigger's event, with w
 gives. (An `emit` of the title's own giving fewer values than a trigger binds is typecheck's.) And
 E022 for a trigger on `phase_start(phase)` comparing `phase` with a key no phase has.
 
-The counts are the runtime's `self.emit(EVENT, ...)` calls, which this room may not read while
-checking; `tests/test_check.py` holds the table to them.
+The values are the runtime's (`compiler.runtime.vocabulary.RUNTIME_EVENTS`); `tests/test_check.py`
+holds that table to the runtime's `self.emit(EVENT, ...)` calls.
 """
 
 from __future__ import annotations
@@ -16,22 +16,7 @@ from __future__ import annotations
 from compiler.diagnostics import Diagnostic, error
 from compiler.lang import syntax as s
 from compiler.lang.ir import Title
-
-#: each runtime event and the values the runtime raises it with (`compiler.runtime.vocabulary.RUNTIME_EVENTS`)
-RUNTIME_EVENT_VALUES: dict[str, tuple[str, ...]] = {
-    "card_picked": ("corporation", "card", "offer"),
-    "corporation_closed": ("corporation",),
-    "corporation_started": ("corporation", "par price"),
-    "floated": ("corporation",),
-    "game_start": (),
-    "operating_order_set": (),
-    "operating_round_end": (),
-    "operating_round_start": (),
-    "phase_start": ("phase",),
-    "president_changed": ("corporation", "former president", "new president"),
-    "stock_round_end": (),
-    "trains_exported": ("train type",),
-}
+from compiler.runtime.vocabulary import RUNTIME_EVENTS
 
 
 def check_events(title: Title) -> list[Diagnostic]:
@@ -41,7 +26,7 @@ def check_events(title: Title) -> list[Diagnostic]:
         decl = clause.decl
         if not isinstance(decl, s.Trigger):
             continue
-        given = RUNTIME_EVENT_VALUES.get(decl.event.name)
+        given = RUNTIME_EVENTS.get(decl.event.name)
         if given is None or len(decl.event.args) <= len(given):
             continue
         shown = ", ".join(given) if given else "no value"

@@ -17,15 +17,14 @@ from compiler.diagnostics import Diagnostic, error
 from compiler.lang import syntax as s
 from compiler.lang.ir import Title
 from compiler.lang.schema import Schema, did_you_mean, listing, nearest
+from compiler.runtime.vocabulary import CORP_DATA_FIELDS, CORP_STATE, PRIVATE_STATE_FIELDS, TOKEN_COUNTS
 
 #: what every component's data holds besides its kind's properties
 COMMON_FIELDS = ("key", "title")
 #: what the runtime keeps of a corporation or minor besides its data (`GameBase.corp`'s state and
-#: `DslSupport.attr`'s own answers)
-RUNTIME_FIELDS = ("par", "cell", "floated", "closed", "tokens", "revenue", "operated", "dividend", "corporation",
-                  "certificates", "token_prices", "charter_tokens", "extra_tokens", "tokens_right", "started")
-#: what the runtime keeps of a private besides its data (`DslSupport.set_attr`: whether it has closed)
-PRIVATE_RUNTIME_FIELDS = ("closed",)
+#: `DslSupport.attr`'s own answers, named in `compiler.runtime.vocabulary`), and `dividend` and `corporation`,
+#: which the check accepted from the first though the runtime names neither (no title reads them)
+RUNTIME_FIELDS = (*CORP_STATE, "dividend", "corporation", *CORP_DATA_FIELDS, *TOKEN_COUNTS)
 #: the kinds whose objects are the runtime's own, whose fields are not the kind's data
 _UNCHECKED = ("train", "certificate", "player", "route")
 
@@ -61,7 +60,7 @@ def check_fields(title: Title, schema: Schema) -> list[Diagnostic]:
             if {"corporation", "minor"} & set(kinds):
                 known += RUNTIME_FIELDS
             if "private" in kinds:
-                known += PRIVATE_RUNTIME_FIELDS
+                known += PRIVATE_STATE_FIELDS
             if node.name in known:
                 continue
             suggestions = nearest(node.name, known)

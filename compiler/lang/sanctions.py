@@ -8,28 +8,23 @@ A sanction naming neither (a typo: `sanction cert_limt for take_ovr`) was never 
 checked clean, and `rulec verify` only listed it among the sanctions no check needed.
 `rulec check` refuses it here (E010), at the name, with the nearest known name.
 
-The names are the verifier's and the runtime's, which this room may not import; the
-tests hold both lists to theirs (`tests/test_check.py`).
+The invariants' names are `compiler.lang.invariant_names`, which the verifier proves under; the runtime
+steps are the verifier's runtime transitions and the runtime's, which this room may not read while
+checking: the tests hold that list to theirs (`tests/test_check.py`).
 """
 
 from __future__ import annotations
 
 from compiler.diagnostics import Diagnostic, error
+from compiler.lang import invariant_names
 from compiler.lang import syntax as s
 from compiler.lang.builtins import table as builtin_table
 from compiler.lang.ir import Title
 from compiler.lang.schema import did_you_mean, nearest
 
-#: the invariants `rulec verify` proves of every title, and its lemmas
-#: (`compiler.verify.invariants`'s STANDARD, GUARDED and LEMMAS); a title's own `invariant`
-#: clauses are the rest
-STANDARD_INVARIANTS: tuple[str, ...] = (
-    "money_conserved", "shares_sum_to_100", "cert_limit", "holding_cap", "pool_cap", "no_negative_cash",
-    "market_on_grid", "trains_conserved", "president_holds_most", "emergency_sale_keeps_presidency",
-    "items_held_once", "unstarted_on_mat", "grants_bounded", "no_shares_during_private_sale", "bids_valid",
-    "floated_started", "private_owners_floated", "par_valid", "president_not_in_pool", "phase_valid",
-    "draft_valid", "tokens_valid",
-)
+#: the invariants `rulec verify` proves of every title, and its lemmas (the one list of them); a title's own
+#: `invariant` clauses are the rest
+STANDARD_INVARIANTS: tuple[str, ...] = invariant_names.ALL
 
 #: the runtime's steps a sanction may name besides the title's actions, triggers and routines: the
 #: verifier's runtime transitions (`compiler.verify.translate.runtime_transitions`) and the steps the

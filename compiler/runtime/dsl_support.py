@@ -16,6 +16,7 @@ from typing import Any
 from compiler.runtime.data import Gap, Table
 from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SCRAP, Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.vocabulary import TOKEN_COUNTS
 
 #: the values a declared state keys by id (`GameBase._state_key`)
 _KEYED = (Entity, Certificate)
@@ -24,10 +25,8 @@ _KEYED = (Entity, Certificate)
 _FIXED_NAMES = {"bank": BANK, "pool": POOL, "initial_offering": IPO, "depot": DEPOT, "scrap": SCRAP}
 #: the bare names of the game's collections of entities, each a list of the game's of that name (`DslSupport.name`)
 _COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bonds"})
-#: a company's station tokens beyond its charter (`extra_tokens`: an absorbed station, a private's extra
-#: token) and those a take-over took from the right of its charter (`tokens_right`, 18CO §6.1.3): counts
-#: its state keeps once one is met, none before (`DslSupport.attr`)
-_TOKEN_COUNTS = frozenset({"extra_tokens", "tokens_right"})
+#: the station-token counts a company's state keeps once one is met, none before (`vocabulary.TOKEN_COUNTS`)
+_TOKEN_COUNTS = frozenset(TOKEN_COUNTS)
 
 
 #: no answer kept (`DslSupport.fixed_call`)

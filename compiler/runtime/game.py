@@ -47,7 +47,7 @@ from compiler.runtime.operating import OperatingRound
 from compiler.runtime.records import Records
 from compiler.runtime.stock import StockRound
 from compiler.runtime.tiles_tokens import TilesAndTokens
-from compiler.runtime.vocabulary import (HOLDING_STEPS, LOG_FORMAT, OUT_OF_TURN, ROUND_ACTION_PREFIXES,
+from compiler.runtime.vocabulary import (CORP_STATE, HOLDING_STEPS, LOG_FORMAT, OUT_OF_TURN, ROUND_ACTION_PREFIXES,
                                          STEP_ACTIONS, VOCABULARY, Action)
 from compiler.runtime.vocabulary import ACTOR_KINDS, COMBINED_STEPS, MAP_STEPS, STATE_RESETS, STEPS  # noqa: F401
 
@@ -467,9 +467,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         for tid in self.trains:
             self.owner[tid] = DEPOT
         self.corp: dict[str, dict[str, Any]] = {
-            c.id: {"par": None, "cell": None, "floated": False, "closed": False, "tokens": 0,
-                   "revenue": 0, "operated": False}
-            for c in self.corporations + self.minors
+            c.id: dict(CORP_STATE) for c in self.corporations + self.minors
         }
         for m in self.minors:
             self.cash[m] = 0

@@ -11,11 +11,23 @@ Action = dict[str, Any]
 #: What an action that is no action dict breaks: the log format, 18xx.games' (the rule an IllegalAction
 #: for it names)
 LOG_FORMAT = "the 18xx.games action format: {'type': ACTION, 'entity': ID, 'entity_type': KIND, ...}"
-#: The events the runtime raises itself (`GameBase.emit`), beside those a title's phases name in their
-#: `events` and those its rules raise with `emit`: a trigger `on` another never fires (`rulec check`'s E015)
-RUNTIME_EVENTS = ("card_picked", "corporation_closed", "corporation_started", "floated",
-                  "game_start", "operating_order_set", "operating_round_end", "operating_round_start",
-                  "phase_start", "president_changed", "stock_round_end", "trains_exported")
+#: The events the runtime raises itself (`GameBase.emit`), each with the values it is raised with (what a
+#: trigger `on` it may bind; `rulec check`'s E036), beside those a title's phases name in their `events` and
+#: those its rules raise with `emit`: a trigger `on` another never fires (`rulec check`'s E015)
+RUNTIME_EVENTS: dict[str, tuple[str, ...]] = {
+    "card_picked": ("corporation", "card", "offer"),
+    "corporation_closed": ("corporation",),
+    "corporation_started": ("corporation", "par price"),
+    "floated": ("corporation",),
+    "game_start": (),
+    "operating_order_set": (),
+    "operating_round_end": (),
+    "operating_round_start": (),
+    "phase_start": ("phase",),
+    "president_changed": ("corporation", "former president", "new president"),
+    "stock_round_end": (),
+    "trains_exported": ("train type",),
+}
 #: The steps of a corporation's operating turn, in order (the title's
 #: `operating_steps` chooses among them; steps needing a map are skipped
 #: while the title has none).
@@ -41,6 +53,21 @@ COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
 #: round starts, as each turn of a stock round (or of its auctions and special rounds) starts, as a
 #: company's operating turn starts (a state with no `reset` lasts the game)
 STATE_RESETS = ("stock_round_start", "stock_turn_start", "operating_turn_start")
+
+#: What the runtime keeps of each corporation and minor from the start (`GameBase.corp`: each begins with
+#: these values), besides its data; a field read of one in a rule may name them (`rulec check`'s E024)
+CORP_STATE: dict[str, Any] = {"par": None, "cell": None, "floated": False, "closed": False, "tokens": 0,
+                              "revenue": 0, "operated": False}
+#: a company's station tokens beyond its charter (`extra_tokens`: an absorbed station, a private's extra
+#: token) and those a take-over took from the right of its charter (`tokens_right`, 18CO §6.1.3): counts
+#: its state keeps once one is met, none before (`DslSupport.attr` answers 0)
+TOKEN_COUNTS = ("extra_tokens", "tokens_right")
+#: what `DslSupport.attr` answers of a corporation from its data: its certificates (the president's first),
+#: its charter's printed station prices (`token_prices`) and how many they are (`charter_tokens`); and of its
+#: state, whether it has started (`started`: it has a par price)
+CORP_DATA_FIELDS = ("certificates", "token_prices", "charter_tokens", "started")
+#: what the runtime keeps of a private besides its data (`DslSupport.set_attr`: whether it has closed)
+PRIVATE_STATE_FIELDS = ("closed",)
 
 #: Vocabulary actions any player may send at any moment: the end of a game by the players' agreement.
 OUT_OF_TURN = ("end_game",)

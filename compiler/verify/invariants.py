@@ -36,6 +36,7 @@ from typing import Any, Callable
 
 import z3
 
+from compiler.lang import invariant_names as names
 from compiler.lang import syntax as s
 from compiler.verify.model import (
     AUCTION,
@@ -551,56 +552,64 @@ def title_invariant(decl: s.Invariant) -> Callable[[Translator, Ctx], list[Atom]
     return build
 
 
-STANDARD: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[str, ...]]] = [
-    ("money_conserved", "the bank, the players and the corporations (and the minors, where a title has "
+def _named(order: tuple[str, ...], rows: list[tuple[Any, ...]]) -> list[Any]:
+    """A table of invariants in the order of `order` (`compiler.lang.invariant_names`, the one list of their
+    names), each row led by its name: a row is written (formula, summary[, properties cited]), the formula
+    being the function named after its invariant. A name without a formula, or a formula without a name,
+    stops the import here."""
+    by_name = {row[0].__name__: row for row in rows}
+    if len(by_name) != len(rows) or set(by_name) != set(order):
+        raise RuntimeError(f"invariants without a formula: {sorted(set(order) - set(by_name))}; formulas named "
+                           f"in no list of compiler/lang/invariant_names.py: {sorted(set(by_name) - set(order))}")
+    return [(name, by_name[name][1], by_name[name][0], *by_name[name][2:]) for name in order]
+
+
+STANDARD: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[str, ...]]] = _named(names.STANDARD, [
+    (money_conserved, "the bank, the players and the corporations (and the minors, where a title has "
      "them) together hold the money the game began with (with an unlimited bank: what it paid out less "
-     "what it took in)", money_conserved, ("bank",)),
-    ("shares_sum_to_100", "each certificate of each corporation is held exactly once, by a player, a corporation, "
+     "what it took in)", ("bank",)),
+    (shares_sum_to_100, "each certificate of each corporation is held exactly once, by a player, a corporation, "
      "the bank pool or a minor (where a title's minors hold shares), or the scrap heap (a corporation taken "
      "over, where a title has take-overs), so each corporation's shares add up to 100% (of the share layout "
-     "chosen, where a title has several)", shares_sum_to_100, ()),
-    ("cert_limit", "no player holds more certificates than the limit (certificates in exempt zones not counted)",
-     cert_limit, ("cert_limit", "cert_limit_counts")),
-    ("holding_cap", "no player holds more of a corporation than the holding cap, outside exempt zones",
-     holding_cap, ("holding_cap",)),
-    ("pool_cap", "the bank pool holds no more of a corporation than its cap", pool_cap, ("pool_cap",)),
-    ("no_negative_cash", "no player and no corporation has negative cash", no_negative_cash, ()),
-    ("market_on_grid", "a corporation has a market position exactly when it has a par price, and it is a cell of "
-     "the grid", market_on_grid, ()),
-    ("trains_conserved", "each train is held exactly once, by the depot, a corporation, the pool or the scrap heap",
-     trains_conserved, ()),
-    ("president_holds_most", "where a player holds a corporation's president's certificate, no other player holds "
-     "more of it, once the take-over check has run", president_holds_most, ("takeover_when", "director_is")),
-]
+     "chosen, where a title has several)", ()),
+    (cert_limit, "no player holds more certificates than the limit (certificates in exempt zones not counted)", ("cert_limit", "cert_limit_counts")),
+    (holding_cap, "no player holds more of a corporation than the holding cap, outside exempt zones", ("holding_cap",)),
+    (pool_cap, "the bank pool holds no more of a corporation than its cap", ("pool_cap",)),
+    (no_negative_cash, "no player and no corporation has negative cash", ()),
+    (market_on_grid, "a corporation has a market position exactly when it has a par price, and it is a cell of "
+     "the grid", ()),
+    (trains_conserved, "each train is held exactly once, by the depot, a corporation, the pool or the scrap heap", ()),
+    (president_holds_most, "where a player holds a corporation's president's certificate, no other player holds "
+     "more of it, once the take-over check has run", ("takeover_when", "director_is")),
+])
 
 #: invariants of the titles that set the property they are named after
-GUARDED: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[str, ...]]] = [
-    ("emergency_sale_keeps_presidency", "an emergency sale never changes the presidency of the corporation "
+GUARDED: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]], tuple[str, ...]]] = _named(names.GUARDED, [
+    (emergency_sale_keeps_presidency, "an emergency sale never changes the presidency of the corporation "
      "buying the train: a president's sale in an operating round leaves him holding the most of the corporation "
-     "operating, where he did before", emergency_sale_keeps_presidency, ("emergency_sale_guard",)),
-]
+     "operating, where he did before", ("emergency_sale_guard",)),
+])
 
-LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = [
-    ("items_held_once", "each private is held once, by the bank, a player, a corporation or the pool; each bond "
-     "once, by a corporation or a player", items_held_once),
-    ("unstarted_on_mat", "a corporation without a par price keeps its certificates on its mat, except those a "
-     "private granted", unstarted_on_mat),
-    ("grants_bounded", "no more certificates are marked granted than granting privates have left the bank, and "
-     "never a president's", grants_bounded),
-    ("no_shares_during_private_sale", "while privates are on sale, players hold no certificates but granted ones",
-     no_shares_during_private_sale),
-    ("bids_valid", "bids are not negative; without private bidding there are no bids and no auction", bids_valid),
-    ("floated_started", "a floated corporation has a par price", floated_started),
-    ("private_owners_floated", "a corporation that owns a private has floated", private_owners_floated),
-    ("par_valid", "a started corporation's par is one of its par prices", par_valid),
-    ("president_not_in_pool", "the bank pool never holds a president's certificate", president_not_in_pool),
-    ("phase_valid", "the phase is one of the title's phases", phase_valid),
-    ("draft_valid", "in the draft (which opens the game) players hold no certificates, privates or minors, no more "
+LEMMAS: list[tuple[str, str, Callable[[Translator, Ctx], list[Atom]]]] = _named(names.LEMMAS, [
+    (items_held_once, "each private is held once, by the bank, a player, a corporation or the pool; each bond "
+     "once, by a corporation or a player"),
+    (unstarted_on_mat, "a corporation without a par price keeps its certificates on its mat, except those a "
+     "private granted"),
+    (grants_bounded, "no more certificates are marked granted than granting privates have left the bank, and "
+     "never a president's"),
+    (no_shares_during_private_sale, "while privates are on sale, players hold no certificates but granted ones"),
+    (bids_valid, "bids are not negative; without private bidding there are no bids and no auction"),
+    (floated_started, "a floated corporation has a par price"),
+    (private_owners_floated, "a corporation that owns a private has floated"),
+    (par_valid, "a started corporation's par is one of its par prices"),
+    (president_not_in_pool, "the bank pool never holds a president's certificate"),
+    (phase_valid, "the phase is one of the title's phases"),
+    (draft_valid, "in the draft (which opens the game) players hold no certificates, privates or minors, no more "
      "companies are in play than the certificate limit, and a company picked, by one player, stays the bank's, "
-     "open, until the draft ends; what the picks will cost is owed only in it", draft_valid),
-    ("tokens_valid", "a corporation has placed no more station tokens than it has, and none before it is started "
-     "(floated, where the home station comes with the float)", tokens_valid),
-]
+     "open, until the draft ends; what the picks will cost is owed only in it"),
+    (tokens_valid, "a corporation has placed no more station tokens than it has, and none before it is started "
+     "(floated, where the home station comes with the float)"),
+])
 
 
 def invariants_for(model: Model) -> list[Invariant]:
