@@ -81,7 +81,7 @@ def _ctx(tr, model):
 def test_the_model_follows_the_list_up_to_its_bound():
     """From an empty list: two elements in, the first read back exactly, a remove shifts the second to the
     front, a pop empties it; the engine's list is the model's state (`abstract`)."""
-    from compiler.verify.lists import length_var
+    from compiler.verify.list_vars import length_var
 
     model, tr = _model()
     ctx = _ctx(tr, model)
@@ -101,7 +101,7 @@ def test_the_model_follows_the_list_up_to_its_bound():
 def test_past_its_bound_the_list_is_any_value_not_a_cut_one():
     """Three elements in a list of bound 2: the length is 3, the first two exact, the third unknown: after two
     pops the model may say either whether it is owed (the engine knows; the model does not invent it)."""
-    from compiler.verify.lists import length_var
+    from compiler.verify.list_vars import length_var
 
     model, tr = _model()
     ctx = _ctx(tr, model)
@@ -119,7 +119,7 @@ def test_past_its_bound_the_list_is_any_value_not_a_cut_one():
 
 def test_a_symbolic_list_is_shifted_exactly():
     """On any list of the domain (the pre-state) within its bound, a remove of its first element is a pop."""
-    from compiler.verify.lists import length_var
+    from compiler.verify.list_vars import length_var
 
     model, tr = _model()
     ctx = _ctx(tr, model)
@@ -173,7 +173,7 @@ def test_the_decisions_owed_are_the_librarys_list_in_engine_and_model():
     """require_decision, resolve_decision and pending_decision are the library's, over its list state
     `decisions`: once only, in order, the first owed now and its entity acting; the model follows the
     next decision once the first is taken (its old twin havocked the queue and who acts)."""
-    from compiler.verify.lists import length_var
+    from compiler.verify.list_vars import length_var
 
     loaded = toy()
     game = new_game(loaded)

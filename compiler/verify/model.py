@@ -47,6 +47,8 @@ from compiler.lang import syntax as s
 from compiler.lang.ir import Title, state_component_kinds
 from compiler.runtime.game import STEPS as _RUNTIME_STEPS
 from compiler.runtime.market import Market
+from compiler.verify.list_vars import domain as list_domain
+from compiler.verify.list_vars import variables as list_variables
 
 #: The number of symbolic players aimed for (clamped to the title's range).
 PLAYERS_WANTED = 3
@@ -1233,8 +1235,7 @@ class StateVars:
         # only where a rule sets it
         for decl in model.states():
             if decl.is_list:  # its length and slots (`compiler.verify.lists`)
-                from compiler.verify.lists import variables
-                for name, sort in variables(decl):
+                for name, sort in list_variables(decl):
                     add(name, sort, "turn" if decl.reset_on else "game")
                 continue
             try:
@@ -1306,8 +1307,7 @@ class StateVars:
         # (the decisions owed: the library's list state `decisions`, below)
         for decl in m.states():
             if decl.is_list and decl.bound:
-                from compiler.verify.lists import domain
-                out += domain(m, decl, {**(context or {}), **state}, lambda name: name in state and want(name))
+                out += list_domain(m, decl, {**(context or {}), **state}, lambda name: name in state and want(name), NONE)
         for x in m.minors:
             # a minor is the bank's until drafted, then its owner's (a player's or a corporation's; one
             # outside the scope is elsewhere)

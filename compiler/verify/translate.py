@@ -47,8 +47,8 @@ from typing import Any
 
 import z3
 
-from compiler.verify.lists import length_var
-from compiler.verify.lists import variables as list_variables
+from compiler.verify.list_vars import length_var
+from compiler.verify.list_vars import variables as list_variables
 from compiler.verify.model import (
     AUCTION,
     BANK,
