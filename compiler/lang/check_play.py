@@ -403,6 +403,7 @@ def _phases_and_trains(title: Title) -> list[Diagnostic]:
         other = train.get("variant_of")
         if other is not None and _name(other.value) is not None:
             sides[train.key] = _name(other.value)
+    trains = {train.key for train in title.components("train")}  # (a train of no such name: E022, not this)
     begun: dict[str, s.Component] = {}
     sequence = [name for name, _ in _named(order.value)] if sold is not None else []
     last: tuple[int, s.Component, str] | None = None  # the latest phase so far by the bank's order
@@ -429,7 +430,7 @@ def _phases_and_trains(title: Title) -> list[Diagnostic]:
                     help="each train type begins one phase at most: check the phase's `on_train`"))
                 continue
             begun[name] = phase
-            if sold is not None and name not in sold and sides.get(name) not in sold:
+            if sold is not None and name not in sold and sides.get(name) not in sold and name in trains:
                 out.append(error(
                     "E020", f"phase {phase.key} never comes: the bank never sells a {name} train (it is not in "
                             f"`train_supply_order`)", _at(node, prop), notes=((order.span, "the bank's trains"),),
