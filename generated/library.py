@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '455b78474a5524e4',
+    'rulespecs/lib/18xx.rules': 'b89b5212423df6ec',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
