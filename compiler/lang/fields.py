@@ -22,9 +22,8 @@ from compiler.runtime.vocabulary import CORP_DATA_FIELDS, CORP_STATE, PRIVATE_ST
 #: what every component's data holds besides its kind's properties
 COMMON_FIELDS = ("key", "title")
 #: what the runtime keeps of a corporation or minor besides its data (`GameBase.corp`'s state and
-#: `DslSupport.attr`'s own answers, named in `compiler.runtime.vocabulary`), and `dividend` and `corporation`,
-#: which the check accepted from the first though the runtime names neither (no title reads them)
-RUNTIME_FIELDS = (*CORP_STATE, "dividend", "corporation", *CORP_DATA_FIELDS, *TOKEN_COUNTS)
+#: `DslSupport.attr`'s own answers, named in `compiler.runtime.vocabulary`)
+RUNTIME_FIELDS = (*CORP_STATE, *CORP_DATA_FIELDS, *TOKEN_COUNTS)
 #: the kinds whose objects are the runtime's own, whose fields are not the kind's data
 _UNCHECKED = ("train", "certificate", "player", "route")
 
