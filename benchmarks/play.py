@@ -28,7 +28,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from compiler.emit.engines import game_class  # noqa: E402
-from compiler.app.playout import ACTION_CAP  # noqa: E402
+from compiler.app.playout import ACTION_CAP, collector_eased  # noqa: E402
 from compiler.runtime.errors import IllegalAction  # noqa: E402
 from compiler.runtime.monitor import Monitor  # noqa: E402
 
@@ -46,7 +46,14 @@ PLAYED = [
 def play(cls, players: int, seed: int, oracle_of: list | None = None) -> tuple[list, list[float]]:
     """One game as `play_one` plays it: (the actions taken, [listing, processing, monitoring] CPU
     seconds). With `oracle_of` (the actions of a game played before), each state's actions are
-    listed by the oracle instead and the recorded action is taken."""
+    listed by the oracle instead and the recorded action is taken. The garbage collector eased as
+    `play_one` eases it (`collector_eased`)."""
+    with collector_eased():
+        return _play(cls, players, seed, oracle_of)
+
+
+def _play(cls, players: int, seed: int, oracle_of: list | None) -> tuple[list, list[float]]:
+    """`play`, with the garbage collector eased."""
     rng = random.Random(seed)
     game = cls(players=[f"Player {i + 1}" for i in range(players)], seed=seed)
     monitor = Monitor(game)
