@@ -1,5 +1,6 @@
-"""Answers the runtime keeps by what they read (`DslSupport.fixed_call`, `Candidates._buyer_groups`): the
-same answers as worked out anew, in every state random play reaches, and on a copy of the game."""
+"""Answers the runtime keeps by what they read (`DslSupport.fixed_call`, `Candidates._buyer_groups`, the take-over
+check `_check_takeovers` keeps by the owners): the same answers as worked out anew, in every state random play
+reaches, and on a copy of the game."""
 
 from __future__ import annotations
 
@@ -66,3 +67,51 @@ def test_a_routine_that_reads_only_plain_properties_is_kept_one_that_reads_state
     other = next(p for p in game.players if p != holder)
     game.owner[cert.id] = other  # (by hand: the answer that reads state follows it)
     assert game.fixed_call("president", started) == other
+
+
+def _takeover_check_kept(game) -> bool:
+    """Whether `_check_takeovers` would make no check now (its last one kept by the owners' stamp)."""
+    kept = game.__dict__.get("_takeovers_kept")
+    return kept is not None and kept[0] == game.owner.stamp and kept[1] is game.corporations \
+        and kept[2] == len(game.corporations)
+
+
+def test_a_take_over_check_not_made_again_would_have_done_nothing():
+    # wherever the check is kept (not made after an action), the library's check_take_over made anew for
+    # every corporation changes nothing: the same as the check that was not made
+    kept = 0
+    for seed in (1, 2):
+        for game in _states("18CO", 4, seed, 1200):
+            if not _takeover_check_kept(game):
+                continue
+            routine = game.ROUTINES["check_take_over"]
+            game.j.begin()
+            try:
+                for corp in game.corporations:
+                    routine(game, corp)
+                assert game.j._undo == [], (seed, len(game.actions))
+            finally:
+                game.j.rollback()
+            kept += 1
+    assert kept > 800
+
+
+def test_a_take_over_check_follows_a_president_certificate_moved():
+    for game in _states("18CO", 4, 4, 1200):
+        floated = [c for c in game.corporations if game.corp[c.id]["floated"] and not game.corp[c.id]["closed"]]
+        if len(floated) >= 2 and _takeover_check_kept(game):
+            break
+    else:
+        raise AssertionError("no state with two floated corporations and the check kept")
+    owner, owned = floated[0], floated[1]
+    # by hand: owned's president's certificate held by owner, not floated (the owners' stamp moves on): the
+    # check reads whether owner floated, which is more than who holds what, and does nothing
+    game.corp[owner.id]["floated"] = False
+    game.owner[game.certs_of[owned.id][0].id] = owner
+    game._check_takeovers()
+    assert not game.corp[owned.id]["closed"]
+    assert not _takeover_check_kept(game)
+    # owner floats (by hand, no holder changes): the check is made again, and takes owned over at once
+    game.corp[owner.id]["floated"] = True
+    game._check_takeovers()
+    assert game.corp[owned.id]["closed"]

@@ -20,6 +20,10 @@ remembers what it counted for each certificate, so taking a certificate away nee
 (a corporation whose certificates are replaced, `b_choose_share_layout`, drops the old ids from
 the owners before it drops them from `certificates`, and sets the new ones after).
 
+`OwnersReads` is the game as a routine sees it where what the routine reads is noted: one that read only who
+holds what (and did nothing) does the same again while the owners are written to nowhere (`Owners.stamp`),
+as `GameBase._check_takeovers` keeps it.
+
 `trains_of` indexes the trains the same way: holder -> the ids of the trains it holds (`b_trains`
 asks it of a corporation in every train guard, where a pass over every train of the game cost a
 twentieth of 1880 Romania's play). The trains are those the game was made with (`Owners(...,
@@ -30,6 +34,8 @@ from __future__ import annotations
 
 import itertools
 from typing import Any
+
+from compiler.runtime.entities import Entity
 
 
 class Owners(dict):
@@ -188,6 +194,40 @@ class Owners(dict):
 
     def __reduce__(self):
         return (_restore, (self.certificates, dict(self), self.trains))
+
+
+class OwnersReads:
+    """The game as a DSL routine given it sees it: each thing the routine reads is the game's, and noted.
+    `owners_only` stays true while it reads only who holds what (`b_holder_of`), a corporation's certificates
+    (`attr(C, "certificates")`: a corporation's list of them changes only where its certificates are replaced,
+    which writes to the owners, `b_choose_share_layout`) and who is in the game's collections (`among`, each
+    collection asked noted in `collections`); anything else it reads or does (any other state, any write) is
+    the game's as ever and makes it false. A routine that read only those, and so changed nothing, reads the
+    same and does the same again while the owners are written to nowhere (`Owners.stamp`) and the
+    collections asked are the same lists of the same lengths."""
+
+    __slots__ = ("_game", "owners_only", "collections")
+
+    def __init__(self, game: Any) -> None:
+        self._game = game
+        self.owners_only = True
+        self.collections: set[str] = set()
+
+    def b_holder_of(self, item: Any) -> Any:
+        return self._game.b_holder_of(item)
+
+    def among(self, name: str, value: Any) -> bool:
+        self.collections.add(name)
+        return self._game.among(name, value)
+
+    def attr(self, obj: Any, name: str) -> Any:
+        if name != "certificates" or obj.__class__ is not Entity or obj.kind != "corporation":
+            self.owners_only = False
+        return self._game.attr(obj, name)
+
+    def __getattr__(self, attr: str) -> Any:
+        self.owners_only = False
+        return getattr(self._game, attr)
 
 
 #: `Owners.train_stamp`s and `Owners.stamp`s, never given twice

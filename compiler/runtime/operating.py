@@ -15,6 +15,7 @@ from compiler.runtime import track
 from compiler.runtime.data import resolve_value
 from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.holdings import OwnersReads
 from compiler.runtime.vocabulary import COMBINED_STEPS, MAP_STEPS
 
 
@@ -904,17 +905,28 @@ class OperatingRound:
     def _check_takeovers(self) -> None:
         """Where the title says `takeover_when: president_certificate_held`, after every action: the library's
         `check_take_over` for each corporation (a corporation holding another's president's certificate takes
-        it over at once, by the library's `take_over`)."""
+        it over at once, by the library's `take_over`). Where the last check read only who holds what (and
+        so did nothing: `OwnersReads`), it is not made again until a holder changes (`Owners.stamp`): the
+        same reads, the same nothing (most actions move no certificate; tests/test_kept_answers.py)."""
         if not self._takeovers_on() or "check_take_over" not in self.ROUTINES:
             return
 
         routine = self.ROUTINES["check_take_over"]  # (what `call` would look up for each corporation)
+        corps, stamp = self.corporations, getattr(self.owner, "stamp", None)
+        kept = self.__dict__.get("_takeovers_kept")
+        if kept is not None and kept[0] == stamp and kept[1] is corps and kept[2] == len(corps) \
+                and all(getattr(self, name) is members and len(members) == count for name, members, count in kept[3]):
+            return  # the last check read only who holds what and did nothing, and no holder has changed since
+        reads = OwnersReads(self)  # (what each check reads, noted: where only who holds what, kept by the owners)
 
         def check() -> None:
-            for owned in self.corporations:
-                routine(self, owned)
+            for owned in corps:
+                routine(reads, owned)
 
         self._sanctioning_take_over(check)
+        self.__dict__["_takeovers_kept"] = None if stamp is None or not reads.owners_only else (
+            self.owner.stamp, corps, len(corps),
+            tuple((name, getattr(self, name), len(getattr(self, name))) for name in sorted(reads.collections)))
 
     def _take_over(self, owner: Entity, owned: Entity) -> None:
         """`owner` takes `owned` over: the library's procedure `take_over` (an acquisition round's winner)."""
