@@ -1,6 +1,6 @@
-"""Answers the runtime keeps by what they read (`DslSupport.fixed_call`, `Candidates._buyer_groups`, the take-over
-check `_check_takeovers` keeps by the owners): the same answers as worked out anew, in every state random play
-reaches, and on a copy of the game."""
+"""Answers the runtime keeps by what they read (`DslSupport.fixed_call`, `DslSupport.state_call`,
+`Candidates._buyer_groups`, the take-over check `_check_takeovers` keeps by the owners): the same answers as
+worked out anew, in every state random play reaches, and on a copy of the game."""
 
 from __future__ import annotations
 
@@ -115,3 +115,45 @@ def test_a_take_over_check_follows_a_president_certificate_moved():
     game.corp[owner.id]["floated"] = True
     game._check_takeovers()
     assert game.corp[owned.id]["closed"]
+
+
+def _round_track_rows(game):
+    track = game._round_track()
+    prices = [int(p) for p in game._value(track.get("par_groups"), "par_groups")]
+    rows = int(game._value(track.get("rows_per_par_price"), "rows_per_par_price"))
+    return [(price, row) for price in prices for row in range(-1, rows + 1)]
+
+
+def test_round_track_rows_kept_are_those_worked_out_anew():
+    compared = 0
+    for seed in (1, 2):
+        for game in _states("1880 Romania", 4, seed, 700):
+            free = game.ROUTINES["round_track_row_free"]
+            for price, row in _round_track_rows(game):
+                assert game.state_call("round_track_row_free", price, row) == free(game, price, row), \
+                    (seed, len(game.actions), price, row)
+                compared += 1
+    assert compared > 20000
+
+
+def test_round_track_rows_kept_follow_the_amounts_and_fields_they_read():
+    for game in _states("1880 Romania", 4, 3, 300):
+        if any(game.state_amount("track_slot", c) for c in game.corporations):
+            break
+    free = game.ROUTINES["round_track_row_free"]
+    placed = next(c for c in game.corporations if game.state_amount("track_slot", c))
+    unplaced = next(c for c in game.corporations if game.corp[c.id]["par"] is None)
+    asked = _round_track_rows(game)
+    before = [game.state_call("round_track_row_free", p, r) for p, r in asked]
+    # by hand: the placed corporation's row moves to the next (a declared amount set anew) ...
+    slot = game.state_amount("track_slot", placed)
+    game.state_put("track_slot", (placed,), slot % 4 + 1)
+    moved = [game.state_call("round_track_row_free", p, r) for p, r in asked]
+    assert moved != before and moved == [free(game, p, r) for p, r in asked]
+    # ... an unstarted corporation gets the placed one's old row (no row taken: it has no par price) ...
+    game.state_put("track_slot", (unplaced,), slot)
+    assert [game.state_call("round_track_row_free", p, r) for p, r in asked] == moved
+    # ... and then the placed one's par price (a field of its state, no amount set anew): the row is taken
+    game.corp[unplaced.id]["par"] = game.corp[placed.id]["par"]
+    taken = [game.state_call("round_track_row_free", p, r) for p, r in asked]
+    assert taken != moved and taken == [free(game, p, r) for p, r in asked]

@@ -33,6 +33,21 @@ _TOKEN_COUNTS = frozenset(TOKEN_COUNTS)
 _NONE = object()
 
 
+class _Same:
+    """A value compared by identity (held, so that its id is not another's while it is kept)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is _Same and other.value is self.value  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+
 class _Reads:
     """The game as a DSL routine called by `DslSupport.fixed_call` sees it: each thing it reads is the game's,
     and noted. `fixed` stays true while the routine reads only what never changes during a game: the title's
@@ -69,8 +84,110 @@ class _Reads:
         return getattr(self._game, attr)
 
 
+class _StateReads(_Reads):
+    """The game as a DSL routine called by `DslSupport.state_call` sees it: each thing it reads is the game's,
+    and noted. `keepable` stays true while it reads only what `_Reads` counts fixed, a component's plain
+    fields (`component_attr` of a value neither a table nor a gap), the game's collections of entities
+    (`name`: which noted), declared amounts (`state_amount`: which noted) and the fields a corporation's state
+    keeps (`attr` of a corporation of the game: which fields noted); anything else it reads or does makes it
+    false. Such a routine answers the same again where each amount noted is the same object in the state
+    (`state_put` sets a new one at every change, a rollback puts the old one back), each field noted has the
+    same value for every corporation, and each collection noted is the same list of the same length."""
+
+    __slots__ = ("states", "fields", "collections")
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.states: set[str] = set()
+        self.fields: set[str] = set()
+        self.collections: set[str] = set()
+
+    def name(self, name: str) -> Any:
+        if name in _COLLECTIONS:
+            self.collections.add(name)
+            return self._game.name(name)
+        return super().name(name)
+
+    def component_attr(self, kind: str, key: str, name: str) -> Any:
+        if isinstance(self._game.DATA.component(kind, key).get(name), (Table, Gap)):
+            self.fixed = False
+        return self._game.component_attr(kind, key, name)
+
+    def state_amount(self, name: str, *parts: Any) -> int:
+        self.states.add(name)
+        return self._game.state_amount(name, *parts)
+
+    def attr(self, obj: Any, name: str) -> Any:
+        game = self._game
+        if obj.__class__ is Entity and obj.kind == "corporation" and name in game.corp[obj.id] \
+                and game.among("corporations", obj):
+            self.fields.add(name)
+            self.collections.add("corporations")
+        else:
+            self.fixed = False
+        return game.attr(obj, name)
+
+
 class DslSupport:
     """The generated code's access to the game: calls, names, attributes, declared states, triggers."""
+
+    def state_call(self, name: str, *args: Any) -> Any:
+        """The DSL routine `name` called with `args`, its answers kept by what it read where it read only
+        declared amounts, corporations' fields, the game's collections and what never changes (`_StateReads`),
+        and given again for the same arguments while those are as they were (the library's
+        `round_track_row_free`, asked of every par price's rows in every listing of a stock round, reads each
+        corporation's `track_slot` and par price). The answers of each routine are kept for the last few
+        states of what it reads."""
+        kept_all = self.__dict__.get("_state_answers")
+        if kept_all is None:
+            kept_all = self.__dict__["_state_answers"] = {}
+        kept = kept_all.get(name)
+        if kept is _NONE:
+            return self.ROUTINES[name](self, *args)  # (it read more than that: called as ever)
+        if kept is not None:
+            key = self._state_reads_key(kept[0])
+            answers = kept[1].get(key)
+            if answers is not None:
+                found = answers.get(args, _NONE)
+                if found is not _NONE:
+                    return found
+        reads = _StateReads(self)
+        value = self.ROUTINES[name](reads, *args)
+        if not reads.fixed:
+            kept_all[name] = _NONE
+            return value
+        if kept is not None and not (reads.states.issubset(kept[0][0]) and reads.fields.issubset(kept[0][1])
+                                     and reads.collections.issubset(kept[0][2])):
+            # (a call that read more than those before it, as a condition that stopped short before did not:
+            # kept by all of it from now, the answers kept so far dropped)
+            reads.states.update(kept[0][0])
+            reads.fields.update(kept[0][1])
+            reads.collections.update(kept[0][2])
+            kept = None
+        if kept is None:
+            noted = (tuple(sorted(reads.states)), tuple(sorted(reads.fields)), tuple(sorted(reads.collections)))
+            kept = kept_all[name] = (noted, {})
+        noted = kept[0]
+        by_key = kept[1]
+        key = self._state_reads_key(noted)
+        answers = by_key.get(key)
+        if answers is None:
+            if len(by_key) >= 16:
+                by_key.clear()
+            answers = by_key[key] = {}
+        answers[args] = value
+        return value
+
+    def _state_reads_key(self, noted: tuple) -> tuple:
+        """What a routine `state_call` keeps read (its noted amounts, fields and collections), as a key: each
+        amount's object in the state (by identity, `_Same`), each field's value for every corporation, each
+        collection's list (by identity) and length."""
+        states, fields, collections = noted
+        g, corp = self.g, self.corp
+        corps = self.corporations
+        return (tuple([_Same(g.get(f"state:{n}")) for n in states]),
+                tuple([tuple([corp[c.id].get(f) for c in corps]) for f in fields]),
+                tuple([(_Same(getattr(self, n)), len(getattr(self, n))) for n in collections]))
 
     def fixed_call(self, name: str, *args: Any) -> Any:
         """The DSL routine `name` called with `args`, its answer kept for the game where the call read
