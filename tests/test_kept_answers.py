@@ -129,11 +129,25 @@ def test_round_track_rows_kept_are_those_worked_out_anew():
     for seed in (1, 2):
         for game in _states("1880 Romania", 4, seed, 700):
             free = game.ROUTINES["round_track_row_free"]
-            for price, row in _round_track_rows(game):
-                assert game.state_call("round_track_row_free", price, row) == free(game, price, row), \
+            asked = _round_track_rows(game)
+            fresh = [free(game, price, row) for price, row in asked]
+            assert game.state_calls("round_track_row_free", asked) == fresh, (seed, len(game.actions))
+            for (price, row), answer in zip(asked, fresh):
+                assert game.state_call("round_track_row_free", price, row) == answer, \
                     (seed, len(game.actions), price, row)
                 compared += 1
     assert compared > 20000
+
+
+def test_a_routine_that_reads_more_than_states_and_fields_is_called_as_ever():
+    for game in _states("1880 Romania", 4, 1, 200):
+        pass
+    for corp in game.corporations:
+        # president reads who holds the president's certificate (not a declared amount nor a field): not kept
+        assert game.state_call("president", corp) == game.call("president", corp)
+        assert game.state_calls("president", [(corp,), (corp,)]) == [game.call("president", corp)] * 2
+    assert game.__dict__["_state_answers"]["president"] is not None
+    assert not isinstance(game.__dict__["_state_answers"]["president"], tuple)
 
 
 def test_round_track_rows_kept_follow_the_amounts_and_fields_they_read():

@@ -11,7 +11,7 @@ and `set_attr` (`obj.name` in the DSL) and `emit` (a trigger's event). A mixin o
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Iterable
 
 from compiler.runtime.data import Gap, Table
 from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SCRAP, Certificate, Entity, Train
@@ -138,24 +138,38 @@ class DslSupport:
         `round_track_row_free`, asked of every par price's rows in every listing of a stock round, reads each
         corporation's `track_slot` and par price). The answers of each routine are kept for the last few
         states of what it reads."""
+        return self.state_calls(name, (args,))[0]
+
+    def state_calls(self, name: str, calls: Iterable[tuple]) -> list[Any]:
+        """`state_call` of the routine `name` with each of `calls`' arguments, in this state: what it reads
+        looked up once for them all."""
         kept_all = self.__dict__.get("_state_answers")
         if kept_all is None:
             kept_all = self.__dict__["_state_answers"] = {}
         kept = kept_all.get(name)
         if kept is _NONE:
-            return self.ROUTINES[name](self, *args)  # (it read more than that: called as ever)
-        if kept is not None:
-            key = self._state_reads_key(kept[0])
-            answers = kept[1].get(key)
-            if answers is not None:
-                found = answers.get(args, _NONE)
-                if found is not _NONE:
-                    return found
+            routine = self.ROUTINES[name]
+            return [routine(self, *args) for args in calls]  # (it read more than that: called as ever)
+        answers = None if kept is None else kept[1].get(self._state_reads_key(kept[0]))
+        out = []
+        for args in calls:
+            found = _NONE if answers is None else answers.get(args, _NONE)
+            if found is _NONE:
+                found, answers = self._state_call_anew(name, args, kept_all)
+            out.append(found)
+        return out
+
+    def _state_call_anew(self, name: str, args: tuple, kept_all: dict) -> tuple[Any, dict | None]:
+        """`state_call`'s routine called through `_StateReads`: (its answer, the answers kept for this state
+        of what it reads, this one among them; None where it read more than `_StateReads` keeps)."""
         reads = _StateReads(self)
         value = self.ROUTINES[name](reads, *args)
         if not reads.fixed:
             kept_all[name] = _NONE
-            return value
+            return value, None
+        kept = kept_all.get(name)
+        if kept is _NONE:
+            return value, None  # (an earlier call of these read more: none is kept)
         if kept is not None and not (reads.states.issubset(kept[0][0]) and reads.fields.issubset(kept[0][1])
                                      and reads.collections.issubset(kept[0][2])):
             # (a call that read more than those before it, as a condition that stopped short before did not:
@@ -167,16 +181,15 @@ class DslSupport:
         if kept is None:
             noted = (tuple(sorted(reads.states)), tuple(sorted(reads.fields)), tuple(sorted(reads.collections)))
             kept = kept_all[name] = (noted, {})
-        noted = kept[0]
         by_key = kept[1]
-        key = self._state_reads_key(noted)
+        key = self._state_reads_key(kept[0])
         answers = by_key.get(key)
         if answers is None:
             if len(by_key) >= 16:
                 by_key.clear()
             answers = by_key[key] = {}
         answers[args] = value
-        return value
+        return value, answers
 
     def _state_reads_key(self, noted: tuple) -> tuple:
         """What a routine `state_call` keeps read (its noted amounts, fields and collections), as a key: each

@@ -633,8 +633,9 @@ class OperatingRound:
             return [None]
         track_ = self._round_track()
         rows = int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
-        # the library's function, which take_round_track_row asks (its answers kept by what it reads: `state_call`)
-        return [i for i in range(rows) if self.state_call("round_track_row_free", price, i)]
+        # the library's function, which take_round_track_row asks (its answers kept by what it reads: `state_calls`)
+        free = self.state_calls("round_track_row_free", [(price, i) for i in range(rows)])
+        return [i for i in range(rows) if free[i]]
 
     def b_row_after_marker(self) -> int | None:
         """row_after_marker(): the round track's first empty row below the row of the company holding the
