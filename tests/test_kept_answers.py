@@ -70,10 +70,8 @@ def test_a_routine_that_reads_only_plain_properties_is_kept_one_that_reads_state
 
 
 def _takeover_check_kept(game) -> bool:
-    """Whether `_check_takeovers` would make no check now (its last one kept by the owners' stamp)."""
-    kept = game.__dict__.get("_takeovers_kept")
-    return kept is not None and kept[0] == game.owner.stamp and kept[1] is game.corporations \
-        and kept[2] == len(game.corporations)
+    """Whether `_check_takeovers` would make no check now (its last one kept by what it read)."""
+    return game._takeover_check_kept()
 
 
 def test_a_take_over_check_not_made_again_would_have_done_nothing():

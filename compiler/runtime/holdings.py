@@ -198,23 +198,28 @@ class Owners(dict):
 
 class OwnersReads:
     """The game as a DSL routine given it sees it: each thing the routine reads is the game's, and noted.
-    `owners_only` stays true while it reads only who holds what (`b_holder_of`), a corporation's certificates
-    (`attr(C, "certificates")`: a corporation's list of them changes only where its certificates are replaced,
-    which writes to the owners, `b_choose_share_layout`) and who is in the game's collections (`among`, each
-    collection asked noted in `collections`); anything else it reads or does (any other state, any write) is
-    the game's as ever and makes it false. A routine that read only those, and so changed nothing, reads the
-    same and does the same again while the owners are written to nowhere (`Owners.stamp`) and the
-    collections asked are the same lists of the same lengths."""
+    `owners_only` stays true while it reads only who holds what (`b_holder_of`: each item's holder noted in
+    `held`), a corporation's certificates (`attr(C, "certificates")`: the list noted in `lists`) and who is
+    in the game's collections (`among`, each collection asked noted in `collections`); anything else it
+    reads or does (any other state, any write) is the game's as ever and makes it false. A routine that read
+    only those, and so changed nothing, reads the same and does the same again while each item noted has
+    the same holder, each corporation noted the same certificates and each collection asked is the same
+    list of the same length (all of which hold while the owners are written to nowhere, `Owners.stamp`:
+    a corporation's certificates are replaced only with a write to the owners, `b_choose_share_layout`)."""
 
-    __slots__ = ("_game", "owners_only", "collections")
+    __slots__ = ("_game", "owners_only", "collections", "held", "lists")
 
     def __init__(self, game: Any) -> None:
         self._game = game
         self.owners_only = True
         self.collections: set[str] = set()
+        self.held: dict[str, Any] = {}
+        self.lists: dict[str, tuple] = {}
 
     def b_holder_of(self, item: Any) -> Any:
-        return self._game.b_holder_of(item)
+        holder = self._game.b_holder_of(item)
+        self.held[item.id] = holder
+        return holder
 
     def among(self, name: str, value: Any) -> bool:
         self.collections.add(name)
@@ -223,6 +228,8 @@ class OwnersReads:
     def attr(self, obj: Any, name: str) -> Any:
         if name != "certificates" or obj.__class__ is not Entity or obj.kind != "corporation":
             self.owners_only = False
+        else:
+            self.lists[obj.id] = tuple(self._game.certs_of[obj.id])
         return self._game.attr(obj, name)
 
     def __getattr__(self, attr: str) -> Any:

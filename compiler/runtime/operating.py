@@ -907,27 +907,46 @@ class OperatingRound:
         """Where the title says `takeover_when: president_certificate_held`, after every action: the library's
         `check_take_over` for each corporation (a corporation holding another's president's certificate takes
         it over at once, by the library's `take_over`). Where the last check read only who holds what (and
-        so did nothing: `OwnersReads`), it is not made again until a holder changes (`Owners.stamp`): the
-        same reads, the same nothing (most actions move no certificate; tests/test_kept_answers.py)."""
+        so did nothing: `OwnersReads`), it is not made again while what it read is the same
+        (`_takeover_check_kept`): the same reads, the same nothing (most actions move no president's
+        certificate; tests/test_kept_answers.py)."""
         if not self._takeovers_on() or "check_take_over" not in self.ROUTINES:
             return
-
+        if self._takeover_check_kept():
+            return  # the last check read only who holds what and did nothing, and none of it has changed since
         routine = self.ROUTINES["check_take_over"]  # (what `call` would look up for each corporation)
-        corps, stamp = self.corporations, getattr(self.owner, "stamp", None)
-        kept = self.__dict__.get("_takeovers_kept")
-        if kept is not None and kept[0] == stamp and kept[1] is corps and kept[2] == len(corps) \
-                and all(getattr(self, name) is members and len(members) == count for name, members, count in kept[3]):
-            return  # the last check read only who holds what and did nothing, and no holder has changed since
-        reads = OwnersReads(self)  # (what each check reads, noted: where only who holds what, kept by the owners)
+        corps = self.corporations
+        reads = OwnersReads(self)  # (what each check reads, noted: where only who holds what, kept by it)
 
         def check() -> None:
             for owned in corps:
                 routine(reads, owned)
 
         self._sanctioning_take_over(check)
-        self.__dict__["_takeovers_kept"] = None if stamp is None or not reads.owners_only else (
-            self.owner.stamp, corps, len(corps),
-            tuple((name, getattr(self, name), len(getattr(self, name))) for name in sorted(reads.collections)))
+        self.__dict__["_takeovers_kept"] = None if not reads.owners_only else (
+            getattr(self.owner, "stamp", None), corps, len(corps),
+            tuple((name, getattr(self, name), len(getattr(self, name))) for name in sorted(reads.collections)),
+            tuple(reads.held), tuple(reads.held.values()), tuple(reads.lists), tuple(reads.lists.values()))
+
+    def _takeover_check_kept(self) -> bool:
+        """Whether the last take-over check read only who holds what (`OwnersReads`), and all it read is the
+        same now: the corporations and the collections it asked, and the owners written to nowhere since
+        (`Owners.stamp`), or else the same holder of each item it read and the same certificates of each
+        corporation whose certificates it read."""
+        kept = self.__dict__.get("_takeovers_kept")
+        corps = self.corporations
+        if kept is None or kept[1] is not corps or kept[2] != len(corps) \
+                or not all(getattr(self, name) is members and len(members) == count for name, members, count in kept[3]):
+            return False
+        stamp = getattr(self.owner, "stamp", None)
+        if stamp is not None and kept[0] == stamp:
+            return True
+        # (each compared as tuples are: the same object, or an equal one)
+        if tuple(map(self.owner.get, kept[4])) == kept[5] \
+                and tuple(map(tuple, map(self.certs_of.get, kept[6]))) == kept[7]:
+            self.__dict__["_takeovers_kept"] = (stamp, *kept[1:])  # (the same, at this stamp)
+            return True
+        return False
 
     def _take_over(self, owner: Entity, owned: Entity) -> None:
         """`owner` takes `owned` over: the library's procedure `take_over` (an acquisition round's winner)."""
