@@ -28,6 +28,9 @@ _RAW = object()
 _KEPT = object()
 #: the key of `_prefix_refused`'s verdicts of every arity at once, by those fields
 _WHOLE = object()
+#: the key of the listing's context's kept `_quiet_opening` answers among a listing's answers (by action, entity
+#: and entity type; set by `_listing_opening` where it has an opening)
+_QUIET = object()
 
 
 def _shuffle_inline(rng: random.Random, order: list) -> None:
@@ -780,10 +783,9 @@ class Listing(Candidates):
             opened = answers[1].get(key)
             if opened is None:
                 # (`_quiet_opening`'s answer kept for the game, where it has one: looked up here first)
-                opening = answers[1].get("opening")
-                quiet = self.__dict__.get("_quiet_openings") if opening else None
+                quiet = answers[1].get(_QUIET)
                 if quiet is not None:
-                    opened = quiet.get((opening[4], *key[1:]))
+                    opened = quiet.get(key[1:])
                 if opened is None:
                     opened = self._quiet_opening(action, key[1])
                 answers[1][key] = opened
@@ -820,10 +822,9 @@ class Listing(Candidates):
             key = (_OPENS, name, entity, etype)
             opened = known.get(key)
             if opened is None:
-                opening = known.get("opening")
-                quiet = self.__dict__.get("_quiet_openings") if opening else None
+                quiet = known.get(_QUIET)
                 if quiet is not None:
-                    opened = quiet.get((opening[4], name, entity, etype))
+                    opened = quiet.get(key[1:])
                     if opened is not None:
                         known[key] = opened
             if opened:
@@ -879,15 +880,11 @@ class Listing(Candidates):
         opening = self._listing_opening()
         known = None
         if opening is not None:
-            known = self.__dict__.get("_quiet_openings")
-            if known is None:
-                known = self.__dict__["_quiet_openings"] = {}
-            key = (opening[4], kind, action["entity"], action.get("entity_type"))
+            known = self._pair_answers[1][_QUIET]
+            key = (kind, action["entity"], action.get("entity_type"))
             found = known.get(key)
             if found is not None:
                 return found
-            if len(known) >= 4096:
-                known.clear()
         if self._opens_quietly(action, kind, opening) is None:
             if known is not None:
                 known[key] = False
@@ -934,6 +931,17 @@ class Listing(Candidates):
                     current = steps.index(g["step"]) if g["step"] in steps else None
                 opening = (acting, steps, current, self._step_targets(steps),
                            (g["round"], g.get("step"), acting, tuple(steps), current))
+                # `_quiet_opening`'s answers kept for the game under this context: those of this listing's,
+                # looked up once for it (a probe's lookup hashes no context)
+                contexts = self.__dict__.get("_quiet_openings")
+                if contexts is None:
+                    contexts = self.__dict__["_quiet_openings"] = {}
+                quiet = contexts.get(opening[4])
+                if quiet is None:
+                    if len(contexts) >= 256:
+                        contexts.clear()
+                    quiet = contexts[opening[4]] = {}
+                answers[1][_QUIET] = quiet
             answers[1]["opening"] = opening
         return opening
 
