@@ -333,8 +333,9 @@ class Listing(Candidates):
         if cheap_first:
             names = self._cheap_first_order(tuple(names), prefer, prefer_first)
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
-            president = self.call("president", entity)
-            if president is not None and self._must_buy_train(entity):
+            # (the train owed asked first: most listings owe none, and the president is asked only then)
+            president = self.call("president", entity) if self._must_buy_train(entity) else None
+            if president is not None:
                 # the president's emergency sales (the title's guards decide which)
                 yield from self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"})
         yield from self._iter_candidates_for(entity, names)
