@@ -817,19 +817,36 @@ class Listing(Candidates):
         (kept with the listing's answers, or for the game by what `_listing_opening` reads:
         `_quiet_opening`), the probe is run at once, with no action built; else `_probe_refuses`."""
         answers = self._pair_answers
-        if answers is not None and answers[0] == len(self.j._marks):
+        journal = self.j
+        marks = journal._marks
+        if answers is not None and answers[0] == len(marks):
             known = answers[1]
-            entity, etype = who["entity"], who["entity_type"]
-            key = (_OPENS, name, entity, etype)
-            opened = known.get(key)
+            # (the game's answer for the listing's context first: where it has one, the listing's own is
+            # the same; else the listing's, which holds those the game keeps no answer of)
+            quiet = known.get(_QUIET)
+            opened = None if quiet is None else quiet.get((name, who["entity"], who["entity_type"]))
             if opened is None:
-                quiet = known.get(_QUIET)
-                if quiet is not None:
-                    opened = quiet.get(key[1:])
-                    if opened is not None:
-                        known[key] = opened
+                opened = known.get((_OPENS, name, who["entity"], who["entity_type"]))
             if opened:
-                return opened[1] or self._quiet_probe(opened[0], probe, ())
+                if opened[1]:
+                    return True  # (the turn check's refusal, as the probe met it)
+                # `_quiet_probe(opened[0], probe, ())` written out: asked of each action in every listing
+                named, undo = self._named_shares, journal._undo
+                journal.generation += 1
+                marks.append(len(undo))
+                try:
+                    return probe(self, opened[0]) is not None  # (a guard's refusal, returned)
+                except (IllegalAction, RuleGap):
+                    return True
+                except Exception:  # noqa: BLE001 - no refusal: the candidates' own trials meet it
+                    return False
+                finally:
+                    self._named_shares = named
+                    if len(undo) > marks[-1]:
+                        journal.rollback()
+                    else:
+                        journal.generation += 1
+                        marks.pop()
         return self._probe_refuses({"type": group_type, **who}, probe, kind=name)
 
     def _quiet_probe(self, actor: Entity, probe: Callable, values: tuple) -> bool:
