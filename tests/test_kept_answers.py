@@ -90,30 +90,3 @@ def test_a_property_kept_is_read_at_the_games_own_options_and_player_count():
         pass
     assert game.param("cert_limit") == game._read_param("cert_limit")
     assert game.param("starting_cash") == game._read_param("starting_cash")
-
-
-def test_a_corporations_buy_offers_kept_are_those_worked_out_anew():
-    """`Candidates._corporation_buy_groups`, kept by the owners' stamp, the president and the corporations
-    started: the offers equal those worked out anew for every corporation in every state of two 1800 games
-    and an 18CO game, and on a copy that plays on (fails where the cache ignores a certificate changing
-    hands: a company buys back and sells its shares all game)."""
-    compared = 0
-    for title, players, seed in (("1800", 2, 1), ("1800", 2, 2), ("18CO", 4, 1)):
-        for game in _states(title, players, seed, 700):
-            for corp in game.corporations:
-                if game.corp[corp.id]["par"] is None:
-                    continue
-                who = {"entity": corp.id, "entity_type": "corporation"}
-                assert game._cand_buy_shares(corp, who) == game._buy_shares_anew(corp, who), (title, seed, corp)
-                compared += 1
-    assert compared > 1500
-    fork = game.copy()
-    rng = random.Random(7)
-    for _ in range(200):
-        action = fork.random_legal_action(rng)
-        if action is None:
-            break
-        fork.process(action)
-        for corp in fork.corporations:
-            who = {"entity": corp.id, "entity_type": "corporation"}
-            assert fork._cand_buy_shares(corp, who) == fork._buy_shares_anew(corp, who)

@@ -219,15 +219,7 @@ class Candidates:
         none to offer: sold out), and drops them all where it refuses. A buyer other than a corporation is
         offered what `_buyer_groups` keeps by what it reads."""
         if entity.kind == "corporation":
-            groups = self._corporation_buy_groups(entity)
-            if groups is None:
-                return self._buy_shares_anew(entity, who)
-            out = []
-            for corp_id, offered in groups:
-                if not self._pair_skips({"type": "buy_shares", **who, "corporation": corp_id}):
-                    out.extend({"type": "buy_shares", **who, "shares": list(shares), "percent": percent}
-                               for shares, percent in offered)
-            return out
+            return self._buy_shares_anew(entity, who)
         groups = self._buyer_groups(entity)
         if groups is None:
             return self._buy_shares_anew(entity, who)
@@ -285,59 +277,6 @@ class Candidates:
         fixed = self.__dict__.get("_fixed_answers") or {}
         ipos_fixed = all(fixed.get(("ipo_of", c)) is not None for c, s in zip(corps, started) if s)
         self.__dict__["_buyer_groups_kept"] = (kind, corps, lists, ids, ipos, holders, groups, ipos_fixed, started)
-        return groups
-
-    def _corporation_buy_groups(self, entity: Entity) -> tuple | None:
-        """For a corporation buying: ((corporation id, ((certificate ids, percent), ...)), ...), the groups
-        `_buy_shares_anew` lists it before each group's pair probe (those with some, in the corporations'
-        order); None where the owners keep no stamp. A function of what it reads: the corporations, which
-        are started, their certificates, who holds each certificate (the owners' `stamp`, new at every
-        write), the buyer's president (asked as `_buy_shares_anew` asks it, where another corporation is
-        started); kept by them, for each buyer."""
-        owner = self.owner
-        stamp = getattr(owner, "stamp", None)
-        if stamp is None:
-            return None
-        corps = self.corporations
-        corp_state = self.corp
-        started = tuple([corp_state[c.id]["par"] is not None for c in corps])
-        certs_of = self.certs_of
-        lists = tuple([certs_of[c.id] for c in corps])
-        president = None
-        if "corporate_buy_shares" not in self.ACTION_PARAMS \
-                and any(on and c != entity for c, on in zip(corps, started)):
-            president = self.call("president", entity)
-        kept = self.__dict__.get("_corporation_buy_kept")
-        if kept is None:
-            kept = self.__dict__["_corporation_buy_kept"] = {}
-        found = kept.get(entity.id)
-        if found is not None and found[0] == stamp and found[1] is corps and found[2] == started \
-                and found[3] == president and len(found[4]) == len(lists) and all(map(_same, found[4], lists)):
-            return found[5]
-        holdings = owner.holdings
-        groups = []
-        for corp, on in zip(corps, started):
-            if not on:
-                continue
-            offered: list[tuple] = []
-            if corp != entity:
-                if "corporate_buy_shares" in self.ACTION_PARAMS:
-                    continue
-                if corp.id not in holdings.get(POOL, ()) and corp.id not in holdings.get(president, ()):
-                    continue
-                for cert in certs_of[corp.id]:
-                    if not cert.president and owner[cert.id] in (POOL, president):
-                        offered.append(((cert.id,), cert.percent))
-            elif corp.id in holdings.get(POOL, ()):
-                certs = [c for c in certs_of[corp.id]
-                         if not c.president and ((o := owner[c.id]) is POOL or (o.id == POOL.id and o.kind == POOL.kind))]
-                for k in range(1, len(certs) + 1):
-                    chosen = certs[:k]
-                    offered.append((tuple(c.id for c in chosen), sum(c.percent for c in chosen)))
-            if offered:
-                groups.append((corp.id, tuple(offered)))
-        groups = tuple(groups)
-        kept[entity.id] = (stamp, corps, started, president, lists, groups)
         return groups
 
     def _held_by_corporations(self) -> dict[str, set[str]]:
