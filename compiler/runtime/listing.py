@@ -293,10 +293,11 @@ class Listing(Candidates):
         `_open_action` does then (no refusal but a malformed share list, no step passed: the action's name
         noted, its certificates named), the binding, the turn check's known verdict, the routine. The same
         refusals as `_dispatch`, without the rule each would cite (a trial's refusal is not shown)."""
-        if not isinstance(action.get("shares") or [], list):
+        shares = action.get("shares")
+        if shares and not isinstance(shares, list):
             raise IllegalAction(f"malformed {action['type']!r} action: missing or bad 'shares'")
         self.j.set(self.g, "current_action", kind)
-        self._named_shares = tuple(str(c) for c in action.get("shares") or ())
+        self._named_shares = tuple(map(str, shares)) if shares else ()
         try:
             args = self.bind(kind, action)
         except (KeyError, ValueError, TypeError, IndexError) as exc:
