@@ -169,3 +169,27 @@ def test_round_track_rows_kept_follow_the_amounts_and_fields_they_read():
     game.corp[unplaced.id]["par"] = game.corp[placed.id]["par"]
     taken = [game.state_call("round_track_row_free", p, r) for p, r in asked]
     assert taken != moved and taken == [free(game, p, r) for p, r in asked]
+
+
+def test_a_property_kept_is_read_at_the_games_own_options_and_player_count():
+    """`GameBase.param` keeps a plain property and a table read at the player count alone: each game's own
+    answer, by its options' `sets` and its number of players (a cache by name alone, or one shared by the
+    games of a title, fails here), the same as read anew after play has gone on."""
+    cls = game_class("1800", None)
+    plain = cls(players=["A", "B"], seed=1)
+    bidding = cls(players=["A", "B"], seed=1, options=["private_bidding"])
+    for _ in range(2):  # (the second time from what each game kept)
+        assert plain.param("private_sale_bidding") is False
+        assert bidding.param("private_sale_bidding") is True
+    limits = {}
+    for players in (3, 4, 5, 6, 3):
+        game = game_class("18CO", None)(players=[f"P{i}" for i in range(players)], seed=1)
+        first, again = game.param("cert_limit"), game.param("cert_limit")
+        assert first == again == game._read_param("cert_limit")
+        limits.setdefault(players, first)
+        assert limits[players] == first
+    assert len(set(limits.values())) > 1  # (the table does differ by player count)
+    for game in _states("18CO", 4, 1, 150):
+        pass
+    assert game.param("cert_limit") == game._read_param("cert_limit")
+    assert game.param("starting_cash") == game._read_param("starting_cash")

@@ -115,6 +115,10 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         for comp in self.DATA.components_of("option"):
             if comp["key"] in self.options:
                 self.option_sets.update(comp.get("sets") or {})
+        #: name -> (`param(name)`, whether it is that whatever the dimensions): a plain property's value and a
+        #: table read at the player count alone, kept from the first reading (a function of the title's
+        #: properties and the options' `sets`, neither of which changes after setup, and the player count)
+        self._params_kept: dict[str, tuple[Any, bool]] = {}
         self.j = Journal()
         #: the game's own random draws (a shuffled deck, a private given at random): undone with a refused action
         self.rng = JournaledRandom(seed, self.j)
@@ -361,21 +365,23 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def param(self, name: str, **dims):
         """A title property as play needs it (tables read at this player count;
         a chosen option's `sets` override the title)."""
+        kept = self._params_kept
+        found = kept.get(name)
+        if found is not None and (not dims or found[1]):
+            return found[0]  # (what it answered before, the same all game: `_params_kept`)
         value = self.option_sets.get(name, _UNSET) if self.option_sets else _UNSET
         if value is _UNSET:
             value = self.DATA.properties.get(name, _UNSET)
         if value is not _UNSET and not isinstance(value, (Table, Gap)):
+            kept[name] = (value, True)
             return value  # a plain value: what it is, whatever the dimensions (`resolve_value`)
         if not dims and isinstance(value, Table):
             # a table read at the player count alone (a certificate limit), its values plain: the same all
             # game, read once
-            memo = self.__dict__.setdefault("_player_tables", {})
-            found = memo.get(name)
-            if found is not None and found[0] is value:
-                return found[1]
             if set(value.dims) <= {"players"} and not any(isinstance(v, (Table, Gap)) for _keys, v in value.rows):
-                memo[name] = (value, self._read_param(name))
-                return memo[name][1]
+                read = self._read_param(name)
+                kept[name] = (read, False)
+                return read
         if "corporations" not in dims and hasattr(self, "g"):
             # a table keyed by `corporations` is read at the number in the game after setup's removals
             dims["corporations"] = self.g.get("corporations_in_game", len(self.corporations))

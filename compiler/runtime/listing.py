@@ -28,6 +28,9 @@ _RAW = object()
 _KEPT = object()
 #: the key of `_prefix_refused`'s verdicts of every arity at once, by those fields
 _WHOLE = object()
+#: the key of the listing's context's kept `_quiet_opening` answers among a listing's answers (by action, entity
+#: and entity type; set by `_listing_opening` where it has an opening)
+_QUIET = object()
 
 
 def _shuffle_inline(rng: random.Random, order: list) -> None:
@@ -290,10 +293,11 @@ class Listing(Candidates):
         `_open_action` does then (no refusal but a malformed share list, no step passed: the action's name
         noted, its certificates named), the binding, the turn check's known verdict, the routine. The same
         refusals as `_dispatch`, without the rule each would cite (a trial's refusal is not shown)."""
-        if not isinstance(action.get("shares") or [], list):
+        shares = action.get("shares")
+        if shares and not isinstance(shares, list):
             raise IllegalAction(f"malformed {action['type']!r} action: missing or bad 'shares'")
         self.j.set(self.g, "current_action", kind)
-        self._named_shares = tuple(str(c) for c in action.get("shares") or ())
+        self._named_shares = tuple(map(str, shares)) if shares else ()
         try:
             args = self.bind(kind, action)
         except (KeyError, ValueError, TypeError, IndexError) as exc:
@@ -330,8 +334,9 @@ class Listing(Candidates):
         if cheap_first:
             names = self._cheap_first_order(tuple(names), prefer, prefer_first)
         if entity.kind == "corporation" and "sell_shares" in self.ACTION_PARAMS and not pending:
-            president = self.call("president", entity)
-            if president is not None and self._must_buy_train(entity):
+            # (the train owed asked first: most listings owe none, and the president is asked only then)
+            president = self.call("president", entity) if self._must_buy_train(entity) else None
+            if president is not None:
                 # the president's emergency sales (the title's guards decide which)
                 yield from self._cand_sell_shares(president, {"entity": president.id, "entity_type": "player"})
         yield from self._iter_candidates_for(entity, names)
@@ -780,10 +785,9 @@ class Listing(Candidates):
             opened = answers[1].get(key)
             if opened is None:
                 # (`_quiet_opening`'s answer kept for the game, where it has one: looked up here first)
-                opening = answers[1].get("opening")
-                quiet = self.__dict__.get("_quiet_openings") if opening else None
+                quiet = answers[1].get(_QUIET)
                 if quiet is not None:
-                    opened = quiet.get((opening[4], *key[1:]))
+                    opened = quiet.get(key[1:])
                 if opened is None:
                     opened = self._quiet_opening(action, key[1])
                 answers[1][key] = opened
@@ -814,20 +818,36 @@ class Listing(Candidates):
         (kept with the listing's answers, or for the game by what `_listing_opening` reads:
         `_quiet_opening`), the probe is run at once, with no action built; else `_probe_refuses`."""
         answers = self._pair_answers
-        if answers is not None and answers[0] == len(self.j._marks):
+        journal = self.j
+        marks = journal._marks
+        if answers is not None and answers[0] == len(marks):
             known = answers[1]
-            entity, etype = who["entity"], who["entity_type"]
-            key = (_OPENS, name, entity, etype)
-            opened = known.get(key)
+            # (the game's answer for the listing's context first: where it has one, the listing's own is
+            # the same; else the listing's, which holds those the game keeps no answer of)
+            quiet = known.get(_QUIET)
+            opened = None if quiet is None else quiet.get((name, who["entity"], who["entity_type"]))
             if opened is None:
-                opening = known.get("opening")
-                quiet = self.__dict__.get("_quiet_openings") if opening else None
-                if quiet is not None:
-                    opened = quiet.get((opening[4], name, entity, etype))
-                    if opened is not None:
-                        known[key] = opened
+                opened = known.get((_OPENS, name, who["entity"], who["entity_type"]))
             if opened:
-                return opened[1] or self._quiet_probe(opened[0], probe, ())
+                if opened[1]:
+                    return True  # (the turn check's refusal, as the probe met it)
+                # `_quiet_probe(opened[0], probe, ())` written out: asked of each action in every listing
+                named, undo = self._named_shares, journal._undo
+                journal.generation += 1
+                marks.append(len(undo))
+                try:
+                    return probe(self, opened[0]) is not None  # (a guard's refusal, returned)
+                except (IllegalAction, RuleGap):
+                    return True
+                except Exception:  # noqa: BLE001 - no refusal: the candidates' own trials meet it
+                    return False
+                finally:
+                    self._named_shares = named
+                    if len(undo) > marks[-1]:
+                        journal.rollback()
+                    else:
+                        journal.generation += 1
+                        marks.pop()
         return self._probe_refuses({"type": group_type, **who}, probe, kind=name)
 
     def _quiet_probe(self, actor: Entity, probe: Callable, values: tuple) -> bool:
@@ -879,15 +899,11 @@ class Listing(Candidates):
         opening = self._listing_opening()
         known = None
         if opening is not None:
-            known = self.__dict__.get("_quiet_openings")
-            if known is None:
-                known = self.__dict__["_quiet_openings"] = {}
-            key = (opening[4], kind, action["entity"], action.get("entity_type"))
+            known = self._pair_answers[1][_QUIET]
+            key = (kind, action["entity"], action.get("entity_type"))
             found = known.get(key)
             if found is not None:
                 return found
-            if len(known) >= 4096:
-                known.clear()
         if self._opens_quietly(action, kind, opening) is None:
             if known is not None:
                 known[key] = False
@@ -934,6 +950,17 @@ class Listing(Candidates):
                     current = steps.index(g["step"]) if g["step"] in steps else None
                 opening = (acting, steps, current, self._step_targets(steps),
                            (g["round"], g.get("step"), acting, tuple(steps), current))
+                # `_quiet_opening`'s answers kept for the game under this context: those of this listing's,
+                # looked up once for it (a probe's lookup hashes no context)
+                contexts = self.__dict__.get("_quiet_openings")
+                if contexts is None:
+                    contexts = self.__dict__["_quiet_openings"] = {}
+                quiet = contexts.get(opening[4])
+                if quiet is None:
+                    if len(contexts) >= 256:
+                        contexts.clear()
+                    quiet = contexts[opening[4]] = {}
+                answers[1][_QUIET] = quiet
             answers[1]["opening"] = opening
         return opening
 
