@@ -267,10 +267,13 @@ def test_the_model_reads_the_first_for_one_key_up_to_the_bound():
     ("require offers.first_for(p)", "`offers.first_for` takes 2 to 3 arguments (its elements' first parts: "
                                     "player, corporation, bool); this gives 1"),
     ("require offers.first_for(c, c)", "part is player; `c` is the parameter `c: corporation`"),
+    ("require single.first_for(p)", "`single.first_for` reads the first element of one key, its first part, in a "
+                                    "list whose elements have more parts; `single`'s have one (player)"),
 ])
 def test_a_misused_first_for_is_E037(body, says):
     loaded = toy('variant "Bad" of "Toy" {\n'
                  '  state offers: list[(player, corporation, bool)] max 2 "o" §1\n'
+                 '  state single: list[player] max 2 "s" §1\n'
                  f'  procedure p1(p: player, c: corporation) "p" §1 {{ {body} }}\n}}\n')
     found = [d for d in loaded.errors if d.code == "E037"]
     assert len(found) == 1 and says in found[0].message, [(d.code, d.message) for d in loaded.errors]

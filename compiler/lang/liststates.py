@@ -138,11 +138,17 @@ def check_uses(title, states: dict[str, s.StateDecl], enums: dict[str, tuple[str
                     node.span, help="read it in a `require`, `if`, `let` or `set`"))
                 continue
             parts = len(state.element)
+            if takes == "prefix" and parts < 2:
+                out.append(error(
+                    "E037", f"`{name}.{op}` reads the first element of one key, its first part, in a list whose "
+                            f"elements have more parts; `{name}`'s have one ({state.element[0] if state.element else ''})",
+                    node.span, help=f"{name}.first(...) or {name}.contains(...)"))
+                continue
             wanted = range(parts, parts + 1) if takes == "parts" else range(2, parts + 1) if takes == "prefix" \
                 else range(0, 1)
             if len(node.args) not in wanted or node.kwargs:
                 given = len(node.args) + len(node.kwargs)
-                least, most = (wanted[0], wanted[-1]) if wanted else (2, 2)
+                least, most = wanted[0], wanted[-1]
                 told = f"{least} to {most} arguments" if least < most else f"{most} argument{'s' if most != 1 else ''}"
                 out.append(error(
                     "E037", f"`{name}.{op}` takes {told}"
