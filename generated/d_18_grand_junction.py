@@ -10,7 +10,7 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+    "rulespecs/18-grand-junction.rules": "715638f868413f83",
     "rulespecs/1846.rules": "37852052ec27829b",
     "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -335,6 +335,7 @@ TABLES = {
         'capital_released': (),
         'decisions': (),
         'done_this_turn': ('operating_turn_start',),
+        'card_offers': (),
     },
     'CARDS': {
         'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('count_note', False)),
@@ -360,11 +361,11 @@ RULES = _LIBRARY.rules(
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1103',
-        'at action choose_turn': 'rulespecs/18-grand-junction.rules:817',
+        'at action choose_turn': 'rulespecs/18-grand-junction.rules:842',
         'at action contribute': 'rulespecs/1846.rules:1442',
-        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:830',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:852',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:887',
+        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:855',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:877',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:912',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1415',
         'at action dividend': 'rulespecs/lib/18xx.rules:1289',
         'at action end_game': 'rulespecs/lib/18xx.rules:1543',
@@ -373,10 +374,10 @@ RULES = _LIBRARY.rules(
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
         'at action run_routes': 'rulespecs/lib/18xx.rules:1283',
-        'at action select_president': 'rulespecs/18-grand-junction.rules:715',
+        'at action select_president': 'rulespecs/18-grand-junction.rules:740',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1149',
-        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:772',
-        'at action use_ability': 'rulespecs/18-grand-junction.rules:745',
+        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:797',
+        'at action use_ability': 'rulespecs/18-grand-junction.rules:770',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -433,6 +434,7 @@ RULES = _LIBRARY.rules(
         'function issue_price': '§"Issuing and Redeeming Shares", §"Neville Tinning"',
         'function marker_assigned_by_player': '§"Private Companies"',
         'function may_buy_train_from': '§"Emergency Money Raising"',
+        'function offered': '§"Company Presidents", §"New Presidents in Phase 3"',
         'function player_shares': '§"Issuing and Redeeming Shares"',
         'function redeem_price': '§"Issuing and Redeeming Shares", §"Neville Tinning"',
         'income_center minor': '§"Placement of Minor Revenue Centers", §"Minor Income Centers"',
@@ -446,9 +448,11 @@ RULES = _LIBRARY.rules(
         'phase IV': '§"Phases", §"The Tile Set"',
         'president_rules deck': '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
         'procedure acquire_minor': '§"Minor Companies"',
+        'procedure ask_card': '§"Company Presidents"',
         'procedure dividend_price_move': '§"Paying Dividends", §"Abraham Donaldson"',
         'procedure emergency_sale_noted': '§"Emergency Money Raising"',
         'procedure minor_dividend': '§"Minor Companies"',
+        'procedure offer_card': '§"Company Presidents", §"New Presidents in Phase 3"',
         'property ability_cards': '§"Company Presidents", §"Using the Company Presidents"',
         'property any_time_actions': '§"GMT 1846 Components Used"',
         'property auto_pass': '§"Stock Round", §"Operating Round"',
@@ -527,6 +531,7 @@ RULES = _LIBRARY.rules(
         'sanction president_not_in_pool/bankrupt': '§"Receivership"',
         'sanction president_not_in_pool/sell_shares': '§"Stock Round"',
         'setup player_order': '§"Setting Up the Game"',
+        'state card_offers': '§"Company Presidents", §"New Presidents in Phase 3"',
         'state done_this_turn': '§"Emergency Money Raising"',
         'stock_round initial': '§"Initial Stock Round"',
         'subsidy government': '§"Government Subsidies"',
@@ -958,28 +963,28 @@ def a_place_token(g, v_corporation, v_city):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:791
+    # at rulespecs/18-grand-junction.rules:816
     v_share = g.b_price(v_corporation)
-    # at rulespecs/18-grand-junction.rules:792
+    # at rulespecs/18-grand-junction.rules:817
     if v_paid < (v_share // 2):
-        # at rulespecs/18-grand-junction.rules:793
+        # at rulespecs/18-grand-junction.rules:818
         g.b_market_move(v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (
         (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
     ):
-        # at rulespecs/18-grand-junction.rules:795
+        # at rulespecs/18-grand-junction.rules:820
         g.b_market_move(v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:796
+        # at rulespecs/18-grand-junction.rules:821
         g.b_market_move(v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:797
+        # at rulespecs/18-grand-junction.rules:822
         g.b_market_move(v_corporation, "right")
     elif v_paid >= (2 * v_share):
-        # at rulespecs/18-grand-junction.rules:799
+        # at rulespecs/18-grand-junction.rules:824
         g.b_market_move(v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:800
+        # at rulespecs/18-grand-junction.rules:825
         g.b_market_move(v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/18-grand-junction.rules:802
+        # at rulespecs/18-grand-junction.rules:827
         g.b_market_move(v_corporation, "right")
 
 
@@ -1093,7 +1098,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:839
+    # at rulespecs/18-grand-junction.rules:864
     return (
         g.b_price(v_corporation)
         if g.b_has_power(v_corporation, "issue_at_market")
@@ -1103,7 +1108,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:842
+    # at rulespecs/18-grand-junction.rules:867
     return (
         g.b_price(v_corporation)
         if g.b_has_power(v_corporation, "issue_at_market")
@@ -1113,12 +1118,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:889
+    # at rulespecs/18-grand-junction.rules:914
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:891
+    # at rulespecs/18-grand-junction.rules:916
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1129,34 +1134,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:891",
+            at="rulespecs/18-grand-junction.rules:916",
         )
-    # at rulespecs/18-grand-junction.rules:893
+    # at rulespecs/18-grand-junction.rules:918
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:893",
+            at="rulespecs/18-grand-junction.rules:918",
         )
-    # at rulespecs/18-grand-junction.rules:894
+    # at rulespecs/18-grand-junction.rules:919
     v_target = g.attr(v_shares[0], "corporation")
-    # at rulespecs/18-grand-junction.rules:895
+    # at rulespecs/18-grand-junction.rules:920
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:896
+        # at rulespecs/18-grand-junction.rules:921
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:896",
+                at="rulespecs/18-grand-junction.rules:921",
             )
-        # at rulespecs/18-grand-junction.rules:898
+        # at rulespecs/18-grand-junction.rules:923
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:898",
+                at="rulespecs/18-grand-junction.rules:923",
             )
-        # at rulespecs/18-grand-junction.rules:900
+        # at rulespecs/18-grand-junction.rules:925
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1165,12 +1170,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:901
+        # at rulespecs/18-grand-junction.rules:926
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:902
+            # at rulespecs/18-grand-junction.rules:927
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:905
+        # at rulespecs/18-grand-junction.rules:930
         if not (
             all(
                 (
@@ -1186,9 +1191,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:905",
+                at="rulespecs/18-grand-junction.rules:930",
             )
-        # at rulespecs/18-grand-junction.rules:907
+        # at rulespecs/18-grand-junction.rules:932
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1196,24 +1201,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:907",
+                at="rulespecs/18-grand-junction.rules:932",
             )
-        # at rulespecs/18-grand-junction.rules:909
+        # at rulespecs/18-grand-junction.rules:934
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:911
+        # at rulespecs/18-grand-junction.rules:936
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:912
+            # at rulespecs/18-grand-junction.rules:937
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:915
+    # at rulespecs/18-grand-junction.rules:940
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:916
+        # at rulespecs/18-grand-junction.rules:941
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:918
+        # at rulespecs/18-grand-junction.rules:943
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1307,7 +1312,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:854
+    # at rulespecs/18-grand-junction.rules:879
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1315,66 +1320,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:854",
+            at="rulespecs/18-grand-junction.rules:879",
         )
-    # at rulespecs/18-grand-junction.rules:856
+    # at rulespecs/18-grand-junction.rules:881
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:856",
+            at="rulespecs/18-grand-junction.rules:881",
         )
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:882
     v_target = g.attr(v_shares[0], "corporation")
-    # at rulespecs/18-grand-junction.rules:858
+    # at rulespecs/18-grand-junction.rules:883
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:859
+        # at rulespecs/18-grand-junction.rules:884
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:859",
+                at="rulespecs/18-grand-junction.rules:884",
             )
-        # at rulespecs/18-grand-junction.rules:861
+        # at rulespecs/18-grand-junction.rules:886
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:862
+        # at rulespecs/18-grand-junction.rules:887
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:862",
+                at="rulespecs/18-grand-junction.rules:887",
             )
-        # at rulespecs/18-grand-junction.rules:863
+        # at rulespecs/18-grand-junction.rules:888
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:864
+        # at rulespecs/18-grand-junction.rules:889
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:865
+            # at rulespecs/18-grand-junction.rules:890
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:868
+        # at rulespecs/18-grand-junction.rules:893
         if not (g.b_has_power(v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:868",
+                at="rulespecs/18-grand-junction.rules:893",
             )
-        # at rulespecs/18-grand-junction.rules:870
+        # at rulespecs/18-grand-junction.rules:895
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:870",
+                at="rulespecs/18-grand-junction.rules:895",
             )
-        # at rulespecs/18-grand-junction.rules:872
+        # at rulespecs/18-grand-junction.rules:897
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:872",
+                at="rulespecs/18-grand-junction.rules:897",
             )
-        # at rulespecs/18-grand-junction.rules:874
+        # at rulespecs/18-grand-junction.rules:899
         if not (
             (
                 (
@@ -1388,24 +1393,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:874",
+                at="rulespecs/18-grand-junction.rules:899",
             )
-        # at rulespecs/18-grand-junction.rules:876
+        # at rulespecs/18-grand-junction.rules:901
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-        # at rulespecs/18-grand-junction.rules:877
+        # at rulespecs/18-grand-junction.rules:902
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:877",
+                at="rulespecs/18-grand-junction.rules:902",
             )
-        # at rulespecs/18-grand-junction.rules:878
+        # at rulespecs/18-grand-junction.rules:903
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:879
+        # at rulespecs/18-grand-junction.rules:904
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:880
+            # at rulespecs/18-grand-junction.rules:905
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:883
+    # at rulespecs/18-grand-junction.rules:908
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1508,100 +1513,144 @@ def r_marker_assigned_by_player(g, v_company):
     ) and g.b_has_ability(v_company, "port_marker_player")
 
 
+def r_offered(g, v_player, v_corporation):
+    """offered(P, C): P now selects C's Company President (the first offer waiting on P) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
+    # at rulespecs/18-grand-junction.rules:721
+    return g.list_first_for(
+        "card_offers",
+        (
+            v_player,
+            v_corporation,
+        ),
+    )
+
+
+def r_offer_card(g, v_corporation, v_action, v_required):
+    """offer_card(C, action, required): C's president must now take `action` (naming a card for C) before play goes on; `required` false lets him decline. The president is the player holding C's president's certificate, or, while C is being started in a stock round, the player starting it. No offer while the deck is empty, nor to a company without a president (receivership) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
+    # at rulespecs/18-grand-junction.rules:724
+    if not g.b_deck_empty():
+        # at rulespecs/18-grand-junction.rules:725
+        if r_president(g, v_corporation) != None:
+            # at rulespecs/18-grand-junction.rules:726
+            r_ask_card(g, r_president(g, v_corporation), v_corporation, v_action, v_required)
+        else:
+            # at rulespecs/18-grand-junction.rules:728
+            for v_player in g.name("players"):
+                # at rulespecs/18-grand-junction.rules:729
+                if g.b_in_round("stock") and g.b_acting(v_player):
+                    # at rulespecs/18-grand-junction.rules:729
+                    r_ask_card(g, v_player, v_corporation, v_action, v_required)
+
+
+def r_ask_card(g, v_player, v_corporation, v_action, v_required):
+    """ask_card(P, C, action, required): P owes the choice of C's card (after the offers waiting on him) (§\"Company Presidents\")"""
+    # at rulespecs/18-grand-junction.rules:736
+    g.list_append(
+        "card_offers",
+        (
+            v_player,
+            v_corporation,
+            v_required,
+        ),
+    )
+    # at rulespecs/18-grand-junction.rules:737
+    r_require_decision(g, v_player, v_action)
+
+
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:717
-    if not (g.b_offered(v_player, v_corporation)):
+    # at rulespecs/18-grand-junction.rules:742
+    if not (r_offered(g, v_player, v_corporation)):
         raise IllegalAction(
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:717",
+            at="rulespecs/18-grand-junction.rules:742",
         )
-    # at rulespecs/18-grand-junction.rules:719
+    # at rulespecs/18-grand-junction.rules:744
     if not (g.b_card_of(v_corporation) == None):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:719",
+            at="rulespecs/18-grand-junction.rules:744",
         )
-    # at rulespecs/18-grand-junction.rules:721
+    # at rulespecs/18-grand-junction.rules:746
     g.b_pick_card(v_player, v_corporation, v_company_president, "select_president")
 
 
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:747
+    # at rulespecs/18-grand-junction.rules:772
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:747",
+            at="rulespecs/18-grand-junction.rules:772",
         )
-    # at rulespecs/18-grand-junction.rules:748
+    # at rulespecs/18-grand-junction.rules:773
     g.b_use_power(v_corporation, v_count)
 
 
 def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:774
+    # at rulespecs/18-grand-junction.rules:799
     if not (
         g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:774",
+            at="rulespecs/18-grand-junction.rules:799",
         )
-    # at rulespecs/18-grand-junction.rules:777
+    # at rulespecs/18-grand-junction.rules:802
     if not (not g.state_has("done_this_turn", "topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:777",
+            at="rulespecs/18-grand-junction.rules:802",
         )
-    # at rulespecs/18-grand-junction.rules:778
+    # at rulespecs/18-grand-junction.rules:803
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(
             "money is added in $10 steps",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:778",
+            at="rulespecs/18-grand-junction.rules:803",
         )
-    # at rulespecs/18-grand-junction.rules:779
+    # at rulespecs/18-grand-junction.rules:804
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:779",
+            at="rulespecs/18-grand-junction.rules:804",
         )
-    # at rulespecs/18-grand-junction.rules:781
+    # at rulespecs/18-grand-junction.rules:806
     if not (g.b_cash(v_corporation) >= v_amount):
         raise IllegalAction(
             "the treasury cannot pay it",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:781",
+            at="rulespecs/18-grand-junction.rules:806",
         )
-    # at rulespecs/18-grand-junction.rules:782
+    # at rulespecs/18-grand-junction.rules:807
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "no use left on the card: each top-up spends a cube",
             rule='§"Abraham Donaldson", §"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:782",
+            at="rulespecs/18-grand-junction.rules:807",
         )
-    # at rulespecs/18-grand-junction.rules:783
+    # at rulespecs/18-grand-junction.rules:808
     r_spend_cubes(g, v_corporation, 1)
-    # at rulespecs/18-grand-junction.rules:784
+    # at rulespecs/18-grand-junction.rules:809
     g.transfer(v_amount, v_corporation, g.name("bank"))
-    # at rulespecs/18-grand-junction.rules:785
+    # at rulespecs/18-grand-junction.rules:810
     g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
-    # at rulespecs/18-grand-junction.rules:786
+    # at rulespecs/18-grand-junction.rules:811
     g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:819
+    # at rulespecs/18-grand-junction.rules:844
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -1612,28 +1661,28 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:819",
+            at="rulespecs/18-grand-junction.rules:844",
         )
-    # at rulespecs/18-grand-junction.rules:822
+    # at rulespecs/18-grand-junction.rules:847
     if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:823
+        # at rulespecs/18-grand-junction.rules:848
         r_spend_cubes(g, v_corporation, 1)
-        # at rulespecs/18-grand-junction.rules:824
+        # at rulespecs/18-grand-junction.rules:849
         g.b_set_operating_position(v_corporation, v_position)
-    # at rulespecs/18-grand-junction.rules:826
+    # at rulespecs/18-grand-junction.rules:851
     r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:832
+    # at rulespecs/18-grand-junction.rules:857
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:832",
+            at="rulespecs/18-grand-junction.rules:857",
         )
-    # at rulespecs/18-grand-junction.rules:833
+    # at rulespecs/18-grand-junction.rules:858
     g.b_place_card_marker(v_corporation, v_target)
 
 
@@ -1659,12 +1708,12 @@ def q_lay_tile(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:889
+    # at rulespecs/18-grand-junction.rules:914
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:891
+    # at rulespecs/18-grand-junction.rules:916
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1677,7 +1726,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:854
+    # at rulespecs/18-grand-junction.rules:879
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1697,29 +1746,29 @@ def q_contribute(g, v_corporation):
 
 def q_use_ability(g, v_corporation):
     """The opening guards of use_ability that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:747
+    # at rulespecs/18-grand-junction.rules:772
     if not (g.b_in_round("operating")):
         return "a Company President's power is used in its company's operating turn"
 
 
 def q_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:774
+    # at rulespecs/18-grand-junction.rules:799
     if not (
         g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
     ):
         return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
-    # at rulespecs/18-grand-junction.rules:777
+    # at rulespecs/18-grand-junction.rules:802
     if not (not g.state_has("done_this_turn", "topped_up")):
         return "one top-up a turn"
-    # at rulespecs/18-grand-junction.rules:782
+    # at rulespecs/18-grand-junction.rules:807
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "no use left on the card: each top-up spends a cube"
 
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:832
+    # at rulespecs/18-grand-junction.rules:857
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
 
@@ -1786,43 +1835,43 @@ def q2_contribute(g, v_corporation, v_player):
 
 def q2_select_president(g, v_player, v_corporation):
     """The opening guards of select_president that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:717
-    if not (g.b_offered(v_player, v_corporation)):
+    # at rulespecs/18-grand-junction.rules:742
+    if not (r_offered(g, v_player, v_corporation)):
         return "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one"
-    # at rulespecs/18-grand-junction.rules:719
+    # at rulespecs/18-grand-junction.rules:744
     if not (g.b_card_of(v_corporation) == None):
         return "a company has one Company President at a time: a new one only for a company without one"
 
 
 def qr_use_ability(g):
     """The opening guards of use_ability that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:747
+    # at rulespecs/18-grand-junction.rules:772
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:747",
+            at="rulespecs/18-grand-junction.rules:772",
         )
 
 
 def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:778
+    # at rulespecs/18-grand-junction.rules:803
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         return "money is added in $10 steps"
-    # at rulespecs/18-grand-junction.rules:779
+    # at rulespecs/18-grand-junction.rules:804
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:781
+    # at rulespecs/18-grand-junction.rules:806
     if not (g.b_cash(v_corporation) >= v_amount):
         return "the treasury cannot pay it"
 
 
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:819
+    # at rulespecs/18-grand-junction.rules:844
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -1835,12 +1884,12 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:832
+    # at rulespecs/18-grand-junction.rules:857
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:832",
+            at="rulespecs/18-grand-junction.rules:857",
         )
 
 
@@ -1900,13 +1949,13 @@ def t_income_centers_removed(g, *_rest):
 
 def t_president_on_start(g, v_corporation, v_price, *_rest):
     """Whoever buys the president's certificate selects the company's Company President"""
-    # at rulespecs/18-grand-junction.rules:726
-    g.b_offer_card(v_corporation, "select_president", True)
+    # at rulespecs/18-grand-junction.rules:751
+    r_offer_card(g, v_corporation, "select_president", True)
 
 
 def t_presidents_removed(g, v_phase, *_rest):
     """Every Company President in play leaves the game"""
-    # at rulespecs/18-grand-junction.rules:731
+    # at rulespecs/18-grand-junction.rules:756
     g.b_discard_cards()
 
 
@@ -1917,21 +1966,21 @@ def w_presidents_removed(g, *_args):
 
 def t_new_presidents(g, *_rest):
     """A company without a Company President may select one of those left"""
-    # at rulespecs/18-grand-junction.rules:738
+    # at rulespecs/18-grand-junction.rules:763
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:739
+        # at rulespecs/18-grand-junction.rules:764
         if (not g.b_closed(v_corporation)) and (g.b_card_of(v_corporation) == None):
-            # at rulespecs/18-grand-junction.rules:740
-            g.b_offer_card(v_corporation, "select_president", False)
+            # at rulespecs/18-grand-junction.rules:765
+            r_offer_card(g, v_corporation, "select_president", False)
 
 
 def t_president_income(g, *_rest):
     """Walton Purcell's income from the bank"""
-    # at rulespecs/18-grand-junction.rules:752
+    # at rulespecs/18-grand-junction.rules:777
     for v_corporation in g.name("corporations"):
-        # at rulespecs/18-grand-junction.rules:753
+        # at rulespecs/18-grand-junction.rules:778
         if g.b_has_power(v_corporation, "bank_income"):
-            # at rulespecs/18-grand-junction.rules:754
+            # at rulespecs/18-grand-junction.rules:779
             g.transfer(
                 g.b_power_value(v_corporation, "bank_income", "income"),
                 g.name("bank"),
@@ -1941,7 +1990,7 @@ def t_president_income(g, *_rest):
 
 def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     """Homer Cropper's capital from the bank"""
-    # at rulespecs/18-grand-junction.rules:761
+    # at rulespecs/18-grand-junction.rules:786
     g.transfer(
         (
             g.b_power_value(v_corporation, "extra_capital", "shares_at_par")
@@ -1950,7 +1999,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/18-grand-junction.rules:762
+    # at rulespecs/18-grand-junction.rules:787
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -1963,12 +2012,12 @@ def w_president_capital(g, *_args):
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
-    # at rulespecs/18-grand-junction.rules:811
+    # at rulespecs/18-grand-junction.rules:836
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:812
+        # at rulespecs/18-grand-junction.rules:837
         if (
             g.b_has_power(v_corporation, "choose_turn")
             and (g.state_amount("cubes", v_corporation) > 0)
         ) and (r_president(g, v_corporation) != None):
-            # at rulespecs/18-grand-junction.rules:813
+            # at rulespecs/18-grand-junction.rules:838
             r_require_decision(g, r_president(g, v_corporation), "choose_turn")

@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+    "rulespecs/18-grand-junction.rules": "715638f868413f83",
     "rulespecs/1846.rules": "37852052ec27829b",
     "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -31,7 +31,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+        "rulespecs/18-grand-junction.rules": "715638f868413f83",
         "rulespecs/1846.rules": "37852052ec27829b",
         "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -144,7 +144,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Buying Trains", §"Adolphus Meyer"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:924',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:949',
             'cite action buy_train': '§"Buying Trains"',
             'game_end end_conditions': '§"Game End"',
             'property holding_cap': '§"Stock Round"',
@@ -253,117 +253,117 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/18-grand-junction.rules:925
+    # at rulespecs/18-grand-junction.rules:950
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:925",
+            at="rulespecs/18-grand-junction.rules:950",
         )
-    # at rulespecs/18-grand-junction.rules:926
+    # at rulespecs/18-grand-junction.rules:951
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:926",
+            at="rulespecs/18-grand-junction.rules:951",
         )
-    # at rulespecs/18-grand-junction.rules:927
+    # at rulespecs/18-grand-junction.rules:952
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:928
+    # at rulespecs/18-grand-junction.rules:953
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:929
+        # at rulespecs/18-grand-junction.rules:954
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:929",
+                at="rulespecs/18-grand-junction.rules:954",
             )
-        # at rulespecs/18-grand-junction.rules:930
+        # at rulespecs/18-grand-junction.rules:955
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:930",
+                at="rulespecs/18-grand-junction.rules:955",
             )
-        # at rulespecs/18-grand-junction.rules:931
+        # at rulespecs/18-grand-junction.rules:956
         if not (v_price == g.b_bank_price(v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:931",
+                at="rulespecs/18-grand-junction.rules:956",
             )
-        # at rulespecs/18-grand-junction.rules:932
+        # at rulespecs/18-grand-junction.rules:957
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18-grand-junction.rules:933
+        # at rulespecs/18-grand-junction.rules:958
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:933",
+                at="rulespecs/18-grand-junction.rules:958",
             )
-        # at rulespecs/18-grand-junction.rules:934
+        # at rulespecs/18-grand-junction.rules:959
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:935
+        # at rulespecs/18-grand-junction.rules:960
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:936
+        # at rulespecs/18-grand-junction.rules:961
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:937
+        # at rulespecs/18-grand-junction.rules:962
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:939
+        # at rulespecs/18-grand-junction.rules:964
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:939",
+                at="rulespecs/18-grand-junction.rules:964",
             )
-        # at rulespecs/18-grand-junction.rules:940
+        # at rulespecs/18-grand-junction.rules:965
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:940",
+                at="rulespecs/18-grand-junction.rules:965",
             )
-        # at rulespecs/18-grand-junction.rules:941
+        # at rulespecs/18-grand-junction.rules:966
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:942
+        # at rulespecs/18-grand-junction.rules:967
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:943
+        # at rulespecs/18-grand-junction.rules:968
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:945
+        # at rulespecs/18-grand-junction.rules:970
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:945",
+                at="rulespecs/18-grand-junction.rules:970",
             )
-        # at rulespecs/18-grand-junction.rules:946
+        # at rulespecs/18-grand-junction.rules:971
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/18-grand-junction.rules:946",
+                at="rulespecs/18-grand-junction.rules:971",
             )
-        # at rulespecs/18-grand-junction.rules:948
+        # at rulespecs/18-grand-junction.rules:973
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:948",
+                at="rulespecs/18-grand-junction.rules:973",
             )
-        # at rulespecs/18-grand-junction.rules:949
+        # at rulespecs/18-grand-junction.rules:974
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:949",
+                at="rulespecs/18-grand-junction.rules:974",
             )
-        # at rulespecs/18-grand-junction.rules:950
+        # at rulespecs/18-grand-junction.rules:975
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18-grand-junction.rules:951
+        # at rulespecs/18-grand-junction.rules:976
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18-grand-junction.rules:952
+        # at rulespecs/18-grand-junction.rules:977
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -501,10 +501,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:925
+    # at rulespecs/18-grand-junction.rules:950
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:926
+    # at rulespecs/18-grand-junction.rules:951
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -664,6 +664,9 @@ class Game(GameBase):
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
         "marker_assigned_by_player": r_marker_assigned_by_player,
+        "offered": r_offered,
+        "offer_card": r_offer_card,
+        "ask_card": r_ask_card,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,
         "action:top_up_revenue": a_top_up_revenue,

@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+    "rulespecs/18-grand-junction.rules": "715638f868413f83",
     "rulespecs/1846.rules": "37852052ec27829b",
     "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -31,7 +31,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
+        "rulespecs/18-grand-junction.rules": "715638f868413f83",
         "rulespecs/1846.rules": "37852052ec27829b",
         "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -152,7 +152,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Train Ownership", §"GMT 1846 Components Used"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1196',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1221',
             'game_end end_conditions': '§"Game End", §"Additional End Game Conditions"',
             'property holding_cap': '§"Stock Ownership"',
             'property mandatory': '§"Two-Player Rules"',
@@ -263,90 +263,90 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:1198
+    # at rulespecs/18-grand-junction.rules:1223
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1198",
+            at="rulespecs/18-grand-junction.rules:1223",
         )
-    # at rulespecs/18-grand-junction.rules:1199
+    # at rulespecs/18-grand-junction.rules:1224
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1199",
+            at="rulespecs/18-grand-junction.rules:1224",
         )
-    # at rulespecs/18-grand-junction.rules:1200
+    # at rulespecs/18-grand-junction.rules:1225
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:1201
+    # at rulespecs/18-grand-junction.rules:1226
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1202
+        # at rulespecs/18-grand-junction.rules:1227
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1202",
+                at="rulespecs/18-grand-junction.rules:1227",
             )
-        # at rulespecs/18-grand-junction.rules:1203
+        # at rulespecs/18-grand-junction.rules:1228
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1203",
+                at="rulespecs/18-grand-junction.rules:1228",
             )
-        # at rulespecs/18-grand-junction.rules:1204
+        # at rulespecs/18-grand-junction.rules:1229
         if not (v_price == g.b_bank_price(v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"GMT 1846 Components Used", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1204",
+                at="rulespecs/18-grand-junction.rules:1229",
             )
-        # at rulespecs/18-grand-junction.rules:1205
+        # at rulespecs/18-grand-junction.rules:1230
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1205",
+                at="rulespecs/18-grand-junction.rules:1230",
             )
-        # at rulespecs/18-grand-junction.rules:1206
+        # at rulespecs/18-grand-junction.rules:1231
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1207
+        # at rulespecs/18-grand-junction.rules:1232
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1208
+        # at rulespecs/18-grand-junction.rules:1233
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1209
+        # at rulespecs/18-grand-junction.rules:1234
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1211
+        # at rulespecs/18-grand-junction.rules:1236
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1211",
+                at="rulespecs/18-grand-junction.rules:1236",
             )
-        # at rulespecs/18-grand-junction.rules:1212
+        # at rulespecs/18-grand-junction.rules:1237
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1212",
+                at="rulespecs/18-grand-junction.rules:1237",
             )
-        # at rulespecs/18-grand-junction.rules:1213
+        # at rulespecs/18-grand-junction.rules:1238
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1214
+        # at rulespecs/18-grand-junction.rules:1239
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1215
+        # at rulespecs/18-grand-junction.rules:1240
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:1217
+        # at rulespecs/18-grand-junction.rules:1242
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another company",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1217",
+                at="rulespecs/18-grand-junction.rules:1242",
             )
-        # at rulespecs/18-grand-junction.rules:1218
+        # at rulespecs/18-grand-junction.rules:1243
         if not (
             not (
                 (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
@@ -356,27 +356,27 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "in phase 4, with no train left for sale, a company may not buy another company's last train",
                 rule='§"Train Ownership"',
-                at="rulespecs/18-grand-junction.rules:1218",
+                at="rulespecs/18-grand-junction.rules:1243",
             )
-        # at rulespecs/18-grand-junction.rules:1220
+        # at rulespecs/18-grand-junction.rules:1245
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1220",
+                at="rulespecs/18-grand-junction.rules:1245",
             )
-        # at rulespecs/18-grand-junction.rules:1221
+        # at rulespecs/18-grand-junction.rules:1246
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1221",
+                at="rulespecs/18-grand-junction.rules:1246",
             )
-        # at rulespecs/18-grand-junction.rules:1222
+        # at rulespecs/18-grand-junction.rules:1247
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18-grand-junction.rules:1223
+        # at rulespecs/18-grand-junction.rules:1248
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1224
+        # at rulespecs/18-grand-junction.rules:1249
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -514,10 +514,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1198
+    # at rulespecs/18-grand-junction.rules:1223
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1199
+    # at rulespecs/18-grand-junction.rules:1224
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -677,6 +677,9 @@ class Game(GameBase):
         "action:bankrupt": a_bankrupt,
         "minor_dividend": r_minor_dividend,
         "marker_assigned_by_player": r_marker_assigned_by_player,
+        "offered": r_offered,
+        "offer_card": r_offer_card,
+        "ask_card": r_ask_card,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,
         "action:top_up_revenue": a_top_up_revenue,

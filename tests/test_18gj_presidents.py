@@ -61,9 +61,9 @@ def pass_(g):
     """The entity on turn passes; a company that must buy a train buys the bank's first instead, and a
     president asked for a Company President at the end of an operating round declines."""
     entity = g.current_entity()
-    offers = g.g.get("card_offers")
+    offers = g.g.get("state:card_offers")  # (the title's list state: each offer ("player", P, "corporation", C, required))
     if g.g.get("state:decisions") and offers:
-        act(g, select(offers[0][0], "none", entity.id))
+        act(g, select(offers[0][3], "none", entity.id))
         return
     if entity.kind == "corporation" and g.call("must_buy_train", entity):
         train = g.b_available_trains()[0]

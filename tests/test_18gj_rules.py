@@ -45,8 +45,8 @@ def act(g, action):
     started takes the first quiet president left in the deck, one asked at the end of an operating round
     declines."""
     act_watched(g, action)
-    while g.g.get("card_offers") and g.g["state:decisions"][0][2] == "select_president":
-        corp, player, required = g.g["card_offers"][0]
+    while g.g.get("state:card_offers") and g.g["state:decisions"][0][2] == "select_president":
+        _, player, _, corp, required = g.g["state:card_offers"][0]
         card = next(c for c in QUIET_PRESIDENTS if c in g.b_deck()) if required else "none"
         act_watched(g, P(player, "select_president", corporation=corp, company_president=card))
 

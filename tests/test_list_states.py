@@ -204,3 +204,76 @@ def test_the_decisions_owed_are_the_librarys_list_in_engine_and_model():
     call("resolve_decision", za, "par")
     assert _valid(ctx, call("pending_decision", zc, "discard_train"), ctx.state["acting"] == zc,
                   z3.Not(call("pending_decision", za, "par")))
+
+
+OFFERS = ('variant "Offered" of "Toy" {\n'
+          '  state offers: list[(player, corporation, bool)] max 2 "the offers" §1\n'
+          '  procedure offer(p: player, c: corporation, must: bool) "offer" §1 { do offers.append(p, c, must) }\n'
+          '  procedure take(p: player, c: corporation, must: bool) "take" §1 { do offers.remove(p, c, must) }\n'
+          '  function next_for(p: player, c: corporation) "first_for" §1 = offers.first_for(p, c)\n'
+          '  function next_is(p: player, c: corporation, must: bool) "first_for" §1 = offers.first_for(p, c, must)\n'
+          '  function must(p: player, c: corporation) "contains" §1 = offers.contains(p, c, true)\n'
+          '}\n')
+
+
+def test_a_bool_part_and_the_first_for_one_key_in_the_engine():
+    """`list[(player, corporation, bool)]`: a truth value as an element's part, and `first_for(P, ...)`, the
+    first element whose first part is P (not the list's first) read against the parts given."""
+    loaded = toy(OFFERS)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    _, game = _variant(loaded, "Offered")
+    a, b, corp = game.find("A"), game.find("B"), game.find("TOY")
+    assert not game.call("next_for", a, corp)
+    game.call("offer", a, corp, True)
+    game.call("offer", b, corp, False)
+    game.call("offer", a, corp, False)
+    assert game.g["state:offers"] == (("player", "A", "corporation", "TOY", True),
+                                      ("player", "B", "corporation", "TOY", False),
+                                      ("player", "A", "corporation", "TOY", False))
+    assert game.call("next_for", b, corp) and game.call("next_is", b, corp, False)  # B's first, not the list's
+    assert game.call("next_is", a, corp, True) and not game.call("next_is", a, corp, False)
+    game.call("take", a, corp, True)
+    assert game.call("next_is", a, corp, False) and not game.call("must", a, corp)
+
+
+def test_the_model_reads_the_first_for_one_key_up_to_the_bound():
+    from compiler.verify.list_vars import length_var
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    loaded = toy(OFFERS)
+    title, _ = _variant(loaded, "Offered")
+    model = Model(title)
+    tr = Translator(model)
+    ctx = _ctx(tr, model)
+    ctx.state[length_var("offers")] = z3.IntVal(0)
+    a, b, corp = model.z(model.players[0]), model.z(model.players[1]), model.z(model.corporations[0])
+    call = lambda name, *args: tr.call_routine(tr.routines[name], list(args), {}, ctx)  # noqa: E731
+    assert _valid(ctx, z3.Not(call("next_for", a, corp)))
+    call("offer", a, corp, True)
+    call("offer", b, corp, False)
+    assert _valid(ctx, call("next_for", b, corp), call("next_is", b, corp, False), call("next_is", a, corp, True),
+                  z3.Not(call("next_is", a, corp, False)), call("must", a, corp), z3.Not(call("must", b, corp)))
+    # a third element, past the bound of 2: A's first is still known; another key's, past it, is any answer
+    call("offer", a, corp, False)
+    assert _valid(ctx, call("next_is", a, corp, True))
+    call("take", a, corp, True)
+    call("take", b, corp, False)
+    front = call("next_is", a, corp, False)
+    assert not _valid(ctx, front) and not _valid(ctx, z3.Not(front))
+
+
+@pytest.mark.parametrize("body, says", [
+    ("require offers.first_for(p)", "`offers.first_for` takes 2 to 3 arguments (its elements' first parts: "
+                                    "player, corporation, bool); this gives 1"),
+    ("require offers.first_for(c, c)", "part is player; `c` is the parameter `c: corporation`"),
+    ("require single.first_for(p)", "`single.first_for` reads the first element of one key, its first part, in a "
+                                    "list whose elements have more parts; `single`'s have one (player)"),
+])
+def test_a_misused_first_for_is_E037(body, says):
+    loaded = toy('variant "Bad" of "Toy" {\n'
+                 '  state offers: list[(player, corporation, bool)] max 2 "o" §1\n'
+                 '  state single: list[player] max 2 "s" §1\n'
+                 f'  procedure p1(p: player, c: corporation) "p" §1 {{ {body} }}\n}}\n')
+    found = [d for d in loaded.errors if d.code == "E037"]
+    assert len(found) == 1 and says in found[0].message, [(d.code, d.message) for d in loaded.errors]

@@ -583,10 +583,11 @@ def test_the_model_of_1880_romania_agrees_with_the_engine(program):
 
 def test_a_company_presidents_pick_is_compared_with_the_deck_and_the_offer(on_the_test_map):
     """18 Grand Junction §"Company Presidents": whoever starts a company picks its Company President
-    from the deck; he may not decline. The model names the card by its index; what it does not
-    follow (the card is in the deck, the offer waits, it may not be declined) are oracles, which the
-    validator reads from the engine (`Validator._engine_fact`). Before, the pick was never bound.
-    With the oracles' answers inverted, the model disagrees with the engine: the answers are read."""
+    from the deck; he may not decline. The model names the card by its index; the offer (whether it
+    waits, whether it may be declined) is the title's list state card_offers, which the model follows as
+    the engine does; what it does not follow (the card is in the deck) is an oracle, which the validator
+    reads from the engine (`Validator._engine_fact`). Before, the pick was never bound. With the
+    oracle's answers inverted, the model disagrees with the engine: the answers are read."""
     title = on_the_test_map.program.titles["18 Grand Junction"]
     model = Model(title)
     game = overlay_game("18 Grand Junction", None, MAP)(players=[p.id for p in model.players], seed=1)
@@ -613,7 +614,7 @@ def test_a_company_presidents_pick_is_compared_with_the_deck_and_the_offer(on_th
     inverted = Validator(title, game, ValidationReport(title.display_name))
     answer = inverted._engine_fact
     inverted._engine_fact = lambda name, args, env: (not answer(name, args, env)
-                                                     if name in ("in_deck", "offer_required") else answer(name, args, env))
+                                                     if name == "in_deck" else answer(name, args, env))
     kinds = {m.kind for m in compare(inverted).mismatches}
     assert kinds == {"select_president"}
 

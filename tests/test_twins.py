@@ -83,7 +83,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: procedure (`set X.closed = true`, which the engine and the model assign for a private, and the primitive
 #: remove_reservations(X)), limit_trains a library function over a train's `obsolete`, and close_minor a library
 #: procedure over one new primitive, remove_stations (the map)
-RECORDED = 113
+#: 112 with 18GJ's card offers its list state card_offers (`list[(player, corporation, bool)]`: a truth value as a
+#: part), offered its function (`card_offers.first_for(P, C)`: the first offer waiting on P) and offer_card its
+#: procedure, over one new primitive, deck_empty (the deck is the runtime's); pick_card reads and takes the offer
+#: from that list in the engine and the model alike (oracles before)
+RECORDED = 112
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -167,7 +171,8 @@ def test_the_states_the_rules_keep_are_the_librarys(name):
 #: runtime bookkeeping that became a declared state of the titles that keep it (over the title's own enum, or
 #: the title's rule alone), by the rulespec that declares it
 TITLE_STATES = {"done_this_turn": ["1800.rules", "1846.rules", "1880-romania.rules", "18co.rules"],
-                "corporate_purchase": ["18co.rules"], "corporate_purchased": ["18co.rules"]}
+                "corporate_purchase": ["18co.rules"], "corporate_purchased": ["18co.rules"],
+                "card_offers": ["18-grand-junction.rules"]}
 
 
 @pytest.mark.parametrize("name", sorted(TITLE_STATES))
@@ -198,7 +203,8 @@ def test_where_unsold_certificates_sit_is_written_once():
 
 #: builtins that became a title's own function (the rule is that title's alone), by the rulespec that defines it
 TITLE_ROUTINES = {"forced_shortfall": "1800.rules", "row_price": "1880-romania-variants.rules",
-                  "row_slot": "1880-romania-variants.rules", "marker_assigned_by_player": "1846.rules"}
+                  "row_slot": "1880-romania-variants.rules", "marker_assigned_by_player": "1846.rules",
+                  "offered": "18-grand-junction.rules", "offer_card": "18-grand-junction.rules"}
 
 
 @pytest.mark.parametrize("name", sorted(TITLE_ROUTINES))

@@ -2,13 +2,14 @@
 
 A list state keeps its elements in order (duplicates allowed). It is read and changed only through its
 operations (`syntax.LIST_OPERATIONS`): `NAME.first(a, b)` (whether (a, b) is its first element),
-`NAME.contains(a, b)`, `NAME.length()`, and the statements `do NAME.append(a, b)` (to the end), `do
+`NAME.contains(a, b)`, `NAME.length()`, `NAME.first_for(a, b)` (whether the first element whose first part is a
+goes on with b: its first parts, two at least), and the statements `do NAME.append(a, b)` (to the end), `do
 NAME.remove(a, b)` (its first occurrence) and `do NAME.pop()` (the first element). Its declaration names
 how many elements the z3 model follows exactly (`max N`: past them, any value the engine may hold).
 
 Refused, each with its place: a part of a kind the engine and the model cannot both keep (a list's part is
 a player, corporation, private or minor, several of them (`player | corporation`), an action of the
-title, or a value of an enum of the title); a list without its bound, a bound on what is no list; a list
+title, a value of an enum of the title, or a truth value, `bool`); a list without its bound, a bound on what is no list; a list
 read or set as a set is (`NAME(a)`, `set NAME(a) = true`); an operation it does not have; an operation
 given another number of arguments than its elements have parts, an argument of another kind, an action
 or enum value the title does not have; a statement operation read as a value, a value done.
@@ -25,6 +26,8 @@ from compiler.lang.schema import did_you_mean, listing, nearest
 ENTITY_KINDS = ("player", "corporation", "private", "minor")
 #: the part that names an action of the title (`require_decision(P, par)`: `par`)
 ACTION = "action"
+#: the part that is a truth value (`state card_offers: list[(player, corporation, bool)]`: whether one must take it)
+BOOL = "bool"
 
 
 def part_kinds(part: str) -> tuple[str, ...]:
@@ -34,7 +37,7 @@ def part_kinds(part: str) -> tuple[str, ...]:
 
 def _bad_part(part: str, enums: dict[str, tuple[str, ...]]) -> bool:
     kinds = part_kinds(part)
-    if len(kinds) == 1 and (kinds[0] in enums or kinds[0] == ACTION):
+    if len(kinds) == 1 and (kinds[0] in enums or kinds[0] in (ACTION, BOOL)):
         return False
     return not all(k in ENTITY_KINDS for k in kinds)
 
@@ -53,7 +56,7 @@ def check_declaration(decl: s.StateDecl, enums: dict[str, tuple[str, ...]]) -> l
             "E037", f"state `{decl.name}` is `{decl.type}`: a state is a set of player, corporation, private, minor, "
                     "certificate or values of an enum of the title, or of tuples of them; a list's parts are "
                     f"{', '.join(ENTITY_KINDS)} (or several of them: `player | corporation`), `action` (an action of "
-                    "the title) or an enum of the title",
+                    "the title), `bool` or an enum of the title",
             decl.type.span or decl.span,
             help="write list[(player | corporation, action)], list[corporation] or list[(player, ENUM)]"))
         return out
@@ -134,12 +137,23 @@ def check_uses(title, states: dict[str, s.StateDecl], enums: dict[str, tuple[str
                     "E037", f"`{name}.{op}(...)` gives a value and changes nothing: `do` would do nothing",
                     node.span, help="read it in a `require`, `if`, `let` or `set`"))
                 continue
-            wanted = len(state.element) if takes == "parts" else 0
-            if len(node.args) != wanted or node.kwargs:
-                given = len(node.args) + len(node.kwargs)
+            parts = len(state.element)
+            if takes == "prefix" and parts < 2:
                 out.append(error(
-                    "E037", f"`{name}.{op}` takes {wanted} argument{'s' if wanted != 1 else ''}"
-                            + (f" (its elements' parts: {', '.join(state.element)})" if wanted else "")
+                    "E037", f"`{name}.{op}` reads the first element of one key, its first part, in a list whose "
+                            f"elements have more parts; `{name}`'s have one ({state.element[0] if state.element else ''})",
+                    node.span, help=f"{name}.first(...) or {name}.contains(...)"))
+                continue
+            wanted = range(parts, parts + 1) if takes == "parts" else range(2, parts + 1) if takes == "prefix" \
+                else range(0, 1)
+            if len(node.args) not in wanted or node.kwargs:
+                given = len(node.args) + len(node.kwargs)
+                least, most = wanted[0], wanted[-1]
+                told = f"{least} to {most} arguments" if least < most else f"{most} argument{'s' if most != 1 else ''}"
+                out.append(error(
+                    "E037", f"`{name}.{op}` takes {told}"
+                            + (f" (its elements' {'first ' if takes == 'prefix' else ''}parts: "
+                               f"{', '.join(state.element)})" if most else "")
                             + f"; this gives {given}",
                     node.span, help=f"state {name} is declared at {state.span.path}:{state.span.line}"))
                 continue

@@ -686,9 +686,11 @@ class StateDecl:
 
 
 #: a list state's operations, `NAME.OP(...)`: each (whether it is a statement, run with `do`, or gives a value;
-#: how many arguments it takes: "parts", one per part of an element, or none)
+#: how many arguments it takes: "parts", one per part of an element, "prefix", its first parts (two at least:
+#: `offers.first_for(P, C)`, whether the first element whose first part is P goes on with C), or none)
 LIST_OPERATIONS = {"append": (True, "parts"), "remove": (True, "parts"), "pop": (True, "none"),
-                   "first": (False, "parts"), "contains": (False, "parts"), "length": (False, "none")}
+                   "first": (False, "parts"), "contains": (False, "parts"), "length": (False, "none"),
+                   "first_for": (False, "prefix")}
 
 
 @dataclass(frozen=True)

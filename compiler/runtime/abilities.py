@@ -539,6 +539,10 @@ class Abilities:
         taken = set(self.g.get("cards", {}).values()) | set(self.g.get("cards_removed", ()))
         return [c["key"] for c in self._cards() if c["key"] not in taken]
 
+    def b_deck_empty(self) -> bool:
+        """deck_empty(): whether no ability card is left in the deck (18GJ's offer_card makes no offer then)."""
+        return not self.b_deck()
+
     def _card_abilities(self, corp: Entity) -> list[dict]:
         key = self.b_card_of(corp)
         if key is None:
@@ -573,19 +577,6 @@ class Abilities:
             raise IllegalAction(f"{corp}'s {self._card(key).get('title') or key} has {left} use(s) left, not {n}",
                                 rule=self._card_rule(key)) from None
 
-    def b_offer_card(self, corp: Entity, action: str, required: bool) -> None:
-        """offer_card(C, action, required): C's president must now take `action` (the title's, naming a card
-        for C) before play goes on; `required` false lets him decline. The president is the player holding
-        C's president's certificate, or, while C is being started, the player starting it. No offer is made
-        while the deck is empty or to a company without a president (receivership)."""
-        decider = self.call("president", corp)
-        if decider is None and self.g["round"] == "stock":
-            decider = self.current_entity()
-        if decider is None or decider.kind != "player" or not self.b_deck():
-            return
-        self.j.set(self.g, "card_offers", tuple(self.g.get("card_offers", ())) + ((corp.id, decider.id, bool(required)),))
-        self.call("require_decision", decider, str(action))
-
     def b_operating_order(self) -> list[Entity]:
         """operating_order(): the companies of the current (or last) operating round, in their order."""
         return [self._operator(key) for key in self.g["order"]]
@@ -603,20 +594,17 @@ class Abilities:
         order.insert(int(position) - 1, corp.id)
         self.j.set(self.g, "order", tuple(order))
 
-    def b_offered(self, player: Entity, corp: Entity) -> bool:
-        """offered(P, C): P now decides which card C takes (the first offer waiting on P)."""
-        mine = [o for o in self.g.get("card_offers", ()) if o[1] == player.id]
-        return bool(mine) and mine[0][0] == corp.id
-
     def b_pick_card(self, player: Entity, corp: Entity, key: Any, action: str) -> None:
         """pick_card(P, C, card, action): P names `card` (a key, or none to decline where the offer allows it)
         for C: the card leaves the deck for C with a cube on each of its `uses`; the event
         `card_picked(C, card, at_start)` follows (at_start: the offer came with C's start). Refused
         (IllegalAction) for a card not in the deck or a refused decline."""
-        offers = list(self.g.get("card_offers", ()))
-        offer = next(o for o in offers if o[1] == player.id and o[0] == corp.id)
+        # the offers waiting: the list state card_offers of a title with ability cards (its offer_card appends to
+        # it), each offer flat, ("player", P, "corporation", C, required); the first of C's waiting on P is taken
+        offers = list(self.g.get("state:card_offers", ()))
+        offer = next(o for o in offers if o[:4] == ("player", player.id, "corporation", corp.id))
         if key is None or str(key) == "none":
-            if offer[2]:
+            if offer[4]:
                 raise IllegalAction(f"{corp} must take a {self._card_kind()} now", rule=self._deck_rule())
         else:
             if str(key) not in self.b_deck():
@@ -626,11 +614,11 @@ class Abilities:
             self.j.set(self.g, "cards", {**self.g.get("cards", {}), corp.id: card["key"]})
             self.state_put("cubes", (corp,), int(uses) if uses else 0)
         offers.remove(offer)
-        self.j.set(self.g, "card_offers", tuple(offers))
-        if not any(o[1] == player.id for o in offers):
+        self.j.set(self.g, "state:card_offers", tuple(offers))
+        if not any(o[:2] == ("player", player.id) for o in offers):
             self.call("resolve_decision", player, str(action))
         if key is not None and str(key) != "none":
-            self.emit("card_picked", corp, str(key), offer[2])
+            self.emit("card_picked", corp, str(key), offer[4])
 
     def b_discard_cards(self) -> None:
         """discard_cards(): every ability card held by a company leaves the game, with its cubes and what it

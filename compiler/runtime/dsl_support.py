@@ -381,6 +381,12 @@ class DslSupport:
         """`NAME.contains(a, b)`: whether (a, b) is one of the list's elements."""
         return self._list_element(parts) in self.g.get(f"state:{name}", ())
 
+    def list_first_for(self, name: str, parts: tuple) -> bool:
+        """`NAME.first_for(a, b)`: whether the first element whose first part is a goes on with b."""
+        key, whole = self._list_element(parts[:1]), self._list_element(parts)
+        found = next((e for e in self.g.get(f"state:{name}", ()) if e[:len(key)] == key), None)
+        return found is not None and found[:len(whole)] == whole
+
     def list_length(self, name: str, parts: tuple = ()) -> int:
         """`NAME.length()`: how many elements the list holds."""
         return len(self.g.get(f"state:{name}", ()))

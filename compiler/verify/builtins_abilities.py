@@ -9,6 +9,8 @@ from typing import Any
 import z3
 
 from compiler.runtime.game import GameBase
+from compiler.lang.liststates import part_kinds
+from compiler.verify.lists import list_of
 from compiler.verify.model import BANK, ROUNDS, SCRAP, Ent, GapError, GapValue, Unsupported, state_var
 from compiler.verify.terms import (
     AND,
@@ -24,7 +26,6 @@ from compiler.verify.terms import (
     Ctx,
     Opaque,
     SymList,
-    ent_is,
     zi,
 )
 
@@ -293,38 +294,26 @@ class AbilityBuiltins:
             ctx.shared.axioms.append(z3.Distinct(ents))
         return SymList(elems)
 
-    def b_offered(self, ctx: Ctx, player: Any, corp: Any) -> Any:
-        """As GameBase.b_offered: an offer of a card for C waits on P first (an oracle)."""
-        self.corp_of(ctx, corp)
-        return self.oracle(ctx, "offered", self.ids(player, corp))
-
-    def b_offer_card(self, ctx: Ctx, corp: Any, action: Any, required: Any) -> None:
-        """As GameBase.b_offer_card: C's president (in a stock round, without one, the player acting)
-        must take `action`, unless the deck is empty (an oracle) or nobody is a player to ask."""
-        m = self.m
-        st = ctx.state
-        pres = self.tr.call("president", [corp], {}, ctx)  # the library's function
-        stock = st["round"] == ROUNDS.index("stock")
-        decider = IF(AND(self.tr.eq(pres, None), stock), st["acting"], pres)
-        asked = AND(OR(*[ent_is(m, decider, p) for p in m.players]), NOT(self.oracle(ctx, "deck_empty", ())))
-        sub = ctx.fork(asked)
-        self.tr.call("require_decision", [decider, action], {}, sub)  # the library's
-        ctx.state = sub.state
+    def b_deck_empty(self, ctx: Ctx) -> Any:
+        """As GameBase.b_deck_empty: whether no card is left in the deck (the runtime's: an oracle)."""
+        return self.oracle(ctx, "deck_empty", ())
 
     def b_pick_card(self, ctx: Ctx, player: Any, corp: Any, card: Any, action: Any) -> None:
-        """As GameBase.b_pick_card: P names C's card (none declines, refused where the offer does not
-        allow it; a card not in the deck is refused: oracles). C holds it with its `uses` cubes; P's
-        decision is resolved unless another offer waits on him (an oracle); `card_picked` follows (a
-        trigger of its own)."""
+        """As GameBase.b_pick_card: P names C's card for the first offer of C waiting on P (the title's list
+        state card_offers: (P, C, required)), which leaves the list; none declines, refused where the offer is
+        required; a card not in the deck is refused (an oracle). C holds it with its `uses` cubes; P's decision
+        is resolved unless another offer waits on him; `card_picked` follows (a trigger of its own)."""
         if card is None or isinstance(card, str):
             card = CardRef(self.tr.card_number(card))
         if not isinstance(card, CardRef):
             raise Unsupported(f"pick_card of {card!r}")
+        offers = list_of(self.tr, "card_offers", ctx)
+        if offers is None or [part_kinds(p) for p in offers.decl.element] != [("player",), ("corporation",), ("bool",)]:
+            raise Unsupported("pick_card without the title's list state card_offers: list[(player, corporation, bool)]")
         index = card.index
         declined = self.tr.eq(index, 0)
-        offer = self.ids(player, corp)
-        ctx.require(self.oracle(ctx, "offer_waits", offer))
-        ctx.require(IMPLIES(declined, NOT(self.oracle(ctx, "offer_required", offer))))
+        ctx.require(offers.contains_starting(player, corp))
+        ctx.require(IMPLIES(declined, NOT(offers.part_of_first((player, corp), 2))))
         ctx.require(IMPLIES(NOT(declined), self.oracle(ctx, "in_deck", (str(index),))))
         options = self.corp_of(ctx, corp)
         ctx.require(OR(*[cond for _, cond in options]))
@@ -333,7 +322,8 @@ class AbilityBuiltins:
             ctx.state[f"card:{c.id}"] = IF(when, index, self.card_index(ctx, c))
             cubes = self.cubes_var(ctx, c)
             ctx.state[cubes] = IF(when, self.card_uses(ctx, index), ctx.state[cubes])
-        last = ctx.fork(NOT(self.oracle(ctx, "more_offers", offer)))
+        offers.remove_starting(player, corp)
+        last = ctx.fork(NOT(offers.contains_starting(player)))
         self.tr.call("resolve_decision", [player, action], {}, last)  # the library's
         ctx.state = last.state
         ctx.shared.calls.add("emit:card_picked")

@@ -11,7 +11,7 @@ from typing import Any
 import z3
 
 from compiler.lang import syntax as s
-from compiler.lang.liststates import ACTION, ENTITY_KINDS, part_kinds
+from compiler.lang.liststates import ACTION, BOOL, ENTITY_KINDS, part_kinds
 
 
 def length_var(name: str) -> str:
@@ -23,8 +23,10 @@ def slot_var(name: str, i: int, j: int) -> str:
 
 
 def sorts(decl: s.StateDecl) -> list[str]:
-    """The sort of each part of an element: "ent" for an entity's, "int" for an action's or an enum's."""
-    return ["ent" if part_kinds(part)[0] in ENTITY_KINDS else "int" for part in decl.element]
+    """The sort of each part of an element: "ent" for an entity's, "bool" for a truth value's, "int" for an
+    action's or an enum's."""
+    return ["ent" if part_kinds(part)[0] in ENTITY_KINDS else "bool" if part == BOOL else "int"
+            for part in decl.element]
 
 
 def variables(decl: s.StateDecl) -> list[tuple[str, str]]:
@@ -36,8 +38,9 @@ def variables(decl: s.StateDecl) -> list[tuple[str, str]]:
 
 
 def blank(model, sort: str, none: Any) -> Any:
-    """A slot's value past the length: `none` (the model's entity none) for an entity part, 0 for another."""
-    return model.z(none) if sort == "ent" else z3.IntVal(0)
+    """A slot's value past the length: `none` (the model's entity none) for an entity part, false for a truth
+    value, 0 for another."""
+    return model.z(none) if sort == "ent" else z3.BoolVal(False) if sort == "bool" else z3.IntVal(0)
 
 
 def domain(model, decl: s.StateDecl, state: dict[str, Any], want, none: Any) -> list[Any]:
@@ -57,6 +60,8 @@ def domain(model, decl: s.StateDecl, state: dict[str, Any], want, none: Any) -> 
             allowed = elements[j]
             if sort == "ent":
                 out.append(z3.Or([state[name] == model.z(e) for e in allowed + [none]]))
+            elif sort == "bool":
+                continue  # (either truth value)
             elif allowed is not None:
                 out.append(z3.And(state[name] >= 0, state[name] <= allowed))
             else:
@@ -73,7 +78,7 @@ def _element_domains(model, decl: s.StateDecl) -> list[Any]:
         kinds = part_kinds(part)
         if kinds[0] in ENTITY_KINDS:
             out.append([e for k in kinds for e in domains[k]])
-        elif kinds == (ACTION,):
+        elif kinds in ((ACTION,), (BOOL,)):
             out.append(None)  # (an action's code: the model numbers the actions as it meets them)
         else:
             out.append(len(enums[kinds[0]]))

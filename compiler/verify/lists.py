@@ -8,7 +8,7 @@ from there a fresh value). Every operation is total: an append past the bound co
 none of it, a pop or remove of an empty list changes nothing.
 
 An entity part is a term of the model's entity sort, an `action` part the action's code
-(`Vars.action_code`), an enum's part its value's place in the enum.
+(`Vars.action_code`), an enum's part its value's place in the enum, a `bool` part a truth value.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import z3
 
 from compiler.lang import syntax as s
-from compiler.lang.liststates import ACTION, part_kinds
+from compiler.lang.liststates import ACTION, BOOL, part_kinds
 from compiler.verify.list_vars import blank as _blank
 from compiler.verify.list_vars import length_var, slot_var, sorts, variables
 from compiler.verify.model import NONE, Unsupported
@@ -39,6 +39,8 @@ def abstract(model, decl: s.StateDecl, held: tuple, entity_of) -> dict[str, Any]
             elif sort == "ent":
                 kind, key = element.pop(0), element.pop(0)
                 value = entity_of(kind, key) or NONE
+            elif sort == "bool":
+                value = bool(element.pop(0))
             elif kinds[j] == (ACTION,):
                 value = model.vars.action_code(str(element.pop(0)))
             else:
@@ -66,6 +68,17 @@ def operation(tr, e: s.Call, ctx: Ctx) -> Any:
     return getattr(_List(tr, decl, ctx), func.name)(*args)
 
 
+def list_of(tr, name: str, ctx: Ctx) -> "_List | None":
+    """The operations on the list state `name` (a primitive's, which reads or changes it as the DSL's do), or
+    None where the title declares no such bounded list."""
+    decl = tr.states.get(name)
+    if decl is None or not decl.is_list or not decl.bound:
+        return None
+    ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on, decl.bound))
+    ctx.shared.calls.add(decl.name)
+    return _List(tr, decl, ctx)
+
+
 class _List:
     def __init__(self, tr, decl: s.StateDecl, ctx: Ctx):
         self.tr, self.m, self.decl, self.ctx = tr, tr.model, decl, ctx
@@ -80,15 +93,18 @@ class _List:
     def slot(self, i: int) -> list[Any]:
         return [self.ctx.state[slot_var(self.decl.name, i, j)] for j in range(len(self.sorts))]
 
-    def values(self, args: tuple) -> list[Any]:
-        """The arguments as the slots' terms."""
-        if len(args) != len(self.sorts):
+    def values(self, args: tuple, prefix: bool = False) -> list[Any]:
+        """The arguments as the slots' terms (with `prefix`, the first parts' only)."""
+        if len(args) != len(self.sorts) and not (prefix and 0 < len(args) <= len(self.sorts)):
             raise Unsupported(f"{self.decl.name} has {len(self.sorts)} parts; {len(args)} given")
         enums = {c.decl.name: c.decl.values for c in self.m.title.clauses if isinstance(c.decl, s.Enum)}
         out = []
         for arg, sort, part in zip(args, self.sorts, self.decl.element):
             if sort == "ent":
                 out.append(self.tr.as_ent(arg))
+                continue
+            if part == BOOL:
+                out.append(self.tr.truthy(arg))
                 continue
             if not isinstance(arg, str):
                 raise Unsupported(f"a part of {self.decl.name} that is not named ({arg!r})")
@@ -123,6 +139,36 @@ class _List:
     def first(self, *args) -> Any:
         return AND(self.length_term >= 1, self._is(0, self.values(args)))
 
+    def starts(self, *args) -> list[Any]:
+        """For each slot, whether it holds an element whose first parts are `args` (within the length)."""
+        values, n = self.values(args, prefix=True), self.length_term
+        return [AND(n > i, self._is(i, values)) for i in range(self.k)]
+
+    def first_starting(self, *args) -> list[Any]:
+        """For each slot, whether it holds the first element whose first parts are `args`."""
+        at = self.starts(*args)
+        return [AND(at[i], *[NOT(at[j]) for j in range(i)]) for i in range(self.k)]
+
+    def first_for(self, *args) -> Any:
+        """Whether the first element whose first part is `args[0]` goes on with the rest of `args`; past the
+        bound, where no slot within it starts with `args[0]`, any answer."""
+        keyed, whole = self.first_starting(args[0]), self.starts(*args)
+        found = [AND(keyed[i], whole[i]) for i in range(self.k)]
+        return OR(*found, AND(self.length_term > self.k, NOT(OR(*keyed)), self._beyond("first_for")))
+
+    def part_of_first(self, args: tuple, j: int) -> Any:
+        """Part j of the first element whose first parts are `args` (its blank where none does, any value where
+        none within the bound does and the list is longer: the caller requires one there)."""
+        out = IF(self.length_term > self.k, self.ctx.fresh(f"{self.decl.name}.part_beyond", self.sorts[j]),
+                 _blank(self.m, self.sorts[j], NONE))
+        for i, at in reversed(list(enumerate(self.first_starting(*args)))):
+            out = IF(at, self.slot(i)[j], out)
+        return out
+
+    def contains_starting(self, *args) -> Any:
+        """Whether an element's first parts are `args` (past the bound, any answer)."""
+        return OR(*self.starts(*args), AND(self.length_term > self.k, self._beyond("contains")))
+
     def contains(self, *args) -> Any:
         values = self.values(args)
         inside = [AND(self.length_term > i, self._is(i, values)) for i in range(self.k)]
@@ -147,9 +193,17 @@ class _List:
         self.ctx.state[self.len_name] = IF(when, n - 1, n)
 
     def remove(self, *args) -> None:
-        values, path, n = self.values(args), self.ctx.path, self.length_term
-        # the first slot that holds the element: every slot from it on takes the next one's parts
-        at = [AND(n > i, self._is(i, values)) for i in range(self.k)]
+        values = self.values(args)
+        self._remove_at([AND(self.length_term > i, self._is(i, values)) for i in range(self.k)])
+
+    def remove_starting(self, *args) -> None:
+        """The first element whose first parts are `args` leaves the list (none there: nothing)."""
+        self._remove_at(self.starts(*args))
+
+    def _remove_at(self, at: list[Any]) -> None:
+        """The element of the first slot of `at` (each slot's condition) leaves; every slot from it on takes
+        the next one's parts (none of them: past the bound, any element may be the one that leaves)."""
+        path, n = self.ctx.path, self.length_term
         removed = []
         for i in range(self.k):
             removed.append(OR(*at[: i + 1]))

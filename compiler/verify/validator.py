@@ -125,7 +125,7 @@ CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
 
 #: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
 #: reads from the engine (`Validator._engine_fact`).
-ENGINE_FACTS = frozenset({"deck_empty", "offered", "offer_waits", "offer_required", "more_offers", "in_deck",
+ENGINE_FACTS = frozenset({"deck_empty", "in_deck",
                           "position_open", "hold_price", "train_discount", "available", "home_open",
                           "stations_on_map"})
 
@@ -808,18 +808,6 @@ class Validator:
             return not game.b_deck()
         if None in args:
             return None
-        offers = tuple(game.g.get("card_offers", ()))
-        if name in ("offered", "offer_waits", "offer_required", "more_offers"):
-            player, corp = args
-            mine = [offer for offer in offers if offer[1] == player]
-            if name == "offered":
-                return bool(mine) and mine[0][0] == corp
-            this = [offer for offer in mine if offer[0] == corp]
-            if name == "offer_waits":
-                return bool(this)
-            if name == "offer_required":
-                return bool(this) and bool(this[0][2])
-            return len(mine) > 1
         if name == "in_deck":
             index = _arg_value(args[0], env)
             cards = self.model.cards or ()
