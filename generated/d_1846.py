@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-    "rulespecs/1846.rules": "37852052ec27829b",
+    "rulespecs/1846.rules": "d90480834af44730",
     "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
@@ -1252,7 +1252,7 @@ def a_place_token(g, v_corporation, v_city):
             at="rulespecs/1846.rules:1539",
         )
     # at rulespecs/1846.rules:1540
-    v_spot = g.b_check_station(v_corporation, v_city)
+    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1541
     v_cost = g.b_token_cost(v_corporation, v_spot)
     # at rulespecs/1846.rules:1542
@@ -2173,7 +2173,7 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
 def q2_place_token(g, v_corporation, v_city):
     """The opening guards of place_token that read only its entity and city (the listing probe)"""
     # at rulespecs/1846.rules:1540
-    v_spot = g.b_check_station(v_corporation, v_city)
+    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1541
     v_cost = g.b_token_cost(v_corporation, v_spot)
     # at rulespecs/1846.rules:1542

@@ -10,7 +10,7 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+    "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
     "rulespecs/lib/18xx.rules": "b89b5212423df6ec",

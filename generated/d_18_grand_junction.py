@@ -10,8 +10,8 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "715638f868413f83",
-    "rulespecs/1846.rules": "37852052ec27829b",
+    "rulespecs/18-grand-junction.rules": "51408698b6459f4a",
+    "rulespecs/1846.rules": "d90480834af44730",
     "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
@@ -943,7 +943,7 @@ def a_place_token(g, v_corporation, v_city):
                 at="rulespecs/18-grand-junction.rules:487",
             )
         # at rulespecs/18-grand-junction.rules:488
-        v_spot = g.b_check_station(v_corporation, v_city)
+        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:489
         v_cost = g.b_token_cost(v_corporation, v_spot)
         # at rulespecs/18-grand-junction.rules:490

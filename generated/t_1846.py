@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1846.rules": "37852052ec27829b",
+    "rulespecs/1846.rules": "d90480834af44730",
     "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-        "rulespecs/1846.rules": "37852052ec27829b",
+        "rulespecs/1846.rules": "d90480834af44730",
         "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },

@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+    "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
     "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -31,7 +31,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+        "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
         "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
@@ -437,7 +437,7 @@ def a_place_token(g, v_corporation, v_city):
                 at="rulespecs/1880-romania-18xx-games.rules:273",
             )
         # at rulespecs/1880-romania-18xx-games.rules:274
-        v_again = g.b_check_retoken(v_corporation, v_city)
+        v_again = g.b_check_token(v_corporation, v_city, True)
         # at rulespecs/1880-romania-18xx-games.rules:275
         g.b_place_station(v_corporation, v_again)
         # at rulespecs/1880-romania-18xx-games.rules:276

@@ -31,7 +31,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "602b966028963222",
+        "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
         "rulespecs/lib/18xx.rules": "b89b5212423df6ec",

@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "715638f868413f83",
-    "rulespecs/1846.rules": "37852052ec27829b",
+    "rulespecs/18-grand-junction.rules": "51408698b6459f4a",
+    "rulespecs/1846.rules": "d90480834af44730",
     "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
@@ -31,8 +31,8 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "715638f868413f83",
-        "rulespecs/1846.rules": "37852052ec27829b",
+        "rulespecs/18-grand-junction.rules": "51408698b6459f4a",
+        "rulespecs/1846.rules": "d90480834af44730",
         "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },

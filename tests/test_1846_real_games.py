@@ -159,7 +159,7 @@ def test_placing_station_tokens_a_reserved_price_and_teleport_outlast_phase_iv()
     first_or(g, {"BO": ("P1", 100)})
     bo = g.entity("corporation", "BO")
     g.b_remove_reservations()
-    spot = g.b_check_station(bo, "H12-0")
+    spot = g.b_check_token(bo, "H12-0")
     assert g.b_token_cost(bo, spot) == 100
 
 

@@ -406,3 +406,32 @@ def test_vii_3_3_an_upgrade_pays_no_terrain_cost():
     act(g, upgrades[0])
     assert g.board.tile_at("F12").color == "green"
     assert g.cash[g.find("TR")] == before
+
+
+def test_vii_3_4_a_token_a_first_tile_took_up_goes_back_only_into_a_city_of_its_hex():
+    """check_token(C, city, true) (in place of the builtin check_retoken: the 18xx.games reading's place_token
+    calls it where the company owes a token placed again): no route is needed, but while C waits to put back a
+    token a tile lay took up (`token_city_on_first_lay`), only a city of that hex takes it, and once it is
+    placed there C waits no more. Refused otherwise, the game unchanged."""
+    from compiler.runtime.errors import IllegalAction
+    from tests.engine_helpers import snapshot
+
+    g = new_game()
+    corp = g.entity("corporation", next(c.id for c in g.corporations))
+    board = g.board
+    multi = next(h for h in board.hexes if sum(1 for n in board.tile_at(h).nodes if n.kind == "city") >= 2
+                 and not any(held for (hh, _), held in board.tokens.items() if hh == h))
+    elsewhere = next(board.city_id(r) for r in board.nodes() if r[0] != multi and board.node(r).kind == "city"
+                     and board.free_slot(r, corp.id) is not None)
+    here = next(board.city_id(r) for r in board.nodes() if r[0] == multi and board.node(r).kind == "city")
+    g.j.set(g.g, "retoken", {corp.id: multi})  # test setup: a first tile on `multi` took up corp's token
+    before = snapshot(g)
+    with pytest.raises(IllegalAction, match=f"goes back into a city of {multi}"):
+        g.b_check_token(corp, elsewhere, True)
+    assert snapshot(g) == before
+    spot = g.b_check_token(corp, here, True)
+    assert spot.hex == multi and g.g["retoken"] == {}
+    # without a token to put back, any open city takes it, with no route needed
+    assert g.b_check_token(corp, elsewhere, True).city == elsewhere
+    with pytest.raises(IllegalAction, match="no unblocked track"):
+        g.b_check_token(corp, elsewhere)  # (without it: a route is needed, and corp has no station yet)

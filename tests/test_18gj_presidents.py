@@ -683,7 +683,7 @@ def test_brice_melville_not_in_grand_junction(tmp_path):
     try:
         tr.reach = lambda board, company: type("R", (), {"nodes": {("C11", 0)}})()
         with pytest.raises(IllegalAction) as info:
-            g.b_check_station(drg, "C11-0")
+            g.b_check_token(drg, "C11-0")
     finally:
         tr.reach = real_reach
     assert "Brice Melville" in info.value.rule and "Grand Junction" in str(info.value)

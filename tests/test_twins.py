@@ -87,7 +87,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: part), offered its function (`card_offers.first_for(P, C)`: the first offer waiting on P) and offer_card its
 #: procedure, over one new primitive, deck_empty (the deck is the runtime's); pick_card reads and takes the offer
 #: from that list in the engine and the model alike (oracles before)
-RECORDED = 112
+#: 110 with a token a first tile took up placed again by check_token(C, city, true) (1880's 18xx.games reading,
+#: under its `if pending_decision(C, place_token)`) in place of check_retoken, and check_station folded into
+#: check_token (a slot an ability keeps, a squeezed token: the abilities' data, the same answer where a title has
+#: none): one primitive, check_token, whose third argument waives the route (the map keeps which hex such a token
+#: waits for)
+RECORDED = 110
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -182,6 +187,17 @@ def test_the_states_the_titles_keep_are_theirs(name):
     assert f"mark_{name}" not in found["twins"] + found["engine_only"] + found["model_only"]
     for path in TITLE_STATES[name]:
         assert f"state {name}: " in (ROOT / "rulespecs" / path).read_text(encoding="utf-8"), path
+
+
+@pytest.mark.parametrize("name", ["check_retoken", "check_station"])
+def test_the_station_guards_are_check_token(name):
+    """A token placed again and a station in a kept slot or beside the circles: the one primitive check_token
+    (its third argument: no route needed), not a guard builtin with a z3 twin of its own each."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert "check_token" in found["twins"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert f"{name}(" not in rules and "check_token(corporation, city, true)" in rules
 
 
 def test_where_unsold_certificates_sit_is_written_once():

@@ -93,27 +93,6 @@ class TilesAndTokens:
             return ability
         return None
 
-    def b_check_station(self, corp: Entity, city: str) -> "track.TokenSpot":
-        """check_station(C, city): the spot if C may place a station token there now: as check_token, and
-        a slot one of C's abilities still keeps for it with a `teleport_price` needs no route; a company
-        whose card has `effect: squeeze_token` may place it beside a city's circles when none is free for it
-        (reachable, none of its tokens in the hex, not in the city its `excluded_city` names)."""
-        try:
-            return self.b_check_token(corp, city)
-        except IllegalAction:
-            board = self._need_board()
-            try:
-                ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
-            except ValueError:
-                raise IllegalAction(f"there is no city {city!r}") from None
-            ability = self._kept_for(corp, ref)
-            if ability is None or ability.get("teleport_price") is None:
-                squeeze = self._squeeze_spot(corp, ref)
-                if squeeze is None:
-                    raise
-                return squeeze
-            return track.check_token(board, corp.id, ref, home=True)
-
     def _squeeze_spot(self, corp: Entity, ref) -> "track.TokenSpot | None":
         """The spot beside the circles of a city with no free slot for `corp`, where its card's `squeeze_token`
         allows one; refused (IllegalAction naming the card) in its `excluded_city`; None where the card does
@@ -513,7 +492,7 @@ class TilesAndTokens:
     def _retoken_after_first_lay(self, hex_id: str, before: "track.Tile") -> None:
         """`token_city_on_first_lay: owner_chooses`: the first tile with track on a hex of several cities
         takes up the tokens standing there, and each token's company places it again, free, in the city
-        of the hex it chooses (a pending `place_token`, see `check_retoken`), as 18xx.games'
+        of the hex it chooses (a pending `place_token`, see `b_check_token`), as 18xx.games'
         Tracker#update_token! does. Otherwise each token stays in the city the new tile puts in its place."""
         if self.DATA.properties.get("token_city_on_first_lay") != "owner_chooses":
             return
@@ -530,21 +509,6 @@ class TilesAndTokens:
                 waiting[company] = hex_id
                 self.call("require_decision", holder, "place_token")
         self.j.set(self.g, "retoken", waiting)
-
-    def b_check_retoken(self, corp: Entity, city: str) -> "track.TokenSpot":
-        """check_retoken(C, city): the spot if C owes the placing again of a token a tile lay took up
-        (`token_city_on_first_lay: owner_chooses`) and `city` is a city of that hex with a free circle
-        for it. Refused (IllegalAction) otherwise."""
-        hex_id = (self.g.get("retoken") or {}).get(corp.id)
-        if hex_id is None or not self.call("pending_decision", corp, "place_token"):
-            raise IllegalAction(f"{corp} has no token to place again")
-        spot = track.check_token(self._need_board(), corp.id, str(city), home=True)
-        if spot.hex != hex_id:
-            raise IllegalAction(f"{corp}'s token goes back into a city of {hex_id}")
-        waiting = dict(self.g["retoken"])
-        del waiting[corp.id]
-        self.j.set(self.g, "retoken", waiting)
-        return spot
 
     def _lay_slots(self) -> list[dict]:
         """The title's `tile_lays`: a number of lays, or a list of records `(lay: true, upgrade: true |
@@ -569,9 +533,39 @@ class TilesAndTokens:
         elif slot.get("lay", True) is False:
             raise IllegalAction("this tile lay may only upgrade")
 
-    def b_check_token(self, corp: Entity, city: str) -> "track.TokenSpot":
-        """check_token(C, city): the station spot if C may place a token there now."""
-        return track.check_token(self._need_board(), corp.id, str(city))
+    def b_check_token(self, corp: Entity, city: str, no_route: bool = False) -> "track.TokenSpot":
+        """check_token(C, city): the station spot if C may place a token there now: a route to it and a free
+        circle; or a slot one of C's abilities still keeps for it with a `teleport_price` (no route needed);
+        or, for a company whose card has `effect: squeeze_token`, beside a city's circles when none is free
+        for it (reachable, none of its tokens in the hex, not in the city its `excluded_city` names).
+        check_token(C, city, true): one that needs no route (a home station chosen, a token placed again),
+        but where a tile lay took up a token of C's (`token_city_on_first_lay: owner_chooses`), only in a city
+        of that hex, which the token placed there no longer waits for. Refused (IllegalAction) otherwise."""
+        board = self._need_board()
+        if no_route:
+            spot = track.check_token(board, corp.id, str(city), home=True)
+            hex_id = (self.g.get("retoken") or {}).get(corp.id)
+            if hex_id is not None:
+                if spot.hex != hex_id:
+                    raise IllegalAction(f"{corp}'s token goes back into a city of {hex_id}")
+                waiting = dict(self.g["retoken"])
+                del waiting[corp.id]
+                self.j.set(self.g, "retoken", waiting)
+            return spot
+        try:
+            return track.check_token(board, corp.id, str(city))
+        except IllegalAction:
+            try:
+                ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+            except ValueError:
+                raise IllegalAction(f"there is no city {city!r}") from None
+            ability = self._kept_for(corp, ref)
+            if ability is None or ability.get("teleport_price") is None:
+                squeeze = self._squeeze_spot(corp, ref)
+                if squeeze is None:
+                    raise
+                return squeeze
+            return track.check_token(board, corp.id, ref, home=True)
 
     def b_absorb_station(self, corp: Entity, other: Entity) -> None:
         """absorb_station(C, M): M's station on the map becomes C's, a token beyond those of C's charter

@@ -124,7 +124,9 @@ class MapBuiltins:
                 name = f"closed:{x.id}"
                 ctx.state[name] = IF(ctx.path, OR(ctx.state[name], closes), ctx.state[name])
 
-    def b_check_token(self, ctx: Ctx, corp: Any, city: Any) -> Any:
+    def b_check_token(self, ctx: Ctx, corp: Any, city: Any, no_route: Any = False) -> Any:
+        """As GameBase.b_check_token: a spot on the map (outside the model): reached, kept for the company
+        by an ability, beside the circles by its card's, or, with `no_route`, needing no route."""
         return Opaque("a station spot")
 
     def token_costs(self, ctx: Ctx, corp: Ent) -> list[int]:
@@ -186,10 +188,6 @@ class MapBuiltins:
     def tokens_left(self, ctx: Ctx, corp: Any) -> Any:
         """The library's tokens_left(C) (rulespecs/lib/18xx.rules): the station tokens C has not placed."""
         return self.tr.call("tokens_left", [corp], {}, ctx)
-
-    def b_check_station(self, ctx: Ctx, corp: Any, city: Any) -> Any:
-        """As GameBase.b_check_station: a spot on the map (outside the model)."""
-        return Opaque("a station spot")
 
     def b_token_cost(self, ctx: Ctx, corp: Any, spot: Any) -> Any:
         """As GameBase.b_token_cost: read from the map and the abilities, an
@@ -429,12 +427,6 @@ class MapBuiltins:
     def b_extend_run(self, ctx: Ctx, corp: Any, position: Any, kind: Any) -> None:
         """As GameBase.b_extend_run: a train's stops for this turn's run; routes and their revenue are
         outside the model (an oracle), so nothing it follows changes."""
-
-    def b_check_retoken(self, ctx: Ctx, corp: Any, city: Any) -> Any:
-        """As GameBase.b_check_retoken: refused unless the corporation owes the placing again of a token
-        (`pending_decision`); which hex and city is the map's, outside the model."""
-        ctx.require(self.tr.call("pending_decision", [corp, "place_token"], {}, ctx))
-        return Opaque("a token placed again")
 
     def b_subsidise_track(self, ctx: Ctx, corp: Any, cost: Any) -> None:
         """As GameBase.b_subsidise_track: the subsidy pool refunds part of a track cost. The pool is money
