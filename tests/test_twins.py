@@ -83,7 +83,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: procedure (`set X.closed = true`, which the engine and the model assign for a private, and the primitive
 #: remove_reservations(X)), limit_trains a library function over a train's `obsolete`, and close_minor a library
 #: procedure over one new primitive, remove_stations (the map)
-RECORDED = 113
+#: 112 with bank_price a library function over the declared uses (declared_uses) and power_value
+RECORDED = 112
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -98,7 +99,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
          "sellable", "round_track_row_free", "take_round_track_row",
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
-         "started", "dearest_train_price", "close_private", "limit_trains", "close_minor"]
+         "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price"]
 
 
 @functools.cache
@@ -421,3 +422,44 @@ def test_a_declared_use_of_a_card_is_the_librarys_state_in_the_engine_and_the_mo
     solver = z3.Solver()
     solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"card:{c.id}"] == snape, pre[token] == 1)
     assert solver.check() == z3.unsat
+
+
+def test_the_bank_price_is_the_librarys_over_the_declared_uses(rulespecs_loaded):
+    """bank_price(C, T), Adolphus Meyer's discount: the library's function over the declared uses (the library's
+    state declared_uses) and the card's discount_per_use, in the engine and the model alike (a builtin before,
+    whose z3 twin took any discount up to the card's most, an oracle): two cubes declared take 20% off."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.terms import Sel
+    from compiler.verify.translate import Translator
+    from tests.engine_helpers import overlay_game
+
+    assert "bank_price" not in _census()["twins"] + _census()["engine_only"] + _census()["model_only"]
+    g = overlay_game("18 Grand Junction", None, ROOT / "tests" / "fixtures" / "18gj_test_map.rules")(
+        players=["Ann", "Bob", "Cy"], seed=1)
+    drg = g.entity("corporation", "DRG")
+    train = g.b_available_trains()[0]
+    assert g.call("bank_price", drg, train) == train.price
+    g.j.set(g.g, "cards", {"DRG": "MEYER"})  # (test setup: DRG holds Meyer with his three cubes)
+    g.state_put("cubes", (drg,), 3)
+    g.b_use_power(drg, 2)
+    assert g.call("bank_price", drg, train) == train.price * 80 // 100
+
+    model = Model(rulespecs_loaded.program.titles["18 Grand Junction"])
+    c = model.entity("corporation", "DRG")
+    t = model.trains[0]
+    train_term = Sel([(t, True)])
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    plain = tr.call("bank_price", [model.z(c), train_term], {}, ctx)
+    tr.call("use_power", [model.z(c), 2], {}, ctx)
+    discounted = tr.call("bank_price", [model.z(c), train_term], {}, ctx)
+    index = {card["key"]: i for i, card in enumerate(model.cards, start=1)}
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"card:{c.id}"] == index["MEYER"])
+    assert solver.check() == z3.sat
+    assert solver.check(discounted != t.price * 80 // 100) == z3.unsat  # exact: 20% off
+    nothing = pre[state_var("declared_uses", (c, "train_discount"))] == 0
+    assert solver.check(nothing, plain != t.price) == z3.unsat  # nothing declared before: the price
