@@ -340,12 +340,3 @@ class AbilityBuiltins:
         for t in m.trains:
             self._move_one(sub, t, m.z(minor), m.z(SCRAP), AND(sub.path, self.held(sub, t, m.z(minor))))
         ctx.state = sub.state
-
-    def card_holds_price(self, ctx: Ctx, corp: Ent) -> Any:
-        """Whether C's declared `hold_price` keeps its price from moving left or down now (the
-        runtime's market_move in an operating round): an oracle, possible only with such a card."""
-        if self.m.prop_value("ability_cards") is None or not self.powers(ctx, "hold_price"):
-            return False
-        armed = self.oracle(ctx, "hold_price", (corp.id,))
-        return AND(armed, self.has_power_of(ctx, corp, "hold_price"),
-                   ctx.state["round"] == ROUNDS.index("operating"))
