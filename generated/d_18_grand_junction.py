@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "51408698b6459f4a",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+    "rulespecs/lib/18xx.rules": "55058802a7385373",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "55058802a7385373",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -360,22 +360,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1103',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1122',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:842',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:855',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:877',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:912',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1415',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1289',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1543',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1434',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1308',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1562',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1283',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1302',
         'at action select_president': 'rulespecs/18-grand-junction.rules:740',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1149',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1168',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:797',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:770',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -717,7 +717,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1114
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -755,23 +755,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1150
+    # at rulespecs/lib/18xx.rules:1169
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1170
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1151",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1171
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1152",
+            at="rulespecs/lib/18xx.rules:1171",
         )
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1172
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -779,9 +779,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1172",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1174
     if not (
         (
             (
@@ -810,39 +810,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1155",
+            at="rulespecs/lib/18xx.rules:1174",
         )
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1179
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1180
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1161",
+            at="rulespecs/lib/18xx.rules:1180",
         )
-    # at rulespecs/lib/18xx.rules:1163
+    # at rulespecs/lib/18xx.rules:1182
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1163",
+            at="rulespecs/lib/18xx.rules:1182",
         )
-    # at rulespecs/lib/18xx.rules:1165
+    # at rulespecs/lib/18xx.rules:1184
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1166
+        # at rulespecs/lib/18xx.rules:1185
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1187
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1188
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1170
+        # at rulespecs/lib/18xx.rules:1189
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1172
+    # at rulespecs/lib/18xx.rules:1191
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1173
+    # at rulespecs/lib/18xx.rules:1192
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1193
     g.state_set(
         "sold_this_round",
         (
@@ -851,9 +851,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1194
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1195
     g.b_check_president(v_corporation)
 
 
@@ -968,24 +968,24 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     # at rulespecs/18-grand-junction.rules:817
     if v_paid < (v_share // 2):
         # at rulespecs/18-grand-junction.rules:818
-        g.b_market_move(v_corporation, "left")
+        r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (
         (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
     ):
         # at rulespecs/18-grand-junction.rules:820
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:821
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:822
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
     elif v_paid >= (2 * v_share):
         # at rulespecs/18-grand-junction.rules:824
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:825
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
         # at rulespecs/18-grand-junction.rules:827
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
@@ -1895,18 +1895,18 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1621
+    # at rulespecs/lib/18xx.rules:1640
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1622
+        # at rulespecs/lib/18xx.rules:1641
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1623
-            g.b_market_move(v_c, "up")
-        # at rulespecs/lib/18xx.rules:1625
+            # at rulespecs/lib/18xx.rules:1642
+            r_market_move(g, v_c, "up")
+        # at rulespecs/lib/18xx.rules:1644
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1626
-            g.b_market_move(v_c, "down")
+            # at rulespecs/lib/18xx.rules:1645
+            r_market_move(g, v_c, "down")
 
 
 def t_reservations_removed(g, *_rest):

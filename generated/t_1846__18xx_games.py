@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+    "rulespecs/lib/18xx.rules": "55058802a7385373",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "55058802a7385373",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "d90480834af44730",
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "55058802a7385373",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -193,28 +193,28 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     # at rulespecs/1846-18xx-games.rules:133
     if v_paid < (v_share // 2):
         # at rulespecs/1846-18xx-games.rules:134
-        g.b_market_move(v_corporation, "left")
+        r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (v_share >= 165):
         # at rulespecs/1846-18xx-games.rules:136
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
         # at rulespecs/1846-18xx-games.rules:137
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
         # at rulespecs/1846-18xx-games.rules:138
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
     elif v_paid >= (2 * v_share):
         # at rulespecs/1846-18xx-games.rules:140
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
         # at rulespecs/1846-18xx-games.rules:141
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
         # at rulespecs/1846-18xx-games.rules:143
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
     # at rulespecs/1846-18xx-games.rules:145
     if (r_in_receivership(g, v_corporation) and (r_len(g, g.b_trains(v_corporation)) == 0)) and (
         g.b_price(v_corporation) > 0
     ):
         # at rulespecs/1846-18xx-games.rules:146
-        g.b_market_move(v_corporation, "left")
+        r_market_move(g, v_corporation, "left")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1767
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -359,6 +359,8 @@ class Game(GameBase):
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
+        "market_move": r_market_move,
+        "price_held": r_price_held,
         "train_limit": r_train_limit,
         "cheapest_side": r_cheapest_side,
         "dearest_side": r_dearest_side,
@@ -414,6 +416,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "spend_cubes": r_spend_cubes,
         "discount_used": r_discount_used,
+        "bank_price": r_bank_price,
         "action:bid": a_bid,
         "action:par": a_par,
         "sellable": r_sellable,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+    "rulespecs/lib/18xx.rules": "55058802a7385373",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "55058802a7385373",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "55058802a7385373",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1378,6 +1378,8 @@ class Game(GameBase):
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
+        "market_move": r_market_move,
+        "price_held": r_price_held,
         "train_limit": r_train_limit,
         "cheapest_side": r_cheapest_side,
         "dearest_side": r_dearest_side,
@@ -1433,6 +1435,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "spend_cubes": r_spend_cubes,
         "discount_used": r_discount_used,
+        "bank_price": r_bank_price,
         "action:bid": a_bid,
         "action:par": a_par,
         "sellable": r_sellable,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+    "rulespecs/lib/18xx.rules": "55058802a7385373",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "55058802a7385373",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "55058802a7385373",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -135,14 +135,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
         # at rulespecs/18co.rules:2327
         if v_kind == "withhold":
             # at rulespecs/18co.rules:2328
-            g.b_market_move(v_corporation, "left")
+            r_market_move(g, v_corporation, "left")
         else:
             # at rulespecs/18co.rules:2330
-            g.b_market_move(v_corporation, "right")
+            r_market_move(g, v_corporation, "right")
             # at rulespecs/18co.rules:2331
             if v_paid >= (2 * v_value):
                 # at rulespecs/18co.rules:2332
-                g.b_market_move(v_corporation, "up")
+                r_market_move(g, v_corporation, "up")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1463
+    # at rulespecs/lib/18xx.rules:1482
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -204,11 +204,11 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         # at rulespecs/18co.rules:2359
         g.move(v_c, v_corporation, g.name("pool"))
         # at rulespecs/18co.rules:2360
-        g.b_market_move(v_corporation, "down")
+        r_market_move(g, v_corporation, "down")
         # at rulespecs/18co.rules:2361
         if g.attr(v_c, "percent") > 10:
             # at rulespecs/18co.rules:2362
-            g.b_market_move(v_corporation, "down")
+            r_market_move(g, v_corporation, "down")
     # at rulespecs/18co.rules:2365
     if v_emergency:
         # at rulespecs/18co.rules:2366
@@ -299,6 +299,8 @@ class Game(GameBase):
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
+        "market_move": r_market_move,
+        "price_held": r_price_held,
         "train_limit": r_train_limit,
         "cheapest_side": r_cheapest_side,
         "dearest_side": r_dearest_side,
@@ -354,6 +356,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "spend_cubes": r_spend_cubes,
         "discount_used": r_discount_used,
+        "bank_price": r_bank_price,
         "action:bid": a_bid,
         "action:par": a_par,
         "sellable": r_sellable,

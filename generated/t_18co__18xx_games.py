@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+    "rulespecs/lib/18xx.rules": "55058802a7385373",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "55058802a7385373",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "55058802a7385373",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -146,14 +146,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     # at rulespecs/18co-18xx-games.rules:151
     if v_paid > 0:
         # at rulespecs/18co-18xx-games.rules:152
-        g.b_market_move(v_corporation, "right")
+        r_market_move(g, v_corporation, "right")
         # at rulespecs/18co-18xx-games.rules:153
         if v_paid >= (2 * v_value):
             # at rulespecs/18co-18xx-games.rules:154
-            g.b_market_move(v_corporation, "up")
+            r_market_move(g, v_corporation, "up")
     else:
         # at rulespecs/18co-18xx-games.rules:157
-        g.b_market_move(v_corporation, "left")
+        r_market_move(g, v_corporation, "left")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
@@ -280,11 +280,11 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         # at rulespecs/18co-18xx-games.rules:55
         g.move(v_c, v_corporation, g.name("pool"))
         # at rulespecs/18co-18xx-games.rules:56
-        g.b_market_move(v_corporation, "down")
+        r_market_move(g, v_corporation, "down")
         # at rulespecs/18co-18xx-games.rules:57
         if g.attr(v_c, "percent") > 10:
             # at rulespecs/18co-18xx-games.rules:58
-            g.b_market_move(v_corporation, "down")
+            r_market_move(g, v_corporation, "down")
 
 
 def r_money_raised_for_train(g):
@@ -389,6 +389,8 @@ class Game(GameBase):
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
+        "market_move": r_market_move,
+        "price_held": r_price_held,
         "train_limit": r_train_limit,
         "cheapest_side": r_cheapest_side,
         "dearest_side": r_dearest_side,
@@ -444,6 +446,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "spend_cubes": r_spend_cubes,
         "discount_used": r_discount_used,
+        "bank_price": r_bank_price,
         "action:bid": a_bid,
         "action:par": a_par,
         "sellable": r_sellable,

@@ -136,9 +136,9 @@ def test_s8_2_2_a_price_leaving_the_outlined_areas_is_a_sanctioned_excess():
     monitor.check(g)
     assert g.b_certificates(ann) == 2
     g.g["current_action"] = "dividend"
-    g.b_market_move(drgw, "right")  # out of the lowest area: the 70% cap applies again
+    g.call("market_move", drgw, "right")  # out of the lowest area: the 70% cap applies again
     assert ("holding_cap", "Ann") in g.g["sanctioned"]
-    g.b_market_move(drgw, "right")  # out of both areas: seven certificates count again
+    g.call("market_move", drgw, "right")  # out of both areas: seven certificates count again
     assert g.b_certificates(ann) == 9
     assert ("cert_limit", "Ann") in g.g["sanctioned"] and ("holding_cap", "Ann") in g.g["sanctioned"]
     monitor.check(g)  # sanctioned: no violation

@@ -311,7 +311,7 @@ def test_emergency_money_raising_a_sale_that_leaves_the_president_level_keeps_th
         g.j.set(g.owner, cert, POOL)                         # nothing left to issue
     g.transfer(g.cash[p1], p1, BANK)
     while g.b_price(gt) > 50:
-        g.b_market_move(gt, "left")                          # test setup: GT's shares at $50 or less
+        g.call("market_move", gt, "left")                          # test setup: GT's shares at $50 or less
     assert not g.call("emergency_issue_possible", gt)
     assert g.b_price(gt) < g.call("dearest_train_price") <= 2 * g.b_price(gt)   # two shares needed, not three
     assert_refused(g, P("P1", "sell_shares", shares=["GT_4", "GT_5", "GT_6"], percent=30),

@@ -67,7 +67,7 @@ def pass_(g):
         return
     if entity.kind == "corporation" and g.call("must_buy_train", entity):
         train = g.b_available_trains()[0]
-        act(g, C(entity.id, "buy_train", train=train.id, price=g.b_bank_price(entity, train)))
+        act(g, C(entity.id, "buy_train", train=train.id, price=g.call("bank_price", entity, train)))
         if not g.call("must_buy_train", entity) and g.g["operating"] == entity.id and g.g["step"] == "buy_train":
             act(g, C(entity.id, "pass"))
         return

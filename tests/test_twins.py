@@ -92,7 +92,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: check_token (a slot an ability keeps, a squeezed token: the abilities' data, the same answer where a title has
 #: none): one primitive, check_token, whose third argument waives the route (the map keeps which hex such a token
 #: waits for)
-RECORDED = 110
+#: 109 with bank_price a library function over the declared uses (declared_uses) and power_value
+RECORDED = 109
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -107,7 +108,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "cheapest_train_price", "dearest_side_price", "spend_cubes", "sale_price",
          "sellable", "round_track_row_free", "take_round_track_row",
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
-         "started", "dearest_train_price", "close_private", "limit_trains", "close_minor"]
+         "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
+         "market_move"]
 
 
 @functools.cache
@@ -443,3 +445,97 @@ def test_a_declared_use_of_a_card_is_the_librarys_state_in_the_engine_and_the_mo
     solver = z3.Solver()
     solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"card:{c.id}"] == snape, pre[token] == 1)
     assert solver.check() == z3.unsat
+
+
+def test_the_bank_price_is_the_librarys_over_the_declared_uses(rulespecs_loaded):
+    """bank_price(C, T), Adolphus Meyer's discount: the library's function over the declared uses (the library's
+    state declared_uses) and the card's discount_per_use, in the engine and the model alike (a builtin before,
+    whose z3 twin took any discount up to the card's most, an oracle): two cubes declared take 20% off."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.terms import Sel
+    from compiler.verify.translate import Translator
+    from tests.engine_helpers import overlay_game
+
+    assert "bank_price" not in _census()["twins"] + _census()["engine_only"] + _census()["model_only"]
+    g = overlay_game("18 Grand Junction", None, ROOT / "tests" / "fixtures" / "18gj_test_map.rules")(
+        players=["Ann", "Bob", "Cy"], seed=1)
+    drg = g.entity("corporation", "DRG")
+    train = g.b_available_trains()[0]
+    assert g.call("bank_price", drg, train) == train.price
+    g.j.set(g.g, "cards", {"DRG": "MEYER"})  # (test setup: DRG holds Meyer with his three cubes)
+    g.state_put("cubes", (drg,), 3)
+    g.b_use_power(drg, 2)
+    assert g.call("bank_price", drg, train) == train.price * 80 // 100
+
+    model = Model(rulespecs_loaded.program.titles["18 Grand Junction"])
+    c = model.entity("corporation", "DRG")
+    t = model.trains[0]
+    train_term = Sel([(t, True)])
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    plain = tr.call("bank_price", [model.z(c), train_term], {}, ctx)
+    tr.call("use_power", [model.z(c), 2], {}, ctx)
+    discounted = tr.call("bank_price", [model.z(c), train_term], {}, ctx)
+    index = {card["key"]: i for i, card in enumerate(model.cards, start=1)}
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"card:{c.id}"] == index["MEYER"])
+    assert solver.check() == z3.sat
+    assert solver.check(discounted != t.price * 80 // 100) == z3.unsat  # exact: 20% off
+    nothing = pre[state_var("declared_uses", (c, "train_discount"))] == 0
+    assert solver.check(nothing, plain != t.price) == z3.unsat  # nothing declared before: the price
+
+
+def test_a_market_move_is_the_librarys_over_move_price(rulespecs_loaded):
+    """market_move(C, d): the library's procedure (not while prices are frozen, nor left or down where C's
+    declared hold_price holds it: price_held, over the library's state declared_uses) over the primitive
+    move_price, the token one step. 18 Grand Junction's Arvid Bollen: in an operating round, with a use
+    declared, a move down is held and a move right is not, in the engine and the model alike (the model read
+    the hold as an oracle before)."""
+    import z3
+
+    from compiler.verify.model import ROUNDS, Model, state_var
+    from compiler.verify.translate import Translator
+    from tests.engine_helpers import overlay_game
+
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert "procedure market_move(" in library and "function price_held(" in library
+    assert "move_price" in _census()["twins"]  # the primitive, the one step
+    g = overlay_game("18 Grand Junction", None, ROOT / "tests" / "fixtures" / "18gj_test_map.rules")(
+        players=["Ann", "Bob", "Cy"], seed=1)
+    drg = g.entity("corporation", "DRG")
+    g._place_token(drg, g.market.par_cells()[0])  # (test setup: DRG has a price, Bollen's card, a use declared)
+    g.j.set(g.g, "cards", {"DRG": "BOLLEN"})
+    g.state_put("cubes", (drg,), 3)
+    g.b_use_power(drg, 1)
+    g.j.set(g.g, "round", "operating")
+    start = g.corp["DRG"]["cell"]
+    g.call("market_move", drg, "down")
+    assert g.corp["DRG"]["cell"] == start                   # held
+    g.call("market_move", drg, "right")
+    assert g.corp["DRG"]["cell"] != start                   # a rise is not
+    g.state_put("declared_uses", (drg, "hold_price"), 0)
+    start = g.corp["DRG"]["cell"]
+    g.call("market_move", drg, "down")
+    assert g.corp["DRG"]["cell"] != start                   # nothing declared: it falls
+
+    model = Model(rulespecs_loaded.program.titles["18 Grand Junction"])
+    c = model.entity("corporation", "DRG")
+    index = {card["key"]: i for i, card in enumerate(model.cards, start=1)}
+    market = model.require_market()
+    cell = next(x for x in model.cells if market.move(x, "down") != x)  # a cell a fall leaves
+    for declared, moves in ((1, False), (0, True)):
+        tr = Translator(model)
+        pre = model.vars.fresh_state("pre")
+        ctx = tr.new_ctx(pre)
+        tr.call("market_move", [model.z(c), "down"], {}, ctx)
+        solver = z3.Solver()
+        solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[f"card:{c.id}"] == index["BOLLEN"],
+                   pre[f"has_cell:{c.id}"], pre["round"] == ROUNDS.index("operating"),
+                   pre[state_var("declared_uses", (c, "hold_price"))] == declared,
+                   pre[f"row:{c.id}"] == cell[0], pre[f"col:{c.id}"] == cell[1])
+        assert solver.check() == z3.sat
+        same = z3.And(ctx.state[f"row:{c.id}"] == pre[f"row:{c.id}"], ctx.state[f"col:{c.id}"] == pre[f"col:{c.id}"])
+        assert solver.check(z3.Not(same) if not moves else same) == z3.unsat, declared

@@ -806,7 +806,7 @@ PRESIDENT_TRANSITIONS = ["use_ability", "president_income", "president_capital",
 
 def test_company_presidents_are_checkable(real, full_runs):
     """18 Grand Junction's Company Presidents: the ability-card builtins (has_power, power_value, cubes,
-    spend_cubes, use_power, bank_price, place_card_marker, operating_order, offer_card), the card and
+    spend_cubes, use_power, place_card_marker, operating_order, offer_card; the library's bank_price over them), the card and
     cubes a company holds as state, the events phase_start and card_picked, the turn mark topped_up.
     Langhorne's unlimited holding is a zone of the card (a purchase past the cap is proved), and his
     removal in phase III needs the title's sanction of holding_cap for discard_cards."""

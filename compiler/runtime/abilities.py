@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from compiler.runtime import track
-from compiler.runtime.entities import Entity, Train
+from compiler.runtime.entities import Entity
 from compiler.runtime.errors import IllegalAction, RuleGap
 
 
@@ -689,15 +689,6 @@ class Abilities:
         self._spend_cubes(corp, 1)
         bonus = int(self._value(ability["bonus_per_train"], f"{key} bonus_per_train"))
         self.j.set(self.g, "markers", tuple(self.g.get("markers", ())) + ((key, str(hex_id), corp.id, bonus),))
-
-    def b_bank_price(self, corp: Entity, train: Train) -> int:
-        """bank_price(C, T): what C pays the bank for T: its price, less `discount_per_use` (percent) for each
-        cube C declared this turn on a `train_discount` ability."""
-        n = self._armed(corp, "train_discount")
-        if not n:
-            return train.price
-        per = int(self.b_power_value(corp, "train_discount", "discount_per_use"))
-        return train.price * (100 - per * n) // 100
 
     def b_remove_markers(self, company: Entity | None = None) -> None:
         """remove_markers(): every revenue marker leaves the map (their bonuses end). remove_markers(X), as

@@ -484,7 +484,7 @@ class Candidates:
         for tid in self._available_train_ids():
             train = self.trains[tid]
             for side in [train.name, *self.train_sides.get(train.name, ())]:
-                price = self.b_bank_price(entity, self._train_side(train, side))
+                price = self.call("bank_price", entity, self._train_side(train, side))  # the library's
                 out.append({"type": "buy_train", **who, "train": tid, "price": price, "variant": side})
                 if "exchange" in self.ACTION_DEFAULTS.get("buy_train", {}):
                     # a trade-in (the optional `exchange`): each train the buyer owns that this one takes in

@@ -241,13 +241,11 @@ class StockRound:
         self.j.set(self.g, "sold", True)
         self.j.set(self.g, "acted", True)
 
-    def b_market_move(self, corp: Entity, direction: str) -> None:
-        """market_move(C, d): C's price token moves one step in direction d (not while prices are frozen, nor
-        down or left in the operating turn where C declared its card's `hold_price` ability)."""
+    def b_move_price(self, corp: Entity, direction: str) -> None:
+        """move_price(C, d): C's price token moves one step in direction d (nothing where it has no price); the
+        library's market_move says when prices move."""
         cell = self.corp[corp.id]["cell"]
-        if cell is None or self._prices_frozen():
-            return
-        if str(direction) in ("left", "down") and self._armed(corp, "hold_price") and self.g["round"] == "operating":
+        if cell is None:
             return
         new = self.market.move(cell, direction)
         if new != cell:
@@ -270,11 +268,6 @@ class StockRound:
             self.j.set(self.certificates, cert.id, cert)
             self.j.set(self.owner, cert.id, self._ipo_of(corp))
         self.j.set(self.certs_of, corp.id, certs)
-
-    def _prices_frozen(self) -> bool:
-        """The library's prices_frozen(): whether the current phase is one the market's `frozen_in` names (no
-        price moves); never, for a title without it (and so without the market's `frozen_in`)."""
-        return "prices_frozen" in self.ROUTINES and bool(self.call("prices_frozen"))
 
     def b_market_order(self) -> list[Entity]:
         """market_order(): the open corporations with a share price, in operating order (the highest price

@@ -14,14 +14,10 @@ from compiler.verify.lists import list_of
 from compiler.verify.model import BANK, ROUNDS, SCRAP, Ent, GapError, GapValue, Unsupported, state_var
 from compiler.verify.terms import (
     AND,
-    DIV,
     IF,
     IMPLIES,
-    MUL,
-    NEG,
     NOT,
     OR,
-    SUM,
     CardRef,
     Ctx,
     Opaque,
@@ -246,31 +242,6 @@ class AbilityBuiltins:
             ctx.require(IMPLIES(cond, AND(self.has_power_of(ctx, c, "bonus_token"), city)))
         self.tr.call("spend_cubes", [corp, 1], {}, ctx)  # the library's procedure
 
-    def declared_discount(self, ctx: Ctx, c: Ent) -> Any:
-        """The percent C's declared `train_discount` takes off a train from the bank now (an oracle:
-        0, or up to `discount_per_use` times the cubes its card can spend at once)."""
-        d = self.oracle(ctx, "train_discount", (c.id,), "int")
-        index = self.card_index(ctx, c)
-        most: Any = 0
-        for i, card, ability in self.powers(ctx, "train_discount"):
-            per = ability.get("discount_per_use")
-            if not isinstance(per, int):
-                raise GapError(f"{card['key']} discount_per_use", getattr(per, "reason", "not a percent"))
-            uses = card.get("uses") if ability.get("stackable") is True else 1
-            most = IF(index == i, per * (uses if isinstance(uses, int) else 1), most)
-        ctx.shared.axioms.extend([d >= 0, d <= most])
-        return d
-
-    def b_bank_price(self, ctx: Ctx, corp: Any, train: Any) -> Any:
-        """As GameBase.b_bank_price: the train's price less C's declared discount, rounded down."""
-        price = self.tr.member(train, "price", ctx)
-
-        def discounted(c: Ent) -> Any:
-            d = self.declared_discount(ctx, c)
-            return DIV(MUL(price, SUM([100, NEG(d)])), 100)
-
-        return self.per_corp(ctx, corp, discounted)
-
     def b_market_order(self, ctx: Ctx) -> Any:
         """As GameBase.b_market_order: the corporations with a share price (the model has no closed corporation).
         Their order, by price and stack, is the runtime's; the model's price moves of one corporation do not
@@ -359,12 +330,3 @@ class AbilityBuiltins:
         for t in m.trains:
             self._move_one(sub, t, m.z(minor), m.z(SCRAP), AND(sub.path, self.held(sub, t, m.z(minor))))
         ctx.state = sub.state
-
-    def card_holds_price(self, ctx: Ctx, corp: Ent) -> Any:
-        """Whether C's declared `hold_price` keeps its price from moving left or down now (the
-        runtime's market_move in an operating round): an oracle, possible only with such a card."""
-        if self.m.prop_value("ability_cards") is None or not self.powers(ctx, "hold_price"):
-            return False
-        armed = self.oracle(ctx, "hold_price", (corp.id,))
-        return AND(armed, self.has_power_of(ctx, corp, "hold_price"),
-                   ctx.state["round"] == ROUNDS.index("operating"))

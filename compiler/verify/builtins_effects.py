@@ -281,12 +281,6 @@ class EffectBuiltins:
                 ctx.shared.axioms.append(AND(left >= 0, left <= ctx.state[name]))
                 ctx.state[name] = IF(AND(ctx.path, ent_is(m, p, q)), left, ctx.state[name])
 
-    def prices_frozen(self, ctx: Ctx) -> Any:
-        """As GameBase._prices_frozen: the library's prices_frozen(), translated (never, for a title without it)."""
-        if "prices_frozen" not in self.tr.routines:
-            return False
-        return self.tr.truthy(self.tr.call("prices_frozen", [], {}, ctx))
-
     def by_phase(self, ctx: Ctx, value: Any) -> Any:
         """As GameBase._by_phase: a map read at the current phase, by the
         phase's name or its group (refused where the map has neither)."""
@@ -305,7 +299,9 @@ class EffectBuiltins:
             raise GapError("phase_value", "no phase has a value")
         return out
 
-    def b_market_move(self, ctx: Ctx, corp: Any, direction: Any) -> None:
+    def b_move_price(self, ctx: Ctx, corp: Any, direction: Any) -> None:
+        """As GameBase.b_move_price: the price token one step in that direction (the library's market_move
+        says when)."""
         for c, cond in self.corp_of(ctx, corp):
             self.market_move(ctx, c, str(direction), cond)
 

@@ -362,9 +362,7 @@ class StateBuiltins:
         moved = {cell: market.move(cell, direction) for cell in self.m.cells}
         row = self.cell_chain(ctx, corp, lambda cell: moved[cell][0], key=("move", direction, "row"))
         col = self.cell_chain(ctx, corp, lambda cell: moved[cell][1], key=("move", direction, "col"))
-        on = AND(ctx.path, when, st[f"has_cell:{corp.id}"], NOT(self.prices_frozen(ctx)))
-        if direction in ("left", "down"):
-            on = AND(on, NOT(self.card_holds_price(ctx, corp)))
+        on = AND(ctx.path, when, st[f"has_cell:{corp.id}"])
         st[f"row:{corp.id}"] = IF(on, row, st[f"row:{corp.id}"])
         st[f"col:{corp.id}"] = IF(on, col, st[f"col:{corp.id}"])
         ctx.state = st

@@ -126,7 +126,7 @@ CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
 #: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
 #: reads from the engine (`Validator._engine_fact`).
 ENGINE_FACTS = frozenset({"deck_empty", "in_deck",
-                          "position_open", "hold_price", "train_discount", "available", "home_open",
+                          "position_open", "available", "home_open",
                           "stations_on_map"})
 
 
@@ -828,11 +828,6 @@ class Validator:
             return bool(game.b_available(corp_entity))
         if name == "home_open":
             return bool(game.b_home_open(corp_entity))
-        if name == "hold_price":
-            return bool(game._armed(corp_entity, "hold_price"))
-        if name == "train_discount":
-            n = game._armed(corp_entity, "train_discount")
-            return int(game.b_power_value(corp_entity, "train_discount", "discount_per_use")) * n if n else 0
         return None
 
     def _evaluate(self, compiled: Any, guard_node: Any, post_nodes: dict[str, Any], env: dict[str, Any],
