@@ -100,6 +100,15 @@ CASES = {
     "a count by players without the title's count": (
         [("    count: 2 §3\n", "    count: {3 => 2} §3\n")], "E021", "count: {3 => 2}",
         "no value for 2 players"),
+    "a dividend step before the trains run": (
+        [("operating_steps: [run_routes, dividend, buy_train]", "operating_steps: [dividend, run_routes, buy_train]")],
+        "E020", "operating_steps:", "the dividend before the trains run"),
+    "a train owed with no step to buy it": (
+        [("operating_steps: [run_routes, dividend, buy_train]", "operating_steps: [run_routes, dividend]")],
+        "E020", "operating_steps:", "no `buy_train` step"),
+    "a minor's step listed twice": (
+        [("  dividend_kinds:", "  minor_operating_steps: [run_routes, run_routes] §3\n  dividend_kinds:")],
+        "E020", "minor_operating_steps:", "names run_routes twice"),
     "a map giving a key twice": (
         [("    count: 2 §3\n", "    count: {2 => 2, 2 => 3} §3\n")], "E011", "count: {2 => 2, 2 => 3}",
         "gives the key 2 twice"),
@@ -131,3 +140,12 @@ def test_what_the_slips_look_like_done_right_checks_clean():
         _rule("    let price = 3\n    for x in players { transfer price from bank to corporation }"),
         ("    count: 2 §3\n", "    count: {2 => 2} §3\n"))
     assert _errors(loaded) == []
+
+
+def test_a_gap_that_gives_no_reason_is_w001():
+    text, loaded = _toy_with(("bank: $1000 §1", 'bank: gap ""'))
+    found = [d for d in loaded.diagnostics if d.code == "W001" and "gives no reason" in d.message]
+    assert len(found) == 1 and found[0].span.line == _line_of(text, 'bank: gap ""')
+    assert "property 'bank' is a gap" in found[0].message
+    _, loaded = _toy_with(("bank: $1000 §1", 'bank: gap "the rulebook prints none"'))
+    assert not [d for d in loaded.diagnostics if d.code == "W001"]

@@ -10,10 +10,11 @@ title as a designer would (`rulec check` said nothing of any of them):
 - E033 a second market: the runtime plays a title's first market and ignores the others;
 - E020 a path whose two ends are one (`(a: 5, b: 5)`): the route search went round it until the
   action cap;
-- E020 `operating_steps`, `game_end` or `dividend_kinds` naming an item twice (a second `dividend`
+- E020 `operating_steps`, `minor_operating_steps`, `game_end` or `dividend_kinds` naming an item twice (a second `dividend`
   step looped the operating turn until the action cap), an empty `operating_steps` (no turn ever
   ends), an empty `dividend_kinds` where a `dividend` step is taken (the step has no choice: play
-  stalled);
+  stalled); a `dividend` step before `run_routes` (there is no revenue yet: the turn looped), and a
+  title whose corporations must own a train with no `buy_train` step (the turn looped);
 - E020 a bank smaller than the starting cash it pays out (`bank: $1000`, two players at $3000: the
   bank broke before the first action);
 - E020 a phase's `train_limit: 0`: no company may hold a train (where it must own one, play stalled);
@@ -28,12 +29,13 @@ title as a designer would (`rulec check` said nothing of any of them):
 - E022 an ability's `city` the hex it names does not have (`hex: D6`, `city: 7` of four cities);
 - E038 a `for` over, or a condition on, a value a runtime event binds that is no collection and no
   condition (`on corporation_started(corporation, price)`: `for x in price`, `if corporation`), or
-  over a builtin holder (`for x in bank`): the engine stopped on a TypeError.
+  over a builtin holder (`for x in bank`): the engine stopped on a TypeError;
+- W001 a gap that gives no reason (`gap ""`), as an assumption that gives none.
 """
 
 from __future__ import annotations
 
-from compiler.diagnostics import Diagnostic, Span, error
+from compiler.diagnostics import Diagnostic, Span, error, warning
 from compiler.lang import syntax as s
 from compiler.lang.ir import Title, statements
 from compiler.runtime.vocabulary import RUNTIME_EVENTS
@@ -52,6 +54,7 @@ def check_authoring(title: Title) -> list[Diagnostic]:
     out.extend(_train_sides(title))
     out.extend(_maps(title))
     out.extend(_price_ranges(title))
+    out.extend(_silent_gaps(title))
     return out
 
 
@@ -159,8 +162,8 @@ def _paths(title: Title) -> list[Diagnostic]:
 
 
 #: the title's lists in which an item named twice is a slip (and the runtime takes each item as it comes)
-_ONCE = {"operating_steps": "step of the operating turn", "game_end": "end condition",
-         "dividend_kinds": "use of a revenue"}
+_ONCE = {"operating_steps": "step of the operating turn", "minor_operating_steps": "step of a minor's turn",
+         "game_end": "end condition", "dividend_kinds": "use of a revenue"}
 
 
 def _listed_once(title: Title) -> list[Diagnostic]:
@@ -181,6 +184,24 @@ def _listed_once(title: Title) -> list[Diagnostic]:
     if steps is not None and isinstance(steps.value, s.ListLit) and not steps.value.items:
         out.append(error("E020", "`operating_steps` is empty: an operating turn with no step never ends",
                          steps.value.span or steps.span, help="list the steps of a company's turn, in order"))
+    for name in ("operating_steps", "minor_operating_steps"):
+        prop = title.prop(name)
+        if prop is None or not isinstance(prop.value, s.ListLit):
+            continue
+        order = [_name(item) for item in prop.value.items]
+        if "dividend" in order and "run_routes" in order and order.index("dividend") < order.index("run_routes"):
+            out.append(error(
+                "E020", f"`{name}` takes the dividend before the trains run: there is no revenue to pay out yet",
+                _at(prop.value.items[order.index("dividend")], prop),
+                help="the trains run (`run_routes`), then their revenue is paid out or withheld (`dividend`)"))
+    must = title.prop("must_own_train")
+    if must is not None and isinstance(must.value, s.Bool) and must.value.value and steps is not None \
+            and isinstance(steps.value, s.ListLit) and steps.value.items \
+            and "buy_train" not in map(_name, steps.value.items):
+        out.append(error(
+            "E020", "`must_own_train` is true, and the operating turn has no `buy_train` step: a corporation "
+                    "without a train can never buy the one it must own", steps.value.span or steps.span,
+            notes=((must.span, "must_own_train"),), help="add `buy_train` to `operating_steps`"))
     kinds = title.prop("dividend_kinds")
     if kinds is not None and isinstance(kinds.value, s.ListLit) and not kinds.value.items and steps is not None \
             and isinstance(steps.value, s.ListLit) and "dividend" in map(_name, steps.value.items):
@@ -411,4 +432,22 @@ def _price_ranges(title: Title) -> list[Diagnostic]:
                             f"max_price, {high.value.currency}{high.value.amount}: no price lies between",
                     _at(low.value, low), notes=((high.span, "its max_price"),),
                     help="a corporation pays at least min_price and at most max_price for it"))
+    return out
+
+
+# ---------------------------------------------------------------- W001 a gap that gives no reason
+
+
+def _silent_gaps(title: Title) -> list[Diagnostic]:
+    """W001 for `gap ""`: a gap is its own provenance, its reason saying why the rulespec cannot give
+    the value; play refused the title with an empty reason ("bank is a gap in the rulespec: ")."""
+    out: list[Diagnostic] = []
+    for clause, where, gap in title.gaps():
+        if clause.origin.kind == "library" or gap.reason.strip():
+            continue
+        out.append(warning(
+            "W001", f"{clause.kind} {clause.name!r}{f' ({where})' if where and where != clause.name else ''} is a "
+                    "gap that gives no reason",
+            gap.span if gap.span and gap.span.line else clause.decl.span,
+            help='say why the rulebook does not give it: `gap "the rulebook prints no bank size"`'))
     return out
