@@ -149,3 +149,28 @@ def test_a_gap_that_gives_no_reason_is_w001():
     assert "property 'bank' is a gap" in found[0].message
     _, loaded = _toy_with(("bank: $1000 §1", 'bank: gap "the rulebook prints none"'))
     assert not [d for d in loaded.diagnostics if d.code == "W001"]
+
+
+@pytest.mark.parametrize("other, said", [
+    ("TOY", "make one engine name, 'toy'"),
+    ("Toy!", "make one engine name, 'toy'"),
+    ("", "has no letter or digit in its name"),
+])
+def test_a_title_named_as_another_engine_or_as_none_is_E014(other, said):
+    # `rulec compile` wrote both titles' engines to t_toy.py, the second over the first; `title ""` to t_.py
+    text = (TOY / "toy.rules").read_text(encoding="utf-8")
+    second = text.replace('title "Toy"', f'title "{other}"').replace('of "Toy"', f'of "{other}"')
+    loaded = check_source(text, "toy.rules", with_library=True, extra={"other.rules": second})
+    found = [d for d in loaded.diagnostics if d.code == "E014" and said in d.message]
+    assert len(found) == 1, _errors(loaded)
+    # at the title line of whichever file is read second ("" makes no engine on its own: other.rules')
+    assert found[0].span.path in ("toy.rules", "other.rules") and found[0].span.line == _line_of(second, "title ")
+    assert other == "" or {found[0].span.path, found[0].notes[0][0].path} == {"toy.rules", "other.rules"}
+
+
+def test_a_variant_named_as_another_engine_is_E014():
+    text = (TOY / "toy.rules").read_text(encoding="utf-8")
+    text += '\nvariant "RICH" of "Toy" §1 {\n  replace bank: $3000 §1\n}\n'
+    loaded = check_source(text, "toy.rules", with_library=True)
+    found = [d for d in loaded.diagnostics if d.code == "E014"]
+    assert len(found) == 1 and "variant 'RICH' of 'Toy' and variant 'Rich' of 'Toy'" in found[0].message
