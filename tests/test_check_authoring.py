@@ -52,6 +52,12 @@ CASES = {
     "a second market": (
         [("  par_prices: [$70] §2", '  market stock2 "S2" §2 {\n    rows: [[50, 70]] §2\n  }\n  par_prices: [$70] §2')],
         "E033", "market stock2", "a second market, stock2"),
+    "an end price no market price reaches": (
+        [("game_end: [bank_broken]", "game_end: [bank_broken, share_price]"),
+         ("end_share_price: $120", "end_share_price: $125")], "E020", "end_share_price:", "never ends by share price"),
+    "a train limit by kind of company": (
+        [("train_limit: 2 §3\n    operating_rounds: 1", "train_limit: {major => 2} §3\n    operating_rounds: 1")],
+        "E033", "train_limit: {major => 2}", "a map by kind of company"),
     "a path from an edge to itself": (
         [("paths: [(a: 5, b: n0)]", "paths: [(a: 5, b: 5)]")], "E020", "(a: 5, b: 5)", "its two ends are one"),
     "a step listed twice": (
@@ -138,7 +144,8 @@ def test_what_the_slips_look_like_done_right_checks_clean():
     _, loaded = _toy_with(
         (MARKET_ROW, MARKET_ROW.rstrip("\n") + ",\n      [40, 50, 50]\n"),
         _rule("    let price = 3\n    for x in players { transfer price from bank to corporation }"),
-        ("    count: 2 §3\n", "    count: {2 => 2} §3\n"))
+        ("    count: 2 §3\n", "    count: {2 => 2} §3\n"),
+        ("game_end: [bank_broken]", "game_end: [bank_broken, share_price]"))  # end_share_price $120, a cell
     assert _errors(loaded) == []
 
 

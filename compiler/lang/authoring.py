@@ -8,6 +8,10 @@ title as a designer would (`rulec check` said nothing of any of them):
   its row or above the one over it in its column (a two-dimensional market falls to the right and
   down: `80, 70, 120` is a slip of the pen, and a token moving right would fall);
 - E033 a second market: the runtime plays a title's first market and ignores the others;
+- E020 an `end_share_price` above every price of the market, where `game_end` names share_price: the
+  game never ends by share price;
+- E033 a phase's `train_limit` by kind of company (`{major => 4, minor => 2}`): the library's
+  train_limit(C) reads a number (play stopped on a TypeError at the first train bought);
 - E020 a path whose two ends are one (`(a: 5, b: 5)`): the route search went round it until the
   action cap;
 - E020 `operating_steps`, `minor_operating_steps`, `game_end` or `dividend_kinds` naming an item twice (a second `dividend`
@@ -45,6 +49,7 @@ def check_authoring(title: Title) -> list[Diagnostic]:
     """The findings of this stage for one resolved title (or title + variant)."""
     out: list[Diagnostic] = []
     out.extend(_markets(title))
+    out.extend(_end_price(title))
     out.extend(_paths(title))
     out.extend(_listed_once(title))
     out.extend(_bank_and_cash(title))
@@ -135,6 +140,25 @@ def _markets(title: Title) -> list[Diagnostic]:
                         help="a company's price moves down as it falls; check the printed market"))
                     break
     return out
+
+
+def _end_price(title: Title) -> list[Diagnostic]:
+    """E020 for an `end_share_price` above every price of the market where `game_end` names share_price:
+    no price ever reaches it (the runtime ends the game at a price at or above it)."""
+    ends, ceiling = title.prop("game_end"), title.prop("end_share_price")
+    if ends is None or ceiling is None or not isinstance(ceiling.value, s.Money) \
+            or not isinstance(ends.value, s.ListLit) or "share_price" not in map(_name, ends.value.items):
+        return []
+    prices = [price for market in title.components("market")[:1] if (rows := market.get("rows")) is not None
+              and isinstance(rows.value, s.ListLit) for row in rows.value.items if isinstance(row, s.ListLit)
+              for cell in row.items if (price := _price(cell)) is not None]
+    if not prices or max(prices) >= ceiling.value.amount:
+        return []
+    money = ceiling.value.currency
+    return [error(
+        "E020", f"no price of the market reaches the end_share_price of {money}{ceiling.value.amount}: the highest "
+                f"is {money}{max(prices)}, so the game never ends by share price",
+        _at(ceiling.value, ceiling), help="`end_share_price` is a price of the market, the one that ends the game")]
 
 
 # ---------------------------------------------------------------- E020 a path from an end to itself
@@ -245,6 +269,12 @@ def _train_limits(title: Title) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for phase in title.components("phase"):
         prop = phase.get("train_limit")
+        if prop is not None and isinstance(prop.value, s.MapLit):
+            out.append(error(
+                "E033", f"phase {phase.key}'s train limit is a map by kind of company, which the runtime does not "
+                        "play: the library's train_limit(C) reads one number for every company",
+                prop.value.span or prop.span,
+                help="give one number (`train_limit: 4`); the play stopped on a TypeError at the first train bought"))
         if prop is not None and isinstance(prop.value, s.Int) and prop.value.value == 0:
             out.append(error(
                 "E020", f"phase {phase.key}'s train limit is 0: no company may hold a train in it",
