@@ -93,6 +93,23 @@ CASES = {
     "a for over the bank": (
         [_rule("    for x in bank { transfer 1 from bank to corporation }")], "E038", "for x in bank",
         "goes over the bank"),
+    "a string in arithmetic": (
+        [_rule('    transfer price + "x" from bank to corporation')], "E038", 'price + "x"', "`+` on a string"),
+    "not of a number": (
+        [_rule("    if not 5 { transfer 1 from bank to corporation }")], "E038", "if not 5", "`not` on a number"),
+    "and of a number": (
+        [_rule("    if 5 and true { transfer 1 from bank to corporation }")], "E038", "if 5 and true",
+        "`and` on a number"),
+    "a move of a number": (
+        [_rule("    move 5 from bank to corporation")], "E038", "move 5", "not a number"),
+    "a do of no call": (
+        [_rule("    do 5")], "E038", "do 5", "names no call"),
+    "a sum over a number": (
+        [_rule("    transfer sum(x in 5: x) from bank to corporation")], "E038", "sum(x in 5", "`sum(x in ...)` goes "
+                                                                                          "over a number"),
+    "all over a number an event gives": (
+        [_rule("    if all(x in price: x > 0) { transfer 1 from bank to corporation }")], "E038", "all(x in price",
+        "goes over `price`, a number"),
     "two abilities of one name": (
         [("    home: A1 §5\n", "    home: A1 §5\n    ability a1 §2 { summary: \"x\" }\n"
                                "    ability a1 §2 { summary: \"y\" }\n")],

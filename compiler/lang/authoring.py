@@ -34,6 +34,9 @@ title as a designer would (`rulec check` said nothing of any of them):
 - E038 a `for` over, or a condition on, a value a runtime event binds that is no collection and no
   condition (`on corporation_started(corporation, price)`: `for x in price`, `if corporation`), or
   over a builtin holder (`for x in bank`): the engine stopped on a TypeError;
+- E038 a written literal where it certainly cannot stand: what `sum`/`all`/... go over (`sum(x in 5: x)`),
+  a string, a flag or none in arithmetic (`price + "x"`), a number or a string under `not`/`and`/`or`,
+  what a `move` moves (`move 5 ...`), a `do` of no call (`do 5`);
 - W001 a gap that gives no reason (`gap ""`), as an assumption that gives none.
 """
 
@@ -321,6 +324,7 @@ def _rules(title: Title) -> list[Diagnostic]:
                     and _fold(node.right) == 0:
                 out.append(error("E020", f"a division by zero: `{node.op}` by a written amount that is 0",
                                  node.right.span or node.span, help="divide by a number that cannot be 0"))
+        out.extend(_written_values(decl))
         if isinstance(decl, s.Invariant):
             continue
         for st in statements(decl.body):
@@ -332,6 +336,52 @@ def _rules(title: Title) -> list[Diagnostic]:
                         st.amount.span or st.span, help="transfer the amount the other way: `from` the payee "
                                                         "`to` the payer"))
         out.extend(_single_values(decl))
+    return out
+
+
+#: the literals that are one value of no collection, no condition and (but numbers) no amount, by what they are
+_LITERALS = {s.Int: "a number", s.Money: "money", s.Percent: "a percentage", s.Str: "a string", s.Bool: "true or false",
+             s.NoneLit: "none"}
+
+
+def _literal_shape(expr) -> str | None:
+    if isinstance(expr, s.Unary) and expr.op == "-" and isinstance(expr.operand, (s.Int, s.Money, s.Percent)):
+        return _LITERALS[type(expr.operand)]
+    return _LITERALS.get(type(expr))
+
+
+def _written_values(decl) -> list[Diagnostic]:
+    """E038 for what a written literal certainly cannot be: the domain of `all`/`any`/`sum`/`count`/
+    `filter`/`greatest`/`least` (`sum(x in 5: x)`: a TypeError in play), an operand of arithmetic that is a
+    string, true or false or none (`price + "x"`), an operand of `not`/`and`/`or` that is a number, money,
+    a percentage, a string or none (the engine took its truth), what a `move` moves (`move 5 from ...`),
+    and a `do` of no call (`do 5`: nothing is done)."""
+    out: list[Diagnostic] = []
+    for node in s.walk(decl):
+        if isinstance(node, s.Quantifier) and (what := _literal_shape(node.domain)) is not None:
+            out.append(error(
+                "E038", f"`{node.kind}({node.var} in ...)` goes over {what}, not a collection",
+                node.domain.span or node.span,
+                help="it goes over a list, a set or a map: players, corporations, trains(corporation), ..."))
+        elif isinstance(node, s.Binary) and node.op in ("+", "-", "*", "/", "mod"):
+            for side in (node.left, node.right):
+                what = _literal_shape(side)
+                if what in ("a string", "true or false", "none"):
+                    out.append(error("E038", f"`{node.op}` on {what}: arithmetic is on numbers and money",
+                                     side.span or node.span, help="write a number, money or what gives one"))
+        elif isinstance(node, (s.Binary, s.Unary)) and node.op in ("and", "or", "not"):
+            for side in ((node.left, node.right) if isinstance(node, s.Binary) else (node.operand,)):
+                what = _literal_shape(side)
+                if what not in (None, "true or false"):
+                    out.append(error("E038", f"`{node.op}` on {what}, not true or false", side.span or node.span,
+                                     help="a condition is true or false: a comparison (`n > 0`), `not`, a flag"))
+        elif isinstance(node, s.Move) and (what := _literal_shape(node.what)) is not None:
+            out.append(error("E038", f"`move` moves a certificate, a train, a token or a private, not {what}",
+                             node.what.span or node.span, help="money moves by `transfer`"))
+        elif isinstance(node, s.Do) and not isinstance(node.call, s.Call):
+            out.append(error("E038", "`do` calls a procedure or a builtin; this names no call",
+                             getattr(node.call, "span", None) or node.span,
+                             help="write the call: `do close_privates()`"))
     return out
 
 
@@ -349,6 +399,12 @@ def _single_values(decl: s.Routine | s.Trigger) -> list[Diagnostic]:
                 single[arg.name] = f"`{arg.name}`, {_EVENT_VALUES[meaning]} (`{decl.event.name}` gives its {meaning})"
     single = {name: what for name, what in single.items() if name not in rebound}
     out: list[Diagnostic] = []
+    for node in s.walk(decl.body):
+        if isinstance(node, s.Quantifier) and isinstance(node.domain, s.Name) and node.domain.name in single:
+            out.append(error(
+                "E038", f"`{node.kind}({node.var} in ...)` goes over {single[node.domain.name]}, not a collection",
+                node.domain.span or node.span,
+                help="it goes over a list, a set or a map: players, corporations, trains(corporation), ..."))
     for st in statements(decl.body):
         if isinstance(st, s.For) and isinstance(st.domain, s.Name) and st.domain.name in single:
             out.append(error(
