@@ -110,6 +110,10 @@ CASES = {
     "all over a number an event gives": (
         [_rule("    if all(x in price: x > 0) { transfer 1 from bank to corporation }")], "E038", "all(x in price",
         "goes over `price`, a number"),
+    "a field of a number an event gives": (
+        [_rule("    transfer price.foo from bank to corporation")], "E038", "price.foo", "a field `.foo` of `price`"),
+    "an element of a number an event gives": (
+        [_rule("    transfer price[0] from bank to corporation")], "E038", "price[0]", "an element `[...]` of `price`"),
     "two abilities of one name": (
         [("    home: A1 §5\n", "    home: A1 §5\n    ability a1 §2 { summary: \"x\" }\n"
                                "    ability a1 §2 { summary: \"y\" }\n")],

@@ -33,7 +33,8 @@ title as a designer would (`rulec check` said nothing of any of them):
 - E022 an ability's `city` the hex it names does not have (`hex: D6`, `city: 7` of four cities);
 - E038 a `for` over, or a condition on, a value a runtime event binds that is no collection and no
   condition (`on corporation_started(corporation, price)`: `for x in price`, `if corporation`), or
-  over a builtin holder (`for x in bank`): the engine stopped on a TypeError;
+  over a builtin holder (`for x in bank`), and a field or an element of such a number (`price.foo`,
+  `price[0]`): the engine stopped on a TypeError or a RuleGap;
 - E038 a written literal where it certainly cannot stand: what `sum`/`all`/... go over (`sum(x in 5: x)`),
   a string, a flag or none in arithmetic (`price + "x"`), a number or a string under `not`/`and`/`or`,
   what a `move` moves (`move 5 ...`), a `do` of no call (`do 5`);
@@ -389,6 +390,7 @@ def _single_values(decl: s.Routine | s.Trigger) -> list[Diagnostic]:
     """E038 for a `for` over, or a condition on, a builtin holder or a runtime event's value."""
     rebound = {st.name for st in statements(decl.body) if isinstance(st, s.Let)} \
         | {st.var for st in statements(decl.body) if isinstance(st, s.For)}
+    rebound |= {node.var for node in s.walk(decl.body) if isinstance(node, s.Quantifier)}
     if isinstance(decl, s.Routine):
         rebound |= {p.name for p in decl.params}
     single = {name: f"the {name}" if name == "bank" else f"the builtin holder `{name}`" for name in _HOLDERS}
@@ -398,8 +400,14 @@ def _single_values(decl: s.Routine | s.Trigger) -> list[Diagnostic]:
             if isinstance(arg, s.Name) and meaning in _EVENT_VALUES:
                 single[arg.name] = f"`{arg.name}`, {_EVENT_VALUES[meaning]} (`{decl.event.name}` gives its {meaning})"
     single = {name: what for name, what in single.items() if name not in rebound}
+    numbers = {name for name, what in single.items() if "a number" in what}
     out: list[Diagnostic] = []
     for node in s.walk(decl.body):
+        if isinstance(node, (s.Member, s.Index)) and isinstance(node.obj, s.Name) and node.obj.name in numbers:
+            what = f"a field `.{node.name}`" if isinstance(node, s.Member) else "an element `[...]`"
+            out.append(error(
+                "E038", f"{what} of {single[node.obj.name]}: a number has none", node.span or node.obj.span,
+                help="read the number itself, or what the event's other values give"))
         if isinstance(node, s.Quantifier) and isinstance(node.domain, s.Name) and node.domain.name in single:
             out.append(error(
                 "E038", f"`{node.kind}({node.var} in ...)` goes over {single[node.domain.name]}, not a collection",
