@@ -17,7 +17,10 @@
 - E024 a field read of a routine's parameter that its kind does not have
   (compiler.lang.fields);
 - E036 a trigger binding more values than its runtime event gives
-  (compiler.lang.events).
+  (compiler.lang.events);
+- E011, E020-E022, E033, E038 an author's slips the schema accepts and play runs
+  into: a falling market row, a path from an end to itself, a step listed twice, a bank short of
+  the starting cash, ... (compiler.lang.authoring).
 
 Library clauses are generic and cited by the titles that use them, so W001
 and W005 look only at clauses written in the title and its overlays.
@@ -28,6 +31,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from compiler.lang import syntax as s
+from compiler.lang.authoring import check_authoring
 from compiler.lang.check_play import check_play
 from compiler.diagnostics import Diagnostic, Severity, error, warning
 from compiler.lang.ir import Clause, Title, rulebook_citations
@@ -51,6 +55,7 @@ def check_title(title: Title) -> list[Diagnostic]:
     out.extend(check_sanctions(title))
     out.extend(check_fields(title, schema_of(title)))
     out.extend(check_events(title))
+    out.extend(check_authoring(title))
     return out
 
 

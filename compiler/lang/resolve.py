@@ -12,7 +12,8 @@ top of each of the title's variants (`ir.Program`), or of those it lists in `rea
   that a library or base title already defines must be written `replace`);
 - E012 replace / amend / remove naming a clause the base does not have;
 - E013 a cycle of `extends` (or of libraries using each other);
-- E014 two units with the same name;
+- E014 two units with the same name, or names that make one engine's name (`Toy`, `TOY`: t_toy), or
+  a title or variant whose name makes none (`""`);
 - E015 an unknown name in an action, procedure, function, trigger or invariant;
 - E016 an item that this kind of unit may not hold.
 """
@@ -26,6 +27,7 @@ from compiler.lang import syntax as s
 from compiler.lang.builtins import table as builtin_table
 from compiler.diagnostics import Diagnostic, Span, error
 from compiler.lang.ir import Clause, Origin, Program, Removal, Title, statements
+from compiler.names import slug
 
 
 @dataclass
@@ -124,6 +126,8 @@ class Resolver:
                 notes=((first.name_span, "first defined here"),),
             ))
             return
+        if unit.kind == "title":
+            self._check_engine_name(table.values(), unit)
         table[unit.name] = unit
 
     def _check_unique(self, siblings: list[s.Unit], unit: s.Unit) -> None:
@@ -133,6 +137,28 @@ class Resolver:
                     "E014", f"{_unit_label(unit)} is defined twice", unit.name_span,
                     notes=((other.name_span, "first defined here"),),
                 ))
+                return
+        if unit.kind == "variant":
+            self._check_engine_name(siblings, unit)
+
+    def _check_engine_name(self, others: Iterable[s.Unit], unit: s.Unit) -> None:
+        """E014 for a title or variant whose name makes no engine name, or the one another's makes: the
+        engines are files named by the names' slugs (`compiler.names.engine_name`), and `rulec compile`
+        wrote the second over the first."""
+        mine = slug(unit.name)
+        if not mine:
+            self._report(error(
+                "E014", f"{_unit_label(unit)} has no letter or digit in its name: it names no engine",
+                unit.name_span, help="name it as the box does: `title \"1846\"`, `variant \"Two-Player\"`"))
+            return
+        for other in others:
+            if other.name != unit.name and slug(other.name) == mine:
+                self._report(error(
+                    "E014", f"{_unit_label(unit)} and {_unit_label(other)} make one engine name, {mine!r}: "
+                            "one engine would be written over the other", unit.name_span,
+                    notes=((other.name_span, "the other"),),
+                    help="names differing only in case, spaces or punctuation name one title: rename one"))
+                return
 
     # -- the main walk
     def run(self) -> Program:
