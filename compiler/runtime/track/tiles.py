@@ -438,6 +438,7 @@ def _node_map(
         found = assign(0, frozenset(), False, True, False)
         if found is None and len(new.nodes) < len(old.nodes):
             found = assign(0, frozenset(), False, True, True)
+    assign = None  # (the search calls itself through its closure: a cycle for the collector, broken here)
     return found
 
 
