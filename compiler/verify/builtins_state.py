@@ -32,6 +32,7 @@ from compiler.verify.model import (
 from compiler.verify.terms import (
     AND,
     CMP,
+    EQ,
     IF,
     NEG,
     NOT,
@@ -57,7 +58,7 @@ class StateBuiltins:
         return self.tr.as_ent(v)
 
     def known(self, e: z3.ExprRef) -> Ent | None:
-        return self.m.ent_of(z3.simplify(e)) if is_z3(e) else None
+        return self.m.known_ent(e)
 
     def held(self, ctx: Ctx, item: Item, holder: Any) -> Any:
         """Whether `holder` (an entity term) holds `item` in the current state."""
@@ -338,13 +339,14 @@ class StateBuiltins:
         ids = tuple(v.get_id() if isinstance(v, z3.ExprRef) else ("value", v) for v in (row, col))
         found = self.cell_conds.get(ids)
         if found is None:
-            conds = [AND(row == r, col == c) for r, c in self.m.cells[:-1]]
+            conds = [AND(EQ(row, r), EQ(col, c)) for r, c in self.m.cells[:-1]]
             found = self.cell_conds[ids] = (conds, row, col)  # (the terms kept: no id reused while cached)
         return found[0]
 
     def in_cells(self, ctx: Ctx, corp: Ent, cells: list[tuple[int, int]]) -> Any:
         st = ctx.state
-        return OR(*[AND(st[f"row:{corp.id}"] == r, st[f"col:{corp.id}"] == c) for r, c in cells])
+        row, col = st[f"row:{corp.id}"], st[f"col:{corp.id}"]
+        return OR(*[AND(EQ(row, r), EQ(col, c)) for r, c in cells])
 
     def zone_cond(self, ctx: Ctx, corp: Ent, zone: str) -> Any:
         market = self.m.require_market()
@@ -392,7 +394,7 @@ class StateBuiltins:
         chosen = ctx.state[f"layout:{cert.corp}"]
         out: Any = f(cert.layouts[-1][1])
         for key, percent in reversed(cert.layouts[:-1]):
-            out = IF(chosen == key, f(percent), out)
+            out = IF(EQ(chosen, key), f(percent), out)
         return out
 
     def cert_exists(self, ctx: Ctx, cert: Item) -> Any:
@@ -400,7 +402,7 @@ class StateBuiltins:
         if all(percent > 0 for _, percent in cert.layouts):
             return True
         chosen = ctx.state[f"layout:{cert.corp}"]
-        return OR(*[chosen == key for key, percent in cert.layouts if percent > 0])
+        return OR(*[EQ(chosen, key) for key, percent in cert.layouts if percent > 0])
 
     def layout_cases(self, ctx: Ctx, corp: Ent) -> list[tuple[Any, list[Item]]]:
         """The corporation's certificates under each layout it may have, with its condition: the

@@ -57,7 +57,7 @@ from compiler.verify.model import (
     stable_hash,
 )
 from compiler.verify.translate import AND, IF, IMPLIES, MUL, NOT, OR, SUM, Ctx, Translator, truth, zi
-from compiler.verify.terms import CMP
+from compiler.verify.terms import CMP, EQ
 
 HERE = "compiler/verify/invariants.py"
 
@@ -100,12 +100,17 @@ class Invariant:
 
     def atoms(self, tr: Translator, state: dict[str, Any], reads: Reads | None = None) -> tuple[list[Atom], list[Any]]:
         """The atoms on `state`, and the definedness conditions met on the way.
-        Raises `GapError`/`Unsupported`."""
-        ctx = tr.new_ctx(state)
-        atoms = self.build(tr, ctx)
+        Raises `GapError`/`Unsupported`. On the pre-state, made once (`on_pre_state`)."""
+
+        def build() -> tuple[list[Atom], list[Any], Reads]:
+            ctx = tr.new_ctx(state)
+            atoms = self.build(tr, ctx)
+            return atoms, list(ctx.shared.guards) + list(ctx.shared.axioms), ctx.shared.reads
+
+        atoms, defined, read = on_pre_state(tr, state, ("atoms", self.name, self.build), build)
         if reads is not None:
-            reads.merge(ctx.shared.reads)
-        return atoms, list(ctx.shared.guards) + list(ctx.shared.axioms)
+            reads.merge(read)
+        return list(atoms), list(defined)
 
     def holds(self, tr: Translator, state: dict[str, Any]) -> Any:
         atoms, defined = self.atoms(tr, state)
@@ -139,6 +144,21 @@ class Invariant:
             else:
                 parts.append(IMPLIES(a.holds, b.holds))
         return AND(*parts)
+
+
+def on_pre_state(tr: Translator, state: dict[str, Any], key: tuple, make: Callable[[], Any]) -> Any:
+    """`make()`, a function of `state` alone, made once where `state` is the pre-state (the constants of
+    `fresh_state("pre")`, every transition's): each binding's property reads the invariant on it
+    again (a sanctioned invariant's relaxed form, `Invariant.monotone`, the presidency's two-state
+    checks), the same terms each time (z3 shares equal terms; a translation's fresh constants are
+    named by a count its context starts from 0), 18CO's buy_shares 612 times. A raised error is
+    not kept: it is raised again each time."""
+    if not tr.model.vars.is_fresh_state(state, "pre"):
+        return make()
+    memo = tr.__dict__.setdefault("_on_pre_state", {})
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
 
 
 def _cite_of(model: Model, *names: str) -> str:
@@ -188,6 +208,11 @@ def money_moves_by_transfer(tr: Translator, step: Any) -> Any:
 
 
 def _president_holds_most(tr: Translator, state: dict[str, Any], corp: Any) -> Any:
+    return on_pre_state(tr, state, ("president_holds_most", corp.id),
+                        lambda: _president_holds_most_made(tr, state, corp))
+
+
+def _president_holds_most_made(tr: Translator, state: dict[str, Any], corp: Any) -> Any:
     m = tr.model
     b = tr.builtins
     ctx = tr.new_ctx(state)
@@ -279,11 +304,11 @@ def shares_sum_to_100(tr: Translator, ctx: Ctx) -> list[Atom]:
         parts = []
         total = SUM([SUM([MUL(b.cert_percent(ctx, c2), st[hold_name(c2, h)]) for h in legal]) for c2 in certs])
         for cert in certs:
-            parts.append(st[hold_name(cert, None)] == 0)
+            parts.append(EQ(st[hold_name(cert, None)], 0))
             parts.extend(CMP(">=", st[hold_name(cert, h)], 0) for h in legal)
             # (held by nobody where the share layout chosen has no such certificate)
-            parts.append(SUM([st[hold_name(cert, h)] for h in legal]) == IF(b.cert_exists(ctx, cert), 1, 0))
-        out.append(Atom(c.id, AND(zi(total) == 100, *parts)))
+            parts.append(EQ(SUM([st[hold_name(cert, h)] for h in legal]), IF(b.cert_exists(ctx, cert), 1, 0)))
+        out.append(Atom(c.id, AND(EQ(zi(total), 100), *parts)))
     return out
 
 
@@ -355,9 +380,9 @@ def trains_conserved(tr: Translator, ctx: Ctx) -> list[Atom]:
     out = []
     legal = m.buckets["train"]
     for t in m.trains:
-        parts = [st[hold_name(t, None)] == 0]
+        parts = [EQ(st[hold_name(t, None)], 0)]
         parts.extend(CMP(">=", st[hold_name(t, b)], 0) for b in legal)
-        parts.append(SUM([st[hold_name(t, b)] for b in legal]) == 1)
+        parts.append(EQ(SUM([st[hold_name(t, b)] for b in legal]), 1))
         out.append(Atom(t.id, AND(*parts)))
     return out
 

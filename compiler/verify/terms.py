@@ -160,7 +160,7 @@ def zi(v: Any) -> z3.ArithRef:
     if isinstance(v, bool):
         raise Unsupported("a truth value used as a number")
     if isinstance(v, int):
-        return z3.IntVal(v)
+        return _int_val(v)
     if isinstance(v, z3.ArithRef):
         return v
     raise Unsupported(f"a value that is not a number: {v!r}")
@@ -194,7 +194,7 @@ def truth(v: Any) -> bool | None:
 # and coerce what is already known (terms of one context, truth values for `and`/`or`, two terms of
 # one sort for `if`): the same terms, without most of the Python calls a translation made.
 _mk_and, _mk_or, _mk_ite = z3.z3core.Z3_mk_and, z3.z3core.Z3_mk_or, z3.z3core.Z3_mk_ite
-_mk_add, _mk_not = z3.z3core.Z3_mk_add, z3.z3core.Z3_mk_not
+_mk_add, _mk_not, _mk_eq = z3.z3core.Z3_mk_add, z3.z3core.Z3_mk_not, z3.z3core.Z3_mk_eq
 #: z3's constructors of the comparisons of two integers (`CMP`)
 _MK_CMP = {"<": z3.z3core.Z3_mk_lt, "<=": z3.z3core.Z3_mk_le, ">": z3.z3core.Z3_mk_gt, ">=": z3.z3core.Z3_mk_ge}
 #: the classes of integer terms (`SUM`'s fast path)
@@ -207,6 +207,19 @@ _get_sort_kind = z3.z3core.Z3_get_sort_kind.__defaults__[-1].f
 def _is_int_term(ctx: z3.Context, t: z3.ExprRef) -> bool:
     ref = ctx.ref()
     return _get_sort_kind(ref, _get_sort(ref, t.ast)) == z3.Z3_INT_SORT
+
+
+def has_sort(v: Any, sort: z3.SortRef) -> bool:
+    """Whether `v` is a z3 term of `sort` (`is_z3(v) and v.sort() == sort`), read by z3's C functions
+    (z3 shares sorts: one sort, one address), without a sort's Python object made for each."""
+    if not isinstance(v, z3.ExprRef):
+        return False
+    ctx = v.ctx
+    if ctx is not sort.ctx:
+        return v.sort() == sort
+    return _get_sort(ctx.ref(), v.ast).value == sort.ast.value
+
+
 #: the class `z3.If` gives an if-then-else of two terms of these classes (a numeral's is a term's)
 _ITE_CLASS = {z3.ArithRef: z3.ArithRef, z3.IntNumRef: z3.ArithRef, z3.BoolRef: z3.BoolRef,
               z3.DatatypeRef: z3.DatatypeRef}
@@ -338,6 +351,20 @@ def CMP(op: str, a: Any, b: Any) -> Any:
             and _is_int_term(ctx, a) and _is_int_term(ctx, b)):
         return z3.BoolRef(_MK_CMP[op](ctx.ref(), a.ast, b.ast), ctx)
     return {"<": a.__lt__, "<=": a.__le__, ">": a.__gt__, ">=": a.__ge__}[op](b)
+
+
+def EQ(a: Any, b: Any) -> Any:
+    """Python's `a == b` where `a` is a number or a term: the very term z3's `==` makes (or the truth
+    value of two plain ones), made by z3's constructor where both are integers of one context (a plain
+    integer on the right as its numeral, as z3's coercion makes it), as `CMP` does for the orderings
+    (issue 33: a market's cells, `in_cells`, made ~17,000 such equalities a transition)."""
+    if type(b) is int and type(a) in _INT_TERMS:
+        b = _int_val(b)
+    if type(a) in _INT_TERMS and type(b) in _INT_TERMS:
+        ctx = a.ctx
+        if b.ctx is ctx and _is_int_term(ctx, a) and _is_int_term(ctx, b):
+            return z3.BoolRef(_mk_eq(ctx.ref(), a.ast, b.ast), ctx)
+    return a == b
 
 
 #: the comparison Python asks of the right operand for one of the left (`CMP`)

@@ -54,6 +54,7 @@ from compiler.verify.terms import (
     _memo_key,
     _memo_value,
     ent_is,
+    has_sort,
     indexed_lists,
     is_z3,
     truth,
@@ -420,7 +421,7 @@ class Translator:
         return IF(c, a, b)
 
     def is_ent(self, v: Any) -> bool:
-        return is_z3(v) and v.sort() == self.model.sort
+        return has_sort(v, self.model.sort)
 
     def _chosen(self, v: Any) -> bool:
         """Whether `v` is a value `ite` chooses as a `Choice`: a name that no entity has (one that has
@@ -465,7 +466,7 @@ class Translator:
         if isinstance(v, Item):
             return Sel([(v, True)])
         if self.is_ent(v):
-            known = m.ent_of(z3.simplify(v))
+            known = m.known_ent(v)
             if known is not None:
                 item = m.item_of_ent(known)
                 return Sel([(item, True)]) if item is not None else Sel([])
@@ -673,7 +674,7 @@ class Translator:
                 out = self.ite(cond, value, out)
             return out
         if self.is_ent(obj):
-            known = m.ent_of(z3.simplify(obj))
+            known = m.known_ent(obj)
             if known is not None:
                 return self.ent_attr(known, name, ctx)
             cands = [e for e in m.ents if e.kind in ("corporation", "private", "bond", "player")]
