@@ -11,7 +11,7 @@ import z3
 from compiler.runtime.game import GameBase
 from compiler.lang.liststates import part_kinds
 from compiler.verify.lists import list_of
-from compiler.verify.model import BANK, ROUNDS, SCRAP, Ent, GapError, GapValue, Unsupported, state_var
+from compiler.verify.model import BANK, SCRAP, Ent, GapError, GapValue, Unsupported, state_var
 from compiler.verify.terms import (
     AND,
     IF,
