@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+    "rulespecs/lib/18xx.rules": "d3145b2629dc77fc",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "d3145b2629dc77fc",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -334,6 +334,7 @@ TABLES = {
         'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('may_skip', False)),
         'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('on_train_forbidden_with', False)),
         'market': (('rows', False), ('left_edge', False), ('right_edge', False), ('top_edge', False), ('frozen_in', False), ('par_cells', False), ('kind', False), ('summary', False), ('zone_areas', False), ('down_blocked', False), ('up_blocked', False), ('new_token_in_box', False)),
+        'ability': (('effect', False), ('summary', False), ('owner', False), ('when', False), ('decision', False), ('phase', False), ('from_phase', False), ('removed_on', False), ('when_reading', False), ('count', False), ('count_per_operating_round', False), ('hex', False), ('hexes', False), ('city', False), ('slot', False), ('tile', False), ('tiles', False), ('terrain', False), ('discount', False), ('price', False), ('teleport_price', False), ('reachable', False), ('together', False), ('once_per_hex', False), ('joins_hexes', False), ('hexsides', False), ('upgrades_from', False), ('bonus', False), ('bonuses', False), ('bonus_per_stop', False), ('bonus_per_train', False), ('bonus_per_crossing', False), ('bonus_until', False), ('assigned_to', False), ('extra_token', False), ('window', False), ('lasting', False), ('paid_when', False), ('assigned_on_sale', False), ('removed_on_close', False), ('ends', False), ('closes_private', False), ('grants', False), ('president_of', False), ('corporation', False), ('corporations', False), ('percent', False), ('serves', False), ('border_type', False), ('building_until', False), ('refund', False), ('multiplier', False), ('excluded_city', False), ('zones', False), ('holding_cap', False), ('income', False), ('trains', False), ('stackable', False), ('step', False), ('discount_per_use', False), ('source', False), ('target', False), ('company_amount', False), ('player_amount', False), ('share', False), ('shares_at_par', False), ('max', False), ('extra_action', False), ('usable_by', False), ('at_phase_5', False), ('saleable_in_first_sdr', False), ('bank_funds_treasury', False), ('gives', False), ('timing', False), ('forced_at', False), ('lost_when', False)),
     },
 }
 
@@ -347,25 +348,25 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§11.9',
         'action trade_company': '§12.3',
         'at action bankrupt': 'rulespecs/1800.rules:844',
-        'at action bid': 'rulespecs/lib/18xx.rules:1028',
+        'at action bid': 'rulespecs/lib/18xx.rules:1037',
         'at action buy_bond': 'rulespecs/1800.rules:734',
-        'at action buy_company': 'rulespecs/lib/18xx.rules:1015',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1103',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1339',
+        'at action buy_company': 'rulespecs/lib/18xx.rules:1024',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1112',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1348',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
-        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1231',
+        'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1240',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1415',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1289',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1543',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1247',
-        'at action par': 'rulespecs/lib/18xx.rules:1051',
-        'at action pass': 'rulespecs/lib/18xx.rules:1223',
-        'at action place_token': 'rulespecs/lib/18xx.rules:1272',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1283',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1149',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1424',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1298',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1552',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1256',
+        'at action par': 'rulespecs/lib/18xx.rules:1060',
+        'at action pass': 'rulespecs/lib/18xx.rules:1232',
+        'at action place_token': 'rulespecs/lib/18xx.rules:1281',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1292',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1158',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
         'bond DRGW_bond': '§2',
@@ -601,33 +602,33 @@ _LIBRARY.define(
 
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1025
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1016"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1025"
         )
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1026
     if not (not g.state_has("in_auction")):
         raise IllegalAction(
             "the private is being auctioned among its bidders",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1017",
+            at="rulespecs/lib/18xx.rules:1026",
         )
-    # at rulespecs/lib/18xx.rules:1018
+    # at rulespecs/lib/18xx.rules:1027
     if not (r_private_on_sale(g) == v_company):
         raise IllegalAction(
             "privates are sold one at a time, in order",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1018",
+            at="rulespecs/lib/18xx.rules:1027",
         )
-    # at rulespecs/lib/18xx.rules:1019
+    # at rulespecs/lib/18xx.rules:1028
     if not (v_price == r_sale_price(g)):
         raise IllegalAction(
             "the private is sold at its current price",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1019",
+            at="rulespecs/lib/18xx.rules:1028",
         )
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1029
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -635,90 +636,90 @@ def a_buy_company(g, v_player, v_company, v_price):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1020",
+            at="rulespecs/lib/18xx.rules:1029",
         )
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1031
     if not (r_free_cash(g, v_player) >= v_price):
         raise IllegalAction(
             "not enough cash (money set aside for bids cannot be used)",
             rule="§6",
-            at="rulespecs/lib/18xx.rules:1022",
+            at="rulespecs/lib/18xx.rules:1031",
         )
-    # at rulespecs/lib/18xx.rules:1023
+    # at rulespecs/lib/18xx.rules:1032
     g.transfer(v_price, v_player, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1024
+    # at rulespecs/lib/18xx.rules:1033
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1025
+    # at rulespecs/lib/18xx.rules:1034
     g.b_private_sold(v_player, v_company)
 
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
-    # at rulespecs/lib/18xx.rules:1029
+    # at rulespecs/lib/18xx.rules:1038
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:1030
+        # at rulespecs/lib/18xx.rules:1039
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1030",
+                at="rulespecs/lib/18xx.rules:1039",
             )
-        # at rulespecs/lib/18xx.rules:1031
+        # at rulespecs/lib/18xx.rules:1040
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1031",
+                at="rulespecs/lib/18xx.rules:1040",
             )
-        # at rulespecs/lib/18xx.rules:1032
+        # at rulespecs/lib/18xx.rules:1041
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule="§7",
-                at="rulespecs/lib/18xx.rules:1032",
+                at="rulespecs/lib/18xx.rules:1041",
             )
-        # at rulespecs/lib/18xx.rules:1033
+        # at rulespecs/lib/18xx.rules:1042
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1035
+        # at rulespecs/lib/18xx.rules:1044
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule="§6, §7",
-                at="rulespecs/lib/18xx.rules:1035",
+                at="rulespecs/lib/18xx.rules:1044",
             )
-        # at rulespecs/lib/18xx.rules:1036
+        # at rulespecs/lib/18xx.rules:1045
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1037
+            # at rulespecs/lib/18xx.rules:1046
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1037",
+                    at="rulespecs/lib/18xx.rules:1046",
                 )
-            # at rulespecs/lib/18xx.rules:1038
+            # at rulespecs/lib/18xx.rules:1047
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1038",
+                    at="rulespecs/lib/18xx.rules:1047",
                 )
-            # at rulespecs/lib/18xx.rules:1039
+            # at rulespecs/lib/18xx.rules:1048
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
-                    "not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:1039"
+                    "not enough cash", rule="§7", at="rulespecs/lib/18xx.rules:1048"
                 )
-            # at rulespecs/lib/18xx.rules:1040
+            # at rulespecs/lib/18xx.rules:1049
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1042
+            # at rulespecs/lib/18xx.rules:1051
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1042",
+                    at="rulespecs/lib/18xx.rules:1051",
                 )
-            # at rulespecs/lib/18xx.rules:1043
+            # at rulespecs/lib/18xx.rules:1052
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -726,116 +727,116 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1043",
+                    at="rulespecs/lib/18xx.rules:1052",
                 )
-            # at rulespecs/lib/18xx.rules:1045
+            # at rulespecs/lib/18xx.rules:1054
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule="§7",
-                    at="rulespecs/lib/18xx.rules:1045",
+                    at="rulespecs/lib/18xx.rules:1054",
                 )
-            # at rulespecs/lib/18xx.rules:1046
+            # at rulespecs/lib/18xx.rules:1055
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1052",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1053
+    # at rulespecs/lib/18xx.rules:1062
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1053",
+            at="rulespecs/lib/18xx.rules:1062",
         )
-    # at rulespecs/lib/18xx.rules:1054
+    # at rulespecs/lib/18xx.rules:1063
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:1054"
+            "the corporation is already started", rule="§9.1", at="rulespecs/lib/18xx.rules:1063"
         )
-    # at rulespecs/lib/18xx.rules:1055
+    # at rulespecs/lib/18xx.rules:1064
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
-            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:1055"
+            "the corporation is out of the game", rule="§9.1", at="rulespecs/lib/18xx.rules:1064"
         )
-    # at rulespecs/lib/18xx.rules:1056
+    # at rulespecs/lib/18xx.rules:1065
     if not (v_price in g.b_par_prices(v_corporation)):
-        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:1056")
-    # at rulespecs/lib/18xx.rules:1057
+        raise IllegalAction("not a par price", rule="§9.1", at="rulespecs/lib/18xx.rules:1065")
+    # at rulespecs/lib/18xx.rules:1066
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1067
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1058",
+            at="rulespecs/lib/18xx.rules:1067",
         )
-    # at rulespecs/lib/18xx.rules:1059
+    # at rulespecs/lib/18xx.rules:1068
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
-        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:1059")
-    # at rulespecs/lib/18xx.rules:1060
+        raise IllegalAction("not enough cash", rule="§9.1", at="rulespecs/lib/18xx.rules:1068")
+    # at rulespecs/lib/18xx.rules:1069
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1061
+    # at rulespecs/lib/18xx.rules:1070
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1061
+        # at rulespecs/lib/18xx.rules:1070
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1071
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1072
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1073
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1074
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1075
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1113
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1104",
+            at="rulespecs/lib/18xx.rules:1113",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1114
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1105",
+            at="rulespecs/lib/18xx.rules:1114",
         )
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1115
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1106"
+            "the corporation is not started", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1115"
         )
-    # at rulespecs/lib/18xx.rules:1107
+    # at rulespecs/lib/18xx.rules:1116
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1107",
+            at="rulespecs/lib/18xx.rules:1116",
         )
-    # at rulespecs/lib/18xx.rules:1108
+    # at rulespecs/lib/18xx.rules:1117
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1109
+    # at rulespecs/lib/18xx.rules:1118
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1109",
+            at="rulespecs/lib/18xx.rules:1118",
         )
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1119
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -843,9 +844,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1119",
         )
-    # at rulespecs/lib/18xx.rules:1112
+    # at rulespecs/lib/18xx.rules:1121
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -854,50 +855,50 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1112"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1121"
         )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1123
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1124
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1115")
-    # at rulespecs/lib/18xx.rules:1116
+        raise IllegalAction("not enough cash", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1124")
+    # at rulespecs/lib/18xx.rules:1125
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1126
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1118
+    # at rulespecs/lib/18xx.rules:1127
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1128
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
-    # at rulespecs/lib/18xx.rules:1150
+    # at rulespecs/lib/18xx.rules:1159
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1160
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1151",
+            at="rulespecs/lib/18xx.rules:1160",
         )
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1161
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1152",
+            at="rulespecs/lib/18xx.rules:1161",
         )
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1162
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
     ):
         raise IllegalAction(
-            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1153"
+            "those certificates cannot be sold", rule="§5, §8.1", at="rulespecs/lib/18xx.rules:1162"
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1164
     if not (
         (
             (
@@ -926,39 +927,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule="§8.1, §8.2.4",
-            at="rulespecs/lib/18xx.rules:1155",
+            at="rulespecs/lib/18xx.rules:1164",
         )
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1169
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1170
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1161",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1163
+    # at rulespecs/lib/18xx.rules:1172
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='assumed "the rulebook sets no limit on shares in the Bank Pool"',
-            at="rulespecs/lib/18xx.rules:1163",
+            at="rulespecs/lib/18xx.rules:1172",
         )
-    # at rulespecs/lib/18xx.rules:1165
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1166
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1168
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1169
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1170
-        g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1172
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1173
-    g.b_note_sold(v_player, v_corporation)
     # at rulespecs/lib/18xx.rules:1174
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:1175
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:1177
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:1178
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:1179
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1181
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
+    # at rulespecs/lib/18xx.rules:1182
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:1183
     g.state_set(
         "sold_this_round",
         (
@@ -967,15 +968,15 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1184
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1185
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
     """Pass (§5, §10.2)"""
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1233
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -985,176 +986,176 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§8.1",
-            at="rulespecs/lib/18xx.rules:1224",
+            at="rulespecs/lib/18xx.rules:1233",
         )
-    # at rulespecs/lib/18xx.rules:1226
+    # at rulespecs/lib/18xx.rules:1235
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1226",
+            at="rulespecs/lib/18xx.rules:1235",
         )
-    # at rulespecs/lib/18xx.rules:1228
+    # at rulespecs/lib/18xx.rules:1237
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
-    # at rulespecs/lib/18xx.rules:1233
+    # at rulespecs/lib/18xx.rules:1242
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:1233",
+            at="rulespecs/lib/18xx.rules:1242",
         )
-    # at rulespecs/lib/18xx.rules:1234
+    # at rulespecs/lib/18xx.rules:1243
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule="§10.2, §12.3, Appendix B",
-            at="rulespecs/lib/18xx.rules:1234",
+            at="rulespecs/lib/18xx.rules:1243",
         )
-    # at rulespecs/lib/18xx.rules:1235
+    # at rulespecs/lib/18xx.rules:1244
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:1235"
+            "the private is closed", rule="§11.8", at="rulespecs/lib/18xx.rules:1244"
         )
-    # at rulespecs/lib/18xx.rules:1236
+    # at rulespecs/lib/18xx.rules:1245
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1237
+    # at rulespecs/lib/18xx.rules:1246
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         raise IllegalAction(
-            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1237"
+            "the private is not for sale", rule="§2", at="rulespecs/lib/18xx.rules:1246"
         )
-    # at rulespecs/lib/18xx.rules:1238
+    # at rulespecs/lib/18xx.rules:1247
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
-            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:1238"
+            "outside the private's price range", rule="§11.8", at="rulespecs/lib/18xx.rules:1247"
         )
-    # at rulespecs/lib/18xx.rules:1239
+    # at rulespecs/lib/18xx.rules:1248
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:1239")
-    # at rulespecs/lib/18xx.rules:1240
+        raise IllegalAction("not enough cash", rule="§11.8", at="rulespecs/lib/18xx.rules:1248")
+    # at rulespecs/lib/18xx.rules:1249
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/lib/18xx.rules:1241
+    # at rulespecs/lib/18xx.rules:1250
     g.move(v_company, v_seller, v_corporation)
-    # at rulespecs/lib/18xx.rules:1242
+    # at rulespecs/lib/18xx.rules:1251
     g.b_ability_sold(v_company)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1257
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1248",
+            at="rulespecs/lib/18xx.rules:1257",
         )
-    # at rulespecs/lib/18xx.rules:1249
+    # at rulespecs/lib/18xx.rules:1258
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1250
+    # at rulespecs/lib/18xx.rules:1259
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§11.1",
-            at="rulespecs/lib/18xx.rules:1250",
+            at="rulespecs/lib/18xx.rules:1259",
         )
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1260
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1261
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1282
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1273",
+            at="rulespecs/lib/18xx.rules:1282",
         )
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1283
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="§11.2",
-            at="rulespecs/lib/18xx.rules:1274",
+            at="rulespecs/lib/18xx.rules:1283",
         )
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1284
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1285
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1286
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
-            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1277"
+            "not enough cash for the token", rule="§11.2", at="rulespecs/lib/18xx.rules:1286"
         )
-    # at rulespecs/lib/18xx.rules:1278
+    # at rulespecs/lib/18xx.rules:1287
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1288
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1289
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1284
+    # at rulespecs/lib/18xx.rules:1293
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1284",
+            at="rulespecs/lib/18xx.rules:1293",
         )
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1294
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1295
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1299
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1290",
+            at="rulespecs/lib/18xx.rules:1299",
         )
-    # at rulespecs/lib/18xx.rules:1291
+    # at rulespecs/lib/18xx.rules:1300
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1291"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1300"
         )
-    # at rulespecs/lib/18xx.rules:1292
+    # at rulespecs/lib/18xx.rules:1301
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1302
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1303
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1304
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1296
+    # at rulespecs/lib/18xx.rules:1305
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1306
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1320
     for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1312
+        # at rulespecs/lib/18xx.rules:1321
         if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1313
+            # at rulespecs/lib/18xx.rules:1322
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1177,197 +1178,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1349
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1340",
+            at="rulespecs/lib/18xx.rules:1349",
         )
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1350
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1341"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1350"
         )
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1351
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1352
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1344
+        # at rulespecs/lib/18xx.rules:1353
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1346
+        # at rulespecs/lib/18xx.rules:1355
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1346"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1355"
             )
-        # at rulespecs/lib/18xx.rules:1347
+        # at rulespecs/lib/18xx.rules:1356
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1347",
+                at="rulespecs/lib/18xx.rules:1356",
             )
-        # at rulespecs/lib/18xx.rules:1348
+        # at rulespecs/lib/18xx.rules:1357
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1348",
+                at="rulespecs/lib/18xx.rules:1357",
             )
-        # at rulespecs/lib/18xx.rules:1349
+        # at rulespecs/lib/18xx.rules:1358
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1350
+        # at rulespecs/lib/18xx.rules:1359
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1350",
+                at="rulespecs/lib/18xx.rules:1359",
             )
-        # at rulespecs/lib/18xx.rules:1351
+        # at rulespecs/lib/18xx.rules:1360
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1352
+        # at rulespecs/lib/18xx.rules:1361
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1353
+        # at rulespecs/lib/18xx.rules:1362
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1355
+        # at rulespecs/lib/18xx.rules:1364
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1355",
+                at="rulespecs/lib/18xx.rules:1364",
             )
-        # at rulespecs/lib/18xx.rules:1356
+        # at rulespecs/lib/18xx.rules:1365
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1356",
+                at="rulespecs/lib/18xx.rules:1365",
             )
-        # at rulespecs/lib/18xx.rules:1357
+        # at rulespecs/lib/18xx.rules:1366
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1358
+        # at rulespecs/lib/18xx.rules:1367
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1359
+        # at rulespecs/lib/18xx.rules:1368
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1361
+        # at rulespecs/lib/18xx.rules:1370
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1361",
+                at="rulespecs/lib/18xx.rules:1370",
             )
-        # at rulespecs/lib/18xx.rules:1362
+        # at rulespecs/lib/18xx.rules:1371
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1362",
+                at="rulespecs/lib/18xx.rules:1371",
             )
-        # at rulespecs/lib/18xx.rules:1363
+        # at rulespecs/lib/18xx.rules:1372
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1363",
+                at="rulespecs/lib/18xx.rules:1372",
             )
-        # at rulespecs/lib/18xx.rules:1364
+        # at rulespecs/lib/18xx.rules:1373
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1364",
+                at="rulespecs/lib/18xx.rules:1373",
             )
-        # at rulespecs/lib/18xx.rules:1365
+        # at rulespecs/lib/18xx.rules:1374
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1366
+        # at rulespecs/lib/18xx.rules:1375
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1367
+        # at rulespecs/lib/18xx.rules:1376
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1411
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1402",
+            at="rulespecs/lib/18xx.rules:1411",
         )
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1412
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1403",
+            at="rulespecs/lib/18xx.rules:1412",
         )
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1413
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1405
+    # at rulespecs/lib/18xx.rules:1414
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1405",
+            at="rulespecs/lib/18xx.rules:1414",
         )
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1415
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1406",
+            at="rulespecs/lib/18xx.rules:1415",
         )
-    # at rulespecs/lib/18xx.rules:1407
+    # at rulespecs/lib/18xx.rules:1416
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1407",
+            at="rulespecs/lib/18xx.rules:1416",
         )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1417
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1408",
+            at="rulespecs/lib/18xx.rules:1417",
         )
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1418
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1410
+    # at rulespecs/lib/18xx.rules:1419
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1411
+    # at rulespecs/lib/18xx.rules:1420
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1412
+    # at rulespecs/lib/18xx.rules:1421
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1416
+    # at rulespecs/lib/18xx.rules:1425
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1416",
+            at="rulespecs/lib/18xx.rules:1425",
         )
-    # at rulespecs/lib/18xx.rules:1417
+    # at rulespecs/lib/18xx.rules:1426
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1417",
+            at="rulespecs/lib/18xx.rules:1426",
         )
-    # at rulespecs/lib/18xx.rules:1418
+    # at rulespecs/lib/18xx.rules:1427
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1419
+    # at rulespecs/lib/18xx.rules:1428
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1420
+        # at rulespecs/lib/18xx.rules:1429
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
@@ -1702,13 +1703,13 @@ def a_bankrupt(g, v_corporation):
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1025
     if not (g.b_in_round("stock")):
         return "privates are sold in the stock round"
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1026
     if not (not g.state_has("in_auction")):
         return "the private is being auctioned among its bidders"
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1029
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or (not ("privates" in g.param("cert_limit_counts")))
@@ -1718,25 +1719,25 @@ def q_buy_company(g, v_player):
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1233
+    # at rulespecs/lib/18xx.rules:1242
     if not (g.b_in_round("operating")):
         return "corporations buy privates during their operating turns"
-    # at rulespecs/lib/18xx.rules:1234
+    # at rulespecs/lib/18xx.rules:1243
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         return "not yet in this phase"
 
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1282
     if not (g.b_in_step(v_corporation, "place_token")):
         return "a station token is placed after laying track"
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1283
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the corporation has no station token left"
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1285
     v_cost = r_next_token_cost(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1286
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
 
@@ -1817,68 +1818,68 @@ def q_contribute(g, v_corporation):
 
 def q2_buy_company(g, v_player, v_company):
     """The opening guards of buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1018
+    # at rulespecs/lib/18xx.rules:1027
     if not (r_private_on_sale(g) == v_company):
         return "privates are sold one at a time, in order"
 
 
 def qr_buy_company(g):
     """The opening guards of buy_company that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1016
+    # at rulespecs/lib/18xx.rules:1025
     if not (g.b_in_round("stock")):
         raise IllegalAction(
-            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1016"
+            "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1025"
         )
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1052
+    # at rulespecs/lib/18xx.rules:1061
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
-            at="rulespecs/lib/18xx.rules:1052",
+            at="rulespecs/lib/18xx.rules:1061",
         )
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1113
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
-            at="rulespecs/lib/18xx.rules:1104",
+            at="rulespecs/lib/18xx.rules:1113",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1235
+    # at rulespecs/lib/18xx.rules:1244
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/lib/18xx.rules:1236
+    # at rulespecs/lib/18xx.rules:1245
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1237
+    # at rulespecs/lib/18xx.rules:1246
     if not ((v_seller != v_corporation) and (v_seller != g.name("bank"))):
         return "the private is not for sale"
 
 
 def qr_corporation_buy_company(g):
     """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1233
+    # at rulespecs/lib/18xx.rules:1242
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
-            at="rulespecs/lib/18xx.rules:1233",
+            at="rulespecs/lib/18xx.rules:1242",
         )
 
 
 def qb2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1239
+    # at rulespecs/lib/18xx.rules:1248
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
         return "not enough cash"
 

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
     "rulespecs/1846.rules": "37852052ec27829b",
-    "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+    "rulespecs/lib/18xx.rules": "d3145b2629dc77fc",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "d3145b2629dc77fc",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "d387bf5527f8dc38",
         "rulespecs/1846.rules": "37852052ec27829b",
-        "rulespecs/lib/18xx.rules": "b89b5212423df6ec",
+        "rulespecs/lib/18xx.rules": "d3145b2629dc77fc",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -174,44 +174,44 @@ _TITLE.define(
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1113
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1104",
+            at="rulespecs/lib/18xx.rules:1113",
         )
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1114
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1105",
+            at="rulespecs/lib/18xx.rules:1114",
         )
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1115
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1106",
+            at="rulespecs/lib/18xx.rules:1115",
         )
-    # at rulespecs/lib/18xx.rules:1107
+    # at rulespecs/lib/18xx.rules:1116
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1107",
+            at="rulespecs/lib/18xx.rules:1116",
         )
-    # at rulespecs/lib/18xx.rules:1108
+    # at rulespecs/lib/18xx.rules:1117
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1109
+    # at rulespecs/lib/18xx.rules:1118
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1109",
+            at="rulespecs/lib/18xx.rules:1118",
         )
-    # at rulespecs/lib/18xx.rules:1110
+    # at rulespecs/lib/18xx.rules:1119
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -219,9 +219,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/lib/18xx.rules:1110",
+            at="rulespecs/lib/18xx.rules:1119",
         )
-    # at rulespecs/lib/18xx.rules:1112
+    # at rulespecs/lib/18xx.rules:1121
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -232,22 +232,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1112",
+            at="rulespecs/lib/18xx.rules:1121",
         )
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1123
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1124
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1115"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1124"
         )
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1125
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1126
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1118
+    # at rulespecs/lib/18xx.rules:1127
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1128
     g.b_bought(v_player, v_corporation)
 
 
@@ -369,18 +369,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1379
+    # at rulespecs/lib/18xx.rules:1388
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1380
+    # at rulespecs/lib/18xx.rules:1389
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1381
+    # at rulespecs/lib/18xx.rules:1390
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1381",
+            at="rulespecs/lib/18xx.rules:1390",
         )
-    # at rulespecs/lib/18xx.rules:1382
+    # at rulespecs/lib/18xx.rules:1391
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -388,23 +388,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1382",
+            at="rulespecs/lib/18xx.rules:1391",
         )
-    # at rulespecs/lib/18xx.rules:1384
+    # at rulespecs/lib/18xx.rules:1393
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1384",
+            at="rulespecs/lib/18xx.rules:1393",
         )
-    # at rulespecs/lib/18xx.rules:1385
+    # at rulespecs/lib/18xx.rules:1394
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1385",
+            at="rulespecs/lib/18xx.rules:1394",
         )
-    # at rulespecs/lib/18xx.rules:1386
+    # at rulespecs/lib/18xx.rules:1395
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -415,28 +415,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1386",
+            at="rulespecs/lib/18xx.rules:1395",
         )
-    # at rulespecs/lib/18xx.rules:1388
+    # at rulespecs/lib/18xx.rules:1397
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1389
+    # at rulespecs/lib/18xx.rules:1398
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1390
+    # at rulespecs/lib/18xx.rules:1399
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1391
+    # at rulespecs/lib/18xx.rules:1400
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1432
+    # at rulespecs/lib/18xx.rules:1441
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1432",
+            at="rulespecs/lib/18xx.rules:1441",
         )
-    # at rulespecs/lib/18xx.rules:1434
+    # at rulespecs/lib/18xx.rules:1443
     if not (
         (
             (
@@ -477,9 +477,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1434",
+            at="rulespecs/lib/18xx.rules:1443",
         )
-    # at rulespecs/lib/18xx.rules:1440
+    # at rulespecs/lib/18xx.rules:1449
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -490,9 +490,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1440",
+            at="rulespecs/lib/18xx.rules:1449",
         )
-    # at rulespecs/lib/18xx.rules:1442
+    # at rulespecs/lib/18xx.rules:1451
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -591,6 +591,8 @@ class Game(GameBase):
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
+        "has_ability": r_has_ability,
+        "ability_value": r_ability_value,
         "spend_cubes": r_spend_cubes,
         "discount_used": r_discount_used,
         "action:par": a_par,
