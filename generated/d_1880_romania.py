@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "55058802a7385373",
+    "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "55058802a7385373",
+        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -505,6 +505,7 @@ TABLES = {
         'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('counts_toward_train_limit', False)),
         'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('end_game', False), ('opened_by', False)),
         'market': (('rows', False), ('left_edge', False), ('right_edge', False), ('top_edge', False), ('frozen_in', False), ('par_cells', False), ('kind', False), ('summary', False), ('dividend_paid', False), ('withheld_or_zero', False), ('per_10_percent_sold', False), ('sold_out_at_round_end', False)),
+        'ability': (('effect', False), ('summary', False), ('owner', False), ('when', False), ('decision', False), ('phase', False), ('from_phase', False), ('removed_on', False), ('when_reading', False), ('count', False), ('count_per_operating_round', False), ('hex', False), ('hexes', False), ('city', False), ('slot', False), ('tile', False), ('tiles', False), ('terrain', False), ('discount', False), ('price', False), ('teleport_price', False), ('reachable', False), ('together', False), ('once_per_hex', False), ('joins_hexes', False), ('hexsides', False), ('upgrades_from', False), ('bonus', False), ('bonuses', False), ('bonus_per_stop', False), ('bonus_per_train', False), ('bonus_per_crossing', False), ('bonus_until', False), ('assigned_to', False), ('extra_token', False), ('window', False), ('lasting', False), ('paid_when', False), ('assigned_on_sale', False), ('removed_on_close', False), ('ends', False), ('closes_private', False), ('grants', False), ('president_of', False), ('corporation', False), ('corporations', False), ('percent', False), ('serves', False), ('border_type', False), ('building_until', False), ('refund', False), ('multiplier', False), ('excluded_city', False), ('zones', False), ('holding_cap', False), ('income', False), ('trains', False), ('stackable', False), ('step', False), ('discount_per_use', False), ('source', False), ('target', False), ('company_amount', False), ('player_amount', False), ('share', False), ('shares_at_par', False), ('max', False), ('extra_action', False), ('border_hexes', False), ('crossing', False), ('symbols', False), ('use', False), ('counts_as_first_founding', False)),
     },
 }
 
@@ -528,15 +529,15 @@ RULES = _LIBRARY.rules(
         'at action buy_train': 'rulespecs/1880-romania.rules:2037',
         'at action choose': 'rulespecs/1880-romania.rules:1828',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1850',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1434',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1308',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1562',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1443',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1317',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1571',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1928',
         'at action par': 'rulespecs/1880-romania.rules:1785',
         'at action pass': 'rulespecs/1880-romania.rules:1741',
         'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2140',
         'at action place_token': 'rulespecs/1880-romania.rules:1955',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1302',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1311',
         'at action sell_shares': 'rulespecs/1880-romania.rules:2002',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
@@ -1020,7 +1021,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
     """Found a company: buy its president's certificate, of 20, 30 or 40%, and put its marker on an empty row of its par price; or found the TR with P8's (VI.5, VI.6)"""
     # at rulespecs/1880-romania.rules:1787
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
-        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        ((g.b_holder_of(v_x) == v_player) and r_has_ability(g, v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania.rules:1788
@@ -1470,46 +1471,46 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1312
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1303",
+            at="rulespecs/lib/18xx.rules:1312",
         )
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1313
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1314
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1318
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1309",
+            at="rulespecs/lib/18xx.rules:1318",
         )
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1319
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1310"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1319"
         )
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1320
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1321
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1313
+    # at rulespecs/lib/18xx.rules:1322
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1314
+    # at rulespecs/lib/18xx.rules:1323
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1315
+    # at rulespecs/lib/18xx.rules:1324
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1316
+    # at rulespecs/lib/18xx.rules:1325
     g.b_end_step(v_corporation)
 
 
@@ -1529,12 +1530,12 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1347
+    # at rulespecs/lib/18xx.rules:1356
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1347
+        # at rulespecs/lib/18xx.rules:1356
         r_market_move(g, v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1347
+        # at rulespecs/lib/18xx.rules:1356
         r_market_move(g, v_corporation, "left")
 
 
@@ -1710,18 +1711,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1407
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1408
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1409
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1400",
+            at="rulespecs/lib/18xx.rules:1409",
         )
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1410
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1729,23 +1730,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1410",
         )
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1412
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1403",
+            at="rulespecs/lib/18xx.rules:1412",
         )
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1413
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1404",
+            at="rulespecs/lib/18xx.rules:1413",
         )
-    # at rulespecs/lib/18xx.rules:1405
+    # at rulespecs/lib/18xx.rules:1414
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1754,108 +1755,108 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1405"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1414"
         )
-    # at rulespecs/lib/18xx.rules:1407
+    # at rulespecs/lib/18xx.rules:1416
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1417
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1418
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1410
+    # at rulespecs/lib/18xx.rules:1419
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1421
+    # at rulespecs/lib/18xx.rules:1430
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1421",
+            at="rulespecs/lib/18xx.rules:1430",
         )
-    # at rulespecs/lib/18xx.rules:1422
+    # at rulespecs/lib/18xx.rules:1431
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1422",
+            at="rulespecs/lib/18xx.rules:1431",
         )
-    # at rulespecs/lib/18xx.rules:1423
+    # at rulespecs/lib/18xx.rules:1432
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1424
+    # at rulespecs/lib/18xx.rules:1433
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1424",
+            at="rulespecs/lib/18xx.rules:1433",
         )
-    # at rulespecs/lib/18xx.rules:1425
+    # at rulespecs/lib/18xx.rules:1434
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1425",
+            at="rulespecs/lib/18xx.rules:1434",
         )
-    # at rulespecs/lib/18xx.rules:1426
+    # at rulespecs/lib/18xx.rules:1435
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1426",
+            at="rulespecs/lib/18xx.rules:1435",
         )
-    # at rulespecs/lib/18xx.rules:1427
+    # at rulespecs/lib/18xx.rules:1436
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1427",
+            at="rulespecs/lib/18xx.rules:1436",
         )
-    # at rulespecs/lib/18xx.rules:1428
+    # at rulespecs/lib/18xx.rules:1437
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1429
+    # at rulespecs/lib/18xx.rules:1438
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1430
+    # at rulespecs/lib/18xx.rules:1439
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1431
+    # at rulespecs/lib/18xx.rules:1440
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1435
+    # at rulespecs/lib/18xx.rules:1444
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1435",
+            at="rulespecs/lib/18xx.rules:1444",
         )
-    # at rulespecs/lib/18xx.rules:1436
+    # at rulespecs/lib/18xx.rules:1445
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1436",
+            at="rulespecs/lib/18xx.rules:1445",
         )
-    # at rulespecs/lib/18xx.rules:1437
+    # at rulespecs/lib/18xx.rules:1446
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1438
+    # at rulespecs/lib/18xx.rules:1447
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1439
+        # at rulespecs/lib/18xx.rules:1448
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1460
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1451",
+            at="rulespecs/lib/18xx.rules:1460",
         )
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1462
     if not (
         (
             (
@@ -1896,9 +1897,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1453",
+            at="rulespecs/lib/18xx.rules:1462",
         )
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1468
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1909,9 +1910,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1459",
+            at="rulespecs/lib/18xx.rules:1468",
         )
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1470
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2015,7 +2016,7 @@ def a_choose(g, v_corporation, v_choice):
 def a_close_for_cash(g, v_company, v_target):
     """Close a private for cash: Ł20 to its owner, or Ł40 to a company he directs (II.3.1)"""
     # at rulespecs/1880-romania.rules:1852
-    if not (g.b_has_ability(v_company, "close_for_cash")):
+    if not (r_has_ability(g, v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
@@ -2037,7 +2038,7 @@ def a_close_for_cash(g, v_company, v_target):
     if v_target == v_holder:
         # at rulespecs/1880-romania.rules:1857
         g.transfer(
-            g.b_ability_value(v_company, "close_for_cash", "player_amount"),
+            r_ability_value(g, v_company, "close_for_cash", "player_amount"),
             g.name("bank"),
             v_holder,
         )
@@ -2058,7 +2059,7 @@ def a_close_for_cash(g, v_company, v_target):
             )
         # at rulespecs/1880-romania.rules:1863
         g.transfer(
-            g.b_ability_value(v_company, "close_for_cash", "company_amount"),
+            r_ability_value(g, v_company, "close_for_cash", "company_amount"),
             g.name("bank"),
             v_target,
         )
@@ -2074,7 +2075,7 @@ def a_assign(g, v_company, v_target):
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania.rules:1869"
         )
     # at rulespecs/1880-romania.rules:1870
-    if not (g.b_has_ability(v_company, "harbour_token")):
+    if not (r_has_ability(g, v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",
@@ -2318,7 +2319,7 @@ def q_choose(g, v_corporation):
 def q_close_for_cash(g, v_company):
     """The opening guards of close_for_cash that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1852
-    if not (g.b_has_ability(v_company, "close_for_cash")):
+    if not (r_has_ability(g, v_company, "close_for_cash")):
         return "only the Banater Montanbahn may be closed for cash"
     # at rulespecs/1880-romania.rules:1853
     if not (not g.b_closed(v_company)):
@@ -2336,7 +2337,7 @@ def q_assign(g, v_company):
     if not (not g.b_closed(v_company)):
         return "the private is closed"
     # at rulespecs/1880-romania.rules:1870
-    if not (g.b_has_ability(v_company, "harbour_token")):
+    if not (r_has_ability(g, v_company, "harbour_token")):
         return "only the D.B.S.R. has a harbour token"
     # at rulespecs/1880-romania.rules:1871
     if not (not g.b_in_round("auction")):
@@ -2362,7 +2363,7 @@ def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
     # at rulespecs/1880-romania.rules:1787
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
-        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        ((g.b_holder_of(v_x) == v_player) and r_has_ability(g, v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania.rules:1788
@@ -2383,7 +2384,7 @@ def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/1880-romania.rules:1787
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
-        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        ((g.b_holder_of(v_x) == v_player) and r_has_ability(g, v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania.rules:1804
@@ -2415,7 +2416,7 @@ def qb3_par(g, v_player, v_corporation, v_price):
     """The opening guards of par that read more than its entity and corporation, price, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/1880-romania.rules:1787
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
-        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        ((g.b_holder_of(v_x) == v_player) and r_has_ability(g, v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania.rules:1804
@@ -2506,10 +2507,19 @@ def q2_buy_train(g, v_corporation, v_train):
         return "a company may own only one rebuilt 2-train"
 
 
+def qs_buy_train(g, v_corporation):
+    """The opening guards of buy_train that read only its entity, and nothing of it that changes during play (the listing static probe)"""
+    # at rulespecs/1880-romania.rules:2039
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction(
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2039"
+        )
+
+
 def qs_close_for_cash(g, v_company):
     """The opening guards of close_for_cash that read only its entity, and nothing of it that changes during play (the listing static probe)"""
     # at rulespecs/1880-romania.rules:1852
-    if not (g.b_has_ability(v_company, "close_for_cash")):
+    if not (r_has_ability(g, v_company, "close_for_cash")):
         raise IllegalAction(
             "only the Banater Montanbahn may be closed for cash",
             rule="II.3.1",
@@ -2520,7 +2530,7 @@ def qs_close_for_cash(g, v_company):
 def qs_assign(g, v_company):
     """The opening guards of assign that read only its entity, and nothing of it that changes during play (the listing static probe)"""
     # at rulespecs/1880-romania.rules:1870
-    if not (g.b_has_ability(v_company, "harbour_token")):
+    if not (r_has_ability(g, v_company, "harbour_token")):
         raise IllegalAction(
             "only the D.B.S.R. has a harbour token",
             rule="II.3.1",

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "51408698b6459f4a",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "55058802a7385373",
+    "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "55058802a7385373",
+        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -341,6 +341,7 @@ TABLES = {
         'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('count_note', False)),
         'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('on_train_note', False)),
         'market': (('rows', False), ('left_edge', False), ('right_edge', False), ('top_edge', False), ('frozen_in', False), ('par_cells', False), ('kind', False), ('summary', False), ('move_left', False), ('move_right', False), ('move_right_twice', False), ('move_right_thrice', False), ('pool_sale_drop', False), ('sell_movement', False)),
+        'ability': (('effect', False), ('summary', False), ('owner', False), ('when', False), ('decision', False), ('phase', False), ('from_phase', False), ('removed_on', False), ('when_reading', False), ('count', False), ('count_per_operating_round', False), ('hex', False), ('hexes', False), ('city', False), ('slot', False), ('tile', False), ('tiles', False), ('terrain', False), ('discount', False), ('price', False), ('teleport_price', False), ('reachable', False), ('together', False), ('once_per_hex', False), ('joins_hexes', False), ('hexsides', False), ('upgrades_from', False), ('bonus', False), ('bonuses', False), ('bonus_per_stop', False), ('bonus_per_train', False), ('bonus_per_crossing', False), ('bonus_until', False), ('assigned_to', False), ('extra_token', False), ('window', False), ('lasting', False), ('paid_when', False), ('assigned_on_sale', False), ('removed_on_close', False), ('ends', False), ('closes_private', False), ('grants', False), ('president_of', False), ('corporation', False), ('corporations', False), ('percent', False), ('serves', False), ('border_type', False), ('building_until', False), ('refund', False), ('multiplier', False), ('excluded_city', False), ('zones', False), ('holding_cap', False), ('income', False), ('trains', False), ('stackable', False), ('step', False), ('discount_per_use', False), ('source', False), ('target', False), ('company_amount', False), ('player_amount', False), ('share', False), ('shares_at_par', False), ('max', False), ('extra_action', False), ('bonus_per_port', False), ('corporation_reading', False), ('connect_reading', False), ('cost_reading', False), ('reservation_ends', False), ('limit_reading', False), ('triple_jump_below_165', False), ('removed_with_president', False), ('city_reading', False), ('use_reading', False), ('may_upgrade_just_laid', False), ('train_reading', False), ('reading_note', False), ('paid_reading', False), ('excluded_city_reading', False), ('reservation_reading', False), ('engine_note', False), ('after_removal_reading', False), ('dividends_to', False), ('on_close', False), ('can_be_president', False)),
     },
 }
 
@@ -360,22 +361,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1122',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1131',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:842',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:855',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:877',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:912',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1434',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1308',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1562',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1443',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1317',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1571',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1302',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1311',
         'at action select_president': 'rulespecs/18-grand-junction.rules:740',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1168',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1177',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:797',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:770',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -717,7 +718,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1114
+    # at rulespecs/lib/18xx.rules:1123
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -755,23 +756,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1178
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1179
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1170",
+            at="rulespecs/lib/18xx.rules:1179",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1180
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1180",
         )
-    # at rulespecs/lib/18xx.rules:1172
+    # at rulespecs/lib/18xx.rules:1181
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -779,9 +780,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1172",
+            at="rulespecs/lib/18xx.rules:1181",
         )
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1183
     if not (
         (
             (
@@ -810,39 +811,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1174",
+            at="rulespecs/lib/18xx.rules:1183",
         )
-    # at rulespecs/lib/18xx.rules:1179
+    # at rulespecs/lib/18xx.rules:1188
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1180
+    # at rulespecs/lib/18xx.rules:1189
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1180",
+            at="rulespecs/lib/18xx.rules:1189",
         )
-    # at rulespecs/lib/18xx.rules:1182
+    # at rulespecs/lib/18xx.rules:1191
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1182",
+            at="rulespecs/lib/18xx.rules:1191",
         )
-    # at rulespecs/lib/18xx.rules:1184
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1185
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1187
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1188
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1189
-        g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1191
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1192
-    g.b_note_sold(v_player, v_corporation)
     # at rulespecs/lib/18xx.rules:1193
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:1194
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:1196
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:1197
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:1198
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1200
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
+    # at rulespecs/lib/18xx.rules:1201
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:1202
     g.state_set(
         "sold_this_round",
         (
@@ -851,9 +852,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1203
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1195
+    # at rulespecs/lib/18xx.rules:1204
     g.b_check_president(v_corporation)
 
 
@@ -1510,7 +1511,7 @@ def r_marker_assigned_by_player(g, v_company):
     # at rulespecs/1846.rules:1497
     return (
         (not g.b_closed(v_company)) and g.among("players", g.b_holder_of(v_company))
-    ) and g.b_has_ability(v_company, "port_marker_player")
+    ) and r_has_ability(g, v_company, "port_marker_player")
 
 
 def r_offered(g, v_player, v_corporation):
@@ -1895,17 +1896,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1649
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1641
+        # at rulespecs/lib/18xx.rules:1650
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1642
+            # at rulespecs/lib/18xx.rules:1651
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1644
+        # at rulespecs/lib/18xx.rules:1653
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1645
+            # at rulespecs/lib/18xx.rules:1654
             r_market_move(g, v_c, "down")
 
 

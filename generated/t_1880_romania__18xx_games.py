@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "55058802a7385373",
+    "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "55058802a7385373",
+        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-        "rulespecs/lib/18xx.rules": "55058802a7385373",
+        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -337,7 +337,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
     """Found a company: its par price and its row on the round track; the certificate's size and the building rights follow as the founder's choices (VI.5, VI.6)"""
     # at rulespecs/1880-romania-18xx-games.rules:70
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
-        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        ((g.b_holder_of(v_x) == v_player) and r_has_ability(g, v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania-18xx-games.rules:71
@@ -414,7 +414,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
         # at rulespecs/1880-romania-18xx-games.rules:88
         for v_x in g.name("privates"):
             # at rulespecs/1880-romania-18xx-games.rules:89
-            if (g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"):
+            if (g.b_holder_of(v_x) == v_player) and r_has_ability(g, v_x, "tr_presidency"):
                 # at rulespecs/1880-romania-18xx-games.rules:90
                 r_close_private(g, v_x)
     # at rulespecs/1880-romania-18xx-games.rules:95
@@ -580,7 +580,7 @@ def a_assign(g, v_company, v_target):
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:448"
         )
     # at rulespecs/1880-romania-18xx-games.rules:449
-    if g.b_has_ability(v_company, "harbour_token"):
+    if r_has_ability(g, v_company, "harbour_token"):
         # at rulespecs/1880-romania-18xx-games.rules:450
         if not (r_in_owners_operating_turn(g, v_company)):
             raise IllegalAction(
@@ -590,7 +590,7 @@ def a_assign(g, v_company, v_target):
             )
         # at rulespecs/1880-romania-18xx-games.rules:452
         g.b_place_marker(v_company, v_target)
-    elif g.b_has_ability(v_company, "tender"):
+    elif r_has_ability(g, v_company, "tender"):
         # at rulespecs/1880-romania-18xx-games.rules:454
         if not (r_in_owners_operating_turn(g, v_company)):
             raise IllegalAction(
@@ -621,7 +621,7 @@ def a_assign(g, v_company, v_target):
         g.set_attr(v_corp, "tender", True)
     else:
         # at rulespecs/1880-romania-18xx-games.rules:464
-        if not (g.b_has_ability(v_company, "train_exchange")):
+        if not (r_has_ability(g, v_company, "train_exchange")):
             raise IllegalAction(
                 "this private assigns nothing",
                 rule="II.3.1",
@@ -936,7 +936,7 @@ def r_step_held(g, v_corporation, v_step):
                     )
                     and any(
                         (
-                            (g.b_has_ability(v_x, "permit_exchange") and (not g.b_closed(v_x)))
+                            (r_has_ability(g, v_x, "permit_exchange") and (not g.b_closed(v_x)))
                             and (g.b_holder_of(v_x) == r_director(g, v_corporation))
                         )
                         for v_x in g.name("privates")
@@ -1053,12 +1053,12 @@ def a_choose_ability(g, v_company, v_choice):
             at="rulespecs/1880-romania-18xx-games.rules:363",
         )
     # at rulespecs/1880-romania-18xx-games.rules:364
-    if g.b_has_ability(v_company, "close_for_cash"):
+    if r_has_ability(g, v_company, "close_for_cash"):
         # at rulespecs/1880-romania-18xx-games.rules:365
         if v_choice == "player":
             # at rulespecs/1880-romania-18xx-games.rules:366
             g.transfer(
-                g.b_ability_value(v_company, "close_for_cash", "player_amount"),
+                r_ability_value(g, v_company, "close_for_cash", "player_amount"),
                 g.name("bank"),
                 g.b_holder_of(v_company),
             )
@@ -1077,7 +1077,7 @@ def a_choose_ability(g, v_company, v_choice):
                 )
             # at rulespecs/1880-romania-18xx-games.rules:372
             g.transfer(
-                g.b_ability_value(v_company, "close_for_cash", "company_amount"),
+                r_ability_value(g, v_company, "close_for_cash", "company_amount"),
                 g.name("bank"),
                 v_target,
             )
@@ -1085,7 +1085,7 @@ def a_choose_ability(g, v_company, v_choice):
         r_close_private(g, v_company)
     else:
         # at rulespecs/1880-romania-18xx-games.rules:376
-        if not (g.b_has_ability(v_company, "permit_exchange")):
+        if not (r_has_ability(g, v_company, "permit_exchange")):
             raise IllegalAction(
                 "this private has no ability to choose",
                 rule="II.3.1",
@@ -1227,7 +1227,7 @@ def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:70
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
-        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        ((g.b_holder_of(v_x) == v_player) and r_has_ability(g, v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania-18xx-games.rules:71
@@ -1248,7 +1248,7 @@ def q3_par(g, v_player, v_corporation, v_price):
     """The opening guards of par that read only its entity and corporation, price (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:70
     v_granted = (v_corporation == g.entity("corporation", "TR")) and any(
-        ((g.b_holder_of(v_x) == v_player) and g.b_has_ability(v_x, "tr_presidency"))
+        ((g.b_holder_of(v_x) == v_player) and r_has_ability(g, v_x, "tr_presidency"))
         for v_x in g.name("privates")
     )
     # at rulespecs/1880-romania-18xx-games.rules:77
@@ -1291,11 +1291,11 @@ def t_communist_privates(g, *_rest):
     # at rulespecs/1880-romania-18xx-games.rules:429
     for v_x in g.name("privates"):
         # at rulespecs/1880-romania-18xx-games.rules:430
-        if (not g.b_closed(v_x)) and g.b_has_ability(v_x, "tender"):
+        if (not g.b_closed(v_x)) and r_has_ability(g, v_x, "tender"):
             # at rulespecs/1880-romania-18xx-games.rules:431
             r_close_private(g, v_x)
         # at rulespecs/1880-romania-18xx-games.rules:433
-        if ((not g.b_closed(v_x)) and g.b_has_ability(v_x, "train_exchange")) and g.among(
+        if ((not g.b_closed(v_x)) and r_has_ability(g, v_x, "train_exchange")) and g.among(
             "players", g.b_holder_of(v_x)
         ):
             # at rulespecs/1880-romania-18xx-games.rules:434
@@ -1433,6 +1433,8 @@ class Game(GameBase):
         "reduce_debt": r_reduce_debt,
         "leave_game": r_leave_game,
         "players_in_game": r_players_in_game,
+        "has_ability": r_has_ability,
+        "ability_value": r_ability_value,
         "spend_cubes": r_spend_cubes,
         "discount_used": r_discount_used,
         "bank_price": r_bank_price,
@@ -1538,6 +1540,9 @@ class Game(GameBase):
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
         "place_token": qb_place_token,
+    }
+    STATIC_PROBES = {
+        "buy_train": qs_buy_train,
     }
     ROUND_PROBES = {
         "buy_shares": qr_buy_shares,

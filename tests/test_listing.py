@@ -515,7 +515,8 @@ def test_a_private_and_a_player_of_the_same_id_are_told_apart_by_entity_type():
 
 def test_a_static_probe_refuses_an_entity_once_a_game():
     """1880 Romania's close_for_cash opens with `require has_ability(company, "close_for_cash")`
-    (II.3.1: only the Banater Montanbahn), a guard that reads nothing that changes during play: its
+    (II.3.1: only the Banater Montanbahn; the library's function over the private's `abilities`, its data), a
+    guard that reads nothing that changes during play: its
     static probe (`qs_close_for_cash`) is asked once a game for each private, and a private without the
     ability has no candidate listed, generated or probed again; the one with it is left to its probe.
     The listing is the oracle's."""
@@ -526,7 +527,7 @@ def test_a_static_probe_refuses_an_entity_once_a_game():
     for _ in range(40):
         g.process(g.random_legal_action(rng))
     assert "close_for_cash" in g.STATIC_PROBES and "close_for_cash" in g.PROBES
-    able = [p for p in g.privates if g.b_has_ability(p, "close_for_cash")]
+    able = [p for p in g.privates if g.call("has_ability", p, "close_for_cash")]
     assert len(able) == 1 and len(g.privates) > 1
     asked = []
     real = g.STATIC_PROBES["close_for_cash"]

@@ -93,7 +93,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: none): one primitive, check_token, whose third argument waives the route (the map keeps which hex such a token
 #: waits for)
 #: 109 with bank_price a library function over the declared uses (declared_uses) and power_value
-RECORDED = 109
+#: 108 with has_ability a library function over a component's abilities, `X.abilities` (its `ability` clauses as
+#: records: key and fields, the title's data, read by the engine's GameBase.ability_records and the model's
+#: AbilityBuiltins.ability_records alike); 107 with ability_value one too, a record's field read by its name
+#: (`a[field]`)
+RECORDED = 107
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -109,7 +113,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "sellable", "round_track_row_free", "take_round_track_row",
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
-         "market_move"]
+         "market_move", "has_ability", "ability_value"]
 
 
 @functools.cache
@@ -539,3 +543,40 @@ def test_a_market_move_is_the_librarys_over_move_price(rulespecs_loaded):
         assert solver.check() == z3.sat
         same = z3.And(ctx.state[f"row:{c.id}"] == pre[f"row:{c.id}"], ctx.state[f"col:{c.id}"] == pre[f"col:{c.id}"])
         assert solver.check(z3.Not(same) if not moves else same) == z3.unsat, declared
+
+
+def test_a_components_abilities_are_its_data_in_the_engine_and_the_model(rulespecs_loaded):
+    """`X.abilities`: the component's `ability` clauses as records (its key, every parameter the kind `ability`
+    declares, none where unset, and any other field it gives), in the engine and the model alike; the library's
+    has_ability reads them (a builtin with a z3 twin before). A player has none."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    g = game_class("1880 Romania")(players=["Ann", "Bob", "Cy"], seed=1)
+    p1 = g.entity("private", "P1")
+    (record,) = g.attr(p1, "abilities")
+    assert record["key"] == "close_for_cash" and record["player_amount"] == 20 and record["hexes"] is None
+    assert g.attr(g.players[0], "abilities") == []
+    assert [g.call("has_ability", x, "close_for_cash") for x in g.privates].count(True) == 1
+    assert g.call("ability_value", p1, "close_for_cash", "company_amount") == 40
+
+    model = Model(rulespecs_loaded.program.titles["1880 Romania"])
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    x = z3.Const("x", model.sort)
+    ctx.locals["x"] = x
+    has = tr.call("has_ability", [x, "close_for_cash"], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, has)
+    assert solver.check() == z3.sat
+    solver.add(x != model.z(model.entity("private", "P1")))
+    assert solver.check() == z3.unsat  # only P1 has it, as in the engine
+    # ability_value: P1's amounts, the only company that gives them (any other refused)
+    amount = tr.call("ability_value", [x, "close_for_cash", "company_amount"], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    assert solver.check() == z3.sat
+    assert solver.check(z3.Or(amount != 40, x != model.z(model.entity("private", "P1")))) == z3.unsat

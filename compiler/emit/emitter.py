@@ -213,8 +213,8 @@ def _paren(expr) -> str:
     return f"({text})" if isinstance(expr, (s.Binary, s.Cond)) else text
 
 
-#: the kinds of card whose records the DSL's collections give (`train_cards`, `phases`: `GameBase.CARDS`)
-CARD_KINDS = ("train", "phase", "market")
+#: the kinds of card whose records the DSL's collections give (`train_cards`, `phases`, `X.abilities`: `GameBase.CARDS`)
+CARD_KINDS = ("train", "phase", "market", "ability")
 
 #: the engine class's data tables an engine names from its title's shared module where it has them
 #: as most of the title's engines do (`TitleModule.tables`, `Library.table`)
@@ -829,23 +829,51 @@ class Compiler:
             return None
         return prefix, tainted, lets
 
-    #: builtins whose answer is a function of their arguments' fixed data (a component's abilities never
-    #: change during play): a guard made of them, the entity and literals answers the same in every state
-    STATIC = frozenset({"has_ability"})
+    #: the fields of an entity that are its fixed data, never changed during play (`X.abilities`: its abilities)
+    FIXED_FIELDS = frozenset({"abilities"})
+    #: the quantifiers a static expression may hold (over a list of fixed data)
+    STATIC_QUANTIFIERS = frozenset({"any", "all", "count"})
 
-    def _static(self, e, entity: str) -> bool:
-        """Whether expression `e` reads nothing that changes during play: the entity (`entity`) only as an
-        argument of a builtin of `STATIC`, literals, `not`, `and`, `or`, `==` and `!=`."""
+    def _static(self, e, entity: str, names: dict[str, str] | None = None, depth: int = 0) -> bool:
+        """Whether expression `e` reads nothing that changes during play: literals, `not`, `and`, `or`, `==` and
+        `!=`; the entity (`entity`) only for a field of its fixed data (`FIXED_FIELDS`, 1880 Romania's
+        `any(a in company.abilities: a.key == "close_for_cash")`), a quantifier of `STATIC_QUANTIFIERS` over
+        such a list, whose element's fields are data too; and a call of a function of the title whose arguments
+        are the entity or literals and whose body is static so (the library's `has_ability(company, "key")`).
+        `names`: what each local name is (`entity`, `record`: an element of fixed data, `literal`)."""
+        names = {entity: "entity"} if names is None else names
         if isinstance(e, (s.Str, s.Int, s.Bool, s.NoneLit)):
             return True
+        if isinstance(e, s.Name):
+            return names.get(e.name) in ("record", "literal")
         if isinstance(e, s.Unary):
-            return e.op == "not" and self._static(e.operand, entity)
+            return e.op == "not" and self._static(e.operand, entity, names, depth)
         if isinstance(e, s.Binary):
-            return e.op in ("and", "or", "==", "!=") and self._static(e.left, entity) and self._static(e.right, entity)
-        if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.STATIC \
-                and e.func.name not in self.routines and e.func.name not in self.states and not e.kwargs:
-            return all((isinstance(a, s.Name) and a.name == entity) or isinstance(a, (s.Str, s.Int, s.Bool))
-                       for a in e.args)
+            return e.op in ("and", "or", "==", "!=") and self._static(e.left, entity, names, depth) \
+                and self._static(e.right, entity, names, depth)
+        if isinstance(e, s.Member) and isinstance(e.obj, s.Name):
+            what = names.get(e.obj.name)
+            return what == "record" or (what == "entity" and e.name in self.FIXED_FIELDS)
+        if isinstance(e, s.Quantifier) and e.kind in self.STATIC_QUANTIFIERS and isinstance(e.domain, s.Member) \
+                and isinstance(e.domain.obj, s.Name) and names.get(e.domain.obj.name) == "entity" \
+                and e.domain.name in self.FIXED_FIELDS:
+            return self._static(e.body, entity, {**names, e.var: "record"}, depth)
+        if isinstance(e, s.Call) and isinstance(e.func, s.Name) and not e.kwargs and depth < 8:
+            clause = self.routines.get(e.func.name)
+            if clause is None or clause.kind != "function" or e.func.name in self.states:
+                return False
+            decl: s.Routine = clause.decl  # type: ignore[assignment]
+            if decl.result is None or len(e.args) != len(decl.params):
+                return False
+            inner: dict[str, str] = {}
+            for param, arg in zip(decl.params, e.args):
+                if isinstance(arg, s.Name) and names.get(arg.name) == "entity":
+                    inner[param.name] = "entity"
+                elif isinstance(arg, (s.Str, s.Int, s.Bool)):
+                    inner[param.name] = "literal"
+                else:
+                    return False
+            return self._static(decl.result, entity, inner, depth + 1)
         return False
 
     def static_probe(self, clause: Clause) -> str | None:

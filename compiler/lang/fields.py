@@ -19,8 +19,9 @@ from compiler.lang.ir import Title
 from compiler.lang.schema import Schema, did_you_mean, listing, nearest
 from compiler.runtime.vocabulary import CORP_DATA_FIELDS, CORP_STATE, PRIVATE_STATE_FIELDS, TOKEN_COUNTS
 
-#: what every component's data holds besides its kind's properties
-COMMON_FIELDS = ("key", "title")
+#: what every component's data holds besides its kind's properties (and `abilities`: its `ability` clauses as records,
+#: none where it has none, `GameBase.ability_records`)
+COMMON_FIELDS = ("key", "title", "abilities")
 #: what the runtime keeps of a corporation or minor besides its data (`GameBase.corp`'s state and
 #: `DslSupport.attr`'s own answers, named in `compiler.runtime.vocabulary`)
 RUNTIME_FIELDS = (*CORP_STATE, *CORP_DATA_FIELDS, *TOKEN_COUNTS)

@@ -707,28 +707,3 @@ class Abilities:
         holder = self.owner[company.id]
         return any(str(a.get("owner", "corporation")) == holder.kind
                    for a in self._abilities(company, "stays_open"))
-
-    def b_has_ability(self, company: Entity, ability: str) -> bool:
-        """has_ability(X, "key"): whether X (a private or a corporation) has an ability of that key. A function
-        of the component's fixed data (its abilities never change in play): kept for each entity and key, as
-        a listing asks it of a private in every state (1880 Romania's `assign` probe)."""
-        known = self.__dict__.get("_has_ability_answers")
-        if known is None:
-            known = self.__dict__["_has_ability_answers"] = {}
-        key = (company.kind, company.id, ability) if company.__class__ is Entity and ability.__class__ is str else None
-        found = known.get(key) if key is not None else None
-        if found is None:
-            found = any(a.get("kind") == "ability" and a.get("key") == str(ability)
-                        for a in company.get("children") or ())
-            if key is not None:
-                known[key] = found
-        return found
-
-    def b_ability_value(self, company: Entity, ability: str, field: str):
-        """ability_value(X, "key", "field"): a field of X's ability of that key, in its own unit (money in
-        currency units); RuleGap if the ability or the field is not given."""
-        for a in company.get("children") or ():
-            if a.get("kind") == "ability" and a.get("key") == str(ability) and a.get(str(field)) is not None:
-                return self._value(a[str(field)], f"{company} {ability} {field}")
-        raise RuleGap(f"{company} ability {ability}.{field}", "the rulespec does not give it")
-

@@ -29,6 +29,23 @@ _COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bond
 _TOKEN_COUNTS = frozenset(TOKEN_COUNTS)
 
 
+class _Record(dict):
+    """A record of the title's data (`DslSupport.ability_records`): its fields as a dict, one it does not give none;
+    reading one the rulespec leaves a gap stops play (RuleGap), as the engine's other reads of the data do."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def __getitem__(self, name: Any) -> Any:
+        value = dict.get(self, name)  # (a field the record does not give: none)
+        if value.__class__ is Gap:
+            raise RuleGap(f"{self.what} {name}", value.reason, value.at)
+        return value
+
+
 #: no answer kept (`DslSupport.fixed_call`)
 _NONE = object()
 
@@ -277,6 +294,38 @@ class DslSupport:
                 records.append(record)
         return list(records)
 
+    def ability_records(self, entity: Entity) -> list[dict[str, Any]]:
+        """`X.abilities` in the DSL: the abilities of `entity` (its `ability` clauses) as records, in the rulespec's
+        order, each its `key`, every parameter the kind `ability` declares (none where the ability does not set it;
+        one that may name several, as a list: `CARDS`) and any other field it gives; none for an entity without
+        (a player). A value a table of player counts is read at this game's; reading a gap stops play (RuleGap).
+        Made once for each entity: the title's data does not change in play."""
+        made = self.__dict__.get("_ability_records")
+        if made is None:
+            made = self.__dict__["_ability_records"] = {}
+        records = made.get((entity.kind, entity.id))
+        if records is None:
+            fields = self.CARDS.get("ability", ())
+            records = made[(entity.kind, entity.id)] = []
+            for child in entity.data.get("children") or ():
+                if child.get("kind") != "ability":
+                    continue
+                record = _Record(what=f"{entity} ability {child.get('key')}")
+                for field_name, several in fields:
+                    record[field_name] = None
+                for field_name, value in child.items():
+                    if field_name in ("kind", "children"):
+                        continue
+                    if isinstance(value, Table):
+                        value = self._value(value, f"{entity} ability {child.get('key')} {field_name}")
+                    record[field_name] = value
+                for field_name, several in fields:
+                    value = dict.get(record, field_name)
+                    if several and not isinstance(value, Gap):
+                        record[field_name] = [] if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
+                records.append(record)
+        return records
+
     def among(self, name: str, value: Any) -> bool:
         """`value in NAME` for one of the game's collections of entities (`players`, `corporations`,
         `privates`, `minors`, `bonds`): what `value in self.name(NAME)` answers, by a set of the collection
@@ -413,8 +462,8 @@ class DslSupport:
         """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:
         its certificates in the order of its layout, the president's first; a company's `token_prices`:
         its charter's printed station prices, its `tokens` data, and `charter_tokens` how many)."""
-        if obj.__class__ is dict:
-            return obj[name]  # (a record, a phase's or a train card's: what the last branch below answers)
+        if obj.__class__ is dict or obj.__class__ is _Record:
+            return obj[name]  # (a record, a phase's, a train card's or an ability's: what the last branch below answers)
         if isinstance(obj, Entity):
             if name == "certificates" and obj.kind == "corporation":
                 return list(self.certs_of[obj.id])
@@ -432,6 +481,8 @@ class DslSupport:
                     return len(self._value(obj.data.get("tokens"), f"corporation {obj} tokens"))
             value = obj.data.get(name)
             if value is None:
+                if name == "abilities":
+                    return self.ability_records(obj)
                 raise RuleGap(f"{obj.kind} {obj.id}.{name}", "the rulespec does not give it")
             if isinstance(value, (Gap, Table)):  # (a plain value is what it is: `resolve_value`)
                 value = self._value(value, f"{obj.kind} {obj.id}.{name}")

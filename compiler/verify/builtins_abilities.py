@@ -26,6 +26,26 @@ from compiler.verify.terms import (
 )
 
 
+class _DataRecord(dict):
+    """A record of the title's data (`AbilityBuiltins.ability_records`): a field it does not give is none (as the
+    engine's); reading one the rulespec leaves a gap is the gap (GapError), as the engine's read of it stops play."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def __contains__(self, name: Any) -> bool:
+        return True
+
+    def __getitem__(self, name: Any) -> Any:
+        value = dict.get(self, name)
+        if isinstance(value, GapValue):
+            raise GapError(f"{self.what} {name}", value.reason)
+        return value
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class AbilityBuiltins:
     """The values the model leaves to the engine (oracles), the privates' abilities and the
     title's ability cards."""
@@ -45,48 +65,33 @@ class AbilityBuiltins:
         """As GameBase.b_tile_color: the map is outside the model."""
         return Opaque("the colour of a hex's tile")
 
-    def ability_of(self, ent: Ent, key: str) -> dict | None:
-        for a in self.m.data.get(ent, {}).get("children") or ():
-            if a.get("kind") == "ability" and a.get("key") == key:
-                return a
-        return None
-
-    def b_has_ability(self, ctx: Ctx, company: Any, ability: Any) -> Any:
-        """As GameBase.b_has_ability: from the component's data."""
-        m = self.m
-        key = str(ability)
-        e = self.ent(company)
-        out: list[Any] = []
-        for x in m.privates + m.corporations:
-            has = self.ability_of(x, key) is not None
-            ctx.shared.reads.add(x.kind, f"{x.id}.ability.{key}", has)
-            if has:
-                out.append(self.tr.ent_is(e, x))
-        return OR(*out)
-
-    def b_ability_value(self, ctx: Ctx, company: Any, ability: Any, field_: Any) -> Any:
-        """As GameBase.b_ability_value: a field of the component's ability (a
-        refusal where the company has no such ability: the runtime's RuleGap)."""
-        m = self.m
-        e = self.ent(company)
-        values: list[tuple[Any, Any]] = []
-        for x in m.privates + m.corporations:
-            a = self.ability_of(x, str(ability))
-            value = None if a is None else a.get(str(field_))
-            ctx.shared.reads.add(x.kind, f"{x.id}.ability.{ability}.{field_}", value)
-            if value is None:
+    def ability_records(self, ctx: Ctx, ent: Ent) -> SymList:
+        """As GameBase.ability_records (`X.abilities`): the abilities of `ent` as records, in the rulespec's
+        order, each its `key`, every parameter the kind `ability` declares (none where unset; one that may name
+        several, as a list: `Title.card_fields`) and any other field it gives; none for an entity without. The
+        title's data: every record is in the list whatever the state."""
+        fields = self.tr.title.card_fields("ability")
+        records = []
+        for child in (self.m.data.get(ent) or {}).get("children") or ():
+            if child.get("kind") != "ability":
                 continue
-            if not isinstance(value, int):
-                raise Unsupported(f"ability value {value!r}")
-            values.append((self.tr.ent_is(e, x), value))
-        if not values:
-            raise GapError(f"ability {ability}.{field_}", "the rulespec does not give it")
-        ctx.require(OR(*[c for c, _ in values]))
-        out: Any = values[-1][1]
-        for cond, value in reversed(values[:-1]):
-            out = IF(cond, value, out)
-        return out
-
+            record = _DataRecord(f"{ent.kind} {ent.id} ability {child.get('key')}")
+            for name, _ in fields:
+                record[name] = None
+            for name, value in child.items():
+                if name not in ("kind", "children"):
+                    record[name] = value
+            for name, several in fields:
+                value = dict.get(record, name)
+                if several and not isinstance(value, GapValue):
+                    record[name] = [] if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
+            ctx.shared.reads.add(ent.kind, f"{ent.id}.abilities.{child.get('key')}", sorted(record.items()))
+            for name, value in record.items():
+                if name != "key" and value is not None and not isinstance(value, GapValue):
+                    record[name] = self.tr.lift(value)
+            records.append(record)
+        ctx.shared.reads.add(ent.kind, f"{ent.id}.abilities", len(records))
+        return SymList([(r, True) for r in records])
 
     # -- ability cards (the title's `ability_cards`, e.g. 18 Grand Junction's Company Presidents).
     #    The card each corporation holds is state (`card:C`); the cubes left on it the library's state

@@ -740,6 +740,8 @@ class Translator:
     def ent_attr(self, ent: Ent, name: str, ctx: Ctx) -> Any:
         m = self.model
         st = ctx.state
+        if name == "abilities":  # (as GameBase.ability_records: the component's data)
+            return self.builtins.ability_records(ctx, ent)
         if ent.kind == "corporation":
             if name == "certificates":
                 # as GameBase.attr: its certificates in the order of its layout, the president's first
@@ -779,6 +781,8 @@ class Translator:
         return self.lift(value)
 
     def index(self, coll: Any, i: Any, ctx: Ctx) -> Any:
+        if isinstance(coll, Choice):  # (one of several records: `filter(...)[0][field]`)
+            return self._of_choice(coll, lambda v: self.index(v, i, ctx))
         if isinstance(coll, AnyAmounts):
             v = ctx.fresh(f"{coll.oracle}:{':'.join(coll.key)}")
             ctx.shared.oracles.append((coll.oracle, coll.key, v))
@@ -807,6 +811,7 @@ class Translator:
                 alts.append((value, AND(cond, self.eq(before, i) if is_z3(before) or is_z3(i) else before == i)))
             if all(truth(c) is False for _, c in alts):
                 raise DeadPath(ctx.path, f"element {i} of a list that cannot have one")
+            alts = [(v, c) for v, c in alts if truth(c) is not False]  # (one that cannot be it is no fallback)
             if all(isinstance(v, (Sel, Item)) for v, _ in alts):
                 out: list[tuple[Item, Any]] = []
                 for v, c in alts:
