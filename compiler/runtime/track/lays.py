@@ -390,7 +390,8 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
                 for rotation in _keeps_track(board, old.tile, old.rotation, tile, name):
                     # judged anew (a verdict `Board.judged` keeps may have walked the whole board), and kept
                     # there for the trial of the lay in the same state
-                    verdict = _judge_anew(board, company, h, name, rotation, colors, seen)
+                    # (`_judge_placed`: the tests of `_judge_anew` before it passed, by the choice of `tiles`)
+                    verdict = _judge_placed(board, company, h, name, rotation, tile, seen)
                     _keep_verdict(board, (version, company, h, name, rotation, colors, True, frozenset(),
                                           frozenset(), None), verdict)
                     if isinstance(verdict, Lay):
@@ -611,14 +612,12 @@ def _judge_anew(
         return f"{h} is not on the map"
     if not isinstance(rotation, int) or not 0 <= rotation <= 5:
         return f"rotation must be 0-5, not {rotation!r}"
-    mh = board.hexes[h]
     old = board.placed[h]
     if old.tile.color in OFF_MAP_COLORS:
         return f"{h} is an off-board area; no tile may be laid there"
     tile = board.tiles.get(name)
     if tile is None:
         return f"there is no tile #{name}"
-    label = f"#{name} at rotation {rotation}"
     special_lay = name in special and special_from is not None and old.tile.color == special_from
     if special_lay:
         colors = colors | {tile.color}
@@ -636,6 +635,18 @@ def _judge_anew(
         return Refusal(f"#{name} cannot replace {what} on {h} (it may become #{', #'.join(targets)})", chart)
     if board.available(name) == 0:
         return Refusal(f"no #{name} tile is left in the supply", ("table", "tile_counts"))
+    return _judge_placed(board, company, h, name, rotation, tile, seen, reachable=reachable, crossable=crossable,
+                         special_lay=special_lay)
+
+
+def _judge_placed(board: Board, company: str, h: str, name: str, rotation: int, tile: Tile, seen: Reach, *,
+                  reachable: bool = True, crossable: frozenset[str] = frozenset(), special_lay: bool = False) -> Lay | str:
+    """`_judge_anew`'s verdict once the hex, the rotation, the tile's colour, the upgrade chart and the supply
+    have allowed `tile` (named `name`) on `h` (its label, the reservation, the old track and stations kept,
+    the sides its new track runs to, the cost and the reach to judge): what `_iter_lays` asks of each
+    rotation of a tile it lists, having chosen the tiles by those tests (`_targets_of`, the supply)."""
+    mh = board.hexes[h]
+    old = board.placed[h]
     first = old.tile.color == "white"
     if not first and old.copy is not None:
         # a hex's printed label stays with it under unlabelled tiles (Denver's
@@ -646,6 +657,7 @@ def _judge_anew(
             return f"#{name} ({tile.label or 'no label'}) cannot replace a tile labelled {held or 'nothing'} on {h}"
     if first and mh.reserved_for and mh.reserved_for != company:
         return Refusal(f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there", ("hex", h))
+    label = f"#{name} at rotation {rotation}"
     mapping = node_map(old.tile, old.rotation, tile, rotation, merge=board.merges(old.tile, tile))
     if mapping is None and (special_lay or name in (board.upgrades or {}).get(old.tile.name, ())):
         mapping = node_map(old.tile, old.rotation, tile, rotation, strict_kinds=False)
