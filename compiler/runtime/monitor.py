@@ -109,7 +109,9 @@ class Monitor:
         seen = self._seen
         stamp = getattr(owner, "stamp", None)
         same_lists = seen is not None and len(seen[0]) == len(lists) and all(map(operator.is_, seen[0], lists))
-        if same_lists and ((stamp is not None and seen[4] == stamp) or seen[1] == tuple(map(owner.get, seen[2]))):
+        holders = None  # (the holder of every certificate now, where asked below)
+        if same_lists and ((stamp is not None and seen[4] == stamp)
+                           or seen[1] == (holders := tuple(map(owner.get, seen[2])))):
             # no certificate changed hands (the owners written to nowhere since, `Owners.stamp`, or the same
             # holders): the figures worked out from the same holders, which passed
             pooled, tallies, owning = seen[3]
@@ -118,7 +120,9 @@ class Monitor:
             pooled, tallies, owning = self._holdings(game, action)
             # the certificates' ids, the same while each corporation's list is (`_seen`'s)
             ids = seen[2] if same_lists else tuple([c.id for certs in lists for c in certs])
-            self._seen = seen = [lists, tuple(map(owner.get, ids)), ids, (pooled, tallies, owning), stamp]
+            if holders is None:
+                holders = tuple(map(owner.get, ids))
+            self._seen = seen = [lists, holders, ids, (pooled, tallies, owning), stamp]
         sanctioned = game.g["sanctioned"]
         limit = game.param("cert_limit")
         cap = game.param("holding_cap")

@@ -70,6 +70,8 @@ class Reach:
 
 #: what a hex the company does not reach holds of its reach
 _NONE_IN: frozenset[int] = frozenset()
+#: no border types, no special tiles: `_judge`'s defaults, in the keys of the verdicts a listing keeps
+_NONE: frozenset = frozenset()
 
 
 def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, set[int]]:
@@ -381,8 +383,8 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
                 of_tile = by_tile.get(tile_key)
                 if of_tile is not None:
                     for lay in of_tile:
-                        _keep_verdict(board, (version, company, h, name, lay.rotation, colors, True, frozenset(),
-                                              frozenset(), None), lay)
+                        _keep_verdict(board, (version, company, h, name, lay.rotation, colors, True, _NONE,
+                                              _NONE, None), lay)
                     found += of_tile
                     continue
                 tile_walks = _TRIAL_WALKS[0]
@@ -392,8 +394,7 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
                     # there for the trial of the lay in the same state
                     # (`_judge_placed`: the tests of `_judge_anew` before it passed, by the choice of `tiles`)
                     verdict = _judge_placed(board, company, h, name, rotation, tile, seen)
-                    _keep_verdict(board, (version, company, h, name, rotation, colors, True, frozenset(),
-                                          frozenset(), None), verdict)
+                    _keep_verdict(board, (version, company, h, name, rotation, colors, True, _NONE, _NONE, None), verdict)
                     if isinstance(verdict, Lay):
                         of_tile.append(verdict)
                 found += of_tile
@@ -412,8 +413,7 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
             # kept in `Board.judged` as well, for the trial of a listed lay in the same state
             version = board.version
             for lay in lays:
-                _keep_verdict(board, (version, company, h, lay.tile, lay.rotation, colors, True, frozenset(),
-                                      frozenset(), None), lay)
+                _keep_verdict(board, (version, company, h, lay.tile, lay.rotation, colors, True, _NONE, _NONE, None), lay)
         for lay in lays:
             if cash is None or lay.cost <= cash:
                 yield lay
@@ -452,8 +452,8 @@ def _hex_state(board: Board, h: str, seen: "Reach") -> tuple:
     placed, tokens, reserved, borders, paid = board.placed, board.tokens, board.reserved, board.borders, board.paid_borders
     dead_end = board.rules.dead_end_colors
     old = placed[h]
-    stations = tuple((tuple(tokens.get((h, i), ())), tuple(reserved.get((h, i), ())))
-                     for i in range(len(old.tile.nodes)))
+    stations = tuple([(tuple(tokens.get((h, i), ())), tuple(reserved.get((h, i), ())))
+                      for i in range(len(old.tile.nodes))])
     entries = seen.entries
     sides = []
     for f, nb in enumerate(board.nbr[h]):
@@ -691,8 +691,9 @@ def _judge_placed(board: Board, company: str, h: str, name: str, rotation: int, 
                 board.rules.border_cost_on_connection and opposite(f) not in board.layout_at(nb).exits):
             cost += border.cost
             paid.append(board._border_key(h, f))
-    if reachable and not _connects(board, company, h, tile, rotation, mapping, seen,
-                                   any_path=board.rules.reached_upgrades and not first) and not (
+    # the tests of the tiles and of what the company reaches first, the walk of the new track (`_connects`,
+    # which may walk the whole board) last: any one lets the lay be
+    if reachable and not (
         board.rules.city_value_lays and _raises_a_city(old.tile, tile, mapping)
     ) and not (
         board.rules.same_track_upgrades
@@ -702,7 +703,8 @@ def _judge_placed(board: Board, company: str, h: str, name: str, rotation: int, 
     ) and not (
         board.rules.any_exit_reach
         and (bool(seen.entries_in(h) & new_lay.exits) or bool(seen.nodes_in(h)))
-    ):
+    ) and not _connects(board, company, h, tile, rotation, mapping, seen,
+                        any_path=board.rules.reached_upgrades and not first):
         return f"{label} adds no new track that {company} can reach from its tokens"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
                tuple(sorted(new_exits)), tuple(crossed))
