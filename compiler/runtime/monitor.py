@@ -41,10 +41,13 @@ class Monitor:
 
     @staticmethod
     def _money(game) -> int:
-        held = sum(v for k, v in game.cash.items() if k is not BANK)
+        # everyone's cash but the bank's: all of it summed less the bank's (one pass in C, as asked after
+        # every action; the bank is one key, `BANK`, the only entity equal to it)
+        cash = game.cash
+        held = sum(cash.values())
         if game.unlimited_bank:
-            return held - (game.flow["paid"] - game.flow["received"])
-        return held + game.cash[BANK]
+            return held - cash.get(BANK, 0) - (game.flow["paid"] - game.flow["received"])
+        return held
 
     def _tally(self, game, corp) -> tuple[int, tuple, dict, dict, object]:
         """(the percentages of `corp`'s certificates summed, and the `_tallies` entry of its holders now)."""
@@ -102,19 +105,24 @@ class Monitor:
         # answers holder by holder, and `b_certificates` counts), kept for a corporation whose
         # certificates stay where they were
         certs_of, owner = game.certs_of, game.owner
-        lists = tuple(certs_of[corp.id] for corp in game.corporations)
+        lists = tuple([certs_of[corp.id] for corp in game.corporations])
         seen = self._seen
         stamp = getattr(owner, "stamp", None)
-        if seen is not None and len(seen[0]) == len(lists) and all(map(operator.is_, seen[0], lists)) \
-                and ((stamp is not None and seen[4] == stamp) or seen[1] == tuple(map(owner.get, seen[2]))):
+        same_lists = seen is not None and len(seen[0]) == len(lists) and all(map(operator.is_, seen[0], lists))
+        holders = None  # (the holder of every certificate now, where asked below)
+        if same_lists and ((stamp is not None and seen[4] == stamp)
+                           or seen[1] == (holders := tuple(map(owner.get, seen[2])))):
             # no certificate changed hands (the owners written to nowhere since, `Owners.stamp`, or the same
             # holders): the figures worked out from the same holders, which passed
             pooled, tallies, owning = seen[3]
             seen[4] = stamp
         else:
             pooled, tallies, owning = self._holdings(game, action)
-            ids = tuple(c.id for certs in lists for c in certs)
-            self._seen = seen = [lists, tuple(map(owner.get, ids)), ids, (pooled, tallies, owning), stamp]
+            # the certificates' ids, the same while each corporation's list is (`_seen`'s)
+            ids = seen[2] if same_lists else tuple([c.id for certs in lists for c in certs])
+            if holders is None:
+                holders = tuple(map(owner.get, ids))
+            self._seen = seen = [lists, holders, ids, (pooled, tallies, owning), stamp]
         sanctioned = game.g["sanctioned"]
         limit = game.param("cert_limit")
         cap = game.param("holding_cap")

@@ -70,6 +70,8 @@ class Reach:
 
 #: what a hex the company does not reach holds of its reach
 _NONE_IN: frozenset[int] = frozenset()
+#: no border types, no special tiles: `_judge`'s defaults, in the keys of the verdicts a listing keeps
+_NONE: frozenset = frozenset()
 
 
 def _group(pairs: Iterable[tuple[str, int]]) -> dict[str, set[int]]:
@@ -381,8 +383,8 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
                 of_tile = by_tile.get(tile_key)
                 if of_tile is not None:
                     for lay in of_tile:
-                        _keep_verdict(board, (version, company, h, name, lay.rotation, colors, True, frozenset(),
-                                              frozenset(), None), lay)
+                        _keep_verdict(board, (version, company, h, name, lay.rotation, colors, True, _NONE,
+                                              _NONE, None), lay)
                     found += of_tile
                     continue
                 tile_walks = _TRIAL_WALKS[0]
@@ -390,9 +392,9 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
                 for rotation in _keeps_track(board, old.tile, old.rotation, tile, name):
                     # judged anew (a verdict `Board.judged` keeps may have walked the whole board), and kept
                     # there for the trial of the lay in the same state
-                    verdict = _judge_anew(board, company, h, name, rotation, colors, seen)
-                    _keep_verdict(board, (version, company, h, name, rotation, colors, True, frozenset(),
-                                          frozenset(), None), verdict)
+                    # (`_judge_placed`: the tests of `_judge_anew` before it passed, by the choice of `tiles`)
+                    verdict = _judge_placed(board, company, h, name, rotation, tile, seen)
+                    _keep_verdict(board, (version, company, h, name, rotation, colors, True, _NONE, _NONE, None), verdict)
                     if isinstance(verdict, Lay):
                         of_tile.append(verdict)
                 found += of_tile
@@ -411,8 +413,7 @@ def _iter_lays(board: Board, company: str, colors: frozenset[str], seen: "Reach"
             # kept in `Board.judged` as well, for the trial of a listed lay in the same state
             version = board.version
             for lay in lays:
-                _keep_verdict(board, (version, company, h, lay.tile, lay.rotation, colors, True, frozenset(),
-                                      frozenset(), None), lay)
+                _keep_verdict(board, (version, company, h, lay.tile, lay.rotation, colors, True, _NONE, _NONE, None), lay)
         for lay in lays:
             if cash is None or lay.cost <= cash:
                 yield lay
@@ -451,8 +452,8 @@ def _hex_state(board: Board, h: str, seen: "Reach") -> tuple:
     placed, tokens, reserved, borders, paid = board.placed, board.tokens, board.reserved, board.borders, board.paid_borders
     dead_end = board.rules.dead_end_colors
     old = placed[h]
-    stations = tuple((tuple(tokens.get((h, i), ())), tuple(reserved.get((h, i), ())))
-                     for i in range(len(old.tile.nodes)))
+    stations = tuple([(tuple(tokens.get((h, i), ())), tuple(reserved.get((h, i), ())))
+                      for i in range(len(old.tile.nodes))])
     entries = seen.entries
     sides = []
     for f, nb in enumerate(board.nbr[h]):
@@ -611,14 +612,12 @@ def _judge_anew(
         return f"{h} is not on the map"
     if not isinstance(rotation, int) or not 0 <= rotation <= 5:
         return f"rotation must be 0-5, not {rotation!r}"
-    mh = board.hexes[h]
     old = board.placed[h]
     if old.tile.color in OFF_MAP_COLORS:
         return f"{h} is an off-board area; no tile may be laid there"
     tile = board.tiles.get(name)
     if tile is None:
         return f"there is no tile #{name}"
-    label = f"#{name} at rotation {rotation}"
     special_lay = name in special and special_from is not None and old.tile.color == special_from
     if special_lay:
         colors = colors | {tile.color}
@@ -636,6 +635,18 @@ def _judge_anew(
         return Refusal(f"#{name} cannot replace {what} on {h} (it may become #{', #'.join(targets)})", chart)
     if board.available(name) == 0:
         return Refusal(f"no #{name} tile is left in the supply", ("table", "tile_counts"))
+    return _judge_placed(board, company, h, name, rotation, tile, seen, reachable=reachable, crossable=crossable,
+                         special_lay=special_lay)
+
+
+def _judge_placed(board: Board, company: str, h: str, name: str, rotation: int, tile: Tile, seen: Reach, *,
+                  reachable: bool = True, crossable: frozenset[str] = frozenset(), special_lay: bool = False) -> Lay | str:
+    """`_judge_anew`'s verdict once the hex, the rotation, the tile's colour, the upgrade chart and the supply
+    have allowed `tile` (named `name`) on `h` (its label, the reservation, the old track and stations kept,
+    the sides its new track runs to, the cost and the reach to judge): what `_iter_lays` asks of each
+    rotation of a tile it lists, having chosen the tiles by those tests (`_targets_of`, the supply)."""
+    mh = board.hexes[h]
+    old = board.placed[h]
     first = old.tile.color == "white"
     if not first and old.copy is not None:
         # a hex's printed label stays with it under unlabelled tiles (Denver's
@@ -646,6 +657,7 @@ def _judge_anew(
             return f"#{name} ({tile.label or 'no label'}) cannot replace a tile labelled {held or 'nothing'} on {h}"
     if first and mh.reserved_for and mh.reserved_for != company:
         return Refusal(f"{h} is reserved for {mh.reserved_for}; only it may lay the first tile there", ("hex", h))
+    label = f"#{name} at rotation {rotation}"
     mapping = node_map(old.tile, old.rotation, tile, rotation, merge=board.merges(old.tile, tile))
     if mapping is None and (special_lay or name in (board.upgrades or {}).get(old.tile.name, ())):
         mapping = node_map(old.tile, old.rotation, tile, rotation, strict_kinds=False)
@@ -679,8 +691,9 @@ def _judge_anew(
                 board.rules.border_cost_on_connection and opposite(f) not in board.layout_at(nb).exits):
             cost += border.cost
             paid.append(board._border_key(h, f))
-    if reachable and not _connects(board, company, h, tile, rotation, mapping, seen,
-                                   any_path=board.rules.reached_upgrades and not first) and not (
+    # the tests of the tiles and of what the company reaches first, the walk of the new track (`_connects`,
+    # which may walk the whole board) last: any one lets the lay be
+    if reachable and not (
         board.rules.city_value_lays and _raises_a_city(old.tile, tile, mapping)
     ) and not (
         board.rules.same_track_upgrades
@@ -690,7 +703,8 @@ def _judge_anew(
     ) and not (
         board.rules.any_exit_reach
         and (bool(seen.entries_in(h) & new_lay.exits) or bool(seen.nodes_in(h)))
-    ):
+    ) and not _connects(board, company, h, tile, rotation, mapping, seen,
+                        any_path=board.rules.reached_upgrades and not first):
         return f"{label} adds no new track that {company} can reach from its tokens"
     return Lay(h, name, rotation, cost, not first, old.tile.name, mapping, tuple(paid),
                tuple(sorted(new_exits)), tuple(crossed))
