@@ -1445,7 +1445,7 @@ def a_collect_bond(g, v_corporation, v_to_company):
     if not (r_len(g, r_bonds_of(g, v_corporation)) > 0):
         raise IllegalAction("the company has no bond", rule="§11.10", at="rulespecs/1800.rules:749")
     # at rulespecs/1800.rules:750
-    v_bond = r_bonds_of(g, v_corporation)[0]
+    v_bond = g.item(r_bonds_of(g, v_corporation), 0)
     # at rulespecs/1800.rules:751
     if not (g.among("players", g.b_holder_of(v_bond))):
         raise IllegalAction(
@@ -1761,7 +1761,7 @@ def q_collect_bond(g, v_corporation):
     if not (r_len(g, r_bonds_of(g, v_corporation)) > 0):
         return "the company has no bond"
     # at rulespecs/1800.rules:750
-    v_bond = r_bonds_of(g, v_corporation)[0]
+    v_bond = g.item(r_bonds_of(g, v_corporation), 0)
     # at rulespecs/1800.rules:751
     if not (g.among("players", g.b_holder_of(v_bond))):
         return "nobody has bought the bond"
@@ -1913,7 +1913,7 @@ def qr_buy_bond(g):
 def q2_collect_bond(g, v_corporation, v_to_company):
     """The opening guards of collect_bond that read only its entity and to_company (the listing probe)"""
     # at rulespecs/1800.rules:750
-    v_bond = r_bonds_of(g, v_corporation)[0]
+    v_bond = g.item(r_bonds_of(g, v_corporation), 0)
     # at rulespecs/1800.rules:753
     if not ((v_to_company >= 0) and (v_to_company <= g.attr(v_bond, "dividend"))):
         return "the dividend is split, not added to"

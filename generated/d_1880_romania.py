@@ -1998,9 +1998,10 @@ def a_choose(g, v_corporation, v_choice):
         # at rulespecs/1880-romania.rules:1841
         if not (
             r_len(g, v_choice)
-            == g.param("building_rights_count")[
-                g.attr(r_president_certificate(g, v_corporation), "percent")
-            ]
+            == g.item(
+                g.param("building_rights_count"),
+                g.attr(r_president_certificate(g, v_corporation), "percent"),
+            )
         ):
             raise IllegalAction(
                 "a 20%, 30% or 40% president's certificate gives building rights for three, two or one phases",

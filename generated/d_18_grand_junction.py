@@ -1145,7 +1145,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             at="rulespecs/18-grand-junction.rules:918",
         )
     # at rulespecs/18-grand-junction.rules:919
-    v_target = g.attr(v_shares[0], "corporation")
+    v_target = g.attr(g.item(v_shares, 0), "corporation")
     # at rulespecs/18-grand-junction.rules:920
     if v_target == v_corporation:
         # at rulespecs/18-grand-junction.rules:921
@@ -1331,7 +1331,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             at="rulespecs/18-grand-junction.rules:881",
         )
     # at rulespecs/18-grand-junction.rules:882
-    v_target = g.attr(v_shares[0], "corporation")
+    v_target = g.attr(g.item(v_shares, 0), "corporation")
     # at rulespecs/18-grand-junction.rules:883
     if v_target == v_corporation:
         # at rulespecs/18-grand-junction.rules:884

@@ -1287,18 +1287,18 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2160"
         )
     # at rulespecs/18co.rules:2161
-    if not (g.attr(v_shares[0], "corporation") == v_corporation):
+    if not (g.attr(g.item(v_shares, 0), "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§4.2.2",
             at="rulespecs/18co.rules:2161",
         )
     # at rulespecs/18co.rules:2162
-    v_seller = g.b_holder_of(v_shares[0])
+    v_seller = g.b_holder_of(g.item(v_shares, 0))
     # at rulespecs/18co.rules:2163
     if g.among("corporations", v_seller) and (v_seller != v_corporation):
         # at rulespecs/18co.rules:2164
-        v_cert = v_shares[0]
+        v_cert = g.item(v_shares, 0)
         # at rulespecs/18co.rules:2165
         if not (g.attr(v_cert, "corporation") == v_corporation):
             raise IllegalAction(
@@ -1359,7 +1359,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
                 at="rulespecs/18co.rules:2179",
             )
         # at rulespecs/18co.rules:2181
-        v_cert = v_shares[0]
+        v_cert = g.item(v_shares, 0)
         # at rulespecs/18co.rules:2182
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
@@ -2300,7 +2300,7 @@ def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     if not (r_len(g, v_shares) == 1):
         raise IllegalAction("one certificate at a time", rule="§8.2", at="rulespecs/18co.rules:522")
     # at rulespecs/18co.rules:523
-    v_cert = v_shares[0]
+    v_cert = g.item(v_shares, 0)
     # at rulespecs/18co.rules:524
     if not (g.attr(v_cert, "corporation") == v_corporation):
         raise IllegalAction(
@@ -2461,7 +2461,7 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2392")
     # at rulespecs/18co.rules:2393
-    v_target = g.attr(v_shares[0], "corporation")
+    v_target = g.attr(g.item(v_shares, 0), "corporation")
     # at rulespecs/18co.rules:2394
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
@@ -2574,7 +2574,7 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
             at="rulespecs/18co.rules:2434",
         )
     # at rulespecs/18co.rules:2435
-    v_cert = v_shares[0]
+    v_cert = g.item(v_shares, 0)
     # at rulespecs/18co.rules:2436
     v_target = g.attr(v_cert, "corporation")
     # at rulespecs/18co.rules:2437

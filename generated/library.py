@@ -1160,7 +1160,7 @@ def r_operated(g, v_corporation):
 def r_president_certificate(g, v_corporation):
     """president_certificate(C): C's president's certificate (the first of its certificates) (library '18xx' function president_certificate)"""
     # at rulespecs/lib/18xx.rules:689
-    return g.attr(v_corporation, "certificates")[0]
+    return g.item(g.attr(v_corporation, "certificates"), 0)
 
 
 def r_president(g, v_corporation):
@@ -1208,7 +1208,8 @@ def r_phase_group(g):
     _once_phases = None
     return (
         g.attr(
-            (_once_phases if _once_phases is not None else (_once_phases := g.name("phases")))[
+            g.item(
+                (_once_phases if _once_phases is not None else (_once_phases := g.name("phases"))),
                 (
                     (
                         _once_phase_number
@@ -1216,13 +1217,18 @@ def r_phase_group(g):
                         else (_once_phase_number := g.name("phase_number"))
                     )
                     - 1
-                )
-            ],
+                ),
+            ),
             "group",
         )
         if (
             g.attr(
-                (_once_phases if _once_phases is not None else (_once_phases := g.name("phases")))[
+                g.item(
+                    (
+                        _once_phases
+                        if _once_phases is not None
+                        else (_once_phases := g.name("phases"))
+                    ),
                     (
                         (
                             _once_phase_number
@@ -1230,14 +1236,15 @@ def r_phase_group(g):
                             else (_once_phase_number := g.name("phase_number"))
                         )
                         - 1
-                    )
-                ],
+                    ),
+                ),
                 "group",
             )
             != None
         )
         else g.attr(
-            (_once_phases if _once_phases is not None else (_once_phases := g.name("phases")))[
+            g.item(
+                (_once_phases if _once_phases is not None else (_once_phases := g.name("phases"))),
                 (
                     (
                         _once_phase_number
@@ -1245,8 +1252,8 @@ def r_phase_group(g):
                         else (_once_phase_number := g.name("phase_number"))
                     )
                     - 1
-                )
-            ],
+                ),
+            ),
             "key",
         )
     )
@@ -1262,11 +1269,12 @@ def r_prices_frozen(g):
             (g.attr(v_m, "frozen_in") != None)
             and (
                 g.attr(
-                    (
-                        _once_phases
-                        if _once_phases is not None
-                        else (_once_phases := g.name("phases"))
-                    )[
+                    g.item(
+                        (
+                            _once_phases
+                            if _once_phases is not None
+                            else (_once_phases := g.name("phases"))
+                        ),
                         (
                             (
                                 _once_phase_number
@@ -1274,8 +1282,8 @@ def r_prices_frozen(g):
                                 else (_once_phase_number := g.name("phase_number"))
                             )
                             - 1
-                        )
-                    ],
+                        ),
+                    ),
                     "key",
                 )
                 in g.attr(v_m, "frozen_in")
@@ -1402,7 +1410,7 @@ def r_len(g, v_xs):
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
     # at rulespecs/lib/18xx.rules:744
-    return v_xs[0] if (sum(1 for v_x in v_xs if True) > 0) else None
+    return g.item(v_xs, 0) if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
@@ -1461,7 +1469,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
     # at rulespecs/lib/18xx.rules:766
     return (
-        g.attr(v_train, "discount")[g.attr(v_exchange, "name")]
+        g.item(g.attr(v_train, "discount"), g.attr(v_exchange, "name"))
         if (
             (g.attr(v_train, "discount") != None)
             and (g.attr(v_exchange, "name") in g.attr(v_train, "discount"))
@@ -1922,11 +1930,17 @@ def r_has_ability(g, v_company, v_ability):
 def r_ability_value(g, v_company, v_ability, v_field):
     """ability_value(X, \"key\", \"field\"): the field of X's ability of that key (its first that gives it), in its own unit (money in currency units); refused where X has none (library '18xx' function ability_value)"""
     # at rulespecs/lib/18xx.rules:1009
-    return [
-        v_a
-        for v_a in g.attr(v_company, "abilities")
-        if ((g.attr(v_a, "key") == v_ability) and (v_a[v_field] != None))
-    ][0][v_field]
+    return g.item(
+        g.item(
+            [
+                v_a
+                for v_a in g.attr(v_company, "abilities")
+                if ((g.attr(v_a, "key") == v_ability) and (g.item(v_a, v_field) != None))
+            ],
+            0,
+        ),
+        v_field,
+    )
 
 
 def r_spend_cubes(g, v_corporation, v_n):
@@ -2123,7 +2137,7 @@ def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
     # at rulespecs/lib/18xx.rules:1292
     return (
-        g.attr(v_corporation, "token_prices")[v_place]
+        g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
         else 0
     )

@@ -402,7 +402,7 @@ def a_company_buy_shares(g, v_company, v_shares):
             at="rulespecs/1800-three-player.rules:217",
         )
     # at rulespecs/1800-three-player.rules:218
-    v_cert = v_shares[0]
+    v_cert = g.item(v_shares, 0)
     # at rulespecs/1800-three-player.rules:219
     if not (g.b_holder_of(v_cert) == g.name("pool")):
         raise IllegalAction(

@@ -726,7 +726,7 @@ def a_player_choose(g, v_player, v_choice):
                 # at rulespecs/1880-romania-18xx-games.rules:120
                 if g.attr(r_president_certificate(g, v_c), "percent") == v_size:
                     # at rulespecs/1880-romania-18xx-games.rules:121
-                    if not (v_choice in g.param("building_rights_choices")[v_size]):
+                    if not (v_choice in g.item(g.param("building_rights_choices"), v_size)):
                         raise IllegalAction(
                             "the building rights are three, two or one consecutive phases (ABC or BCD, AB, BC or CD, one of A to D)",
                             rule="VII.3.2",

@@ -543,9 +543,10 @@ def r_amira_founds(g, v_corporation, v_price, v_slot, v_order):
 def r_row_price(g, v_row):
     """The par price of round-track row r: its group's (the track's rows, top to bottom, in groups of rows_per_par_price, one group per price of par_groups) (VI.6, XI.3)"""
     # at rulespecs/1880-romania-variants.rules:207
-    return g.component_attr("round_track", "main", "par_groups")[
-        (v_row // g.component_attr("round_track", "main", "rows_per_par_price"))
-    ]
+    return g.item(
+        g.component_attr("round_track", "main", "par_groups"),
+        (v_row // g.component_attr("round_track", "main", "rows_per_par_price")),
+    )
 
 
 def r_row_slot(g, v_row):

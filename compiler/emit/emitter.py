@@ -379,7 +379,7 @@ class Compiler:
                 return f"g.component_attr({kind!r}, g.param({named!r}), {e.name!r})"
             return f"g.attr({self.expr(e.obj, scope)}, {e.name!r})"
         if isinstance(e, s.Index):
-            return f"{self.expr(e.obj, scope)}[{self.expr(e.index, scope)}]"
+            return f"g.item({self.expr(e.obj, scope)}, {self.expr(e.index, scope)})"
         if isinstance(e, s.Call):
             args = [self.expr(a, scope) for a in e.args]
             args += [f"{_ident(k)}={self.expr(v, scope)}" for k, v in e.kwargs]

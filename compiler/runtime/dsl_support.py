@@ -408,6 +408,20 @@ class DslSupport:
                 states, tuple(f"state:{name}" for name, resets in states.items() if moment in resets))
         return kept[1]
 
+    @staticmethod
+    def item(coll: Any, key: Any) -> Any:
+        """`xs[i]` and `record[field]` in a rule: the element, or a refusal where there is none (a position
+        before the start or past the end of the list), as the model requires the position within the list
+        (`Translator.index`): never a Python error out of the engine, nor a negative position read from the end."""
+        if coll.__class__ is list or coll.__class__ is tuple:
+            if key.__class__ is int and 0 <= key < len(coll):
+                return coll[key]
+            raise IllegalAction(f"there is no element {key} in a list of {len(coll)}")
+        try:
+            return coll[key]
+        except (IndexError, KeyError, TypeError):
+            raise IllegalAction(f"there is no element {key!r} in {coll!r}") from None
+
     # -- declared list states (`state NAME: list[...] max N`): a tuple in `g`, its elements in order, each
     # flat: an entity part as its kind and id, another part as it is (`("corporation", "B&O", "discard_train")`)
 
