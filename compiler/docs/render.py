@@ -390,7 +390,8 @@ class Cards:
         decl = clause.decl
         # the title's name beside the heading: a search for "certificate limit 1800" finds 1800's rule
         # by its heading (the search ranks headings far above text); the contents list shows the rule alone
-        label = clause_heading_text(clause).replace('"', "&quot;")
+        # (a backtick would open inline code across the attribute list's brace, and the anchor be lost)
+        label = clause_heading_text(clause).replace('"', "&quot;").replace("`", "&#96;")
         out = [f"{'#' * level} {clause_heading(clause)} <small class=\"rulec-book\">{esc(self.book.name)}</small> "
                f"{{#{entry.anchor} data-toc-label=\"{label}\"}}\n"]
         out.append(self.meta_line(entry, page) + "\n")
