@@ -354,7 +354,7 @@ def _literal_shape(expr) -> str | None:
 def _written_values(decl) -> list[Diagnostic]:
     """E038 for what a written literal certainly cannot be: the domain of `all`/`any`/`sum`/`count`/
     `filter`/`greatest`/`least` (`sum(x in 5: x)`: a TypeError in play), an operand of arithmetic that is a
-    string, true or false or none (`price + "x"`), an operand of `not`/`and`/`or` that is a number, money,
+    string added to what is not one (`price + "x"`), an operand of `not`/`and`/`or` that is a number, money,
     a percentage, a string or none (the engine took its truth), what a `move` moves (`move 5 from ...`),
     and a `do` of no call (`do 5`: nothing is done)."""
     out: list[Diagnostic] = []
@@ -364,10 +364,13 @@ def _written_values(decl) -> list[Diagnostic]:
                 "E038", f"`{node.kind}({node.var} in ...)` goes over {what}, not a collection",
                 node.domain.span or node.span,
                 help="it goes over a list, a set or a map: players, corporations, trains(corporation), ..."))
-        elif isinstance(node, s.Binary) and node.op in ("+", "-", "*", "/", "mod"):
-            for side in (node.left, node.right):
-                what = _literal_shape(side)
-                if what in ("a string", "true or false", "none"):
+        elif isinstance(node, s.Binary) and node.op == "+":
+            # (arithmetic on none, true or false, and a string's `-`, `*`, `/` are the typecheck's, exprtypes;
+            # a string's own `+` of another is the engine's Python's: what is left is a string added to what
+            # is not one, `price + "x"`, a TypeError in play)
+            shapes = [_literal_shape(side) for side in (node.left, node.right)]
+            for side, what, other in ((node.left, shapes[0], shapes[1]), (node.right, shapes[1], shapes[0])):
+                if what == "a string" and other != "a string":
                     out.append(error("E038", f"`{node.op}` on {what}: arithmetic is on numbers and money",
                                      side.span or node.span, help="write a number, money or what gives one"))
         elif isinstance(node, (s.Binary, s.Unary)) and node.op in ("and", "or", "not"):

@@ -96,6 +96,9 @@ class _Reads:
             self.fixed = False
         return self._game.name(name)
 
+    def item(self, coll: Any, key: Any) -> Any:
+        return self._game.item(coll, key)  # (an element of what the routine holds: no read of the game)
+
     def __getattr__(self, attr: str) -> Any:
         self.fixed = False
         return getattr(self._game, attr)

@@ -232,6 +232,9 @@ class OwnersReads:
             self.lists[obj.id] = tuple(self._game.certs_of[obj.id])
         return self._game.attr(obj, name)
 
+    def item(self, coll: Any, key: Any) -> Any:
+        return self._game.item(coll, key)  # (an element of what the routine holds: no read of the game)
+
     def __getattr__(self, attr: str) -> Any:
         self.owners_only = False
         return getattr(self._game, attr)
