@@ -46,6 +46,7 @@ from __future__ import annotations
 from compiler.diagnostics import Diagnostic, Span, error, warning
 from compiler.lang import syntax as s
 from compiler.lang.ir import Title, statements
+from compiler.lang.typecheck import key_of
 from compiler.runtime.vocabulary import RUNTIME_EVENTS
 
 
@@ -72,14 +73,6 @@ def _at(node, fallback) -> Span:
     return span if span and span.line else fallback.span
 
 
-def _name(expr) -> str | None:
-    if isinstance(expr, s.Name):
-        return expr.name
-    if isinstance(expr, s.Str):
-        return expr.value
-    if isinstance(expr, s.Int):
-        return str(expr.value)
-    return None
 
 
 # ---------------------------------------------------------------- E020/E033 the market
@@ -151,7 +144,7 @@ def _end_price(title: Title) -> list[Diagnostic]:
     no price ever reaches it (the runtime ends the game at a price at or above it)."""
     ends, ceiling = title.prop("game_end"), title.prop("end_share_price")
     if ends is None or ceiling is None or not isinstance(ceiling.value, s.Money) \
-            or not isinstance(ends.value, s.ListLit) or "share_price" not in map(_name, ends.value.items):
+            or not isinstance(ends.value, s.ListLit) or "share_price" not in map(key_of, ends.value.items):
         return []
     prices = [price for market in title.components("market")[:1] if (rows := market.get("rows")) is not None
               and isinstance(rows.value, s.ListLit) for row in rows.value.items if isinstance(row, s.ListLit)
@@ -179,9 +172,9 @@ def _paths(title: Title) -> list[Diagnostic]:
                 if not isinstance(path, s.Record):
                     continue
                 a, b = path.get("a"), path.get("b")
-                if a is not None and b is not None and _name(a) is not None and _name(a) == _name(b):
+                if a is not None and b is not None and key_of(a) is not None and key_of(a) == key_of(b):
                     out.append(error(
-                        "E020", f"a path of {kind} {comp.key} from {_name(a)} to {_name(a)}: its two ends are one",
+                        "E020", f"a path of {kind} {comp.key} from {key_of(a)} to {key_of(a)}: its two ends are one",
                         _at(path, prop), help="a path joins an edge (0-5) and a node (n0, ...), two edges or two nodes"))
     return out
 
@@ -202,7 +195,7 @@ def _listed_once(title: Title) -> list[Diagnostic]:
             continue
         seen: set[str] = set()
         for item in prop.value.items:
-            key = _name(item)
+            key = key_of(item)
             if key in seen:
                 out.append(error("E020", f"`{name}` names {key} twice", _at(item, prop),
                                  help=f"each {what} is listed once"))
@@ -216,7 +209,7 @@ def _listed_once(title: Title) -> list[Diagnostic]:
         prop = title.prop(name)
         if prop is None or not isinstance(prop.value, s.ListLit):
             continue
-        order = [_name(item) for item in prop.value.items]
+        order = [key_of(item) for item in prop.value.items]
         if "dividend" in order and "run_routes" in order and order.index("dividend") < order.index("run_routes"):
             out.append(error(
                 "E020", f"`{name}` takes the dividend before the trains run: there is no revenue to pay out yet",
@@ -225,14 +218,14 @@ def _listed_once(title: Title) -> list[Diagnostic]:
     must = title.prop("must_own_train")
     if must is not None and isinstance(must.value, s.Bool) and must.value.value and steps is not None \
             and isinstance(steps.value, s.ListLit) and steps.value.items \
-            and "buy_train" not in map(_name, steps.value.items):
+            and "buy_train" not in map(key_of, steps.value.items):
         out.append(error(
             "E020", "`must_own_train` is true, and the operating turn has no `buy_train` step: a corporation "
                     "without a train can never buy the one it must own", steps.value.span or steps.span,
             notes=((must.span, "must_own_train"),), help="add `buy_train` to `operating_steps`"))
     kinds = title.prop("dividend_kinds")
     if kinds is not None and isinstance(kinds.value, s.ListLit) and not kinds.value.items and steps is not None \
-            and isinstance(steps.value, s.ListLit) and "dividend" in map(_name, steps.value.items):
+            and isinstance(steps.value, s.ListLit) and "dividend" in map(key_of, steps.value.items):
         out.append(error(
             "E020", "`dividend_kinds` is empty, and the operating turn has a `dividend` step: it has nothing to "
                     "choose", kinds.value.span or kinds.span, help="list what a company may do with its revenue: "
@@ -454,7 +447,7 @@ def _abilities(title: Title) -> list[Diagnostic]:
             city, hex_prop = child.get("city"), child.get("hex")
             if city is None or hex_prop is None or not isinstance(city.value, s.Int):
                 continue
-            hex_comp = hexes.get(_name(hex_prop.value) or "")
+            hex_comp = hexes.get(key_of(hex_prop.value) or "")
             nodes = hex_comp.get("nodes") if hex_comp is not None else None
             if nodes is None or not isinstance(nodes.value, s.ListLit):
                 continue
@@ -474,7 +467,7 @@ def _train_sides(title: Title) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for train in title.components("train"):
         prop = train.get("variant_of")
-        if prop is not None and _name(prop.value) == train.key:
+        if prop is not None and key_of(prop.value) == train.key:
             out.append(error(
                 "E020", f"train {train.key} is the other side of itself", _at(prop.value, prop),
                 help="`variant_of` names the train whose card this one is the other side of"))
@@ -493,7 +486,7 @@ def _maps(title: Title) -> list[Diagnostic]:
                 continue
             seen: set[str] = set()
             for key, _ in node.entries:
-                name = _name(key)
+                name = key_of(key)
                 if name is not None and name in seen:
                     out.append(error("E011", f"a map gives the key {name} twice", key.span or node.span,
                                      help="give each key one value"))

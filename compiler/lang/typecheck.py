@@ -403,7 +403,8 @@ def _path_nodes(comp: s.Component) -> list[Diagnostic]:
     return out
 
 
-def _key_of(expr) -> str | None:
+def key_of(expr) -> str | None:
+    """The key a reference is written as: a name, a string, a number (`B&O`, `"B&O"`, `4`)."""
     if isinstance(expr, s.Name):
         return expr.name
     if isinstance(expr, s.Str):
@@ -1361,12 +1362,12 @@ class Checker(ExpressionTypes, EnumValuesRead):
             if isinstance(expr, s.Record):
                 return self._record(expr, self.schema.kind(atom.name), where)
             if isinstance(expr, s.Call):
-                if len(expr.args) != 1 or expr.kwargs or _key_of(expr.args[0]) is None:
+                if len(expr.args) != 1 or expr.kwargs or key_of(expr.args[0]) is None:
                     return [error("E025", f"{where}: write `{atom.name}(KEY)` with one key", expr.span)]
-                return self._reference(_key_of(expr.args[0]), atom.name, expr.args[0].span, report=False)
-            return self._reference(_key_of(expr), atom.name, expr.span, report=False)
+                return self._reference(key_of(expr.args[0]), atom.name, expr.args[0].span, report=False)
+            return self._reference(key_of(expr), atom.name, expr.span, report=False)
         if atom.form == "ref":
-            return self._reference(_key_of(expr), atom.name, expr.span, report=False)
+            return self._reference(key_of(expr), atom.name, expr.span, report=False)
         if atom.form == "list":
             out: list[Diagnostic] = []
             for item in expr.items:
