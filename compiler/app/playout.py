@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from compiler.runtime.errors import IllegalAction, InvariantViolation, RuleGap
 from compiler.runtime.monitor import Monitor
+from compiler.runtime.sitelog import older_objects_frozen
 from compiler.runtime.stall import explain
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ PLAY_GC_THRESHOLD = 10_000
 @contextmanager
 def collector_eased() -> Iterator[None]:
     """The cyclic garbage collector eased while a game is played: the objects that exist before it left
-    out of its passes (`gc.freeze`, as a replay does, `sitelog._older_objects_frozen`: the rulespecs' and
+    out of its passes (`gc.freeze`, as a replay does, `sitelog.older_objects_frozen`: the rulespecs' and
     the engines' objects, walked again by every full pass), and its youngest generation collected every
     `PLAY_GC_THRESHOLD` allocations instead of every 700 (a listing makes and drops hundreds of candidate
     dicts, and each young pass walks the game state they point into). Garbage is collected as ever, only
@@ -53,17 +54,13 @@ def collector_eased() -> Iterator[None]:
     if not gc.isenabled():
         yield
         return
-    frozen = not gc.get_freeze_count()
-    if frozen:
-        gc.freeze()
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], PLAY_GC_THRESHOLD), *thresholds[1:])
     try:
-        yield
+        with older_objects_frozen():
+            yield
     finally:
         gc.set_threshold(*thresholds)
-        if frozen:
-            gc.unfreeze()
 
 
 @dataclass

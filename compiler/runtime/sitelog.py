@@ -371,12 +371,12 @@ def replay(game_class, log: dict, *, until: int | None = None, monitor: bool = T
     Raises `RuleGap` when the title cannot be set up as the log's (an option that is a gap), `LogError`
     when `log` is not shaped as a game log (`check_log`), `IllegalAction` (rule "18xx.games log
     format") for an undo or redo with nothing to take back."""
-    with _older_objects_frozen():
+    with older_objects_frozen():
         return _replay(game_class, log, until=until, monitor=monitor, on_step=on_step, **extra)
 
 
 @contextmanager
-def _older_objects_frozen() -> Iterator[None]:
+def older_objects_frozen() -> Iterator[None]:
     """The objects that exist before a replay are left out of the cyclic garbage collector's passes while
     it runs (`gc.freeze`), and put back after (`gc.unfreeze`): a process that has read the rulespecs holds
     some 300,000 of them, which every full pass walked again, about a fifth of a replay's time. The game's
