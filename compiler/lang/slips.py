@@ -1,0 +1,439 @@
+"""Stage 4, check (slips): names and values a rule gets wrong that every other stage lets through.
+
+Each of these checked clean, and in play it silently did nothing, never held, or stopped on a
+Python error where play first reached it (found by a breaker mutating the real titles):
+
+- E015 an event a phase or a train raises (`events: [close_minor]`) that no trigger is on, where
+  its name is near one a trigger is on (`close_minors`, the library's `close_privates`): raising it
+  did nothing. (An event no trigger is on and near none is a label: the titles list 18xx.games'
+  events, `rust_2` or `float_30`, whose work other properties do.)
+- E022 an ability's key named in `has_ability(X, "key")`, `ability_value(X, "key", ...)` or
+  `use_ability(X, "key")` that no ability of the title has (or, X a component named, none of X's):
+  `has_ability` was false in every game, `use_ability` refused every use; E024 an
+  `ability_value(X, "key", "field")` whose field no ability of that key gives (refused in play);
+- E038 `<`, `<=`, `>` or `>=` on none, true or false, a string against what is no string, a
+  collection, or a component (a trigger's event value, a builtin's answer that is a player or a
+  company): the engine stopped on a TypeError;
+- E038 a component compared with a string (`corporation == "PRR"`): a component is never equal to a
+  string, so the comparison is always false (`!=` always true), and E022 where the string names no
+  component of its kind (`corporation == "TOYY"`);
+- E036 a builtin given an argument of a type its runtime method does not take (`price(1)`: a number
+  for a corporation; `price_after_moves(C, "up", "2")`): the engine stopped on an AttributeError or
+  a TypeError in play. The types are the annotations of `GameBase`'s `b_` methods.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+from compiler.diagnostics import Diagnostic, Span, error
+from compiler.lang import syntax as s
+from compiler.lang.ir import Title, statements
+from compiler.lang.schema import did_you_mean, nearest
+from compiler.runtime.vocabulary import RUNTIME_EVENTS
+
+
+def check_slips(title: Title) -> list[Diagnostic]:
+    """The findings of this stage for one resolved title (or title + variant)."""
+    out: list[Diagnostic] = []
+    # what names the title's components is checked where it was written (the last unit the title is built
+    # from): a rule of 1846 naming an ability 18 Grand Junction, built on it, replaces is 1846's to name
+    here = title.chain[-1] if title.chain else None
+    out.extend(_events_near_handled(title, here))
+    rules = [clause for clause in title.clauses if clause.origin.kind != "library"
+             and isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant))]
+    if not rules:
+        return out
+    facts = _Facts(title)
+    for clause in rules:
+        decl = clause.decl
+        scope = _Scope(decl, facts)
+        if clause.origin == here:
+            out.extend(_ability_keys(decl, facts))
+        out.extend(_orderings(decl, scope))
+        out.extend(_strings_for_components(decl, scope, facts, names=clause.origin == here))
+        out.extend(_builtin_arguments(decl, scope))
+    return out
+
+
+def _where(node, fallback) -> Span:
+    span = getattr(node, "span", None)
+    return span if span is not None and span.line else fallback.span
+
+
+# ---------------------------------------------------------------- the builtins' annotations
+
+
+@functools.cache
+def annotations() -> dict[str, dict]:
+    """name -> {"params": [[name, annotation, whether its default is None], ...] (the positional ones,
+    as a rulespec passes them), "returns": annotation} of each of `GameBase`'s `b_` methods, the
+    annotations as written (`"Entity"`, `"int"`, `"Entity | None"`). Kept in the cache
+    (`.rulec-cache/annotations/`) as `compiler.lang.builtins.table` is."""
+    from compiler.lang.builtins import _cached
+
+    return _cached("annotations", _annotations)
+
+
+def _annotations() -> dict[str, dict]:
+    from compiler.runtime.game import GameBase
+
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    out = {}
+    for name, member in inspect.getmembers(GameBase, inspect.isfunction):
+        if not name.startswith("b_"):
+            continue
+        signature = inspect.signature(member)
+        params = list(signature.parameters.values())
+        if not isinstance(inspect.getattr_static(GameBase, name), staticmethod):
+            params = params[1:]  # not self
+        out[name[2:]] = {
+            "params": [[p.name, _shown(p.annotation), p.default is None] for p in params if p.kind in positional],
+            "returns": _shown(signature.return_annotation)}
+    return out
+
+
+def _shown(annotation) -> str:
+    if annotation is inspect.Parameter.empty:
+        return ""
+    return annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+
+
+# ---------------------------------------------------------------- what a rule's names certainly are
+
+
+#: the runtime's lists of components: the kind of each element
+_COMPONENT_LISTS = {"players": "player", "corporations": "corporation", "privates": "private", "minors": "minor",
+                    "bonds": "bond"}
+#: the runtime components a routine's parameter may be typed
+_COMPONENT_TYPES = frozenset({"player", "corporation", "minor", "private", "bond", "company", "train", "certificate"})
+#: the kinds of what a runtime event gives (`RUNTIME_EVENTS`' words)
+_EVENT_KINDS = {"corporation": "corporation", "former president": "player", "new president": "player"}
+#: the component kinds that one value may be under either name
+_ALSO = {"company": ("corporation", "minor", "private"), "corporation": ("minor",), "minor": ("corporation",)}
+
+
+class _Facts:
+    """What the title declares that the checks read: its routines, states, components and abilities."""
+
+    def __init__(self, title: Title):
+        self.title = title
+        self.routines = {c.decl.name for c in title.clauses if isinstance(c.decl, s.Routine)}
+        self.states = {c.decl.name for c in title.clauses if isinstance(c.decl, s.StateDecl)}
+        self.components: dict[str, s.Component] = {}
+        self.kinds: dict[str, set[str]] = {}
+        for clause in title.clauses:
+            if isinstance(clause.decl, s.Component) and clause.decl.key:
+                self.components.setdefault(clause.decl.key, clause.decl)
+                self.kinds.setdefault(clause.decl.kind, set()).add(clause.decl.key)
+        # every ability of every component (its children, theirs, ...), by key
+        self.abilities: dict[str, list[tuple[s.Component, s.Component]]] = {}
+        for comp in self.components.values():
+            stack = [comp]
+            while stack:
+                holder = stack.pop()
+                for child in holder.children:
+                    if child.kind == "ability" and child.key:
+                        self.abilities.setdefault(child.key, []).append((comp, child))
+                    stack.append(child)
+
+    def keys_of(self, kinds) -> set[str]:
+        out: set[str] = set()
+        for kind in kinds:
+            for one in (kind, *_ALSO.get(kind, ())):
+                out |= self.kinds.get(one, set())
+        return out
+
+
+class _Scope:
+    """The names of one routine, trigger or invariant whose kind of component is certain: a routine's
+    parameter typed by components, a trigger's value of a runtime event that is a corporation or a player,
+    a variable bound once by a `for` or a quantifier over the players, corporations, ... (none of them
+    bound again by a `let`); and every name the rule binds itself."""
+
+    def __init__(self, decl, facts: _Facts):
+        self.facts = facts
+        lets = [node.name for node in s.walk(decl) if isinstance(node, s.Let)]
+        loops = [(node.var, node.domain) for node in s.walk(decl) if isinstance(node, (s.For, s.Quantifier))]
+        params = list(decl.params) if isinstance(decl, s.Routine) else []
+        args = [a.name for a in decl.event.args if isinstance(a, s.Name)] if isinstance(decl, s.Trigger) else []
+        names = lets + [var for var, _ in loops] + [p.name for p in params] + args
+        self.bound = set(names)
+        once = {name for name in self.bound if names.count(name) == 1}
+        self.certain: dict[str, tuple[frozenset[str], str]] = {}
+        self.events: set[str] = set()  # those of `certain` a runtime event gives
+        for p in params:
+            alts = p.type.alternatives
+            if p.name in once and not (p.type.is_list or p.type.is_set or p.type.key is not None or p.type.parts
+                                       or p.type.values) and alts \
+                    and all(isinstance(a, str) and a in _COMPONENT_TYPES for a in alts):
+                self.certain[p.name] = (frozenset(alts), f"the parameter `{p.name}: {p.type}`")
+        self.scalars = {p.name: str(p.type) for p in params if p.name in once and not p.type.is_list
+                        and not p.type.is_set and p.type.key is None and not p.type.parts and not p.type.values
+                        and p.type.alternatives and all(a in ("int", "money", "percent", "bool", "string")
+                                                        for a in p.type.alternatives)}
+        if isinstance(decl, s.Trigger):
+            for arg, meaning in zip(decl.event.args, RUNTIME_EVENTS.get(decl.event.name, ())):
+                if isinstance(arg, s.Name) and arg.name in once and meaning in _EVENT_KINDS:
+                    kind = _EVENT_KINDS[meaning]
+                    self.certain[arg.name] = (frozenset({kind}), f"`{arg.name}`, a {kind} (`{decl.event.name}` "
+                                                                  f"gives its {meaning})")
+                    self.events.add(arg.name)
+        for var, domain in loops:
+            if var in once and isinstance(domain, s.Name) and domain.name in _COMPONENT_LISTS \
+                    and domain.name not in self.bound:
+                kind = _COMPONENT_LISTS[domain.name]
+                self.certain[var] = (frozenset({kind}), f"`{var}`, a {kind} (an element of `{domain.name}`)")
+
+    def builtin(self, node) -> dict | None:
+        """The annotations of the builtin `node` calls, or None where it calls none (a routine, a state)."""
+        if not isinstance(node, s.Call) or not isinstance(node.func, s.Name):
+            return None
+        name = node.func.name
+        if name in self.facts.routines or name in self.facts.states or name in self.bound:
+            return None
+        return annotations().get(name)
+
+    def component(self, expr) -> tuple[frozenset[str], str] | None:
+        """(its kinds, how a message names it) where `expr` is certainly a component."""
+        if isinstance(expr, s.Name):
+            return self.certain.get(expr.name)
+        found = self.builtin(expr)
+        if found is not None and found["returns"] in ("Entity", "Entity | None"):
+            return frozenset(), f"`{expr.func.name}(...)`, a component (a player or a company)"
+        return None
+
+
+# ---------------------------------------------------------------- E015 an event raised near one handled
+
+
+def _events_near_handled(title: Title, here) -> list[Diagnostic]:
+    handled = {c.decl.event.name for c in title.clauses if isinstance(c.decl, s.Trigger)}
+    emitted = {st.event for c in title.clauses if isinstance(c.decl, (s.Routine, s.Trigger))
+               for st in statements(c.decl.body) if isinstance(st, s.Emit)}
+    candidates = sorted(handled - set(RUNTIME_EVENTS))
+    out: list[Diagnostic] = []
+    for clause in title.clauses:
+        if clause.origin != here or not isinstance(clause.decl, s.Component):
+            continue
+        for node in s.walk(clause.decl):
+            if not isinstance(node, s.Component):
+                continue
+            prop = node.get("events")
+            if prop is None or not isinstance(prop.value, (s.ListLit, s.SetLit)):
+                continue
+            for item in prop.value.items:
+                name = item.name if isinstance(item, s.Name) else item.value if isinstance(item, s.Str) else None
+                if name is None or name in handled or name in RUNTIME_EVENTS or name in emitted:
+                    continue
+                near = [c for c in nearest(name, candidates) if _near(name, c)]
+                if not near:
+                    continue
+                out.append(error(
+                    "E015", f"no trigger is on `{name}`: {node.kind} {node.key} raises it and nothing happens"
+                            + did_you_mean(near),
+                    _where(item, prop),
+                    help="a trigger `on EVENT` acts on an event a phase or a train raises; the triggers are on "
+                         + ", ".join(f"`{c}`" for c in candidates)))
+    return out
+
+
+def _near(name: str, other: str) -> bool:
+    """Whether `name` is a slip of `other`: one or two letters changed, added or dropped."""
+    if abs(len(name) - len(other)) > 2:
+        return False
+    previous = list(range(len(other) + 1))
+    for i, a in enumerate(name, 1):
+        current = [i]
+        for j, b in enumerate(other, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b)))
+        previous = current
+    return previous[-1] <= 2 and not (name.rstrip("0123456789") == other.rstrip("0123456789"))
+
+
+# ---------------------------------------------------------------- E022/E024 abilities named by key
+
+
+#: the calls that name an ability by its key (the second argument), and those that name its field (the third)
+_ABILITY_CALLS = ("has_ability", "ability_value", "use_ability")
+
+
+def _ability_keys(decl, facts: _Facts) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for node in s.walk(decl):
+        if not (isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name in _ABILITY_CALLS
+                and len(node.args) >= 2 and isinstance(node.args[1], s.Str)):
+            continue
+        key, arg = node.args[1].value, node.args[1]
+        holder = node.args[0]
+        named = facts.components.get(holder.name) if isinstance(holder, s.Name) else None
+        every = facts.abilities.get(key, [])
+        if named is not None:
+            every = [(comp, ability) for comp, ability in every if comp is named]
+            own = sorted({a.key for k, pairs in facts.abilities.items() for c, a in pairs if c is named})
+            if not every:
+                out.append(error(
+                    "E022", f"{named.kind} {named.key} has no ability `{key}`" + did_you_mean(nearest(key, own)),
+                    _where(arg, node), help=f"its abilities: {', '.join(own) or 'none'}"))
+                continue
+        elif not every:
+            keys = sorted(facts.abilities)
+            out.append(error(
+                "E022", f"no ability `{key}`: no component of the title has an ability of that key, so "
+                        f"`{node.func.name}` " + ("is false in every game" if node.func.name == "has_ability"
+                                                 else "is refused wherever play reaches it")
+                        + did_you_mean(nearest(key, keys)),
+                _where(arg, node), help="the abilities' keys: " + (", ".join(keys) or "none")))
+            continue
+        if node.func.name == "ability_value" and len(node.args) >= 3 and isinstance(node.args[2], s.Str):
+            field = node.args[2].value
+            given = sorted({p.name for _, ability in every for p in ability.properties})
+            if field not in given:
+                out.append(error(
+                    "E024", f"no ability `{key}` gives `{field}`: `ability_value` is refused wherever play reaches "
+                            "it" + did_you_mean(nearest(field, given)),
+                    _where(node.args[2], node), help=f"the fields its abilities give: {', '.join(given)}"))
+    return out
+
+
+# ---------------------------------------------------------------- E038 orderings of what has no order
+
+
+_ORDERINGS = ("<", "<=", ">", ">=")
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+
+
+def _unordered(expr, other, scope: _Scope) -> str | None:
+    """How a message names `expr` where `<` cannot order it against `other`, or None."""
+    if isinstance(expr, s.NoneLit):
+        return "none"
+    if isinstance(expr, s.Bool) or (isinstance(expr, s.Binary) and expr.op in _COMPARISONS) \
+            or (isinstance(expr, s.Unary) and expr.op == "not"):
+        return "true or false"
+    if isinstance(expr, s.Str) and not isinstance(other, s.Str):
+        return "a string"
+    if isinstance(expr, (s.ListLit, s.SetLit)):
+        return "a list"
+    if isinstance(expr, (s.MapLit, s.Record)):
+        return "a map" if isinstance(expr, s.MapLit) else "a record"
+    if isinstance(expr, s.Name) and expr.name in scope.events:
+        return scope.certain[expr.name][1]  # (a parameter's and a loop variable's are exprtypes')
+    if isinstance(expr, s.Call):
+        found = scope.component(expr)
+        if found is not None:
+            return found[1]
+    return None
+
+
+def _orderings(decl, scope: _Scope) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for node in s.walk(decl):
+        if not (isinstance(node, s.Binary) and node.op in _ORDERINGS):
+            continue
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            what = _unordered(side, other, scope)
+            if what is None:
+                continue
+            out.append(error(
+                "E038", f"`{node.op}` orders {what}, which is no number or money", _where(side, node),
+                help="`<`, `>` compare numbers, money and percentages"
+                     + ("; `== none` asks whether a value is unset" if what == "none" else
+                        "; a component's number is one of its properties or a builtin's answer (`price(C)`)")))
+            break
+    return out
+
+
+# ---------------------------------------------------------------- E038/E022 a component compared with a string
+
+
+def _strings_for_components(decl, scope: _Scope, facts: _Facts, names: bool) -> list[Diagnostic]:
+    """E038 for a component compared with a string naming one; E022 (where `names`: the rule was written in
+    the unit that makes the title) for one naming none."""
+    out: list[Diagnostic] = []
+    for node in s.walk(decl):
+        if not (isinstance(node, s.Binary) and node.op in ("==", "!=", "in", "not in")):
+            continue
+        if node.op in ("in", "not in"):
+            pairs = [(node.left, item) for item in node.right.items if isinstance(item, s.Str)] \
+                if isinstance(node.right, (s.ListLit, s.SetLit)) else []
+        else:
+            pairs = [(node.left, node.right), (node.right, node.left)]
+        for one, other in pairs:
+            if not isinstance(other, s.Str):
+                continue
+            found = scope.component(one)
+            if found is None:
+                continue
+            kinds, said = found
+            keys = facts.keys_of(kinds) if kinds else set(facts.components)
+            what = " or ".join(sorted(kinds)) or "component"
+            always = "false" if node.op in ("==", "in") else "true"
+            if other.value in keys or not names:
+                out.append(error(
+                    "E038", f"{said} is compared with the string \"{other.value}\": a {what} is never equal to a "
+                            f"string, so the comparison is always {always}",
+                    _where(other, node), help=f"name the {what} itself, without quotes: `{other.value}`"))
+            else:
+                out.append(error(
+                    "E022", f"no {what} `{other.value}`, and {said} is never equal to a string: the comparison is "
+                            f"always {always}" + did_you_mean(nearest(other.value, sorted(keys))),
+                    _where(other, node), help=f"name the {what} itself, without quotes (its key)"))
+    return out
+
+
+# ---------------------------------------------------------------- E036 a builtin's argument of the wrong type
+
+
+def _literal(expr) -> str | None:
+    if isinstance(expr, s.Int) or (isinstance(expr, s.Unary) and expr.op == "-" and isinstance(expr.operand, s.Int)):
+        return "a number"
+    return {s.Money: "money", s.Percent: "a percentage", s.Str: "a string", s.Bool: "true or false",
+            s.NoneLit: "none", s.ListLit: "a list", s.SetLit: "a set", s.MapLit: "a map", s.Record: "a record",
+            s.Range: "a range"}.get(type(expr))
+
+
+#: what each annotation of a builtin's parameter takes in words, and the literals it certainly does not take
+_TAKES = {
+    "Entity": ("a component (a player, a corporation, a private, a train, ...)",
+               {"a number", "money", "a percentage", "a string", "true or false", "none", "a list", "a set", "a map",
+                "a record", "a range"}),
+    "Entity | None": ("a component or none", {"a number", "money", "a percentage", "a string", "true or false",
+                                              "a list", "a set", "a map", "a record", "a range"}),
+    "int": ("a number", {"a string", "true or false", "none", "a list", "a set", "a map", "a record", "a range"}),
+    "str": ("a name", {"money", "a percentage", "true or false", "none", "a list", "a set", "a map", "a record",
+                       "a range"}),
+    "bool": ("true or false", {"a number", "money", "a percentage", "a string", "none", "a list", "a set", "a map",
+                               "a record", "a range"}),
+}
+
+
+def _builtin_arguments(decl, scope: _Scope) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for node in s.walk(decl):
+        found = scope.builtin(node)
+        if found is None:
+            continue
+        params = {name: (annotation, default_none) for name, annotation, default_none in found["params"]}
+        pairs = list(zip(found["params"], node.args)) + [
+            ([k, *params[k]], v) for k, v in node.kwargs if k in params]
+        for (name, annotation, default_none), arg in pairs:
+            if annotation not in _TAKES:
+                continue
+            takes, wrong = _TAKES[annotation]
+            what = _literal(arg)
+            if what == "none" and default_none:
+                continue
+            if what is None and isinstance(arg, s.Name):
+                if arg.name in scope.scalars and annotation.startswith("Entity"):
+                    what = f"the parameter `{arg.name}: {scope.scalars[arg.name]}`"
+                elif arg.name in scope.certain and annotation in ("int", "bool"):
+                    what = scope.certain[arg.name][1]
+                if what is not None:
+                    wrong = {what}
+            if what is None or what not in wrong:
+                continue
+            out.append(error(
+                "E036", f"the builtin `{node.func.name}`'s argument `{name}` is {takes}; this call gives it {what}",
+                _where(arg, node), help=f"the runtime's `b_{node.func.name}` takes {name}: {annotation}"))
+    return out

@@ -1,0 +1,97 @@
+"""`rulec check` on slips in the real titles' rules that every other stage let through (compiler.lang.slips),
+and on a rulespec file that declares nothing.
+
+Each case is one edit of a line of a real title's rulespec, checked as the mutation test checks its
+mutants (tests/mutation.py: the edited item parsed and spliced in, the titles built from the file
+checked in memory). Before the check each checked clean; played, the rule silently did nothing, never
+held, or stopped on a TypeError where play reached it."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.app.cli import main
+from compiler.paths import ROOT
+from tests.conftest import check_source
+from tests.mutation import Checker, Mutant
+
+CASES = {
+    # path, the line's text, what it becomes, the code, what the message says
+    "a phase's event one letter from the library's close_privates": (
+        "rulespecs/1800.rules", "events: [close_privates, e_trains_available",
+        "events: [close_private, e_trains_available", "E015",
+        "no trigger is on `close_private`: phase 5 raises it and nothing happens; did you mean `close_privates`?"),
+    "a phase's event one letter from the title's own trigger's": (
+        "rulespecs/1846.rules", "    events: [remove_markers, remove_reservations] supplement",
+        "    events: [remove_marker, remove_reservations] supplement", "E015",
+        "did you mean `remove_markers`?"),
+    "has_ability naming a key no ability has": (
+        "rulespecs/1846.rules", 'has_ability(company, "port_marker_player")', 'has_ability(company, "port_marker_playr")',
+        "E022", "no ability `port_marker_playr`: no component of the title has an ability of that key, so "
+                "`has_ability` is false in every game; did you mean `port_marker_player`"),
+    "ability_value naming a key no ability has": (
+        "rulespecs/1880-romania.rules", 'ability_value(company, "close_for_cash", "player_amount")',
+        'ability_value(company, "close_for_csh", "player_amount")', "E022", "no ability `close_for_csh`"),
+    "ability_value naming a field the ability does not give": (
+        "rulespecs/1880-romania.rules", 'ability_value(company, "close_for_cash", "player_amount")',
+        'ability_value(company, "close_for_cash", "player_amout")', "E024",
+        "no ability `close_for_cash` gives `player_amout`"),
+    "use_ability naming a key no ability has": (
+        "rulespecs/1880-romania.rules", '    require has_ability(company, "close_for_cash") else "only the Banater',
+        '    do use_ability(company, "close_for_csh") // else "only the Banater', "E022",
+        "no ability `close_for_csh`"),
+    "an ordering against none": (
+        "rulespecs/1846.rules", '    require cash(corporation) >= cost else "not enough cash for the token"',
+        '    require cash(corporation) >= none else "not enough cash for the token"', "E038",
+        "`>=` orders none, which is no number or money"),
+    "a corporation compared with a string naming it": (
+        "rulespecs/1880-romania.rules", "    let granted = corporation == TR and",
+        '    let granted = corporation == "TR" and', "E038",
+        'is compared with the string "TR": a corporation is never equal to a string, so the comparison is always false'),
+    "a corporation compared with a string naming none": (
+        "rulespecs/1880-romania.rules", "    let granted = corporation == TR and",
+        '    let granted = corporation == "TRR" and', "E022", "no corporation `TRR`"),
+    "a builtin given a number for a corporation": (
+        "rulespecs/1846.rules", "    let share = price(corporation)", "    let share = price(1)", "E036",
+        "the builtin `price`'s argument `corp` is a component"),
+}
+
+
+@pytest.fixture(scope="module")
+def loaded(rulespecs_loaded):
+    return rulespecs_loaded
+
+
+def _edited(path: str, old: str, new: str) -> Mutant:
+    text = (ROOT / path).read_text(encoding="utf-8")
+    assert old in text and "\n" not in old
+    at = text.index(old)
+    line = text.count("\n", 0, at) + 1
+    return Mutant("retype", line, line, text.replace(old, new, 1), new, len(new) - len(old))
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_slip_in_a_real_titles_rule_is_refused_on_its_line(loaded, name):
+    path, old, new, code, said = CASES[name]
+    checker = Checker(loaded, path)
+    mutant = _edited(path, old, new)
+    errors, titles = checker.diagnostics(mutant, everything=False)
+    assert titles, "the edited title was not built"
+    found = [d for d in checker.caught(mutant, errors) if d.code == code and said in d.message]
+    assert found, [(d.code, str(d.span), d.message) for d in errors]
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "// the 1846 rules, to be written\n", "/* nothing yet */"])
+def test_a_rulespec_that_declares_nothing_is_E003(text):
+    """An empty file (or one of comments only) checked clean: "0 titles, 0 errors"."""
+    loaded = check_source(text, "empty.rules")
+    assert [(d.code, d.span.line, d.span.column) for d in loaded.errors] == [("E003", 1, 1)]
+    assert "empty.rules declares nothing" in loaded.errors[0].message
+
+
+def test_check_of_an_emptied_title_file_exits_1(tmp_path, capsys):
+    empty = tmp_path / "1846.rules"
+    empty.write_text("", encoding="utf-8")
+    assert main(["check", str(empty)]) == 1
+    out = capsys.readouterr().out
+    assert f"{empty}:1:1: error[E003]" in out and "Traceback" not in out
