@@ -54,6 +54,46 @@ CASES = {
     "a builtin given a number for a corporation": (
         "rulespecs/1846.rules", "    let share = price(corporation)", "    let share = price(1)", "E036",
         "the builtin `price`'s argument `corp` is a component"),
+    # found by the breaker: a slip per line of a real title, each checked clean before
+    "a train that rusts on one the bank sells before it": (
+        "rulespecs/1800.rules", 'rusts_on: ["2E", "3E", "2x2E"] §12.6', 'rusts_on: ["2", "2E"] §12.6', "E020",
+        "train 3 rusts on the 2, which the bank sells before it"),
+    "a train obsolete on one the bank sells before it": (
+        "rulespecs/1846.rules", '    obsolete_on: "6" supplement', '    obsolete_on: "2" supplement', "E020",
+        "train 4 becomes obsolete on the 2, which the bank sells before it"),
+    "a private the private sale never offers": (
+        "rulespecs/1800.rules", "private_sale_order: [MT, DSL, RGS] §6", "private_sale_order: [MT, DSL] §6", "E020",
+        "`private_sale_order` does not name RGS"),
+    "a round named by a misspelt string": (
+        "rulespecs/1800.rules", 'require in_round(stock) else "the bond is bought',
+        'require in_round("stok") else "the bond is bought', "E026",
+        'takes a value of enum round_kind; the string "stok" is none of them'),
+    "a round named by another enum's value": (
+        "rulespecs/1800.rules", 'require in_round(stock) else "the bond is bought',
+        'require in_round(payout) else "the bond is bought', "E026", "`payout`, a value of enum dividend_kind"),
+    "a step named by a misspelt string": (
+        "rulespecs/18-grand-junction.rules", "require in_step(corporation, lay_tile) else",
+        'require in_step(corporation, "lay_tiles") else', "E026", 'the string "lay_tiles" is none of them'),
+    "a special round named by a misspelt string": (
+        "rulespecs/18co.rules", "do call_round(presidents_choice) §8.1", 'do call_round("presidents_choise") §8.1',
+        "E026", "did you mean `presidents_choice`?"),
+    "a misspelt field of a corporation a quantifier goes over": (
+        "rulespecs/1800.rules", 'require in_round(stock) else "the bond is bought',
+        'require in_round(stock) and all(c in corporations: c.flaot > 0%) else "the bond is bought', "E024",
+        "a corporation has no field `flaot`; did you mean `float`"),
+    "a transfer to a collection": (
+        "rulespecs/1800.rules", "    transfer to_company from bank to corporation §11.10",
+        "    transfer to_company from bank to players §11.10", "E038",
+        "`transfer ... to players` names a collection"),
+    "a transfer from a holder to itself": (
+        "rulespecs/1800.rules", "    transfer to_company from bank to corporation §11.10",
+        "    transfer to_company from bank to bank §11.10", "E020", "a transfer from bank to bank"),
+    "a corporation compared with a private": (
+        "rulespecs/1880-romania.rules", "    let granted = corporation == TR and",
+        "    let granted = corporation == P1 and", "E038", "a corporation is never a private"),
+    "a field of a builtin's number": (
+        "rulespecs/1846.rules", "    let share = price(corporation)", "    let share = price(corporation).value", "E038",
+        "a field `.value` of `price(...)`, a number"),
 }
 
 

@@ -19,7 +19,17 @@ Python error where play first reached it (found by a breaker mutating the real t
   component of its kind (`corporation == "TOYY"`);
 - E036 a builtin given an argument of a type its runtime method does not take (`price(1)`: a number
   for a corporation; `price_after_moves(C, "up", "2")`): the engine stopped on an AttributeError or
-  a TypeError in play. The types are the annotations of `GameBase`'s `b_` methods.
+  a TypeError in play. The types are the annotations of `GameBase`'s `b_` methods;
+- E026 a builtin's argument that names a value of an enum (`in_round("stok")`, `in_round(payout)`,
+  `in_step(C, "lay_tiles")`, `call_round("presidents_choise")`) and is none of its values: the test was
+  false in every game, the round never held; E022 a hex named by a string no hex has;
+- E038 a component compared with a component of another kind (`corporation == MT`, MT a private; `p == c`
+  over the players and the corporations): never equal;
+- E020 a train that rusts or becomes obsolete on a train the bank sells before it (the first of that one
+  bought scrapped every one of it, the bank's too, before one was sold) or only on trains never sold;
+  a private `private_sale_order` leaves out where the first round is the private sale (never offered);
+- E038 a `transfer` from or to a collection (`to players`), E020 one from a holder to itself (`from bank
+  to bank`); E038 a field or an element of a literal or of a builtin's number (`price(C).value`).
 """
 
 from __future__ import annotations
@@ -41,6 +51,8 @@ def check_slips(title: Title) -> list[Diagnostic]:
     # from): a rule of 1846 naming an ability 18 Grand Junction, built on it, replaces is 1846's to name
     here = title.chain[-1] if title.chain else None
     out.extend(_events_near_handled(title, here))
+    out.extend(_trains_taken_away(title))
+    out.extend(_privates_never_offered(title))
     rules = [clause for clause in title.clauses if clause.origin.kind != "library"
              and isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant))]
     if not rules:
@@ -54,6 +66,9 @@ def check_slips(title: Title) -> list[Diagnostic]:
         out.extend(_orderings(decl, scope))
         out.extend(_strings_for_components(decl, scope, facts, names=clause.origin == here))
         out.extend(_builtin_arguments(decl, scope))
+        out.extend(_builtin_names(decl, scope, facts))
+        out.extend(_transfers(decl, scope))
+        out.extend(_fields_of_single_values(decl, scope))
     return out
 
 
@@ -114,6 +129,11 @@ _EVENT_KINDS = {"corporation": "corporation", "former president": "player", "new
 _ALSO = {"company": ("corporation", "minor", "private"), "corporation": ("minor",), "minor": ("corporation",)}
 
 
+def _meet(kind: str, kinds) -> bool:
+    """Whether a component of `kind` may be one of `kinds` (a company is a corporation, a minor or a private)."""
+    return any(kind == k or kind in _ALSO.get(k, ()) or k in _ALSO.get(kind, ()) for k in kinds)
+
+
 class _Facts:
     """What the title declares that the checks read: its routines, states, components and abilities."""
 
@@ -127,6 +147,8 @@ class _Facts:
             if isinstance(clause.decl, s.Component) and clause.decl.key:
                 self.components.setdefault(clause.decl.key, clause.decl)
                 self.kinds.setdefault(clause.decl.kind, set()).add(clause.decl.key)
+        self.enums = {c.decl.name: c.decl.values for c in title.clauses if isinstance(c.decl, s.Enum)}
+        self.enum_of = {value: name for name, values in self.enums.items() for value in values}
         # every ability of every component (its children, theirs, ...), by key
         self.abilities: dict[str, list[tuple[s.Component, s.Component]]] = {}
         for comp in self.components.values():
@@ -138,7 +160,7 @@ class _Facts:
                         self.abilities.setdefault(child.key, []).append((comp, child))
                     stack.append(child)
 
-    def keys_of(self, kinds) -> set[str]:
+    def keys_of(self, kinds) -> set[str]:  # (the keys of the components of these kinds)
         out: set[str] = set()
         for kind in kinds:
             for one in (kind, *_ALSO.get(kind, ())):
@@ -355,17 +377,31 @@ def _strings_for_components(decl, scope: _Scope, facts: _Facts, names: bool) -> 
         if not (isinstance(node, s.Binary) and node.op in ("==", "!=", "in", "not in")):
             continue
         if node.op in ("in", "not in"):
-            pairs = [(node.left, item) for item in node.right.items if isinstance(item, s.Str)] \
+            pairs = [(node.left, item) for item in node.right.items] \
                 if isinstance(node.right, (s.ListLit, s.SetLit)) else []
         else:
             pairs = [(node.left, node.right), (node.right, node.left)]
         for one, other in pairs:
-            if not isinstance(other, s.Str):
-                continue
             found = scope.component(one)
             if found is None:
                 continue
             kinds, said = found
+            named = facts.components.get(other.name) if isinstance(other, s.Name) and other.name not in scope.bound \
+                else None
+            theirs = (frozenset({named.kind}), f"{named.kind} {named.key}") if named is not None else \
+                scope.component(other) if node.op in ("==", "!=") else None
+            if theirs is not None and kinds and theirs[0] and not any(_meet(k, kinds) for k in theirs[0]):
+                # `corporation == MT`, MT a private; `p == c`, a player and a corporation: never equal
+                out.append(error(
+                    "E038", f"{said} is compared with {theirs[1]}: a {' or '.join(sorted(kinds))} is never a "
+                            f"{' or '.join(sorted(theirs[0]))}, so the comparison is always "
+                            f"{'false' if node.op in ('==', 'in') else 'true'}",
+                    _where(other, node), help=f"compare it with a {' or '.join(sorted(kinds))}"))
+                if node.op in ("==", "!="):
+                    break
+                continue
+            if not isinstance(other, s.Str):
+                continue
             keys = facts.keys_of(kinds) if kinds else set(facts.components)
             what = " or ".join(sorted(kinds)) or "component"
             always = "false" if node.op in ("==", "in") else "true"
@@ -436,4 +472,193 @@ def _builtin_arguments(decl, scope: _Scope) -> list[Diagnostic]:
             out.append(error(
                 "E036", f"the builtin `{node.func.name}`'s argument `{name}` is {takes}; this call gives it {what}",
                 _where(arg, node), help=f"the runtime's `b_{node.func.name}` takes {name}: {annotation}"))
+    return out
+
+
+# ---------------------------------------------------------------- E026/E022 a builtin's name of no value
+
+
+#: the builtins' arguments that name a value of an enum (of the library or the title), or a hex: (the builtin,
+#: the argument's place) -> the enum's name, or "hex"
+_BUILTIN_NAMES = {("in_round", 0): "round_kind", ("move_price", 1): "direction", ("price_after_moves", 1): "direction",
+                  ("next_certificate", 1): "source", ("end_game_now", 0): "end_reason", ("in_step", 1): "step",
+                  ("call_round", 0): "special_round", ("in_special_round", 0): "special_round",
+                  ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex",
+                  ("place_card_marker", 1): "hex"}
+
+
+def _builtin_names(decl, scope: _Scope, facts: _Facts) -> list[Diagnostic]:
+    """E026 for a builtin's argument naming a value of an enum that is none of its values: a string
+    (`in_round("stok")`) or another enum's value (`in_round(payout)`): the test was false in every game, the
+    round never called; E022 for a hex named by a string no hex has (`tile_color("Z9")`)."""
+    out: list[Diagnostic] = []
+    for node in s.walk(decl):
+        if scope.builtin(node) is None:
+            continue
+        for place, arg in enumerate(node.args):
+            wanted = _BUILTIN_NAMES.get((node.func.name, place))
+            if wanted is None:
+                continue
+            if wanted == "hex":
+                if isinstance(arg, s.Str) and arg.value not in facts.kinds.get("hex", set()):
+                    keys = sorted(facts.kinds.get("hex", set()))
+                    out.append(error("E022", f"no hex `{arg.value}`" + did_you_mean(nearest(arg.value, keys)),
+                                     _where(arg, node), help=f"`{node.func.name}` names a hex of the map by its id"))
+                continue
+            values = facts.enums.get(wanted)
+            if values is None:
+                continue
+            if isinstance(arg, s.Str):
+                value, said = arg.value, f"the string \"{arg.value}\""
+            elif isinstance(arg, s.Name) and arg.name not in scope.bound and arg.name in facts.enum_of \
+                    and arg.name not in values:
+                value, said = arg.name, f"`{arg.name}`, a value of enum {facts.enum_of[arg.name]},"
+            else:
+                continue
+            if value in values:
+                continue
+            out.append(error(
+                "E026", f"`{node.func.name}` takes a value of enum {wanted}; {said} is none of them, so it "
+                        "never matches" + did_you_mean(nearest(value, list(values))),
+                _where(arg, node), help=f"the values of {wanted}: {', '.join(values)}"))
+    return out
+
+
+# ---------------------------------------------------------------- E020 trains and privates play never reaches
+
+
+def _sold_order(title: Title) -> tuple[dict[str, int], dict[str, str]] | None:
+    """Each train's place in `train_supply_order` (the first of it, or of its card's other side), and
+    the trains' other sides; None where the title gives no order."""
+    order = title.prop("train_supply_order")
+    if order is None or not isinstance(order.value, s.ListLit):
+        return None
+    places: dict[str, int] = {}
+    for i, item in enumerate(order.value.items):
+        name = _named(item)
+        if name is not None:
+            places.setdefault(name, i)
+    sides = {}
+    for train in title.components("train"):
+        other = train.get("variant_of")
+        if other is not None and _named(other.value) is not None:
+            sides[train.key] = _named(other.value)
+            sides.setdefault(_named(other.value), train.key)
+    return places, sides
+
+
+def _named(expr) -> str | None:
+    if isinstance(expr, s.Name):
+        return expr.name
+    if isinstance(expr, (s.Str, s.Int)):
+        return str(expr.value)
+    return None
+
+
+def _trains_taken_away(title: Title) -> list[Diagnostic]:
+    """E020 for a train that rusts or becomes obsolete on a train the bank sells before it (the first of that
+    one bought scraps every one of this type, the bank's too, or makes them obsolete, before one is sold:
+    the library's on_first_train), or only on trains the bank never sells (it never goes)."""
+    found = _sold_order(title)
+    if found is None:
+        return []
+    places, sides = found
+
+    def place(name: str) -> int | None:
+        return places.get(name, places.get(sides.get(name, ""), None))
+
+    trains = {train.key for train in title.components("train")}
+    out: list[Diagnostic] = []
+    for train in title.components("train"):
+        own = place(train.key)
+        if own is None:
+            continue
+        for field, verb in (("rusts_on", "rusts"), ("obsolete_on", "becomes obsolete")):
+            prop = train.get(field)
+            if prop is None:
+                continue
+            items = prop.value.items if isinstance(prop.value, s.ListLit) else (prop.value,)
+            named = [(n, item) for item in items if (n := _named(item)) is not None and n in trains]
+            earlier = [(n, item) for n, item in named if (at := place(n)) is not None and at < own]
+            if not earlier and (not named or any(place(n) is not None for n, _ in named)):
+                continue  # (a later one: it goes with the first of those bought; its own type is check_play's)
+            name, item = (earlier or named)[0]
+            if place(name) is None:
+                said = f"train {train.key} never {verb.replace('becomes', 'become')}: the bank never sells a {name} train"
+            elif field == "rusts_on":
+                said = (f"train {train.key} rusts on the {name}, which the bank sells before it "
+                        f"(`train_supply_order`): the first {name} bought sends every {train.key}, the bank's too, "
+                        "to the scrap heap before one is sold")
+            else:
+                said = (f"train {train.key} becomes obsolete on the {name}, which the bank sells before it "
+                        f"(`train_supply_order`): every {train.key} is obsolete before one is sold")
+            out.append(error("E020", said, _where(item, prop),
+                             help=f"`{field}` names a later train type, whose first purchase takes this one away"))
+    return out
+
+
+def _privates_never_offered(title: Title) -> list[Diagnostic]:
+    """E020 for a private `private_sale_order` does not name where the first round sells the privates in
+    that order (`first_round: private_sale`): it stayed in the bank for the whole game."""
+    first, sale = title.prop("first_round"), title.prop("private_sale_order")
+    if first is None or _named(first.value) != "private_sale" or sale is None or not isinstance(sale.value, s.ListLit):
+        return []
+    offered = {_named(item) for item in sale.value.items}
+    missing = [p.key for p in title.components("private") if p.key not in offered]
+    if not missing:
+        return []
+    return [error(
+        "E020", f"`private_sale_order` does not name {', '.join(missing)}: the private sale never offers "
+                f"{'it' if len(missing) == 1 else 'them'}, and {'it stays' if len(missing) == 1 else 'they stay'} "
+                "in the bank all game", sale.value.span or sale.span,
+        help="list every private in the order the first round offers them")]
+
+
+# ---------------------------------------------------------------- E038/E020 transfers, fields of what has none
+
+
+#: the runtime's values that are collections or numbers (`compiler.lang.builtins.VALUES`), no holder of money
+_COLLECTIONS = ("players", "corporations", "privates", "minors", "bonds", "train_cards", "phases", "markets",
+                "phase_number")
+
+
+def _transfers(decl, scope: _Scope) -> list[Diagnostic]:
+    """E038 for a `transfer` from or to a collection of the runtime (`to players`: the engine stopped on a
+    KeyError; each player is paid in a `for`), E020 for one from a holder to itself (`from bank to bank`:
+    nothing moves)."""
+    out: list[Diagnostic] = []
+    for node in s.walk(decl):
+        if not isinstance(node, s.Transfer):
+            continue
+        for word, end in (("from", node.source), ("to", node.target)):
+            if isinstance(end, s.Name) and end.name in _COLLECTIONS and end.name not in scope.bound:
+                out.append(error(
+                    "E038", f"`transfer ... {word} {end.name}` names a collection, not one holder of money",
+                    _where(end, node), help=f"pay each in a loop: `for x in {end.name} {{ transfer ... {word} x }}`"
+                    if end.name != "phase_number" else "money is held by the bank, the players and the companies"))
+        if isinstance(node.source, s.Name) and isinstance(node.target, s.Name) and node.source.name == node.target.name:
+            out.append(error(
+                "E020", f"a transfer from {node.source.name} to {node.target.name}: the money stays where it is",
+                _where(node.target, node), help="name the holder that pays and the one paid"))
+    return out
+
+
+def _fields_of_single_values(decl, scope: _Scope) -> list[Diagnostic]:
+    """E038 for a field or an element of a literal (`"PRR".cash`, `5[0]`) or of a builtin's number, flag or
+    name (`cash(player)[0]`, `price(C).value`): the engine stopped on an AttributeError or a TypeError."""
+    out: list[Diagnostic] = []
+    for node in s.walk(decl):
+        if not isinstance(node, (s.Member, s.Index)):
+            continue
+        what = _literal(node.obj)
+        if what in ("a list", "a set", "a map", "a record", "a range") or (what == "a string" and isinstance(node, s.Index)):
+            continue
+        if what is None:
+            found = scope.builtin(node.obj)
+            if found is None or found["returns"] not in ("int", "bool"):
+                continue
+            what = f"`{node.obj.func.name}(...)`, " + ("a number" if found["returns"] == "int" else "true or false")
+        part = f"a field `.{node.name}`" if isinstance(node, s.Member) else "an element `[...]`"
+        out.append(error("E038", f"{part} of {what}, which has none", _where(node, node.obj),
+                         help="a field is a component's or a record's; an element a list's or a map's"))
     return out
