@@ -94,6 +94,13 @@ CASES = {
     "a field of a builtin's number": (
         "rulespecs/1846.rules", "    let share = price(corporation)", "    let share = price(corporation).value", "E038",
         "a field `.value` of `price(...)`, a number"),
+    "a later phase that begins on no train": (
+        "rulespecs/1800.rules", '    on_train: "3" §12.3', "    on_train: none §12.3", "E020",
+        "phase 3 never comes: it begins on no train"),
+    "a part of a run paid for more stops than it visits": (
+        "rulespecs/1800.rules", "distance: [(nodes: [city, offboard], pay: 3, visit: 3)]",
+        "distance: [(nodes: [city, offboard], pay: 3, visit: 2)]", "E020",
+        "train 3E is paid for 3 stops of a part of its run that visits 2"),
 }
 
 
@@ -135,3 +142,17 @@ def test_check_of_an_emptied_title_file_exits_1(tmp_path, capsys):
     assert main(["check", str(empty)]) == 1
     out = capsys.readouterr().out
     assert f"{empty}:1:1: error[E003]" in out and "Traceback" not in out
+
+
+def test_a_train_that_rusts_only_on_a_train_never_sold_is_E020():
+    """The toy's 2 rusting on a 4 the bank never sells (`train_supply_order` has none, and no phase begins
+    on it) checked clean: the 2s never rusted."""
+    text = (ROOT / "tests" / "fixtures" / "toy" / "toy.rules").read_text(encoding="utf-8")
+    four = '  train "4" §3 {\n    distance: 4 §3\n    price: $300 §3\n    count: 1 §3\n  }\n'
+    edited = text.replace('    rusts_on: "3" §3', '    rusts_on: "4" §3', 1).replace('  phase "2" §3 {', four + '  phase "2" §3 {', 1)
+    loaded = check_source(edited, "toy.rules", with_library=True)
+    found = [d for d in loaded.errors if d.code == "E020" and "train 2 never rusts: the bank never sells a 4 train"
+             in d.message]
+    line = next(i for i, row in enumerate(edited.splitlines(), 1) if 'rusts_on: "4"' in row)
+    assert len(found) == 1 and found[0].span.line == line, loaded.errors
+    assert not check_source(text, "toy.rules", with_library=True).errors

@@ -53,6 +53,8 @@ def check_slips(title: Title) -> list[Diagnostic]:
     out.extend(_events_near_handled(title, here))
     out.extend(_trains_taken_away(title))
     out.extend(_privates_never_offered(title))
+    out.extend(_phases_begun_by_nothing(title))
+    out.extend(_runs_paid_beyond_visits(title))
     rules = [clause for clause in title.clauses if clause.origin.kind != "library"
              and isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant))]
     if not rules:
@@ -568,6 +570,9 @@ def _trains_taken_away(title: Title) -> list[Diagnostic]:
         return places.get(name, places.get(sides.get(name, ""), None))
 
     trains = {train.key for train in title.components("train")}
+    begins = {name for phase in title.components("phase") if (prop := phase.get("on_train")) is not None
+              for item in (prop.value.items if isinstance(prop.value, s.ListLit) else (prop.value,))
+              if (name := _named(item)) is not None}
     out: list[Diagnostic] = []
     for train in title.components("train"):
         own = place(train.key)
@@ -583,6 +588,8 @@ def _trains_taken_away(title: Title) -> list[Diagnostic]:
             if not earlier and (not named or any(place(n) is not None for n, _ in named)):
                 continue  # (a later one: it goes with the first of those bought; its own type is check_play's)
             name, item = (earlier or named)[0]
+            if place(name) is None and name in begins:
+                continue  # (check_play's: the phase it begins never comes, the bank never selling it)
             if place(name) is None:
                 said = f"train {train.key} never {verb.replace('becomes', 'become')}: the bank never sells a {name} train"
             elif field == "rusts_on":
@@ -661,4 +668,45 @@ def _fields_of_single_values(decl, scope: _Scope) -> list[Diagnostic]:
         part = f"a field `.{node.name}`" if isinstance(node, s.Member) else "an element `[...]`"
         out.append(error("E038", f"{part} of {what}, which has none", _where(node, node.obj),
                          help="a field is a component's or a record's; an element a list's or a map's"))
+    return out
+
+
+def _phases_begun_by_nothing(title: Title) -> list[Diagnostic]:
+    """E020 for a phase after the first whose `on_train` is none (or absent) and that no rule enters
+    (`enter_phase`): the game begins in the first phase, and each later one begins with the first train it
+    names (the library's on_first_train); this one never came."""
+    phases = title.components("phase")
+    entered = {_named(node.args[0]) for clause in title.clauses for node in s.walk(clause.decl)
+               if isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name == "enter_phase"
+               and node.args}
+    out: list[Diagnostic] = []
+    for phase in phases[1:]:
+        prop = phase.get("on_train")
+        if (prop is not None and not isinstance(prop.value, s.NoneLit)) or phase.key in entered \
+                or any(isinstance(node, s.Gap) for node in s.walk(prop)):
+            continue
+        out.append(error(
+            "E020", f"phase {phase.key} never comes: it begins on no train (`on_train: none`), and only the first "
+                    f"phase, {phases[0].key}, begins so", _where(prop.value, prop) if prop is not None else phase.span,
+            help="name the train whose first purchase begins it: `on_train: \"3\"`"))
+    return out
+
+
+def _runs_paid_beyond_visits(title: Title) -> list[Diagnostic]:
+    """E020 for a part of a train's run paid for more stops than it may visit (`(pay: 3, visit: 2)`): it is
+    never paid for the third."""
+    out: list[Diagnostic] = []
+    for train in title.components("train"):
+        prop = train.get("distance")
+        if prop is None or not isinstance(prop.value, s.ListLit):
+            continue
+        for part in prop.value.items:
+            if not isinstance(part, s.Record):
+                continue
+            pay, visit = part.get("pay"), part.get("visit")
+            if isinstance(pay, s.Int) and isinstance(visit, s.Int) and pay.value > visit.value:
+                out.append(error(
+                    "E020", f"train {train.key} is paid for {pay.value} stops of a part of its run that visits "
+                            f"{visit.value}: it is never paid for more than it visits", _where(pay, part),
+                    help="`visit` is at least `pay` (an express visits more than it is paid for)"))
     return out
