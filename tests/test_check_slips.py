@@ -101,6 +101,12 @@ CASES = {
         "rulespecs/1800.rules", "distance: [(nodes: [city, offboard], pay: 3, visit: 3)]",
         "distance: [(nodes: [city, offboard], pay: 3, visit: 2)]", "E020",
         "train 3E is paid for 3 stops of a part of its run that visits 2"),
+    "an enum parameter compared with a misspelt string": (
+        "rulespecs/1800.rules", "if kind == withhold and", 'if kind == "withold" and', "E026",
+        'the string "withold" is none of them, so the comparison is always false; did you mean `withhold`?'),
+    "a holder compared with the bank's name as a string": (
+        "rulespecs/1800.rules", "require holder_of(bond) == corporation else", 'require holder_of(bond) == "bank" else',
+        "E038", 'is compared with the string "bank"'),
 }
 
 

@@ -197,6 +197,16 @@ class _Scope:
                         and not p.type.is_set and p.type.key is None and not p.type.parts and not p.type.values
                         and p.type.alternatives and all(a in ("int", "money", "percent", "bool", "string")
                                                         for a in p.type.alternatives)}
+        # a routine's parameter typed by one enum of the title's, or by values of its own: (its enum, its values)
+        self.enums: dict[str, tuple[str, tuple[str, ...]]] = {}
+        for p in params:
+            if p.name not in once or p.type.is_list or p.type.is_set or p.type.key is not None or p.type.parts:
+                continue
+            if p.type.values and not p.type.alternatives:
+                self.enums[p.name] = (f"{{{', '.join(p.type.values)}}}", tuple(p.type.values))
+            elif len(p.type.alternatives) == 1 and p.type.alternatives[0] in facts.enums and not p.type.values:
+                name = p.type.alternatives[0]
+                self.enums[p.name] = (f"enum {name}", tuple(facts.enums[name]))
         if isinstance(decl, s.Trigger):
             for arg, meaning in zip(decl.event.args, RUNTIME_EVENTS.get(decl.event.name, ())):
                 if isinstance(arg, s.Name) and arg.name in once and meaning in _EVENT_KINDS:
@@ -371,6 +381,24 @@ def _orderings(decl, scope: _Scope) -> list[Diagnostic]:
 # ---------------------------------------------------------------- E038/E022 a component compared with a string
 
 
+#: the builtin holders, each one thing a rule names without quotes (`holder_of(x) == bank`)
+_HOLDERS = ("bank", "pool", "initial_offering", "depot", "scrap")
+
+
+def _enum_string(one, other, node: s.Binary, scope: _Scope) -> list[Diagnostic]:
+    """E026 for a routine's parameter typed by an enum compared with a string that is none of its values
+    (`kind == "withold"`): always false (`!=`: always true)."""
+    if not (isinstance(one, s.Name) and one.name in scope.enums and isinstance(other, s.Str)):
+        return []
+    enum, values = scope.enums[one.name]
+    if other.value in values:
+        return []
+    return [error(
+        "E026", f"`{one.name}` is a value of {enum}; the string \"{other.value}\" is none of them, so the comparison "
+                f"is always {'false' if node.op in ('==', 'in') else 'true'}" + did_you_mean(nearest(other.value, list(values))),
+        _where(other, node), help=f"the values of {enum}: {', '.join(values)}")]
+
+
 def _strings_for_components(decl, scope: _Scope, facts: _Facts, names: bool) -> list[Diagnostic]:
     """E038 for a component compared with a string naming one; E022 (where `names`: the rule was written in
     the unit that makes the title) for one naming none."""
@@ -386,6 +414,7 @@ def _strings_for_components(decl, scope: _Scope, facts: _Facts, names: bool) -> 
         for one, other in pairs:
             found = scope.component(one)
             if found is None:
+                out.extend(_enum_string(one, other, node, scope))
                 continue
             kinds, said = found
             named = facts.components.get(other.name) if isinstance(other, s.Name) and other.name not in scope.bound \
@@ -404,7 +433,7 @@ def _strings_for_components(decl, scope: _Scope, facts: _Facts, names: bool) -> 
                 continue
             if not isinstance(other, s.Str):
                 continue
-            keys = facts.keys_of(kinds) if kinds else set(facts.components)
+            keys = facts.keys_of(kinds) if kinds else set(facts.components) | set(_HOLDERS)
             what = " or ".join(sorted(kinds)) or "component"
             always = "false" if node.op in ("==", "in") else "true"
             if other.value in keys or not names:
