@@ -162,3 +162,22 @@ def test_a_train_that_rusts_only_on_a_train_never_sold_is_E020():
     line = next(i for i, row in enumerate(edited.splitlines(), 1) if 'rusts_on: "4"' in row)
     assert len(found) == 1 and found[0].span.line == line, loaded.errors
     assert not check_source(text, "toy.rules", with_library=True).errors
+
+
+def test_a_misspelt_train_name_a_variants_rule_compares_is_E022():
+    """Amira's `t.name == "2+2"` over the bank's trains, written `"2 +2"`, checked clean: the second company
+    was drawn when the 2s alone were gone. E022 at the name, with the train meant."""
+    from compiler.lang.pipeline import load_texts
+    from tests.conftest import LIBRARIES
+
+    variants = "rulespecs/1880-romania-variants.rules"
+    text = (ROOT / variants).read_text(encoding="utf-8")
+    old = 't.name == "2" or t.name == "2+2") and all'
+    assert old in text
+    edited = text.replace(old, old.replace('"2+2"', '"2 +2"'), 1)
+    base = {"rulespecs/1880-romania.rules": (ROOT / "rulespecs/1880-romania.rules").read_text(encoding="utf-8")}
+    loaded = load_texts({**LIBRARIES, **base, variants: edited}, checking=frozenset({variants}))
+    found = [d for d in loaded.errors if d.code == "E022" and d.message.startswith("no train `2 +2`")]
+    line = next(i for i, row in enumerate(edited.splitlines(), 1) if '"2 +2"' in row)
+    assert found and {d.span.line for d in found} == {line} and "did you mean `2+2`?" in found[0].message, loaded.errors
+    assert not [d for d in loaded.errors if d.span is not None and d.span.line != line]

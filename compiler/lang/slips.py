@@ -185,6 +185,10 @@ class _Scope:
         names = lets + [var for var, _ in loops] + [p.name for p in params] + args
         self.bound = set(names)
         once = {name for name in self.bound if names.count(name) == 1}
+        self.domains: dict[str, list] = {}
+        for var, domain in loops:
+            self.domains.setdefault(var, []).append(domain)
+        self.others = set(lets) | {p.name for p in params} | set(args)  # the names bound otherwise than by a loop
         self.certain: dict[str, tuple[frozenset[str], str]] = {}
         self.events: set[str] = set()  # those of `certain` a runtime event gives
         for p in params:
@@ -219,6 +223,22 @@ class _Scope:
                     and domain.name not in self.bound:
                 kind = _COMPONENT_LISTS[domain.name]
                 self.certain[var] = (frozenset({kind}), f"`{var}`, a {kind} (an element of `{domain.name}`)")
+
+    def train_names(self, expr) -> bool:
+        """Whether `expr` is a train's name: `t.name` of a train the rule goes over (`trains(C)`,
+        `available_trains()`), or `card.key` of a card of `train_cards`."""
+        if not (isinstance(expr, s.Member) and isinstance(expr.obj, s.Name) and expr.obj.name in self.domains
+                and expr.obj.name not in self.others):
+            return False
+
+        def trains(domain) -> bool:
+            if isinstance(domain, s.Name):
+                return domain.name == "train_cards" and domain.name not in self.bound and expr.name in ("key", "name")
+            found = self.builtin(domain)
+            return found is not None and found["returns"] == "list[Train]" and expr.name == "name"
+
+        # (each loop binding it goes over trains: a quantifier's variable is its own in each quantifier)
+        return all(trains(domain) for domain in self.domains[expr.obj.name])
 
     def builtin(self, node) -> dict | None:
         """The annotations of the builtin `node` calls, or None where it calls none (a routine, a state)."""
@@ -412,6 +432,15 @@ def _strings_for_components(decl, scope: _Scope, facts: _Facts, names: bool) -> 
         else:
             pairs = [(node.left, node.right), (node.right, node.left)]
         for one, other in pairs:
+            if names and scope.train_names(one) and isinstance(other, (s.Str, s.Int)) \
+                    and str(other.value) not in facts.kinds.get("train", set()):
+                # `t.name == "2 +2"` over the corporation's trains: no train has that name, never true
+                keys = sorted(facts.kinds.get("train", set()))
+                out.append(error(
+                    "E022", f"no train `{other.value}`: the comparison is always "
+                            f"{'false' if node.op in ('==', 'in') else 'true'}" + did_you_mean(nearest(str(other.value), keys)),
+                    _where(other, node), help=f"the trains: {', '.join(keys)}"))
+                continue
             found = scope.component(one)
             if found is None:
                 out.extend(_enum_string(one, other, node, scope))
