@@ -107,6 +107,14 @@ CASES = {
     "a holder compared with the bank's name as a string": (
         "rulespecs/1800.rules", "require holder_of(bond) == corporation else", 'require holder_of(bond) == "bank" else',
         "E038", 'is compared with the string "bank"'),
+    "an upgrade back to an earlier colour": (
+        "rulespecs/1800.rules", '"12" => ["804"] §11.1', '"12" => ["9"] §11.1', "E020",
+        "tile 12 (green) upgrades to tile 9 (yellow)"),
+    "an upgrade of a tile to itself": (
+        "rulespecs/1800.rules", '"12" => ["804"] §11.1', '"12" => ["12"] §11.1', "E020", "tile 12 upgrades to itself"),
+    "money in another currency than the title's": (
+        "rulespecs/1880-romania.rules", "par_prices: [Ł70, Ł80, Ł90, Ł100]", "par_prices: [Ł70, $80, Ł90, Ł100]",
+        "E020", "$80 is money in $; 1880 Romania's currency is Ł"),
 }
 
 

@@ -55,6 +55,8 @@ def check_slips(title: Title) -> list[Diagnostic]:
     out.extend(_privates_never_offered(title))
     out.extend(_phases_begun_by_nothing(title))
     out.extend(_runs_paid_beyond_visits(title))
+    out.extend(_upgrades_backwards(title, here))
+    out.extend(_other_currency(title, here))
     rules = [clause for clause in title.clauses if clause.origin.kind != "library"
              and isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant))]
     if not rules:
@@ -767,4 +769,61 @@ def _runs_paid_beyond_visits(title: Title) -> list[Diagnostic]:
                     "E020", f"train {train.key} is paid for {pay.value} stops of a part of its run that visits "
                             f"{visit.value}: it is never paid for more than it visits", _where(pay, part),
                     help="`visit` is at least `pay` (an express visits more than it is paid for)"))
+    return out
+
+
+#: the colours of the tiles in the order they are laid
+_COLOUR_ORDER = {"yellow": 1, "green": 2, "brown": 3, "gray": 4}
+
+
+def _upgrades_backwards(title: Title, here) -> list[Diagnostic]:
+    """E020 for a row of the `upgrades` table naming the tile itself, or a tile of its own colour or an
+    earlier one (`"12" => ["9"]`, green to yellow): no upgrade goes back."""
+    colours = {}
+    for tile in title.components("tile"):
+        prop = tile.get("color")
+        if prop is not None and isinstance(prop.value, s.Name):
+            colours[tile.key] = prop.value.name
+    out: list[Diagnostic] = []
+    for clause in title.clauses:
+        table = clause.decl
+        if clause.origin != here or not isinstance(table, s.Table) or table.name != "upgrades":
+            continue
+        for row in table.rows:
+            if len(row.keys) != 1 or not isinstance(row.value, s.ListLit):
+                continue
+            old = str(row.keys[0])
+            for item in row.value.items:
+                new = _named(item)
+                if new is None:
+                    continue
+                if new == old:
+                    said = f"tile {old} upgrades to itself"
+                elif colours.get(old) in _COLOUR_ORDER and colours.get(new) in _COLOUR_ORDER \
+                        and _COLOUR_ORDER[colours[new]] <= _COLOUR_ORDER[colours[old]]:
+                    said = (f"tile {old} ({colours[old]}) upgrades to tile {new} ({colours[new]}): an upgrade lays a "
+                            "tile of a later colour")
+                else:
+                    continue
+                out.append(error("E020", said, _where(item, row),
+                                 help="yellow is upgraded to green, green to brown, brown to gray"))
+    return out
+
+
+def _other_currency(title: Title, here) -> list[Diagnostic]:
+    """E020 for money written in another currency than the title's (`$80` in a title of `currency: "Ł"`): the
+    engine reads the amount, the reference and the site print the wrong money."""
+    prop = title.prop("currency")
+    if prop is None or not isinstance(prop.value, s.Str) or not prop.value.value:
+        return []
+    currency = prop.value.value
+    out: list[Diagnostic] = []
+    for clause in title.clauses:
+        if clause.origin != here:
+            continue
+        for node in s.walk(clause.decl):
+            if isinstance(node, s.Money) and node.currency and node.currency != currency:
+                out.append(error(
+                    "E020", f"{node.currency}{node.amount} is money in {node.currency}; {title.name}'s currency is "
+                            f"{currency}", _where(node, clause.decl), help=f"write {currency}{node.amount}"))
     return out
