@@ -115,6 +115,10 @@ CASES = {
     "money in another currency than the title's": (
         "rulespecs/1880-romania.rules", "par_prices: [Ł70, Ł80, Ł90, Ł100]", "par_prices: [Ł70, $80, Ł90, Ł100]",
         "E020", "$80 is money in $; 1880 Romania's currency is Ł"),
+    "a president's certificate smaller than another": (
+        "rulespecs/1800.rules", "shares: [40%, 10%, 10%, 10%, 10%, 10%, 10%] §2",
+        "shares: [10%, 40%, 10%, 10%, 10%, 10%, 10%] §2", "E020",
+        "corporation DRGW's president's certificate, the first of `shares`, is 10%: smaller than its 40% certificate"),
 }
 
 

@@ -29,7 +29,12 @@ Python error where play first reached it (found by a breaker mutating the real t
   bought scrapped every one of it, the bank's too, before one was sold) or only on trains never sold;
   a private `private_sale_order` leaves out where the first round is the private sale (never offered);
 - E038 a `transfer` from or to a collection (`to players`), E020 one from a holder to itself (`from bank
-  to bank`); E038 a field or an element of a literal or of a builtin's number (`price(C).value`).
+  to bank`); E038 a field or an element of a literal or of a builtin's number (`price(C).value`);
+- E026 a routine's enum parameter compared with a string none of its values (`kind == "withold"`);
+  E022 a train's name compared with a string no train has (`t.name == "2 +2"` over the trains);
+- E020 a later phase begun by no train (`on_train: none`), a run part paid for more stops than it
+  visits, an upgrade to the tile itself or to an earlier colour, money in another currency than the
+  title's, a president's certificate smaller than another of the corporation's.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ def check_slips(title: Title) -> list[Diagnostic]:
     out.extend(_runs_paid_beyond_visits(title))
     out.extend(_upgrades_backwards(title, here))
     out.extend(_other_currency(title, here))
+    out.extend(_presidents_certificates(title))
     rules = [clause for clause in title.clauses if clause.origin.kind != "library"
              and isinstance(clause.decl, (s.Routine, s.Trigger, s.Invariant))]
     if not rules:
@@ -826,4 +832,25 @@ def _other_currency(title: Title, here) -> list[Diagnostic]:
                 out.append(error(
                     "E020", f"{node.currency}{node.amount} is money in {node.currency}; {title.name}'s currency is "
                             f"{currency}", _where(node, clause.decl), help=f"write {currency}{node.amount}"))
+    return out
+
+
+def _presidents_certificates(title: Title) -> list[Diagnostic]:
+    """E020 for a corporation whose `shares` list a certificate larger than its first, the president's
+    (`[10%, 40%, ...]`): the president's certificate is the largest, and the presidency exchanged for it."""
+    out: list[Diagnostic] = []
+    for kind in ("corporation", "minor"):
+        for comp in title.components(kind):
+            prop = comp.get("shares")
+            if prop is None or not isinstance(prop.value, s.ListLit) or not prop.value.items:
+                continue
+            sizes = [item.value if isinstance(item, s.Percent) else None for item in prop.value.items]
+            first = sizes[0]
+            bigger = next((item for item, size in zip(prop.value.items[1:], sizes[1:])
+                           if first is not None and size is not None and size > first), None)
+            if bigger is not None:
+                out.append(error(
+                    "E020", f"{kind} {comp.key}'s president's certificate, the first of `shares`, is {first}%: "
+                            f"smaller than its {bigger.value}% certificate", _where(bigger, prop),
+                    help="`shares` lists the president's certificate first, then the others"))
     return out
