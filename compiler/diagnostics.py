@@ -33,7 +33,7 @@ CODES: dict[str, str] = {
     # syntax
     "E001": "Syntax error: a token the grammar does not allow at this place.",
     "E002": "Syntax error: a character that starts no token of the DSL.",
-    "E003": "Syntax error: the file ends before a clause is complete.",
+    "E003": "Syntax error: the file ends before a clause is complete, or before its first unit (a file that declares nothing: empty, or comments only).",
     "E004": "The file cannot be read (missing, a directory, or not UTF-8).",
     # resolution
     "E010": "Unknown name: a library, title, variant or clause that is not defined, or an invariant or action a `sanction` names that does not exist.",

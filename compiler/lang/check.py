@@ -20,7 +20,10 @@
   (compiler.lang.events);
 - E011, E020-E022, E033, E038 an author's slips the schema accepts and play runs
   into: a falling market row, a path from an end to itself, a step listed twice, a bank short of
-  the starting cash, ... (compiler.lang.authoring).
+  the starting cash, ... (compiler.lang.authoring);
+- E015, E022, E024, E036, E038 names and values a rule gets wrong: a phase's event near one a trigger
+  is on, an ability's key no ability has, an ordering of none, a component compared with a string, a
+  builtin's argument of the wrong type (compiler.lang.slips).
 
 Library clauses are generic and cited by the titles that use them, so W001
 and W005 look only at clauses written in the title and its overlays.
@@ -38,6 +41,7 @@ from compiler.lang.ir import Clause, Title, rulebook_citations
 from compiler.lang.events import check_events
 from compiler.lang.fields import check_fields
 from compiler.lang.sanctions import check_sanctions
+from compiler.lang.slips import check_slips
 from compiler.lang.schema import schema_of
 from compiler.lang.typecheck import check_types
 
@@ -56,6 +60,7 @@ def check_title(title: Title) -> list[Diagnostic]:
     out.extend(check_fields(title, schema_of(title)))
     out.extend(check_events(title))
     out.extend(check_authoring(title))
+    out.extend(check_slips(title))
     return out
 
 

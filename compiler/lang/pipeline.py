@@ -12,7 +12,7 @@ from pathlib import Path
 
 from compiler import paths
 from compiler.lang.check import check_title
-from compiler.diagnostics import Diagnostic, SourceMap, error, sort_key
+from compiler.diagnostics import Diagnostic, SourceMap, Span, error, sort_key
 from compiler.lang.ir import Program, Title
 from compiler.lang.parse import parse_file, parse_text
 from compiler.lang.resolve import resolve
@@ -278,6 +278,14 @@ def load_parsed(modules: list[Module], diagnostics: list[Diagnostic], sources: S
 def _finish(modules, diagnostics, sources, files, check, checking=None) -> Loaded:
     program, found = resolve(modules)
     diagnostics.extend(found)
+    for module in modules:
+        if not module.units and (checking is None or module.path in checking):
+            # an empty file (or one of comments only) checked clean and built nothing: "0 titles"
+            diagnostics.append(error(
+                "E003", f"{module.path} declares nothing: it ends before its first title, variant, errata or "
+                        "library", Span(module.path, 1, 1, 1, 1),
+                help='a rulespec holds units: `title "NAME" { ... }`, `variant "V" of "T" { ... }`, '
+                     '`errata "E" of "T" { ... }` or `library "NAME" { ... }`'))
     if check:
         seen = set()
         for title in Loaded(program, modules, [], sources).every_title():
