@@ -95,7 +95,7 @@ def test_E020_a_value_its_meaning_rules_out(clause, column, words):
 
 def test_E020_a_corporations_own_float_over_its_whole():
     loaded = check_source('title "t" {\n  uses lib "18xx"\n  players: 2..4 §1\n'
-                          '  corporation PRR "Pennsylvania" §1 {\n    float: 120%\n    shares: [20%, 80%]\n  }\n}\n',
+                          '  corporation PRR "Pennsylvania" §1 {\n    float: 120%\n    shares: [20%, 20%, 20%, 20%, 20%]\n  }\n}\n',
                           with_library=True)
     found = [d for d in loaded.diagnostics if d.code == "E020"]
     assert [(d.span.line, d.span.column) for d in found] == [(5, 12)] and "not 120%" in found[0].message, found
