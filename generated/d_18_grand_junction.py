@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "51408698b6459f4a",
+    "rulespecs/18-grand-junction.rules": "10b827a0469bf680",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+    "rulespecs/lib/18xx.rules": "7cb943febe16e704",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+        "rulespecs/lib/18xx.rules": "7cb943febe16e704",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -361,24 +361,24 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1131',
-        'at action choose_turn': 'rulespecs/18-grand-junction.rules:842',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1145',
+        'at action choose_turn': 'rulespecs/18-grand-junction.rules:881',
         'at action contribute': 'rulespecs/1846.rules:1442',
-        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:855',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:877',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:912',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1443',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1317',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1571',
+        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:894',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:916',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:951',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1457',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1331',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1585',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1311',
-        'at action select_president': 'rulespecs/18-grand-junction.rules:740',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1177',
-        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:797',
-        'at action use_ability': 'rulespecs/18-grand-junction.rules:770',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1325',
+        'at action select_president': 'rulespecs/18-grand-junction.rules:757',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1191',
+        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:836',
+        'at action use_ability': 'rulespecs/18-grand-junction.rules:787',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -454,6 +454,8 @@ RULES = _LIBRARY.rules(
         'procedure emergency_sale_noted': '§"Emergency Money Raising"',
         'procedure minor_dividend': '§"Minor Companies"',
         'procedure offer_card': '§"Company Presidents", §"New Presidents in Phase 3"',
+        'procedure pick_card': '§"Company Presidents", §"New Presidents in Phase 3"',
+        'procedure use_power': '§"Using the Company Presidents"',
         'property ability_cards': '§"Company Presidents", §"Using the Company Presidents"',
         'property any_time_actions': '§"GMT 1846 Components Used"',
         'property auto_pass': '§"Stock Round", §"Operating Round"',
@@ -718,7 +720,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1137
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -756,23 +758,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1178
+    # at rulespecs/lib/18xx.rules:1192
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1179
+    # at rulespecs/lib/18xx.rules:1193
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1179",
+            at="rulespecs/lib/18xx.rules:1193",
         )
-    # at rulespecs/lib/18xx.rules:1180
+    # at rulespecs/lib/18xx.rules:1194
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1180",
+            at="rulespecs/lib/18xx.rules:1194",
         )
-    # at rulespecs/lib/18xx.rules:1181
+    # at rulespecs/lib/18xx.rules:1195
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -780,9 +782,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1181",
+            at="rulespecs/lib/18xx.rules:1195",
         )
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1197
     if not (
         (
             (
@@ -811,39 +813,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1183",
+            at="rulespecs/lib/18xx.rules:1197",
         )
-    # at rulespecs/lib/18xx.rules:1188
+    # at rulespecs/lib/18xx.rules:1202
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1189
+    # at rulespecs/lib/18xx.rules:1203
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1189",
+            at="rulespecs/lib/18xx.rules:1203",
         )
-    # at rulespecs/lib/18xx.rules:1191
+    # at rulespecs/lib/18xx.rules:1205
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1191",
+            at="rulespecs/lib/18xx.rules:1205",
         )
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1207
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1194
+        # at rulespecs/lib/18xx.rules:1208
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1196
+    # at rulespecs/lib/18xx.rules:1210
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1197
+    # at rulespecs/lib/18xx.rules:1211
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1198
+        # at rulespecs/lib/18xx.rules:1212
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1200
+    # at rulespecs/lib/18xx.rules:1214
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1201
+    # at rulespecs/lib/18xx.rules:1215
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1202
+    # at rulespecs/lib/18xx.rules:1216
     g.state_set(
         "sold_this_round",
         (
@@ -852,9 +854,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1203
+    # at rulespecs/lib/18xx.rules:1217
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1204
+    # at rulespecs/lib/18xx.rules:1218
     g.b_check_president(v_corporation)
 
 
@@ -964,28 +966,28 @@ def a_place_token(g, v_corporation, v_city):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:816
+    # at rulespecs/18-grand-junction.rules:855
     v_share = g.b_price(v_corporation)
-    # at rulespecs/18-grand-junction.rules:817
+    # at rulespecs/18-grand-junction.rules:856
     if v_paid < (v_share // 2):
-        # at rulespecs/18-grand-junction.rules:818
+        # at rulespecs/18-grand-junction.rules:857
         r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (
         (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
     ):
-        # at rulespecs/18-grand-junction.rules:820
+        # at rulespecs/18-grand-junction.rules:859
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:821
+        # at rulespecs/18-grand-junction.rules:860
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:822
+        # at rulespecs/18-grand-junction.rules:861
         r_market_move(g, v_corporation, "right")
     elif v_paid >= (2 * v_share):
-        # at rulespecs/18-grand-junction.rules:824
+        # at rulespecs/18-grand-junction.rules:863
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:825
+        # at rulespecs/18-grand-junction.rules:864
         r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/18-grand-junction.rules:827
+        # at rulespecs/18-grand-junction.rules:866
         r_market_move(g, v_corporation, "right")
 
 
@@ -1099,32 +1101,32 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:864
+    # at rulespecs/18-grand-junction.rules:903
     return (
         g.b_price(v_corporation)
-        if g.b_has_power(v_corporation, "issue_at_market")
+        if r_has_power(g, v_corporation, "issue_at_market")
         else r_price_after(g, v_corporation, "left")
     )
 
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:867
+    # at rulespecs/18-grand-junction.rules:906
     return (
         g.b_price(v_corporation)
-        if g.b_has_power(v_corporation, "issue_at_market")
+        if r_has_power(g, v_corporation, "issue_at_market")
         else r_price_after(g, v_corporation, "right")
     )
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:914
+    # at rulespecs/18-grand-junction.rules:953
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:916
+    # at rulespecs/18-grand-junction.rules:955
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1135,34 +1137,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:916",
+            at="rulespecs/18-grand-junction.rules:955",
         )
-    # at rulespecs/18-grand-junction.rules:918
+    # at rulespecs/18-grand-junction.rules:957
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:918",
+            at="rulespecs/18-grand-junction.rules:957",
         )
-    # at rulespecs/18-grand-junction.rules:919
+    # at rulespecs/18-grand-junction.rules:958
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:920
+    # at rulespecs/18-grand-junction.rules:959
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:921
+        # at rulespecs/18-grand-junction.rules:960
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:921",
+                at="rulespecs/18-grand-junction.rules:960",
             )
-        # at rulespecs/18-grand-junction.rules:923
+        # at rulespecs/18-grand-junction.rules:962
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:923",
+                at="rulespecs/18-grand-junction.rules:962",
             )
-        # at rulespecs/18-grand-junction.rules:925
+        # at rulespecs/18-grand-junction.rules:964
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1171,12 +1173,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:926
+        # at rulespecs/18-grand-junction.rules:965
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:927
+            # at rulespecs/18-grand-junction.rules:966
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:930
+        # at rulespecs/18-grand-junction.rules:969
         if not (
             all(
                 (
@@ -1192,9 +1194,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:930",
+                at="rulespecs/18-grand-junction.rules:969",
             )
-        # at rulespecs/18-grand-junction.rules:932
+        # at rulespecs/18-grand-junction.rules:971
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1202,24 +1204,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:932",
+                at="rulespecs/18-grand-junction.rules:971",
             )
-        # at rulespecs/18-grand-junction.rules:934
+        # at rulespecs/18-grand-junction.rules:973
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:936
+        # at rulespecs/18-grand-junction.rules:975
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:937
+            # at rulespecs/18-grand-junction.rules:976
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:940
+    # at rulespecs/18-grand-junction.rules:979
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:941
+        # at rulespecs/18-grand-junction.rules:980
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:943
+        # at rulespecs/18-grand-junction.rules:982
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1313,7 +1315,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:879
+    # at rulespecs/18-grand-junction.rules:918
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1321,66 +1323,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:879",
+            at="rulespecs/18-grand-junction.rules:918",
         )
-    # at rulespecs/18-grand-junction.rules:881
+    # at rulespecs/18-grand-junction.rules:920
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:881",
+            at="rulespecs/18-grand-junction.rules:920",
         )
-    # at rulespecs/18-grand-junction.rules:882
+    # at rulespecs/18-grand-junction.rules:921
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:883
+    # at rulespecs/18-grand-junction.rules:922
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:884
+        # at rulespecs/18-grand-junction.rules:923
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:884",
+                at="rulespecs/18-grand-junction.rules:923",
             )
-        # at rulespecs/18-grand-junction.rules:886
+        # at rulespecs/18-grand-junction.rules:925
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:887
+        # at rulespecs/18-grand-junction.rules:926
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:887",
+                at="rulespecs/18-grand-junction.rules:926",
             )
-        # at rulespecs/18-grand-junction.rules:888
+        # at rulespecs/18-grand-junction.rules:927
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:889
+        # at rulespecs/18-grand-junction.rules:928
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:890
+            # at rulespecs/18-grand-junction.rules:929
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:893
-        if not (g.b_has_power(v_corporation, "hold_other_shares")):
+        # at rulespecs/18-grand-junction.rules:932
+        if not (r_has_power(g, v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:893",
+                at="rulespecs/18-grand-junction.rules:932",
             )
-        # at rulespecs/18-grand-junction.rules:895
+        # at rulespecs/18-grand-junction.rules:934
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:895",
+                at="rulespecs/18-grand-junction.rules:934",
             )
-        # at rulespecs/18-grand-junction.rules:897
+        # at rulespecs/18-grand-junction.rules:936
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:897",
+                at="rulespecs/18-grand-junction.rules:936",
             )
-        # at rulespecs/18-grand-junction.rules:899
+        # at rulespecs/18-grand-junction.rules:938
         if not (
             (
                 (
@@ -1394,24 +1396,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:899",
+                at="rulespecs/18-grand-junction.rules:938",
             )
-        # at rulespecs/18-grand-junction.rules:901
+        # at rulespecs/18-grand-junction.rules:940
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-        # at rulespecs/18-grand-junction.rules:902
+        # at rulespecs/18-grand-junction.rules:941
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:902",
+                at="rulespecs/18-grand-junction.rules:941",
             )
-        # at rulespecs/18-grand-junction.rules:903
+        # at rulespecs/18-grand-junction.rules:942
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:904
+        # at rulespecs/18-grand-junction.rules:943
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:905
+            # at rulespecs/18-grand-junction.rules:944
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:908
+    # at rulespecs/18-grand-junction.rules:947
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1558,132 +1560,248 @@ def r_ask_card(g, v_player, v_corporation, v_action, v_required):
     r_require_decision(g, v_player, v_action)
 
 
+def r_pick_card(g, v_player, v_corporation, v_card, v_action):
+    """pick_card(P, C, card, action): P names C's card for the first offer waiting on him, which leaves the list: none declines (refused where the offer is C's start), a card leaves the deck for C with its use cubes (take_card); P's decision `action` is resolved once no other offer waits on him; the event card_picked(C, card, at_start) follows a card taken (at_start: the offer came with C's start) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
+    # at rulespecs/18-grand-junction.rules:742
+    v_required = g.list_first_for(
+        "card_offers",
+        (
+            v_player,
+            v_corporation,
+            True,
+        ),
+    )
+    # at rulespecs/18-grand-junction.rules:743
+    if v_card == None:
+        # at rulespecs/18-grand-junction.rules:744
+        if not (not v_required):
+            raise IllegalAction(
+                "the company must take a Company President now: whoever starts it selects one",
+                rule='§"Company Presidents"',
+                at="rulespecs/18-grand-junction.rules:744",
+            )
+    else:
+        # at rulespecs/18-grand-junction.rules:746
+        g.b_take_card(v_corporation, v_card)
+    # at rulespecs/18-grand-junction.rules:748
+    g.list_remove(
+        "card_offers",
+        (
+            v_player,
+            v_corporation,
+            v_required,
+        ),
+    )
+    # at rulespecs/18-grand-junction.rules:749
+    if not any(
+        g.list_first_for(
+            "card_offers",
+            (
+                v_player,
+                v_c,
+            ),
+        )
+        for v_c in g.name("corporations")
+    ):
+        # at rulespecs/18-grand-junction.rules:750
+        r_resolve_decision(g, v_player, v_action)
+    # at rulespecs/18-grand-junction.rules:752
+    if v_card != None:
+        # at rulespecs/18-grand-junction.rules:753
+        g.emit("card_picked", v_corporation, v_card, v_required)
+
+
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:742
+    # at rulespecs/18-grand-junction.rules:759
     if not (r_offered(g, v_player, v_corporation)):
         raise IllegalAction(
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:742",
+            at="rulespecs/18-grand-junction.rules:759",
         )
-    # at rulespecs/18-grand-junction.rules:744
+    # at rulespecs/18-grand-junction.rules:761
     if not (g.b_card_of(v_corporation) == None):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:744",
+            at="rulespecs/18-grand-junction.rules:761",
         )
-    # at rulespecs/18-grand-junction.rules:746
-    g.b_pick_card(v_player, v_corporation, v_company_president, "select_president")
+    # at rulespecs/18-grand-junction.rules:763
+    r_pick_card(g, v_player, v_corporation, v_company_president, "select_president")
 
 
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:772
+    # at rulespecs/18-grand-junction.rules:789
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:772",
+            at="rulespecs/18-grand-junction.rules:789",
         )
-    # at rulespecs/18-grand-junction.rules:773
-    g.b_use_power(v_corporation, v_count)
+    # at rulespecs/18-grand-junction.rules:790
+    r_use_power(g, v_corporation, v_count)
+
+
+def r_use_power(g, v_corporation, v_n):
+    """use_power(C, n): C declares the power of its Company President (its first ability of one of the library's declared_effects()) for this turn, spending n cubes; more than one at once only where it is `stackable` (a Company President has one ability); a declaration waits until it is spent (or the turn ends) (§\"Using the Company Presidents\")"""
+    # at rulespecs/18-grand-junction.rules:797
+    if not (g.b_card_of(v_corporation) != None):
+        raise IllegalAction(
+            "the company has no Company President",
+            rule='§"Company Presidents"',
+            at="rulespecs/18-grand-junction.rules:797",
+        )
+    # at rulespecs/18-grand-junction.rules:798
+    v_powers = [
+        v_a
+        for v_a in g.attr(v_corporation, "card_abilities")
+        if (g.attr(v_a, "effect") in r_declared_effects(g))
+    ]
+    # at rulespecs/18-grand-junction.rules:799
+    if not (r_len(g, v_powers) > 0):
+        raise IllegalAction(
+            "the Company President's power is not declared: it acts by itself",
+            rule='§"Using the Company Presidents"',
+            at="rulespecs/18-grand-junction.rules:799",
+        )
+    # at rulespecs/18-grand-junction.rules:801
+    if not (
+        not any(
+            (g.state_amount("declared_uses", v_corporation, v_e) > 0)
+            for v_e in r_declared_effects(g)
+        )
+    ):
+        raise IllegalAction(
+            "the company has declared a use of its Company President not spent yet",
+            rule='§"Using the Company Presidents"',
+            at="rulespecs/18-grand-junction.rules:801",
+        )
+    # at rulespecs/18-grand-junction.rules:803
+    if not ((v_n <= 1) or any(g.attr(v_a, "stackable") for v_a in v_powers)):
+        raise IllegalAction(
+            "this Company President's uses are spent one at a time",
+            rule='§"Using the Company Presidents", §"Adolphus Meyer"',
+            at="rulespecs/18-grand-junction.rules:803",
+        )
+    # at rulespecs/18-grand-junction.rules:805
+    if not (v_n <= g.state_amount("cubes", v_corporation)):
+        raise IllegalAction(
+            "the Company President has fewer uses left",
+            rule='§"Using the Company Presidents"',
+            at="rulespecs/18-grand-junction.rules:805",
+        )
+    # at rulespecs/18-grand-junction.rules:807
+    r_spend_cubes(g, v_corporation, v_n)
+    # at rulespecs/18-grand-junction.rules:808
+    for v_e in r_declared_effects(g):
+        # at rulespecs/18-grand-junction.rules:809
+        if g.attr(g.item(v_powers, 0), "effect") == v_e:
+            # at rulespecs/18-grand-junction.rules:810
+            g.state_put(
+                "declared_uses",
+                (
+                    v_corporation,
+                    v_e,
+                ),
+                v_n,
+            )
 
 
 def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:799
+    # at rulespecs/18-grand-junction.rules:838
     if not (
-        g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
+        g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:799",
+            at="rulespecs/18-grand-junction.rules:838",
         )
-    # at rulespecs/18-grand-junction.rules:802
+    # at rulespecs/18-grand-junction.rules:841
     if not (not g.state_has("done_this_turn", "topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:802",
+            at="rulespecs/18-grand-junction.rules:841",
         )
-    # at rulespecs/18-grand-junction.rules:803
+    # at rulespecs/18-grand-junction.rules:842
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(
             "money is added in $10 steps",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:803",
+            at="rulespecs/18-grand-junction.rules:842",
         )
-    # at rulespecs/18-grand-junction.rules:804
+    # at rulespecs/18-grand-junction.rules:843
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:804",
+            at="rulespecs/18-grand-junction.rules:843",
         )
-    # at rulespecs/18-grand-junction.rules:806
+    # at rulespecs/18-grand-junction.rules:845
     if not (g.b_cash(v_corporation) >= v_amount):
         raise IllegalAction(
             "the treasury cannot pay it",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:806",
+            at="rulespecs/18-grand-junction.rules:845",
         )
-    # at rulespecs/18-grand-junction.rules:807
+    # at rulespecs/18-grand-junction.rules:846
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "no use left on the card: each top-up spends a cube",
             rule='§"Abraham Donaldson", §"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:807",
+            at="rulespecs/18-grand-junction.rules:846",
         )
-    # at rulespecs/18-grand-junction.rules:808
+    # at rulespecs/18-grand-junction.rules:847
     r_spend_cubes(g, v_corporation, 1)
-    # at rulespecs/18-grand-junction.rules:809
+    # at rulespecs/18-grand-junction.rules:848
     g.transfer(v_amount, v_corporation, g.name("bank"))
-    # at rulespecs/18-grand-junction.rules:810
+    # at rulespecs/18-grand-junction.rules:849
     g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
-    # at rulespecs/18-grand-junction.rules:811
+    # at rulespecs/18-grand-junction.rules:850
     g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:844
+    # at rulespecs/18-grand-junction.rules:883
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
             and (r_president(g, v_corporation) == v_player)
         )
-        and g.b_has_power(v_corporation, "choose_turn")
+        and r_has_power(g, v_corporation, "choose_turn")
     ):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:844",
+            at="rulespecs/18-grand-junction.rules:883",
         )
-    # at rulespecs/18-grand-junction.rules:847
+    # at rulespecs/18-grand-junction.rules:886
     if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:848
+        # at rulespecs/18-grand-junction.rules:887
         r_spend_cubes(g, v_corporation, 1)
-        # at rulespecs/18-grand-junction.rules:849
+        # at rulespecs/18-grand-junction.rules:888
         g.b_set_operating_position(v_corporation, v_position)
-    # at rulespecs/18-grand-junction.rules:851
+    # at rulespecs/18-grand-junction.rules:890
     r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:896
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:857",
+            at="rulespecs/18-grand-junction.rules:896",
         )
-    # at rulespecs/18-grand-junction.rules:858
+    # at rulespecs/18-grand-junction.rules:897
     g.b_place_card_marker(v_corporation, v_target)
 
 
@@ -1709,12 +1827,12 @@ def q_lay_tile(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:914
+    # at rulespecs/18-grand-junction.rules:953
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:916
+    # at rulespecs/18-grand-junction.rules:955
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1727,7 +1845,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:879
+    # at rulespecs/18-grand-junction.rules:918
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1747,29 +1865,29 @@ def q_contribute(g, v_corporation):
 
 def q_use_ability(g, v_corporation):
     """The opening guards of use_ability that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:772
+    # at rulespecs/18-grand-junction.rules:789
     if not (g.b_in_round("operating")):
         return "a Company President's power is used in its company's operating turn"
 
 
 def q_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:799
+    # at rulespecs/18-grand-junction.rules:838
     if not (
-        g.b_in_step(v_corporation, "dividend") and g.b_has_power(v_corporation, "top_up_revenue")
+        g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
-    # at rulespecs/18-grand-junction.rules:802
+    # at rulespecs/18-grand-junction.rules:841
     if not (not g.state_has("done_this_turn", "topped_up")):
         return "one top-up a turn"
-    # at rulespecs/18-grand-junction.rules:807
+    # at rulespecs/18-grand-junction.rules:846
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "no use left on the card: each top-up spends a cube"
 
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:896
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
 
@@ -1836,77 +1954,77 @@ def q2_contribute(g, v_corporation, v_player):
 
 def q2_select_president(g, v_player, v_corporation):
     """The opening guards of select_president that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:742
+    # at rulespecs/18-grand-junction.rules:759
     if not (r_offered(g, v_player, v_corporation)):
         return "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one"
-    # at rulespecs/18-grand-junction.rules:744
+    # at rulespecs/18-grand-junction.rules:761
     if not (g.b_card_of(v_corporation) == None):
         return "a company has one Company President at a time: a new one only for a company without one"
 
 
 def qr_use_ability(g):
     """The opening guards of use_ability that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:772
+    # at rulespecs/18-grand-junction.rules:789
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:772",
+            at="rulespecs/18-grand-junction.rules:789",
         )
 
 
 def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:803
+    # at rulespecs/18-grand-junction.rules:842
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         return "money is added in $10 steps"
-    # at rulespecs/18-grand-junction.rules:804
+    # at rulespecs/18-grand-junction.rules:843
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:806
+    # at rulespecs/18-grand-junction.rules:845
     if not (g.b_cash(v_corporation) >= v_amount):
         return "the treasury cannot pay it"
 
 
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:844
+    # at rulespecs/18-grand-junction.rules:883
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
             and (r_president(g, v_corporation) == v_player)
         )
-        and g.b_has_power(v_corporation, "choose_turn")
+        and r_has_power(g, v_corporation, "choose_turn")
     ):
         return "the president of a company with Corbett Thompson chooses its place as an operating round begins"
 
 
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:896
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:857",
+            at="rulespecs/18-grand-junction.rules:896",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1663
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1650
+        # at rulespecs/lib/18xx.rules:1664
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1651
+            # at rulespecs/lib/18xx.rules:1665
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1653
+        # at rulespecs/lib/18xx.rules:1667
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1654
+            # at rulespecs/lib/18xx.rules:1668
             r_market_move(g, v_c, "down")
 
 
@@ -1950,13 +2068,13 @@ def t_income_centers_removed(g, *_rest):
 
 def t_president_on_start(g, v_corporation, v_price, *_rest):
     """Whoever buys the president's certificate selects the company's Company President"""
-    # at rulespecs/18-grand-junction.rules:751
+    # at rulespecs/18-grand-junction.rules:768
     r_offer_card(g, v_corporation, "select_president", True)
 
 
 def t_presidents_removed(g, v_phase, *_rest):
     """Every Company President in play leaves the game"""
-    # at rulespecs/18-grand-junction.rules:756
+    # at rulespecs/18-grand-junction.rules:773
     g.b_discard_cards()
 
 
@@ -1967,23 +2085,23 @@ def w_presidents_removed(g, *_args):
 
 def t_new_presidents(g, *_rest):
     """A company without a Company President may select one of those left"""
-    # at rulespecs/18-grand-junction.rules:763
+    # at rulespecs/18-grand-junction.rules:780
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:764
+        # at rulespecs/18-grand-junction.rules:781
         if (not g.b_closed(v_corporation)) and (g.b_card_of(v_corporation) == None):
-            # at rulespecs/18-grand-junction.rules:765
+            # at rulespecs/18-grand-junction.rules:782
             r_offer_card(g, v_corporation, "select_president", False)
 
 
 def t_president_income(g, *_rest):
     """Walton Purcell's income from the bank"""
-    # at rulespecs/18-grand-junction.rules:777
+    # at rulespecs/18-grand-junction.rules:816
     for v_corporation in g.name("corporations"):
-        # at rulespecs/18-grand-junction.rules:778
-        if g.b_has_power(v_corporation, "bank_income"):
-            # at rulespecs/18-grand-junction.rules:779
+        # at rulespecs/18-grand-junction.rules:817
+        if r_has_power(g, v_corporation, "bank_income"):
+            # at rulespecs/18-grand-junction.rules:818
             g.transfer(
-                g.b_power_value(v_corporation, "bank_income", "income"),
+                r_power_value(g, v_corporation, "bank_income", "income"),
                 g.name("bank"),
                 v_corporation,
             )
@@ -1991,16 +2109,16 @@ def t_president_income(g, *_rest):
 
 def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     """Homer Cropper's capital from the bank"""
-    # at rulespecs/18-grand-junction.rules:786
+    # at rulespecs/18-grand-junction.rules:825
     g.transfer(
         (
-            g.b_power_value(v_corporation, "extra_capital", "shares_at_par")
+            r_power_value(g, v_corporation, "extra_capital", "shares_at_par")
             * r_par_price(g, v_corporation)
         ),
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/18-grand-junction.rules:787
+    # at rulespecs/18-grand-junction.rules:826
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -2008,17 +2126,17 @@ def w_president_capital(g, *_args):
     v_corporation = _args[0] if len(_args) > 0 else None
     v_card = _args[1] if len(_args) > 1 else None
     v_at_start = _args[2] if len(_args) > 2 else None
-    return v_at_start and g.b_has_power(v_corporation, "extra_capital")
+    return v_at_start and r_has_power(g, v_corporation, "extra_capital")
 
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
-    # at rulespecs/18-grand-junction.rules:836
+    # at rulespecs/18-grand-junction.rules:875
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:837
+        # at rulespecs/18-grand-junction.rules:876
         if (
-            g.b_has_power(v_corporation, "choose_turn")
+            r_has_power(g, v_corporation, "choose_turn")
             and (g.state_amount("cubes", v_corporation) > 0)
         ) and (r_president(g, v_corporation) != None):
-            # at rulespecs/18-grand-junction.rules:838
+            # at rulespecs/18-grand-junction.rules:877
             r_require_decision(g, r_president(g, v_corporation), "choose_turn")

@@ -204,7 +204,7 @@ def test_walton_purcell_twenty_from_the_bank_each_operating_round():
     # a lasting power: no cubes, nothing to declare
     to_step(g, "DRG", "track_and_token")
     assert cubes(g, "DRG") == 0
-    assert_refused(g, use("DRG"), "Walton Purcell", "acts by itself")
+    assert_refused(g, use("DRG"), "Using the Company Presidents", "acts by itself")
 
 
 def test_homer_cropper_bank_pays_two_shares_at_par_on_start():
@@ -359,7 +359,7 @@ def test_adolphus_meyer_discount_stacks_and_spends_uses():
     assert {a["price"] for a in g.legal_actions() if a["type"] == "buy_train" and a["train"] == train.id} == {64}
     assert_refused(g, C("DRG", "buy_train", train=train.id, price=80), "Adolphus Meyer", "Meyer discount")
     # no second declaration while one waits to be spent
-    assert_refused(g, use("DRG", 1), "Adolphus Meyer", "not spent yet")
+    assert_refused(g, use("DRG", 1), "Using the Company Presidents", "not spent yet")
     cash = g.cash[drg]
     act(g, C("DRG", "buy_train", train=train.id, price=64))
     assert g.cash[drg] == cash - 64
@@ -367,11 +367,11 @@ def test_adolphus_meyer_discount_stacks_and_spends_uses():
     nxt = g.b_available_trains()[0]
     assert_refused(g, C("DRG", "buy_train", train=nxt.id, price=64), "Adolphus Meyer")
     next_turn(g, "DRG")
-    assert_refused(g, use("DRG", 2), "Adolphus Meyer", "1 use(s) left")
+    assert_refused(g, use("DRG", 2), "Using the Company Presidents", "fewer uses left")
     act(g, use("DRG", 1))
     assert cubes(g, "DRG") == 0
     next_turn(g, "DRG")
-    assert_refused(g, use("DRG", 1), "Adolphus Meyer", "0 use(s) left")
+    assert_refused(g, use("DRG", 1), "Using the Company Presidents", "fewer uses left")
 
 
 def test_arvid_bollen_price_does_not_fall_in_the_operating_round():
@@ -450,7 +450,7 @@ def test_rufus_snape_free_station_token():
     act(g, use("DRG"))
     assert cubes(g, "DRG") == 0
     next_turn(g, "DRG")
-    assert_refused(g, use("DRG"), "Rufus Snape", "0 use(s) left")
+    assert_refused(g, use("DRG"), "Using the Company Presidents", "fewer uses left")
 
 
 def test_hugo_weddell_trains_score_one_more_stop_for_one_run():
@@ -801,3 +801,49 @@ def test_company_presidents_the_deck_has_all_eighteen_with_their_abilities():
         abilities = [a for a in card_.get("children") or () if a.get("kind") == "ability"]
         assert len(abilities) == 1 and abilities[0].get("effect"), card_["key"]
         assert "not played by the engine" not in str(abilities[0].get("engine_note", "")), card_["key"]
+
+
+# ---------------------------------------------------------------- the cards' powers as the rules read them
+
+
+def test_a_companys_card_abilities_are_the_abilities_of_the_card_it_holds():
+    """`C.card_abilities`: the abilities of the card C holds now, as records (none before it holds one); the
+    library's has_power and power_value read them (power_value is refused where the card has no such ability)."""
+    g = new_game()
+    drg = g.entity("corporation", "DRG")
+    assert g.attr(drg, "card_abilities") == []
+    assert not g.call("has_power", drg, "bank_income")
+    with pytest.raises(IllegalAction):
+        g.call("power_value", drg, "bank_income", "income")
+    start(g, "DRG", 100, "PURCELL")
+    assert [r["effect"] for r in g.attr(drg, "card_abilities")] == ["bank_income"]
+    assert g.call("has_power", drg, "bank_income") and not g.call("has_power", drg, "train_discount")
+    assert g.call("power_value", drg, "bank_income", "income") == 20
+    with pytest.raises(IllegalAction):
+        g.call("power_value", drg, "bank_income", "discount_per_use")  # a field the ability does not give
+    for minor in g.minors:
+        assert g.attr(minor, "card_abilities") == [] and not g.call("has_power", minor, "bank_income")
+
+
+def test_a_declined_card_is_none_in_the_rules():
+    """A decline names the card "none": the rules read it as none (`card == none` in 18GJ's pick_card)."""
+    g = new_game()
+    player = acting(g)
+    cell = g.market.par_cell(100)
+    act(g, P(player, "par", corporation="DRG", share_price=f"100,{cell[0]},{cell[1]}"))
+    params = dict(g.ACTION_PARAMS["select_president"])
+    action = select("DRG", "none", player)
+    assert g._bind_param("select_president", "company_president", params["company_president"], action) is None
+    assert g._bind_param("select_president", "company_president", params["company_president"],
+                         select("DRG", "MEYER", player)) == "MEYER"
+
+
+def test_a_power_not_stackable_is_declared_one_cube_at_a_time():
+    """§"Using the Company Presidents": only Adolphus Meyer's cubes are spent together (use_power, 18GJ's procedure)."""
+    g = new_game()
+    first_or(g, {"DRG": (100, "MAYNARD"), "DSPP": (100, "DELANEY")})
+    to_step(g, "DRG", "track_and_token")
+    assert_refused(g, use("DRG", 2), "Using the Company Presidents", "one at a time")
+    act(g, use("DRG", 1))
+    drg = g.entity("corporation", "DRG")
+    assert cubes(g, "DRG") == 2 and g.state_amount("declared_uses", drg, "extra_lay") == 1

@@ -100,8 +100,9 @@ def test_every_ability_effect_is_listed_with_its_meaning(guide):
 
 def _effects_the_runtime_reads() -> set[str]:
     """The effects compiler/runtime/game.py's `GameBase` and its parts (the modules of its bases) name:
-    `_abilities(X, "effect")`, `_card_ability(X, "effect")`, `a.get("effect") == "..."` or `in (...)`,
-    and its DECLARED_EFFECTS."""
+    `_abilities(X, "effect")`, `_power(X, "effect")`, `_armed(X, "effect")` (a declared use), `a.get("effect") ==
+    "..."` or `in (...)`, and the library's has_power and power_value it calls (`self.call("has_power", X,
+    "effect")`)."""
     import inspect
 
     from compiler.runtime.game import GameBase
@@ -111,24 +112,25 @@ def _effects_the_runtime_reads() -> set[str]:
     found: set[str] = set()
     for node in (node for path in modules for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("_abilities", "_card_ability") and len(node.args) >= 2 \
+                and node.func.attr in ("_abilities", "_power", "_armed") and len(node.args) >= 2 \
                 and isinstance(node.args[1], ast.Constant):
             found.add(node.args[1].value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "call" \
+                and len(node.args) >= 3 and isinstance(node.args[0], ast.Constant) \
+                and node.args[0].value in ("has_power", "power_value") and isinstance(node.args[2], ast.Constant):
+            found.add(node.args[2].value)
         elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Call) \
                 and isinstance(node.left.func, ast.Attribute) and node.left.func.attr == "get" \
                 and node.left.args and isinstance(node.left.args[0], ast.Constant) and node.left.args[0].value == "effect":
             for right in node.comparators:
                 found |= {c.value for c in ast.walk(right) if isinstance(c, ast.Constant) and isinstance(c.value, str)}
-        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "DECLARED_EFFECTS"
-                                                  for t in node.targets):
-            found |= {c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant) and isinstance(c.value, str)}
     return found
 
 
 def test_every_effect_the_runtime_acts_on_is_one_of_the_library(guide):
     libraries, _ = guide
     read = _effects_the_runtime_reads()
-    assert {"free_lay", "reserved_slot", "hex_marker", "train_discount"} <= read  # the scan finds them
+    assert {"free_lay", "reserved_slot", "hex_marker", "free_token", "stop_bonus", "bonus_token"} <= read  # the scan finds them
     assert read <= set(_effects(libraries["18xx"])), sorted(read - set(_effects(libraries["18xx"])))
 
 

@@ -96,8 +96,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: 108 with has_ability a library function over a component's abilities, `X.abilities` (its `ability` clauses as
 #: records: key and fields, the title's data, read by the engine's GameBase.ability_records and the model's
 #: AbilityBuiltins.ability_records alike); 107 with ability_value one too, a record's field read by its name
-#: (`a[field]`)
-RECORDED = 107
+#: (`a[field]`); 105 with has_power and power_value library functions over `C.card_abilities` (the abilities of
+#: the card C holds now, as records: GameBase.card_ability_records, AbilityBuiltins.card_ability_records, each
+#: present in the model where C holds that card); 105 still with 18GJ's pick_card its procedure over the list state
+#: card_offers (no title's state named in Python) and one new primitive, take_card (the deck is the runtime's);
+#: 104 with use_power 18GJ's procedure over the library's declared_effects() and declared_uses
+RECORDED = 104
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -113,7 +117,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "sellable", "round_track_row_free", "take_round_track_row",
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
-         "market_move", "has_ability", "ability_value"]
+         "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects"]
 
 
 @functools.cache
@@ -416,7 +420,7 @@ def test_a_declared_use_of_a_card_is_the_librarys_state_in_the_engine_and_the_mo
     drg = g.entity("corporation", "DRG")
     g.j.set(g.g, "cards", {"DRG": "MEYER"})  # (test setup: DRG holds Meyer with his three cubes)
     g.state_put("cubes", (drg,), 3)
-    g.b_use_power(drg, 2)
+    g.call("use_power", drg, 2)
     assert g.g["state:declared_uses"] == {("DRG", "train_discount"): 2} and g._armed(drg, "train_discount") == 2
     g.call("discount_used", drg)
     assert g.state_amount("declared_uses", drg, "train_discount") == 0 and not g._armed(drg, "train_discount")
@@ -470,7 +474,7 @@ def test_the_bank_price_is_the_librarys_over_the_declared_uses(rulespecs_loaded)
     assert g.call("bank_price", drg, train) == train.price
     g.j.set(g.g, "cards", {"DRG": "MEYER"})  # (test setup: DRG holds Meyer with his three cubes)
     g.state_put("cubes", (drg,), 3)
-    g.b_use_power(drg, 2)
+    g.call("use_power", drg, 2)
     assert g.call("bank_price", drg, train) == train.price * 80 // 100
 
     model = Model(rulespecs_loaded.program.titles["18 Grand Junction"])
@@ -513,7 +517,7 @@ def test_a_market_move_is_the_librarys_over_move_price(rulespecs_loaded):
     g._place_token(drg, g.market.par_cells()[0])  # (test setup: DRG has a price, Bollen's card, a use declared)
     g.j.set(g.g, "cards", {"DRG": "BOLLEN"})
     g.state_put("cubes", (drg,), 3)
-    g.b_use_power(drg, 1)
+    g.call("use_power", drg, 1)
     g.j.set(g.g, "round", "operating")
     start = g.corp["DRG"]["cell"]
     g.call("market_move", drg, "down")
@@ -580,3 +584,32 @@ def test_a_components_abilities_are_its_data_in_the_engine_and_the_model(rulespe
     solver.add(*ctx.shared.axioms, *ctx.shared.guards)
     assert solver.check() == z3.sat
     assert solver.check(z3.Or(amount != 40, x != model.z(model.entity("private", "P1")))) == z3.unsat
+
+
+#: builtins that became procedures of the one title that calls them (18 Grand Junction's ability cards)
+TITLE_MOVED = {"pick_card": "18-grand-junction.rules", "use_power": "18-grand-junction.rules"}
+
+
+@pytest.mark.parametrize("name", sorted(TITLE_MOVED))
+def test_the_moved_rules_of_a_title_are_its_own(name):
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert f"procedure {name}(" in (ROOT / "rulespecs" / TITLE_MOVED[name]).read_text(encoding="utf-8")
+
+
+def test_no_title_state_is_named_in_the_runtime():
+    """The runtime's Python names no state a title declares (18GJ's card offers were read by pick_card)."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "compiler" / "runtime").rglob("*.py")))
+    assert "card_offers" not in text
+
+
+def test_the_validator_reads_the_declared_effects_from_the_library(rulespecs_loaded):
+    """use_power names no effect: the validator's card actions take the effects of the library's
+    declared_effects() (once the runtime's DECLARED_EFFECTS)."""
+    from compiler.verify.validator import Validator
+
+    title = rulespecs_loaded.program.titles["18 Grand Junction"]
+    validator = Validator.__new__(Validator)
+    validator.title = title
+    assert validator._declared_effects() == {"train_discount", "free_token", "no_terrain_cost", "hold_price",
+                                             "extra_lay", "longer_trains", "early_upgrade"}

@@ -10,7 +10,7 @@ from typing import Any
 
 from compiler.runtime import track
 from compiler.runtime.entities import Entity
-from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.errors import IllegalAction
 
 
 class Abilities:
@@ -503,13 +503,6 @@ class Abilities:
     # -- ability cards: a deck of cards each giving the company that picks one an ability (the title's
     #    `ability_cards`: the component kind of the cards; 18 Grand Junction's Company Presidents)
 
-    #: effects a company declares in its operating turn (`use_ability`), spending cubes; each holds for
-    #: that turn (`hold_price`, `extra_lay`) or for the first thing it changes (`train_discount`: one train
-    #: from the bank; `free_token`: one station token; `no_terrain_cost`: one tile lay; `longer_trains`:
-    #: one run; `early_upgrade`: one upgrade to a colour the phase does not offer yet)
-    DECLARED_EFFECTS = frozenset({"train_discount", "free_token", "no_terrain_cost", "hold_price", "extra_lay",
-                                  "longer_trains", "early_upgrade"})
-
     def _card_kind(self) -> str | None:
         kind = self.DATA.properties.get("ability_cards")
         return None if kind is None else str(kind)
@@ -550,19 +543,17 @@ class Abilities:
         return [a for a in self._card(key).get("children") or () if a.get("kind") == "ability"]
 
     def _power(self, corp: Entity, effect: str) -> dict | None:
-        """The ability with `effect` of the card `corp` holds now, if any."""
+        """The ability with `effect` of the card `corp` holds now, if any (its data, for the map's own reads)."""
         return next((a for a in self._card_abilities(corp) if a.get("effect") == effect), None)
 
-    def b_has_power(self, corp: Entity, effect: str) -> bool:
-        """has_power(C, effect): the ability card C holds has an ability with that `effect`."""
-        return isinstance(corp, Entity) and corp.kind == "corporation" and self._power(corp, str(effect)) is not None
-
-    def b_power_value(self, corp: Entity, effect: str, field: str) -> Any:
-        """power_value(C, effect, field): the property `field` (a string) of that ability of C's card."""
-        ability = self._power(corp, str(effect))
-        if ability is None or ability.get(str(field)) is None:
-            raise RuleGap(f"{corp}'s ability {effect}", f"gives no {field}")
-        return self._value(ability[str(field)], f"{corp} {effect} {field}")
+    def card_ability_records(self, entity: Entity) -> list[dict[str, Any]]:
+        """`C.card_abilities` in the DSL: the abilities of the ability card corporation C holds now (the title's
+        `ability_cards`), as records (as `X.abilities`'s: `ability_records`); none where C holds no card or is
+        no corporation. The library's has_power and power_value read them."""
+        key = self.g.get("cards", {}).get(entity.id) if entity.kind == "corporation" else None
+        if key is None:
+            return []
+        return self.ability_records(Entity(str(self._card_kind()), str(key), data=self._card(key)))
 
     def _spend_cubes(self, corp: Entity, n: int) -> None:
         """The library's spend_cubes (n use cubes off C's card, refused without a card or with fewer left), its
@@ -594,31 +585,17 @@ class Abilities:
         order.insert(int(position) - 1, corp.id)
         self.j.set(self.g, "order", tuple(order))
 
-    def b_pick_card(self, player: Entity, corp: Entity, key: Any, action: str) -> None:
-        """pick_card(P, C, card, action): P names `card` (a key, or none to decline where the offer allows it)
-        for C: the card leaves the deck for C with a cube on each of its `uses`; the event
-        `card_picked(C, card, at_start)` follows (at_start: the offer came with C's start). Refused
-        (IllegalAction) for a card not in the deck or a refused decline."""
-        # the offers waiting: the list state card_offers of a title with ability cards (its offer_card appends to
-        # it), each offer flat, ("player", P, "corporation", C, required); the first of C's waiting on P is taken
-        offers = list(self.g.get("state:card_offers", ()))
-        offer = next(o for o in offers if o[:4] == ("player", player.id, "corporation", corp.id))
-        if key is None or str(key) == "none":
-            if offer[4]:
-                raise IllegalAction(f"{corp} must take a {self._card_kind()} now", rule=self._deck_rule())
-        else:
-            if str(key) not in self.b_deck():
-                raise IllegalAction(f"{key} is not left in the deck", rule=self._deck_rule())
-            card = self._card(key)
-            uses = card.get("uses")
-            self.j.set(self.g, "cards", {**self.g.get("cards", {}), corp.id: card["key"]})
-            self.state_put("cubes", (corp,), int(uses) if uses else 0)
-        offers.remove(offer)
-        self.j.set(self.g, "state:card_offers", tuple(offers))
-        if not any(o[:2] == ("player", player.id) for o in offers):
-            self.call("resolve_decision", player, str(action))
-        if key is not None and str(key) != "none":
-            self.emit("card_picked", corp, str(key), offer[4])
+    def b_take_card(self, corp: Entity, key: Any) -> None:
+        """take_card(C, card): the card leaves the deck for C, with a use cube on it for each of its `uses` (the
+        library's state cubes). Refused (IllegalAction) for a card not left in the deck. The deck and the card a
+        company holds are the runtime's; the offers, the decline and the event are the title's (18 Grand
+        Junction's pick_card)."""
+        if str(key) not in self.b_deck():
+            raise IllegalAction(f"{key} is not left in the deck", rule=self._deck_rule())
+        card = self._card(key)
+        uses = card.get("uses")
+        self.j.set(self.g, "cards", {**self.g.get("cards", {}), corp.id: card["key"]})
+        self.state_put("cubes", (corp,), int(uses) if uses else 0)
 
     def b_discard_cards(self) -> None:
         """discard_cards(): every ability card held by a company leaves the game, with its cubes and what it
@@ -638,26 +615,6 @@ class Abilities:
             self.j.set(self.g, "state:declared_uses", {})  # (and the uses declared on them)
         for corp_id in held:
             self._sanction_excess(self.entity("corporation", corp_id), "discard_cards")
-
-    def b_use_power(self, corp: Entity, n: int) -> None:
-        """use_power(C, n): C declares its card's ability (one of DECLARED_EFFECTS) for this turn, spending n
-        cubes; only an ability with `stackable: true` takes more than one at once, and a declaration waits
-        until the last one is spent (or the turn ends). Refused (IllegalAction naming the card's rule)
-        otherwise."""
-        key = self.b_card_of(corp)
-        if key is None:
-            raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule())
-        ability = next((a for a in self._card_abilities(corp) if a.get("effect") in self.DECLARED_EFFECTS), None)
-        if ability is None:
-            raise IllegalAction(f"{self._card(key).get('title') or key}'s ability is not declared: it acts by itself",
-                                rule=self._card_rule(key))
-        if self._declared(corp):
-            raise IllegalAction(f"{corp} has declared a use of its ability not spent yet", rule=self._card_rule(key))
-        if n > 1 and not ability.get("stackable"):
-            raise IllegalAction(f"{self._card(key).get('title') or key}'s uses are spent one at a time",
-                                rule=self._card_rule(key))
-        self._spend_cubes(corp, n)
-        self.state_put("declared_uses", (corp, str(ability["effect"])), int(n))  # (the library's state)
 
     def _declared(self, corp: Entity) -> list[tuple]:
         """The elements of the library's state `declared_uses` that are `corp`'s (at most one: a declaration

@@ -661,7 +661,7 @@ class Candidates:
     def _cand_assign(self, entity, who):
         """A private's revenue marker (effect: hex_marker) into each hex it may go, or the marker of a
         company's card (effect: bonus_token) on each city hex; the guards decide when."""
-        if entity.kind == "corporation" and self.b_has_power(entity, "bonus_token") and self.state_amount("cubes", entity) \
+        if entity.kind == "corporation" and self.call("has_power", entity, "bonus_token") and self.state_amount("cubes", entity) \
                 and self.board is not None:
             return [{"type": "assign", **who, "target": h, "target_type": "hex"}
                     for h in sorted(self.board.hexes) if self.board.tile_at(h).cities]
@@ -785,7 +785,7 @@ class Candidates:
             return []
         spots = track.legal_tokens(self.board, entity.id)
         out = [spot.action(entity.id) for spot in spots]
-        if self.b_has_power(entity, "squeeze_token"):
+        if self.call("has_power", entity, "squeeze_token"):
             # beside the circles of a reachable city with none free (the guards decide)
             taken = {(s.hex, s.node) for s in spots}
             for ref in sorted(track.reach(self.board, entity.id).nodes):

@@ -484,6 +484,8 @@ class DslSupport:
         if isinstance(obj, Entity):
             if name == "certificates" and obj.kind == "corporation":
                 return list(self.certs_of[obj.id])
+            if name == "card_abilities":
+                return self.card_ability_records(obj)
             if obj.kind in ("corporation", "minor"):
                 state = self.corp[obj.id]
                 if name in state:

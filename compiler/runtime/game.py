@@ -1374,6 +1374,8 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return self.entity(kind_type, value)
         if kind_type == "company":
             return self.find(value)
+        if kind_type == self._card_kind() and str(value) == "none":
+            return None  # an ability card declined (`card == none` in the rules)
         if kind_type == "train":
             if value not in self.trains:
                 raise IllegalAction(f"there is no train {value!r}")

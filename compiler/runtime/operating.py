@@ -69,8 +69,8 @@ class OperatingRound:
                 continue
             for ability in self._abilities(item, "stop_bonus"):
                 per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
-        if corp.kind == "corporation" and self.b_has_power(corp, "stop_bonus"):
-            per_stop += int(self.b_power_value(corp, "stop_bonus", "bonus_per_stop"))
+        if corp.kind == "corporation" and self.call("has_power", corp, "stop_bonus"):
+            per_stop += int(self.call("power_value", corp, "stop_bonus", "bonus_per_stop"))
         return track.Bonuses(tuple(bonuses), limits, per_stop)
 
     def _revenue_bonuses(self) -> tuple[tuple["track.RouteBonus", ...], tuple["track.StopLimit", ...]]:
@@ -783,7 +783,7 @@ class OperatingRound:
                 index += 1
                 continue
             if step == "dividend" and self.corp[corp.id]["revenue"] == 0 and not (
-                    self.b_has_power(corp, "top_up_revenue") and self.state_amount("cubes", corp) > 0):
+                    self.call("has_power", corp, "top_up_revenue") and self.state_amount("cubes", corp) > 0):
                 # (a company whose card may still top its revenue up decides, even on nothing earned)
                 # no revenue: the dividend step withholds nothing, as the rules move the price
                 self.ROUTINES["action:dividend"](self, corp, "withhold")

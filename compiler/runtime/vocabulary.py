@@ -15,7 +15,6 @@ LOG_FORMAT = "the 18xx.games action format: {'type': ACTION, 'entity': ID, 'enti
 #: trigger `on` it may bind; `rulec check`'s E036), beside those a title's phases name in their `events` and
 #: those its rules raise with `emit`: a trigger `on` another never fires (`rulec check`'s E015)
 RUNTIME_EVENTS: dict[str, tuple[str, ...]] = {
-    "card_picked": ("corporation", "card", "offer"),
     "corporation_closed": ("corporation",),
     "corporation_started": ("corporation", "par price"),
     "floated": ("corporation",),
@@ -64,8 +63,9 @@ CORP_STATE: dict[str, Any] = {"par": None, "cell": None, "floated": False, "clos
 TOKEN_COUNTS = ("extra_tokens", "tokens_right")
 #: what `DslSupport.attr` answers of a corporation from its data: its certificates (the president's first),
 #: its charter's printed station prices (`token_prices`) and how many they are (`charter_tokens`); and of its
-#: state, whether it has started (`started`: it has a par price)
-CORP_DATA_FIELDS = ("certificates", "token_prices", "charter_tokens", "started")
+#: state, whether it has started (`started`: it has a par price), and the abilities of the ability card it holds
+#: now (`card_abilities`: records as `abilities`, none without a card, `GameBase.card_ability_records`)
+CORP_DATA_FIELDS = ("certificates", "token_prices", "charter_tokens", "started", "card_abilities")
 #: what the runtime keeps of a private besides its data (`DslSupport.set_attr`: whether it has closed)
 PRIVATE_STATE_FIELDS = ("closed",)
 

@@ -8,9 +8,6 @@ from typing import Any
 
 import z3
 
-from compiler.runtime.game import GameBase
-from compiler.lang.liststates import part_kinds
-from compiler.verify.lists import list_of
 from compiler.verify.model import BANK, SCRAP, Ent, GapError, GapValue, Unsupported, state_var
 from compiler.verify.terms import (
     AND,
@@ -70,12 +67,18 @@ class AbilityBuiltins:
         order, each its `key`, every parameter the kind `ability` declares (none where unset; one that may name
         several, as a list: `Title.card_fields`) and any other field it gives; none for an entity without. The
         title's data: every record is in the list whatever the state."""
+        records = self.data_records(ctx, (self.m.data.get(ent) or {}).get("children") or (), ent.kind, ent.id)
+        ctx.shared.reads.add(ent.kind, f"{ent.id}.abilities", len(records))
+        return SymList([(r, True) for r in records])
+
+    def data_records(self, ctx: Ctx, children: Any, kind: str, key: str) -> list[_DataRecord]:
+        """The `ability` clauses among `children` (of the component `key` of `kind`) as records (`ability_records`)."""
         fields = self.tr.title.card_fields("ability")
         records = []
-        for child in (self.m.data.get(ent) or {}).get("children") or ():
+        for child in children:
             if child.get("kind") != "ability":
                 continue
-            record = _DataRecord(f"{ent.kind} {ent.id} ability {child.get('key')}")
+            record = _DataRecord(f"{kind} {key} ability {child.get('key')}")
             for name, _ in fields:
                 record[name] = None
             for name, value in child.items():
@@ -85,13 +88,26 @@ class AbilityBuiltins:
                 value = dict.get(record, name)
                 if several and not isinstance(value, GapValue):
                     record[name] = [] if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
-            ctx.shared.reads.add(ent.kind, f"{ent.id}.abilities.{child.get('key')}", sorted(record.items()))
+            ctx.shared.reads.add(kind, f"{key}.abilities.{child.get('key')}", sorted(record.items()))
             for name, value in record.items():
                 if name != "key" and value is not None and not isinstance(value, GapValue):
                     record[name] = self.tr.lift(value)
             records.append(record)
-        ctx.shared.reads.add(ent.kind, f"{ent.id}.abilities", len(records))
-        return SymList([(r, True) for r in records])
+        return records
+
+    def card_ability_records(self, ctx: Ctx, ent: Ent) -> SymList:
+        """As GameBase.card_ability_records (`C.card_abilities`): the abilities of every card of the title, each
+        present where C holds that card (its index, state `card:C`); none for a title without ability cards or
+        for what is no corporation."""
+        if self.m.cards is None:
+            ctx.shared.reads.add("cards", str(self.m.prop_value("ability_cards")), None)
+            return SymList([])
+        if ent.kind != "corporation":
+            return SymList([])
+        index = self.card_index(ctx, ent)
+        kind = str(self.m.prop_value("ability_cards"))
+        return SymList([(record, index == i) for i, card in enumerate(self.cards(ctx), start=1)
+                        for record in self.data_records(ctx, card.get("children") or (), kind, str(card["key"]))])
 
     # -- ability cards (the title's `ability_cards`, e.g. 18 Grand Junction's Company Presidents).
     #    The card each corporation holds is state (`card:C`); the cubes left on it the library's state
@@ -158,71 +174,6 @@ class AbilityBuiltins:
             out = IF(cond, self.card_index(ctx, c), out)
         return CardRef(out)
 
-    def b_has_power(self, ctx: Ctx, corp: Any, effect: Any) -> Any:
-        """As GameBase.b_has_power: C's card has an ability with that `effect` (false for anything but
-        a corporation)."""
-        e = self.ent(corp)
-        k = self.known(e)
-        if k is not None and k.kind != "corporation":
-            return False
-        if self.m.cards is None:
-            # a title without ability cards: no company holds one (GameBase._power finds none)
-            ctx.shared.reads.add("cards", str(self.m.prop_value("ability_cards")), None)
-            return False
-        return OR(*[AND(cond, self.has_power_of(ctx, c, str(effect))) for c, cond in self.corp_of(ctx, e)])
-
-    def b_power_value(self, ctx: Ctx, corp: Any, effect: Any, field_: Any) -> Any:
-        """As GameBase.b_power_value: the property of that ability of C's card; the engine stops (a
-        rule gap) where C's card has no such ability, so that path has no after-state."""
-        effect, name = str(effect), str(field_)
-        powers = self.powers(ctx, effect)
-
-        def value(c: Ent) -> Any:
-            index = self.card_index(ctx, c)
-            out: Any = None
-            known = []
-            for i, card, ability in powers:
-                v = ability.get(name)
-                if v is None:
-                    continue
-                if isinstance(v, GapValue):
-                    raise GapError(f"{card['key']} {effect} {name}", v.reason)
-                known.append(index == i)
-                v = self.tr.lift(v)
-                out = v if out is None else self.tr.ite(index == i, v, out)
-            ctx.require(OR(*known))
-            if out is None:
-                raise GapError(f"ability {effect} {name}", "no card gives it")
-            return out
-
-        return self.per_corp(ctx, corp, value)
-
-    def b_use_power(self, ctx: Ctx, corp: Any, n: Any) -> None:
-        """As GameBase.b_use_power: refused unless C's card has a declared ability (its first of the
-        runtime's DECLARED_EFFECTS), stackable for n > 1, and no declaration of C is waiting (the library's
-        state `declared_uses`), then n cubes are spent and declared on that ability's effect."""
-        options = self.corp_of(ctx, corp)
-        ctx.require(OR(*[cond for _, cond in options]))
-        declared = []  # (card index, its first declared ability), as GameBase.b_use_power finds it
-        for i, card in enumerate(self.cards(ctx), start=1):
-            first = next((a for a in card.get("children") or ()
-                          if a.get("kind") == "ability" and a.get("effect") in GameBase.DECLARED_EFFECTS), None)
-            if first is not None:
-                declared.append((i, first))
-        effects = sorted({str(a["effect"]) for _, a in declared})
-        for c, cond in options:
-            index = self.card_index(ctx, c)
-            waiting = OR(*[ctx.state[name] > 0 for name in self.declared_vars(ctx, c, effects)])
-            stackable = OR(*[index == i for i, a in declared if a.get("stackable") is True])
-            ctx.require(IMPLIES(cond, AND(OR(*[index == i for i, _ in declared]), NOT(waiting),
-                                          OR(self.tr.cmp("<=", n, 1), stackable))))
-        self.tr.call("spend_cubes", [corp, n], {}, ctx)  # the library's procedure
-        for c, cond in options:
-            index = self.card_index(ctx, c)
-            for i, ability in declared:
-                for name in self.declared_vars(ctx, c, [str(ability["effect"])]):
-                    ctx.state[name] = IF(AND(ctx.path, cond, index == i), zi(n), ctx.state[name])
-
     def declared_vars(self, ctx: Ctx, corp: Ent, effects: list[str]) -> list[str]:
         """The variables of the library's state `declared_uses` of `corp` and those effects (none where the
         model does not follow the state)."""
@@ -274,35 +225,22 @@ class AbilityBuiltins:
         """As GameBase.b_deck_empty: whether no card is left in the deck (the runtime's: an oracle)."""
         return self.oracle(ctx, "deck_empty", ())
 
-    def b_pick_card(self, ctx: Ctx, player: Any, corp: Any, card: Any, action: Any) -> None:
-        """As GameBase.b_pick_card: P names C's card for the first offer of C waiting on P (the title's list
-        state card_offers: (P, C, required)), which leaves the list; none declines, refused where the offer is
-        required; a card not in the deck is refused (an oracle). C holds it with its `uses` cubes; P's decision
-        is resolved unless another offer waits on him; `card_picked` follows (a trigger of its own)."""
+    def b_take_card(self, ctx: Ctx, corp: Any, card: Any) -> None:
+        """As GameBase.b_take_card: refused for a card not in the deck (the runtime's: an oracle); C holds the
+        card with its `uses` cubes (the library's state `cubes`)."""
         if card is None or isinstance(card, str):
             card = CardRef(self.tr.card_number(card))
         if not isinstance(card, CardRef):
-            raise Unsupported(f"pick_card of {card!r}")
-        offers = list_of(self.tr, "card_offers", ctx)
-        if offers is None or [part_kinds(p) for p in offers.decl.element] != [("player",), ("corporation",), ("bool",)]:
-            raise Unsupported("pick_card without the title's list state card_offers: list[(player, corporation, bool)]")
+            raise Unsupported(f"take_card of {card!r}")
         index = card.index
-        declined = self.tr.eq(index, 0)
-        ctx.require(offers.contains_starting(player, corp))
-        ctx.require(IMPLIES(declined, NOT(offers.part_of_first((player, corp), 2))))
-        ctx.require(IMPLIES(NOT(declined), self.oracle(ctx, "in_deck", (str(index),))))
+        ctx.require(self.oracle(ctx, "in_deck", (str(index),)))
         options = self.corp_of(ctx, corp)
         ctx.require(OR(*[cond for _, cond in options]))
         for c, cond in options:
-            when = AND(ctx.path, cond, NOT(declined))
+            when = AND(ctx.path, cond)
             ctx.state[f"card:{c.id}"] = IF(when, index, self.card_index(ctx, c))
             cubes = self.cubes_var(ctx, c)
             ctx.state[cubes] = IF(when, self.card_uses(ctx, index), ctx.state[cubes])
-        offers.remove_starting(player, corp)
-        last = ctx.fork(NOT(offers.contains_starting(player)))
-        self.tr.call("resolve_decision", [player, action], {}, last)  # the library's
-        ctx.state = last.state
-        ctx.shared.calls.add("emit:card_picked")
 
     def b_discard_cards(self, ctx: Ctx) -> None:
         """As GameBase.b_discard_cards: every card held leaves the game (the model tracks no holding

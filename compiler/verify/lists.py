@@ -68,17 +68,6 @@ def operation(tr, e: s.Call, ctx: Ctx) -> Any:
     return getattr(_List(tr, decl, ctx), func.name)(*args)
 
 
-def list_of(tr, name: str, ctx: Ctx) -> "_List | None":
-    """The operations on the list state `name` (a primitive's, which reads or changes it as the DSL's do), or
-    None where the title declares no such bounded list."""
-    decl = tr.states.get(name)
-    if decl is None or not decl.is_list or not decl.bound:
-        return None
-    ctx.shared.reads.add("state", decl.name, (decl.element, decl.reset_on, decl.bound))
-    ctx.shared.calls.add(decl.name)
-    return _List(tr, decl, ctx)
-
-
 class _List:
     def __init__(self, tr, decl: s.StateDecl, ctx: Ctx):
         self.tr, self.m, self.decl, self.ctx = tr, tr.model, decl, ctx
@@ -156,19 +145,6 @@ class _List:
         found = [AND(keyed[i], whole[i]) for i in range(self.k)]
         return OR(*found, AND(self.length_term > self.k, NOT(OR(*keyed)), self._beyond("first_for")))
 
-    def part_of_first(self, args: tuple, j: int) -> Any:
-        """Part j of the first element whose first parts are `args` (its blank where none does, any value where
-        none within the bound does and the list is longer: the caller requires one there)."""
-        out = IF(self.length_term > self.k, self.ctx.fresh(f"{self.decl.name}.part_beyond", self.sorts[j]),
-                 _blank(self.m, self.sorts[j], NONE))
-        for i, at in reversed(list(enumerate(self.first_starting(*args)))):
-            out = IF(at, self.slot(i)[j], out)
-        return out
-
-    def contains_starting(self, *args) -> Any:
-        """Whether an element's first parts are `args` (past the bound, any answer)."""
-        return OR(*self.starts(*args), AND(self.length_term > self.k, self._beyond("contains")))
-
     def contains(self, *args) -> Any:
         values = self.values(args)
         inside = [AND(self.length_term > i, self._is(i, values)) for i in range(self.k)]
@@ -195,10 +171,6 @@ class _List:
     def remove(self, *args) -> None:
         values = self.values(args)
         self._remove_at([AND(self.length_term > i, self._is(i, values)) for i in range(self.k)])
-
-    def remove_starting(self, *args) -> None:
-        """The first element whose first parts are `args` leaves the list (none there: nothing)."""
-        self._remove_at(self.starts(*args))
 
     def _remove_at(self, at: list[Any]) -> None:
         """The element of the first slot of `at` (each slot's condition) leaves; every slot from it on takes

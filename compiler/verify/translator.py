@@ -742,6 +742,8 @@ class Translator:
         st = ctx.state
         if name == "abilities":  # (as GameBase.ability_records: the component's data)
             return self.builtins.ability_records(ctx, ent)
+        if name == "card_abilities":  # (as GameBase.card_ability_records: the abilities of the card it holds)
+            return self.builtins.card_ability_records(ctx, ent)
         if ent.kind == "corporation":
             if name == "certificates":
                 # as GameBase.attr: its certificates in the order of its layout, the president's first

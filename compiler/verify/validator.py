@@ -17,7 +17,6 @@ from compiler.lang import syntax
 from compiler.lang.ir import Title
 from compiler.runtime.entities import BANK as RT_BANK, Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
-from compiler.runtime.game import GameBase
 from compiler.verify.abstraction import (
     Compiled,
     Evaluator,
@@ -120,8 +119,11 @@ CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "
 #: they act on without naming one (has_power and power_value name theirs: `has_power(C, "choose_turn")`).
 CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
     "has_power": frozenset(), "power_value": frozenset(), "cubes": frozenset(), "spend_cubes": frozenset(),
-    "use_power": GameBase.DECLARED_EFFECTS, "place_card_marker": frozenset({"bonus_token"}),
+    "place_card_marker": frozenset({"bonus_token"}),
 }
+#: The library's function naming the effects whose use is declared: its list is what its use_power acts on
+#: (`use_power(C, n)` in an action names no effect)
+DECLARED_EFFECTS = "declared_effects"
 
 #: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
 #: reads from the engine (`Validator._engine_fact`).
@@ -255,9 +257,11 @@ class Validator:
         for name, clause in self.actions.items():
             for call, args in _builtin_calls(clause.decl):
                 first = args[0].name if args and isinstance(args[0], syntax.Name) else None
-                if call in CARD_POWER_BUILTINS:
+                if call in CARD_POWER_BUILTINS or call == "use_power":
                     effects = self.card_kinds.setdefault(name, set())
-                    effects.update(CARD_POWER_BUILTINS[call], (a.value for a in args if isinstance(a, syntax.Str)))
+                    effects.update(CARD_POWER_BUILTINS.get(call, ()), (a.value for a in args if isinstance(a, syntax.Str)))
+                    if call == "use_power":
+                        effects.update(self._declared_effects())
                 elif call == "phase_at_least":
                     self.phase_kinds.add(name)
                 elif call == "in_special_round" and first is not None:
@@ -269,6 +273,12 @@ class Validator:
         #: the action names offered at each operating step so far (`_construct_steps`)
         self.step_kinds: dict[str, set[str]] = {}
         self._patch()
+
+    def _declared_effects(self) -> set[str]:
+        """The effects the library's declared_effects() lists (the names of its list), none where the title has no
+        such function."""
+        found = [c for c in self.title.of_kind("function") if c.name == DECLARED_EFFECTS]
+        return {node.name for c in found for node in syntax.walk(c.decl.result) if isinstance(node, syntax.Name)}
 
     def short_effects(self, want: int, rng: random.Random) -> set[str] | None:
         """The card effects one of the actions reading a card's power names (drawn among those short
