@@ -18,7 +18,10 @@ BASE = (
 
 
 def resolved(text: str, name: str = "Base", variant: str | None = None):
-    loaded = check_source(text, extra={"lib.rules": LIB, "base.rules": BASE})
+    if text:
+        loaded = check_source(text, extra={"lib.rules": LIB, "base.rules": BASE})
+    else:  # (a file that declares nothing is E003: the base alone)
+        loaded = check_source(BASE, "base.rules", extra={"lib.rules": LIB})
     assert [d for d in loaded.diagnostics if d.is_error] == []
     if variant:
         return loaded.program.variants[(name, variant)]
