@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+    "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+        "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -360,7 +360,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1443',
         'at action dividend': 'rulespecs/lib/18xx.rules:1317',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1571',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1581',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1275',
         'at action par': 'rulespecs/lib/18xx.rules:1079',
         'at action pass': 'rulespecs/lib/18xx.rules:1251',

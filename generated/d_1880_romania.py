@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+    "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+        "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -531,7 +531,7 @@ RULES = _LIBRARY.rules(
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1850',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1443',
         'at action dividend': 'rulespecs/lib/18xx.rules:1317',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1571',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1581',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1928',
         'at action par': 'rulespecs/1880-romania.rules:1785',
         'at action pass': 'rulespecs/1880-romania.rules:1741',

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+    "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+        "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -641,7 +641,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2416',
         'at action discard_train': 'rulespecs/18co.rules:2253',
         'at action dividend': 'rulespecs/18co.rules:2289',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1571',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1581',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1275',
         'at action move_bid': 'rulespecs/18co.rules:2045',
         'at action par': 'rulespecs/lib/18xx.rules:1079',
@@ -2171,67 +2171,67 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1601
+    # at rulespecs/lib/18xx.rules:1611
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1602
+        # at rulespecs/lib/18xx.rules:1612
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1603
+            # at rulespecs/lib/18xx.rules:1613
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1604
+                # at rulespecs/lib/18xx.rules:1614
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1605
+                # at rulespecs/lib/18xx.rules:1615
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1611
+    # at rulespecs/lib/18xx.rules:1621
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1614
+    # at rulespecs/lib/18xx.rules:1624
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1615
+    # at rulespecs/lib/18xx.rules:1625
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1616
+    # at rulespecs/lib/18xx.rules:1626
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1617
+        # at rulespecs/lib/18xx.rules:1627
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1619
-    for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1620
-        g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1622
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1623
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1624
-            g.move(v_company, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1629
+    for v_c in r_held_certificates(g, v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:1630
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1632
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1633
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
+            # at rulespecs/lib/18xx.rules:1634
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1639
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1640
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1631
+        # at rulespecs/lib/18xx.rules:1641
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1632
+            # at rulespecs/lib/18xx.rules:1642
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1645
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1646
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1647
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1638
+        # at rulespecs/lib/18xx.rules:1648
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1673
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "51408698b6459f4a",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+    "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+        "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "51408698b6459f4a",
         "rulespecs/1846.rules": "d90480834af44730",
-        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+        "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -642,6 +642,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "forced_shortfall": r_forced_shortfall,
+        "rust_trains": r_rust_trains,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
         "hand_over_to_challenger": r_hand_over_to_challenger,

@@ -97,7 +97,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: records: key and fields, the title's data, read by the engine's GameBase.ability_records and the model's
 #: AbilityBuiltins.ability_records alike); 107 with ability_value one too, a record's field read by its name
 #: (`a[field]`)
-RECORDED = 107
+#: 106 with rust_trains a library procedure over the game's trains (`all_trains`, a collection the engine and
+#: the model both give: every train, whoever holds it), `move t from holder_of(t) to scrap`
+RECORDED = 106
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",

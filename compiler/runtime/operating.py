@@ -451,15 +451,9 @@ class OperatingRound:
 
     def _on_first_train(self, train: Train) -> None:
         """The first train of a type is bought (or exported): the library's procedure `on_first_train`, which
-        makes older types obsolete or rusts them and starts the phase the type begins (over the primitives
-        `make_obsolete`, `rust_trains` and `enter_phase`), and raises the event `first_train`."""
+        makes older types obsolete or rusts them (its procedure `rust_trains`) and starts the phase the type
+        begins (over the primitives `make_obsolete` and `enter_phase`), and raises the event `first_train`."""
         self.call("on_first_train", train)
-
-    def b_rust_trains(self, name: str) -> None:
-        """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it."""
-        for tid, t in self.trains.items():
-            if t.name == name and self.owner[tid] != SCRAP:
-                self.j.set(self.owner, tid, SCRAP)
 
     def b_make_obsolete(self, name: str) -> None:
         """make_obsolete(T): the trains of type T are phased out: each runs once more and leaves (and counts
