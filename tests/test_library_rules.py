@@ -1389,7 +1389,7 @@ def test_rust_trains_is_the_librarys_over_the_games_trains(rulespecs_loaded):
 
     from compiler.emit.engines import game_class
     from compiler.lang.titles import find_title
-    from compiler.runtime.entities import DEPOT, SCRAP
+    from compiler.runtime.entities import SCRAP
     from compiler.verify.model import SCRAP as M_SCRAP
     from compiler.verify.model import Model, hold_name
     from compiler.verify.translate import Translator
