@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "2e76567989239537",
+    "rulespecs/18co.rules": "e09c743cae03e3d0",
     "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
@@ -32,7 +32,7 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "2e76567989239537",
+        "rulespecs/18co.rules": "e09c743cae03e3d0",
         "rulespecs/lib/18xx.rules": "4279ff5db99f01c7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
@@ -560,6 +560,7 @@ class Game(GameBase):
         "par": qr_par,
         "buy_shares": qr_buy_shares,
         "corporation_bid": qr_corporation_bid,
+        "special_buy_shares": qr_special_buy_shares,
         "move_bid": qr_move_bid,
         "company_lay_tile": qr_company_lay_tile,
         "remove_token": qr_remove_token,
@@ -579,6 +580,7 @@ class Game(GameBase):
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "presidents_choice": [(None, t_presidents_choice_called)],
+        "special_round_end": [(None, t_presidents_choice_over)],
         "unreserve_homes": [(None, t_homes_unreserved)],
         "remove_mines": [(None, t_mines_removed)],
         "close_IMC": [(None, t_imc_closes)],

@@ -98,8 +98,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: AbilityBuiltins.ability_records alike); 107 with ability_value one too, a record's field read by its name
 #: (`a[field]`)
 #: 106 with rust_trains a library procedure over the game's trains (`all_trains`, a collection the engine and
-#: the model both give: every train, whoever holds it), `move t from holder_of(t) to scrap`
-RECORDED = 106
+#: the model both give: every train, whoever holds it), `move t from holder_of(t) to scrap`; 104 with
+#: in_special_round gone (18CO's one special round is `in_round(special)`; the validator starts the rounds the
+#: title's rules call, `call_round(R)`) and special_round_held 18CO's state presidents_choice_held, which its
+#: trigger on the runtime's new event special_round_end sets
+RECORDED = 104
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",

@@ -1182,14 +1182,6 @@ class OperatingRound:
             return
         self.j.set(self.g, "round_due", str(name))
 
-    def b_in_special_round(self, name: str) -> bool:
-        """in_special_round(name): the special round `name` is being played."""
-        return self.g["round"] == "special" and self.g.get("special", {}).get("name") == str(name)
-
-    def b_special_round_held(self, name: str) -> bool:
-        """special_round_held(name): the special round `name` has been played to its end."""
-        return str(name) in self.g.get("rounds_held", frozenset())
-
     def _start_special_round(self) -> bool:
         """A special round of players' turns (18CO §8: the President's Choice Round): from the priority
         holder in seating order, each player on turn takes the title's `special_*` actions or passes;
@@ -1220,4 +1212,5 @@ class OperatingRound:
         name = self.g["special"]["name"]
         self.j.set(self.g, "rounds_held", self.g.get("rounds_held", frozenset()) | {name})
         self.j.set(self.g, "special", None)
+        self.emit("special_round_end", name)  # (18CO's presidents_choice_over notes the round held)
         self._start_stock_round(self.g["priority"])
