@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "7cb943febe16e704",
+    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7cb943febe16e704",
+        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -360,7 +360,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1457',
         'at action dividend': 'rulespecs/lib/18xx.rules:1331',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1585',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1595',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1289',
         'at action par': 'rulespecs/lib/18xx.rules:1093',
         'at action pass': 'rulespecs/lib/18xx.rules:1265',

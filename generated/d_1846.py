@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "7cb943febe16e704",
+    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7cb943febe16e704",
+        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -413,7 +413,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1457',
         'at action dividend': 'rulespecs/lib/18xx.rules:1331',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1585',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1595',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1289',
         'at action par': 'rulespecs/lib/18xx.rules:1093',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -2224,17 +2224,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1673
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1664
+        # at rulespecs/lib/18xx.rules:1674
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1665
+            # at rulespecs/lib/18xx.rules:1675
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1667
+        # at rulespecs/lib/18xx.rules:1677
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1668
+            # at rulespecs/lib/18xx.rules:1678
             r_market_move(g, v_c, "down")
 
 

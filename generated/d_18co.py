@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "7cb943febe16e704",
+    "rulespecs/18co.rules": "e09c743cae03e3d0",
+    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7cb943febe16e704",
+        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -200,7 +200,7 @@ PROPERTIES = {
     'end_on_bank_broken': 'end_of_or_set',
     'score': 'cash + shares at final market value + face value of privates; treasuries ignored',
     'score_excludes': ['DRGR'],
-    'bankruptcy_procedure': Gap('§10 sends the reader to §5.10.6.2 for bankruptcy, but the rulebook has no such section; when a player is bankrupt and what happens to their holdings is not given', at='rulespecs/18co.rules:579'),
+    'bankruptcy_procedure': Gap('§10 sends the reader to §5.10.6.2 for bankruptcy, but the rulebook has no such section; when a player is bankrupt and what happens to their holdings is not given', at='rulespecs/18co.rules:587'),
     'supporting_tables': ['Table A', 'Table B', 'Table C', 'Table D'],
     'launch_order_free': True,
     'train_limit_takeover_bonus': '+1 per corporation taken over',
@@ -249,7 +249,7 @@ COMPONENTS = {
         {'key': 'CBQ', 'title': 'Chicago, Burlington and Quincy', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100], 'home': 'B26', 'home_location': 'Lincoln, NE', 'bank_funds_on_par': 0},
         {'key': 'ROCK', 'title': 'Chicago, Rock Island and Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'G27', 'home_location': 'Kansas City, KS', 'bank_funds_on_par': 0},
         {'key': 'UP', 'title': 'Union Pacific', 'kind': 'major', 'class': 'I', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'par_zones': ['brown'], 'par': [120, 135, 145, 160], 'float': 60, 'tokens': [0, 40, 80, 100, 100, 100, 100, 100], 'home': 'A17', 'home_location': 'Cheyenne, WY', 'bank_funds_on_par': 0},
-        {'key': 'DSNG', 'title': 'Durango & Silverton Narrow Gauge', 'kind': 'major', 'summary': "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private", 'class': Gap('Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class', at='rulespecs/18co.rules:1031'), 'shares': [20, 10, 20, 20, 10, 10, 10], 'par_zones': ['blue'], 'par': [75], 'float': 40, 'tokens': [0, 40], 'home': 'K5', 'home_location': 'Durango', 'trains_at_start': ['2P'], 'presidents_certificate_source': 'DRGR', 'bank_funds_on_par': 0},
+        {'key': 'DSNG', 'title': 'Durango & Silverton Narrow Gauge', 'kind': 'major', 'summary': "a small corporation that always starts at 75 and owns the permanent 2-train; its President's certificate comes with the Silverton Branch private", 'class': Gap('Table C is cut off before DSNG; the reference puts it in a par group of its own (X) rather than a class', at='rulespecs/18co.rules:1039'), 'shares': [20, 10, 20, 20, 10, 10, 10], 'par_zones': ['blue'], 'par': [75], 'float': 40, 'tokens': [0, 40], 'home': 'K5', 'home_location': 'Durango', 'trains_at_start': ['2P'], 'presidents_certificate_source': 'DRGR', 'bank_funds_on_par': 0},
     ],
     'effect': [
         *_LIBRARY.components('effect'),
@@ -429,10 +429,10 @@ COMPONENTS = {
         {'key': 'IMC', 'title': 'Idarado Mining Company', 'cost': 30, 'income': 5, 'group': 'A', 'min_price': 15, 'max_price': 45, 'closes': 'phase 5 if a player owns it; phase 6 if a corporation owns it', 'children': [{'key': 'stays_open', 'title': 'Stays open in Phase 5 when a corporation owns it', 'effect': 'stays_open', 'owner': 'corporation', 'summary': "Phase 5 closes the privates, but not the Idarado Mining Company in a corporation's hands", 'kind': 'ability'}, {'key': 'double_mines', 'title': 'Doubled mine income', 'owner': 'corporation', 'summary': 'the owning corporation earns twice as much from its mine tokens', 'multiplier': 2, 'kind': 'ability'}]},
         {'key': 'GJGR', 'title': 'Grand Junction and Grand River Valley Railway', 'cost': 40, 'income': 10, 'group': 'A', 'min_price': 20, 'max_price': 60, 'closes': 'when its ability is used, or phase 5', 'children': [{'key': 'town_to_city', 'title': 'Upgrade a yellow town to a green city', 'owner': 'corporation', 'summary': 'once, during its turn, the owning corporation may replace a yellow town with a green city', 'times': 1, 'free': True, 'tiles': ['14', '15'], 'hexes': ['C9', 'C17', 'C21', 'D14', 'E7', 'H8', 'H14', 'K13'], 'closes_private': True, 'effect': 'free_lay', 'count': 1, 'upgrades_from': 'yellow', 'reachable': False, 'kind': 'ability'}]},
         {'key': 'DNP', 'title': 'Denver, Northwestern and Pacific Railroad', 'cost': 50, 'income': 10, 'group': 'A', 'min_price': 25, 'max_price': 75, 'closes': 'when its ability is used, or phase 5', 'children': [{'key': 'return_token', 'title': 'Return a station token for its cost', 'owner': 'corporation', 'summary': "the owning corporation takes one of its station tokens back to its charter and is refunded the token's cost; at least one token must stay on the board", 'times': 1, 'refund': 'token_cost', 'closes_private': True, 'effect': 'return_token', 'count': 1, 'refund_reading': "the token goes back to the last place it left on the charter, so the refund is that place's printed cost and the next token costs it again", 'when_reading': "in the owning corporation's operating turn, before its trains run", 'kind': 'ability'}]},
-        {'key': 'Toll', 'title': 'Saguache & San Juan Toll Road Company', 'cost': 60, 'income': 10, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:836'), 'min_price': 30, 'max_price': 90, 'closes': 'phase 5', 'children': [{'key': 'tile_discount', 'title': 'Track-laying discount', 'summary': 'the owning corporation pays $20 less for the hex cost of each tile it lays (never below nothing); hexside costs are paid in full', 'owner': 'corporation', 'discount': 20, 'terrain': 'any', 'kind': 'ability'}]},
-        {'key': 'LNPW', 'title': 'Laramie, North Park and Western Railroad', 'cost': 70, 'income': 15, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:850'), 'min_price': 35, 'max_price': 105, 'closes': 'phase 5', 'children': [{'key': 'extra_yellow', 'title': 'One free extra yellow tile', 'effect': 'free_lay', 'tiles': ['co1', 'co5', '3a', '4a', '5', '6', '7', '8', '9', '57', '58a'], 'count': 1, 'owner': 'corporation', 'summary': 'once, during its track step, the owning corporation lays one extra yellow tile free of cost in a hex its routes can reach', 'times': 1, 'free': True, 'reachable': True, 'tile_colour': 'yellow', 'closes_private': True, 'kind': 'ability'}]},
-        {'key': 'DPRT', 'title': 'Denver Pacific Railway and Telegraph Company', 'cost': 100, 'income': 15, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:870'), 'min_price': 50, 'max_price': 150, 'closes': 'phase 5', 'children': [{'key': 'random_share', 'title': 'A random share', 'summary': 'its buyer also receives one share of a corporation drawn at random from CS, DPAC, KPAC and CM', 'corporations': ['CS', 'DPAC', 'KPAC', 'CM'], 'share': 10, 'grants': {'corporations': ['CS', 'DPAC', 'KPAC', 'CM'], 'percent': 10}, 'kind': 'ability'}]},
-        {'key': 'DRGR', 'title': 'Denver & Rio Grande Railway Silverton Branch', 'cost': 120, 'income': 25, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:884'), 'buyable_by_corporation': False, 'min_price': 60, 'max_price': 180, 'end_value': 0, 'closes': 'when the DSNG first runs a train, else phase 5', 'children': [{'key': 'dsng_presidency', 'title': "DSNG President's certificate", 'summary': "its buyer also receives the DSNG President's certificate, the DSNG starting at 75", 'certificate': 'DSNG president', 'grants': {'corporation': 'DSNG', 'president': True, 'par': 75}, 'kind': 'ability'}, {'key': 'closes_on_run', 'title': 'Closes when the DSNG first runs', 'summary': 'the Silverton Branch closes once the DSNG has run a train', 'corporation': 'DSNG', 'when': 'run_train', 'kind': 'ability'}]},
+        {'key': 'Toll', 'title': 'Saguache & San Juan Toll Road Company', 'cost': 60, 'income': 10, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:844'), 'min_price': 30, 'max_price': 90, 'closes': 'phase 5', 'children': [{'key': 'tile_discount', 'title': 'Track-laying discount', 'summary': 'the owning corporation pays $20 less for the hex cost of each tile it lays (never below nothing); hexside costs are paid in full', 'owner': 'corporation', 'discount': 20, 'terrain': 'any', 'kind': 'ability'}]},
+        {'key': 'LNPW', 'title': 'Laramie, North Park and Western Railroad', 'cost': 70, 'income': 15, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:858'), 'min_price': 35, 'max_price': 105, 'closes': 'phase 5', 'children': [{'key': 'extra_yellow', 'title': 'One free extra yellow tile', 'effect': 'free_lay', 'tiles': ['co1', 'co5', '3a', '4a', '5', '6', '7', '8', '9', '57', '58a'], 'count': 1, 'owner': 'corporation', 'summary': 'once, during its track step, the owning corporation lays one extra yellow tile free of cost in a hex its routes can reach', 'times': 1, 'free': True, 'reachable': True, 'tile_colour': 'yellow', 'closes_private': True, 'kind': 'ability'}]},
+        {'key': 'DPRT', 'title': 'Denver Pacific Railway and Telegraph Company', 'cost': 100, 'income': 15, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:878'), 'min_price': 50, 'max_price': 150, 'closes': 'phase 5', 'children': [{'key': 'random_share', 'title': 'A random share', 'summary': 'its buyer also receives one share of a corporation drawn at random from CS, DPAC, KPAC and CM', 'corporations': ['CS', 'DPAC', 'KPAC', 'CM'], 'share': 10, 'grants': {'corporations': ['CS', 'DPAC', 'KPAC', 'CM'], 'percent': 10}, 'kind': 'ability'}]},
+        {'key': 'DRGR', 'title': 'Denver & Rio Grande Railway Silverton Branch', 'cost': 120, 'income': 25, 'group': Gap('Table B is cut off before this row; the reference has no group letters', at='rulespecs/18co.rules:892'), 'buyable_by_corporation': False, 'min_price': 60, 'max_price': 180, 'end_value': 0, 'closes': 'when the DSNG first runs a train, else phase 5', 'children': [{'key': 'dsng_presidency', 'title': "DSNG President's certificate", 'summary': "its buyer also receives the DSNG President's certificate, the DSNG starting at 75", 'certificate': 'DSNG president', 'grants': {'corporation': 'DSNG', 'president': True, 'par': 75}, 'kind': 'ability'}, {'key': 'closes_on_run', 'title': 'Closes when the DSNG first runs', 'summary': 'the Silverton Branch closes once the DSNG has run a train', 'corporation': 'DSNG', 'when': 'run_train', 'kind': 'ability'}]},
     ],
     'revenue_bonus': [
         {'key': 'east_west', 'title': 'East–West bonus', 'summary': 'a run that starts at an eastern off-board (Lincoln NE, Kansas City KS, Wichita KS) and ends in Salt Lake City earns an extra $100', 'amount': 100, 'stops_a': ['B26', 'E27', 'G27', 'J26'], 'stops_b': ['E1'], 'at_ends': True, 'direction_reading': 'a run has no direction in the engine: one end in an eastern off-board and the other in Salt Lake City earns it', 'paid_stops_only': True, 'origin_names': ['Lincoln NE', 'Kansas City KS', 'Wichita KS']},
@@ -598,6 +598,7 @@ TABLES = {
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'decisions': (),
+        'presidents_choice_held': (),
         'done_this_turn': ('operating_turn_start',),
         'corporate_purchase': ('operating_turn_start',),
         'corporate_purchased': ('operating_turn_start',),
@@ -629,28 +630,28 @@ RULES = _LIBRARY.rules(
         'action remove_token': 'Table B',
         'action sell_shares': '§4.1',
         'action special_buy_shares': '§8.2',
-        'at action bid': 'rulespecs/18co.rules:2033',
-        'at action buy_shares': 'rulespecs/18co.rules:2153',
-        'at action buy_train': 'rulespecs/18co.rules:2218',
-        'at action company_lay_tile': 'rulespecs/18co.rules:2132',
-        'at action contribute': 'rulespecs/18co.rules:2470',
-        'at action corporate_buy_shares': 'rulespecs/18co.rules:2429',
-        'at action corporate_sell_shares': 'rulespecs/18co.rules:2390',
+        'at action bid': 'rulespecs/18co.rules:2041',
+        'at action buy_shares': 'rulespecs/18co.rules:2161',
+        'at action buy_train': 'rulespecs/18co.rules:2226',
+        'at action company_lay_tile': 'rulespecs/18co.rules:2140',
+        'at action contribute': 'rulespecs/18co.rules:2478',
+        'at action corporate_buy_shares': 'rulespecs/18co.rules:2437',
+        'at action corporate_sell_shares': 'rulespecs/18co.rules:2398',
         'at action corporation_bid': 'rulespecs/18co.rules:489',
-        'at action corporation_buy_company': 'rulespecs/18co.rules:2199',
-        'at action corporation_buy_shares': 'rulespecs/18co.rules:2416',
-        'at action discard_train': 'rulespecs/18co.rules:2253',
-        'at action dividend': 'rulespecs/18co.rules:2289',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1585',
+        'at action corporation_buy_company': 'rulespecs/18co.rules:2207',
+        'at action corporation_buy_shares': 'rulespecs/18co.rules:2424',
+        'at action discard_train': 'rulespecs/18co.rules:2261',
+        'at action dividend': 'rulespecs/18co.rules:2297',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1595',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1289',
-        'at action move_bid': 'rulespecs/18co.rules:2045',
+        'at action move_bid': 'rulespecs/18co.rules:2053',
         'at action par': 'rulespecs/lib/18xx.rules:1093',
         'at action pass': 'rulespecs/lib/18xx.rules:1265',
-        'at action place_token': 'rulespecs/18co.rules:2268',
-        'at action remove_token': 'rulespecs/18co.rules:2141',
+        'at action place_token': 'rulespecs/18co.rules:2276',
+        'at action remove_token': 'rulespecs/18co.rules:2149',
         'at action run_routes': 'rulespecs/lib/18xx.rules:1325',
-        'at action sell_shares': 'rulespecs/18co.rules:2061',
-        'at action special_buy_shares': 'rulespecs/18co.rules:519',
+        'at action sell_shares': 'rulespecs/18co.rules:2069',
+        'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
         'cite action buy_train': '§5.10, §5.2.8',
         'cite action corporation_buy_company': '§5.3, §5.2.1',
@@ -1048,6 +1049,7 @@ RULES = _LIBRARY.rules(
         'state corporate_purchase': '§5.5.1, §5.12.1',
         'state corporate_purchased': '§5.5.1',
         'state done_this_turn': '§5.10.6.1',
+        'state presidents_choice_held': '§8.4',
         'table cert_limit': '§4.4.1',
         'table starting_cash': '§1.3',
         'table tile_counts': 'supplement from "18xx-games-18CO.json"',
@@ -1107,6 +1109,7 @@ RULES = _LIBRARY.rules(
         'trigger imc_closes': '§9.7.3',
         'trigger mines_removed': '§9.7.2',
         'trigger presidents_choice_called': '§9.8.1, §9.9.3, §8.1',
+        'trigger presidents_choice_over': '§8.3, §8.4',
         'zone acquisition': '§7.1',
         'zone blue': '§4.3.1.2',
         'zone brown': '§4.3.1.2',
@@ -1150,22 +1153,22 @@ _LIBRARY.define(
 
 def a_bid(g, v_player, v_company, v_price):
     """Place or raise a bid on a private in the Private Company Auction (§2.1.1, §2.1.2)"""
-    # at rulespecs/18co.rules:2035
+    # at rulespecs/18co.rules:2043
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "privates are bid for in the Private Company Auction",
             rule="§2",
-            at="rulespecs/18co.rules:2035",
+            at="rulespecs/18co.rules:2043",
         )
-    # at rulespecs/18co.rules:2036
+    # at rulespecs/18co.rules:2044
     if not (g.b_holder_of(v_company) == g.name("bank")):
         raise IllegalAction(
-            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2036"
+            "the private is not in the auction", rule="§2, §2.7", at="rulespecs/18co.rules:2044"
         )
-    # at rulespecs/18co.rules:2037
+    # at rulespecs/18co.rules:2045
     if not ((v_price % g.param("bid_step")) == 0):
-        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2037")
-    # at rulespecs/18co.rules:2038
+        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2045")
+    # at rulespecs/18co.rules:2046
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -1173,16 +1176,16 @@ def a_bid(g, v_player, v_company, v_price):
         raise IllegalAction(
             "a bid is at least the base cost and at least $5 over the current bid",
             rule="§2.3",
-            at="rulespecs/18co.rules:2038",
+            at="rulespecs/18co.rules:2046",
         )
-    # at rulespecs/18co.rules:2040
+    # at rulespecs/18co.rules:2048
     if not ((r_free_cash(g, v_player) + r_own_bid(g, v_player, v_company)) >= v_price):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2040",
+            at="rulespecs/18co.rules:2048",
         )
-    # at rulespecs/18co.rules:2042
+    # at rulespecs/18co.rules:2050
     r_open_bid(g, v_player, v_company, v_price)
 
 
@@ -1255,119 +1258,117 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
-    # at rulespecs/18co.rules:2156
+    # at rulespecs/18co.rules:2164
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2156",
+            at="rulespecs/18co.rules:2164",
         )
-    # at rulespecs/18co.rules:2157
+    # at rulespecs/18co.rules:2165
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2157",
+            at="rulespecs/18co.rules:2165",
         )
-    # at rulespecs/18co.rules:2158
+    # at rulespecs/18co.rules:2166
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2158"
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2166"
         )
-    # at rulespecs/18co.rules:2159
+    # at rulespecs/18co.rules:2167
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§4.2.6",
-            at="rulespecs/18co.rules:2159",
+            at="rulespecs/18co.rules:2167",
         )
-    # at rulespecs/18co.rules:2160
+    # at rulespecs/18co.rules:2168
     if not (r_len(g, v_shares) == 1):
         raise IllegalAction(
-            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2160"
+            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2168"
         )
-    # at rulespecs/18co.rules:2161
+    # at rulespecs/18co.rules:2169
     if not (g.attr(g.item(v_shares, 0), "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§4.2.2",
-            at="rulespecs/18co.rules:2161",
+            at="rulespecs/18co.rules:2169",
         )
-    # at rulespecs/18co.rules:2162
+    # at rulespecs/18co.rules:2170
     v_seller = g.b_holder_of(g.item(v_shares, 0))
-    # at rulespecs/18co.rules:2163
+    # at rulespecs/18co.rules:2171
     if g.among("corporations", v_seller) and (v_seller != v_corporation):
-        # at rulespecs/18co.rules:2164
+        # at rulespecs/18co.rules:2172
         v_cert = g.item(v_shares, 0)
-        # at rulespecs/18co.rules:2165
+        # at rulespecs/18co.rules:2173
         if not (g.attr(v_cert, "corporation") == v_corporation):
             raise IllegalAction(
                 "the certificate is one of the corporation named",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2165",
+                at="rulespecs/18co.rules:2173",
             )
-        # at rulespecs/18co.rules:2166
+        # at rulespecs/18co.rules:2174
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is never sold",
                 rule="§4.1.5, §6.1",
-                at="rulespecs/18co.rules:2166",
+                at="rulespecs/18co.rules:2174",
             )
-        # at rulespecs/18co.rules:2167
-        if not (
-            (r_president(g, v_seller) == v_player) or g.b_special_round_held("presidents_choice")
-        ):
+        # at rulespecs/18co.rules:2175
+        if not ((r_president(g, v_seller) == v_player) or g.state_has("presidents_choice_held")):
             raise IllegalAction(
                 "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
                 rule="§4.2.2, §8.4",
-                at="rulespecs/18co.rules:2167",
+                at="rulespecs/18co.rules:2175",
             )
-        # at rulespecs/18co.rules:2170
+        # at rulespecs/18co.rules:2178
         if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2170",
+                at="rulespecs/18co.rules:2178",
             )
-        # at rulespecs/18co.rules:2171
+        # at rulespecs/18co.rules:2179
         if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2171"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2179"
             )
-        # at rulespecs/18co.rules:2172
+        # at rulespecs/18co.rules:2180
         v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
-        # at rulespecs/18co.rules:2173
+        # at rulespecs/18co.rules:2181
         if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2173")
-        # at rulespecs/18co.rules:2174
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2181")
+        # at rulespecs/18co.rules:2182
         g.transfer(v_cost, v_player, v_seller)
-        # at rulespecs/18co.rules:2175
+        # at rulespecs/18co.rules:2183
         g.move(v_cert, v_seller, v_player)
-        # at rulespecs/18co.rules:2176
+        # at rulespecs/18co.rules:2184
         g.state_set("bought_this_turn", (), True)
-        # at rulespecs/18co.rules:2177
+        # at rulespecs/18co.rules:2185
         g.b_bought(v_player, v_corporation)
     else:
-        # at rulespecs/18co.rules:2179
+        # at rulespecs/18co.rules:2187
         if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
             raise IllegalAction(
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2179",
+                at="rulespecs/18co.rules:2187",
             )
-        # at rulespecs/18co.rules:2181
+        # at rulespecs/18co.rules:2189
         v_cert = g.item(v_shares, 0)
-        # at rulespecs/18co.rules:2182
+        # at rulespecs/18co.rules:2190
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is bought only to launch the corporation",
                 rule="§4.2.3, §4.3",
-                at="rulespecs/18co.rules:2182",
+                at="rulespecs/18co.rules:2190",
             )
-        # at rulespecs/18co.rules:2183
+        # at rulespecs/18co.rules:2191
         if not (
             (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
             or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
@@ -1375,9 +1376,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate is bought where it lies, at that place's price",
                 rule="§4.2.2, §4.2.4",
-                at="rulespecs/18co.rules:2183",
+                at="rulespecs/18co.rules:2191",
             )
-        # at rulespecs/18co.rules:2185
+        # at rulespecs/18co.rules:2193
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1385,9 +1386,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2185",
+                at="rulespecs/18co.rules:2193",
             )
-        # at rulespecs/18co.rules:2187
+        # at rulespecs/18co.rules:2195
         if not (
             (
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1396,58 +1397,58 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2187"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2195"
             )
-        # at rulespecs/18co.rules:2189
+        # at rulespecs/18co.rules:2197
         v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-        # at rulespecs/18co.rules:2190
+        # at rulespecs/18co.rules:2198
         if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2190")
-        # at rulespecs/18co.rules:2191
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2198")
+        # at rulespecs/18co.rules:2199
         g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-        # at rulespecs/18co.rules:2192
+        # at rulespecs/18co.rules:2200
         g.move(v_cert, v_seller, v_player)
-        # at rulespecs/18co.rules:2193
+        # at rulespecs/18co.rules:2201
         g.state_set("bought_this_turn", (), True)
-        # at rulespecs/18co.rules:2194
+        # at rulespecs/18co.rules:2202
         g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares to the Market; the President's certificate, or shares of it, only by a Presidency Exchange (§4.1)"""
-    # at rulespecs/18co.rules:2063
+    # at rulespecs/18co.rules:2071
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/18co.rules:2064
+    # at rulespecs/18co.rules:2072
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§4.1, §3.1.1",
-            at="rulespecs/18co.rules:2064",
+            at="rulespecs/18co.rules:2072",
         )
-    # at rulespecs/18co.rules:2066
+    # at rulespecs/18co.rules:2074
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
-            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2066"
+            "a player sells, then buys", rule="§3.1.1", at="rulespecs/18co.rules:2074"
         )
-    # at rulespecs/18co.rules:2067
+    # at rulespecs/18co.rules:2075
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no shares are sold in the first Stock Round",
             rule="§4.1.1",
-            at="rulespecs/18co.rules:2067",
+            at="rulespecs/18co.rules:2075",
         )
-    # at rulespecs/18co.rules:2068
+    # at rulespecs/18co.rules:2076
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a corporation not yet launched has no market value to sell at",
             rule="§4.1.3, §4.3.1",
-            at="rulespecs/18co.rules:2068",
+            at="rulespecs/18co.rules:2076",
         )
-    # at rulespecs/18co.rules:2069
+    # at rulespecs/18co.rules:2077
     v_pres = r_president_certificate(g, v_corporation)
-    # at rulespecs/18co.rules:2070
+    # at rulespecs/18co.rules:2078
     v_exchange = v_pres in v_shares
-    # at rulespecs/18co.rules:2071
+    # at rulespecs/18co.rules:2079
     if not (
         (r_len(g, v_shares) >= 1)
         and all(
@@ -1461,11 +1462,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule="§4.1.2, §4.1.5",
-            at="rulespecs/18co.rules:2071",
+            at="rulespecs/18co.rules:2079",
         )
-    # at rulespecs/18co.rules:2073
+    # at rulespecs/18co.rules:2081
     v_named = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2074
+    # at rulespecs/18co.rules:2082
     if not (
         (v_percent == v_named)
         or (
@@ -1476,40 +1477,40 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "the shares sold are those of the certificates named (only a sale of the President's certificate may keep one of its shares): a sale is never read as another",
             rule="§4.1.2, §4.1.5",
-            at="rulespecs/18co.rules:2074",
+            at="rulespecs/18co.rules:2082",
         )
-    # at rulespecs/18co.rules:2076
+    # at rulespecs/18co.rules:2084
     if not ((r_pool_percent(g, v_corporation) + v_percent) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2076",
+            at="rulespecs/18co.rules:2084",
         )
-    # at rulespecs/18co.rules:2078
+    # at rulespecs/18co.rules:2086
     if not ((not v_exchange) or r_can_hand_over_presidency(g, v_corporation, v_player, v_percent)):
         raise IllegalAction(
             "the President's certificate, or a share of it, is sold only when another holder then holds more and takes it (a Presidency Exchange)",
             rule="§4.1.5, §4.5.1",
-            at="rulespecs/18co.rules:2078",
+            at="rulespecs/18co.rules:2086",
         )
-    # at rulespecs/18co.rules:2080
+    # at rulespecs/18co.rules:2088
     if not (
         (g.param("sale_set") == "each_sale") or (not g.state_has("sold_this_turn", v_corporation))
     ):
         raise IllegalAction(
             "a turn's sale of a corporation's shares is one set: all its shares in one sale",
             rule="§4.1.3, §4.1.4",
-            at="rulespecs/18co.rules:2080",
+            at="rulespecs/18co.rules:2088",
         )
-    # at rulespecs/18co.rules:2083
+    # at rulespecs/18co.rules:2091
     if v_emergency:
-        # at rulespecs/18co.rules:2084
+        # at rulespecs/18co.rules:2092
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent)
-    # at rulespecs/18co.rules:2086
+    # at rulespecs/18co.rules:2094
     v_falling = (
         (g.param("sale_pricing") == "falling_before_first_operation") and (v_percent > 10)
     ) and (not g.attr(v_corporation, "operated"))
-    # at rulespecs/18co.rules:2087
+    # at rulespecs/18co.rules:2095
     g.transfer(
         (
             r_falling_sale_value(g, v_corporation, (v_percent // 10))
@@ -1519,11 +1520,11 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/18co.rules:2089
+    # at rulespecs/18co.rules:2097
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, (v_percent // 10))
-    # at rulespecs/18co.rules:2090
+    # at rulespecs/18co.rules:2098
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/18co.rules:2091
+    # at rulespecs/18co.rules:2099
     g.state_set(
         "sold_this_round",
         (
@@ -1532,50 +1533,50 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/18co.rules:2092
+    # at rulespecs/18co.rules:2100
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/18co.rules:2093
+    # at rulespecs/18co.rules:2101
     if v_exchange:
-        # at rulespecs/18co.rules:2096
+        # at rulespecs/18co.rules:2104
         r_hand_over_presidency(g, v_corporation, v_player, v_percent)
-        # at rulespecs/18co.rules:2097
+        # at rulespecs/18co.rules:2105
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2098
+            # at rulespecs/18co.rules:2106
             if v_c != v_pres:
-                # at rulespecs/18co.rules:2099
+                # at rulespecs/18co.rules:2107
                 g.move(v_c, v_player, g.name("pool"))
-        # at rulespecs/18co.rules:2102
+        # at rulespecs/18co.rules:2110
         v_owed = (v_percent - v_named) + g.attr(v_pres, "percent")
-        # at rulespecs/18co.rules:2103
+        # at rulespecs/18co.rules:2111
         for v_c in g.b_take(r_held_certificates(g, v_player, v_corporation), 1):
-            # at rulespecs/18co.rules:2104
+            # at rulespecs/18co.rules:2112
             if not (g.attr(v_c, "percent") <= v_owed):
                 raise IllegalAction(
                     "a certificate given in the exchange is sold whole, or kept",
                     rule="§4.1.5, §4.5.3",
-                    at="rulespecs/18co.rules:2104",
+                    at="rulespecs/18co.rules:2112",
                 )
-            # at rulespecs/18co.rules:2105
+            # at rulespecs/18co.rules:2113
             g.move(v_c, v_player, g.name("pool"))
-            # at rulespecs/18co.rules:2106
+            # at rulespecs/18co.rules:2114
             if g.attr(v_c, "percent") < v_owed:
-                # at rulespecs/18co.rules:2107
+                # at rulespecs/18co.rules:2115
                 for v_d in g.b_take(r_held_certificates(g, v_player, v_corporation), 1):
-                    # at rulespecs/18co.rules:2108
+                    # at rulespecs/18co.rules:2116
                     if not (g.attr(v_d, "percent") == (v_owed - g.attr(v_c, "percent"))):
                         raise IllegalAction(
                             "a certificate given in the exchange is sold whole, or kept",
                             rule="§4.1.5, §4.5.3",
-                            at="rulespecs/18co.rules:2108",
+                            at="rulespecs/18co.rules:2116",
                         )
-                    # at rulespecs/18co.rules:2109
+                    # at rulespecs/18co.rules:2117
                     g.move(v_d, v_player, g.name("pool"))
     else:
-        # at rulespecs/18co.rules:2114
+        # at rulespecs/18co.rules:2122
         for v_c in v_shares:
-            # at rulespecs/18co.rules:2115
+            # at rulespecs/18co.rules:2123
             g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/18co.rules:2118
+    # at rulespecs/18co.rules:2126
     g.b_check_president(v_corporation)
 
 
@@ -1606,47 +1607,47 @@ def a_pass(g, v_entity):
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
-    # at rulespecs/18co.rules:2201
+    # at rulespecs/18co.rules:2209
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
-            at="rulespecs/18co.rules:2201",
+            at="rulespecs/18co.rules:2209",
         )
-    # at rulespecs/18co.rules:2202
+    # at rulespecs/18co.rules:2210
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2202",
+            at="rulespecs/18co.rules:2210",
         )
-    # at rulespecs/18co.rules:2203
+    # at rulespecs/18co.rules:2211
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2203")
-    # at rulespecs/18co.rules:2204
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2211")
+    # at rulespecs/18co.rules:2212
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
-            at="rulespecs/18co.rules:2204",
+            at="rulespecs/18co.rules:2212",
         )
-    # at rulespecs/18co.rules:2205
+    # at rulespecs/18co.rules:2213
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/18co.rules:2206
+    # at rulespecs/18co.rules:2214
     if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2206",
+            at="rulespecs/18co.rules:2214",
         )
-    # at rulespecs/18co.rules:2207
+    # at rulespecs/18co.rules:2215
     if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
         raise IllegalAction(
             "a private in the Market costs half its face value",
             rule="§5.3.3",
-            at="rulespecs/18co.rules:2207",
+            at="rulespecs/18co.rules:2215",
         )
-    # at rulespecs/18co.rules:2208
+    # at rulespecs/18co.rules:2216
     if not (
         (v_seller == g.name("pool"))
         or (
@@ -1657,23 +1658,23 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "a private is bought from a player for 50% to 150% of its face value",
             rule="§5.3.2",
-            at="rulespecs/18co.rules:2208",
+            at="rulespecs/18co.rules:2216",
         )
-    # at rulespecs/18co.rules:2210
+    # at rulespecs/18co.rules:2218
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2210")
-    # at rulespecs/18co.rules:2211
+        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2218")
+    # at rulespecs/18co.rules:2219
     if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2211",
+            at="rulespecs/18co.rules:2219",
         )
-    # at rulespecs/18co.rules:2213
+    # at rulespecs/18co.rules:2221
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2214
+    # at rulespecs/18co.rules:2222
     g.move(v_company, v_seller, v_corporation)
 
 
@@ -1703,46 +1704,46 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
-    # at rulespecs/18co.rules:2270
+    # at rulespecs/18co.rules:2278
     if r_pending_decision(g, v_corporation, "place_token"):
-        # at rulespecs/18co.rules:2271
+        # at rulespecs/18co.rules:2279
         if not (g.b_takeover_station(v_corporation, v_city)):
             raise IllegalAction(
                 "only a station of the corporation taken over is replaced",
                 rule="§6.1.3",
-                at="rulespecs/18co.rules:2271",
+                at="rulespecs/18co.rules:2279",
             )
-        # at rulespecs/18co.rules:2273
+        # at rulespecs/18co.rules:2281
         g.b_swap_station(v_corporation, v_city)
     else:
-        # at rulespecs/18co.rules:2275
+        # at rulespecs/18co.rules:2283
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule="§5.2.5",
-                at="rulespecs/18co.rules:2275",
+                at="rulespecs/18co.rules:2283",
             )
-        # at rulespecs/18co.rules:2276
+        # at rulespecs/18co.rules:2284
         if not (r_tokens_left(g, v_corporation) > 0):
             raise IllegalAction(
                 "the corporation has no station token left",
                 rule="§5.7.5",
-                at="rulespecs/18co.rules:2276",
+                at="rulespecs/18co.rules:2284",
             )
-        # at rulespecs/18co.rules:2277
+        # at rulespecs/18co.rules:2285
         v_spot = g.b_check_token(v_corporation, v_city)
-        # at rulespecs/18co.rules:2278
+        # at rulespecs/18co.rules:2286
         v_cost = r_next_token_cost(g, v_corporation)
-        # at rulespecs/18co.rules:2279
+        # at rulespecs/18co.rules:2287
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
-                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2279"
+                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2287"
             )
-        # at rulespecs/18co.rules:2280
+        # at rulespecs/18co.rules:2288
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18co.rules:2281
+        # at rulespecs/18co.rules:2289
         g.b_place_station(v_corporation, v_spot)
-        # at rulespecs/18co.rules:2282
+        # at rulespecs/18co.rules:2290
         g.b_end_step(v_corporation)
 
 
@@ -1763,27 +1764,27 @@ def a_run_routes(g, v_corporation, v_routes):
 
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
-    # at rulespecs/18co.rules:2290
+    # at rulespecs/18co.rules:2298
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
-            at="rulespecs/18co.rules:2290",
+            at="rulespecs/18co.rules:2298",
         )
-    # at rulespecs/18co.rules:2291
+    # at rulespecs/18co.rules:2299
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2291"
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2299"
         )
-    # at rulespecs/18co.rules:2292
+    # at rulespecs/18co.rules:2300
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/18co.rules:2293
+    # at rulespecs/18co.rules:2301
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not g.b_closed(g.entity("private", "IMC"))
     )
-    # at rulespecs/18co.rules:2294
+    # at rulespecs/18co.rules:2302
     if v_revenue > 0:
-        # at rulespecs/18co.rules:2295
+        # at rulespecs/18co.rules:2303
         g.transfer(
             (
                 (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
@@ -1792,22 +1793,22 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
-    # at rulespecs/18co.rules:2297
+    # at rulespecs/18co.rules:2305
     if (
         ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
         and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
     ) and (not g.b_closed(g.entity("private", "DRGR"))):
-        # at rulespecs/18co.rules:2298
+        # at rulespecs/18co.rules:2306
         r_close_private(g, g.entity("private", "DRGR"))
-    # at rulespecs/18co.rules:2300
+    # at rulespecs/18co.rules:2308
     v_paid = v_revenue if (v_kind == "payout") else 0
-    # at rulespecs/18co.rules:2301
+    # at rulespecs/18co.rules:2309
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2302
+    # at rulespecs/18co.rules:2310
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/18co.rules:2303
+    # at rulespecs/18co.rules:2311
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/18co.rules:2304
+    # at rulespecs/18co.rules:2312
     g.b_end_step(v_corporation)
 
 
@@ -1827,97 +1828,97 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
-    # at rulespecs/18co.rules:2219
+    # at rulespecs/18co.rules:2227
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
-            at="rulespecs/18co.rules:2219",
+            at="rulespecs/18co.rules:2227",
         )
-    # at rulespecs/18co.rules:2220
+    # at rulespecs/18co.rules:2228
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2220",
+            at="rulespecs/18co.rules:2228",
         )
-    # at rulespecs/18co.rules:2222
+    # at rulespecs/18co.rules:2230
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18co.rules:2223
+    # at rulespecs/18co.rules:2231
     if v_seller == g.name("depot"):
-        # at rulespecs/18co.rules:2224
+        # at rulespecs/18co.rules:2232
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "later trains wait until the current phase's trains are sold",
                 rule="§5.10.3",
-                at="rulespecs/18co.rules:2224",
+                at="rulespecs/18co.rules:2232",
             )
-        # at rulespecs/18co.rules:2225
+        # at rulespecs/18co.rules:2233
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§5.10.2",
-                at="rulespecs/18co.rules:2225",
+                at="rulespecs/18co.rules:2233",
             )
-        # at rulespecs/18co.rules:2226
+        # at rulespecs/18co.rules:2234
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2226"
+                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2234"
             )
-        # at rulespecs/18co.rules:2227
+        # at rulespecs/18co.rules:2235
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18co.rules:2228
+        # at rulespecs/18co.rules:2236
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2228",
+                at="rulespecs/18co.rules:2236",
             )
-        # at rulespecs/18co.rules:2229
+        # at rulespecs/18co.rules:2237
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18co.rules:2230
+        # at rulespecs/18co.rules:2238
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18co.rules:2231
+        # at rulespecs/18co.rules:2239
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18co.rules:2233
+        # at rulespecs/18co.rules:2241
         if not (v_price == (g.attr(v_train, "price") // 2)):
             raise IllegalAction(
                 "the Market sells trains at half list price",
                 rule="§5.10.1.2",
-                at="rulespecs/18co.rules:2233",
+                at="rulespecs/18co.rules:2241",
             )
-        # at rulespecs/18co.rules:2234
+        # at rulespecs/18co.rules:2242
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18co.rules:2235
+        # at rulespecs/18co.rules:2243
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2235",
+                at="rulespecs/18co.rules:2243",
             )
-        # at rulespecs/18co.rules:2236
+        # at rulespecs/18co.rules:2244
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18co.rules:2237
+        # at rulespecs/18co.rules:2245
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18co.rules:2238
+        # at rulespecs/18co.rules:2246
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18co.rules:2240
+        # at rulespecs/18co.rules:2248
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2240",
+                at="rulespecs/18co.rules:2248",
             )
-        # at rulespecs/18co.rules:2241
+        # at rulespecs/18co.rules:2249
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
                 rule="§5.10.6.1",
-                at="rulespecs/18co.rules:2241",
+                at="rulespecs/18co.rules:2249",
             )
-        # at rulespecs/18co.rules:2243
+        # at rulespecs/18co.rules:2251
         if not (
             (g.param("train_trades") == "any_corporation")
             or (r_president(g, v_seller) == r_president(g, v_corporation))
@@ -1925,27 +1926,27 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2243",
+                at="rulespecs/18co.rules:2251",
             )
-        # at rulespecs/18co.rules:2245
+        # at rulespecs/18co.rules:2253
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train sold between corporations costs at least $1",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2245",
+                at="rulespecs/18co.rules:2253",
             )
-        # at rulespecs/18co.rules:2246
+        # at rulespecs/18co.rules:2254
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2246",
+                at="rulespecs/18co.rules:2254",
             )
-        # at rulespecs/18co.rules:2247
+        # at rulespecs/18co.rules:2255
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18co.rules:2248
+        # at rulespecs/18co.rules:2256
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18co.rules:2249
+        # at rulespecs/18co.rules:2257
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -2067,30 +2068,30 @@ def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
-    # at rulespecs/18co.rules:2256
+    # at rulespecs/18co.rules:2264
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2256",
+            at="rulespecs/18co.rules:2264",
         )
-    # at rulespecs/18co.rules:2257
+    # at rulespecs/18co.rules:2265
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2257",
+            at="rulespecs/18co.rules:2265",
         )
-    # at rulespecs/18co.rules:2258
+    # at rulespecs/18co.rules:2266
     if g.attr(v_train, "on_discard") == "removed_from_game":
-        # at rulespecs/18co.rules:2259
+        # at rulespecs/18co.rules:2267
         g.move(v_train, v_corporation, g.name("scrap"))
     else:
-        # at rulespecs/18co.rules:2261
+        # at rulespecs/18co.rules:2269
         g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2263
+    # at rulespecs/18co.rules:2271
     if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
-        # at rulespecs/18co.rules:2264
+        # at rulespecs/18co.rules:2272
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
@@ -2165,73 +2166,73 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2382
+    # at rulespecs/18co.rules:2390
     g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1615
+    # at rulespecs/lib/18xx.rules:1625
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1616
+        # at rulespecs/lib/18xx.rules:1626
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1617
+            # at rulespecs/lib/18xx.rules:1627
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1618
+                # at rulespecs/lib/18xx.rules:1628
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1619
+                # at rulespecs/lib/18xx.rules:1629
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1635
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1628
+    # at rulespecs/lib/18xx.rules:1638
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1639
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1640
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1631
+        # at rulespecs/lib/18xx.rules:1641
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1633
-    for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1634
-        g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1636
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1637
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1638
-            g.move(v_company, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1643
+    for v_c in r_held_certificates(g, v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:1644
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1646
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1647
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
+            # at rulespecs/lib/18xx.rules:1648
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1653
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1644
+    # at rulespecs/lib/18xx.rules:1654
     for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1645
+        # at rulespecs/lib/18xx.rules:1655
         if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1646
+            # at rulespecs/lib/18xx.rules:1656
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1659
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1650
+    # at rulespecs/lib/18xx.rules:1660
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1651
+    # at rulespecs/lib/18xx.rules:1661
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1652
+        # at rulespecs/lib/18xx.rules:1662
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1677
+    # at rulespecs/lib/18xx.rules:1687
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2289,100 +2290,100 @@ def a_corporation_bid(g, v_bidder, v_corporation, v_price):
 
 def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     """Buy a certificate a corporation one presides holds of another corporation (§8.2)"""
-    # at rulespecs/18co.rules:521
-    if not (g.b_in_special_round("presidents_choice")):
+    # at rulespecs/18co.rules:529
+    if not (g.b_in_round("special")):
         raise IllegalAction(
             "certificates are bought so in the President's Choice Round",
             rule="§8",
-            at="rulespecs/18co.rules:521",
+            at="rulespecs/18co.rules:529",
         )
-    # at rulespecs/18co.rules:522
+    # at rulespecs/18co.rules:530
     if not (r_len(g, v_shares) == 1):
-        raise IllegalAction("one certificate at a time", rule="§8.2", at="rulespecs/18co.rules:522")
-    # at rulespecs/18co.rules:523
+        raise IllegalAction("one certificate at a time", rule="§8.2", at="rulespecs/18co.rules:530")
+    # at rulespecs/18co.rules:531
     v_cert = g.item(v_shares, 0)
-    # at rulespecs/18co.rules:524
+    # at rulespecs/18co.rules:532
     if not (g.attr(v_cert, "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§8.2",
-            at="rulespecs/18co.rules:524",
+            at="rulespecs/18co.rules:532",
         )
-    # at rulespecs/18co.rules:525
+    # at rulespecs/18co.rules:533
     v_seller = g.b_holder_of(v_cert)
-    # at rulespecs/18co.rules:526
+    # at rulespecs/18co.rules:534
     if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
         raise IllegalAction(
             "the certificate is one a corporation holds of another corporation",
             rule="§8.2, §11.4",
-            at="rulespecs/18co.rules:526",
+            at="rulespecs/18co.rules:534",
         )
-    # at rulespecs/18co.rules:528
+    # at rulespecs/18co.rules:536
     if not (r_president(g, v_seller) == v_player):
         raise IllegalAction(
             "a President buys from the corporations he presides",
             rule="§8.2",
-            at="rulespecs/18co.rules:528",
+            at="rulespecs/18co.rules:536",
         )
-    # at rulespecs/18co.rules:529
+    # at rulespecs/18co.rules:537
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
-            "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:529"
+            "the certificate limit would be exceeded", rule="§4.4.1", at="rulespecs/18co.rules:537"
         )
-    # at rulespecs/18co.rules:530
+    # at rulespecs/18co.rules:538
     if not (
         (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent")) <= g.param("holding_cap")
     ):
         raise IllegalAction(
-            "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:530"
+            "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:538"
         )
-    # at rulespecs/18co.rules:531
+    # at rulespecs/18co.rules:539
     v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
-    # at rulespecs/18co.rules:532
+    # at rulespecs/18co.rules:540
     if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:532")
-    # at rulespecs/18co.rules:533
+        raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:540")
+    # at rulespecs/18co.rules:541
     g.transfer(v_cost, v_player, v_seller)
-    # at rulespecs/18co.rules:534
+    # at rulespecs/18co.rules:542
     g.move(v_cert, v_seller, v_player)
-    # at rulespecs/18co.rules:535
+    # at rulespecs/18co.rules:543
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/18co.rules:536
+    # at rulespecs/18co.rules:544
     g.b_bought(v_player, v_corporation)
 
 
 def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     """Raise a bid and move it to another private (§2.1.2)"""
-    # at rulespecs/18co.rules:2047
+    # at rulespecs/18co.rules:2055
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "bids are moved in the Private Company Auction",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2047",
+            at="rulespecs/18co.rules:2055",
         )
-    # at rulespecs/18co.rules:2048
+    # at rulespecs/18co.rules:2056
     if not (r_own_bid(g, v_player, v_from_company) > 0):
         raise IllegalAction(
             "the player has no bid on that private to move",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2048",
+            at="rulespecs/18co.rules:2056",
         )
-    # at rulespecs/18co.rules:2049
+    # at rulespecs/18co.rules:2057
     if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
         raise IllegalAction(
             "a bid is moved to another private in the auction",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2049",
+            at="rulespecs/18co.rules:2057",
         )
-    # at rulespecs/18co.rules:2051
+    # at rulespecs/18co.rules:2059
     if not (v_price > r_own_bid(g, v_player, v_from_company)):
         raise IllegalAction(
-            "a moved bid is also increased", rule="§2.1.2", at="rulespecs/18co.rules:2051"
+            "a moved bid is also increased", rule="§2.1.2", at="rulespecs/18co.rules:2059"
         )
-    # at rulespecs/18co.rules:2052
+    # at rulespecs/18co.rules:2060
     if not ((v_price % g.param("bid_step")) == 0):
-        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2052")
-    # at rulespecs/18co.rules:2053
+        raise IllegalAction("bids are multiples of $5", rule="§2.2", at="rulespecs/18co.rules:2060")
+    # at rulespecs/18co.rules:2061
     if not (
         (v_price >= g.attr(v_company, "cost"))
         and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -2390,9 +2391,9 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
         raise IllegalAction(
             "a bid is at least the base cost and at least $5 over the current bid",
             rule="§2.3",
-            at="rulespecs/18co.rules:2053",
+            at="rulespecs/18co.rules:2061",
         )
-    # at rulespecs/18co.rules:2055
+    # at rulespecs/18co.rules:2063
     if not (
         (
             (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_from_company))
@@ -2403,53 +2404,53 @@ def a_move_bid(g, v_player, v_from_company, v_company, v_price):
         raise IllegalAction(
             "a player's bids together may not exceed his cash",
             rule="§2.4, §2.5",
-            at="rulespecs/18co.rules:2055",
+            at="rulespecs/18co.rules:2063",
         )
-    # at rulespecs/18co.rules:2057
+    # at rulespecs/18co.rules:2065
     r_move_bid(g, v_player, v_from_company, v_company, v_price)
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (Table B, §5.6)"""
-    # at rulespecs/18co.rules:2134
+    # at rulespecs/18co.rules:2142
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2134")
-    # at rulespecs/18co.rules:2135
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2142")
+    # at rulespecs/18co.rules:2143
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2135"
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2143"
         )
-    # at rulespecs/18co.rules:2136
+    # at rulespecs/18co.rules:2144
     v_lay = g.b_check_ability_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/18co.rules:2137
+    # at rulespecs/18co.rules:2145
     g.b_ability_lay(v_company, v_lay, v_tile)
 
 
 def a_remove_token(g, v_company, v_city):
     """A corporation takes one of its stations back to its charter for the token's cost (Table B)"""
-    # at rulespecs/18co.rules:2144
+    # at rulespecs/18co.rules:2152
     if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2144")
-    # at rulespecs/18co.rules:2145
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2152")
+    # at rulespecs/18co.rules:2153
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
-            at="rulespecs/18co.rules:2145",
+            at="rulespecs/18co.rules:2153",
         )
-    # at rulespecs/18co.rules:2146
+    # at rulespecs/18co.rules:2154
     v_station = g.b_check_return_token(v_company, v_city)
-    # at rulespecs/18co.rules:2147
+    # at rulespecs/18co.rules:2155
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/18co.rules:2148
+    # at rulespecs/18co.rules:2156
     g.transfer(r_last_token_cost(g, v_corporation), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2149
+    # at rulespecs/18co.rules:2157
     g.b_return_token(v_company, v_station)
 
 
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
-    # at rulespecs/18co.rules:2344
+    # at rulespecs/18co.rules:2352
     return (r_len(g, r_treasury_certificates(g, v_corporation)) > 0) and (
         (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
@@ -2457,26 +2458,26 @@ def r_can_issue(g, v_corporation):
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
-    # at rulespecs/18co.rules:2392
+    # at rulespecs/18co.rules:2400
     if not (r_len(g, v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2392")
-    # at rulespecs/18co.rules:2393
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2400")
+    # at rulespecs/18co.rules:2401
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18co.rules:2394
+    # at rulespecs/18co.rules:2402
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2394",
+            at="rulespecs/18co.rules:2402",
         )
-    # at rulespecs/18co.rules:2396
+    # at rulespecs/18co.rules:2404
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2396",
+            at="rulespecs/18co.rules:2404",
         )
-    # at rulespecs/18co.rules:2397
+    # at rulespecs/18co.rules:2405
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -2486,55 +2487,55 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2397",
+            at="rulespecs/18co.rules:2405",
         )
-    # at rulespecs/18co.rules:2399
+    # at rulespecs/18co.rules:2407
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2399",
+            at="rulespecs/18co.rules:2407",
         )
-    # at rulespecs/18co.rules:2401
+    # at rulespecs/18co.rules:2409
     if not (not g.state_has("corporate_purchase", v_target)):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2401",
+            at="rulespecs/18co.rules:2409",
         )
-    # at rulespecs/18co.rules:2403
+    # at rulespecs/18co.rules:2411
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2404
+    # at rulespecs/18co.rules:2412
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2404",
+            at="rulespecs/18co.rules:2412",
         )
-    # at rulespecs/18co.rules:2406
+    # at rulespecs/18co.rules:2414
     g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2407
+    # at rulespecs/18co.rules:2415
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2408
+        # at rulespecs/18co.rules:2416
         g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2410
+    # at rulespecs/18co.rules:2418
     if v_percent_sold > 10:
-        # at rulespecs/18co.rules:2411
+        # at rulespecs/18co.rules:2419
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
-    # at rulespecs/18co.rules:2413
+    # at rulespecs/18co.rules:2421
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
-    # at rulespecs/18co.rules:2418
+    # at rulespecs/18co.rules:2426
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2418",
+            at="rulespecs/18co.rules:2426",
         )
-    # at rulespecs/18co.rules:2419
+    # at rulespecs/18co.rules:2427
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -2542,76 +2543,76 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2419",
+            at="rulespecs/18co.rules:2427",
         )
-    # at rulespecs/18co.rules:2421
+    # at rulespecs/18co.rules:2429
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/18co.rules:2422
+    # at rulespecs/18co.rules:2430
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2422")
-    # at rulespecs/18co.rules:2423
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2430")
+    # at rulespecs/18co.rules:2431
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/18co.rules:2424
+    # at rulespecs/18co.rules:2432
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2425
+        # at rulespecs/18co.rules:2433
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
-    # at rulespecs/18co.rules:2432
+    # at rulespecs/18co.rules:2440
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2432",
+            at="rulespecs/18co.rules:2440",
         )
-    # at rulespecs/18co.rules:2434
+    # at rulespecs/18co.rules:2442
     if not (r_len(g, v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2434",
+            at="rulespecs/18co.rules:2442",
         )
-    # at rulespecs/18co.rules:2435
+    # at rulespecs/18co.rules:2443
     v_cert = g.item(v_shares, 0)
-    # at rulespecs/18co.rules:2436
+    # at rulespecs/18co.rules:2444
     v_target = g.attr(v_cert, "corporation")
-    # at rulespecs/18co.rules:2437
+    # at rulespecs/18co.rules:2445
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2437",
+            at="rulespecs/18co.rules:2445",
         )
-    # at rulespecs/18co.rules:2438
+    # at rulespecs/18co.rules:2446
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2438",
+            at="rulespecs/18co.rules:2446",
         )
-    # at rulespecs/18co.rules:2439
+    # at rulespecs/18co.rules:2447
     v_seller = g.b_holder_of(v_cert)
-    # at rulespecs/18co.rules:2440
+    # at rulespecs/18co.rules:2448
     if not ((v_seller == g.name("pool")) or (v_seller == r_president(g, v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2440",
+            at="rulespecs/18co.rules:2448",
         )
-    # at rulespecs/18co.rules:2442
+    # at rulespecs/18co.rules:2450
     if not (
         (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
     ):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2442",
+            at="rulespecs/18co.rules:2450",
         )
-    # at rulespecs/18co.rules:2444
+    # at rulespecs/18co.rules:2452
     v_mine = g.b_percent(r_president(g, v_corporation), v_target)
-    # at rulespecs/18co.rules:2445
+    # at rulespecs/18co.rules:2453
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -2628,122 +2629,122 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2445",
+            at="rulespecs/18co.rules:2453",
         )
-    # at rulespecs/18co.rules:2450
+    # at rulespecs/18co.rules:2458
     v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
-    # at rulespecs/18co.rules:2451
+    # at rulespecs/18co.rules:2459
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2451")
-    # at rulespecs/18co.rules:2452
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2459")
+    # at rulespecs/18co.rules:2460
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2453
+    # at rulespecs/18co.rules:2461
     g.move(v_cert, v_seller, v_corporation)
-    # at rulespecs/18co.rules:2454
+    # at rulespecs/18co.rules:2462
     g.state_set("corporate_purchased", (), True)
-    # at rulespecs/18co.rules:2455
+    # at rulespecs/18co.rules:2463
     g.state_set("corporate_purchase", (v_target,), True)
-    # at rulespecs/18co.rules:2456
+    # at rulespecs/18co.rules:2464
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2473
+    # at rulespecs/18co.rules:2481
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2473",
+            at="rulespecs/18co.rules:2481",
         )
-    # at rulespecs/18co.rules:2474
+    # at rulespecs/18co.rules:2482
     if not (v_player == r_president(g, v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2474")
-    # at rulespecs/18co.rules:2475
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2482")
+    # at rulespecs/18co.rules:2483
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2475",
+            at="rulespecs/18co.rules:2483",
         )
-    # at rulespecs/18co.rules:2476
+    # at rulespecs/18co.rules:2484
     if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2476",
+            at="rulespecs/18co.rules:2484",
         )
-    # at rulespecs/18co.rules:2478
+    # at rulespecs/18co.rules:2486
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def q_bid(g, v_player):
     """The opening guards of bid that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2035
+    # at rulespecs/18co.rules:2043
     if not (g.b_in_round("auction")):
         return "privates are bid for in the Private Company Auction"
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2156
+    # at rulespecs/18co.rules:2164
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/18co.rules:2157
+    # at rulespecs/18co.rules:2165
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after any sales"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2063
+    # at rulespecs/18co.rules:2071
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/18co.rules:2064
+    # at rulespecs/18co.rules:2072
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/18co.rules:2066
+    # at rulespecs/18co.rules:2074
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "a player sells, then buys"
-    # at rulespecs/18co.rules:2067
+    # at rulespecs/18co.rules:2075
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         return "no shares are sold in the first Stock Round"
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2201
+    # at rulespecs/18co.rules:2209
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         return "a corporation buys privates during its operating turn"
-    # at rulespecs/18co.rules:2202
+    # at rulespecs/18co.rules:2210
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         return "corporations buy privates from Phase 3"
-    # at rulespecs/18co.rules:2211
+    # at rulespecs/18co.rules:2219
     if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         return "raising money for a train it must buy, the corporation buys the train before anything else"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2290
+    # at rulespecs/18co.rules:2298
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is distributed after the trains run"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2219
+    # at rulespecs/18co.rules:2227
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought after the revenue is distributed"
-    # at rulespecs/18co.rules:2220
+    # at rulespecs/18co.rules:2228
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "a corporation at its train limit may not buy a train"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2256
+    # at rulespecs/18co.rules:2264
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -2757,93 +2758,93 @@ def q_corporation_bid(g, v_bidder):
 
 def q_special_buy_shares(g, v_player):
     """The opening guards of special_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:521
-    if not (g.b_in_special_round("presidents_choice")):
-        return "certificates are bought so in the President's Choice Round"
     # at rulespecs/18co.rules:529
+    if not (g.b_in_round("special")):
+        return "certificates are bought so in the President's Choice Round"
+    # at rulespecs/18co.rules:537
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_move_bid(g, v_player):
     """The opening guards of move_bid that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2047
+    # at rulespecs/18co.rules:2055
     if not (g.b_in_round("auction")):
         return "bids are moved in the Private Company Auction"
 
 
 def q_company_lay_tile(g, v_company):
     """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2134
+    # at rulespecs/18co.rules:2142
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/18co.rules:2135
+    # at rulespecs/18co.rules:2143
     if not (g.b_in_round("operating")):
         return "tiles are laid in operating rounds"
 
 
 def q_remove_token(g, v_company):
     """The opening guards of remove_token that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2144
+    # at rulespecs/18co.rules:2152
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/18co.rules:2145
+    # at rulespecs/18co.rules:2153
     if not (g.b_in_round("operating")):
         return "stations are taken back in operating rounds"
 
 
 def q_corporate_sell_shares(g, v_corporation):
     """The opening guards of corporate_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2394
+    # at rulespecs/18co.rules:2402
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         return "certificates of other corporations are sold at the end of the turn"
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2418
+    # at rulespecs/18co.rules:2426
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         return "shares are redeemed at the start of the turn"
 
 
 def q_corporate_buy_shares(g, v_corporation):
     """The opening guards of corporate_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2432
+    # at rulespecs/18co.rules:2440
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         return "certificates of other corporations are bought before track is laid"
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2473
+    # at rulespecs/18co.rules:2481
     if not (r_must_buy_train(g, v_corporation)):
         return "the president pays only for a train the corporation must buy"
-    # at rulespecs/18co.rules:2475
+    # at rulespecs/18co.rules:2483
     if not (not r_can_issue(g, v_corporation)):
         return "the corporation must first issue its own certificates"
 
 
 def q2_bid(g, v_player, v_company):
     """The opening guards of bid that read only its entity and company (the listing probe)"""
-    # at rulespecs/18co.rules:2036
+    # at rulespecs/18co.rules:2044
     if not (g.b_holder_of(v_company) == g.name("bank")):
         return "the private is not in the auction"
 
 
 def qr_bid(g):
     """The opening guards of bid that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2035
+    # at rulespecs/18co.rules:2043
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "privates are bid for in the Private Company Auction",
             rule="§2",
-            at="rulespecs/18co.rules:2035",
+            at="rulespecs/18co.rules:2043",
         )
 
 
 def qb2_bid(g, v_player, v_company):
     """The opening guards of bid that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2040
+    # at rulespecs/18co.rules:2048
     if not (
         (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_company))
         >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))
@@ -2864,33 +2865,33 @@ def qr_par(g):
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:2158
+    # at rulespecs/18co.rules:2166
     if not (r_started(g, v_corporation)):
         return "the corporation is not launched"
-    # at rulespecs/18co.rules:2159
+    # at rulespecs/18co.rules:2167
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2156
+    # at rulespecs/18co.rules:2164
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2156",
+            at="rulespecs/18co.rules:2164",
         )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:2068
+    # at rulespecs/18co.rules:2076
     if not (r_started(g, v_corporation)):
         return "a corporation not yet launched has no market value to sell at"
-    # at rulespecs/18co.rules:2069
+    # at rulespecs/18co.rules:2077
     v_pres = r_president_certificate(g, v_corporation)
-    # at rulespecs/18co.rules:2080
+    # at rulespecs/18co.rules:2088
     if not (
         (g.param("sale_set") == "each_sale") or (not g.state_has("sold_this_turn", v_corporation))
     ):
@@ -2899,29 +2900,29 @@ def q2_sell_shares(g, v_player, v_corporation):
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/18co.rules:2203
+    # at rulespecs/18co.rules:2211
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/18co.rules:2204
+    # at rulespecs/18co.rules:2212
     if not (v_company != g.entity("private", "DRGR")):
         return "the Silverton Branch cannot be bought by a corporation"
-    # at rulespecs/18co.rules:2205
+    # at rulespecs/18co.rules:2213
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/18co.rules:2206
+    # at rulespecs/18co.rules:2214
     if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         return "privates are bought from a player or from the Market"
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/18co.rules:2291
+    # at rulespecs/18co.rules:2299
     if not (v_kind in g.param("dividend_kinds")):
         return "revenue is withheld or paid out"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/18co.rules:2257
+    # at rulespecs/18co.rules:2265
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
@@ -2954,34 +2955,45 @@ def qb_corporation_bid(g, v_bidder):
         return "the winner pays its bid from its treasury"
 
 
+def qr_special_buy_shares(g):
+    """The opening guards of special_buy_shares that read only the round (the listing round probe)"""
+    # at rulespecs/18co.rules:529
+    if not (g.b_in_round("special")):
+        raise IllegalAction(
+            "certificates are bought so in the President's Choice Round",
+            rule="§8",
+            at="rulespecs/18co.rules:529",
+        )
+
+
 def q2_move_bid(g, v_player, v_from_company):
     """The opening guards of move_bid that read only its entity and from_company (the listing probe)"""
-    # at rulespecs/18co.rules:2048
+    # at rulespecs/18co.rules:2056
     if not (r_own_bid(g, v_player, v_from_company) > 0):
         return "the player has no bid on that private to move"
 
 
 def qr_move_bid(g):
     """The opening guards of move_bid that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2047
+    # at rulespecs/18co.rules:2055
     if not (g.b_in_round("auction")):
         raise IllegalAction(
             "bids are moved in the Private Company Auction",
             rule="§2.1.2",
-            at="rulespecs/18co.rules:2047",
+            at="rulespecs/18co.rules:2055",
         )
 
 
 def q3_move_bid(g, v_player, v_from_company, v_company):
     """The opening guards of move_bid that read only its entity and from_company, company (the listing probe)"""
-    # at rulespecs/18co.rules:2049
+    # at rulespecs/18co.rules:2057
     if not ((v_company != v_from_company) and (g.b_holder_of(v_company) == g.name("bank"))):
         return "a bid is moved to another private in the auction"
 
 
 def qb3_move_bid(g, v_player, v_from_company, v_company):
     """The opening guards of move_bid that read more than its entity and from_company, company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2055
+    # at rulespecs/18co.rules:2063
     if not (
         (
             (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_from_company))
@@ -2994,27 +3006,27 @@ def qb3_move_bid(g, v_player, v_from_company, v_company):
 
 def qr_company_lay_tile(g):
     """The opening guards of company_lay_tile that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2135
+    # at rulespecs/18co.rules:2143
     if not (g.b_in_round("operating")):
         raise IllegalAction(
-            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2135"
+            "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2143"
         )
 
 
 def qr_remove_token(g):
     """The opening guards of remove_token that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2145
+    # at rulespecs/18co.rules:2153
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
-            at="rulespecs/18co.rules:2145",
+            at="rulespecs/18co.rules:2153",
         )
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/18co.rules:2474
+    # at rulespecs/18co.rules:2482
     if not (v_player == r_president(g, v_corporation)):
         return "only the president pays"
 
@@ -3025,23 +3037,29 @@ def t_presidents_choice_called(g, *_rest):
     g.b_call_round("presidents_choice")
 
 
+def t_presidents_choice_over(g, *_rest):
+    """The President's Choice Round ends"""
+    # at rulespecs/18co.rules:524
+    g.state_set("presidents_choice_held", (), True)
+
+
 def t_homes_unreserved(g, *_rest):
     """Brown tiles end the home reservations of corporations not yet launched"""
-    # at rulespecs/18co.rules:2308
+    # at rulespecs/18co.rules:2316
     for v_c in g.name("corporations"):
-        # at rulespecs/18co.rules:2309
+        # at rulespecs/18co.rules:2317
         if not r_started(g, v_c):
-            # at rulespecs/18co.rules:2310
+            # at rulespecs/18co.rules:2318
             g.b_unreserve_home(v_c)
 
 
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
-    # at rulespecs/18co.rules:2315
+    # at rulespecs/18co.rules:2323
     g.b_discard_collected("mine")
 
 
 def t_imc_closes(g, *_rest):
     """Phase 6 closes the Idarado Mining Company"""
-    # at rulespecs/18co.rules:2318
+    # at rulespecs/18co.rules:2326
     r_close_private(g, g.entity("private", "IMC"))

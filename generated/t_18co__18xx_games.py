@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "7cb943febe16e704",
+    "rulespecs/18co.rules": "e09c743cae03e3d0",
+    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7cb943febe16e704",
+        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "7cb943febe16e704",
+        "rulespecs/18co.rules": "e09c743cae03e3d0",
+        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -485,6 +485,7 @@ class Game(GameBase):
         "emergency_sale_noted": r_emergency_sale_noted,
         "forced_purchase_help": r_forced_purchase_help,
         "forced_shortfall": r_forced_shortfall,
+        "rust_trains": r_rust_trains,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
         "hand_over_to_challenger": r_hand_over_to_challenger,
@@ -562,6 +563,7 @@ class Game(GameBase):
         "par": qr_par,
         "buy_shares": qr_buy_shares,
         "corporation_bid": qr_corporation_bid,
+        "special_buy_shares": qr_special_buy_shares,
         "move_bid": qr_move_bid,
         "company_lay_tile": qr_company_lay_tile,
         "remove_token": qr_remove_token,
@@ -581,6 +583,7 @@ class Game(GameBase):
         "close_privates": [(None, t_privates_close)],
         "operating_round_start": [(None, t_private_income)],
         "presidents_choice": [(None, t_presidents_choice_called)],
+        "special_round_end": [(None, t_presidents_choice_over)],
         "unreserve_homes": [(None, t_homes_unreserved)],
         "remove_mines": [(None, t_mines_removed)],
         "close_IMC": [(None, t_imc_closes)],

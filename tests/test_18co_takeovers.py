@@ -371,6 +371,28 @@ def test_8_1_the_round_happens_only_once():
     assert g.g.get("round_due") is None                           # no second round is called
 
 
+def test_8_4_the_round_held_is_the_titles_state_set_as_it_ends():
+    """presidents_choice_held is 18CO's state, set by its trigger on the runtime's special_round_end: false
+    until the round is played, false while it is (`in_round(special)`), true from its end on; the
+    engine's answer is the state's, which the model reads alike."""
+    g, cert = _presidents_choice()
+    assert not g.state_has("presidents_choice_held")
+    assert g.call("in_round", "special")
+    while g.g["round"] == "special":
+        pass_(g)
+    assert g.state_has("presidents_choice_held")
+    assert not g.call("in_round", "special")
+    while acting(g) == "Dee":                                   # Dee presides KPAC, which holds the CS share
+        pass_(g)
+    buyer = acting(g)
+    buy = P(buyer, "buy_shares", shares=[cert.id], percent=10)
+    g.state_set("presidents_choice_held", (), False)            # as if the round had not been held: refused
+    assert_refused(g, buy, "§8.4")
+    g.state_set("presidents_choice_held", (), True)
+    act(g, buy)                                                  # open to every player once it has (§8.4)
+    assert g.owner[cert.id] == g.find(buyer)
+
+
 def test_8_2_a_president_buys_a_certificate_his_corporation_holds():
     g, cert = _presidents_choice()
     km = _corp(g, "KPAC")

@@ -1381,6 +1381,51 @@ def test_limit_trains_leaves_out_phased_out_trains_where_the_title_says(rulespec
     assert [name for name, args, _ in ctx.shared.oracles if name == "obsolete"]
 
 
+def test_rust_trains_is_the_librarys_over_the_games_trains(rulespecs_loaded):
+    """rust_trains is the library's procedure over `all_trains` (every train, whoever holds it): in the engine
+    each 2-train leaves for the scrap heap, a corporation's, a minor's and the depot's alike, and no other moves; in the
+    model each 2-train is the scrap heap's after it, whoever held it before, and every other train stays where it was."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.lang.titles import find_title
+    from compiler.runtime.entities import SCRAP
+    from compiler.verify.model import SCRAP as M_SCRAP
+    from compiler.verify.model import Model, hold_name
+    from compiler.verify.translate import Translator
+
+    g = game_class("1846", None)(players=["Ann", "Bob", "Cy"], seed=1)
+    corp = g.corporations[0]
+    twos = [t for t in g.trains.values() if t.name == "2"]
+    g.j.set(g.owner, twos[0].id, corp)
+    others = {t.id: g.owner[t.id] for t in g.trains.values() if t.name != "2"}
+    assert {g.owner[t.id].kind for t in twos} == {"corporation", "minor", "depot"}  # (1846's minors start with one)
+    g.call("rust_trains", "2")
+    assert all(g.owner[t.id] == SCRAP for t in twos)
+    assert {tid: g.owner[tid] for tid in others} == others
+    assert twos[0] not in g.b_trains(corp)
+
+    model = Model(find_title(rulespecs_loaded, "1846", None))
+    tr = Translator(model)
+    pre = model.vars.fresh_state("s")
+    ctx = tr.new_ctx(dict(pre))
+    tr.call_routine(tr.title.get("procedure", "rust_trains"), ["2"], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    for t in model.trains:
+        for b in model.buckets["train"] + [None]:
+            name = hold_name(t, b)
+            if t.name == "2":
+                want = 1 if b == M_SCRAP else 0
+                # from any holding of the train by one holder (or none in the scope)
+                for b0 in model.buckets["train"] + [None]:
+                    held = z3.And(*[pre[hold_name(t, c)] == (1 if c == b0 else 0)
+                                    for c in model.buckets["train"] + [None]])
+                    assert solver.check(held, ctx.state[name] != want) == z3.unsat, (t.id, b, b0)
+            else:
+                assert solver.check(ctx.state[name] != pre[name]) == z3.unsat, (t.id, b)
+
+
 def test_close_minor_is_the_librarys_in_the_engine_and_the_model(rulespecs_loaded):
     """close_minor is the library's procedure: the minor is closed, its cash goes to the bank and its trains
     to the scrap heap (its stations leave the map: the primitive remove_stations); the model follows the same

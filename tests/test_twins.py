@@ -101,7 +101,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: present in the model where C holds that card); 105 still with 18GJ's pick_card its procedure over the list state
 #: card_offers (no title's state named in Python) and one new primitive, take_card (the deck is the runtime's);
 #: 104 with use_power 18GJ's procedure over the library's declared_effects() and declared_uses
-RECORDED = 104
+#: 103 with rust_trains a library procedure over the game's trains (`all_trains`, a collection the engine and
+#: the model both give: every train, whoever holds it), `move t from holder_of(t) to scrap`; 101 with
+#: in_special_round gone (18CO's one special round is `in_round(special)`; the validator starts the rounds the
+#: title's rules call, `call_round(R)`) and special_round_held 18CO's state presidents_choice_held, which its
+#: trigger on the runtime's new event special_round_end sets
+RECORDED = 101
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",

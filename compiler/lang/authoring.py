@@ -287,7 +287,7 @@ def _train_limits(title: Title) -> list[Diagnostic]:
 _HOLDERS = ("bank", "pool", "initial_offering", "depot", "scrap")
 #: what a value a runtime event gives is (`RUNTIME_EVENTS`' words): a component or a number
 _EVENT_VALUES = {"corporation": "a corporation", "par price": "a number", "former president": "a player",
-                 "new president": "a player"}
+                 "new president": "a player", "special round": "a value of the title's enum special_round"}
 
 
 def _fold(expr) -> int | None:

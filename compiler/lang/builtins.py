@@ -31,6 +31,7 @@ VALUES: dict[str, str] = {
     "privates": "every private company",
     "minors": "every minor (and every pick that operates as one)",
     "bonds": "every bond",
+    "all_trains": "every train of the game, in the order of its trains (those in the depot, held, and rusted or removed alike); `trains(H)` are those H holds",
     "train_cards": "the train cards, in the title's order, as records: each its key and every field its kind declares (none where unset; one that may name several cards, `train | list[train]`, as a list)",
     "phases": "the phases, in order, as records: each its key, its number (its place in the order, from 1) and every field its kind declares (none where unset; one that may name several, as a list)",
     "markets": "the stock markets (a title has one), as records: each its key and every field its kind declares (none where unset: `frozen_in`, the phases in which no price moves)",

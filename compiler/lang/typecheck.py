@@ -81,7 +81,7 @@ _named_calls = s.ByNode(_named_calls)
 
 
 #: the builtins whose argument is the key of a card of the title (`b_rust_trains(name)`, ...): their kind
-_BUILTIN_KEYS = {"rust_trains": "train", "make_obsolete": "train", "enter_phase": "phase", "phase_at_least": "phase"}
+_BUILTIN_KEYS = {"make_obsolete": "train", "enter_phase": "phase", "phase_at_least": "phase"}
 #: the runtime's values that are lists of records of a kind's cards (`GameBase.card_records`)
 _CARD_RECORDS = {"train_cards": "train", "phases": "phase", "markets": "market"}
 
@@ -864,9 +864,10 @@ class Checker(ExpressionTypes, EnumValuesRead):
                     or not type_.alternatives or not all(isinstance(a, str) for a in type_.alternatives):
                 continue
             kinds = set(type_.alternatives)
-            if kinds == {"phase"} and isinstance(arg, (s.Str, s.Int)):
-                # a phase named by its key (`phase_at_least("4")`, a library function): one the title has
-                self._reference(str(arg.value), "phase", arg.span or node.span)
+            if kinds in ({"phase"}, {"train"}) and isinstance(arg, (s.Str, s.Int)):
+                # a phase or a train type named by its key (`phase_at_least("4")`, `rust_trains("2")`, library
+                # routines): one the title has
+                self._reference(str(arg.value), next(iter(kinds)), arg.span or node.span)
                 continue
             if isinstance(arg, s.Name) and arg.name in typed and kinds <= _COMPONENT_TYPES:
                 # the caller's own parameter, typed another kind (`do float_it(P)` with `P: player`)

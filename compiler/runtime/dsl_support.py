@@ -260,6 +260,8 @@ class DslSupport:
             return fixed
         if name in _COLLECTIONS:
             return list(getattr(self, name))
+        if name == "all_trains":
+            return list(self.trains.values())
         if name == "phase_number":
             return self._phase_index(self.g["phase"]) + 1
         if name == "train_cards":

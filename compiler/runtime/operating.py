@@ -451,15 +451,9 @@ class OperatingRound:
 
     def _on_first_train(self, train: Train) -> None:
         """The first train of a type is bought (or exported): the library's procedure `on_first_train`, which
-        makes older types obsolete or rusts them and starts the phase the type begins (over the primitives
-        `make_obsolete`, `rust_trains` and `enter_phase`), and raises the event `first_train`."""
+        makes older types obsolete or rusts them (its procedure `rust_trains`) and starts the phase the type
+        begins (over the primitives `make_obsolete` and `enter_phase`), and raises the event `first_train`."""
         self.call("on_first_train", train)
-
-    def b_rust_trains(self, name: str) -> None:
-        """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it."""
-        for tid, t in self.trains.items():
-            if t.name == name and self.owner[tid] != SCRAP:
-                self.j.set(self.owner, tid, SCRAP)
 
     def b_make_obsolete(self, name: str) -> None:
         """make_obsolete(T): the trains of type T are phased out: each runs once more and leaves (and counts
@@ -1188,14 +1182,6 @@ class OperatingRound:
             return
         self.j.set(self.g, "round_due", str(name))
 
-    def b_in_special_round(self, name: str) -> bool:
-        """in_special_round(name): the special round `name` is being played."""
-        return self.g["round"] == "special" and self.g.get("special", {}).get("name") == str(name)
-
-    def b_special_round_held(self, name: str) -> bool:
-        """special_round_held(name): the special round `name` has been played to its end."""
-        return str(name) in self.g.get("rounds_held", frozenset())
-
     def _start_special_round(self) -> bool:
         """A special round of players' turns (18CO §8: the President's Choice Round): from the priority
         holder in seating order, each player on turn takes the title's `special_*` actions or passes;
@@ -1226,4 +1212,5 @@ class OperatingRound:
         name = self.g["special"]["name"]
         self.j.set(self.g, "rounds_held", self.g.get("rounds_held", frozenset()) | {name})
         self.j.set(self.g, "special", None)
+        self.emit("special_round_end", name)  # (18CO's presidents_choice_over notes the round held)
         self._start_stock_round(self.g["priority"])

@@ -24,6 +24,7 @@ RUNTIME_EVENTS: dict[str, tuple[str, ...]] = {
     "operating_round_start": (),
     "phase_start": ("phase",),
     "president_changed": ("corporation", "former president", "new president"),
+    "special_round_end": ("special round",),
     "stock_round_end": (),
     "trains_exported": ("train type",),
 }

@@ -17,7 +17,6 @@ from compiler.verify.model import (
     ELSEWHERE,
     POOL,
     ROUNDS,
-    SCRAP,
     Ent,
     GapError,
     Item,
@@ -569,15 +568,6 @@ class EffectBuiltins:
         for t, cond in marked:
             name = f"first_bought:{t.name}"
             st[name] = IF(AND(when, cond), True, st[name])
-
-    def b_rust_trains(self, ctx: Ctx, name: Any) -> None:
-        """As GameBase.b_rust_trains: every train of the type leaves the game (to the scrap heap), whoever
-        holds it."""
-        if not isinstance(name, str):
-            raise Unsupported("rust_trains of a train type the model does not name")
-        for t in self.m.trains:
-            if t.name == name:
-                self.set_holder(ctx, t, SCRAP, ctx.path)
 
     def b_make_obsolete(self, ctx: Ctx, name: Any) -> None:
         """As GameBase.b_make_obsolete: the model keeps no set of the types phased out (a train's `obsolete`,

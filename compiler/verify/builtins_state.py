@@ -658,14 +658,6 @@ class StateBuiltins:
             self.pick(ctx, taker, x, self.draft_floor(ctx, x), AND(ctx.path, forced, self.draft_open(ctx, x)))
         self.draft_turn_over(ctx)
 
-    def b_in_special_round(self, ctx: Ctx, name: Any) -> Any:
-        """As GameBase.b_in_special_round: a special round is on (which one the model does not follow)."""
-        return ctx.state["round"] == ROUNDS.index("special")
-
-    def b_special_round_held(self, ctx: Ctx, name: Any) -> Any:
-        """As GameBase.b_special_round_held: the runtime's record, not modelled (any value)."""
-        return ctx.fresh("special_round_held", "bool")
-
     def b_call_round(self, ctx: Ctx, name: Any) -> None:
         """As GameBase.b_call_round: the runtime notes a special round to hold later; nothing the model
         holds changes."""

@@ -212,6 +212,8 @@ class Translator:
                     return m.z(SCRAP)
                 if name in ("train_cards", "phases", "markets"):
                     return self.card_records({"train_cards": "train", "phases": "phase", "markets": "market"}[name], ctx)
+                if name == "all_trains":
+                    return SymList([(Sel([(t, True)]), True) for t in m.trains])
                 if name == "phase_number":
                     # the model's phase is its index in the title's order of phases (as `card_records`)
                     return ctx.state["phase"] + 1

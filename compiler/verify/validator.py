@@ -252,8 +252,11 @@ class Validator:
         #: privates' (an ability's phases are its data)
         self.phase_kinds = set(self.company_kinds)
         #: the actions of a round the runtime calls for itself, by round: a special round's
-        #: (`in_special_round(R)`: ("special", R)) and the acquisition round's (`in_round(acquisition)`)
+        #: (`in_round(special)`: ("special", R) for each round R the title's rules call, `call_round(R)`)
+        #: and the acquisition round's (`in_round(acquisition)`)
         self.round_kinds: dict[tuple[str, str], set[str]] = {}
+        called = sorted({args[0].name for clause in title.clauses for call, args in _builtin_calls(clause.decl)
+                         if call == "call_round" and args and isinstance(args[0], syntax.Name)})
         for name, clause in self.actions.items():
             for call, args in _builtin_calls(clause.decl):
                 first = args[0].name if args and isinstance(args[0], syntax.Name) else None
@@ -264,8 +267,9 @@ class Validator:
                         effects.update(self._declared_effects())
                 elif call == "phase_at_least":
                     self.phase_kinds.add(name)
-                elif call == "in_special_round" and first is not None:
-                    self.round_kinds.setdefault(("special", first), set()).add(name)
+                elif call == "in_round" and first == "special":
+                    for called_round in called:
+                        self.round_kinds.setdefault(("special", called_round), set()).add(name)
                 elif call == "in_round" and first == "acquisition":
                     self.round_kinds.setdefault(("acquisition", first), set()).add(name)
         #: each step's post-state plan for `_evaluate` by its post nodes' identity (kept with them)
