@@ -666,7 +666,7 @@ def test_a_card_or_field_the_title_does_not_have_is_an_error(body, at, code, say
 @pytest.mark.parametrize("body", [
     'do rust_trains("2")', 'do make_obsolete("3")', "do enter_phase(3)", "for c in train_cards { do rust_trains(c.key) }",
     'let x = any(p in phases: p.on_train == "3" and p.train_limit > 1)', "let x = depot",
-    "for c in corporations { let y = c.bogus }", "let c = 5\n for c in train_cards { let y = c.price }",
+    "for c in corporations { let y = c.par }", "let c = 5\n for c in train_cards { let y = c.price }",
 ])
 def test_the_cards_and_fields_the_title_has_are_not_errors(body):
     loaded = toy(f'variant "Bad" of "Toy" {{\n{CARDS_ROUTINE.format(body=body)}\n}}\n')
