@@ -97,7 +97,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: records: key and fields, the title's data, read by the engine's GameBase.ability_records and the model's
 #: AbilityBuiltins.ability_records alike); 107 with ability_value one too, a record's field read by its name
 #: (`a[field]`)
-RECORDED = 107
+#: 106 with shareholders gone: a loop over a corporation's certificates meets each holding once where the library's
+#: opens_holding holds (pay_dividends, the take-over's payout); 105 with reset_corporation a library procedure over
+#: moves, remove_stations and `set` of the corporation's state (`set C.cell = none`: its price token off the market)
+RECORDED = 105
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -113,7 +116,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "sellable", "round_track_row_free", "take_round_track_row",
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
-         "market_move", "has_ability", "ability_value"]
+         "market_move", "has_ability", "ability_value", "reset_corporation", "opens_holding"]
 
 
 @functools.cache
@@ -138,6 +141,15 @@ def test_price_drop_on_sale_is_the_librarys():
     found = _census()
     assert "price_drop_on_sale" not in found["twins"] + found["engine_only"]
     assert "procedure price_drop_on_sale" in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+
+
+def test_a_corporations_holdings_are_met_through_its_certificates():
+    """No `shareholders` builtin: the library's loops over a corporation's certificates act once per holding
+    (opens_holding), the engine and the model derived from the same lines."""
+    found = _census()
+    assert "shareholders" not in found["twins"] + found["engine_only"] + found["model_only"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "shareholders(" not in rules and "opens_holding(c)" in rules
 
 
 def test_half_pay_rounding_is_the_librarys():
