@@ -116,7 +116,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "sellable", "round_track_row_free", "take_round_track_row",
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
-         "market_move", "has_ability", "ability_value", "reset_corporation", "opens_holding"]
+         "market_move", "has_ability", "ability_value", "reset_corporation"]
 
 
 @functools.cache
