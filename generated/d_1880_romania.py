@@ -12,15 +12,15 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-    "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+    "rulespecs/1880-romania.rules": "503964de5d067608",
+    "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -525,20 +525,20 @@ RULES = _LIBRARY.rules(
         'action sell_shares': 'VI.4, VII.3.9',
         'at action assign': 'rulespecs/1880-romania.rules:1868',
         'at action bid': 'rulespecs/1880-romania.rules:1763',
-        'at action buy_shares': 'rulespecs/1880-romania.rules:1977',
-        'at action buy_train': 'rulespecs/1880-romania.rules:2037',
+        'at action buy_shares': 'rulespecs/1880-romania.rules:1978',
+        'at action buy_train': 'rulespecs/1880-romania.rules:2038',
         'at action choose': 'rulespecs/1880-romania.rules:1828',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1850',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1457',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1331',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1595',
-        'at action lay_tile': 'rulespecs/1880-romania.rules:1928',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1464',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1337',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1602',
+        'at action lay_tile': 'rulespecs/1880-romania.rules:1929',
         'at action par': 'rulespecs/1880-romania.rules:1785',
         'at action pass': 'rulespecs/1880-romania.rules:1741',
-        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2140',
-        'at action place_token': 'rulespecs/1880-romania.rules:1955',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1325',
-        'at action sell_shares': 'rulespecs/1880-romania.rules:2002',
+        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2141',
+        'at action place_token': 'rulespecs/1880-romania.rules:1956',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1331',
+        'at action sell_shares': 'rulespecs/1880-romania.rules:2003',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
         'building_right C': 'VII.3.2',
@@ -926,7 +926,7 @@ _LIBRARY.define(
 
 def r_picking(g):
     """picking(): whether the players are picking the components of free_pick after the opening auction (first_round: auction): in its round, once every private is sold (library '18xx' function picking)"""
-    # at rulespecs/lib/18xx.rules:821
+    # at rulespecs/lib/18xx.rules:827
     return (
         (
             ((g.param("free_pick") != None) and g.b_in_round("auction"))
@@ -939,7 +939,7 @@ def r_picking(g):
 
 def r_pickable(g, v_company):
     """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
-    # at rulespecs/lib/18xx.rules:830
+    # at rulespecs/lib/18xx.rules:836
     return (
         ((r_picking(g) and g.param("picks_operate")) and g.among("minors", v_company))
         and (g.b_holder_of(v_company) == g.name("bank"))
@@ -1136,54 +1136,54 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1980
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1979",
-        )
-    # at rulespecs/1880-romania.rules:1980
-    if not (r_may_buy_now(g, v_player)):
-        raise IllegalAction(
-            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1980"
+            at="rulespecs/1880-romania.rules:1980",
         )
     # at rulespecs/1880-romania.rules:1981
+    if not (r_may_buy_now(g, v_player)):
+        raise IllegalAction(
+            "sell first, then buy one share", rule="VI.1", at="rulespecs/1880-romania.rules:1981"
+        )
+    # at rulespecs/1880-romania.rules:1982
     if not (g.state_amount("debt", v_player) == 0):
         raise IllegalAction(
             "a player in debt buys nothing until the loan is repaid",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:1981",
-        )
-    # at rulespecs/1880-romania.rules:1982
-    if not (r_started(g, v_corporation)):
-        raise IllegalAction(
-            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1982"
+            at="rulespecs/1880-romania.rules:1982",
         )
     # at rulespecs/1880-romania.rules:1983
+    if not (r_started(g, v_corporation)):
+        raise IllegalAction(
+            "the company is not founded", rule="VI.5", at="rulespecs/1880-romania.rules:1983"
+        )
+    # at rulespecs/1880-romania.rules:1984
     if not (v_source == "ipo"):
         raise IllegalAction(
             "shares come from the company's stack in the bank: there is no bank pool, and players never trade shares with each other",
             rule="VI.1, VI.4, VI.5",
-            at="rulespecs/1880-romania.rules:1983",
+            at="rulespecs/1880-romania.rules:1984",
         )
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1986
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a company sold this round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1985",
+            at="rulespecs/1880-romania.rules:1986",
         )
-    # at rulespecs/1880-romania.rules:1986
-    v_cert = g.b_next_certificate(v_corporation, "ipo")
     # at rulespecs/1880-romania.rules:1987
+    v_cert = g.b_next_certificate(v_corporation, "ipo")
+    # at rulespecs/1880-romania.rules:1988
     if not (v_cert != None):
         raise IllegalAction(
             "no share of the company is left in the bank",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1987",
+            at="rulespecs/1880-romania.rules:1988",
         )
-    # at rulespecs/1880-romania.rules:1988
+    # at rulespecs/1880-romania.rules:1989
     if not (
         (
             (r_issued_percent(g, v_corporation) + g.attr(v_cert, "percent"))
@@ -1194,49 +1194,49 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "only 50% of a company is available until phase B, a share reserved for an investor included",
             rule="VI.1, VII.3.11, VI.6",
-            at="rulespecs/1880-romania.rules:1988",
+            at="rulespecs/1880-romania.rules:1989",
         )
-    # at rulespecs/1880-romania.rules:1990
+    # at rulespecs/1880-romania.rules:1991
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="VI.3",
-            at="rulespecs/1880-romania.rules:1990",
+            at="rulespecs/1880-romania.rules:1991",
         )
-    # at rulespecs/1880-romania.rules:1991
-    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
     # at rulespecs/1880-romania.rules:1992
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1992")
+    v_cost = g.b_price(v_corporation) * g.attr(v_cert, "shares")
     # at rulespecs/1880-romania.rules:1993
-    g.transfer(v_cost, v_player, g.name("bank"))
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction("not enough cash", rule="VI.5", at="rulespecs/1880-romania.rules:1993")
     # at rulespecs/1880-romania.rules:1994
+    g.transfer(v_cost, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1995
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/1880-romania.rules:1997
-    r_second_capitalisation(g, v_corporation)
     # at rulespecs/1880-romania.rules:1998
-    g.state_set("bought_this_turn", (), True)
+    r_second_capitalisation(g, v_corporation)
     # at rulespecs/1880-romania.rules:1999
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/1880-romania.rules:2000
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2004
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/1880-romania.rules:2005
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/1880-romania.rules:2006
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
-            at="rulespecs/1880-romania.rules:2005",
-        )
-    # at rulespecs/1880-romania.rules:2007
-    if not (r_may_sell_now(g, v_player) or v_emergency):
-        raise IllegalAction(
-            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2007"
+            at="rulespecs/1880-romania.rules:2006",
         )
     # at rulespecs/1880-romania.rules:2008
+    if not (r_may_sell_now(g, v_player) or v_emergency):
+        raise IllegalAction(
+            "sell first, then buy", rule="VI.1", at="rulespecs/1880-romania.rules:2008"
+        )
+    # at rulespecs/1880-romania.rules:2009
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1244,50 +1244,50 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those shares cannot be sold; a president's share never is",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2008",
+            at="rulespecs/1880-romania.rules:2009",
         )
-    # at rulespecs/1880-romania.rules:2010
+    # at rulespecs/1880-romania.rules:2011
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2010",
+            at="rulespecs/1880-romania.rules:2011",
         )
-    # at rulespecs/1880-romania.rules:2011
+    # at rulespecs/1880-romania.rules:2012
     if not (not (r_prices_frozen(g) and (r_president(g, v_corporation) == v_player))):
         raise IllegalAction(
             "in the communist phase a president may not sell shares of his own company",
             rule="VI.4, VIII.4",
-            at="rulespecs/1880-romania.rules:2011",
+            at="rulespecs/1880-romania.rules:2012",
         )
-    # at rulespecs/1880-romania.rules:2013
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/1880-romania.rules:2014
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/1880-romania.rules:2015
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule="VI.4",
-            at="rulespecs/1880-romania.rules:2014",
+            at="rulespecs/1880-romania.rules:2015",
         )
-    # at rulespecs/1880-romania.rules:2016
+    # at rulespecs/1880-romania.rules:2017
     if v_emergency:
-        # at rulespecs/1880-romania.rules:2017
+        # at rulespecs/1880-romania.rules:2018
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/1880-romania.rules:2019
+    # at rulespecs/1880-romania.rules:2020
     g.transfer(
         (((g.b_price(v_corporation) - g.param("sell_fee")) * v_percent_sold) // 10),
         g.name("bank"),
         v_player,
     )
-    # at rulespecs/1880-romania.rules:2020
+    # at rulespecs/1880-romania.rules:2021
     for v_c in v_shares:
-        # at rulespecs/1880-romania.rules:2021
+        # at rulespecs/1880-romania.rules:2022
         g.move(v_c, v_player, r_ipo_of(g, v_corporation))
-    # at rulespecs/1880-romania.rules:2023
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
     # at rulespecs/1880-romania.rules:2024
-    g.b_note_sold(v_player, v_corporation)
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
     # at rulespecs/1880-romania.rules:2025
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/1880-romania.rules:2026
     g.state_set(
         "sold_this_round",
         (
@@ -1296,9 +1296,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/1880-romania.rules:2026
-    g.state_set("sold_this_turn", (v_corporation,), True)
     # at rulespecs/1880-romania.rules:2027
+    g.state_set("sold_this_turn", (v_corporation,), True)
+    # at rulespecs/1880-romania.rules:2028
     g.b_check_president(v_corporation)
 
 
@@ -1337,21 +1337,21 @@ def a_pass(g, v_entity):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
-    # at rulespecs/1880-romania.rules:1930
+    # at rulespecs/1880-romania.rules:1931
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1930",
+            at="rulespecs/1880-romania.rules:1931",
         )
-    # at rulespecs/1880-romania.rules:1931
+    # at rulespecs/1880-romania.rules:1932
     if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
         raise IllegalAction(
             "the company has no building right for this phase",
             rule="VII.3.2, VII.3.3, II.6",
-            at="rulespecs/1880-romania.rules:1931",
+            at="rulespecs/1880-romania.rules:1932",
         )
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1933
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -1363,9 +1363,9 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a foreign investor lays one yellow tile or upgrades one, never more",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1932",
+            at="rulespecs/1880-romania.rules:1933",
         )
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1935
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -1376,76 +1376,76 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
         raise IllegalAction(
             "a company's first tile goes on its home hex, unless a tile lies there already",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1934",
+            at="rulespecs/1880-romania.rules:1935",
         )
-    # at rulespecs/1880-romania.rules:1937
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/1880-romania.rules:1938
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/1880-romania.rules:1939
     if g.attr(v_lay, "upgrade"):
-        # at rulespecs/1880-romania.rules:1939
+        # at rulespecs/1880-romania.rules:1940
         if not (not g.state_has("done_this_turn", "yellow")):
             raise IllegalAction(
                 "an upgrade is the only tile of a turn: not after a yellow tile",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1939",
+                at="rulespecs/1880-romania.rules:1940",
             )
-        # at rulespecs/1880-romania.rules:1940
+        # at rulespecs/1880-romania.rules:1941
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "at most one tile is upgraded in a turn",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1940",
+                at="rulespecs/1880-romania.rules:1941",
             )
-        # at rulespecs/1880-romania.rules:1941
+        # at rulespecs/1880-romania.rules:1942
         g.state_set("done_this_turn", ("upgrade",), True)
     else:
-        # at rulespecs/1880-romania.rules:1943
+        # at rulespecs/1880-romania.rules:1944
         if not (not g.state_has("done_this_turn", "upgrade")):
             raise IllegalAction(
                 "no yellow tile in the turn of an upgrade",
                 rule="VII.3.3",
-                at="rulespecs/1880-romania.rules:1943",
+                at="rulespecs/1880-romania.rules:1944",
             )
-        # at rulespecs/1880-romania.rules:1944
+        # at rulespecs/1880-romania.rules:1945
         g.state_set("done_this_turn", ("yellow",), True)
-    # at rulespecs/1880-romania.rules:1946
-    v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
     # at rulespecs/1880-romania.rules:1947
+    v_terrain = g.b_lay_cost(v_lay) if r_pays_for_track(g, v_corporation) else 0
+    # at rulespecs/1880-romania.rules:1948
     if not (g.b_cash(v_corporation) >= v_terrain):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="VII.3.1",
-            at="rulespecs/1880-romania.rules:1947",
+            at="rulespecs/1880-romania.rules:1948",
         )
-    # at rulespecs/1880-romania.rules:1948
-    g.transfer(v_terrain, v_corporation, g.name("bank"))
     # at rulespecs/1880-romania.rules:1949
+    g.transfer(v_terrain, v_corporation, g.name("bank"))
+    # at rulespecs/1880-romania.rules:1950
     if g.attr(v_corporation, "kind") != "investor":
-        # at rulespecs/1880-romania.rules:1950
+        # at rulespecs/1880-romania.rules:1951
         g.set_attr(v_corporation, "laid_track", True)
-    # at rulespecs/1880-romania.rules:1952
+    # at rulespecs/1880-romania.rules:1953
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1956
+    # at rulespecs/1880-romania.rules:1957
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
-            at="rulespecs/1880-romania.rules:1956",
+            at="rulespecs/1880-romania.rules:1957",
         )
-    # at rulespecs/1880-romania.rules:1957
+    # at rulespecs/1880-romania.rules:1958
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule='VII.3.4, §IV("Game Setup")',
-            at="rulespecs/1880-romania.rules:1957",
+            at="rulespecs/1880-romania.rules:1958",
         )
-    # at rulespecs/1880-romania.rules:1958
-    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1880-romania.rules:1959
+    v_spot = g.b_check_token(v_corporation, v_city)
+    # at rulespecs/1880-romania.rules:1960
     v_cost = (
         (
             r_next_token_cost(g, v_corporation)
@@ -1454,73 +1454,75 @@ def a_place_token(g, v_corporation, v_city):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1960
+    # at rulespecs/1880-romania.rules:1961
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the station",
             rule="VII.3.4",
-            at="rulespecs/1880-romania.rules:1960",
+            at="rulespecs/1880-romania.rules:1961",
         )
-    # at rulespecs/1880-romania.rules:1961
-    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/1880-romania.rules:1962
-    g.b_place_station(v_corporation, v_spot)
+    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/1880-romania.rules:1963
+    g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/1880-romania.rules:1964
     g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1332
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1326",
+            at="rulespecs/lib/18xx.rules:1332",
         )
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1333
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1328
+    # at rulespecs/lib/18xx.rules:1334
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1332
+    # at rulespecs/lib/18xx.rules:1338
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1332",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1339
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1333"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1339"
         )
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1340
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1335
+    # at rulespecs/lib/18xx.rules:1341
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1342
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1343
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1344
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1345
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each shareholder 10% per 10% share (VII.3.6)"""
     # at rulespecs/1880-romania.rules:1913
-    for v_holder in g.b_shareholders(v_corporation):
+    for v_c in g.attr(v_corporation, "certificates"):
         # at rulespecs/1880-romania.rules:1914
-        if not g.among("minors", v_holder):
-            # at rulespecs/1880-romania.rules:1915
+        v_holder = g.b_holder_of(v_c)
+        # at rulespecs/1880-romania.rules:1915
+        if r_opens_holding(g, v_c) and (not g.among("minors", v_holder)):
+            # at rulespecs/1880-romania.rules:1916
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1530,39 +1532,39 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1370
+    # at rulespecs/lib/18xx.rules:1377
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1370
+        # at rulespecs/lib/18xx.rules:1377
         r_market_move(g, v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1370
+        # at rulespecs/lib/18xx.rules:1377
         r_market_move(g, v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2038
+    # at rulespecs/1880-romania.rules:2039
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2038",
-        )
-    # at rulespecs/1880-romania.rules:2039
-    if not (r_buys_trains(g, v_corporation)):
-        raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2039"
+            at="rulespecs/1880-romania.rules:2039",
         )
     # at rulespecs/1880-romania.rules:2040
+    if not (r_buys_trains(g, v_corporation)):
+        raise IllegalAction(
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
+        )
+    # at rulespecs/1880-romania.rules:2041
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2040",
+            at="rulespecs/1880-romania.rules:2041",
         )
-    # at rulespecs/1880-romania.rules:2041
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/1880-romania.rules:2042
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/1880-romania.rules:2043
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -1577,9 +1579,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2042",
+            at="rulespecs/1880-romania.rules:2043",
         )
-    # at rulespecs/1880-romania.rules:2044
+    # at rulespecs/1880-romania.rules:2045
     if not (
         (not (r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -1602,127 +1604,127 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2044",
+            at="rulespecs/1880-romania.rules:2045",
         )
-    # at rulespecs/1880-romania.rules:2048
+    # at rulespecs/1880-romania.rules:2049
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2049
+        # at rulespecs/1880-romania.rules:2050
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2049",
+                at="rulespecs/1880-romania.rules:2050",
             )
-        # at rulespecs/1880-romania.rules:2050
+        # at rulespecs/1880-romania.rules:2051
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2050",
+                at="rulespecs/1880-romania.rules:2051",
             )
-        # at rulespecs/1880-romania.rules:2051
+        # at rulespecs/1880-romania.rules:2052
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2051",
+                at="rulespecs/1880-romania.rules:2052",
             )
-        # at rulespecs/1880-romania.rules:2052
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/1880-romania.rules:2053
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2054
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2053",
+                at="rulespecs/1880-romania.rules:2054",
             )
-        # at rulespecs/1880-romania.rules:2054
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2055
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2056
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/1880-romania.rules:2057
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2058
+        # at rulespecs/1880-romania.rules:2059
         if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2058",
+                at="rulespecs/1880-romania.rules:2059",
             )
-        # at rulespecs/1880-romania.rules:2059
+        # at rulespecs/1880-romania.rules:2060
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2059",
+                at="rulespecs/1880-romania.rules:2060",
             )
-        # at rulespecs/1880-romania.rules:2060
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/1880-romania.rules:2061
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/1880-romania.rules:2062
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2061",
+                at="rulespecs/1880-romania.rules:2062",
             )
-        # at rulespecs/1880-romania.rules:2062
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2063
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/1880-romania.rules:2064
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/1880-romania.rules:2065
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2066
+        # at rulespecs/1880-romania.rules:2067
         if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2066",
+                at="rulespecs/1880-romania.rules:2067",
             )
-        # at rulespecs/1880-romania.rules:2067
+        # at rulespecs/1880-romania.rules:2068
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2067",
+                at="rulespecs/1880-romania.rules:2068",
             )
-        # at rulespecs/1880-romania.rules:2068
+        # at rulespecs/1880-romania.rules:2069
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2068",
+                at="rulespecs/1880-romania.rules:2069",
             )
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2070
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2069",
+                at="rulespecs/1880-romania.rules:2070",
             )
-        # at rulespecs/1880-romania.rules:2070
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/1880-romania.rules:2071
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/1880-romania.rules:2072
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/1880-romania.rules:2073
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1421
+    # at rulespecs/lib/18xx.rules:1428
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1422
+    # at rulespecs/lib/18xx.rules:1429
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1423
+    # at rulespecs/lib/18xx.rules:1430
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1423",
+            at="rulespecs/lib/18xx.rules:1430",
         )
-    # at rulespecs/lib/18xx.rules:1424
+    # at rulespecs/lib/18xx.rules:1431
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1730,23 +1732,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1424",
+            at="rulespecs/lib/18xx.rules:1431",
         )
-    # at rulespecs/lib/18xx.rules:1426
+    # at rulespecs/lib/18xx.rules:1433
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1426",
+            at="rulespecs/lib/18xx.rules:1433",
         )
-    # at rulespecs/lib/18xx.rules:1427
+    # at rulespecs/lib/18xx.rules:1434
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1427",
+            at="rulespecs/lib/18xx.rules:1434",
         )
-    # at rulespecs/lib/18xx.rules:1428
+    # at rulespecs/lib/18xx.rules:1435
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1755,108 +1757,108 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1428"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1435"
         )
-    # at rulespecs/lib/18xx.rules:1430
+    # at rulespecs/lib/18xx.rules:1437
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1431
+    # at rulespecs/lib/18xx.rules:1438
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1432
+    # at rulespecs/lib/18xx.rules:1439
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1433
+    # at rulespecs/lib/18xx.rules:1440
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1451
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1444",
+            at="rulespecs/lib/18xx.rules:1451",
         )
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1452
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1445",
+            at="rulespecs/lib/18xx.rules:1452",
         )
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1453
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1454
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1447",
+            at="rulespecs/lib/18xx.rules:1454",
         )
-    # at rulespecs/lib/18xx.rules:1448
+    # at rulespecs/lib/18xx.rules:1455
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1448",
+            at="rulespecs/lib/18xx.rules:1455",
         )
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1456
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1449",
+            at="rulespecs/lib/18xx.rules:1456",
         )
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1457
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1450",
+            at="rulespecs/lib/18xx.rules:1457",
         )
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1458
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1459
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1460
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1461
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1458
+    # at rulespecs/lib/18xx.rules:1465
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1458",
+            at="rulespecs/lib/18xx.rules:1465",
         )
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1466
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1459",
+            at="rulespecs/lib/18xx.rules:1466",
         )
-    # at rulespecs/lib/18xx.rules:1460
+    # at rulespecs/lib/18xx.rules:1467
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1468
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1462
+        # at rulespecs/lib/18xx.rules:1469
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1474
+    # at rulespecs/lib/18xx.rules:1481
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1474",
+            at="rulespecs/lib/18xx.rules:1481",
         )
-    # at rulespecs/lib/18xx.rules:1476
+    # at rulespecs/lib/18xx.rules:1483
     if not (
         (
             (
@@ -1897,9 +1899,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1476",
+            at="rulespecs/lib/18xx.rules:1483",
         )
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1489
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1910,41 +1912,41 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1482",
+            at="rulespecs/lib/18xx.rules:1489",
         )
-    # at rulespecs/lib/18xx.rules:1484
+    # at rulespecs/lib/18xx.rules:1491
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2118
+    # at rulespecs/1880-romania.rules:2119
     if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2119
-        v_owner = r_president(g, v_corporation)
         # at rulespecs/1880-romania.rules:2120
-        v_short = v_price - g.b_cash(v_corporation)
+        v_owner = r_president(g, v_corporation)
         # at rulespecs/1880-romania.rules:2121
-        v_paid = r_min(g, v_short, g.b_cash(v_owner))
+        v_short = v_price - g.b_cash(v_corporation)
         # at rulespecs/1880-romania.rules:2122
-        g.transfer(v_paid, v_owner, v_corporation)
+        v_paid = r_min(g, v_short, g.b_cash(v_owner))
         # at rulespecs/1880-romania.rules:2123
+        g.transfer(v_paid, v_owner, v_corporation)
+        # at rulespecs/1880-romania.rules:2124
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2124
-            g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
             # at rulespecs/1880-romania.rules:2125
+            g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
+            # at rulespecs/1880-romania.rules:2126
             r_add_debt(g, v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
 def r_forced_shortfall(g, v_corporation):
     """Nothing is left for a contribution: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2132
+    # at rulespecs/1880-romania.rules:2133
     return 0
 
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2084
+    # at rulespecs/1880-romania.rules:2085
     return r_issued_percent(g, v_corporation) >= (
         100 if r_phase_at_least(g, "B1") else g.param("shares_available_in_phase_a")
     )
@@ -2153,25 +2155,25 @@ def r_close_investor(g, v_investor, v_to_company, v_take_station):
 
 def r_lays_one_tile(g, v_corporation):
     """The operator lays or upgrades one tile a turn, never more: a foreign investor (VII.1)"""
-    # at rulespecs/1880-romania.rules:1967
+    # at rulespecs/1880-romania.rules:1968
     return g.attr(v_corporation, "kind") == "investor"
 
 
 def r_pays_for_track(g, v_corporation):
     """The operator pays terrain and station costs: every company (VII.3.1, VII.3.4)"""
-    # at rulespecs/1880-romania.rules:1969
+    # at rulespecs/1880-romania.rules:1970
     return True
 
 
 def r_buys_trains(g, v_corporation):
     """The operator buys its trains and must own one: every company (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:1971
+    # at rulespecs/1880-romania.rules:1972
     return True
 
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2079
+    # at rulespecs/1880-romania.rules:2080
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -2179,38 +2181,38 @@ def r_issued_percent(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2105
+    # at rulespecs/1880-romania.rules:2106
     if r_phase_at_least(g, "B1") and (
         r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")
     ):
-        # at rulespecs/1880-romania.rules:2106
+        # at rulespecs/1880-romania.rules:2107
         r_release_capital(g, v_corporation)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2141
+    # at rulespecs/1880-romania.rules:2142
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2141",
-        )
-    # at rulespecs/1880-romania.rules:2142
-    if not (g.state_amount("debt", v_player) > 0):
-        raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2142"
+            at="rulespecs/1880-romania.rules:2142",
         )
     # at rulespecs/1880-romania.rules:2143
-    v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
+    if not (g.state_amount("debt", v_player) > 0):
+        raise IllegalAction(
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2143"
+        )
     # at rulespecs/1880-romania.rules:2144
+    v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
+    # at rulespecs/1880-romania.rules:2145
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2144"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2145"
         )
-    # at rulespecs/1880-romania.rules:2145
-    g.transfer(v_amount, v_player, g.name("bank"))
     # at rulespecs/1880-romania.rules:2146
+    g.transfer(v_amount, v_player, g.name("bank"))
+    # at rulespecs/1880-romania.rules:2147
     r_reduce_debt(g, v_player, v_amount)
 
 
@@ -2226,44 +2228,44 @@ def q_par(g, v_player):
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1980
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/1880-romania.rules:1980
+    # at rulespecs/1880-romania.rules:1981
     if not (r_may_buy_now(g, v_player)):
         return "sell first, then buy one share"
-    # at rulespecs/1880-romania.rules:1981
+    # at rulespecs/1880-romania.rules:1982
     if not (g.state_amount("debt", v_player) == 0):
         return "a player in debt buys nothing until the loan is repaid"
-    # at rulespecs/1880-romania.rules:1990
+    # at rulespecs/1880-romania.rules:1991
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2004
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/1880-romania.rules:2005
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/1880-romania.rules:2006
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for"
-    # at rulespecs/1880-romania.rules:2007
+    # at rulespecs/1880-romania.rules:2008
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "sell first, then buy"
-    # at rulespecs/1880-romania.rules:2010
+    # at rulespecs/1880-romania.rules:2011
     if not ((g.b_stock_round_number() > 1) or v_emergency):
         return "no selling in the first stock round"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1930
+    # at rulespecs/1880-romania.rules:1931
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "track is built after the home station and before a station is placed"
-    # at rulespecs/1880-romania.rules:1931
+    # at rulespecs/1880-romania.rules:1932
     if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
         return "the company has no building right for this phase"
-    # at rulespecs/1880-romania.rules:1932
+    # at rulespecs/1880-romania.rules:1933
     if not (
         not (
             r_lays_one_tile(g, v_corporation)
@@ -2277,13 +2279,13 @@ def q_lay_tile(g, v_corporation):
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1956
+    # at rulespecs/1880-romania.rules:1957
     if not (g.b_in_step(v_corporation, "place_token")):
         return "a station is placed after building track"
-    # at rulespecs/1880-romania.rules:1957
+    # at rulespecs/1880-romania.rules:1958
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the company has no station marker left"
-    # at rulespecs/1880-romania.rules:1959
+    # at rulespecs/1880-romania.rules:1960
     v_cost = (
         (
             r_next_token_cost(g, v_corporation)
@@ -2292,20 +2294,20 @@ def q_place_token(g, v_corporation):
         if r_pays_for_track(g, v_corporation)
         else 0
     )
-    # at rulespecs/1880-romania.rules:1960
+    # at rulespecs/1880-romania.rules:1961
     if not (g.b_cash(v_corporation) >= v_cost):
         return "the company cannot pay for the station"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2038
+    # at rulespecs/1880-romania.rules:2039
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought as the last step of a turn"
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2040
     if not (r_buys_trains(g, v_corporation)):
         return "this company never buys trains"
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2041
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -2347,15 +2349,15 @@ def q_assign(g, v_company):
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2141
+    # at rulespecs/1880-romania.rules:2142
     if not (g.b_in_round("stock")):
         return "a loan is repaid in the debtor's stock-round turn"
-    # at rulespecs/1880-romania.rules:2142
+    # at rulespecs/1880-romania.rules:2143
     if not (g.state_amount("debt", v_player) > 0):
         return "there is no loan to repay"
-    # at rulespecs/1880-romania.rules:2143
-    v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
     # at rulespecs/1880-romania.rules:2144
+    v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
+    # at rulespecs/1880-romania.rules:2145
     if not (v_amount > 0):
         return "no cash to repay with"
 
@@ -2443,35 +2445,35 @@ def q4_par(g, v_player, v_corporation, v_price, v_slot):
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1982
+    # at rulespecs/1880-romania.rules:1983
     if not (r_started(g, v_corporation)):
         return "the company is not founded"
-    # at rulespecs/1880-romania.rules:1985
+    # at rulespecs/1880-romania.rules:1986
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a company sold this round"
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/1880-romania.rules:1979
+    # at rulespecs/1880-romania.rules:1980
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
-            at="rulespecs/1880-romania.rules:1979",
+            at="rulespecs/1880-romania.rules:1980",
         )
 
 
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2011
+    # at rulespecs/1880-romania.rules:2012
     if not (not (r_prices_frozen(g) and (r_president(g, v_corporation) == v_player))):
         return "in the communist phase a president may not sell shares of his own company"
 
 
 def q2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read only its entity and hex (the listing probe)"""
-    # at rulespecs/1880-romania.rules:1934
+    # at rulespecs/1880-romania.rules:1935
     if not (
         (
             ((g.attr(v_corporation, "kind") == "investor") or g.attr(v_corporation, "laid_track"))
@@ -2484,16 +2486,16 @@ def q2_lay_tile(g, v_corporation, v_hex):
 
 def qb_lay_tile(g, v_corporation):
     """The guards of lay_tile that read only its entity and open every branch of its first if (the listing bound probe)"""
-    # at rulespecs/1880-romania.rules:1940
+    # at rulespecs/1880-romania.rules:1941
     if not (not g.state_has("done_this_turn", "upgrade")):
         return "at most one tile is upgraded in a turn"
 
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2041
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/1880-romania.rules:2042
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/1880-romania.rules:2043
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -2510,10 +2512,10 @@ def q2_buy_train(g, v_corporation, v_train):
 
 def qs_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity, and nothing of it that changes during play (the listing static probe)"""
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2040
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2039"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
         )
 
 
@@ -2552,12 +2554,12 @@ def qr_assign(g):
 
 def qr_payoff_player_debt(g):
     """The opening guards of payoff_player_debt that read only the round (the listing round probe)"""
-    # at rulespecs/1880-romania.rules:2141
+    # at rulespecs/1880-romania.rules:2142
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2141",
+            at="rulespecs/1880-romania.rules:2142",
         )
 
 
@@ -2573,29 +2575,29 @@ def t_private_income(g, *_rest):
 
 def t_dotted_border_opens(g, *_rest):
     """The yellow dotted border opens with the end of the yellow phase"""
-    # at rulespecs/1880-romania.rules:1974
+    # at rulespecs/1880-romania.rules:1975
     g.b_remove_borders("impassable")
 
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate: in phase D, the whole of it"""
-    # at rulespecs/1880-romania.rules:2093
+    # at rulespecs/1880-romania.rules:2094
     if r_phase_at_least(g, "D1"):
-        # at rulespecs/1880-romania.rules:2094
+        # at rulespecs/1880-romania.rules:2095
         r_release_capital(g, v_corporation)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2111
+    # at rulespecs/1880-romania.rules:2112
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2112
+        # at rulespecs/1880-romania.rules:2113
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2135
+    # at rulespecs/1880-romania.rules:2136
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2136
+        # at rulespecs/1880-romania.rules:2137
         r_add_debt(g, v_p, (g.state_amount("debt", v_p) // 2))

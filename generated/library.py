@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '0cf2bbab1377269d',
+    'rulespecs/lib/18xx.rules': 'a7aad12e8d6a4f81',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1181,9 +1181,18 @@ def r_held_certificates(g, v_holder, v_corporation):
     ]
 
 
+def r_opens_holding(g, v_cert):
+    """opens_holding(X): X is the first of its corporation's certificates that X's holder holds (library '18xx' function opens_holding)"""
+    # at rulespecs/lib/18xx.rules:701
+    return (
+        r_first(g, r_held_certificates(g, g.b_holder_of(v_cert), g.attr(v_cert, "corporation")))
+        == v_cert
+    )
+
+
 def r_phase_at_least(g, v_name):
     """phase_at_least(P): the phase P has begun: the current phase is P or a later one (library '18xx' function phase_at_least)"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:704
     _once_phase_number = None
     return any(
         (
@@ -1203,7 +1212,7 @@ def r_phase_at_least(g, v_name):
 
 def r_phase_group(g):
     """phase_group(): the current phase's group (a letter a title gives several phases), or its name where it has none (library '18xx' function phase_group)"""
-    # at rulespecs/lib/18xx.rules:701
+    # at rulespecs/lib/18xx.rules:707
     _once_phase_number = None
     _once_phases = None
     return (
@@ -1261,7 +1270,7 @@ def r_phase_group(g):
 
 def r_prices_frozen(g):
     """prices_frozen(): whether the current phase is one the market's frozen_in names (no price moves) (library '18xx' function prices_frozen)"""
-    # at rulespecs/lib/18xx.rules:704
+    # at rulespecs/lib/18xx.rules:710
     _once_phase_number = None
     _once_phases = None
     return any(
@@ -1295,15 +1304,15 @@ def r_prices_frozen(g):
 
 def r_market_move(g, v_corporation, v_direction):
     """market_move(C, d): C's price token moves one step in direction d, unless prices are frozen or C's declared hold_price keeps it from moving left or down (library '18xx' procedure market_move)"""
-    # at rulespecs/lib/18xx.rules:711
+    # at rulespecs/lib/18xx.rules:717
     if (not r_prices_frozen(g)) and (not r_price_held(g, v_corporation, v_direction)):
-        # at rulespecs/lib/18xx.rules:712
+        # at rulespecs/lib/18xx.rules:718
         g.b_move_price(v_corporation, v_direction)
 
 
 def r_price_held(g, v_corporation, v_direction):
     """price_held(C, d): whether a move of C's price in direction d is held: left or down, in an operating round in which C declared its card's hold_price ability (library '18xx' function price_held)"""
-    # at rulespecs/lib/18xx.rules:717
+    # at rulespecs/lib/18xx.rules:723
     return (
         (((v_direction == "left") or (v_direction == "down")) and g.b_in_round("operating"))
         and (g.state_amount("declared_uses", v_corporation, "hold_price") > 0)
@@ -1312,7 +1321,7 @@ def r_price_held(g, v_corporation, v_direction):
 
 def r_train_limit(g, v_corporation):
     """train_limit(C): the most trains C may own: the current phase's train limit, raised by C's take-overs (library '18xx' function train_limit)"""
-    # at rulespecs/lib/18xx.rules:722
+    # at rulespecs/lib/18xx.rules:728
     _once_phase_number = None
     return sum(
         (
@@ -1333,7 +1342,7 @@ def r_train_limit(g, v_corporation):
 
 def r_cheapest_side(g, v_train):
     """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: a card sold as either of two trains) (library '18xx' function cheapest_side)"""
-    # at rulespecs/lib/18xx.rules:725
+    # at rulespecs/lib/18xx.rules:731
     return min(
         (
             g.attr(v_c, "price")
@@ -1352,7 +1361,7 @@ def r_cheapest_side(g, v_train):
 
 def r_dearest_side(g, v_train):
     """dearest_side(T): the highest price of a side of T's card: its own, or that of a card that is its other side (variant_of) (library '18xx' function dearest_side)"""
-    # at rulespecs/lib/18xx.rules:728
+    # at rulespecs/lib/18xx.rules:734
     return max(
         (
             g.attr(v_c, "price")
@@ -1371,19 +1380,19 @@ def r_dearest_side(g, v_train):
 
 def r_obliging_trains(g):
     """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not a train card whose satisfies_train_obligation is false) (library '18xx' function obliging_trains)"""
-    # at rulespecs/lib/18xx.rules:731
+    # at rulespecs/lib/18xx.rules:737
     return [v_t for v_t in g.b_available_trains() if g.attr(v_t, "satisfies_train_obligation")]
 
 
 def r_cheapest_train_price(g):
     """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card) that meets a corporation's duty to own one; 0 when there is none (library '18xx' function cheapest_train_price)"""
-    # at rulespecs/lib/18xx.rules:734
+    # at rulespecs/lib/18xx.rules:740
     return min((r_cheapest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0)
 
 
 def r_dearest_side_price(g):
     """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest; 0 when the bank has none (library '18xx' function dearest_side_price)"""
-    # at rulespecs/lib/18xx.rules:737
+    # at rulespecs/lib/18xx.rules:743
     return (
         r_dearest_side(
             g,
@@ -1403,37 +1412,37 @@ def r_dearest_side_price(g):
 
 def r_len(g, v_xs):
     """len(xs): how many elements the list xs has (of a name, how many letters) (library '18xx' function len)"""
-    # at rulespecs/lib/18xx.rules:741
+    # at rulespecs/lib/18xx.rules:747
     return sum(1 for v_x in v_xs if True)
 
 
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
-    # at rulespecs/lib/18xx.rules:744
+    # at rulespecs/lib/18xx.rules:750
     return g.item(v_xs, 0) if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:753
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:749
+    # at rulespecs/lib/18xx.rules:755
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:751
+    # at rulespecs/lib/18xx.rules:757
     return r_held_certificates(g, g.name("pool"), v_corporation)
 
 
 def r_falling_sale_value(g, v_corporation, v_shares):
     """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of the token's way down the market, from its price now: the first at the price now, the next one step down, and so on (n prices added up; 0 shares: 0) (library '18xx' function falling_sale_value)"""
-    # at rulespecs/lib/18xx.rules:754
+    # at rulespecs/lib/18xx.rules:760
     return sum(
         g.b_price_after_moves(v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
     )
@@ -1441,13 +1450,13 @@ def r_falling_sale_value(g, v_corporation, v_shares):
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:763
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:766
     return [
         v_c
         for v_c in r_held_certificates(g, v_corporation, v_corporation)
@@ -1457,7 +1466,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:769
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -1467,7 +1476,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:772
     return (
         g.item(g.attr(v_train, "discount"), g.attr(v_exchange, "name"))
         if (
@@ -1480,7 +1489,7 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:768
+    # at rulespecs/lib/18xx.rules:774
     return [
         v_p
         for v_p in g.name("privates")
@@ -1493,19 +1502,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:770
+    # at rulespecs/lib/18xx.rules:776
     return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:773
+    # at rulespecs/lib/18xx.rules:779
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:777
+    # at rulespecs/lib/18xx.rules:783
     return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
         (r_started(g, v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1514,19 +1523,19 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:780
+    # at rulespecs/lib/18xx.rules:786
     return g.b_holder_of(v_item)
 
 
 def r_own_bid(g, v_player, v_company):
     """own_bid(P, X): the amount of P's standing bid on private X, or 0 (library '18xx' function own_bid)"""
-    # at rulespecs/lib/18xx.rules:791
+    # at rulespecs/lib/18xx.rules:797
     return g.state_amount("standing_bid", v_company, v_player)
 
 
 def r_place_bid(g, v_player, v_company, v_price):
     """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside and the turn passes on (library '18xx' procedure place_bid)"""
-    # at rulespecs/lib/18xx.rules:794
+    # at rulespecs/lib/18xx.rules:800
     g.state_put(
         "standing_bid",
         (
@@ -1535,19 +1544,19 @@ def r_place_bid(g, v_player, v_company, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:795
+    # at rulespecs/lib/18xx.rules:801
     g.b_bid_placed(v_player)
 
 
 def r_open_bid(g, v_player, v_company, v_price):
     """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid); the money is set aside and the turn passes on (library '18xx' procedure open_bid)"""
-    # at rulespecs/lib/18xx.rules:799
+    # at rulespecs/lib/18xx.rules:805
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_move_bid(g, v_player, v_from_company, v_company, v_price):
     """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X (library '18xx' procedure move_bid)"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:809
     g.state_put(
         "standing_bid",
         (
@@ -1556,13 +1565,13 @@ def r_move_bid(g, v_player, v_from_company, v_company, v_price):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:804
+    # at rulespecs/lib/18xx.rules:810
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_highest_bid(g, v_company):
     """highest_bid(X): the highest standing bid on private X (in an auction, its high bid), or 0 (library '18xx' function highest_bid)"""
-    # at rulespecs/lib/18xx.rules:808
+    # at rulespecs/lib/18xx.rules:814
     return max(
         (g.state_amount("standing_bid", v_company, v_p) for v_p in g.name("players")), default=0
     )
@@ -1570,7 +1579,7 @@ def r_highest_bid(g, v_company):
 
 def r_auction_company(g):
     """auction_company(): the private on auction: in an auction among its bidders (in_auction), the private on sale; in the Starting Round (first_round: auction), the first private, in the order the title lists them, still the bank's and open; none otherwise (library '18xx' function auction_company)"""
-    # at rulespecs/lib/18xx.rules:814
+    # at rulespecs/lib/18xx.rules:820
     return (
         r_private_on_sale(g)
         if g.state_has("in_auction")
@@ -1595,7 +1604,7 @@ def r_auction_company(g):
 
 def r_picking(g):
     """picking(): whether the players are picking the components of free_pick after the opening auction (first_round: auction): in its round, once every private is sold (library '18xx' function picking)"""
-    # at rulespecs/lib/18xx.rules:821
+    # at rulespecs/lib/18xx.rules:827
     return (
         (
             ((g.param_or("free_pick", None) != None) and g.b_in_round("auction"))
@@ -1608,7 +1617,7 @@ def r_picking(g):
 
 def r_pickable(g, v_company):
     """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
-    # at rulespecs/lib/18xx.rules:830
+    # at rulespecs/lib/18xx.rules:836
     return (
         ((r_picking(g) and g.param_or("picks_operate", False)) and g.among("minors", v_company))
         and (g.b_holder_of(v_company) == g.name("bank"))
@@ -1617,21 +1626,21 @@ def r_pickable(g, v_company):
 
 def r_pick(g, v_player, v_company):
     """pick(P, X): P takes X for nothing; a minor with a home puts its station there; the turn passes on (library '18xx' procedure pick)"""
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:839
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:834
+    # at rulespecs/lib/18xx.rules:840
     if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
-        # at rulespecs/lib/18xx.rules:835
+        # at rulespecs/lib/18xx.rules:841
         g.b_place_home_token(v_company)
-    # at rulespecs/lib/18xx.rules:837
+    # at rulespecs/lib/18xx.rules:843
     g.b_bid_placed(v_player)
 
 
 def r_auction_bid(g, v_player, v_price):
     """auction_bid(P, n): in an auction of one private, P's bid of n becomes its high bid, P's standing bid on it and the only one; the turn passes on (library '18xx' procedure auction_bid)"""
-    # at rulespecs/lib/18xx.rules:841
+    # at rulespecs/lib/18xx.rules:847
     for v_q in g.name("players"):
-        # at rulespecs/lib/18xx.rules:842
+        # at rulespecs/lib/18xx.rules:848
         g.state_put(
             "standing_bid",
             (
@@ -1640,7 +1649,7 @@ def r_auction_bid(g, v_player, v_price):
             ),
             0,
         )
-    # at rulespecs/lib/18xx.rules:844
+    # at rulespecs/lib/18xx.rules:850
     g.state_put(
         "standing_bid",
         (
@@ -1649,37 +1658,37 @@ def r_auction_bid(g, v_player, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:851
     g.b_bid_placed(v_player)
 
 
 def r_receive_drafted(g, v_player, v_company):
     """receive_drafted(P, X): P takes company X he has picked in the draft (and paid for); a minor receives its starting treasury from the bank (library '18xx' procedure receive_drafted)"""
-    # at rulespecs/lib/18xx.rules:856
+    # at rulespecs/lib/18xx.rules:862
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:857
+    # at rulespecs/lib/18xx.rules:863
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:858
+        # at rulespecs/lib/18xx.rules:864
         if v_m == v_company:
-            # at rulespecs/lib/18xx.rules:859
+            # at rulespecs/lib/18xx.rules:865
             g.transfer(g.attr(v_m, "treasury"), g.name("bank"), v_m)
 
 
 def r_end_draft(g):
     """end_draft(): the draft ends: each player pays the bank for the companies he picked and takes them (receive_drafted) (library '18xx' procedure end_draft)"""
-    # at rulespecs/lib/18xx.rules:864
+    # at rulespecs/lib/18xx.rules:870
     for v_p in g.name("players"):
-        # at rulespecs/lib/18xx.rules:865
+        # at rulespecs/lib/18xx.rules:871
         g.transfer(g.state_amount("draft_committed", v_p), v_p, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:866
+        # at rulespecs/lib/18xx.rules:872
         g.state_put("draft_committed", (v_p,), 0)
-        # at rulespecs/lib/18xx.rules:867
+        # at rulespecs/lib/18xx.rules:873
         for v_x in g.name("privates"):
-            # at rulespecs/lib/18xx.rules:868
+            # at rulespecs/lib/18xx.rules:874
             if g.state_has("drafted_private", v_x, v_p):
-                # at rulespecs/lib/18xx.rules:869
+                # at rulespecs/lib/18xx.rules:875
                 r_receive_drafted(g, v_p, v_x)
-                # at rulespecs/lib/18xx.rules:870
+                # at rulespecs/lib/18xx.rules:876
                 g.state_set(
                     "drafted_private",
                     (
@@ -1688,13 +1697,13 @@ def r_end_draft(g):
                     ),
                     False,
                 )
-        # at rulespecs/lib/18xx.rules:873
+        # at rulespecs/lib/18xx.rules:879
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:874
+            # at rulespecs/lib/18xx.rules:880
             if g.state_has("drafted_minor", v_m, v_p):
-                # at rulespecs/lib/18xx.rules:875
+                # at rulespecs/lib/18xx.rules:881
                 r_receive_drafted(g, v_p, v_m)
-                # at rulespecs/lib/18xx.rules:876
+                # at rulespecs/lib/18xx.rules:882
                 g.state_set(
                     "drafted_minor",
                     (
@@ -1707,7 +1716,7 @@ def r_end_draft(g):
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:883
+    # at rulespecs/lib/18xx.rules:889
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
         g.state_amount("draft_committed", v_player) if g.b_in_round("draft") else 0
     )
@@ -1715,7 +1724,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:888
+    # at rulespecs/lib/18xx.rules:894
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (r_private_on_sale(g) != None))
     )
@@ -1723,7 +1732,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:891
+    # at rulespecs/lib/18xx.rules:897
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1733,7 +1742,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:898
+    # at rulespecs/lib/18xx.rules:904
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1749,7 +1758,7 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:910
+    # at rulespecs/lib/18xx.rules:916
     return sum(
         (
             r_max(
@@ -1764,17 +1773,17 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:914
+    # at rulespecs/lib/18xx.rules:920
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:915
+        # at rulespecs/lib/18xx.rules:921
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:916
+            # at rulespecs/lib/18xx.rules:922
             r_close_minor(g, v_m)
 
 
 def r_sale_price(g):
     """sale_price(): the price of the private on sale: its face value less its discount, never below nothing (0 where none is on sale) (library '18xx' function sale_price)"""
-    # at rulespecs/lib/18xx.rules:937
+    # at rulespecs/lib/18xx.rules:943
     return (
         0
         if (r_private_on_sale(g) == None)
@@ -1791,7 +1800,7 @@ def r_sale_price(g):
 
 def r_lower_sale_price(g, v_company):
     """lower_sale_price(X): every player passed on X in a row in the private sale (on_all_pass: discount): its price falls by its `discount` (library '18xx' procedure lower_sale_price)"""
-    # at rulespecs/lib/18xx.rules:940
+    # at rulespecs/lib/18xx.rules:946
     g.state_put(
         "sale_discount",
         (v_company,),
@@ -1801,7 +1810,7 @@ def r_lower_sale_price(g, v_company):
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:956
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1809,13 +1818,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:962
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:959
+    # at rulespecs/lib/18xx.rules:965
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -1831,7 +1840,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:963
+    # at rulespecs/lib/18xx.rules:969
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -1841,7 +1850,7 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:966
+    # at rulespecs/lib/18xx.rules:972
     return (
         r_first(
             g,
@@ -1858,7 +1867,7 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:978
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -1870,7 +1879,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:982
     return any(
         (
             (r_started(g, v_c) and (not g.b_closed(v_c)))
@@ -1885,51 +1894,51 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:984
+    # at rulespecs/lib/18xx.rules:990
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:984",
+            at="rulespecs/lib/18xx.rules:990",
         )
-    # at rulespecs/lib/18xx.rules:985
+    # at rulespecs/lib/18xx.rules:991
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:989
+    # at rulespecs/lib/18xx.rules:995
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:989",
+            at="rulespecs/lib/18xx.rules:995",
         )
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:996
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:997
+    # at rulespecs/lib/18xx.rules:1003
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1006
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_has_ability(g, v_company, v_ability):
     """has_ability(X, \"key\"): X (a private or a corporation) has an ability of that key (library '18xx' function has_ability)"""
-    # at rulespecs/lib/18xx.rules:1006
+    # at rulespecs/lib/18xx.rules:1012
     return any((g.attr(v_a, "key") == v_ability) for v_a in g.attr(v_company, "abilities"))
 
 
 def r_ability_value(g, v_company, v_ability, v_field):
     """ability_value(X, \"key\", \"field\"): the field of X's ability of that key (its first that gives it), in its own unit (money in currency units); refused where X has none (library '18xx' function ability_value)"""
-    # at rulespecs/lib/18xx.rules:1009
+    # at rulespecs/lib/18xx.rules:1015
     return g.item(
         g.item(
             [
@@ -1945,7 +1954,7 @@ def r_ability_value(g, v_company, v_ability, v_field):
 
 def r_has_power(g, v_corporation, v_effect):
     """has_power(C, effect): the ability card C holds has an ability with that effect (never where C holds none) (library '18xx' function has_power)"""
-    # at rulespecs/lib/18xx.rules:1019
+    # at rulespecs/lib/18xx.rules:1025
     return any(
         (g.attr(v_a, "effect") == v_effect) for v_a in g.attr(v_corporation, "card_abilities")
     )
@@ -1953,7 +1962,7 @@ def r_has_power(g, v_corporation, v_effect):
 
 def r_power_value(g, v_corporation, v_effect, v_field):
     """power_value(C, effect, \"field\"): the field of the ability with that effect of the card C holds (its first that gives it), in its own unit; refused where it has none (library '18xx' function power_value)"""
-    # at rulespecs/lib/18xx.rules:1022
+    # at rulespecs/lib/18xx.rules:1028
     return g.item(
         g.item(
             [
@@ -1969,27 +1978,27 @@ def r_power_value(g, v_corporation, v_effect, v_field):
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1036
     if not (g.b_card_of(v_corporation) != None):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1030",
+            at="rulespecs/lib/18xx.rules:1036",
         )
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1037
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1031",
+            at="rulespecs/lib/18xx.rules:1037",
         )
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1038
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_declared_effects(g):
     """declared_effects(): the effects a company declares the use of, spending its card's cubes (library '18xx' function declared_effects)"""
-    # at rulespecs/lib/18xx.rules:1044
+    # at rulespecs/lib/18xx.rules:1050
     return [
         "train_discount",
         "free_token",
@@ -2003,7 +2012,7 @@ def r_declared_effects(g):
 
 def r_discount_used(g, v_corporation):
     """discount_used(C): a declared train discount of C has been spent on a train from the bank (library '18xx' procedure discount_used)"""
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1053
     g.state_put(
         "declared_uses",
         (
@@ -2016,7 +2025,7 @@ def r_discount_used(g, v_corporation):
 
 def r_bank_price(g, v_corporation, v_train):
     """bank_price(C, T): what C pays the bank for T: its price, less its card's `discount_per_use` (percent) for each use C declared this turn on its `train_discount` ability, rounded down (library '18xx' function bank_price)"""
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1057
     return (
         g.attr(v_train, "price")
         if (g.state_amount("declared_uses", v_corporation, "train_discount") == 0)
@@ -2038,7 +2047,7 @@ def r_bank_price(g, v_corporation, v_train):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1143
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -2076,7 +2085,7 @@ def r_sellable(g, v_player, v_corporation):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1175
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -2090,7 +2099,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1179
+    # at rulespecs/lib/18xx.rules:1185
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -2114,49 +2123,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1227
+    # at rulespecs/lib/18xx.rules:1233
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1230
+        # at rulespecs/lib/18xx.rules:1236
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1231
+            # at rulespecs/lib/18xx.rules:1237
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:1235
+        # at rulespecs/lib/18xx.rules:1241
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:1236
+            # at rulespecs/lib/18xx.rules:1242
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:1240
+        # at rulespecs/lib/18xx.rules:1246
         r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1243
+        # at rulespecs/lib/18xx.rules:1249
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1244
+            # at rulespecs/lib/18xx.rules:1250
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1249
+        # at rulespecs/lib/18xx.rules:1255
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1250
+            # at rulespecs/lib/18xx.rules:1256
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1251
+                # at rulespecs/lib/18xx.rules:1257
                 r_market_move(g, v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1254
+            # at rulespecs/lib/18xx.rules:1260
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1227
+        # at rulespecs/lib/18xx.rules:1233
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1227",
+            at="rulespecs/lib/18xx.rules:1233",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1263
+    # at rulespecs/lib/18xx.rules:1269
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -2164,7 +2173,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1309
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -2173,7 +2182,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1306
+    # at rulespecs/lib/18xx.rules:1312
     return (
         g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -2183,7 +2192,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1315
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -2191,7 +2200,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1318
     return r_charter_token_price(
         g,
         v_corporation,
@@ -2201,54 +2210,54 @@ def r_last_token_cost(g, v_corporation):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1332
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1326",
+            at="rulespecs/lib/18xx.rules:1332",
         )
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1333
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1328
+    # at rulespecs/lib/18xx.rules:1334
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1332
+    # at rulespecs/lib/18xx.rules:1338
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1332",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1339
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1333",
+            at="rulespecs/lib/18xx.rules:1339",
         )
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1340
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1335
+    # at rulespecs/lib/18xx.rules:1341
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1342
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1343
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1344
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1345
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1345
+    # at rulespecs/lib/18xx.rules:1351
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2258,11 +2267,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1353
-    for v_holder in g.b_shareholders(v_corporation):
-        # at rulespecs/lib/18xx.rules:1354
-        if v_holder != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:1355
+    # at rulespecs/lib/18xx.rules:1359
+    for v_c in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:1360
+        v_holder = g.b_holder_of(v_c)
+        # at rulespecs/lib/18xx.rules:1361
+        if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
+            # at rulespecs/lib/18xx.rules:1362
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2272,7 +2283,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1372
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2290,87 +2301,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1451
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1444",
+            at="rulespecs/lib/18xx.rules:1451",
         )
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1452
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1445",
+            at="rulespecs/lib/18xx.rules:1452",
         )
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1453
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1454
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1447",
+            at="rulespecs/lib/18xx.rules:1454",
         )
-    # at rulespecs/lib/18xx.rules:1448
+    # at rulespecs/lib/18xx.rules:1455
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1448",
+            at="rulespecs/lib/18xx.rules:1455",
         )
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1456
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1449",
+            at="rulespecs/lib/18xx.rules:1456",
         )
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1457
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1450",
+            at="rulespecs/lib/18xx.rules:1457",
         )
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1458
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1459
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1460
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1461
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1458
+    # at rulespecs/lib/18xx.rules:1465
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1458",
+            at="rulespecs/lib/18xx.rules:1465",
         )
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1466
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1459",
+            at="rulespecs/lib/18xx.rules:1466",
         )
-    # at rulespecs/lib/18xx.rules:1460
+    # at rulespecs/lib/18xx.rules:1467
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1468
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1462
+        # at rulespecs/lib/18xx.rules:1469
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1489
+    # at rulespecs/lib/18xx.rules:1496
     return (
         (
             r_dearest_train_price(g)
@@ -2387,7 +2398,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1512
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2397,71 +2408,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1510
+    # at rulespecs/lib/18xx.rules:1517
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1511
+        # at rulespecs/lib/18xx.rules:1518
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1512
+            # at rulespecs/lib/18xx.rules:1519
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1523
+    # at rulespecs/lib/18xx.rules:1530
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1524
+        # at rulespecs/lib/18xx.rules:1531
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1525
+            # at rulespecs/lib/18xx.rules:1532
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1527
+        # at rulespecs/lib/18xx.rules:1534
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1528
+            # at rulespecs/lib/18xx.rules:1535
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1531
+    # at rulespecs/lib/18xx.rules:1538
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1532
+        # at rulespecs/lib/18xx.rules:1539
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1533
+            # at rulespecs/lib/18xx.rules:1540
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1536
+    # at rulespecs/lib/18xx.rules:1543
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1547
+    # at rulespecs/lib/18xx.rules:1554
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1548
+        # at rulespecs/lib/18xx.rules:1555
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1549
+            # at rulespecs/lib/18xx.rules:1556
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1560
+    # at rulespecs/lib/18xx.rules:1567
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1561
+        # at rulespecs/lib/18xx.rules:1568
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1574
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1568
+        # at rulespecs/lib/18xx.rules:1575
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1570
+    # at rulespecs/lib/18xx.rules:1577
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1578
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1578
+    # at rulespecs/lib/18xx.rules:1585
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -2469,49 +2480,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1583
+    # at rulespecs/lib/18xx.rules:1590
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1583",
+            at="rulespecs/lib/18xx.rules:1590",
         )
-    # at rulespecs/lib/18xx.rules:1585
+    # at rulespecs/lib/18xx.rules:1592
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1585",
+            at="rulespecs/lib/18xx.rules:1592",
         )
-    # at rulespecs/lib/18xx.rules:1587
+    # at rulespecs/lib/18xx.rules:1594
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1589
+    # at rulespecs/lib/18xx.rules:1596
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1589",
+            at="rulespecs/lib/18xx.rules:1596",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1597
+    # at rulespecs/lib/18xx.rules:1604
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1597",
+            at="rulespecs/lib/18xx.rules:1604",
         )
-    # at rulespecs/lib/18xx.rules:1599
+    # at rulespecs/lib/18xx.rules:1606
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1610
+    # at rulespecs/lib/18xx.rules:1617
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1612
+    # at rulespecs/lib/18xx.rules:1619
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2519,29 +2530,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1614
+        # at rulespecs/lib/18xx.rules:1621
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1632
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1626
+        # at rulespecs/lib/18xx.rules:1633
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1627
+            # at rulespecs/lib/18xx.rules:1634
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1628
+                # at rulespecs/lib/18xx.rules:1635
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1629
+                # at rulespecs/lib/18xx.rules:1636
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1642
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1638
+    # at rulespecs/lib/18xx.rules:1645
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1646
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2550,45 +2561,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1647
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1641
+        # at rulespecs/lib/18xx.rules:1648
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1650
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1644
+        # at rulespecs/lib/18xx.rules:1651
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1646
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1647
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1648
-            g.move(v_company, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1653
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1654
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
+            # at rulespecs/lib/18xx.rules:1655
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1660
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1654
-    for v_holder in g.b_shareholders(v_owned):
-        # at rulespecs/lib/18xx.rules:1655
-        if (v_holder != v_owned) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1656
+    # at rulespecs/lib/18xx.rules:1661
+    for v_c in g.attr(v_owned, "certificates"):
+        # at rulespecs/lib/18xx.rules:1662
+        v_holder = g.b_holder_of(v_c)
+        # at rulespecs/lib/18xx.rules:1663
+        if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
+            # at rulespecs/lib/18xx.rules:1664
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1659
+    # at rulespecs/lib/18xx.rules:1667
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1660
+    # at rulespecs/lib/18xx.rules:1668
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1661
+    # at rulespecs/lib/18xx.rules:1669
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1662
+        # at rulespecs/lib/18xx.rules:1670
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1695
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2604,11 +2617,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1720
+    # at rulespecs/lib/18xx.rules:1728
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1721
+        # at rulespecs/lib/18xx.rules:1729
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -2617,25 +2630,25 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1722
+        # at rulespecs/lib/18xx.rules:1730
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1733
+    # at rulespecs/lib/18xx.rules:1741
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1734
+        # at rulespecs/lib/18xx.rules:1742
         if not g.b_stays_open(v_company):
-            # at rulespecs/lib/18xx.rules:1735
+            # at rulespecs/lib/18xx.rules:1743
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1736
+            # at rulespecs/lib/18xx.rules:1744
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1757
+    # at rulespecs/lib/18xx.rules:1765
     return g.list_first(
         "decisions",
         (
@@ -2647,7 +2660,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1760
+    # at rulespecs/lib/18xx.rules:1768
     if not g.list_contains(
         "decisions",
         (
@@ -2655,7 +2668,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1761
+        # at rulespecs/lib/18xx.rules:1769
         g.list_append(
             "decisions",
             (
@@ -2663,13 +2676,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1762
+        # at rulespecs/lib/18xx.rules:1770
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1767
+    # at rulespecs/lib/18xx.rules:1775
     g.list_remove(
         "decisions",
         (
@@ -2677,19 +2690,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1768
+    # at rulespecs/lib/18xx.rules:1776
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1775
+    # at rulespecs/lib/18xx.rules:1783
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:1781
+    # at rulespecs/lib/18xx.rules:1789
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -2709,21 +2722,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:1787
+    # at rulespecs/lib/18xx.rules:1795
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:1788
+    # at rulespecs/lib/18xx.rules:1796
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1789
+    # at rulespecs/lib/18xx.rules:1797
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:1790
+        # at rulespecs/lib/18xx.rules:1798
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:1792
+    # at rulespecs/lib/18xx.rules:1800
     g.b_remove_stations(v_minor)
+
+
+def r_reset_corporation(g, v_corporation):
+    """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
+    # at rulespecs/lib/18xx.rules:1809
+    for v_c in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:1810
+        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
+            # at rulespecs/lib/18xx.rules:1811
+            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
+    # at rulespecs/lib/18xx.rules:1814
+    g.set_attr(v_corporation, "cell", None)
+    # at rulespecs/lib/18xx.rules:1815
+    g.b_remove_stations(v_corporation)
+    # at rulespecs/lib/18xx.rules:1816
+    g.set_attr(v_corporation, "par", None)
+    # at rulespecs/lib/18xx.rules:1817
+    g.set_attr(v_corporation, "floated", False)
+    # at rulespecs/lib/18xx.rules:1818
+    g.set_attr(v_corporation, "tokens", 0)
+    # at rulespecs/lib/18xx.rules:1819
+    g.set_attr(v_corporation, "revenue", 0)
+    # at rulespecs/lib/18xx.rules:1820
+    if g.attr(v_corporation, "extra_tokens") > 0:
+        # at rulespecs/lib/18xx.rules:1822
+        g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1800
+    # at rulespecs/lib/18xx.rules:1831
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -2733,57 +2772,57 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1836
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1837
     g.b_remove_reservations(v_company)
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1152
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1153
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1192
+    # at rulespecs/lib/18xx.rules:1198
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1193
+    # at rulespecs/lib/18xx.rules:1199
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1200
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1332
+    # at rulespecs/lib/18xx.rules:1338
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1458
+    # at rulespecs/lib/18xx.rules:1465
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1154
     if not (r_started(g, v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1155
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1158
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -2793,58 +2832,58 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1152
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1146",
+            at="rulespecs/lib/18xx.rules:1152",
         )
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1339
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1466
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1673
+    # at rulespecs/lib/18xx.rules:1681
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1674
+        # at rulespecs/lib/18xx.rules:1682
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1675
+            # at rulespecs/lib/18xx.rules:1683
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1677
+        # at rulespecs/lib/18xx.rules:1685
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1678
+            # at rulespecs/lib/18xx.rules:1686
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1697
+    # at rulespecs/lib/18xx.rules:1705
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1698
+        # at rulespecs/lib/18xx.rules:1706
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1720
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1713
+        # at rulespecs/lib/18xx.rules:1721
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -2854,21 +2893,21 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1727
+    # at rulespecs/lib/18xx.rules:1735
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1750
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1743
+        # at rulespecs/lib/18xx.rules:1751
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:905
+    # at rulespecs/lib/18xx.rules:911
     return g.b_in_round("operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
@@ -2880,7 +2919,7 @@ def r_emergency_seller(g, v_player):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1467
+    # at rulespecs/lib/18xx.rules:1474
     return True
 
 
@@ -2890,46 +2929,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1100
     if not (g.b_in_round("stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1101
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1106
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1296
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1382
+    # at rulespecs/lib/18xx.rules:1389
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1096
+    # at rulespecs/lib/18xx.rules:1102
     if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1103
     if not (not g.b_closed(v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1105
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1107
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -2939,24 +2978,24 @@ def qb2_par(g, v_player, v_corporation):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1292
+    # at rulespecs/lib/18xx.rules:1298
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1292
+    # at rulespecs/lib/18xx.rules:1298
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1382
+    # at rulespecs/lib/18xx.rules:1389
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1383
+    # at rulespecs/lib/18xx.rules:1390
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

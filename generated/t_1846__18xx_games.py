@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+    "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "d90480834af44730",
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1800
+    # at rulespecs/lib/18xx.rules:1831
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -356,6 +356,7 @@ class Game(GameBase):
         "president_certificate": r_president_certificate,
         "president": r_president,
         "held_certificates": r_held_certificates,
+        "opens_holding": r_opens_holding,
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
@@ -474,6 +475,7 @@ class Game(GameBase):
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
         "close_minor": r_close_minor,
+        "reset_corporation": r_reset_corporation,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
         "emergency_sale_left": r_emergency_sale_left,

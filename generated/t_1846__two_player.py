@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+    "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "d90480834af44730",
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -181,115 +181,115 @@ _TITLE.define(
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1100
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1094",
+            at="rulespecs/lib/18xx.rules:1100",
         )
-    # at rulespecs/lib/18xx.rules:1095
+    # at rulespecs/lib/18xx.rules:1101
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1095",
+            at="rulespecs/lib/18xx.rules:1101",
         )
-    # at rulespecs/lib/18xx.rules:1096
+    # at rulespecs/lib/18xx.rules:1102
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1096",
+            at="rulespecs/lib/18xx.rules:1102",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1103
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1097",
+            at="rulespecs/lib/18xx.rules:1103",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1104
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1098",
+            at="rulespecs/lib/18xx.rules:1104",
         )
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1105
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1106
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1100",
+            at="rulespecs/lib/18xx.rules:1106",
         )
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1107
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1101",
+            at="rulespecs/lib/18xx.rules:1107",
         )
-    # at rulespecs/lib/18xx.rules:1102
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1103
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1103
-        g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1104
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1105
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1106
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1107
-    g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1108
+    g.b_set_par(v_corporation, v_price)
+    # at rulespecs/lib/18xx.rules:1109
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:1109
+        g.b_place_home_token(v_corporation)
+    # at rulespecs/lib/18xx.rules:1110
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    # at rulespecs/lib/18xx.rules:1111
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1112
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:1113
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1114
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1152
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1146",
+            at="rulespecs/lib/18xx.rules:1152",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1153
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1147",
+            at="rulespecs/lib/18xx.rules:1153",
         )
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1154
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1148",
+            at="rulespecs/lib/18xx.rules:1154",
         )
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1155
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1149",
+            at="rulespecs/lib/18xx.rules:1155",
         )
-    # at rulespecs/lib/18xx.rules:1150
+    # at rulespecs/lib/18xx.rules:1156
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1157
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1151",
+            at="rulespecs/lib/18xx.rules:1157",
         )
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1158
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -297,9 +297,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1152",
+            at="rulespecs/lib/18xx.rules:1158",
         )
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1160
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -310,39 +310,39 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1154",
+            at="rulespecs/lib/18xx.rules:1160",
         )
-    # at rulespecs/lib/18xx.rules:1156
+    # at rulespecs/lib/18xx.rules:1162
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1157
+    # at rulespecs/lib/18xx.rules:1163
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1157"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1163"
         )
-    # at rulespecs/lib/18xx.rules:1158
+    # at rulespecs/lib/18xx.rules:1164
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1159
+    # at rulespecs/lib/18xx.rules:1165
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1160
+    # at rulespecs/lib/18xx.rules:1166
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1161
+    # at rulespecs/lib/18xx.rules:1167
     g.b_bought(v_player, v_corporation)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1421
+    # at rulespecs/lib/18xx.rules:1428
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1422
+    # at rulespecs/lib/18xx.rules:1429
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1423
+    # at rulespecs/lib/18xx.rules:1430
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1423",
+            at="rulespecs/lib/18xx.rules:1430",
         )
-    # at rulespecs/lib/18xx.rules:1424
+    # at rulespecs/lib/18xx.rules:1431
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -350,23 +350,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1424",
+            at="rulespecs/lib/18xx.rules:1431",
         )
-    # at rulespecs/lib/18xx.rules:1426
+    # at rulespecs/lib/18xx.rules:1433
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1426",
+            at="rulespecs/lib/18xx.rules:1433",
         )
-    # at rulespecs/lib/18xx.rules:1427
+    # at rulespecs/lib/18xx.rules:1434
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1427",
+            at="rulespecs/lib/18xx.rules:1434",
         )
-    # at rulespecs/lib/18xx.rules:1428
+    # at rulespecs/lib/18xx.rules:1435
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -377,28 +377,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1428",
+            at="rulespecs/lib/18xx.rules:1435",
         )
-    # at rulespecs/lib/18xx.rules:1430
+    # at rulespecs/lib/18xx.rules:1437
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1431
+    # at rulespecs/lib/18xx.rules:1438
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1432
+    # at rulespecs/lib/18xx.rules:1439
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1433
+    # at rulespecs/lib/18xx.rules:1440
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1474
+    # at rulespecs/lib/18xx.rules:1481
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1474",
+            at="rulespecs/lib/18xx.rules:1481",
         )
-    # at rulespecs/lib/18xx.rules:1476
+    # at rulespecs/lib/18xx.rules:1483
     if not (
         (
             (
@@ -439,9 +439,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1476",
+            at="rulespecs/lib/18xx.rules:1483",
         )
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1489
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -452,9 +452,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1482",
+            at="rulespecs/lib/18xx.rules:1489",
         )
-    # at rulespecs/lib/18xx.rules:1484
+    # at rulespecs/lib/18xx.rules:1491
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -487,6 +487,7 @@ class Game(GameBase):
         "president_certificate": r_president_certificate,
         "president": r_president,
         "held_certificates": r_held_certificates,
+        "opens_holding": r_opens_holding,
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
@@ -605,6 +606,7 @@ class Game(GameBase):
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
         "close_minor": r_close_minor,
+        "reset_corporation": r_reset_corporation,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
         "emergency_sale_left": r_emergency_sale_left,

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
-    "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+    "rulespecs/1880-romania.rules": "503964de5d067608",
+    "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-        "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/1880-romania.rules": "503964de5d067608",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1375,6 +1375,7 @@ class Game(GameBase):
         "president_certificate": r_president_certificate,
         "president": r_president,
         "held_certificates": r_held_certificates,
+        "opens_holding": r_opens_holding,
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
@@ -1492,6 +1493,7 @@ class Game(GameBase):
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
         "close_minor": r_close_minor,
+        "reset_corporation": r_reset_corporation,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
         "action:choose": a_choose,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "e09c743cae03e3d0",
-    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+    "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "e09c743cae03e3d0",
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1512
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -296,6 +296,7 @@ class Game(GameBase):
         "president_certificate": r_president_certificate,
         "president": r_president,
         "held_certificates": r_held_certificates,
+        "opens_holding": r_opens_holding,
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
@@ -414,6 +415,7 @@ class Game(GameBase):
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
         "close_minor": r_close_minor,
+        "reset_corporation": r_reset_corporation,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
         "action:corporation_bid": a_corporation_bid,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "e09c743cae03e3d0",
-    "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+    "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "e09c743cae03e3d0",
-        "rulespecs/lib/18xx.rules": "0cf2bbab1377269d",
+        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -386,6 +386,7 @@ class Game(GameBase):
         "president_certificate": r_president_certificate,
         "president": r_president,
         "held_certificates": r_held_certificates,
+        "opens_holding": r_opens_holding,
         "phase_at_least": r_phase_at_least,
         "phase_group": r_phase_group,
         "prices_frozen": r_prices_frozen,
@@ -504,6 +505,7 @@ class Game(GameBase):
         "started": r_started,
         "dearest_train_price": r_dearest_train_price,
         "close_minor": r_close_minor,
+        "reset_corporation": r_reset_corporation,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
         "action:corporation_bid": a_corporation_bid,

@@ -43,9 +43,11 @@ NO_PRIVATES_IN_PHASE_I = """errata "No private purchases in phase I" of "1846" {
 """
 DIVIDENDS_TO_NOBODY = """errata "Dividends into the pool" of "Toy" {
   replace procedure pay_dividends(corporation: corporation, paid: money) "Pay the dividends into the bank pool" §3 {
-    for holder in shareholders(corporation) {
+    for c in corporation.certificates {
       let market = pool
-      transfer pay_per_share(corporation, holder, paid) from bank to market
+      if opens_holding(c) {
+        transfer pay_per_share(corporation, holder_of(c), paid) from bank to market
+      }
     }
   }
 }

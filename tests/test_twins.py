@@ -106,7 +106,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: in_special_round gone (18CO's one special round is `in_round(special)`; the validator starts the rounds the
 #: title's rules call, `call_round(R)`) and special_round_held 18CO's state presidents_choice_held, which its
 #: trigger on the runtime's new event special_round_end sets
-RECORDED = 101
+#: 100 with shareholders gone: a loop over a corporation's certificates meets each holding once where the library's
+#: opens_holding holds (pay_dividends, the take-over's payout); 99 with reset_corporation a library procedure over
+#: moves, remove_stations and `set` of the corporation's state (`set C.cell = none`: its price token off the market)
+RECORDED = 99
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -122,7 +125,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "sellable", "round_track_row_free", "take_round_track_row",
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
-         "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects"]
+         "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
+         "reset_corporation"]
 
 
 @functools.cache
@@ -147,6 +151,15 @@ def test_price_drop_on_sale_is_the_librarys():
     found = _census()
     assert "price_drop_on_sale" not in found["twins"] + found["engine_only"]
     assert "procedure price_drop_on_sale" in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+
+
+def test_a_corporations_holdings_are_met_through_its_certificates():
+    """No `shareholders` builtin: the library's loops over a corporation's certificates act once per holding
+    (opens_holding), the engine and the model derived from the same lines."""
+    found = _census()
+    assert "shareholders" not in found["twins"] + found["engine_only"] + found["model_only"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "shareholders(" not in rules and "opens_holding(c)" in rules
 
 
 def test_half_pay_rounding_is_the_librarys():

@@ -564,12 +564,26 @@ class DslSupport:
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
         if isinstance(obj, Entity) and obj.kind in ("corporation", "minor"):
+            if name == "cell":
+                self._take_price_token(obj, value)
+                return
             self.j.set(self.corp[obj.id], name, value)
             return
         if isinstance(obj, Entity) and obj.kind == "private" and name == "closed":
             self.j.set(self.closed, obj.id, value)  # (the library's close_private)
             return
         raise IllegalAction(f"cannot set {obj}.{name}")
+
+    def _take_price_token(self, corp: Entity, value: Any) -> None:
+        """`set C.cell = none`: C's price token leaves the market (off its cell's stack, which keeps the
+        order of the tokens on each cell). A token comes onto the market only by set_par and moves only by
+        move_price: no rule sets a cell."""
+        if value is not None:
+            raise IllegalAction(f"{corp}'s price token is placed by its par and moved by the market, not set")
+        cell = self.corp[corp.id]["cell"]
+        if cell is not None and corp.id in self.stacks.get(cell, []):
+            self.j.remove(self.stacks[cell], corp.id)
+        self.j.set(self.corp[corp.id], "cell", None)
 
     def emit(self, event: str, *args) -> None:
         if event == "president_changed" and len(args) == 3 and getattr(args[1], "kind", None) == "player":

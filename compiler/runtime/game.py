@@ -765,20 +765,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             return self.corp[item.id]["closed"]
         return self.closed.get(item.id, False)
 
-    def b_reset_corporation(self, corp: Entity) -> None:
-        """reset_corporation(C): every certificate back in C's IPO, price and par gone, not floated: C may start again."""
-        for cert in self.certs_of[corp.id]:
-            if self.owner[cert.id] != self._ipo_of(corp):
-                self.j.set(self.owner, cert.id, self._ipo_of(corp))
-        cell = self.corp[corp.id]["cell"]
-        if cell is not None:
-            self.j.remove(self.stacks[cell], corp.id)
-        self._remove_stations(corp)
-        for key, value in (("par", None), ("cell", None), ("floated", False), ("tokens", 0), ("revenue", 0)):
-            self.j.set(self.corp[corp.id], key, value)
-        if self.corp[corp.id].get("extra_tokens"):
-            self.j.set(self.corp[corp.id], "extra_tokens", 0)  # (its stations all left the map)
-
     def b_end_turn(self, corp: Entity) -> None:
         """end_turn(C): C's operating turn ends now."""
         self._end_corporation_turn(corp)

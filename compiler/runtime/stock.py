@@ -193,14 +193,6 @@ class StockRound:
         certs = self.call("sellable", player, corp)
         return sorted(certs, key=lambda c: (c.president, -c.index)) if len(certs) > 1 else list(certs)
 
-    def b_shareholders(self, corp: Entity) -> list[Entity]:
-        seen = []
-        for cert in self.certs_of[corp.id]:
-            holder = self.owner[cert.id]
-            if holder not in seen:
-                seen.append(holder)
-        return seen
-
     def _done_this_turn(self, mark: str) -> bool:
         """Whether the runtime's own mark m (a station token in a track-and-token step, a private's lay) was
         made in this operating turn. (What a title's rules do once a turn is its declared state,

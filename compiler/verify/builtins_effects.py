@@ -810,18 +810,3 @@ class EffectBuiltins:
                 self.set_holder(ctx, x, self.tr.ipo_of(c), AND(when, self.cert_exists(ctx, x)))
                 name = hold_name(x, self.tr.ipo_of(c))
                 ctx.state[name] = IF(AND(when, NOT(self.cert_exists(ctx, x))), 0, ctx.state[name])
-
-    def b_reset_corporation(self, ctx: Ctx, corp: Any) -> None:
-        for c, cond in self.corp_of(ctx, corp):
-            when = AND(ctx.path, cond)
-            for cert in self.m.certs_for(c.id):
-                # (a certificate the chosen share layout lacks stays out of the game)
-                self.set_holder(ctx, cert, self.tr.ipo_of(c), AND(when, self.cert_exists(ctx, cert)))
-            st = ctx.state
-            st[f"has_par:{c.id}"] = IF(when, False, st[f"has_par:{c.id}"])
-            st[f"has_cell:{c.id}"] = IF(when, False, st[f"has_cell:{c.id}"])
-            st[f"floated:{c.id}"] = IF(when, False, st[f"floated:{c.id}"])
-            st[f"tokens:{c.id}"] = IF(when, 0, st[f"tokens:{c.id}"])
-            if self.m.extra_tokens:
-                st[f"extra_tokens:{c.id}"] = IF(when, 0, st[f"extra_tokens:{c.id}"])
-            st[f"revenue:{c.id}"] = IF(when, 0, st[f"revenue:{c.id}"])

@@ -74,8 +74,8 @@ class StateBuiltins:
                 # a minor's trains are among those held elsewhere: which, the engine's to say
                 return AND(self.minor_holds(ctx, k, item), CMP(">=", st[hold_name(item, None)], 1))
             if k == ELSEWHERE:
-                # a holder outside the scope (a corporation left out holding a share, as
-                # `b_shareholders` lists it): what it holds earns a dividend the bank pays
+                # a holder outside the scope (a corporation left out holding a share, the
+                # holder of one of its certificates): what it holds earns a dividend the bank pays
                 # out of the scope. The shares invariant keeps this empty in the proofs;
                 # the states validation draws from real games need it.
                 return CMP(">=", st[hold_name(item, None)], 1)
@@ -287,6 +287,17 @@ class StateBuiltins:
                 st[f"floated:{corp.id}"] = IF(when, zb(value), st[f"floated:{corp.id}"])
             elif name == "revenue":
                 st[f"revenue:{corp.id}"] = IF(when, zi(value), st[f"revenue:{corp.id}"])
+            elif name == "cell":
+                # as DslSupport.set_attr: only `none`, the price token off the market
+                if value is not None:
+                    raise Unsupported(f"set {corp.id}.cell to a cell: a price token moves by the market")
+                st[f"has_cell:{corp.id}"] = IF(when, False, st[f"has_cell:{corp.id}"])
+            elif name == "tokens":
+                st[f"tokens:{corp.id}"] = IF(when, zi(value), st[f"tokens:{corp.id}"])
+            elif name == "extra_tokens" and self.m.extra_tokens:
+                st[f"extra_tokens:{corp.id}"] = IF(when, zi(value), st[f"extra_tokens:{corp.id}"])
+            elif name == "extra_tokens" and truth(self.tr.cmp("==", value, 0)) is True:
+                pass  # (the model keeps none where the title gives none: 0, as it reads them)
             elif name in self.m.corp_fields:
                 var = f"field:{corp.id}.{name}"
                 typed = zb(value) if self.m.corp_fields[name] == "bool" else zi(value)
@@ -850,18 +861,6 @@ class StateBuiltins:
 
     def b_trains(self, ctx: Ctx, holder: Any) -> Any:
         return SymList([(Sel([(t, True)]), self.held(ctx, t, holder)) for t in self.m.trains])
-
-    def b_shareholders(self, ctx: Ctx, corp: Any) -> Any:
-        m = self.m
-        (c, cond), *rest = self.corp_of(ctx, corp) or [(None, False)]
-        if rest:
-            raise Unsupported("shareholders of a symbolic corporation")
-        certs = m.certs_for(c.id)
-        elems = []
-        for h in m.buckets["certificate"]:
-            elems.append((m.z(h), AND(cond, OR(*[ctx.state[hold_name(x, h)] >= 1 for x in certs]))))
-        elems.append((m.z(ELSEWHERE), AND(cond, OR(*[ctx.state[hold_name(x, None)] >= 1 for x in certs]))))
-        return SymList(elems)
 
     def phase_reached(self, ctx: Ctx, name: Any) -> Any:
         """As GameBase._phase_at_least: whether the phase `name` has begun (a train's `available_from`)."""
