@@ -185,6 +185,52 @@ def test_1880_the_founders_choice_for_a_corporation_outside_the_scope_is_outside
     assert report.accepted.get("player_choose", 0) >= 1, report.summary()
 
 
+def _founder_choosing_rights(rulespecs_loaded, outside: bool):
+    """As `_founder_choosing`, played on (the president's certificate's size chosen) until the founder's
+    choice of the building rights is pending (VII.3.2); the corporation being founded."""
+    validator, game, corp = _founder_choosing(rulespecs_loaded, outside)
+    rng = random.Random(5)
+    for _ in range(20):
+        if game.owner[game.certs_of[corp.id][0].id].kind == "player":
+            if game.g.get("state:decisions") and game.attr(corp, "building_rights") == "":
+                return validator, game, corp
+            break
+        game.process(rng.choice([a for a in game.legal_actions() if a["type"] == "choose"]))
+    raise AssertionError("no choice of building rights reached")
+
+
+def test_1880_the_founders_rights_for_a_corporation_outside_the_scope_are_outside_it(rulespecs_loaded):
+    """1880 VII.3.2: once the founder of a corporation the scope leaves out has chosen the size of its
+    president's certificate (which moves it to him: `scope_exact` then sees no founding under way), he
+    chooses its building rights (`choose`, naming no corporation), which resolves his decision. The
+    model, with no variables for that corporation, read the answer as changing nothing, the decision
+    still pending (`rulec validate "1880 Romania" --variant 18xx.games`: 51 mismatches,
+    `state:decisions#len: model 1, engine 0`): a decision that an action the model cannot bind (the
+    corporation's `par`) left pending is answered outside the scope (`Validator.answers_outside`). The
+    building rights of a corporation inside the scope are still compared, with no mismatch."""
+    validator, game, corp = _founder_choosing_rights(rulespecs_loaded, outside=True)
+    assert validator.model.entity("corporation", corp.id) is None
+    assert scope_exact(game, validator.model)
+    choices = [a for a in game.legal_actions() if a["type"] == "choose"]
+    assert choices
+    for action in choices:
+        validator.check(action)
+    report = validator.report
+    assert not report.mismatches, report.summary()
+    assert report.skip_reasons["player_choose"] == {
+        "a decision an action outside the scope left pending": len(choices)}
+
+    validator, game, corp = _founder_choosing_rights(rulespecs_loaded, outside=False)
+    assert validator.model.entity("corporation", corp.id) is not None
+    assert not validator.answers_outside()
+    for action in game.legal_actions():
+        validator.check(action)
+    report = validator.report
+    assert not report.mismatches, report.summary()
+    assert report.accepted.get("player_choose", 0) >= 1, report.summary()
+    assert "player_choose" not in report.skip_reasons
+
+
 def test_a_certificate_of_a_corporation_outside_the_scope_is_not_bound(program):
     """A corporation buying a certificate of a corporation the scope leaves out
     was bound with an empty list (the model's guard false, no money moved):

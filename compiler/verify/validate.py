@@ -39,7 +39,10 @@ bank a debt in a stock round. A state the model cannot describe
 (`scope_exact`: a train copy beyond the scope's held by an entity of the
 scope), or whose depot sells such a copy (`depot_exact`), is first brought
 into the scope (`_into_scope`: alike copies exchanged, the depot's copies
-beyond the scope's scrapped).
+beyond the scope's scrapped). An action the model cannot bind (an entity
+outside the scope) is played, not compared, and so are the answers to the
+decisions it leaves pending (`Validator.answers_outside`: 1880's founder's
+choices after the `par` of a corporation outside the scope).
 
 `validate(title, ...)` returns a `ValidationReport`. The comparison of one action (`Validator`)
 and the report are in `validator.py`, the abstraction and the evaluator in `abstraction.py`, the

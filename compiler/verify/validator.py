@@ -237,6 +237,10 @@ class Validator:
         #: the legal actions of the last `try_all` the model cannot bind (a
         #: draft's Pass card; entities outside the scope)
         self.unbound_legal: list[dict] = []
+        #: the decisions pending that an action the model cannot bind left pending (a `par` of a
+        #: corporation outside the scope: its founder's choices), kept while they stay pending
+        #: (`_patch`'s `process`)
+        self.outside_decisions: frozenset[tuple] = frozenset()
         #: the action names among the candidates of the last `try_all`
         self.offered: set[str] = set()
         #: the actions a private takes (its first parameter is a private: its abilities)
@@ -346,6 +350,40 @@ class Validator:
                 return result
 
             setattr(game, name, wrapper)
+        original_process = game.process
+
+        def process(action: Any) -> None:
+            # the decisions an action outside the scope leaves pending are answered outside it too
+            # (`answers_outside`): noted as the game plays on (the playouts, `_decide_after`, a test's)
+            before = tuple(game.g.get("state:decisions") or ())
+            outside = self._outside(action)
+            original_process(action)
+            after = tuple(game.g.get("state:decisions") or ())
+            kept = {d for d in self.outside_decisions if d in before and d in after}
+            if outside:
+                kept |= set(after) - set(before)
+            self.outside_decisions = frozenset(kept)
+
+        game.process = process
+
+    def _outside(self, action: Any) -> bool:
+        """Whether the model cannot bind `action` (an entity or certificate outside the scope)."""
+        game = self.game
+        try:
+            engine_action = game._from_log_ids(action)
+            kind = game.action_name(engine_action)
+        except (IllegalAction, RuleGap, KeyError, ValueError, TypeError, AttributeError):
+            return False  # (refused by the engine before it changes anything)
+        return self.bind(kind, engine_action) is None
+
+    def answers_outside(self) -> bool:
+        """Whether the decision pending first is one an action outside the scope left pending (1880
+        VI.6 and VII.3.2: the founder's choices of the size of a corporation's president's certificate
+        and of its building rights, after the `par` of a corporation the scope leaves out). The model has
+        no variables for that corporation: it reads the state as one with no founding under way, where
+        the answer changes nothing, not even the decision pending."""
+        pending = self.game.g.get("state:decisions")
+        return bool(pending) and pending[0] in self.outside_decisions
 
     def _run_deferred(self) -> None:
         """The take-over checks deferred to the end of the action's own effects, each compared."""
@@ -653,6 +691,8 @@ class Validator:
             now = _Now(game, self.model, pre)
         if not self._exact(now, "scope"):
             return self.skip(kind, "a state outside the scope")
+        if self.answers_outside():
+            return self.skip(kind, "a decision an action outside the scope left pending")
         if self.reads_depot[(kind, binding)] and not self._exact(now, "depot"):
             self.report.depot_skipped[kind] = self.report.depot_skipped.get(kind, 0) + 1
             return self.skip(kind, "the depot's next train outside the scope")
