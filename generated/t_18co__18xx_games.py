@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+    "rulespecs/lib/18xx.rules": "2fe9a45af1882c70",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+        "rulespecs/lib/18xx.rules": "2fe9a45af1882c70",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "90b08ddaab9ca9e3",
+        "rulespecs/lib/18xx.rules": "2fe9a45af1882c70",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -446,6 +446,9 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
+        "use_ability": r_use_ability,
+        "ability_sold": r_ability_sold,
+        "ability_lay_cost": r_ability_lay_cost,
         "spend_cubes": r_spend_cubes,
         "discount_used": r_discount_used,
         "bank_price": r_bank_price,
@@ -493,6 +496,7 @@ class Game(GameBase):
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
+        "stays_open": r_stays_open,
         "close_privates": r_close_privates,
         "pending_decision": r_pending_decision,
         "require_decision": r_require_decision,

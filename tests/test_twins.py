@@ -96,8 +96,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: 108 with has_ability a library function over a component's abilities, `X.abilities` (its `ability` clauses as
 #: records: key and fields, the title's data, read by the engine's GameBase.ability_records and the model's
 #: AbilityBuiltins.ability_records alike); 107 with ability_value one too, a record's field read by its name
-#: (`a[field]`)
-RECORDED = 107
+#: (`a[field]`); 105 with stays_open a library function over `X.abilities`, and use_ability and ability_sold
+#: library procedures over the declared states ability_uses and ability_round_uses (`map[(private, ability),
+#: int]`, keyed by the private and its ability's key; the latter reset on operating_round_start) and one new
+#: primitive, ability_window (who may use it now: its owner, phases and timing, which read the round's turns)
+RECORDED = 105
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -113,7 +116,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "sellable", "round_track_row_free", "take_round_track_row",
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
-         "market_move", "has_ability", "ability_value"]
+         "market_move", "has_ability", "ability_value", "stays_open", "use_ability", "ability_sold"]
 
 
 @functools.cache
@@ -167,7 +170,7 @@ def test_the_moved_rules_are_the_librarys(name):
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
-          "bank_buys_this_turn", "track_slot", "decisions", "declared_uses"]
+          "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses"]
 
 
 @pytest.mark.parametrize("name", STATES)
