@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "2fe9a45af1882c70",
+    "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fe9a45af1882c70",
+        "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-        "rulespecs/lib/18xx.rules": "2fe9a45af1882c70",
+        "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -231,6 +231,7 @@ class Game(GameBase):
         "use_ability": r_use_ability,
         "ability_sold": r_ability_sold,
         "ability_lay_cost": r_ability_lay_cost,
+        "ability_token": r_ability_token,
         "spend_cubes": r_spend_cubes,
         "discount_used": r_discount_used,
         "bank_price": r_bank_price,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "2fe9a45af1882c70",
+    "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2fe9a45af1882c70",
+        "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "2fe9a45af1882c70",
+        "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -449,6 +449,7 @@ class Game(GameBase):
         "use_ability": r_use_ability,
         "ability_sold": r_ability_sold,
         "ability_lay_cost": r_ability_lay_cost,
+        "ability_token": r_ability_token,
         "spend_cubes": r_spend_cubes,
         "discount_used": r_discount_used,
         "bank_price": r_bank_price,

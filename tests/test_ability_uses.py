@@ -110,6 +110,29 @@ def test_the_uses_are_the_librarys_state_by_the_abilitys_key_and_a_round_counts_
     pytest.fail("no rebate followed by another operating round")
 
 
+def test_the_works_siding_is_one_use_of_its_key_and_a_token_beyond_the_charter(kestrel):
+    """ability_token(X, spot), the library's: the Works' siding (`effect: free_token`, `count: 1`,
+    `extra_token: true`) places the owning corporation's station in Endtown: one use of `siding` in
+    ability_uses, one station more and one extra token; the siding is not offered again."""
+    _, Game = kestrel
+    siding = {"type": "place_token", "entity": "LW", "entity_type": "company", "city": "B2-0"}
+    for seed in range(60):
+        game, rng = Game(players=["p0", "p1"], seed=seed), random.Random(seed)
+        while not game.finished and not game.is_legal(siding):
+            game.process(game.random_legal_action(rng))
+        if game.finished:
+            continue
+        works, corp = game.entity("private", "LW"), game.owner["LW"]
+        tokens, extra = game.corp[corp.id]["tokens"], game.corp[corp.id].get("extra_tokens", 0)
+        game.process(siding)
+        assert game.state_amount("ability_uses", works, "siding") == 1
+        assert game.state_amount("ability_uses", works, "rebate") == 0
+        assert (game.corp[corp.id]["tokens"], game.corp[corp.id]["extra_tokens"]) == (tokens + 1, extra + 1)
+        assert not game.is_legal(siding)
+        return
+    pytest.fail("the siding was never placed")
+
+
 def test_the_model_keeps_each_privates_own_abilities_uses(kestrel):
     """The z3 model's elements of `map[(private, ability), int]`: each private with the keys of its own
     abilities (the only ones the engine holds), not every private with every key."""

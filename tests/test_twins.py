@@ -99,8 +99,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (`a[field]`); 105 with stays_open a library function over `X.abilities`, and use_ability and ability_sold
 #: library procedures over the declared states ability_uses and ability_round_uses (`map[(private, ability),
 #: int]`, keyed by the private and its ability's key; the latter reset on operating_round_start) and one new
-#: primitive, ability_window (who may use it now: its owner, phases and timing, which read the round's turns)
-RECORDED = 105
+#: primitive, ability_window (who may use it now: its owner, phases and timing, which read the round's turns);
+#: 104 with ability_lay_cost a library function over lay_cost(lay, discount) (`lay` a runtime type a routine may
+#: take); 103 with ability_token a library procedure over place_station, counting into ability_uses (`spot` one too)
+RECORDED = 103
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -116,7 +118,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "sellable", "round_track_row_free", "take_round_track_row",
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
-         "market_move", "has_ability", "ability_value", "stays_open", "use_ability", "ability_sold"]
+         "market_move", "has_ability", "ability_value", "stays_open", "use_ability", "ability_sold",
+         "ability_lay_cost", "ability_token"]
 
 
 @functools.cache

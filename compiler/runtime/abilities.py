@@ -366,8 +366,8 @@ class Abilities:
             raise IllegalAction(str(err)) from None
         if ref != (str(ability["hex"]), int(ability.get("city", 0))):
             raise IllegalAction(f"{company}'s token goes only in {ability['hex']} (city {ability.get('city', 0)})")
-        if self.g.get("ability_uses", {}).get(company.id, 0) >= int(ability.get("count", 1)):
-            raise IllegalAction(f"{company}'s token has been placed already")
+        if self.state_amount("ability_uses", company, str(ability.get("key"))) >= int(ability.get("count", 1)):
+            raise IllegalAction(f"{company}'s token has been placed already")  # (the library's ability_token counts)
         if self.call("tokens_left", corp) <= 0:
             raise IllegalAction(f"{corp} has no station token left")
         kept = self.board.reserved.get(ref, [])
@@ -390,21 +390,6 @@ class Abilities:
         if holder.kind != "corporation" or user != holder:
             raise IllegalAction(f"{company} {what} for the corporation holding it")
         return holder
-
-    def b_ability_token(self, company: Entity, spot: "track.TokenSpot") -> None:
-        """ability_token(X, spot): the owning corporation's station token in the spot, for free, as an
-        extra action (it does not end the corporation's token step); where the ability says `extra_token:
-        true`, a token beyond those of the corporation's charter."""
-        corp = self.owner[company.id]
-        uses = dict(self.g.get("ability_uses", {}))
-        uses[company.id] = uses.get(company.id, 0) + 1
-        self.j.set(self.g, "ability_uses", uses)
-        for ability in self._abilities(company, "free_token")[:1]:
-            if self._generic_timing(ability):
-                self._count_ability_use(company, ability)  # its uses in this operating round too
-        if any(a.get("extra_token") for a in self._abilities(company, "free_token")):
-            self.j.set(self.corp[corp.id], "extra_tokens", self.corp[corp.id].get("extra_tokens", 0) + 1)
-        self.b_place_station(corp, spot)
 
     def b_check_return_token(self, company: Entity, city: str) -> str:
         """check_return_token(X, city): the station (a city id) that private X's ability (`effect:

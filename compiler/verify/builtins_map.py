@@ -337,26 +337,6 @@ class MapBuiltins:
             ctx.require(IMPLIES(owns, zi(self.tokens_left(ctx, m.z(c))) > 0))
         return Opaque("a station spot")
 
-    def b_ability_token(self, ctx: Ctx, company: Any, spot: Any) -> None:
-        """As GameBase.b_ability_token: the station of the corporation that owns the private; a token
-        beyond the charter (`extra_token`) counts as placed and as an extra token, so its tokens left
-        and its next token's price stay as they were."""
-        m = self.m
-        self.count_generic_use(ctx, company, "free_token")
-        item = self.tr.as_sel(company)
-        extra = [it for it, _ in item.alts if any(
-            a.get("extra_token") for a in (m.data.get(m.entity(it.kind, it.id)) or {}).get("children") or ()
-            if a.get("effect") == "free_token")]
-        for c in m.corporations:
-            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
-            name = f"tokens:{c.id}"
-            ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] + 1, ctx.state[name])
-            self.spend_declared(ctx, c, "free_token", owns)  # (placed as b_place_station places it)
-            gives = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts if it in extra])
-            if truth(gives) is not False:
-                name = f"extra_tokens:{c.id}"
-                ctx.state[name] = IF(AND(ctx.path, gives), ctx.state[name] + 1, ctx.state[name])
-
     def b_place_marker(self, ctx: Ctx, company: Any, hex_id: Any) -> None:
         """As GameBase.b_place_marker: a revenue marker on the map (outside the
         model: only route revenue, an oracle here, reads it). The marker's

@@ -287,6 +287,9 @@ class StateBuiltins:
                 st[f"floated:{corp.id}"] = IF(when, zb(value), st[f"floated:{corp.id}"])
             elif name == "revenue":
                 st[f"revenue:{corp.id}"] = IF(when, zi(value), st[f"revenue:{corp.id}"])
+            elif name == "extra_tokens" and self.m.extra_tokens:
+                # its tokens beyond the charter (the library's ability_token, `extra_token: true`)
+                st[f"extra_tokens:{corp.id}"] = IF(when, zi(value), st[f"extra_tokens:{corp.id}"])
             elif name in self.m.corp_fields:
                 var = f"field:{corp.id}.{name}"
                 typed = zb(value) if self.m.corp_fields[name] == "bool" else zi(value)
