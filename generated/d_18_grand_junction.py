@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "51408698b6459f4a",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
+    "rulespecs/lib/18xx.rules": "ace9bc8f0de736aa",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
+        "rulespecs/lib/18xx.rules": "ace9bc8f0de736aa",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -363,22 +363,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1194',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1200',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:842',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:855',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:877',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:912',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1506',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1380',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1634',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1512',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1386',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1640',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1374',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1380',
         'at action select_president': 'rulespecs/18-grand-junction.rules:740',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1240',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1246',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:797',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:770',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -720,7 +720,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1186
+    # at rulespecs/lib/18xx.rules:1192
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -758,23 +758,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1241
+    # at rulespecs/lib/18xx.rules:1247
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1242
+    # at rulespecs/lib/18xx.rules:1248
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1242",
+            at="rulespecs/lib/18xx.rules:1248",
         )
-    # at rulespecs/lib/18xx.rules:1243
+    # at rulespecs/lib/18xx.rules:1249
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1243",
+            at="rulespecs/lib/18xx.rules:1249",
         )
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1250
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -782,9 +782,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1244",
+            at="rulespecs/lib/18xx.rules:1250",
         )
-    # at rulespecs/lib/18xx.rules:1246
+    # at rulespecs/lib/18xx.rules:1252
     if not (
         (
             (
@@ -813,39 +813,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1246",
+            at="rulespecs/lib/18xx.rules:1252",
         )
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1257
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1258
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1252",
+            at="rulespecs/lib/18xx.rules:1258",
         )
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1260
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1254",
+            at="rulespecs/lib/18xx.rules:1260",
         )
-    # at rulespecs/lib/18xx.rules:1256
+    # at rulespecs/lib/18xx.rules:1262
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1257
+        # at rulespecs/lib/18xx.rules:1263
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1259
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1260
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1261
-        g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1263
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1264
-    g.b_note_sold(v_player, v_corporation)
     # at rulespecs/lib/18xx.rules:1265
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:1266
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:1267
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1269
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
+    # at rulespecs/lib/18xx.rules:1270
+    g.b_note_sold(v_player, v_corporation)
+    # at rulespecs/lib/18xx.rules:1271
     g.state_set(
         "sold_this_round",
         (
@@ -854,9 +854,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1272
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1273
     g.b_check_president(v_corporation)
 
 
@@ -1898,17 +1898,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1712
+    # at rulespecs/lib/18xx.rules:1718
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1713
+        # at rulespecs/lib/18xx.rules:1719
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1714
+            # at rulespecs/lib/18xx.rules:1720
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1716
+        # at rulespecs/lib/18xx.rules:1722
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1717
+            # at rulespecs/lib/18xx.rules:1723
             r_market_move(g, v_c, "down")
 
 

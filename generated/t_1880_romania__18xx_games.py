@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-    "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
+    "rulespecs/lib/18xx.rules": "ace9bc8f0de736aa",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
+        "rulespecs/lib/18xx.rules": "ace9bc8f0de736aa",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "a5964daf75b4a16e",
-        "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
+        "rulespecs/lib/18xx.rules": "ace9bc8f0de736aa",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1436,6 +1436,7 @@ class Game(GameBase):
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
         "use_ability": r_use_ability,
+        "owe_ability_decisions": r_owe_ability_decisions,
         "ability_sold": r_ability_sold,
         "ability_lay_cost": r_ability_lay_cost,
         "ability_token": r_ability_token,

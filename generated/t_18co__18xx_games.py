@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "2e76567989239537",
-    "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
+    "rulespecs/lib/18xx.rules": "ace9bc8f0de736aa",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
+        "rulespecs/lib/18xx.rules": "ace9bc8f0de736aa",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "2e76567989239537",
-        "rulespecs/lib/18xx.rules": "2cb4f296afd3a998",
+        "rulespecs/lib/18xx.rules": "ace9bc8f0de736aa",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -447,6 +447,7 @@ class Game(GameBase):
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
         "use_ability": r_use_ability,
+        "owe_ability_decisions": r_owe_ability_decisions,
         "ability_sold": r_ability_sold,
         "ability_lay_cost": r_ability_lay_cost,
         "ability_token": r_ability_token,

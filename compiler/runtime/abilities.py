@@ -243,23 +243,6 @@ class Abilities:
         use_ability's."""
         self._ability_window(company, self._keyed_ability(company, key), "uses its ability", counts=False)
 
-    def _owe_ability_decisions(self, company: Entity, when: str, phase: str | None) -> None:
-        """The decisions open private `company` owes at a moment of its abilities (`when: sold`, or `when:
-        phase_start` for phase `phase`), where their uses are not spent and no `removed_on` ended them."""
-        if self.closed[company.id]:
-            return
-        for ability in company.get("children") or ():
-            if ability.get("kind") != "ability" or str(ability.get("when", "")) != when or not ability.get("decision"):
-                continue
-            if phase is not None and str(ability.get("phase", "")) != phase:
-                continue
-            if ability.get("count") is not None \
-                    and self.state_amount("ability_uses", company, str(ability.get("key"))) >= int(ability["count"]):
-                continue  # its uses are spent: a later moment owes nothing
-            if ability.get("removed_on") is not None and self._phase_at_least(str(ability["removed_on"])):
-                continue
-            self.call("require_decision", company, str(ability["decision"]))
-
     def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
         turn, before its trains have run (at any step of it where the title says `private_ability_window:

@@ -497,7 +497,7 @@ class OperatingRound:
             self.emit(str(event))
         self.emit("phase_start", phase["key"])
         for company in self.privates:
-            self._owe_ability_decisions(company, "phase_start", str(phase["key"]))  # `when: phase_start`
+            self.call("owe_ability_decisions", company, "phase_start", str(phase["key"]))  # (the library's)
         for corp in self.corporations:
             if self.call("limit_trains", corp) > self.call("train_limit", corp):
                 self.call("require_decision", corp, "discard_train")
