@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
+    "rulespecs/lib/18xx.rules": "b658ea50143265e7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
+        "rulespecs/lib/18xx.rules": "b658ea50143265e7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "d90480834af44730",
-        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
+        "rulespecs/lib/18xx.rules": "b658ea50143265e7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1831
+    # at rulespecs/lib/18xx.rules:1907
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -417,6 +417,11 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
+        "use_ability": r_use_ability,
+        "owe_ability_decisions": r_owe_ability_decisions,
+        "ability_sold": r_ability_sold,
+        "ability_lay_cost": r_ability_lay_cost,
+        "ability_token": r_ability_token,
         "has_power": r_has_power,
         "power_value": r_power_value,
         "spend_cubes": r_spend_cubes,
@@ -468,6 +473,7 @@ class Game(GameBase):
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
+        "stays_open": r_stays_open,
         "close_privates": r_close_privates,
         "pending_decision": r_pending_decision,
         "require_decision": r_require_decision,

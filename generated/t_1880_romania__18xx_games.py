@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania.rules": "503964de5d067608",
-    "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
+    "rulespecs/lib/18xx.rules": "b658ea50143265e7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
+        "rulespecs/lib/18xx.rules": "b658ea50143265e7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "503964de5d067608",
-        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
+        "rulespecs/lib/18xx.rules": "b658ea50143265e7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1436,6 +1436,11 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
+        "use_ability": r_use_ability,
+        "owe_ability_decisions": r_owe_ability_decisions,
+        "ability_sold": r_ability_sold,
+        "ability_lay_cost": r_ability_lay_cost,
+        "ability_token": r_ability_token,
         "has_power": r_has_power,
         "power_value": r_power_value,
         "spend_cubes": r_spend_cubes,
@@ -1486,6 +1491,7 @@ class Game(GameBase):
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
+        "stays_open": r_stays_open,
         "close_privates": r_close_privates,
         "pending_decision": r_pending_decision,
         "require_decision": r_require_decision,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "e09c743cae03e3d0",
-    "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
+    "rulespecs/lib/18xx.rules": "b658ea50143265e7",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
+        "rulespecs/lib/18xx.rules": "b658ea50143265e7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "e09c743cae03e3d0",
-        "rulespecs/lib/18xx.rules": "a7aad12e8d6a4f81",
+        "rulespecs/lib/18xx.rules": "b658ea50143265e7",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1512
+    # at rulespecs/lib/18xx.rules:1581
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -357,6 +357,11 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
+        "use_ability": r_use_ability,
+        "owe_ability_decisions": r_owe_ability_decisions,
+        "ability_sold": r_ability_sold,
+        "ability_lay_cost": r_ability_lay_cost,
+        "ability_token": r_ability_token,
         "has_power": r_has_power,
         "power_value": r_power_value,
         "spend_cubes": r_spend_cubes,
@@ -408,6 +413,7 @@ class Game(GameBase):
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,
+        "stays_open": r_stays_open,
         "close_privates": r_close_privates,
         "pending_decision": r_pending_decision,
         "require_decision": r_require_decision,

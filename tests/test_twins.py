@@ -109,7 +109,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: 100 with shareholders gone: a loop over a corporation's certificates meets each holding once where the library's
 #: opens_holding holds (pay_dividends, the take-over's payout); 99 with reset_corporation a library procedure over
 #: moves, remove_stations and `set` of the corporation's state (`set C.cell = none`: its price token off the market)
-RECORDED = 99
+#: 98 with stays_open a library function over `X.abilities`, and use_ability and ability_sold
+#: library procedures over the declared states ability_uses and ability_round_uses (`map[(private, ability),
+#: int]`, keyed by the private and its ability's key; the latter reset on operating_round_start) and one new
+#: primitive, ability_window (who may use it now: its owner, phases and timing, which read the round's turns);
+#: 104 with ability_lay_cost a library function over lay_cost(lay, discount) (`lay` a runtime type a routine may
+#: take); 96 with ability_token a library procedure over place_station, counting into ability_uses (`spot` one too)
+RECORDED = 96
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -126,7 +132,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
-         "reset_corporation"]
+         "reset_corporation", "stays_open", "use_ability", "ability_sold",
+         "ability_lay_cost", "ability_token"]
 
 
 @functools.cache
@@ -189,7 +196,7 @@ def test_the_moved_rules_are_the_librarys(name):
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
-          "bank_buys_this_turn", "track_slot", "decisions", "declared_uses"]
+          "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses"]
 
 
 @pytest.mark.parametrize("name", STATES)

@@ -21,8 +21,11 @@ from compiler.lang import syntax as s
 from compiler.diagnostics import Span
 
 
-#: the types the runtime holds as objects of its own (entities, trains, certificates, routes)
-RUNTIME_TYPES = ("player", "corporation", "minor", "private", "bond", "company", "train", "certificate", "route")
+#: the types the runtime holds as objects of its own (entities, trains, certificates, routes, and what the map has
+#: checked, which a routine may take as a parameter: a tile lay, `check_lay` or `check_ability_lay`, and a
+#: station's spot, `check_token` or `check_ability_token`)
+RUNTIME_TYPES = ("player", "corporation", "minor", "private", "bond", "company", "train", "certificate", "route", "lay",
+                 "spot")
 
 #: the kinds of entity a declared state's part may be (`state NAME: set[(player, corporation)]`): `company` is
 #: a corporation, a minor or a private (as a parameter `company` is), which the z3 model keys by id

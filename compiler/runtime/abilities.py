@@ -166,16 +166,15 @@ class Abilities:
         return ability is not None and (str(ability.get("when", "")) in self.GENERIC_WHEN
                                         or str(ability.get("owner", "")) == "player")
 
-    def _ability_window(self, company: Entity, ability: dict, what: str) -> Entity:
+    def _ability_window(self, company: Entity, ability: dict, what: str, counts: bool = True) -> Entity:
         """Who may use private `company`'s `ability` now, by its generic properties: the private is open; its
         holder is of the ability's `owner` kind (player or corporation); the phase is at least `from_phase`
         and before `removed_on`; the moment is its `when` (stock_turn: the player owner's turn of a stock
         round; operating_turn: the operating turn of the owning corporation, or of one its player owner
         presides; any_time: any moment of a stock or an operating round, in or out of turn, the action
         being one of the title's any_time_actions; sold, phase_start: while the private owes the
-        ability's `decision`); its `count` uses over
-        the game and
-        `count_per_operating_round` in this operating round are not spent. Returns the holder (a player) or
+        ability's `decision`); with `counts`, its `count` uses over the game and `count_per_operating_round`
+        in this operating round are not spent (`_ability_counts_left`). Returns the holder (a player) or
         the corporation acting (for a player owner in an operating turn, the corporation he presides that
         operates); refused (IllegalAction, saying which) otherwise."""
         if self.closed[company.id]:
@@ -207,26 +206,28 @@ class Abilities:
             if not self.call("pending_decision", company, str(ability.get("decision", ""))):
                 raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation" if when == "sold"
                                     else f"{company} {what} once, as phase {ability.get('phase')} begins")
-        key = f"{company.id}:{ability.get('key')}"
-        if ability.get("count") is not None and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
-            raise IllegalAction(f"{company}'s ability is used up ({ability['count']} uses)")
-        per_round = ability.get("count_per_operating_round")
-        if per_round is not None and self.g["round"] == "operating":
-            stamp, used = self.g.get("ability_round_uses", {}).get(key, (None, 0))
-            if stamp == self.g["rounds_played"] and used >= int(per_round):
-                raise IllegalAction(f"{company}'s ability is used {per_round} time(s) in an operating round")
+        if counts:
+            self._ability_counts_left(company, ability)
         return user
 
+    def _ability_counts_left(self, company: Entity, ability: dict) -> None:
+        """Refused (IllegalAction) where `company`'s `ability` has used its `count` uses over the game, or its
+        `count_per_operating_round` in this operating round (the library's states ability_uses and
+        ability_round_uses, by the ability's key), as the library's use_ability refuses."""
+        key = str(ability.get("key"))
+        if ability.get("count") is not None and self.state_amount("ability_uses", company, key) >= int(ability["count"]):
+            raise IllegalAction(f"{company}'s ability is used up ({ability['count']} uses)")
+        per_round = ability.get("count_per_operating_round")
+        if per_round is not None and self.g["round"] == "operating" \
+                and self.state_amount("ability_round_uses", company, key) >= int(per_round):
+            raise IllegalAction(f"{company}'s ability is used {per_round} time(s) in an operating round")
+
     def _count_ability_use(self, company: Entity, ability: dict) -> None:
-        """One use of `company`'s `ability`: its uses over the game, and in this operating round."""
-        key = f"{company.id}:{ability.get('key')}"
-        uses = dict(self.g.get("ability_uses", {}))
-        uses[key] = uses.get(key, 0) + 1
-        self.j.set(self.g, "ability_uses", uses)
-        rounds = dict(self.g.get("ability_round_uses", {}))
-        stamp, used = rounds.get(key, (None, 0))
-        rounds[key] = (self.g["rounds_played"], (used if stamp == self.g["rounds_played"] else 0) + 1)
-        self.j.set(self.g, "ability_round_uses", rounds)
+        """One use of `company`'s `ability`: its uses over the game, and in this operating round (the library's
+        states ability_uses and ability_round_uses, as its use_ability counts them)."""
+        key = str(ability.get("key"))
+        self.state_put("ability_uses", (company, key), self.state_amount("ability_uses", company, key) + 1)
+        self.state_put("ability_round_uses", (company, key), self.state_amount("ability_round_uses", company, key) + 1)
 
     def _keyed_ability(self, company: Entity, key: str) -> dict:
         found = next((a for a in company.get("children") or ()
@@ -235,39 +236,12 @@ class Abilities:
             raise IllegalAction(f"{company} has no ability {key!r}")
         return found
 
-    def b_use_ability(self, company: Entity, key: str) -> None:
-        """use_ability(X, "key"): X's ability of that key is used once, now; refused (IllegalAction, saying
-        why) where its owner, timing, phases or counts do not allow it (`_ability_window`). With `when:
-        sold`, the use is the private's owed decision: it is taken."""
-        ability = self._keyed_ability(company, key)
-        self._ability_window(company, ability, "uses its ability")
-        self._count_ability_use(company, ability)
-        if str(ability.get("when", "")) in self.DECISION_WHEN:
-            self.call("resolve_decision", company, str(ability.get("decision", "")))
-
-    def b_ability_sold(self, company: Entity) -> None:
-        """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when:
-        sold` whose `count` is not spent (nor ended by `removed_on`) becomes a decision X owes (the ability's
-        `decision` action), taken at once."""
-        self._owe_ability_decisions(company, "sold", None)
-
-    def _owe_ability_decisions(self, company: Entity, when: str, phase: str | None) -> None:
-        """The decisions open private `company` owes at a moment of its abilities (`when: sold`, or `when:
-        phase_start` for phase `phase`), where their uses are not spent and no `removed_on` ended them."""
-        if self.closed[company.id]:
-            return
-        for ability in company.get("children") or ():
-            if ability.get("kind") != "ability" or str(ability.get("when", "")) != when or not ability.get("decision"):
-                continue
-            if phase is not None and str(ability.get("phase", "")) != phase:
-                continue
-            key = f"{company.id}:{ability.get('key')}"
-            if ability.get("count") is not None \
-                    and self.g.get("ability_uses", {}).get(key, 0) >= int(ability["count"]):
-                continue  # its uses are spent: a later moment owes nothing
-            if ability.get("removed_on") is not None and self._phase_at_least(str(ability["removed_on"])):
-                continue
-            self.call("require_decision", company, str(ability["decision"]))
+    def b_ability_window(self, company: Entity, key: str) -> None:
+        """ability_window(X, "key"): refused (IllegalAction, saying why) unless X's ability of that key may be
+        used now by its owner, timing and phases (`_ability_window`: X open, its holder of the ability's
+        `owner` kind, from `from_phase` and before `removed_on`, at its `when`); its counts are the library's
+        use_ability's."""
+        self._ability_window(company, self._keyed_ability(company, key), "uses its ability", counts=False)
 
     def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
@@ -375,8 +349,8 @@ class Abilities:
             raise IllegalAction(str(err)) from None
         if ref != (str(ability["hex"]), int(ability.get("city", 0))):
             raise IllegalAction(f"{company}'s token goes only in {ability['hex']} (city {ability.get('city', 0)})")
-        if self.g.get("ability_uses", {}).get(company.id, 0) >= int(ability.get("count", 1)):
-            raise IllegalAction(f"{company}'s token has been placed already")
+        if self.state_amount("ability_uses", company, str(ability.get("key"))) >= int(ability.get("count", 1)):
+            raise IllegalAction(f"{company}'s token has been placed already")  # (the library's ability_token counts)
         if self.call("tokens_left", corp) <= 0:
             raise IllegalAction(f"{corp} has no station token left")
         kept = self.board.reserved.get(ref, [])
@@ -399,21 +373,6 @@ class Abilities:
         if holder.kind != "corporation" or user != holder:
             raise IllegalAction(f"{company} {what} for the corporation holding it")
         return holder
-
-    def b_ability_token(self, company: Entity, spot: "track.TokenSpot") -> None:
-        """ability_token(X, spot): the owning corporation's station token in the spot, for free, as an
-        extra action (it does not end the corporation's token step); where the ability says `extra_token:
-        true`, a token beyond those of the corporation's charter."""
-        corp = self.owner[company.id]
-        uses = dict(self.g.get("ability_uses", {}))
-        uses[company.id] = uses.get(company.id, 0) + 1
-        self.j.set(self.g, "ability_uses", uses)
-        for ability in self._abilities(company, "free_token")[:1]:
-            if self._generic_timing(ability):
-                self._count_ability_use(company, ability)  # its uses in this operating round too
-        if any(a.get("extra_token") for a in self._abilities(company, "free_token")):
-            self.j.set(self.corp[corp.id], "extra_tokens", self.corp[corp.id].get("extra_tokens", 0) + 1)
-        self.b_place_station(corp, spot)
 
     def b_check_return_token(self, company: Entity, city: str) -> str:
         """check_return_token(X, city): the station (a city id) that private X's ability (`effect:
@@ -657,10 +616,3 @@ class Abilities:
                 str(a.get("owner", "")) == "player" and a.get("removed_on_close")
                 for a in self._abilities(company, "hex_marker")):
             self.j.set(self.g, "markers", tuple(m for m in self.g.get("markers", ()) if m[0] != company.id))
-
-    def b_stays_open(self, company: Entity) -> bool:
-        """stays_open(X): whether private X escapes the closing of privates now: it has an ability
-        `effect: stays_open` whose `owner` (player or corporation) is the kind of its holder."""
-        holder = self.owner[company.id]
-        return any(str(a.get("owner", "corporation")) == holder.kind
-                   for a in self._abilities(company, "stays_open"))

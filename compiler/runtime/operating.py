@@ -491,7 +491,7 @@ class OperatingRound:
             self.emit(str(event))
         self.emit("phase_start", phase["key"])
         for company in self.privates:
-            self._owe_ability_decisions(company, "phase_start", str(phase["key"]))  # `when: phase_start`
+            self.call("owe_ability_decisions", company, "phase_start", str(phase["key"]))  # (the library's)
         for corp in self.corporations:
             if self.call("limit_trains", corp) > self.call("train_limit", corp):
                 self.call("require_decision", corp, "discard_train")
@@ -559,6 +559,7 @@ class OperatingRound:
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "operating")
         self.j.set(self.g, "or", self.g["or"] + 1)
+        self._reset_states("operating_round_start")
         self.emit("operating_round_start")
         floated = [c for c in self.corporations if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"]]
         first = self.g["set"] == 1 and self.g["or"] == 1
@@ -827,6 +828,7 @@ class OperatingRound:
                 self.j.set(self.g, "final_turns", int(turns))
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "operating")
+        self._reset_states("operating_round_start")  # (an ability's uses in a round count anew, as at its start)
         order = list(self.g["order"])
         new = [c for c in self.corporations
                if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"] and c.id not in order]

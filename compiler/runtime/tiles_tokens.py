@@ -254,19 +254,12 @@ class TilesAndTokens:
                     return item
         return None
 
-    def b_ability_lay_cost(self, company: Entity, lay: "track.Lay") -> int:
-        """ability_lay_cost(X, lay): what the owning corporation pays for a lay of private X's tile-lay
-        ability (`effect: free_lay`), in currency units: nothing, or where the ability gives a `discount`
-        (1846's Little Miami: $20 off) the lay's cost less that discount off the tile's part, at least 0."""
-        abilities = self._abilities(company, "free_lay")
-        if not abilities or abilities[0].get("discount") is None:
-            return 0
-        return self._lay_cost(lay, int(self._value(abilities[0]["discount"], f"{company} discount")))
-
-    def b_lay_cost(self, lay: "track.Lay") -> int:
+    def b_lay_cost(self, lay: "track.Lay", discount: int = 0) -> int:
         """lay_cost(lay): the terrain and border costs of a lay, in currency units (at least the
-        title's `tile_lay_cost` for the tile itself, where it sets one; border costs add)."""
-        return self._lay_cost(lay, 0)
+        title's `tile_lay_cost` for the tile itself, where it sets one; border costs add). lay_cost(lay, d):
+        with `d` more off the tile's part, at least 0 (a private's tile-lay ability's `discount`: the
+        library's ability_lay_cost)."""
+        return self._lay_cost(lay, int(discount))
 
     def _lay_cost(self, lay: "track.Lay", extra_discount: int) -> int:
         """A lay's cost with `extra_discount` more off the tile's part (see b_lay_cost)."""

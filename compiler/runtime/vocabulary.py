@@ -51,8 +51,9 @@ HOLDING_STEPS = {"buy_company": ("buy_company",)}
 COMBINED_STEPS = {"track_and_token": frozenset({"lay_tile", "place_token"})}
 #: the moments at which a declared state (`state NAME: set[...] reset on MOMENT, ...`) is emptied: as a stock
 #: round starts, as each turn of a stock round (or of its auctions and special rounds) starts, as a
-#: company's operating turn starts (a state with no `reset` lasts the game)
-STATE_RESETS = ("stock_round_start", "stock_turn_start", "operating_turn_start")
+#: company's operating turn starts, as an operating round starts (or goes on after a round that interrupted it)
+#: (a state with no `reset` lasts the game)
+STATE_RESETS = ("stock_round_start", "stock_turn_start", "operating_turn_start", "operating_round_start")
 
 #: What the runtime keeps of each corporation and minor from the start (`GameBase.corp`: each begins with
 #: these values), besides its data; a field read of one in a rule may name them (`rulec check`'s E024)

@@ -604,54 +604,12 @@ class EffectBuiltins:
             ctx.shared.calls.add(f"emit:{event}")
         ctx.havoc(decision_vars(m) + ["acting"])
 
-    def b_stays_open(self, ctx: Ctx, company: Any) -> Any:
-        """As GameBase.b_stays_open: the private has an ability `effect: stays_open` whose `owner` (player, or
-        corporation by default) is the kind of its holder (a holder outside the scope: either)."""
-        m = self.m
-        e = self.ent(company)
-        out: list[Any] = []
-        for x in m.privates:
-            kinds = {str(a.get("owner", "corporation")) for a in m.data.get(x, {}).get("children") or ()
-                     if a.get("kind") == "ability" and a.get("effect") == "stays_open"}
-            ctx.shared.reads.add("private", f"{x.id}.stays_open", sorted(kinds))
-            if not kinds:
-                continue
-            item = m.item_of_ent(x)
-            holder = self.holder(ctx, item)
-            held = [ent_is(m, holder, h) for kind in sorted(kinds)
-                    for h in (m.players if kind == "player" else m.corporations if kind == "corporation" else [])]
-            elsewhere = AND(ent_is(m, holder, ELSEWHERE), ctx.fresh("stays_open_elsewhere", "bool"))
-            out.append(AND(self.tr.ent_is(e, x), OR(*held, elsewhere)))
-        return OR(*out)
-
-    def b_use_ability(self, ctx: Ctx, company: Any, key: Any) -> None:
-        """As GameBase.b_use_ability: refused where the company has no ability of that key, as the runtime
-        refuses it; the uses counted are the runtime's record, not modelled (its other refusals are left
-        out: the proof covers every use, allowed or not); where an ability of that key is a `when: sold`
-        one, the private's owed decision is taken (`resolve_decision`)."""
-        having = [x for x, data in self.m.data.items()
-                  if any(a.get("kind") == "ability" and a.get("key") == str(key) for a in data.get("children") or ())]
-        e = self.ent(company)
-        ctx.require(OR(*[e == self.m.z(x) for x in having]) if having else z3.BoolVal(False))
-        decisions = {str(a.get("decision", "")) for x in self.m.privates for a in self.m.data.get(x, {}).get("children") or ()
-                     if a.get("kind") == "ability" and a.get("key") == str(key) and str(a.get("when", "")) in ("sold", "phase_start")}
-        if len(decisions) == 1:
-            self.tr.call("resolve_decision", [company, decisions.pop()], {}, ctx)  # the library's
-        elif decisions:
-            ctx.havoc(decision_vars(self.m) + ["acting"])  # (one of several: the runtime's ability says which)
-
-    def b_ability_sold(self, ctx: Ctx, company: Any) -> None:
-        """As GameBase.b_ability_sold: a private sold to a corporation owes the `decision` of each ability
-        of it with `when: sold` (whether its uses are spent is the runtime's record: owed or not, either)."""
-        m = self.m
-        e = self.ent(company)
-        for x in m.privates:
-            for a in m.data.get(x, {}).get("children") or ():
-                if a.get("kind") == "ability" and str(a.get("when", "")) == "sold" and a.get("decision"):
-                    owed = ctx.fresh("ability_decision_owed", "bool")
-                    sub = ctx.fork(AND(e == m.z(x), owed))
-                    self.tr.call("require_decision", [m.z(x), str(a["decision"])], {}, sub)  # the library's
-                    ctx.state.update(sub.state)
+    def b_ability_window(self, ctx: Ctx, company: Any, key: Any) -> None:
+        """As GameBase.b_ability_window: who may use a private's ability now (its owner's kind, its phases, the
+        moment its `when` names) is the runtime's record of turns and phases, not modelled: no refusal (the
+        proof covers every use, allowed or not; the library's use_ability checks the ability exists and
+        counts its uses)."""
+        return None
 
     def list_operation(self, e: Any, ctx: Ctx) -> Any:
         """`NAME.OP(args)` of a list state (`compiler.verify.lists`); Unsupported for any other call of what is

@@ -50,16 +50,11 @@ class MapBuiltins:
     def b_check_lay(self, ctx: Ctx, corp: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
         return Opaque("a checked tile lay")
 
-    def b_lay_cost(self, ctx: Ctx, lay: Any) -> Any:
+    def b_lay_cost(self, ctx: Ctx, lay: Any, discount: Any = 0) -> Any:
+        """As GameBase.b_lay_cost: the map is outside the model; an oracle says, at least 0 (with a
+        discount off the tile's part too)."""
         v = ctx.fresh("lay_cost")
         ctx.shared.oracles.append(("lay_cost", (), v))
-        ctx.shared.axioms.append(v >= 0)
-        return v
-
-    def b_ability_lay_cost(self, ctx: Ctx, company: Any, lay: Any) -> Any:
-        """As GameBase.b_ability_lay_cost: the map is outside the model; an oracle says, at least 0."""
-        v = ctx.fresh("ability_lay_cost")
-        ctx.shared.oracles.append(("ability_lay_cost", (), v))
         ctx.shared.axioms.append(v >= 0)
         return v
 
@@ -256,6 +251,7 @@ class MapBuiltins:
         model); a tile tied to a private closes it, as with `lay`; a private
         whose tile-lay ability says `closes_private: true` closes."""
         self.tile_closes_private(ctx)
+        self.count_generic_use(ctx, company, "free_lay")
         self.ability_closes_private(ctx, company, "free_lay")
         # `_collect_on_lay` for the owning corporation: as with `lay`, it may collect there (an oracle)
         for kind in self.m.collect_kinds():
@@ -266,6 +262,28 @@ class MapBuiltins:
                 ctx.havoc([name])
                 ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))
                 ctx.state[name] = IF(cond, ctx.state[name], before)
+
+    #: the ability timings the runtime's `_ability_window` judges (GameBase.GENERIC_WHEN)
+    GENERIC_WHEN = ("stock_turn", "operating_turn", "any_time", "sold", "phase_start")
+
+    def count_generic_use(self, ctx: Ctx, company: Any, effect: str) -> None:
+        """As GameBase._count_ability_use where the runtime calls it (an ability lay, station or station
+        returned): where the private's first ability of `effect` has the library's generic timing (`when`
+        one of GENERIC_WHEN, or `owner: player`), one use more of it in the library's states ability_uses
+        and ability_round_uses (by its key), which the library's use_ability counts too."""
+        m = self.m
+        e = self.ent(company)
+        for x in m.privates:
+            first = [a for a in m.data.get(x, {}).get("children") or ()
+                     if a.get("kind") == "ability" and a.get("effect") == effect][:1]
+            if not first or not (str(first[0].get("when", "")) in self.GENERIC_WHEN
+                                 or str(first[0].get("owner", "")) == "player"):
+                continue
+            for name in ("ability_uses", "ability_round_uses"):
+                decl = self.tr.states.get(name)
+                if decl is not None:
+                    value = self.tr.state_has(decl, [m.z(x), str(first[0].get("key"))], ctx)
+                    self.tr.state_set(decl, [m.z(x), str(first[0].get("key"))], IF(e == m.z(x), value + 1, value), ctx)
 
     def ability_closes_private(self, ctx: Ctx, company: Any, effect: str) -> None:
         """The private `company` closes where an ability of it with `effect` says `closes_private: true`."""
@@ -304,6 +322,7 @@ class MapBuiltins:
             name = f"tokens:{c.id}"
             owns = self.owning_corporation(ctx, company, c)
             ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] - 1, ctx.state[name])
+        self.count_generic_use(ctx, company, "return_token")
         self.ability_closes_private(ctx, company, "return_token")
 
     def b_check_ability_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
@@ -317,25 +336,6 @@ class MapBuiltins:
             owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
             ctx.require(IMPLIES(owns, zi(self.tokens_left(ctx, m.z(c))) > 0))
         return Opaque("a station spot")
-
-    def b_ability_token(self, ctx: Ctx, company: Any, spot: Any) -> None:
-        """As GameBase.b_ability_token: the station of the corporation that owns the private; a token
-        beyond the charter (`extra_token`) counts as placed and as an extra token, so its tokens left
-        and its next token's price stay as they were."""
-        m = self.m
-        item = self.tr.as_sel(company)
-        extra = [it for it, _ in item.alts if any(
-            a.get("extra_token") for a in (m.data.get(m.entity(it.kind, it.id)) or {}).get("children") or ()
-            if a.get("effect") == "free_token")]
-        for c in m.corporations:
-            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
-            name = f"tokens:{c.id}"
-            ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] + 1, ctx.state[name])
-            self.spend_declared(ctx, c, "free_token", owns)  # (placed as b_place_station places it)
-            gives = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts if it in extra])
-            if truth(gives) is not False:
-                name = f"extra_tokens:{c.id}"
-                ctx.state[name] = IF(AND(ctx.path, gives), ctx.state[name] + 1, ctx.state[name])
 
     def b_place_marker(self, ctx: Ctx, company: Any, hex_id: Any) -> None:
         """As GameBase.b_place_marker: a revenue marker on the map (outside the

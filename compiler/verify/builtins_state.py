@@ -295,6 +295,7 @@ class StateBuiltins:
             elif name == "tokens":
                 st[f"tokens:{corp.id}"] = IF(when, zi(value), st[f"tokens:{corp.id}"])
             elif name == "extra_tokens" and self.m.extra_tokens:
+                # its tokens beyond the charter (reset_corporation; the library's ability_token, `extra_token: true`)
                 st[f"extra_tokens:{corp.id}"] = IF(when, zi(value), st[f"extra_tokens:{corp.id}"])
             elif name == "extra_tokens" and truth(self.tr.cmp("==", value, 0)) is True:
                 pass  # (the model keeps none where the title gives none: 0, as it reads them)

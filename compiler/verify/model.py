@@ -44,7 +44,7 @@ from typing import Any, Iterable
 import z3
 
 from compiler.lang import syntax as s
-from compiler.lang.ir import Title, state_component_kinds
+from compiler.lang.ir import STATE_ENTITY_KINDS, Title, state_component_kinds
 from compiler.runtime.game import STEPS as _RUNTIME_STEPS
 from compiler.runtime.market import Market
 from compiler.verify.list_vars import domain as list_domain
@@ -911,7 +911,17 @@ class Model:
         if not parts or any(k not in domains for k in parts):
             raise Unsupported(f"state {decl.name}: {decl.type} (a set of players, corporations, privates, minors, companies, "
                               "certificates, components of a kind, an enum's values, or tuples of them)")
-        return list(itertools.product(*[domains[k] for k in parts]))
+        # a kind of component an entity holds within itself (`map[(private, ability), int]`, an ability by its
+        # key): each entity with its own keys only, the elements the engine may hold (any other reads as unset)
+        nested = [j for j, k in enumerate(parts) if not domains[k] and k not in STATE_ENTITY_KINDS]
+        owners = [i for i, k in enumerate(parts) if k in ("player", "corporation", "private", "minor", "company")]
+        if len(nested) != 1 or len(owners) != 1:
+            return list(itertools.product(*[domains[k] for k in parts]))
+        (i,), (j,) = owners, nested
+        keys = {e: [str(c.get("key")) for c in (self.data.get(e) or {}).get("children") or () if c.get("kind") == parts[j]]
+                for e in domains[parts[i]]}
+        domains[parts[j]] = list(dict.fromkeys(k for e in domains[parts[i]] for k in keys[e]))
+        return [e for e in itertools.product(*[domains[k] for k in parts]) if e[j] in keys[e[i]]]
 
     def component_keys(self, kind: str) -> tuple[str, ...] | None:
         """The keys of the title's components of `kind`, where it is a kind whose values are keys in the engine
