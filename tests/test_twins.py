@@ -109,13 +109,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: 100 with shareholders gone: a loop over a corporation's certificates meets each holding once where the library's
 #: opens_holding holds (pay_dividends, the take-over's payout); 99 with reset_corporation a library procedure over
 #: moves, remove_stations and `set` of the corporation's state (`set C.cell = none`: its price token off the market)
-#: 98 with stays_open a library function over `X.abilities`, and use_ability and ability_sold
+#: 97 with stays_open a library function over `X.abilities`, and use_ability and ability_sold
 #: library procedures over the declared states ability_uses and ability_round_uses (`map[(private, ability),
 #: int]`, keyed by the private and its ability's key; the latter reset on operating_round_start) and one new
 #: primitive, ability_window (who may use it now: its owner, phases and timing, which read the round's turns);
-#: 104 with ability_lay_cost a library function over lay_cost(lay, discount) (`lay` a runtime type a routine may
-#: take); 96 with ability_token a library procedure over place_station, counting into ability_uses (`spot` one too)
-RECORDED = 96
+#: 96 with ability_lay_cost a library function over lay_cost(lay, discount) (`lay` a runtime type a routine may
+#: take); 95 with ability_token a library procedure over place_station, counting into ability_uses (`spot` one too)
+RECORDED = 95
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
