@@ -1134,6 +1134,7 @@ _LIBRARY.define(
         "q_discard_train",
         "q_dividend",
         "q_sell_shares",
+        "qb2_buy_shares",
         "qd_buy_train",
         "qr_buy_shares",
         "r_emergency_sale_noted",
@@ -2883,6 +2884,62 @@ def qr_buy_shares(g):
         )
 
 
+def qb2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:2170
+    if (
+        not (g.param("cert_limit") >= (g.b_certificates(v_player) + 1))
+        or not (
+            g.param("holding_cap")
+            >= (g.b_percent(v_player, v_corporation) + g._least_certificate("percent"))
+        )
+        or not (
+            g.b_cash(v_player)
+            >= g._least_quotient(
+                g._least_product(g.b_price(v_corporation), g._least_certificate("percent")), 10
+            )
+        )
+    ) and not (
+        g.b_cash(v_player)
+        >= g._least_product(
+            min(
+                g.b_price(v_corporation),
+                (
+                    r_par_price(g, v_corporation)
+                    if (g.param("treasury_shares_at") == "par")
+                    else g.b_price(v_corporation)
+                ),
+            ),
+            g._least_certificate("shares"),
+        )
+    ):
+        return "the certificate limit would be exceeded; at most six shares of a corporation; not enough cash"
+
+
+def qb3_buy_shares(g, v_player, v_corporation, v_source):
+    """The opening guards of buy_shares that read more than its entity and corporation, source, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:2170
+    if (
+        not (g.param("cert_limit") >= (g.b_certificates(v_player) + 1))
+        or not (
+            g.param("holding_cap")
+            >= (g.b_percent(v_player, v_corporation) + g._least_certificate("percent"))
+        )
+        or not (
+            g.b_cash(v_player)
+            >= g._least_quotient(
+                g._least_product(g.b_price(v_corporation), g._least_certificate("percent")), 10
+            )
+        )
+    ) and not (
+        g.b_cash(v_player)
+        >= g._least_product(
+            r_share_cost(g, v_corporation, v_source), g._least_certificate("shares")
+        )
+    ):
+        return "the certificate limit would be exceeded; at most six shares of a corporation; not enough cash"
+
+
 def q2_sell_shares(g, v_player, v_corporation):
     """The opening guards of sell_shares that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18co.rules:2068
@@ -2952,6 +3009,24 @@ def qb_corporation_bid(g, v_bidder):
     # at rulespecs/18co.rules:498
     if not (g.b_cash(v_bidder) >= g.param("acquisition_bid_min")):
         return "the winner pays its bid from its treasury"
+
+
+def qb2_special_buy_shares(g, v_player, v_corporation):
+    """The opening guards of special_buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:530
+    if not (
+        g.param("holding_cap")
+        >= (g.b_percent(v_player, v_corporation) + g._least_certificate("percent"))
+    ):
+        return "at most six shares of a corporation"
+    # at rulespecs/18co.rules:532
+    if not (
+        g.b_cash(v_player)
+        >= g._least_quotient(
+            g._least_product(g.b_price(v_corporation), g._least_certificate("percent")), 10
+        )
+    ):
+        return "not enough cash"
 
 
 def q2_move_bid(g, v_player, v_from_company):

@@ -727,6 +727,7 @@ class Game(GameBase):
     }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
+        "buy_shares": ((2, qb2_buy_shares),),
         "lay_tile": ((2, qb2_lay_tile),),
     }
     TRIGGERS = {

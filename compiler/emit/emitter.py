@@ -26,6 +26,7 @@ from pathlib import Path
 
 import jinja2
 
+from compiler.emit.bounds import branch_guard, branch_lines, branch_names, local_names, more_bound
 from compiler.emit.shared import (
     Library,
     TitleModule,
@@ -600,7 +601,7 @@ class Compiler:
             left = bound(e.left)
             if left is not None and not names & tainted and not self._reaches(names, self.ACTION_READERS):
                 return "" if scope is None else f"g._least_quotient({left}, {code(e.right)})"
-        return None
+        return more_bound(self, e, scope, tainted, lets, lower)  # (a certificate's field, a function, a match)
 
     def _bound_at(self, e, tainted: set[str], lets: dict):
         """For a call `e` of a builtin of `BOUNDS_AT` whose one argument is a `let` (`lets`) of the builtin
@@ -733,6 +734,8 @@ class Compiler:
         if arity >= 3 and not bounded and arity >= len(params):
             return None  # a probe of every parameter judges one candidate: no cheaper than its trial
         procedures = frozenset(name for name, c in self.routines.items() if c.kind == "procedure")
+        self.bound_params = {p.name: str(p.type) for p in decl.params}  # (`bounds.more_bound` reads their types)
+        self.bound_locals = local_names(decl)  # (and the names it binds, `bounds._inlined`)
         tainted = set(params[arity:])  # what reads more than the probe's parameters, or the action's other fields
         optional = {p.name for p in decl.params[1:] if p.default is not None} if defaults else set()
         tainted -= optional
@@ -778,6 +781,8 @@ class Compiler:
                 # refuses at it or before: this probe may leave it out)
                 continue
             prefix.append(st)
+        if bounded and (branches := branch_guard(self, decl.body, procedures, tainted, lets)) is not None:
+            prefix.append(branches)  # every branch of the `if` after the opening judged by a bound
         if arity >= 2 and not bounded:
             # a `let` of the parameters before the last that no guard left reads: a probe of lower arity
             # evaluates it
@@ -797,7 +802,7 @@ class Compiler:
             kept = []
             for st in reversed(prefix):
                 if isinstance(st, tuple):
-                    todo = set(_names(st[1].cond))
+                    todo = set(_names(st[1].cond)) if st[0] == "bound" else branch_names(st)
                     while todo:
                         name = todo.pop()
                         if name not in needed:
@@ -1000,7 +1005,9 @@ class Compiler:
             lines = [f"def {_ident(decl.name, probe_prefix(arity, bounded))}({sig}):",
                      f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ' (the listing probe)')}"]
         for st in prefix:
-            if isinstance(st, tuple):
+            if isinstance(st, tuple) and st[0] == "branches":
+                lines.extend(branch_lines(self, st, scope, rule))
+            elif isinstance(st, tuple):
                 lines.extend(self._bounded_guard(st[1], scope, tainted, lets, rule, st[2]) or ())
             else:
                 lines.extend(self.stmts((st,), scope, rule, 1))
