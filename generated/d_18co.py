@@ -2847,7 +2847,9 @@ def qb2_bid(g, v_player, v_company):
     # at rulespecs/18co.rules:2040
     if not (
         (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_company))
-        >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))
+        >= g._greatest(
+            (r_highest_bid(g, v_company) + g.param("min_bid_raise")), g.attr(v_company, "cost")
+        )
     ):
         return "a player's bids together may not exceed his cash"
 
@@ -3007,7 +3009,13 @@ def qr_corporation_bid(g):
 def qb_corporation_bid(g, v_bidder):
     """The opening guards of corporation_bid that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18co.rules:498
-    if not (g.b_cash(v_bidder) >= g.param("acquisition_bid_min")):
+    if not (
+        g.b_cash(v_bidder)
+        >= g._greatest(
+            g.param("acquisition_bid_min"),
+            (r_highest_acquisition_bid(g) + g.param("acquisition_bid_raise")),
+        )
+    ):
         return "the winner pays its bid from its treasury"
 
 
@@ -3062,7 +3070,11 @@ def qb3_move_bid(g, v_player, v_from_company, v_company):
             (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_from_company))
             + r_own_bid(g, v_player, v_company)
         )
-        >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))
+        >= g._greatest(
+            (r_own_bid(g, v_player, v_from_company)) + 1,
+            (r_highest_bid(g, v_company) + g.param("min_bid_raise")),
+            g.attr(v_company, "cost"),
+        )
     ):
         return "a player's bids together may not exceed his cash"
 

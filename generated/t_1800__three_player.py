@@ -737,6 +737,7 @@ class Game(GameBase):
             (2, qb2_trade_company),
             (3, q3_trade_company),
         ),
+        "contribute": ((2, qb2_contribute),),
     }
     TRIGGERS = {
         "stock_round_end": [(None, t_end_stock_round)],

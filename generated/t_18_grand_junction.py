@@ -705,6 +705,7 @@ class Game(GameBase):
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+        "top_up_revenue": qb_top_up_revenue,
     }
     ROUND_PROBES = {
         "par": qr_par,

@@ -114,3 +114,41 @@ def test_a_group_is_judged_by_its_branches_only_where_every_branch_opens_with_a_
         assert found is not None and len(found[1]) == 2
     else:
         assert found is None
+
+
+def _auction(cash: int):
+    from tests.engine_helpers import acting
+    from tests.test_18co_rules import new_game
+
+    g = new_game()
+    assert g.g["round"] == "auction"
+    bidder = g.find(acting(g))
+    g.cash[bidder] = cash  # (test setup)
+    return g, bidder
+
+
+def _bids(actions) -> list[str]:
+    return sorted(repr(a) for a in actions if a.get("type") in ("bid", "move_bid"))
+
+
+def test_a_bid_under_the_privates_cost_is_refused_by_the_greatest_of_its_lower_limits():
+    """18CO's bid: `price >= company.cost and price >= highest_bid(company) + min_bid_raise`, then the cash
+    guard: the bound probe of the bidder and the private judges the cash by the greater of the two limits
+    (`bounds.limits_code`), the private's cost where nobody has bid yet, not the $5 over no bid. Listed as the
+    oracle lists."""
+    g, bidder = _auction(15)
+    probe = dict(g.PREFIX_PROBES["bid"])[2]
+    costs = {p.id: int(p.get("cost")) for p in g.privates if g.owner[p.id] == g.find("bank")}
+    dear = next(p for p, cost in costs.items() if cost > 15)
+    assert probe(g, bidder, g.entity("private", dear)) is not None
+    assert _bids(g.legal_actions()) == _bids(g.oracle_legal_actions())
+
+
+def test_a_greatest_limit_set_too_high_refuses_what_the_oracle_lists(monkeypatch):
+    """The comparison has teeth: the greatest of the limits put above every one of them refuses bids the
+    guards allow, and the listing differs from the oracle's."""
+    g, _bidder = _auction(1000)
+    listed = _bids(g.oracle_legal_actions())
+    assert listed
+    monkeypatch.setattr(type(g), "_greatest", staticmethod(lambda *limits: 10 ** 6))
+    assert _bids(g.legal_actions()) != listed

@@ -234,3 +234,13 @@ def local_names(decl) -> frozenset[str]:
                     elif is_dataclass(item) and not isinstance(item, type):
                         todo.append(item)
     return frozenset(found)
+
+
+def limits_code(limits: tuple, code) -> str:
+    """Python for the lower bound of a tainted parameter the guards before set lower limits on
+    (`Compiler._lower_limits`: `p in E`, the least of `E`; `p >= E`, `E`; `p > E`, `E + 1`): the greatest of
+    them (`GameBase._greatest`: those with no value left out), which every candidate that passed those guards
+    reaches. `code`: an expression's Python."""
+    parts = [f"g._least({code(limit)})" if op == "in" else f"({code(limit)}) + 1" if op == ">" else code(limit)
+             for op, limit in limits]
+    return parts[0] if len(parts) == 1 else f"g._greatest({', '.join(parts)})"

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import jinja2
 
-from compiler.emit.bounds import branch_guard, branch_lines, branch_names, local_names, more_bound
+from compiler.emit.bounds import branch_guard, branch_lines, branch_names, limits_code, local_names, more_bound
 from compiler.emit.shared import (
     Library,
     TitleModule,
@@ -575,10 +575,7 @@ class Compiler:
         if isinstance(e, s.Name) and e.name in lets:
             return bound(lets[e.name])
         if isinstance(e, s.Name) and e.name in lower:
-            kind, limit = lower[e.name]
-            if scope is None:
-                return ""
-            return f"g._least({code(limit)})" if kind == "in" else code(limit)
+            return "" if scope is None else limits_code(lower[e.name], code)  # (the greatest of its limits)
         names = set(_names(e))
         if not names & tainted and not self._reaches(names, self.ACTION_READERS):
             return code(e)
@@ -638,14 +635,14 @@ class Compiler:
                 todo += [e.left, e.right]
                 continue
             op, left, right = e.op, e.left, e.right
-            if op == "<=":
-                op, left, right = ">=", right, left
-            if op not in ("in", ">=") or not isinstance(left, s.Name) or left.name not in tainted:
+            if op in ("<=", "<"):
+                op, left, right = {"<=": ">=", "<": ">"}[op], right, left
+            if op not in ("in", ">=", ">") or not isinstance(left, s.Name) or left.name not in tainted:
                 continue
             names = set(_names(right))
-            if names & tainted or self._reaches(names, self.ACTION_READERS) or left.name in lower:
+            if names & tainted or self._reaches(names, self.ACTION_READERS):
                 continue
-            lower[left.name] = (op, right)
+            lower[left.name] = lower.get(left.name, ()) + ((op, right),)  # (each a lower limit: `limits_code`)
 
     def _bounded_guard(self, st, scope: _Scope | None, tainted: set[str], lets: dict, rule: str,
                        lower: dict | None = None) -> list[str] | None:
@@ -808,7 +805,7 @@ class Compiler:
                         if name not in needed:
                             needed.add(name)
                             todo |= set(_names(lets[name])) if name in lets else set()
-                            todo |= set(_names(st[2][name][1])) if name in st[2] else set()
+                            todo |= {n for _op, limit in st[2].get(name, ()) for n in _names(limit)}
                 elif id(st) in common:
                     needed |= {name for e in (st.cond, st.unless) if e is not None for name in _names(e)}
                 elif not (isinstance(st, s.Let) and st.name in needed):

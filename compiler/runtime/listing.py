@@ -1207,6 +1207,13 @@ class Listing(Candidates):
         return found
 
     @staticmethod
+    def _greatest(*limits: Any) -> Any:
+        """The greatest of a parameter's lower limits (`bounds.limits_code`), those that are no number (a
+        `_least` of none) left out; None where none is."""
+        numbers = [v for v in limits if isinstance(v, int) and not isinstance(v, bool)]
+        return max(numbers) if numbers else None
+
+    @staticmethod
     def _least_product(a: Any, b: Any) -> Any:
         """A lower bound of x * y for x at least `a` and y at least `b`: a * b where both are at least 0,
         else None (no bound: the probe lets the candidates through)."""
