@@ -2888,20 +2888,8 @@ def qr_buy_shares(g):
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2170
-    if (
-        not (g.param("cert_limit") >= (g.b_certificates(v_player) + 1))
-        or not (
-            g.param("holding_cap")
-            >= (g.b_percent(v_player, v_corporation) + g._least_certificate("percent"))
-        )
-        or not (
-            g.b_cash(v_player)
-            >= g._least_quotient(
-                g._least_product(g.b_price(v_corporation), g._least_certificate("percent")), 10
-            )
-        )
-    ) and not (
+    # at rulespecs/18co.rules:2190
+    if not (
         g.b_cash(v_player)
         >= g._least_product(
             min(
@@ -2914,16 +2902,8 @@ def qb2_buy_shares(g, v_player, v_corporation):
             ),
             g._least_certificate("shares"),
         )
-    ):
-        return "the certificate limit would be exceeded; at most six shares of a corporation; not enough cash"
-
-
-def qb3_buy_shares(g, v_player, v_corporation, v_source):
-    """The opening guards of buy_shares that read more than its entity and corporation, source, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2170
-    if (
-        not (g.param("cert_limit") >= (g.b_certificates(v_player) + 1))
-        or not (
+    ) and (
+        not (
             g.param("holding_cap")
             >= (g.b_percent(v_player, v_corporation) + g._least_certificate("percent"))
         )
@@ -2933,13 +2913,31 @@ def qb3_buy_shares(g, v_player, v_corporation, v_source):
                 g._least_product(g.b_price(v_corporation), g._least_certificate("percent")), 10
             )
         )
-    ) and not (
+    ):
+        return "not enough cash; at most six shares of a corporation"
+
+
+def qb3_buy_shares(g, v_player, v_corporation, v_source):
+    """The opening guards of buy_shares that read more than its entity and corporation, source, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:2190
+    if not (
         g.b_cash(v_player)
         >= g._least_product(
             r_share_cost(g, v_corporation, v_source), g._least_certificate("shares")
         )
+    ) and (
+        not (
+            g.param("holding_cap")
+            >= (g.b_percent(v_player, v_corporation) + g._least_certificate("percent"))
+        )
+        or not (
+            g.b_cash(v_player)
+            >= g._least_quotient(
+                g._least_product(g.b_price(v_corporation), g._least_certificate("percent")), 10
+            )
+        )
     ):
-        return "the certificate limit would be exceeded; at most six shares of a corporation; not enough cash"
+        return "not enough cash; at most six shares of a corporation"
 
 
 def q2_sell_shares(g, v_player, v_corporation):

@@ -132,9 +132,9 @@ def branch_guard(compiler, body, procedures: frozenset[str], tainted: set[str], 
     """For `Compiler._probe_plan` (bounded): ("branches", [(guards, the branch's tainted names, its lets), ...],
     {}: no lower limits) where the statements of `body` after its opening `require`s and `let`s (none
     reaching a procedure) are an `if` with an `else` whose tests reach no procedure, and every branch opens
-    (before any statement of another kind or reaching a procedure) with guards `Compiler._bounded_guard`
-    judges by a lower bound, one of them at least reading a tainted name, the branch's `let`s counted
-    tainted (read through their values); else None. A branch refuses where one of its guards does."""
+    (before any statement of another kind or reaching a procedure) with guards reading a tainted name that
+    `Compiler._bounded_guard` judges by a lower bound, the branch's `let`s counted tainted (read through
+    their values); else None. A branch refuses where one of its guards does."""
     rest = list(body)
     while rest and isinstance(rest[0], (s.Require, s.Let)):
         st = rest.pop(0)
@@ -160,13 +160,14 @@ def branch_guard(compiler, body, procedures: frozenset[str], tainted: set[str], 
             if isinstance(x, s.Let):
                 mine.add(x.name)
                 own[x.name] = x.value
-            elif compiler._bounded_guard(x, None, mine, own, "", {}) is not None:
-                guards.append((x, bool(names & mine)))
-        if not any(read for _guard, read in guards):
-            return None  # (a branch with no guard a bound judges; those reading no tainted name alone are
-            # judged as ever: `Compiler._common_guards` where every branch opens with them)
-        found.append((tuple(guard for guard, _read in guards), frozenset(mine), own))
-    return ("branches", found, {})
+            elif names & mine and compiler._bounded_guard(x, None, mine, own, "", {}) is not None:
+                guards.append(x)  # (a guard reading no tainted name is left to the trial: one that refuses
+                # seldom costs the probe as much as the one that does)
+        if not guards:
+            return None  # (a branch with no guard a bound judges)
+        found.append((tuple(guards), frozenset(mine), own))
+    # the branches with fewest guards first: where one of them lets the group through, the rest are not asked
+    return ("branches", sorted(found, key=lambda entry: len(entry[0])), {})
 
 
 def branch_names(entry) -> set[str]:
