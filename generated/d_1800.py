@@ -1978,3 +1978,10 @@ def q2_contribute(g, v_corporation, v_player):
     # at rulespecs/1800.rules:838
     if not (g.b_percent(v_player, v_corporation) > 0):
         return "only the Director and other shareholders contribute"
+
+
+def qb2_contribute(g, v_corporation, v_player):
+    """The opening guards of contribute that read more than its entity and player, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/1800.rules:840
+    if not (g.b_cash(v_player) >= (0) + 1):
+        return "a player contributes only the cash he has"

@@ -909,6 +909,7 @@ _LIBRARY.define(
         "q_lay_tile",
         "q_par",
         "q_sell_shares",
+        "qb2_buy_shares",
         "qb2_lay_tile",
         "qb2_par",
         "qb_lay_tile",
@@ -2464,6 +2465,16 @@ def qr_buy_shares(g):
             rule="VI.5",
             at="rulespecs/1880-romania.rules:1980",
         )
+
+
+def qb2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/1880-romania.rules:1993
+    if not (
+        g.b_cash(v_player)
+        >= g._least_product(g.b_price(v_corporation), g._least_certificate("shares"))
+    ):
+        return "not enough cash"
 
 
 def q2_sell_shares(g, v_player, v_corporation):

@@ -1990,6 +1990,18 @@ def q2_top_up_revenue(g, v_corporation, v_amount):
         return "the treasury cannot pay it"
 
 
+def qb_top_up_revenue(g, v_corporation):
+    """The opening guards of top_up_revenue that read more than its entity, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18-grand-junction.rules:843
+    if not (
+        r_ceil_to(g, (3 * g.b_price(v_corporation)), 10) >= (r_revenue(g, v_corporation) + (0) + 1)
+    ):
+        return "no more than just enough for a triple jump"
+    # at rulespecs/18-grand-junction.rules:845
+    if not (g.b_cash(v_corporation) >= (0) + 1):
+        return "the treasury cannot pay it"
+
+
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:883

@@ -1139,6 +1139,7 @@ _LIBRARY.define(
         "q_discard_train",
         "q_dividend",
         "q_sell_shares",
+        "qb2_buy_shares",
         "qd_buy_train",
         "qr_buy_shares",
         "r_emergency_sale_noted",
@@ -2853,7 +2854,9 @@ def qb2_bid(g, v_player, v_company):
     # at rulespecs/18co.rules:2048
     if not (
         (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_company))
-        >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))
+        >= g._greatest(
+            (r_highest_bid(g, v_company) + g.param("min_bid_raise")), g.attr(v_company, "cost")
+        )
     ):
         return "a player's bids together may not exceed his cash"
 
@@ -2888,6 +2891,60 @@ def qr_buy_shares(g):
             rule="§4.2, §3.1.1",
             at="rulespecs/18co.rules:2164",
         )
+
+
+def qb2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:2198
+    if not (
+        g.b_cash(v_player)
+        >= g._least_product(
+            min(
+                g.b_price(v_corporation),
+                (
+                    r_par_price(g, v_corporation)
+                    if (g.param("treasury_shares_at") == "par")
+                    else g.b_price(v_corporation)
+                ),
+            ),
+            g._least_certificate("shares"),
+        )
+    ) and (
+        not (
+            g.param("holding_cap")
+            >= (g.b_percent(v_player, v_corporation) + g._least_certificate("percent"))
+        )
+        or not (
+            g.b_cash(v_player)
+            >= g._least_quotient(
+                g._least_product(g.b_price(v_corporation), g._least_certificate("percent")), 10
+            )
+        )
+    ):
+        return "not enough cash; at most six shares of a corporation"
+
+
+def qb3_buy_shares(g, v_player, v_corporation, v_source):
+    """The opening guards of buy_shares that read more than its entity and corporation, source, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:2198
+    if not (
+        g.b_cash(v_player)
+        >= g._least_product(
+            r_share_cost(g, v_corporation, v_source), g._least_certificate("shares")
+        )
+    ) and (
+        not (
+            g.param("holding_cap")
+            >= (g.b_percent(v_player, v_corporation) + g._least_certificate("percent"))
+        )
+        or not (
+            g.b_cash(v_player)
+            >= g._least_quotient(
+                g._least_product(g.b_price(v_corporation), g._least_certificate("percent")), 10
+            )
+        )
+    ):
+        return "not enough cash; at most six shares of a corporation"
 
 
 def q2_sell_shares(g, v_player, v_corporation):
@@ -2957,7 +3014,13 @@ def qr_corporation_bid(g):
 def qb_corporation_bid(g, v_bidder):
     """The opening guards of corporation_bid that read more than its entity, judged by a lower bound (the listing bound probe)"""
     # at rulespecs/18co.rules:498
-    if not (g.b_cash(v_bidder) >= g.param("acquisition_bid_min")):
+    if not (
+        g.b_cash(v_bidder)
+        >= g._greatest(
+            g.param("acquisition_bid_min"),
+            (r_highest_acquisition_bid(g) + g.param("acquisition_bid_raise")),
+        )
+    ):
         return "the winner pays its bid from its treasury"
 
 
@@ -2970,6 +3033,24 @@ def qr_special_buy_shares(g):
             rule="§8",
             at="rulespecs/18co.rules:529",
         )
+
+
+def qb2_special_buy_shares(g, v_player, v_corporation):
+    """The opening guards of special_buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/18co.rules:538
+    if not (
+        g.param("holding_cap")
+        >= (g.b_percent(v_player, v_corporation) + g._least_certificate("percent"))
+    ):
+        return "at most six shares of a corporation"
+    # at rulespecs/18co.rules:540
+    if not (
+        g.b_cash(v_player)
+        >= g._least_quotient(
+            g._least_product(g.b_price(v_corporation), g._least_certificate("percent")), 10
+        )
+    ):
+        return "not enough cash"
 
 
 def q2_move_bid(g, v_player, v_from_company):
@@ -3005,7 +3086,11 @@ def qb3_move_bid(g, v_player, v_from_company, v_company):
             (r_free_cash(g, v_player) + r_own_bid(g, v_player, v_from_company))
             + r_own_bid(g, v_player, v_company)
         )
-        >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))
+        >= g._greatest(
+            (r_own_bid(g, v_player, v_from_company)) + 1,
+            (r_highest_bid(g, v_company) + g.param("min_bid_raise")),
+            g.attr(v_company, "cost"),
+        )
     ):
         return "a player's bids together may not exceed his cash"
 

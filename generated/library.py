@@ -3033,6 +3033,26 @@ def qr_buy_shares(g):
         )
 
 
+def qb2_buy_shares(g, v_player, v_corporation):
+    """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
+    # at rulespecs/lib/18xx.rules:1232
+    if not (
+        g.b_cash(v_player)
+        >= g._least_product(
+            min(
+                g.b_price(v_corporation),
+                (
+                    r_par_price(g, v_corporation)
+                    if (g.param("treasury_shares_at") == "par")
+                    else g.b_price(v_corporation)
+                ),
+            ),
+            g._least_certificate("shares"),
+        )
+    ):
+        return "not enough cash"
+
+
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1408

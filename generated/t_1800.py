@@ -593,12 +593,14 @@ class Game(GameBase):
     }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
+        "buy_shares": ((2, qb2_buy_shares),),
         "corporation_buy_company": ((2, qb2_corporation_buy_company),),
         "lay_tile": ((2, qb2_lay_tile),),
         "trade_company": (
             (2, qb2_trade_company),
             (3, q3_trade_company),
         ),
+        "contribute": ((2, qb2_contribute),),
     }
     TRIGGERS = {
         "stock_round_end": [(None, t_end_stock_round)],

@@ -681,6 +681,7 @@ class Game(GameBase):
     }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
+        "buy_shares": ((2, qb2_buy_shares),),
         "corporation_buy_company": ((2, qb2_corporation_buy_company),),
         "lay_tile": ((2, qb2_lay_tile),),
     }

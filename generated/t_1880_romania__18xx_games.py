@@ -1562,6 +1562,7 @@ class Game(GameBase):
     }
     PREFIX_PROBES = {
         "par": ((3, q3_par),),
+        "buy_shares": ((2, qb2_buy_shares),),
     }
     TRIGGERS = {
         "stock_round_end": [(None, t_end_stock_round), (None, t_loan_interest)],

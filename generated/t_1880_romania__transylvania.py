@@ -500,6 +500,7 @@ class Game(GameBase):
             (3, qb3_par),
             (4, q4_par),
         ),
+        "buy_shares": ((2, qb2_buy_shares),),
     }
     TRIGGERS = {
         "stock_round_end": [(None, t_end_stock_round), (None, t_loan_interest)],

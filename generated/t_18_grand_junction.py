@@ -719,6 +719,7 @@ class Game(GameBase):
     }
     BOUND_PROBES = {
         "lay_tile": qb_lay_tile,
+        "top_up_revenue": qb_top_up_revenue,
     }
     ROUND_PROBES = {
         "par": qr_par,
@@ -728,6 +729,7 @@ class Game(GameBase):
     }
     PREFIX_PROBES = {
         "par": ((2, qb2_par),),
+        "buy_shares": ((2, qb2_buy_shares),),
         "lay_tile": ((2, qb2_lay_tile),),
     }
     TRIGGERS = {

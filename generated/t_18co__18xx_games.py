@@ -579,7 +579,12 @@ class Game(GameBase):
     PREFIX_PROBES = {
         "bid": ((2, qb2_bid),),
         "par": ((2, qb2_par),),
+        "buy_shares": (
+            (2, qb2_buy_shares),
+            (3, qb3_buy_shares),
+        ),
         "lay_tile": ((2, qb2_lay_tile),),
+        "special_buy_shares": ((2, qb2_special_buy_shares),),
         "move_bid": (
             (3, q3_move_bid),
             (3, qb3_move_bid),

@@ -226,3 +226,19 @@ def test_5_10_6_1_no_private_is_bought_before_the_train():
     act(g, C("KPAC", "sell_shares", shares=["KPAC_3"], percent=10))
     assert g.cash[g.find("KPAC")] >= price
     assert_refused(g, C("KPAC", "buy_company", company="IMC", price=price), "§5.10.6.1", "before anything else")
+
+
+def test_4_5_2_a_corporation_holding_more_challenges_for_the_presidency_its_own_treasury_never():
+    """Issue 42: the look for a challenger passes over the corporations where none but the corporation itself
+    holds its certificates (its own treasury never counts, §4.5.2); a corporation holding more than the
+    president, with certificates worth the President's certificate, is found (18CO's presidency_contenders
+    names corporations)."""
+    g = _game()
+    kpac, cm, dee = g.find("KPAC"), g.find("CM"), g.find("Dee")
+    treasury = [c for c in g.certs_of["KPAC"] if g.owner[c.id] == kpac]
+    assert len(treasury) >= 3  # (KPAC's unsold certificates: its treasury, which never challenges)
+    assert g.b_presidency_challengers(kpac, dee, 0) == []  # Cid's 20% is no more than Dee's
+    assert g.b_presidency_challengers(kpac, dee, 10) == [g.find("Cid")]
+    for cert in treasury:
+        g.owner[cert.id] = cm  # (test setup: CM comes to hold KPAC's treasury, 30% or more; KPAC none of its own)
+    assert g.b_presidency_challengers(kpac, dee, 0) == [cm]

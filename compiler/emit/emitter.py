@@ -26,6 +26,7 @@ from pathlib import Path
 
 import jinja2
 
+from compiler.emit.bounds import branch_guard, branch_lines, branch_names, limits_code, local_names, more_bound
 from compiler.emit.shared import (
     Library,
     TitleModule,
@@ -574,10 +575,7 @@ class Compiler:
         if isinstance(e, s.Name) and e.name in lets:
             return bound(lets[e.name])
         if isinstance(e, s.Name) and e.name in lower:
-            kind, limit = lower[e.name]
-            if scope is None:
-                return ""
-            return f"g._least({code(limit)})" if kind == "in" else code(limit)
+            return "" if scope is None else limits_code(lower[e.name], code)  # (the greatest of its limits)
         names = set(_names(e))
         if not names & tainted and not self._reaches(names, self.ACTION_READERS):
             return code(e)
@@ -600,7 +598,7 @@ class Compiler:
             left = bound(e.left)
             if left is not None and not names & tainted and not self._reaches(names, self.ACTION_READERS):
                 return "" if scope is None else f"g._least_quotient({left}, {code(e.right)})"
-        return None
+        return more_bound(self, e, scope, tainted, lets, lower)  # (a certificate's field, a function, a match)
 
     def _bound_at(self, e, tainted: set[str], lets: dict):
         """For a call `e` of a builtin of `BOUNDS_AT` whose one argument is a `let` (`lets`) of the builtin
@@ -637,14 +635,14 @@ class Compiler:
                 todo += [e.left, e.right]
                 continue
             op, left, right = e.op, e.left, e.right
-            if op == "<=":
-                op, left, right = ">=", right, left
-            if op not in ("in", ">=") or not isinstance(left, s.Name) or left.name not in tainted:
+            if op in ("<=", "<"):
+                op, left, right = {"<=": ">=", "<": ">"}[op], right, left
+            if op not in ("in", ">=", ">") or not isinstance(left, s.Name) or left.name not in tainted:
                 continue
             names = set(_names(right))
-            if names & tainted or self._reaches(names, self.ACTION_READERS) or left.name in lower:
+            if names & tainted or self._reaches(names, self.ACTION_READERS):
                 continue
-            lower[left.name] = (op, right)
+            lower[left.name] = lower.get(left.name, ()) + ((op, right),)  # (each a lower limit: `limits_code`)
 
     def _bounded_guard(self, st, scope: _Scope | None, tainted: set[str], lets: dict, rule: str,
                        lower: dict | None = None) -> list[str] | None:
@@ -733,6 +731,8 @@ class Compiler:
         if arity >= 3 and not bounded and arity >= len(params):
             return None  # a probe of every parameter judges one candidate: no cheaper than its trial
         procedures = frozenset(name for name, c in self.routines.items() if c.kind == "procedure")
+        self.bound_params = {p.name: str(p.type) for p in decl.params}  # (`bounds.more_bound` reads their types)
+        self.bound_locals = local_names(decl)  # (and the names it binds, `bounds._inlined`)
         tainted = set(params[arity:])  # what reads more than the probe's parameters, or the action's other fields
         optional = {p.name for p in decl.params[1:] if p.default is not None} if defaults else set()
         tainted -= optional
@@ -778,6 +778,8 @@ class Compiler:
                 # refuses at it or before: this probe may leave it out)
                 continue
             prefix.append(st)
+        if bounded and (branches := branch_guard(self, decl.body, procedures, tainted, lets)) is not None:
+            prefix.append(branches)  # every branch of the `if` after the opening judged by a bound
         if arity >= 2 and not bounded:
             # a `let` of the parameters before the last that no guard left reads: a probe of lower arity
             # evaluates it
@@ -797,13 +799,13 @@ class Compiler:
             kept = []
             for st in reversed(prefix):
                 if isinstance(st, tuple):
-                    todo = set(_names(st[1].cond))
+                    todo = set(_names(st[1].cond)) if st[0] == "bound" else branch_names(st)
                     while todo:
                         name = todo.pop()
                         if name not in needed:
                             needed.add(name)
                             todo |= set(_names(lets[name])) if name in lets else set()
-                            todo |= set(_names(st[2][name][1])) if name in st[2] else set()
+                            todo |= {n for _op, limit in st[2].get(name, ()) for n in _names(limit)}
                 elif id(st) in common:
                     needed |= {name for e in (st.cond, st.unless) if e is not None for name in _names(e)}
                 elif not (isinstance(st, s.Let) and st.name in needed):
@@ -1000,7 +1002,9 @@ class Compiler:
             lines = [f"def {_ident(decl.name, probe_prefix(arity, bounded))}({sig}):",
                      f"    {docstring('The opening guards of ' + decl.name + ' that read only ' + what + ' (the listing probe)')}"]
         for st in prefix:
-            if isinstance(st, tuple):
+            if isinstance(st, tuple) and st[0] == "branches":
+                lines.extend(branch_lines(self, st, scope, rule))
+            elif isinstance(st, tuple):
                 lines.extend(self._bounded_guard(st[1], scope, tainted, lets, rule, st[2]) or ())
             else:
                 lines.extend(self.stmts((st,), scope, rule, 1))

@@ -1191,6 +1191,28 @@ class Listing(Candidates):
         numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)] if values is not None else []
         return min(numbers) if numbers and len(numbers) == len(values) else None
 
+    def _least_certificate(self, field: str) -> Any:
+        """The least `field` (`percent` or `shares`) of the game's certificates now: a bound probe's lower
+        bound of a certificate's field where the candidates leave the certificate open (`bounds.more_bound`).
+        Kept by the lists of certificates (a share layout chosen puts a new list in place,
+        `b_choose_share_layout`)."""
+        lists = tuple(self.certs_of.values())
+        kept = self.__dict__.get("_least_certificates")
+        if kept is None or kept[0] != lists:  # (the same lists, or lists of the same certificates: the same least)
+            kept = self.__dict__["_least_certificates"] = (lists, {})
+        found = kept[1].get(field)
+        if found is None:
+            values = [getattr(c, field) for certs in lists for c in certs]
+            found = kept[1][field] = min(values) if values else None
+        return found
+
+    @staticmethod
+    def _greatest(*limits: Any) -> Any:
+        """The greatest of a parameter's lower limits (`bounds.limits_code`), those that are no number (a
+        `_least` of none) left out; None where none is."""
+        numbers = [v for v in limits if isinstance(v, int) and not isinstance(v, bool)]
+        return max(numbers) if numbers else None
+
     @staticmethod
     def _least_product(a: Any, b: Any) -> Any:
         """A lower bound of x * y for x at least `a` and y at least `b`: a * b where both are at least 0,

@@ -383,10 +383,11 @@ class StockRound:
             if pct > best:
                 best, challenger = pct, p
         if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()) and any(
-                h.__class__ is Entity and h.kind == "corporation" and cid in held for h, held in holdings.items()):
+                h.__class__ is Entity and h.kind == "corporation" and h.id != cid and cid in held
+                for h, held in holdings.items()):
             # the corporations holding more than the best so far, in operating order: the first of those
             # holding the most (only those holding more are put in order: mostly none; and none looked for
-            # where the owners' index says no corporation holds any of it)
+            # where the owners' index says no corporation but `corp` itself, which never counts, holds any of it)
             more = [(c, pct) for c in self.corporations
                     if c != corp and (pct := percent(c)) > best and not self.corp[c.id]["closed"]
                     and self.corp[c.id]["cell"] is not None]
