@@ -77,7 +77,7 @@ def by_attempt() -> None:
             if not named:
                 lines, first = inspect.getsourcelines(caller.f_code)
                 sites = [first + i for i, line in enumerate(lines) if "_check(" in line]
-                named.update(zip(sites, ("together", "guard", "attempt")))
+                named.update(zip(sites, ("together", "guard", "attempt", "attempt")))  # (a split part: core, then Solver)
             kind = named.get(caller.f_lineno, "?")
             if kind == "attempt":
                 kind = here.get("kind", "?")
