@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'b658ea50143265e7',
+    'rulespecs/lib/18xx.rules': '8f0a991f4997af4c',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 

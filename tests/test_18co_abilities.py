@@ -100,7 +100,7 @@ def test_4_2_2_other_players_wait_until_the_presidents_choice_round_8_4():
     assert buy not in g.legal_actions()
     assert_refused(g, buy, "§4.2.2")
     # test setup: the President's Choice Round has been held (§8.4): the certificate is open to all
-    g.j.set(g.g, "rounds_held", g.g.get("rounds_held", frozenset()) | {"presidents_choice"})
+    g.state_set("presidents_choice_held", (), True)              # (18CO's state, its trigger sets it)
     assert buy in g.legal_actions()
     act(g, buy)
     assert g.owner[cert.id] == g.find("Ann")

@@ -60,7 +60,7 @@ def test_rulespec_strings_never_become_code(tmp_path):
         f'  kind private "{nasty}" {{ param cost: money "{nasty}" param income: money param note: string }}\n'
         f'  players: 2 assumed "{nasty}"\n'
         f'  currency: "{nasty}" §1\n'
-        f'  private MT "{nasty}" §1 {{ cost: $20 income: $5 note: "{nasty}" }}\n'
+        f'  private MT "{nasty}" §1 {{ note: "{nasty}" }}\n'  # (no $ amounts: the currency is the string)
         f'  action a(player: player) "{nasty}" §1 {{ require cash(player) > 0 else "{nasty}" }}\n'
         "}\n"
     )

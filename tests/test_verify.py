@@ -929,8 +929,8 @@ def test_an_unknown_is_a_failure_that_says_so(real):
 
 
 def test_table_checks_find_broken_data():
-    """The checker refuses the broken names first (E022); the verifier's table checks, which also
-    judge what names cannot (an upgrade to a tile of the same colour), find them too."""
+    """The checker refuses the broken names (E022) and an upgrade to a tile of the same colour (E020);
+    the verifier's table checks find them too."""
     texts = dict(RULESPECS)
     texts["overlay0.rules"] = """
 errata "Broken tables" of "1800" {
@@ -943,7 +943,7 @@ errata "Broken tables" of "1800" {
 }
 """
     loaded = load_texts(texts)
-    assert {d.code for d in loaded.errors} == {"E022"}, [(d.code, d.message) for d in loaded.errors]
+    assert {d.code for d in loaded.errors} == {"E022", "E020"}, [(d.code, d.message) for d in loaded.errors]
     assert any("`9`" in d.message for d in loaded.errors) and any("9999" in d.message for d in loaded.errors)
     title = loaded.program.titles["1800"]
     report = verify_title(title, cache=CACHE, only=[])
@@ -1395,20 +1395,22 @@ def test_a_check_not_checkable_names_the_file_and_line_of_the_clause():
     loaded = load_toy_with(
         'errata "Unmodelled" of "Toy" {\n'
         '  action tip(corporation: corporation) "Tip the bank" §3 {\n'
-        '    require none < 3 else "left only" §3\n'
+        '    set corporation.closed = true\n'
         '    transfer 10 from corporation to bank §3\n'
         '  }\n'
         '  replace holding_cap: gap "the toy does not say"\n'
         '}\n')
     report = verify_title(loaded.program.titles["Toy"], only=["tip", "init"])
     reasons = {(r.transition, r.status): r.reason for r in report.results if r.reason}
-    # (a conditional choice between two names was the construct here, then adding two names: the model
-    # chooses between names by the state since the library's phase_group, and `rulec check` refuses
-    # arithmetic on strings, E038)
-    assert reasons[("tip", "unsupported")] == "not checkable: comparing none by size (overlay0.rules:3)"
+    # (a conditional choice between two names was the construct here, then adding two names, then ordering
+    # none: the model chooses between names by the state since the library's phase_group, and `rulec check`
+    # refuses arithmetic on strings and ordering none, E038)
+    assert reasons[("tip", "unsupported")] == \
+        "not checkable: set TOY.closed: the model keeps no closed corporation (overlay0.rules:3)"
     assert reasons[("init", "gap")] == "gap holding_cap (overlay0.rules:6)"
     text = text_of(report)
-    assert "not checkable: comparing none by size (overlay0.rules:3): 20 checks (tip)" in text
+    assert "not checkable: set TOY.closed: the model keeps no closed corporation (overlay0.rules:3): 20 checks (tip)" \
+        in text
 
 
 def test_a_name_field_the_model_does_not_follow_compared_with_a_component_is_either_way():
