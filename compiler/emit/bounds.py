@@ -87,7 +87,7 @@ def _inlined(compiler, call: s.Call):
         return None
     given = {p.name: arg for p, arg in zip(decl.params, call.args)}
     hidden = getattr(compiler, "bound_locals", None)
-    if hidden is None or (set(_names(decl.result)) - set(given)) & hidden:
+    if hidden is None or (set(expr_names(decl.result)) - set(given)) & hidden:
         return None  # (a name of its own the caller's parameters or `let`s would hide: not put in)
     return _put(decl.result, given)
 
@@ -139,12 +139,12 @@ def branch_guard(compiler, body, procedures: frozenset[str], tainted: set[str], 
     while rest and isinstance(rest[0], (s.Require, s.Let)):
         st = rest.pop(0)
         exprs = [st.value] if isinstance(st, s.Let) else [st.cond] + ([st.unless] if st.unless is not None else [])
-        if compiler._reaches({n for x in exprs for n in _names(x)}, procedures):
+        if compiler._reaches({n for x in exprs for n in expr_names(x)}, procedures):
             return None
     if not rest or not isinstance(rest[0], s.If) or not rest[0].orelse:
         return None
     st = rest[0]
-    if any(compiler._reaches(set(_names(test)), procedures) for test, _body in st.branches):
+    if any(compiler._reaches(set(expr_names(test)), procedures) for test, _body in st.branches):
         return None
     found = []
     for branch in [b for _test, b in st.branches] + [st.orelse]:
@@ -154,7 +154,7 @@ def branch_guard(compiler, body, procedures: frozenset[str], tainted: set[str], 
             if not isinstance(x, (s.Require, s.Let)):
                 break
             exprs = [x.value] if isinstance(x, s.Let) else [x.cond] + ([x.unless] if x.unless is not None else [])
-            names = {n for y in exprs for n in _names(y)}
+            names = {n for y in exprs for n in expr_names(y)}
             if compiler._reaches(names, procedures):
                 break
             if isinstance(x, s.Let):
@@ -174,7 +174,7 @@ def branch_names(entry) -> set[str]:
     """The names a `branch_guard` entry reads outside its branches' own `let`s (the probe's `let`s it needs)."""
     names: set[str] = set()
     for guards, _mine, own in entry[1]:
-        todo = {name for guard in guards for name in _names(guard.cond)}
+        todo = {name for guard in guards for name in expr_names(guard.cond)}
         done: set[str] = set()
         while todo:
             name = todo.pop()
@@ -182,7 +182,7 @@ def branch_names(entry) -> set[str]:
                 continue
             done.add(name)
             if name in own:
-                todo |= set(_names(own[name]))
+                todo |= set(expr_names(own[name]))
             names.add(name)
     return names
 
@@ -207,10 +207,21 @@ def branch_lines(compiler, entry, scope, rule: str) -> list[str]:
         f"        raise IllegalAction({'; '.join(messages)!r}, rule={rule!r})"]
 
 
-def _names(expr):
-    from compiler.emit.emitter import _names as names
+def expr_names(expr):
+    """Every name an expression reads."""
+    if isinstance(expr, s.Name):
+        yield expr.name
+        return
+    for value in vars(expr).values() if hasattr(expr, "__dict__") else ():
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if isinstance(item, tuple):
+                for sub in item:
+                    if hasattr(sub, "span"):
+                        yield from expr_names(sub)
+            elif hasattr(item, "span") and not isinstance(item, str):
+                yield from expr_names(item)
 
-    return names(expr)
 
 
 def local_names(decl) -> frozenset[str]:

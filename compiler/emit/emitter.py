@@ -27,6 +27,7 @@ from pathlib import Path
 import jinja2
 
 from compiler.emit.bounds import branch_guard, branch_lines, branch_names, limits_code, local_names, more_bound
+from compiler.emit.bounds import expr_names as _names
 from compiler.emit.shared import (
     Library,
     TitleModule,
@@ -1064,22 +1065,6 @@ def _answering(lines: list[str]) -> list[str]:
         else:
             out.append(line)
     return out
-
-
-def _names(expr):
-    """Every name an expression reads."""
-    if isinstance(expr, s.Name):
-        yield expr.name
-        return
-    for value in vars(expr).values() if hasattr(expr, "__dict__") else ():
-        items = value if isinstance(value, tuple) else (value,)
-        for item in items:
-            if isinstance(item, tuple):
-                for sub in item:
-                    if hasattr(sub, "span"):
-                        yield from _names(sub)
-            elif hasattr(item, "span") and not isinstance(item, str):
-                yield from _names(item)
 
 
 def _collection(t) -> bool:
