@@ -243,14 +243,14 @@ class Abilities:
         use_ability's."""
         self._ability_window(company, self._keyed_ability(company, key), "uses its ability", counts=False)
 
-    def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
+    def _ability_user(self, company: Entity, what: str, ability: dict | None = None, counts: bool = True) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
         turn, before its trains have run (at any step of it where the title says `private_ability_window:
         turn`; an ability's own `window` overrides the title's); refused (IllegalAction) otherwise. An ability
         with the library's generic timing (`_generic_timing`) is judged by `_ability_window` instead: its
-        user may then be a player."""
+        user may then be a player; without `counts`, its uses are the caller's (the library's ability_spent)."""
         if self._generic_timing(ability):
-            return self._ability_window(company, ability, what)
+            return self._ability_window(company, ability, what, counts)
         if self.closed[company.id]:
             raise IllegalAction(f"{company} is closed")
         owner = self.owner[company.id]
@@ -283,8 +283,8 @@ class Abilities:
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
         ability = abilities[0]
-        return ability, self._ability_user(company, "lays its track",
-                                           ability if self._generic_timing(ability) else None)
+        return ability, self._ability_user(company, "lays its track",  # (its uses: the library's ability_lay)
+                                           ability if self._generic_timing(ability) else None, counts=False)
 
     def _ability_lay_opening(self, company: Entity, hex_id: str, tile: str) -> tuple:
         """What `_check_ability_lay` judges before the rotation: refused as it refuses (IllegalAction), else
@@ -341,7 +341,7 @@ class Abilities:
         if not abilities:
             raise IllegalAction(f"{company} has no station token to give")
         ability = abilities[0]
-        corp = self._token_ability_user(company, ability, "places its token")
+        corp = self._token_ability_user(company, ability, "places its token", counts=False)
         board = self._need_board()
         try:
             ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
@@ -355,16 +355,17 @@ class Abilities:
             self._board_change(lambda: kept.remove(company.id))
         return track.check_token(board, corp.id, ref, home=True)
 
-    def _token_ability_user(self, company: Entity, ability: dict, what: str) -> Entity:
+    def _token_ability_user(self, company: Entity, ability: dict, what: str, counts: bool = True) -> Entity:
         """The corporation whose station private `company`'s token ability (`free_token`, `return_token`)
         places or takes back now: the corporation holding the private. With the library's generic timing
         (`when`, `from_phase`, `removed_on`, `count_per_operating_round`: `_ability_window`) in the moment
         it allows, which must then be its own operating turn or one it holds the private in; else in its
         operating turn, before its trains run (`_ability_user`). Refused (IllegalAction) otherwise, and
-        where a player holds the private: a station is a corporation's."""
+        where a player holds the private: a station is a corporation's. Without `counts`, its uses are the
+        caller's (the library's ability_token, ability_spent)."""
         if not self._generic_timing(ability):
             return self._ability_user(company, what)
-        user = self._ability_window(company, ability, what)
+        user = self._ability_window(company, ability, what, counts)
         holder = self.owner[company.id]
         if holder.kind != "corporation" or user != holder:
             raise IllegalAction(f"{company} {what} for the corporation holding it")
