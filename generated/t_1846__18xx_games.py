@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
-    "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/1846.rules": "dcb3a9c9537c6495",
+    "rulespecs/lib/18xx.rules": "d66c092af436f630",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "d66c092af436f630",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-        "rulespecs/1846.rules": "d90480834af44730",
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/1846.rules": "dcb3a9c9537c6495",
+        "rulespecs/lib/18xx.rules": "d66c092af436f630",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1907
+    # at rulespecs/lib/18xx.rules:1948
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -421,6 +421,9 @@ class Game(GameBase):
         "owe_ability_decisions": r_owe_ability_decisions,
         "ability_sold": r_ability_sold,
         "ability_lay_cost": r_ability_lay_cost,
+        "ability_spent": r_ability_spent,
+        "count_ability_use": r_count_ability_use,
+        "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
         "has_power": r_has_power,
         "power_value": r_power_value,

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "e09c743cae03e3d0",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/18co.rules": "25377464cfa37898",
+    "rulespecs/lib/18xx.rules": "d66c092af436f630",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "d66c092af436f630",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "e09c743cae03e3d0",
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/18co.rules": "25377464cfa37898",
+        "rulespecs/lib/18xx.rules": "d66c092af436f630",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -451,6 +451,9 @@ class Game(GameBase):
         "owe_ability_decisions": r_owe_ability_decisions,
         "ability_sold": r_ability_sold,
         "ability_lay_cost": r_ability_lay_cost,
+        "ability_spent": r_ability_spent,
+        "count_ability_use": r_count_ability_use,
+        "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
         "has_power": r_has_power,
         "power_value": r_power_value,

@@ -346,7 +346,7 @@ def test_private_companies_little_miami_lays_in_cincinnati_and_dayton_with_20_of
     # every offered tile adds track on the side the two cities share
     for a in lays:
         other = "G13" if a["hex"] == "H12" else "H12"
-        lay = g.b_check_ability_lay(g._company("LM"), a["hex"], a["tile"], a["rotation"])
+        lay = g.b_check_lay(g._company("LM"), a["hex"], a["tile"], a["rotation"])
         assert _side(g, a["hex"], other) in lay.new_exits
     gt = g.entity("corporation", "GT")
     cash, own_lays = g.cash[gt], g.g.get("lays", 0)
@@ -358,7 +358,7 @@ def test_private_companies_little_miami_lays_in_cincinnati_and_dayton_with_20_of
     assert not ability_lays(g, "LM", "G13")
     # Cincinnati: the tile's $20 off; a river side crossed is paid
     lay = ability_lays(g, "LM", "H12")[0]
-    checked = g.b_check_ability_lay(g._company("LM"), "H12", lay["tile"], lay["rotation"])
+    checked = g.b_check_lay(g._company("LM"), "H12", lay["tile"], lay["rotation"])
     expected = g.b_lay_cost(checked) - 20
     assert g.call("ability_lay_cost", g._company("LM"), checked) == max(0, expected)  # the library's
     act(g, lay)
@@ -441,7 +441,7 @@ def test_private_companies_chicago_and_western_indiana_free_token_for_the_buyer(
     # free, no route needed, one of GT's tokens, and GT's own token step is still open
     assert g.cash[gt] == cash and g.corp["GT"]["tokens"] == placed + 1 and g.g["step"] == step
     assert "GT" in g.board.holders(("D6", 3))
-    assert_refused(g, token, "Private Companies", "placed already")
+    assert_refused(g, token, "procedure ability_token", "placed already")  # its count, the library's
 
 
 def test_phases_phase_four_removes_reserved_slots():

@@ -133,6 +133,31 @@ def test_the_works_siding_is_one_use_of_its_key_and_a_token_beyond_the_charter(k
     pytest.fail("the siding was never placed")
 
 
+def test_the_survey_offices_lays_are_the_librarys_ability_lay_over_the_one_lay(kestrel):
+    """ability_lay(X, lay, tile), the library's: each lay of the Survey Office (`effect: free_lay`, `count: 2`)
+    is checked by the map's check_lay of the private and placed by its lay, one use of `survey` in
+    ability_uses (count_ability_use) each; once both are used (ability_spent), none is legal or listed."""
+    _, Game = kestrel
+    for seed in range(80):
+        game, rng = Game(players=["p0", "p1"], seed=seed), random.Random(seed)
+        office = game.entity("private", "SO")
+        laid = 0
+        while not game.finished and laid < 2:
+            lays = [a for a in game.legal_actions() if a["type"] == "lay_tile" and a.get("entity") == "SO"]
+            if lays:
+                game.process(lays[0])
+                laid += 1
+                assert game.state_amount("ability_uses", office, "survey") == laid
+                assert game.call("ability_spent", office, "free_lay") is (laid == 2)
+            else:
+                game.process(game.random_legal_action(rng))
+        if laid < 2:
+            continue
+        assert not [a for a in game.legal_actions() if a["type"] == "lay_tile" and a.get("entity") == "SO"]
+        return
+    pytest.fail("the Survey Office never laid twice")
+
+
 def test_the_model_keeps_each_privates_own_abilities_uses(kestrel):
     """The z3 model's elements of `map[(private, ability), int]`: each private with the keys of its own
     abilities (the only ones the engine holds), not every private with every key."""

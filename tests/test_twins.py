@@ -115,7 +115,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: primitive, ability_window (who may use it now: its owner, phases and timing, which read the round's turns);
 #: 96 with ability_lay_cost a library function over lay_cost(lay, discount) (`lay` a runtime type a routine may
 #: take); 95 with ability_token a library procedure over place_station, counting into ability_uses (`spot` one too)
-RECORDED = 95
+#: 92 with a private's tile lay the library's procedure ability_lay (its count of uses, ability_spent, counted by
+#: count_ability_use, and its closing) over the one tile-placing primitive lay, and check_ability_lay and
+#: check_ability_token folded into the map's checks check_lay and check_token, which a private's ability asks of
+#: the map as a company does (ability_token checks its count and the tokens left in the library)
+RECORDED = 92
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -133,7 +137,12 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold",
-         "ability_lay_cost", "ability_token"]
+         "ability_lay_cost", "ability_token", "ability_lay"]
+
+
+#: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
+#: are its ability's (the rules of its count, cost and closing the library's ability_lay and ability_token)
+FOLDED = {"check_ability_lay": "check_lay", "check_ability_token": "check_token"}
 
 
 @functools.cache
@@ -191,6 +200,19 @@ def test_the_moved_rules_are_the_librarys(name):
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
     assert f"function {name}(" in library or f"procedure {name}(" in library
+
+
+@pytest.mark.parametrize("name", sorted(FOLDED))
+def test_a_privates_lay_and_station_are_checked_by_the_maps_one_check(name):
+    """No check of a private's own: the titles ask check_lay and check_token of the private, and the library's
+    ability_lay and ability_token count its uses (ability_spent) where the runtime counted them in Python."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert FOLDED[name] in found["twins"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert f"{name}(" not in rules
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert "function ability_spent(" in library and "procedure count_ability_use(" in library
 
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)

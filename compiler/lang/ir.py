@@ -22,8 +22,8 @@ from compiler.diagnostics import Span
 
 
 #: the types the runtime holds as objects of its own (entities, trains, certificates, routes, and what the map has
-#: checked, which a routine may take as a parameter: a tile lay, `check_lay` or `check_ability_lay`, and a
-#: station's spot, `check_token` or `check_ability_token`)
+#: checked, which a routine may take as a parameter: a tile lay, `check_lay` (of a company, or of a private's
+#: ability), and a station's spot, `check_token`)
 RUNTIME_TYPES = ("player", "corporation", "minor", "private", "bond", "company", "train", "certificate", "route", "lay",
                  "spot")
 

@@ -243,14 +243,14 @@ class Abilities:
         use_ability's."""
         self._ability_window(company, self._keyed_ability(company, key), "uses its ability", counts=False)
 
-    def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
+    def _ability_user(self, company: Entity, what: str, ability: dict | None = None, counts: bool = True) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
         turn, before its trains have run (at any step of it where the title says `private_ability_window:
         turn`; an ability's own `window` overrides the title's); refused (IllegalAction) otherwise. An ability
         with the library's generic timing (`_generic_timing`) is judged by `_ability_window` instead: its
-        user may then be a player."""
+        user may then be a player; without `counts`, its uses are the caller's (the library's ability_spent)."""
         if self._generic_timing(ability):
-            return self._ability_window(company, ability, what)
+            return self._ability_window(company, ability, what, counts)
         if self.closed[company.id]:
             raise IllegalAction(f"{company} is closed")
         owner = self.owner[company.id]
@@ -262,16 +262,16 @@ class Abilities:
             raise IllegalAction(f"{company}'s ability is used before the corporation's trains run")
         return owner
 
-    def b_check_ability_lay(self, company: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
-        """check_ability_lay(X, hex, tile, rotation): the lay if private X's tile-lay ability (`effect:
-        free_lay`) allows it now for its owning corporation: one of the ability's `hexes` and `tiles`, within
-        its `count`; `together` (all its lays in one turn); `reachable: false` waives the route to the hex;
-        `once_per_hex`: one lay in each hex; `joins_hexes`: each lay adds track on the side its hex shares
-        with the ability's other hexes (1846's Little Miami joins Cincinnati and Dayton);
-        `upgrades_from: yellow`: its tiles replace a tile of that colour whatever the phase and the chart say,
-        towns becoming cities (18CO's GJGR); `closes_private: true`: the lay closes the private.
-        An ability without `hexes` lays in any hex (18CO's LNPW: one extra yellow tile). The lay uses none of
-        the corporation's own tile lays. Refused (IllegalAction) otherwise."""
+    def _check_ability_lay(self, company: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
+        """check_lay(X, hex, tile, rotation) for a private X (`b_check_lay`): the lay if X's tile-lay ability
+        (`effect: free_lay`) allows it now for its owning corporation, as the map says: one of the ability's
+        `hexes` and `tiles`; `together` (all its lays in one turn); `reachable: false` waives the route to the
+        hex; `once_per_hex`: one lay in each hex; `joins_hexes`: each lay adds track on the side its hex shares
+        with the ability's other hexes (1846's Little Miami joins Cincinnati and Dayton); `upgrades_from:
+        yellow`: its tiles replace a tile of that colour whatever the phase and the chart say, towns becoming
+        cities (18CO's GJGR). An ability without `hexes` lays in any hex (18CO's LNPW: one extra yellow tile).
+        Its `count` of uses, its cost and its `closes_private` are the library's ability_lay's. Refused
+        (IllegalAction) otherwise."""
         return self._ability_lay_at(rotation, *self._ability_lay_opening(company, hex_id, tile))
 
     def _ability_lay_giver(self, company: Entity) -> tuple[dict, Entity]:
@@ -283,11 +283,11 @@ class Abilities:
         if not abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
         ability = abilities[0]
-        return ability, self._ability_user(company, "lays its track",
-                                           ability if self._generic_timing(ability) else None)
+        return ability, self._ability_user(company, "lays its track",  # (its uses: the library's ability_lay)
+                                           ability if self._generic_timing(ability) else None, counts=False)
 
     def _ability_lay_opening(self, company: Entity, hex_id: str, tile: str) -> tuple:
-        """What `b_check_ability_lay` judges before the rotation: refused as it refuses (IllegalAction), else
+        """What `_check_ability_lay` judges before the rotation: refused as it refuses (IllegalAction), else
         what the rest of its check reads (`_ability_lay_at`), the same at every rotation (the listing of a
         private's lays judges it once for each hex and tile, `_cand_ability_lays`)."""
         ability, corp = self._ability_lay_giver(company)
@@ -296,9 +296,8 @@ class Abilities:
             raise IllegalAction(f"{company}'s tile lay is not for {hex_id}")
         if ability.get("tiles") and name not in [str(t) for t in ability["tiles"]]:
             raise IllegalAction(f"{company}'s tile lay is not for tile {name}")
-        used = self.g.get("ability_uses", {}).get(company.id, 0)
-        if used >= int(ability.get("count", 1)):
-            raise IllegalAction(f"{company}'s tile lays are used up")
+        # (its `count` of uses is the library's ability_lay's, which counts them in ability_uses)
+        used = self.state_amount("ability_uses", company, str(ability.get("key")))
         if used and ability.get("together") and not self._done_this_turn(f"lay {company.id}"):
             raise IllegalAction(f"{company}'s tile lays are made in one turn; the rest lapsed")
         if ability.get("once_per_hex") and f"lay {company.id} {hex_id}" in self.g.get("turn_marks", frozenset()):
@@ -313,7 +312,7 @@ class Abilities:
     def _ability_lay_at(self, rotation: int, company: Entity, hex_id: str, ability: dict, corp: Entity, name: str,
                         board: "track.Board", special: frozenset, reachable: bool, colors: Any,
                         quiet: bool = False) -> "track.Lay | None":
-        """The rest of `b_check_ability_lay`, at `rotation`, given what `_ability_lay_opening` found; with
+        """The rest of `_check_ability_lay`, at `rotation`, given what `_ability_lay_opening` found; with
         `quiet`, None where it would refuse (the listing, `_cand_ability_lays`)."""
         verdict = track.judge_lay(board, corp.id, str(hex_id), name, rotation, colors,
                                   reachable=reachable, special=special,
@@ -333,15 +332,16 @@ class Abilities:
                     raise IllegalAction(f"{company}'s tile in {hex_id} must add track towards {other}")
         return lay
 
-    def b_check_ability_token(self, company: Entity, city: str) -> "track.TokenSpot":
-        """check_ability_token(X, city): the spot if private X's token ability (`effect: free_token`: its
-        `hex` and `city` node, `count` uses) lets its owning corporation place a station there now, in
-        the slot X keeps, with no route needed; refused (IllegalAction) otherwise."""
+    def _check_ability_token(self, company: Entity, city: str) -> "track.TokenSpot":
+        """check_token(X, city) for a private X (`b_check_token`): the spot if X's token ability (`effect:
+        free_token`: its `hex` and `city` node) lets its owning corporation place a station there now, in the
+        slot X keeps, with no route needed; refused (IllegalAction) otherwise. Its `count` of uses and the
+        corporation's tokens left are the library's ability_token's."""
         abilities = self._abilities(company, "free_token")
         if not abilities:
             raise IllegalAction(f"{company} has no station token to give")
         ability = abilities[0]
-        corp = self._token_ability_user(company, ability, "places its token")
+        corp = self._token_ability_user(company, ability, "places its token", counts=False)
         board = self._need_board()
         try:
             ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
@@ -349,26 +349,23 @@ class Abilities:
             raise IllegalAction(str(err)) from None
         if ref != (str(ability["hex"]), int(ability.get("city", 0))):
             raise IllegalAction(f"{company}'s token goes only in {ability['hex']} (city {ability.get('city', 0)})")
-        if self.state_amount("ability_uses", company, str(ability.get("key"))) >= int(ability.get("count", 1)):
-            raise IllegalAction(f"{company}'s token has been placed already")  # (the library's ability_token counts)
-        if self.call("tokens_left", corp) <= 0:
-            raise IllegalAction(f"{corp} has no station token left")
         kept = self.board.reserved.get(ref, [])
         if company.id in kept:
             # the slot the private keeps is the corporation's to take
             self._board_change(lambda: kept.remove(company.id))
         return track.check_token(board, corp.id, ref, home=True)
 
-    def _token_ability_user(self, company: Entity, ability: dict, what: str) -> Entity:
+    def _token_ability_user(self, company: Entity, ability: dict, what: str, counts: bool = True) -> Entity:
         """The corporation whose station private `company`'s token ability (`free_token`, `return_token`)
         places or takes back now: the corporation holding the private. With the library's generic timing
         (`when`, `from_phase`, `removed_on`, `count_per_operating_round`: `_ability_window`) in the moment
         it allows, which must then be its own operating turn or one it holds the private in; else in its
         operating turn, before its trains run (`_ability_user`). Refused (IllegalAction) otherwise, and
-        where a player holds the private: a station is a corporation's."""
+        where a player holds the private: a station is a corporation's. Without `counts`, its uses are the
+        caller's (the library's ability_token, ability_spent)."""
         if not self._generic_timing(ability):
             return self._ability_user(company, what)
-        user = self._ability_window(company, ability, what)
+        user = self._ability_window(company, ability, what, counts)
         holder = self.owner[company.id]
         if holder.kind != "corporation" or user != holder:
             raise IllegalAction(f"{company} {what} for the corporation holding it")
@@ -414,21 +411,17 @@ class Abilities:
         if any(a.get("closes_private") for a in self._abilities(company, "return_token")):
             self.call("close_private", company)
 
-    def b_ability_lay(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
-        """ability_lay(X, lay, tile): put the tile of private X's ability on the map for its owner, free."""
-        uses = dict(self.g.get("ability_uses", {}))
-        uses[company.id] = uses.get(company.id, 0) + 1
-        self.j.set(self.g, "ability_uses", uses)
-        for ability in self._abilities(company, "free_lay")[:1]:
-            if self._generic_timing(ability):
-                self._count_ability_use(company, ability)  # its uses in this operating round too
+    def _ability_put_tile(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
+        """lay(X, lay, tile) for a private X (`b_lay`): the tile of X's ability on the map for its owner, free
+        and besides its own lays (none of them used); the turn's marks of X's lays (`together`,
+        `once_per_hex`); the owning corporation collects there. Its uses and its closing are the library's
+        ability_lay's."""
         self._mark_done_this_turn(f"lay {company.id}")
         self._mark_done_this_turn(f"lay {company.id} {lay.hex}")
         self._put_tile(lay, tile_id)
+        self._border_crossings(lay)
         if self.owner[company.id].kind == "corporation":
             self._collect_on_lay(self.owner[company.id], lay.hex)  # the owner lays it: it collects there
-        if any(a.get("closes_private") for a in self._abilities(company, "free_lay")):
-            self.call("close_private", company)  # the ability's use closes the private
 
     def b_track_connected(self, a: Entity, b: Entity) -> bool:
         """track_connected(A, B): some station of A and some station of B are joined by track, whoever's

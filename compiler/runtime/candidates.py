@@ -714,6 +714,8 @@ class Candidates:
         if self.board is None or self.closed[company.id] or not generic and (
                 self.owner[company.id].kind != "corporation" or self.g.get("operating") != self.owner[company.id].id):
             return out
+        if not self._abilities(company, "free_lay") or self.call("ability_spent", company, "free_lay"):
+            return out  # none, or its uses spent (the library's ability_lay refuses every lay then)
         try:
             self._ability_lay_giver(company)
         except IllegalAction:
@@ -732,7 +734,7 @@ class Candidates:
                     if not ability.get("upgrades_from") \
                             and str(name) not in self.board.upgrade_targets(self.board.tile_at(str(hex_id))):
                         continue
-                    # what `b_check_ability_lay` judges before the rotation, once for the hex and tile
+                    # what `_check_ability_lay` judges before the rotation, once for the hex and tile
                     try:
                         opened = self._ability_lay_opening(company, str(hex_id), str(name))
                     except IllegalAction:

@@ -168,7 +168,11 @@ class TilesAndTokens:
 
     def b_check_lay(self, corp: Entity, hex_id: str, tile: str, rotation: int) -> "track.Lay":
         """check_lay(C, hex, tile, rotation): the lay if it is legal for C now (colour, upgrade chart,
-        track kept, new track reachable, reservations, supply); refused with the reason otherwise."""
+        track kept, new track reachable, reservations, supply); refused with the reason otherwise.
+        check_lay(X, hex, tile, rotation) for a private X: the lay its tile-lay ability allows its owning
+        corporation (`_check_ability_lay`: the ability's hexes, tiles and map conditions)."""
+        if corp.kind == "private":
+            return self._check_ability_lay(corp, hex_id, tile, rotation)
         board = self._need_board()
         blocker = self._blocked_by(str(hex_id))
         if blocker is not None:
@@ -405,7 +409,12 @@ class TilesAndTokens:
 
     def b_lay(self, corp: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(C, lay, tile): put the tile on the map; a tile tied to a private closes it; borders the lay
-        crosses open, and a border_crossing private's owner earns its bonus (1880 II.3.1, P2)."""
+        crosses open, and a border_crossing private's owner earns its bonus (1880 II.3.1, P2); one of C's
+        lays this turn. lay(X, lay, tile) for a private X: its ability's tile, for its owning corporation,
+        besides its own lays (`_ability_put_tile`; the library's ability_lay)."""
+        if corp.kind == "private":
+            self._ability_put_tile(corp, lay, tile_id)
+            return
         if self._armed(corp, "no_terrain_cost") or (lay.upgrade and self._armed(corp, "early_upgrade")):
             self._disarm(corp)  # the declared terrain waiver covers one lay, an early upgrade one upgrade
         self._put_tile(lay, tile_id)
@@ -533,7 +542,11 @@ class TilesAndTokens:
         for it (reachable, none of its tokens in the hex, not in the city its `excluded_city` names).
         check_token(C, city, true): one that needs no route (a home station chosen, a token placed again),
         but where a tile lay took up a token of C's (`token_city_on_first_lay: owner_chooses`), only in a city
-        of that hex, which the token placed there no longer waits for. Refused (IllegalAction) otherwise."""
+        of that hex, which the token placed there no longer waits for. check_token(X, city) for a private X:
+        the spot its station ability keeps for its owning corporation (`_check_ability_token`). Refused
+        (IllegalAction) otherwise."""
+        if corp.kind == "private":
+            return self._check_ability_token(corp, city)
         board = self._need_board()
         if no_route:
             spot = track.check_token(board, corp.id, str(city), home=True)

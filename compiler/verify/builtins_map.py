@@ -48,7 +48,22 @@ class MapBuiltins:
     # -- the map: tile lays and station tokens are not modelled; what they cost
     #    and which privates they close are left to the engine (oracles)
     def b_check_lay(self, ctx: Ctx, corp: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
+        """As GameBase.b_check_lay: the lay itself is the map's (outside the model); a private's (its tile-lay
+        ability's, `check_ability_lay`) is its owning corporation's, when it may use the private."""
+        private = self.private_term(ctx, corp)
+        if truth(private) is not False:
+            self.check_ability_lay(ctx.fork(private), corp)
         return Opaque("a checked tile lay")
+
+    def private_term(self, ctx: Ctx, x: Any) -> Any:
+        """Whether the entity term `x` is a private (check_lay, lay and check_token of a private are its
+        ability's)."""
+        m = self.m
+        e = self.ent(x)
+        k = self.known(e)
+        if k is not None:
+            return k.kind == "private"
+        return OR(*[e == m.z(p) for p in m.privates]) if m.privates else False
 
     def b_lay_cost(self, ctx: Ctx, lay: Any, discount: Any = 0) -> Any:
         """As GameBase.b_lay_cost: the map is outside the model; an oracle says, at least 0 (with a
@@ -59,6 +74,11 @@ class MapBuiltins:
         return v
 
     def b_lay(self, ctx: Ctx, corp: Any, lay: Any, tile: Any) -> None:
+        """As GameBase.b_lay: the tile on the map (outside the model), one of the company's lays; a private's
+        (its ability's, `ability_put_tile`) for its owning corporation, besides its own lays."""
+        if truth(self.private_term(ctx, corp)) is True:
+            self.ability_put_tile(ctx, corp)
+            return
         self.tile_closes_private(ctx)
         self.border_bonus(ctx)
         # `_collect_on_lay`: which hex the tile goes to is outside the model; the laying corporation may
@@ -121,7 +141,12 @@ class MapBuiltins:
 
     def b_check_token(self, ctx: Ctx, corp: Any, city: Any, no_route: Any = False) -> Any:
         """As GameBase.b_check_token: a spot on the map (outside the model): reached, kept for the company
-        by an ability, beside the circles by its card's, or, with `no_route`, needing no route."""
+        by an ability, beside the circles by its card's, or, with `no_route`, needing no route; a private's
+        (its station ability's) is its owning corporation's, when it may use the private
+        (`token_ability_user`)."""
+        private = self.private_term(ctx, corp)
+        if truth(private) is not False:
+            self.token_ability_user(ctx.fork(private), corp, "free_token")
         return Opaque("a station spot")
 
     def token_costs(self, ctx: Ctx, corp: Ent) -> list[int]:
@@ -192,11 +217,12 @@ class MapBuiltins:
         ctx.shared.axioms.append(v >= 0)
         return v
 
-    def b_check_ability_lay(self, ctx: Ctx, company: Any, hex_id: Any, tile: Any, rotation: Any) -> Any:
-        """As GameBase.b_check_ability_lay: its owning corporation lays, when it may use the private
-        (`ability_user`); the lay itself is the map's (outside the model). An ability with the library's
-        generic timing (`when: stock_turn | operating_turn | any_time | sold`, `owner: player`) is judged by the runtime's
-        record of turns and uses, not modelled: no refusal (the proof covers every moment)."""
+    def check_ability_lay(self, ctx: Ctx, company: Any) -> None:
+        """As GameBase._check_ability_lay (check_lay of a private): its owning corporation lays, when it may use
+        the private (`ability_user`); the lay itself is the map's (outside the model). An ability with the
+        library's generic timing (`when: stock_turn | operating_turn | any_time | sold`, `owner: player`) is
+        judged by the runtime's record of turns and uses, not modelled: no refusal (the proof covers every
+        moment)."""
         m = self.m
         e = self.ent(company)
         generic = [x for x in m.privates
@@ -209,7 +235,6 @@ class MapBuiltins:
             self.ability_user(sub, company)  # its refusal holds only off the generic privates
         else:
             self.ability_user(ctx, company)
-        return Opaque("a checked tile lay")
 
     def token_ability_user(self, ctx: Ctx, company: Any, effect: str) -> None:
         """As GameBase._token_ability_user: the title's window (`ability_user`) for a private whose ability
@@ -246,14 +271,13 @@ class MapBuiltins:
             parts.append(AND(self.owning_corporation(ctx, company, c), now))
         ctx.require(OR(*parts))
 
-    def b_ability_lay(self, ctx: Ctx, company: Any, lay: Any, tile: Any) -> None:
-        """As GameBase.b_ability_lay: the tile goes on the map (outside the
-        model); a tile tied to a private closes it, as with `lay`; a private
-        whose tile-lay ability says `closes_private: true` closes."""
+    def ability_put_tile(self, ctx: Ctx, company: Any) -> None:
+        """As GameBase._ability_put_tile (lay of a private): the tile goes on the map (outside the model),
+        besides the owning corporation's own lays; a tile tied to a private closes it, and borders crossed
+        pay as with a company's lay; the owning corporation may collect there (an oracle). The ability's uses
+        and its closing are the library's ability_lay's."""
         self.tile_closes_private(ctx)
-        self.count_generic_use(ctx, company, "free_lay")
-        self.ability_closes_private(ctx, company, "free_lay")
-        # `_collect_on_lay` for the owning corporation: as with `lay`, it may collect there (an oracle)
+        self.border_bonus(ctx)
         for kind in self.m.collect_kinds():
             for c in self.m.corporations:
                 cond = self.owning_corporation(ctx, company, c)
@@ -324,18 +348,6 @@ class MapBuiltins:
             ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] - 1, ctx.state[name])
         self.count_generic_use(ctx, company, "return_token")
         self.ability_closes_private(ctx, company, "return_token")
-
-    def b_check_ability_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
-        """As GameBase.b_check_ability_token: the map is outside the model; the
-        owning corporation must have a station token left, and may use the private now (`ability_user`;
-        an ability of the library's generic timing is judged by the runtime: `token_ability_user`)."""
-        m = self.m
-        self.token_ability_user(ctx, company, "free_token")
-        item = self.tr.as_sel(company)
-        for c in m.corporations:
-            owns = OR(*[AND(cond, self.held(ctx, it, m.z(c))) for it, cond in item.alts])
-            ctx.require(IMPLIES(owns, zi(self.tokens_left(ctx, m.z(c))) > 0))
-        return Opaque("a station spot")
 
     def b_place_marker(self, ctx: Ctx, company: Any, hex_id: Any) -> None:
         """As GameBase.b_place_marker: a revenue marker on the map (outside the

@@ -106,8 +106,7 @@ ORACLE_KINDS = ("lay_tile", "place_token", "run_routes")
 #: Builtins that check the map, which the model leaves to the engine: an
 #: action calling one may be refused for what the map says (a company's
 #: ability lay or token as much as a corporation's).
-MAP_CHECKS = frozenset({"check_lay", "check_token", "check_ability_lay", "check_ability_token",
-                        "route_revenue"})
+MAP_CHECKS = frozenset({"check_lay", "check_token", "route_revenue"})
 
 CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "b_pass_turn",
             "_offer_next_private", "emit", "_next_step", "_next_turn", "_next_bidder", "_call_stock_round",
