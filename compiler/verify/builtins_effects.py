@@ -14,7 +14,6 @@ from compiler.verify.lists import operation as list_operation
 from compiler.verify.model import (
     BANK,
     DEPOT,
-    ELSEWHERE,
     POOL,
     ROUNDS,
     Ent,
