@@ -53,8 +53,8 @@ class OperatingRound:
           two are the run's ends), `paid_stops_only` (an N/M train must be paid for them; default true),
           `limit_a` / `limit_b` (a run stops in at most that many hexes of the list);
         - each revenue marker `corp` has on the map (place_marker): its bonus for a run stopping in its hex;
-        - each open private `corp` owns with `effect: stop_bonus`: `bonus_per_stop` for each stop of its
-          run with the most stops."""
+        - each open private `corp` owns with `effect: stop_bonus`, and the library's run_bonus_per_stop(C)
+          (a title replaces it): `bonus_per_stop` for each stop of its run with the most stops."""
         printed = self.__dict__.get("_printed_bonuses")
         if printed is None:
             printed = self.__dict__["_printed_bonuses"] = self._revenue_bonuses()
@@ -69,8 +69,8 @@ class OperatingRound:
                 continue
             for ability in self._abilities(item, "stop_bonus"):
                 per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
-        if corp.kind == "corporation" and self.call("has_power", corp, "stop_bonus"):
-            per_stop += int(self.call("power_value", corp, "stop_bonus", "bonus_per_stop"))
+        if corp.kind == "corporation":
+            per_stop += int(self.fixed_call("run_bonus_per_stop", corp))
         return track.Bonuses(tuple(bonuses), limits, per_stop)
 
     def _revenue_bonuses(self) -> tuple[tuple["track.RouteBonus", ...], tuple["track.StopLimit", ...]]:
@@ -777,9 +777,8 @@ class OperatingRound:
                 self._scrap_obsolete(corp)
                 index += 1
                 continue
-            if step == "dividend" and self.corp[corp.id]["revenue"] == 0 and not (
-                    self.call("has_power", corp, "top_up_revenue") and self.state_amount("cubes", corp) > 0):
-                # (a company whose card may still top its revenue up decides, even on nothing earned)
+            if step == "dividend" and self.corp[corp.id]["revenue"] == 0 and not self.fixed_call("may_add_revenue", corp):
+                # (a company that may still add to its revenue, the library's may_add_revenue, decides)
                 # no revenue: the dividend step withholds nothing, as the rules move the price
                 self.ROUTINES["action:dividend"](self, corp, "withhold")
                 return
