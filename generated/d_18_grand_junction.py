@@ -10,7 +10,7 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "4cfab48e9d571db6",
+    "rulespecs/18-grand-junction.rules": "f4d80b2da325a472",
     "rulespecs/1846.rules": "d90480834af44730",
     "rulespecs/lib/18xx.rules": "40face5e2c720f7d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -364,11 +364,11 @@ RULES = _LIBRARY.rules(
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1220',
-        'at action choose_turn': 'rulespecs/18-grand-junction.rules:891',
+        'at action choose_turn': 'rulespecs/18-grand-junction.rules:887',
         'at action contribute': 'rulespecs/1846.rules:1442',
-        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:904',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:926',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:961',
+        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:900',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:922',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:957',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1544',
         'at action dividend': 'rulespecs/lib/18xx.rules:1417',
         'at action end_game': 'rulespecs/lib/18xx.rules:1682',
@@ -379,7 +379,7 @@ RULES = _LIBRARY.rules(
         'at action run_routes': 'rulespecs/lib/18xx.rules:1400',
         'at action select_president': 'rulespecs/18-grand-junction.rules:762',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1266',
-        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:846',
+        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:842',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:792',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
@@ -982,7 +982,7 @@ def r_run_bonus_per_stop(g, v_corporation):
 
 def r_may_add_revenue(g, v_corporation):
     """whether the company may still top its revenue up: its Company President is Abraham Donaldson, with a cube left (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:840
+    # at rulespecs/18-grand-junction.rules:836
     return r_has_power(g, v_corporation, "top_up_revenue") and (
         g.state_amount("cubes", v_corporation) > 0
     )
@@ -990,28 +990,28 @@ def r_may_add_revenue(g, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:865
+    # at rulespecs/18-grand-junction.rules:861
     v_share = g.b_price(v_corporation)
-    # at rulespecs/18-grand-junction.rules:866
+    # at rulespecs/18-grand-junction.rules:862
     if v_paid < (v_share // 2):
-        # at rulespecs/18-grand-junction.rules:867
+        # at rulespecs/18-grand-junction.rules:863
         r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (
         (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
     ):
+        # at rulespecs/18-grand-junction.rules:865
+        r_market_move(g, v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:866
+        r_market_move(g, v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:867
+        r_market_move(g, v_corporation, "right")
+    elif v_paid >= (2 * v_share):
         # at rulespecs/18-grand-junction.rules:869
         r_market_move(g, v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:870
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:871
-        r_market_move(g, v_corporation, "right")
-    elif v_paid >= (2 * v_share):
-        # at rulespecs/18-grand-junction.rules:873
-        r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:874
-        r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/18-grand-junction.rules:876
+        # at rulespecs/18-grand-junction.rules:872
         r_market_move(g, v_corporation, "right")
 
 
@@ -1125,7 +1125,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:913
+    # at rulespecs/18-grand-junction.rules:909
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1135,7 +1135,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:916
+    # at rulespecs/18-grand-junction.rules:912
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1145,12 +1145,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:963
+    # at rulespecs/18-grand-junction.rules:959
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:965
+    # at rulespecs/18-grand-junction.rules:961
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1161,34 +1161,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:965",
+            at="rulespecs/18-grand-junction.rules:961",
         )
-    # at rulespecs/18-grand-junction.rules:967
+    # at rulespecs/18-grand-junction.rules:963
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:967",
+            at="rulespecs/18-grand-junction.rules:963",
         )
-    # at rulespecs/18-grand-junction.rules:968
+    # at rulespecs/18-grand-junction.rules:964
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:969
+    # at rulespecs/18-grand-junction.rules:965
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:970
+        # at rulespecs/18-grand-junction.rules:966
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:970",
+                at="rulespecs/18-grand-junction.rules:966",
             )
-        # at rulespecs/18-grand-junction.rules:972
+        # at rulespecs/18-grand-junction.rules:968
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:972",
+                at="rulespecs/18-grand-junction.rules:968",
             )
-        # at rulespecs/18-grand-junction.rules:974
+        # at rulespecs/18-grand-junction.rules:970
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1197,12 +1197,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:975
+        # at rulespecs/18-grand-junction.rules:971
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:976
+            # at rulespecs/18-grand-junction.rules:972
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:979
+        # at rulespecs/18-grand-junction.rules:975
         if not (
             all(
                 (
@@ -1218,9 +1218,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:979",
+                at="rulespecs/18-grand-junction.rules:975",
             )
-        # at rulespecs/18-grand-junction.rules:981
+        # at rulespecs/18-grand-junction.rules:977
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1228,24 +1228,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:981",
+                at="rulespecs/18-grand-junction.rules:977",
             )
-        # at rulespecs/18-grand-junction.rules:983
+        # at rulespecs/18-grand-junction.rules:979
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:985
+        # at rulespecs/18-grand-junction.rules:981
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:986
+            # at rulespecs/18-grand-junction.rules:982
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:989
+    # at rulespecs/18-grand-junction.rules:985
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:990
+        # at rulespecs/18-grand-junction.rules:986
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:992
+        # at rulespecs/18-grand-junction.rules:988
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1339,7 +1339,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:928
+    # at rulespecs/18-grand-junction.rules:924
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1347,66 +1347,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:928",
+            at="rulespecs/18-grand-junction.rules:924",
         )
-    # at rulespecs/18-grand-junction.rules:930
+    # at rulespecs/18-grand-junction.rules:926
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:930",
+            at="rulespecs/18-grand-junction.rules:926",
         )
-    # at rulespecs/18-grand-junction.rules:931
+    # at rulespecs/18-grand-junction.rules:927
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:932
+    # at rulespecs/18-grand-junction.rules:928
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:933
+        # at rulespecs/18-grand-junction.rules:929
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:933",
+                at="rulespecs/18-grand-junction.rules:929",
             )
-        # at rulespecs/18-grand-junction.rules:935
+        # at rulespecs/18-grand-junction.rules:931
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:936
+        # at rulespecs/18-grand-junction.rules:932
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:936",
+                at="rulespecs/18-grand-junction.rules:932",
             )
-        # at rulespecs/18-grand-junction.rules:937
+        # at rulespecs/18-grand-junction.rules:933
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:938
+        # at rulespecs/18-grand-junction.rules:934
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:939
+            # at rulespecs/18-grand-junction.rules:935
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:942
+        # at rulespecs/18-grand-junction.rules:938
         if not (r_has_power(g, v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:942",
+                at="rulespecs/18-grand-junction.rules:938",
             )
-        # at rulespecs/18-grand-junction.rules:944
+        # at rulespecs/18-grand-junction.rules:940
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:944",
+                at="rulespecs/18-grand-junction.rules:940",
             )
-        # at rulespecs/18-grand-junction.rules:946
+        # at rulespecs/18-grand-junction.rules:942
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:946",
+                at="rulespecs/18-grand-junction.rules:942",
             )
-        # at rulespecs/18-grand-junction.rules:948
+        # at rulespecs/18-grand-junction.rules:944
         if not (
             (
                 (
@@ -1420,24 +1420,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:948",
+                at="rulespecs/18-grand-junction.rules:944",
             )
-        # at rulespecs/18-grand-junction.rules:950
+        # at rulespecs/18-grand-junction.rules:946
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-        # at rulespecs/18-grand-junction.rules:951
+        # at rulespecs/18-grand-junction.rules:947
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:951",
+                at="rulespecs/18-grand-junction.rules:947",
             )
-        # at rulespecs/18-grand-junction.rules:952
+        # at rulespecs/18-grand-junction.rules:948
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:953
+        # at rulespecs/18-grand-junction.rules:949
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:954
+            # at rulespecs/18-grand-junction.rules:950
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:957
+    # at rulespecs/18-grand-junction.rules:953
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1719,81 +1719,77 @@ def r_use_power(g, v_corporation, v_n):
     # at rulespecs/18-grand-junction.rules:812
     r_spend_cubes(g, v_corporation, v_n)
     # at rulespecs/18-grand-junction.rules:813
-    for v_e in r_declared_effects(g):
-        # at rulespecs/18-grand-junction.rules:814
-        if g.attr(g.item(v_powers, 0), "effect") == v_e:
-            # at rulespecs/18-grand-junction.rules:815
-            g.state_put(
-                "declared_uses",
-                (
-                    v_corporation,
-                    v_e,
-                ),
-                v_n,
-            )
+    g.state_put(
+        "declared_uses",
+        (
+            v_corporation,
+            g.attr(g.item(v_powers, 0), "effect"),
+        ),
+        v_n,
+    )
 
 
 def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:848
+    # at rulespecs/18-grand-junction.rules:844
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:848",
+            at="rulespecs/18-grand-junction.rules:844",
         )
-    # at rulespecs/18-grand-junction.rules:851
+    # at rulespecs/18-grand-junction.rules:847
     if not (not g.state_has("done_this_turn", "topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:851",
+            at="rulespecs/18-grand-junction.rules:847",
         )
-    # at rulespecs/18-grand-junction.rules:852
+    # at rulespecs/18-grand-junction.rules:848
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(
             "money is added in $10 steps",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:852",
+            at="rulespecs/18-grand-junction.rules:848",
         )
-    # at rulespecs/18-grand-junction.rules:853
+    # at rulespecs/18-grand-junction.rules:849
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:853",
+            at="rulespecs/18-grand-junction.rules:849",
         )
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:851
     if not (g.b_cash(v_corporation) >= v_amount):
         raise IllegalAction(
             "the treasury cannot pay it",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:855",
+            at="rulespecs/18-grand-junction.rules:851",
         )
-    # at rulespecs/18-grand-junction.rules:856
+    # at rulespecs/18-grand-junction.rules:852
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "no use left on the card: each top-up spends a cube",
             rule='§"Abraham Donaldson", §"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:856",
+            at="rulespecs/18-grand-junction.rules:852",
         )
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:853
     r_spend_cubes(g, v_corporation, 1)
-    # at rulespecs/18-grand-junction.rules:858
+    # at rulespecs/18-grand-junction.rules:854
     g.transfer(v_amount, v_corporation, g.name("bank"))
-    # at rulespecs/18-grand-junction.rules:859
+    # at rulespecs/18-grand-junction.rules:855
     g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
-    # at rulespecs/18-grand-junction.rules:860
+    # at rulespecs/18-grand-junction.rules:856
     g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:893
+    # at rulespecs/18-grand-junction.rules:889
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -1804,28 +1800,28 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:893",
+            at="rulespecs/18-grand-junction.rules:889",
         )
-    # at rulespecs/18-grand-junction.rules:896
+    # at rulespecs/18-grand-junction.rules:892
     if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:897
+        # at rulespecs/18-grand-junction.rules:893
         r_spend_cubes(g, v_corporation, 1)
-        # at rulespecs/18-grand-junction.rules:898
+        # at rulespecs/18-grand-junction.rules:894
         g.b_set_operating_position(v_corporation, v_position)
-    # at rulespecs/18-grand-junction.rules:900
+    # at rulespecs/18-grand-junction.rules:896
     r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:906
+    # at rulespecs/18-grand-junction.rules:902
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:906",
+            at="rulespecs/18-grand-junction.rules:902",
         )
-    # at rulespecs/18-grand-junction.rules:907
+    # at rulespecs/18-grand-junction.rules:903
     g.b_place_card_marker(v_corporation, v_target)
 
 
@@ -1851,12 +1847,12 @@ def q_lay_tile(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:963
+    # at rulespecs/18-grand-junction.rules:959
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:965
+    # at rulespecs/18-grand-junction.rules:961
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1869,7 +1865,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:928
+    # at rulespecs/18-grand-junction.rules:924
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1896,22 +1892,22 @@ def q_use_ability(g, v_corporation):
 
 def q_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:848
+    # at rulespecs/18-grand-junction.rules:844
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
-    # at rulespecs/18-grand-junction.rules:851
+    # at rulespecs/18-grand-junction.rules:847
     if not (not g.state_has("done_this_turn", "topped_up")):
         return "one top-up a turn"
-    # at rulespecs/18-grand-junction.rules:856
+    # at rulespecs/18-grand-junction.rules:852
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "no use left on the card: each top-up spends a cube"
 
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:906
+    # at rulespecs/18-grand-junction.rules:902
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
 
@@ -1999,34 +1995,34 @@ def qr_use_ability(g):
 
 def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:852
+    # at rulespecs/18-grand-junction.rules:848
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         return "money is added in $10 steps"
-    # at rulespecs/18-grand-junction.rules:853
+    # at rulespecs/18-grand-junction.rules:849
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:851
     if not (g.b_cash(v_corporation) >= v_amount):
         return "the treasury cannot pay it"
 
 
 def qb_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:853
+    # at rulespecs/18-grand-junction.rules:849
     if not (
         r_ceil_to(g, (3 * g.b_price(v_corporation)), 10) >= (r_revenue(g, v_corporation) + (0) + 1)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:851
     if not (g.b_cash(v_corporation) >= (0) + 1):
         return "the treasury cannot pay it"
 
 
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:893
+    # at rulespecs/18-grand-junction.rules:889
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -2039,12 +2035,12 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:906
+    # at rulespecs/18-grand-junction.rules:902
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:906",
+            at="rulespecs/18-grand-junction.rules:902",
         )
 
 
@@ -2131,11 +2127,11 @@ def t_new_presidents(g, *_rest):
 
 def t_president_income(g, *_rest):
     """Walton Purcell's income from the bank"""
-    # at rulespecs/18-grand-junction.rules:821
+    # at rulespecs/18-grand-junction.rules:817
     for v_corporation in g.name("corporations"):
-        # at rulespecs/18-grand-junction.rules:822
+        # at rulespecs/18-grand-junction.rules:818
         if r_has_power(g, v_corporation, "bank_income"):
-            # at rulespecs/18-grand-junction.rules:823
+            # at rulespecs/18-grand-junction.rules:819
             g.transfer(
                 r_power_value(g, v_corporation, "bank_income", "income"),
                 g.name("bank"),
@@ -2145,7 +2141,7 @@ def t_president_income(g, *_rest):
 
 def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     """Homer Cropper's capital from the bank"""
-    # at rulespecs/18-grand-junction.rules:830
+    # at rulespecs/18-grand-junction.rules:826
     g.transfer(
         (
             r_power_value(g, v_corporation, "extra_capital", "shares_at_par")
@@ -2154,7 +2150,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/18-grand-junction.rules:831
+    # at rulespecs/18-grand-junction.rules:827
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -2167,12 +2163,12 @@ def w_president_capital(g, *_args):
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
-    # at rulespecs/18-grand-junction.rules:885
+    # at rulespecs/18-grand-junction.rules:881
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:886
+        # at rulespecs/18-grand-junction.rules:882
         if (
             r_has_power(g, v_corporation, "choose_turn")
             and (g.state_amount("cubes", v_corporation) > 0)
         ) and (r_president(g, v_corporation) != None):
-            # at rulespecs/18-grand-junction.rules:887
+            # at rulespecs/18-grand-junction.rules:883
             r_require_decision(g, r_president(g, v_corporation), "choose_turn")
