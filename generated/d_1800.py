@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "d66c092af436f630",
+    "rulespecs/lib/18xx.rules": "b25539722202a41f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "d66c092af436f630",
+        "rulespecs/lib/18xx.rules": "b25539722202a41f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -354,15 +354,15 @@ RULES = _LIBRARY.rules(
         'at action buy_bond': 'rulespecs/1800.rules:734',
         'at action buy_company': 'rulespecs/lib/18xx.rules:1173',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1261',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1498',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1509',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
         'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1389',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1574',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1447',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1712',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1585',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1458',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1723',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1405',
         'at action par': 'rulespecs/lib/18xx.rules:1209',
         'at action pass': 'rulespecs/lib/18xx.rules:1381',
@@ -1123,43 +1123,43 @@ def a_run_routes(g, v_corporation, v_routes):
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1448
+    # at rulespecs/lib/18xx.rules:1459
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1448",
+            at="rulespecs/lib/18xx.rules:1459",
         )
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1460
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1449"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1460"
         )
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1461
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1462
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1463
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1464
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1465
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1466
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1480
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1470
+        # at rulespecs/lib/18xx.rules:1481
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1471
+        # at rulespecs/lib/18xx.rules:1482
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1472
+            # at rulespecs/lib/18xx.rules:1483
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1182,197 +1182,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1510
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1499",
+            at="rulespecs/lib/18xx.rules:1510",
         )
-    # at rulespecs/lib/18xx.rules:1500
+    # at rulespecs/lib/18xx.rules:1511
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1500"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1511"
         )
-    # at rulespecs/lib/18xx.rules:1501
+    # at rulespecs/lib/18xx.rules:1512
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1513
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1503
+        # at rulespecs/lib/18xx.rules:1514
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1505
+        # at rulespecs/lib/18xx.rules:1516
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1505"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1516"
             )
-        # at rulespecs/lib/18xx.rules:1506
+        # at rulespecs/lib/18xx.rules:1517
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1506",
+                at="rulespecs/lib/18xx.rules:1517",
             )
-        # at rulespecs/lib/18xx.rules:1507
+        # at rulespecs/lib/18xx.rules:1518
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1507",
+                at="rulespecs/lib/18xx.rules:1518",
             )
-        # at rulespecs/lib/18xx.rules:1508
+        # at rulespecs/lib/18xx.rules:1519
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1509
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1509",
-            )
-        # at rulespecs/lib/18xx.rules:1510
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1511
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1512
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1514
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1514",
-            )
-        # at rulespecs/lib/18xx.rules:1515
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1515",
-            )
-        # at rulespecs/lib/18xx.rules:1516
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1517
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1518
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
         # at rulespecs/lib/18xx.rules:1520
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+        if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation",
+                "the corporation cannot pay for the train",
                 rule="§11.7",
                 at="rulespecs/lib/18xx.rules:1520",
             )
         # at rulespecs/lib/18xx.rules:1521
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1521",
-            )
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1522
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
-                rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1522",
-            )
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1523
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
+        # at rulespecs/lib/18xx.rules:1525
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank pool sells trains at the printed price",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1525",
+            )
+        # at rulespecs/lib/18xx.rules:1526
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1523",
+                at="rulespecs/lib/18xx.rules:1526",
             )
-        # at rulespecs/lib/18xx.rules:1524
+        # at rulespecs/lib/18xx.rules:1527
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1528
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1529
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/lib/18xx.rules:1531
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1531",
+            )
+        # at rulespecs/lib/18xx.rules:1532
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1532",
+            )
+        # at rulespecs/lib/18xx.rules:1533
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1533",
+            )
+        # at rulespecs/lib/18xx.rules:1534
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule="§11.7",
+                at="rulespecs/lib/18xx.rules:1534",
+            )
+        # at rulespecs/lib/18xx.rules:1535
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1525
+        # at rulespecs/lib/18xx.rules:1536
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1526
+        # at rulespecs/lib/18xx.rules:1537
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1572
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1561",
+            at="rulespecs/lib/18xx.rules:1572",
         )
-    # at rulespecs/lib/18xx.rules:1562
+    # at rulespecs/lib/18xx.rules:1573
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1562",
+            at="rulespecs/lib/18xx.rules:1573",
         )
-    # at rulespecs/lib/18xx.rules:1563
+    # at rulespecs/lib/18xx.rules:1574
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1564
+    # at rulespecs/lib/18xx.rules:1575
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1564",
+            at="rulespecs/lib/18xx.rules:1575",
         )
-    # at rulespecs/lib/18xx.rules:1565
+    # at rulespecs/lib/18xx.rules:1576
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1565",
+            at="rulespecs/lib/18xx.rules:1576",
         )
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1577
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1566",
+            at="rulespecs/lib/18xx.rules:1577",
         )
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1578
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1567",
+            at="rulespecs/lib/18xx.rules:1578",
         )
-    # at rulespecs/lib/18xx.rules:1568
+    # at rulespecs/lib/18xx.rules:1579
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1569
+    # at rulespecs/lib/18xx.rules:1580
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1570
+    # at rulespecs/lib/18xx.rules:1581
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1582
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1575
+    # at rulespecs/lib/18xx.rules:1586
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1575",
+            at="rulespecs/lib/18xx.rules:1586",
         )
-    # at rulespecs/lib/18xx.rules:1576
+    # at rulespecs/lib/18xx.rules:1587
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1576",
+            at="rulespecs/lib/18xx.rules:1587",
         )
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1588
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1578
+    # at rulespecs/lib/18xx.rules:1589
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1579
+        # at rulespecs/lib/18xx.rules:1590
         r_resolve_decision(g, v_corporation, "discard_train")
 
 

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "d66c092af436f630",
+    "rulespecs/lib/18xx.rules": "b25539722202a41f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "d66c092af436f630",
+        "rulespecs/lib/18xx.rules": "b25539722202a41f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -406,16 +406,16 @@ RULES = _LIBRARY.rules(
         'at action bankrupt': 'rulespecs/1846.rules:1454',
         'at action bid': 'rulespecs/lib/18xx.rules:1186',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1261',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1498',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1509',
         'at action company_lay_tile': 'rulespecs/1846.rules:1511',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1574',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1447',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1712',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1585',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1458',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1723',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1405',
         'at action par': 'rulespecs/lib/18xx.rules:1209',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -1300,14 +1300,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1510
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1499",
+            at="rulespecs/lib/18xx.rules:1510",
         )
-    # at rulespecs/lib/18xx.rules:1500
+    # at rulespecs/lib/18xx.rules:1511
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1315,123 +1315,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1500",
+            at="rulespecs/lib/18xx.rules:1511",
         )
-    # at rulespecs/lib/18xx.rules:1501
+    # at rulespecs/lib/18xx.rules:1512
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1513
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1503
+        # at rulespecs/lib/18xx.rules:1514
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1505
+        # at rulespecs/lib/18xx.rules:1516
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1505",
+                at="rulespecs/lib/18xx.rules:1516",
             )
-        # at rulespecs/lib/18xx.rules:1506
+        # at rulespecs/lib/18xx.rules:1517
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1506",
+                at="rulespecs/lib/18xx.rules:1517",
             )
-        # at rulespecs/lib/18xx.rules:1507
+        # at rulespecs/lib/18xx.rules:1518
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1507",
+                at="rulespecs/lib/18xx.rules:1518",
             )
-        # at rulespecs/lib/18xx.rules:1508
+        # at rulespecs/lib/18xx.rules:1519
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1509
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1509",
-            )
-        # at rulespecs/lib/18xx.rules:1510
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1511
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1512
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1514
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1514",
-            )
-        # at rulespecs/lib/18xx.rules:1515
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1515",
-            )
-        # at rulespecs/lib/18xx.rules:1516
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1517
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1518
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
         # at rulespecs/lib/18xx.rules:1520
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+        if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation",
+                "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1520",
             )
         # at rulespecs/lib/18xx.rules:1521
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1521",
-            )
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1522
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1522",
-            )
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1523
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
+        # at rulespecs/lib/18xx.rules:1525
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank pool sells trains at the printed price",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1525",
+            )
+        # at rulespecs/lib/18xx.rules:1526
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1523",
+                at="rulespecs/lib/18xx.rules:1526",
             )
-        # at rulespecs/lib/18xx.rules:1524
+        # at rulespecs/lib/18xx.rules:1527
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1528
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1529
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/lib/18xx.rules:1531
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1531",
+            )
+        # at rulespecs/lib/18xx.rules:1532
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1532",
+            )
+        # at rulespecs/lib/18xx.rules:1533
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1533",
+            )
+        # at rulespecs/lib/18xx.rules:1534
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1534",
+            )
+        # at rulespecs/lib/18xx.rules:1535
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1525
+        # at rulespecs/lib/18xx.rules:1536
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1526
+        # at rulespecs/lib/18xx.rules:1537
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1538
+    # at rulespecs/lib/18xx.rules:1549
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1539
+    # at rulespecs/lib/18xx.rules:1550
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1540
+    # at rulespecs/lib/18xx.rules:1551
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1540",
+            at="rulespecs/lib/18xx.rules:1551",
         )
-    # at rulespecs/lib/18xx.rules:1541
+    # at rulespecs/lib/18xx.rules:1552
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1439,23 +1439,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1541",
+            at="rulespecs/lib/18xx.rules:1552",
         )
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1554
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1543",
+            at="rulespecs/lib/18xx.rules:1554",
         )
-    # at rulespecs/lib/18xx.rules:1544
+    # at rulespecs/lib/18xx.rules:1555
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1544",
+            at="rulespecs/lib/18xx.rules:1555",
         )
-    # at rulespecs/lib/18xx.rules:1545
+    # at rulespecs/lib/18xx.rules:1556
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1466,15 +1466,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1545",
+            at="rulespecs/lib/18xx.rules:1556",
         )
-    # at rulespecs/lib/18xx.rules:1547
+    # at rulespecs/lib/18xx.rules:1558
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1548
+    # at rulespecs/lib/18xx.rules:1559
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1549
+    # at rulespecs/lib/18xx.rules:1560
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1561
     g.b_check_president(v_corporation)
 
 
@@ -1489,14 +1489,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1591
+    # at rulespecs/lib/18xx.rules:1602
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1591",
+            at="rulespecs/lib/18xx.rules:1602",
         )
-    # at rulespecs/lib/18xx.rules:1593
+    # at rulespecs/lib/18xx.rules:1604
     if not (
         (
             (
@@ -1537,9 +1537,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1593",
+            at="rulespecs/lib/18xx.rules:1604",
         )
-    # at rulespecs/lib/18xx.rules:1599
+    # at rulespecs/lib/18xx.rules:1610
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1550,9 +1550,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1599",
+            at="rulespecs/lib/18xx.rules:1610",
         )
-    # at rulespecs/lib/18xx.rules:1601
+    # at rulespecs/lib/18xx.rules:1612
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2211,17 +2211,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1802
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1792
+        # at rulespecs/lib/18xx.rules:1803
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1793
+            # at rulespecs/lib/18xx.rules:1804
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1795
+        # at rulespecs/lib/18xx.rules:1806
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1796
+            # at rulespecs/lib/18xx.rules:1807
             r_market_move(g, v_c, "down")
 
 

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'd66c092af436f630',
+    'rulespecs/lib/18xx.rules': 'b25539722202a41f',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2553,39 +2553,39 @@ def a_run_routes(g, v_corporation, v_routes):
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1448
+    # at rulespecs/lib/18xx.rules:1459
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1448",
+            at="rulespecs/lib/18xx.rules:1459",
         )
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1460
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1449",
+            at="rulespecs/lib/18xx.rules:1460",
         )
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1461
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1462
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1463
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1464
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1454
+    # at rulespecs/lib/18xx.rules:1465
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1466
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1472
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2595,13 +2595,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1480
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1470
+        # at rulespecs/lib/18xx.rules:1481
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1471
+        # at rulespecs/lib/18xx.rules:1482
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1472
+            # at rulespecs/lib/18xx.rules:1483
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2611,7 +2611,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1493
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2629,87 +2629,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1572
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1561",
+            at="rulespecs/lib/18xx.rules:1572",
         )
-    # at rulespecs/lib/18xx.rules:1562
+    # at rulespecs/lib/18xx.rules:1573
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1562",
+            at="rulespecs/lib/18xx.rules:1573",
         )
-    # at rulespecs/lib/18xx.rules:1563
+    # at rulespecs/lib/18xx.rules:1574
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1564
+    # at rulespecs/lib/18xx.rules:1575
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1564",
+            at="rulespecs/lib/18xx.rules:1575",
         )
-    # at rulespecs/lib/18xx.rules:1565
+    # at rulespecs/lib/18xx.rules:1576
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1565",
+            at="rulespecs/lib/18xx.rules:1576",
         )
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1577
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1566",
+            at="rulespecs/lib/18xx.rules:1577",
         )
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1578
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1567",
+            at="rulespecs/lib/18xx.rules:1578",
         )
-    # at rulespecs/lib/18xx.rules:1568
+    # at rulespecs/lib/18xx.rules:1579
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1569
+    # at rulespecs/lib/18xx.rules:1580
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1570
+    # at rulespecs/lib/18xx.rules:1581
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1582
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1575
+    # at rulespecs/lib/18xx.rules:1586
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1575",
+            at="rulespecs/lib/18xx.rules:1586",
         )
-    # at rulespecs/lib/18xx.rules:1576
+    # at rulespecs/lib/18xx.rules:1587
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1576",
+            at="rulespecs/lib/18xx.rules:1587",
         )
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1588
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1578
+    # at rulespecs/lib/18xx.rules:1589
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1579
+        # at rulespecs/lib/18xx.rules:1590
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1606
+    # at rulespecs/lib/18xx.rules:1617
     return (
         (
             r_dearest_train_price(g)
@@ -2726,7 +2726,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1622
+    # at rulespecs/lib/18xx.rules:1633
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2736,71 +2736,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1638
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1628
+        # at rulespecs/lib/18xx.rules:1639
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1629
+            # at rulespecs/lib/18xx.rules:1640
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1651
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1641
+        # at rulespecs/lib/18xx.rules:1652
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1642
+            # at rulespecs/lib/18xx.rules:1653
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1644
+        # at rulespecs/lib/18xx.rules:1655
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1645
+            # at rulespecs/lib/18xx.rules:1656
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1648
+    # at rulespecs/lib/18xx.rules:1659
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1649
+        # at rulespecs/lib/18xx.rules:1660
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1650
+            # at rulespecs/lib/18xx.rules:1661
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1664
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1664
+    # at rulespecs/lib/18xx.rules:1675
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1665
+        # at rulespecs/lib/18xx.rules:1676
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1666
+            # at rulespecs/lib/18xx.rules:1677
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1677
+    # at rulespecs/lib/18xx.rules:1688
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1678
+        # at rulespecs/lib/18xx.rules:1689
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1684
+    # at rulespecs/lib/18xx.rules:1695
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1685
+        # at rulespecs/lib/18xx.rules:1696
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1698
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1688
+    # at rulespecs/lib/18xx.rules:1699
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1695
+    # at rulespecs/lib/18xx.rules:1706
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -2808,49 +2808,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1700
+    # at rulespecs/lib/18xx.rules:1711
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1700",
+            at="rulespecs/lib/18xx.rules:1711",
         )
-    # at rulespecs/lib/18xx.rules:1702
+    # at rulespecs/lib/18xx.rules:1713
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1702",
+            at="rulespecs/lib/18xx.rules:1713",
         )
-    # at rulespecs/lib/18xx.rules:1704
+    # at rulespecs/lib/18xx.rules:1715
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1706
+    # at rulespecs/lib/18xx.rules:1717
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1706",
+            at="rulespecs/lib/18xx.rules:1717",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1714
+    # at rulespecs/lib/18xx.rules:1725
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1714",
+            at="rulespecs/lib/18xx.rules:1725",
         )
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1727
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1727
+    # at rulespecs/lib/18xx.rules:1738
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1729
+    # at rulespecs/lib/18xx.rules:1740
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2858,29 +2858,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1731
+        # at rulespecs/lib/18xx.rules:1742
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1753
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1743
+        # at rulespecs/lib/18xx.rules:1754
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1744
+            # at rulespecs/lib/18xx.rules:1755
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1745
+                # at rulespecs/lib/18xx.rules:1756
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1746
+                # at rulespecs/lib/18xx.rules:1757
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1752
+    # at rulespecs/lib/18xx.rules:1763
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1755
+    # at rulespecs/lib/18xx.rules:1766
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1756
+    # at rulespecs/lib/18xx.rules:1767
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2889,47 +2889,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1757
+    # at rulespecs/lib/18xx.rules:1768
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1758
+        # at rulespecs/lib/18xx.rules:1769
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1760
-    for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1761
-        g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1763
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1764
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1765
-            g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1770
-    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
     # at rulespecs/lib/18xx.rules:1771
-    for v_c in g.attr(v_owned, "certificates"):
+    for v_c in r_held_certificates(g, v_owned, v_owner):
         # at rulespecs/lib/18xx.rules:1772
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1774
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1775
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
+            # at rulespecs/lib/18xx.rules:1776
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1781
+    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
+    # at rulespecs/lib/18xx.rules:1782
+    for v_c in g.attr(v_owned, "certificates"):
+        # at rulespecs/lib/18xx.rules:1783
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1773
+        # at rulespecs/lib/18xx.rules:1784
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1774
+            # at rulespecs/lib/18xx.rules:1785
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1777
+    # at rulespecs/lib/18xx.rules:1788
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1778
+    # at rulespecs/lib/18xx.rules:1789
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1779
+    # at rulespecs/lib/18xx.rules:1790
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1780
+        # at rulespecs/lib/18xx.rules:1791
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1816
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2945,11 +2945,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1838
+    # at rulespecs/lib/18xx.rules:1849
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1839
+        # at rulespecs/lib/18xx.rules:1850
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -2958,13 +2958,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1840
+        # at rulespecs/lib/18xx.rules:1851
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:1852
+    # at rulespecs/lib/18xx.rules:1863
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -2980,19 +2980,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1858
+    # at rulespecs/lib/18xx.rules:1869
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1859
+        # at rulespecs/lib/18xx.rules:1870
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:1860
+            # at rulespecs/lib/18xx.rules:1871
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1861
+            # at rulespecs/lib/18xx.rules:1872
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1882
+    # at rulespecs/lib/18xx.rules:1893
     return g.list_first(
         "decisions",
         (
@@ -3004,7 +3004,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1885
+    # at rulespecs/lib/18xx.rules:1896
     if not g.list_contains(
         "decisions",
         (
@@ -3012,7 +3012,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1886
+        # at rulespecs/lib/18xx.rules:1897
         g.list_append(
             "decisions",
             (
@@ -3020,13 +3020,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1887
+        # at rulespecs/lib/18xx.rules:1898
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1903
     g.list_remove(
         "decisions",
         (
@@ -3034,19 +3034,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1904
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1900
+    # at rulespecs/lib/18xx.rules:1911
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:1906
+    # at rulespecs/lib/18xx.rules:1917
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3066,47 +3066,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:1912
+    # at rulespecs/lib/18xx.rules:1923
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:1913
+    # at rulespecs/lib/18xx.rules:1924
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1914
+    # at rulespecs/lib/18xx.rules:1925
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:1915
+        # at rulespecs/lib/18xx.rules:1926
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:1917
+    # at rulespecs/lib/18xx.rules:1928
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:1926
-    for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1927
-        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:1928
-            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1931
-    g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:1932
-    g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:1933
-    g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:1934
-    g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:1935
-    g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:1936
-    g.set_attr(v_corporation, "revenue", 0)
     # at rulespecs/lib/18xx.rules:1937
+    for v_c in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:1938
+        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
+            # at rulespecs/lib/18xx.rules:1939
+            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
+    # at rulespecs/lib/18xx.rules:1942
+    g.set_attr(v_corporation, "cell", None)
+    # at rulespecs/lib/18xx.rules:1943
+    g.b_remove_stations(v_corporation)
+    # at rulespecs/lib/18xx.rules:1944
+    g.set_attr(v_corporation, "par", None)
+    # at rulespecs/lib/18xx.rules:1945
+    g.set_attr(v_corporation, "floated", False)
+    # at rulespecs/lib/18xx.rules:1946
+    g.set_attr(v_corporation, "tokens", 0)
+    # at rulespecs/lib/18xx.rules:1947
+    g.set_attr(v_corporation, "revenue", 0)
+    # at rulespecs/lib/18xx.rules:1948
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:1939
+        # at rulespecs/lib/18xx.rules:1950
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1948
+    # at rulespecs/lib/18xx.rules:1959
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3116,9 +3116,9 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:1953
+    # at rulespecs/lib/18xx.rules:1964
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:1954
+    # at rulespecs/lib/18xx.rules:1965
     g.b_remove_reservations(v_company)
 
 
@@ -3146,14 +3146,14 @@ def q_sell_shares(g, v_player):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1448
+    # at rulespecs/lib/18xx.rules:1459
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1575
+    # at rulespecs/lib/18xx.rules:1586
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -3207,47 +3207,47 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1460
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1576
+    # at rulespecs/lib/18xx.rules:1587
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1802
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1792
+        # at rulespecs/lib/18xx.rules:1803
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1793
+            # at rulespecs/lib/18xx.rules:1804
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1795
+        # at rulespecs/lib/18xx.rules:1806
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1796
+            # at rulespecs/lib/18xx.rules:1807
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1815
+    # at rulespecs/lib/18xx.rules:1826
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1816
+        # at rulespecs/lib/18xx.rules:1827
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1841
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1831
+        # at rulespecs/lib/18xx.rules:1842
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3257,15 +3257,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1845
+    # at rulespecs/lib/18xx.rules:1856
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1867
+    # at rulespecs/lib/18xx.rules:1878
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1868
+        # at rulespecs/lib/18xx.rules:1879
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -3281,9 +3281,21 @@ def r_emergency_seller(g, v_player):
     )
 
 
+def r_run_bonus_per_stop(g, v_corporation):
+    """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
+    # at rulespecs/lib/18xx.rules:1453
+    return 0
+
+
+def r_may_add_revenue(g, v_corporation):
+    """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
+    # at rulespecs/lib/18xx.rules:1456
+    return False
+
+
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1584
+    # at rulespecs/lib/18xx.rules:1595
     return True
 
 
@@ -3313,7 +3325,7 @@ def q_lay_tile(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1510
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
@@ -3356,10 +3368,10 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1510
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1500
+    # at rulespecs/lib/18xx.rules:1511
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "25377464cfa37898",
-    "rulespecs/lib/18xx.rules": "d66c092af436f630",
+    "rulespecs/lib/18xx.rules": "b25539722202a41f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "d66c092af436f630",
+        "rulespecs/lib/18xx.rules": "b25539722202a41f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "25377464cfa37898",
-        "rulespecs/lib/18xx.rules": "d66c092af436f630",
+        "rulespecs/lib/18xx.rules": "b25539722202a41f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -479,6 +479,8 @@ class Game(GameBase):
         "last_token_cost": r_last_token_cost,
         "action:place_token": a_place_token,
         "action:run_routes": a_run_routes,
+        "run_bonus_per_stop": r_run_bonus_per_stop,
+        "may_add_revenue": r_may_add_revenue,
         "action:dividend": a_dividend,
         "half": r_half,
         "pay_dividends": r_pay_dividends,

@@ -787,8 +787,9 @@ class Candidates:
             return []
         spots = track.legal_tokens(self.board, entity.id)
         out = [spot.action(entity.id) for spot in spots]
-        if self.call("has_power", entity, "squeeze_token"):
-            # beside the circles of a reachable city with none free (the guards decide)
+        if entity.kind == "corporation" and self.call("has_power", entity, "squeeze_token"):
+            # beside the circles of a reachable city with none free (the guards decide; a card's power: a
+            # minor holds none)
             taken = {(s.hex, s.node) for s in spots}
             for ref in sorted(track.reach(self.board, entity.id).nodes):
                 if ref not in taken and self.board.node(ref).kind == "city":

@@ -522,7 +522,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self._setup_reservations()
         self._setup_minors()
         self._new_subsidy_pool()
-        self.emit("game_start")  # setup done, before the first round (1880 Amira's first company is drawn)
+        self.emit("game_start")  # setup done, before the first round (a title's triggers on it act first)
         first = self.param("first_round")
         if first == "private_sale":
             self._start_private_sale()
@@ -796,7 +796,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self.j.set(self.corp[corp.id], "closed", True)
         if self.DATA.properties.get("held_shares_on_close") == "pool":
             # the title's `held_shares_on_close: pool`: other corporations' certificates it holds go to the
-            # market (18 Grand Junction, Cleveland Graham)
+            # market
             for cert in self.certificates.values():
                 if self.owner[cert.id] == corp and cert.corporation != corp.id:
                     self.j.set(self.owner, cert.id, POOL)

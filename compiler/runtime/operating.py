@@ -53,8 +53,8 @@ class OperatingRound:
           two are the run's ends), `paid_stops_only` (an N/M train must be paid for them; default true),
           `limit_a` / `limit_b` (a run stops in at most that many hexes of the list);
         - each revenue marker `corp` has on the map (place_marker): its bonus for a run stopping in its hex;
-        - each open private `corp` owns with `effect: stop_bonus`: `bonus_per_stop` for each stop of its
-          run with the most stops."""
+        - each open private `corp` owns with `effect: stop_bonus`, and the library's run_bonus_per_stop(C)
+          (a title replaces it): `bonus_per_stop` for each stop of its run with the most stops."""
         printed = self.__dict__.get("_printed_bonuses")
         if printed is None:
             printed = self.__dict__["_printed_bonuses"] = self._revenue_bonuses()
@@ -69,8 +69,8 @@ class OperatingRound:
                 continue
             for ability in self._abilities(item, "stop_bonus"):
                 per_stop += int(self._value(ability["bonus_per_stop"], f"{item} bonus_per_stop"))
-        if corp.kind == "corporation" and self.call("has_power", corp, "stop_bonus"):
-            per_stop += int(self.call("power_value", corp, "stop_bonus", "bonus_per_stop"))
+        if corp.kind == "corporation":
+            per_stop += int(self.fixed_call("run_bonus_per_stop", corp))
         return track.Bonuses(tuple(bonuses), limits, per_stop)
 
     def _revenue_bonuses(self) -> tuple[tuple["track.RouteBonus", ...], tuple["track.StopLimit", ...]]:
@@ -153,8 +153,8 @@ class OperatingRound:
 
     def b_extend_run(self, corp: Entity, position: Any, kind: str) -> None:
         """extend_run(C, i, kind): C's train at position i (0 first, in the order C holds them; a number or a
-        numeral) runs this turn with one more stop of node kind `kind` (a town: 1880 Romania's REMAR tender
-        as 18xx.games builds it). Refused (IllegalAction) if C has no train there."""
+        numeral) runs this turn with one more stop of node kind `kind` (a town: an ability's tender as an
+        implementation builds it). Refused (IllegalAction) if C has no train there."""
         trains = self.b_trains(corp)
         try:
             index = int(position)
@@ -650,7 +650,7 @@ class OperatingRound:
 
     def b_draw_unstarted(self, excluded: Any = ()) -> Entity | None:
         """draw_unstarted(xs): one of the corporations not yet started and not in xs, drawn at random (the
-        game's seed); none if there is none (1880 XI.3: Amira's companies)."""
+        game's seed); none if there is none."""
         out = {str(getattr(x, "id", x)) for x in (excluded or ())}
         pool = [c for c in self.corporations if self.corp[c.id]["par"] is None and not self.corp[c.id]["closed"]
                 and c.id not in out]
@@ -777,9 +777,8 @@ class OperatingRound:
                 self._scrap_obsolete(corp)
                 index += 1
                 continue
-            if step == "dividend" and self.corp[corp.id]["revenue"] == 0 and not (
-                    self.call("has_power", corp, "top_up_revenue") and self.state_amount("cubes", corp) > 0):
-                # (a company whose card may still top its revenue up decides, even on nothing earned)
+            if step == "dividend" and self.corp[corp.id]["revenue"] == 0 and not self.fixed_call("may_add_revenue", corp):
+                # (a company that may still add to its revenue, the library's may_add_revenue, decides)
                 # no revenue: the dividend step withholds nothing, as the rules move the price
                 self.ROUTINES["action:dividend"](self, corp, "withhold")
                 return
@@ -788,7 +787,7 @@ class OperatingRound:
 
     def _end_corporation_turn(self, corp: Entity) -> None:
         if corp.kind == "minor" and "minor_turn_end" in self.ROUTINES and not self.corp[corp.id]["closed"]:
-            self.call("minor_turn_end", corp)  # the title's check at the end of a minor's turn (1880 VII.3.7)
+            self.call("minor_turn_end", corp)  # the title's check at the end of a minor's turn, where it has one
         self.j.set(self.corp[corp.id], "operated", True)
         self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | {corp.id})
         self.j.set(self.g, "step", None)
@@ -1185,7 +1184,7 @@ class OperatingRound:
         self.j.set(self.g, "round_due", str(name))
 
     def _start_special_round(self) -> bool:
-        """A special round of players' turns (18CO §8: the President's Choice Round): from the priority
+        """A special round of players' turns (the one a title's `call_round` called): from the priority
         holder in seating order, each player on turn takes the title's `special_*` actions or passes;
         a pass is final; when all have passed the stock round follows."""
         name = self.g["round_due"]
@@ -1214,5 +1213,5 @@ class OperatingRound:
         name = self.g["special"]["name"]
         self.j.set(self.g, "rounds_held", self.g.get("rounds_held", frozenset()) | {name})
         self.j.set(self.g, "special", None)
-        self.emit("special_round_end", name)  # (18CO's presidents_choice_over notes the round held)
+        self.emit("special_round_end", name)  # (a title's trigger on it reads the round's end)
         self._start_stock_round(self.g["priority"])

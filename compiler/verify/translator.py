@@ -1011,9 +1011,9 @@ class Translator:
             return self.ent_is(term, part)
         if isinstance(term, CardRef):  # a part of the title's `ability_cards` kind: by the card's index
             return self.eq(term.index, self.card_number(part))
-        if not isinstance(term, str):
+        if not isinstance(term, (str, Choice)):  # (a Choice: one of several records' names, `powers[0].effect`)
             raise Unsupported(f"a value of an enum or a component that is not named ({term!r})")
-        return term == part
+        return self.eq(term, part)
 
     def state_has(self, decl: s.StateDecl, args: list[Any], ctx: Ctx) -> Any:
         """`NAME(a, b)`: whether (a, b) is in the state (an element outside the scope never is); of an
