@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "10b827a0469bf680",
+    "rulespecs/18-grand-junction.rules": "48f7abc1401948ad",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/lib/18xx.rules": "2cf7eef3c739123e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "2cf7eef3c739123e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -363,22 +363,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1220',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1223',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:881',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:894',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:916',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:951',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1533',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1406',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1671',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:919',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:954',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1536',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1409',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1674',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1400',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1403',
         'at action select_president': 'rulespecs/18-grand-junction.rules:757',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1266',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1269',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:836',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:787',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -722,7 +722,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1212
+    # at rulespecs/lib/18xx.rules:1215
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -760,23 +760,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1270
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1271
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1268",
+            at="rulespecs/lib/18xx.rules:1271",
         )
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1272
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1269",
+            at="rulespecs/lib/18xx.rules:1272",
         )
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1273
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -784,9 +784,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1270",
+            at="rulespecs/lib/18xx.rules:1273",
         )
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1275
     if not (
         (
             (
@@ -815,39 +815,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1272",
+            at="rulespecs/lib/18xx.rules:1275",
         )
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1280
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1278
+    # at rulespecs/lib/18xx.rules:1281
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1278",
+            at="rulespecs/lib/18xx.rules:1281",
         )
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1283
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1280",
+            at="rulespecs/lib/18xx.rules:1283",
         )
-    # at rulespecs/lib/18xx.rules:1282
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1283
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:1285
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:1286
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:1288
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1286
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1287
-        g.move(v_c, v_player, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1289
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:1290
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1292
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1293
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1291
+    # at rulespecs/lib/18xx.rules:1294
     g.state_set(
         "sold_this_round",
         (
@@ -856,9 +856,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1292
+    # at rulespecs/lib/18xx.rules:1295
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1296
     g.b_check_president(v_corporation)
 
 
@@ -1103,7 +1103,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:903
+    # at rulespecs/18-grand-junction.rules:906
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1113,7 +1113,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:906
+    # at rulespecs/18-grand-junction.rules:909
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1123,12 +1123,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:953
+    # at rulespecs/18-grand-junction.rules:956
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:955
+    # at rulespecs/18-grand-junction.rules:958
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1139,34 +1139,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:955",
+            at="rulespecs/18-grand-junction.rules:958",
         )
-    # at rulespecs/18-grand-junction.rules:957
+    # at rulespecs/18-grand-junction.rules:960
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:957",
+            at="rulespecs/18-grand-junction.rules:960",
         )
-    # at rulespecs/18-grand-junction.rules:958
+    # at rulespecs/18-grand-junction.rules:961
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:959
+    # at rulespecs/18-grand-junction.rules:962
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:960
+        # at rulespecs/18-grand-junction.rules:963
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:960",
+                at="rulespecs/18-grand-junction.rules:963",
             )
-        # at rulespecs/18-grand-junction.rules:962
+        # at rulespecs/18-grand-junction.rules:965
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:962",
+                at="rulespecs/18-grand-junction.rules:965",
             )
-        # at rulespecs/18-grand-junction.rules:964
+        # at rulespecs/18-grand-junction.rules:967
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1175,12 +1175,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:965
+        # at rulespecs/18-grand-junction.rules:968
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:966
+            # at rulespecs/18-grand-junction.rules:969
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:969
+        # at rulespecs/18-grand-junction.rules:972
         if not (
             all(
                 (
@@ -1196,9 +1196,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:969",
+                at="rulespecs/18-grand-junction.rules:972",
             )
-        # at rulespecs/18-grand-junction.rules:971
+        # at rulespecs/18-grand-junction.rules:974
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1206,24 +1206,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:971",
+                at="rulespecs/18-grand-junction.rules:974",
             )
-        # at rulespecs/18-grand-junction.rules:973
+        # at rulespecs/18-grand-junction.rules:976
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:975
+        # at rulespecs/18-grand-junction.rules:978
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:976
+            # at rulespecs/18-grand-junction.rules:979
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:979
+    # at rulespecs/18-grand-junction.rules:982
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:980
+        # at rulespecs/18-grand-junction.rules:983
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:982
+        # at rulespecs/18-grand-junction.rules:985
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1317,7 +1317,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:918
+    # at rulespecs/18-grand-junction.rules:921
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1325,66 +1325,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:918",
+            at="rulespecs/18-grand-junction.rules:921",
         )
-    # at rulespecs/18-grand-junction.rules:920
+    # at rulespecs/18-grand-junction.rules:923
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:920",
+            at="rulespecs/18-grand-junction.rules:923",
         )
-    # at rulespecs/18-grand-junction.rules:921
+    # at rulespecs/18-grand-junction.rules:924
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:922
+    # at rulespecs/18-grand-junction.rules:925
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:923
+        # at rulespecs/18-grand-junction.rules:926
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:923",
+                at="rulespecs/18-grand-junction.rules:926",
             )
-        # at rulespecs/18-grand-junction.rules:925
+        # at rulespecs/18-grand-junction.rules:928
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:926
+        # at rulespecs/18-grand-junction.rules:929
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:926",
+                at="rulespecs/18-grand-junction.rules:929",
             )
-        # at rulespecs/18-grand-junction.rules:927
+        # at rulespecs/18-grand-junction.rules:930
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:928
+        # at rulespecs/18-grand-junction.rules:931
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:929
+            # at rulespecs/18-grand-junction.rules:932
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:932
+        # at rulespecs/18-grand-junction.rules:935
         if not (r_has_power(g, v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:932",
+                at="rulespecs/18-grand-junction.rules:935",
             )
-        # at rulespecs/18-grand-junction.rules:934
+        # at rulespecs/18-grand-junction.rules:937
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:934",
+                at="rulespecs/18-grand-junction.rules:937",
             )
-        # at rulespecs/18-grand-junction.rules:936
+        # at rulespecs/18-grand-junction.rules:939
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:936",
+                at="rulespecs/18-grand-junction.rules:939",
             )
-        # at rulespecs/18-grand-junction.rules:938
+        # at rulespecs/18-grand-junction.rules:941
         if not (
             (
                 (
@@ -1398,24 +1398,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:938",
+                at="rulespecs/18-grand-junction.rules:941",
             )
-        # at rulespecs/18-grand-junction.rules:940
+        # at rulespecs/18-grand-junction.rules:943
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-        # at rulespecs/18-grand-junction.rules:941
+        # at rulespecs/18-grand-junction.rules:944
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:941",
+                at="rulespecs/18-grand-junction.rules:944",
             )
-        # at rulespecs/18-grand-junction.rules:942
+        # at rulespecs/18-grand-junction.rules:945
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:943
+        # at rulespecs/18-grand-junction.rules:946
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:944
+            # at rulespecs/18-grand-junction.rules:947
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:947
+    # at rulespecs/18-grand-junction.rules:950
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1623,7 +1623,7 @@ def a_select_president(g, v_player, v_corporation, v_company_president):
             at="rulespecs/18-grand-junction.rules:759",
         )
     # at rulespecs/18-grand-junction.rules:761
-    if not (g.b_card_of(v_corporation) == None):
+    if not (not r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
@@ -1649,7 +1649,7 @@ def a_use_ability(g, v_corporation, v_count):
 def r_use_power(g, v_corporation, v_n):
     """use_power(C, n): C declares the power of its Company President (its first ability of one of the library's declared_effects()) for this turn, spending n cubes; more than one at once only where it is `stackable` (a Company President has one ability); a declaration waits until it is spent (or the turn ends) (§\"Using the Company Presidents\")"""
     # at rulespecs/18-grand-junction.rules:797
-    if not (g.b_card_of(v_corporation) != None):
+    if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company has no Company President",
             rule='§"Company Presidents"',
@@ -1804,7 +1804,23 @@ def a_corporation_assign(g, v_corporation, v_target):
             at="rulespecs/18-grand-junction.rules:896",
         )
     # at rulespecs/18-grand-junction.rules:897
-    g.b_place_card_marker(v_corporation, v_target)
+    if not (r_has_power(g, v_corporation, "bonus_token")):
+        raise IllegalAction(
+            "the company's Company President has no token to place",
+            rule='§"Lemuel Morrissey"',
+            at="rulespecs/18-grand-junction.rules:897",
+        )
+    # at rulespecs/18-grand-junction.rules:898
+    if not (g.state_amount("cubes", v_corporation) >= 1):
+        raise IllegalAction(
+            "the Company President has 0 use(s) left: its token is placed once",
+            rule='§"Lemuel Morrissey"',
+            at="rulespecs/18-grand-junction.rules:898",
+        )
+    # at rulespecs/18-grand-junction.rules:899
+    g.b_place_marker(v_corporation, v_target)
+    # at rulespecs/18-grand-junction.rules:900
+    r_spend_cubes(g, v_corporation, 1)
 
 
 def q_par(g, v_player):
@@ -1829,12 +1845,12 @@ def q_lay_tile(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:953
+    # at rulespecs/18-grand-junction.rules:956
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:955
+    # at rulespecs/18-grand-junction.rules:958
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1847,7 +1863,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:918
+    # at rulespecs/18-grand-junction.rules:921
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1892,6 +1908,12 @@ def q_corporation_assign(g, v_corporation):
     # at rulespecs/18-grand-junction.rules:896
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
+    # at rulespecs/18-grand-junction.rules:897
+    if not (r_has_power(g, v_corporation, "bonus_token")):
+        return "the company's Company President has no token to place"
+    # at rulespecs/18-grand-junction.rules:898
+    if not (g.state_amount("cubes", v_corporation) >= 1):
+        return "the Company President has 0 use(s) left: its token is placed once"
 
 
 def q2_par(g, v_player, v_corporation):
@@ -1960,7 +1982,7 @@ def q2_select_president(g, v_player, v_corporation):
     if not (r_offered(g, v_player, v_corporation)):
         return "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one"
     # at rulespecs/18-grand-junction.rules:761
-    if not (g.b_card_of(v_corporation) == None):
+    if not (not r_holds_card(g, v_corporation)):
         return "a company has one Company President at a time: a new one only for a company without one"
 
 
@@ -2028,17 +2050,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1750
+    # at rulespecs/lib/18xx.rules:1753
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1751
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1752
-            r_market_move(g, v_c, "up")
         # at rulespecs/lib/18xx.rules:1754
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1755
+            r_market_move(g, v_c, "up")
+        # at rulespecs/lib/18xx.rules:1757
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1755
+            # at rulespecs/lib/18xx.rules:1758
             r_market_move(g, v_c, "down")
 
 
@@ -2102,7 +2124,7 @@ def t_new_presidents(g, *_rest):
     # at rulespecs/18-grand-junction.rules:780
     for v_corporation in g.b_operating_order():
         # at rulespecs/18-grand-junction.rules:781
-        if (not g.b_closed(v_corporation)) and (g.b_card_of(v_corporation) == None):
+        if (not g.b_closed(v_corporation)) and (not r_holds_card(g, v_corporation)):
             # at rulespecs/18-grand-junction.rules:782
             r_offer_card(g, v_corporation, "select_president", False)
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "e09c743cae03e3d0",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/lib/18xx.rules": "2cf7eef3c739123e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "2cf7eef3c739123e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -644,14 +644,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2424',
         'at action discard_train': 'rulespecs/18co.rules:2261',
         'at action dividend': 'rulespecs/18co.rules:2297',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1671',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1364',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1674',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1367',
         'at action move_bid': 'rulespecs/18co.rules:2053',
-        'at action par': 'rulespecs/lib/18xx.rules:1168',
-        'at action pass': 'rulespecs/lib/18xx.rules:1340',
+        'at action par': 'rulespecs/lib/18xx.rules:1171',
+        'at action pass': 'rulespecs/lib/18xx.rules:1343',
         'at action place_token': 'rulespecs/18co.rules:2276',
         'at action remove_token': 'rulespecs/18co.rules:2149',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1400',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1403',
         'at action sell_shares': 'rulespecs/18co.rules:2069',
         'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1194,68 +1194,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1172
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1169",
+            at="rulespecs/lib/18xx.rules:1172",
         )
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1173
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1170",
+            at="rulespecs/lib/18xx.rules:1173",
         )
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1174
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1171",
+            at="rulespecs/lib/18xx.rules:1174",
         )
-    # at rulespecs/lib/18xx.rules:1172
+    # at rulespecs/lib/18xx.rules:1175
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1172",
+            at="rulespecs/lib/18xx.rules:1175",
         )
-    # at rulespecs/lib/18xx.rules:1173
+    # at rulespecs/lib/18xx.rules:1176
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1173"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1176"
         )
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1177
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1178
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1175",
+            at="rulespecs/lib/18xx.rules:1178",
         )
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1179
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1176"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1179"
         )
-    # at rulespecs/lib/18xx.rules:1177
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1178
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1178
-        g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1179
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1180
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:1181
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:1181
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:1182
-    g.state_set("bought_this_turn", (), True)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1183
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1184
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:1185
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1186
     g.b_bought(v_player, v_corporation)
 
 
@@ -1585,7 +1585,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1344
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1595,16 +1595,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1341",
+            at="rulespecs/lib/18xx.rules:1344",
         )
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1346
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:1343",
+            at="rulespecs/lib/18xx.rules:1346",
         )
-    # at rulespecs/lib/18xx.rules:1345
+    # at rulespecs/lib/18xx.rules:1348
     g.b_pass_turn(v_entity)
 
 
@@ -1683,25 +1683,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1368
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1365",
+            at="rulespecs/lib/18xx.rules:1368",
         )
-    # at rulespecs/lib/18xx.rules:1366
+    # at rulespecs/lib/18xx.rules:1369
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1367
+    # at rulespecs/lib/18xx.rules:1370
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1367",
+            at="rulespecs/lib/18xx.rules:1370",
         )
-    # at rulespecs/lib/18xx.rules:1368
+    # at rulespecs/lib/18xx.rules:1371
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1369
+    # at rulespecs/lib/18xx.rules:1372
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1752,16 +1752,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1404
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1404",
         )
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1405
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1406
     g.b_end_step(v_corporation)
 
 
@@ -1817,13 +1817,13 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1428
+    # at rulespecs/lib/18xx.rules:1431
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1429
+        # at rulespecs/lib/18xx.rules:1432
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1430
+        # at rulespecs/lib/18xx.rules:1433
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1431
+            # at rulespecs/lib/18xx.rules:1434
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1957,18 +1957,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1500
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1498
+    # at rulespecs/lib/18xx.rules:1501
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1502
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1499",
+            at="rulespecs/lib/18xx.rules:1502",
         )
-    # at rulespecs/lib/18xx.rules:1500
+    # at rulespecs/lib/18xx.rules:1503
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1976,23 +1976,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1500",
+            at="rulespecs/lib/18xx.rules:1503",
         )
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1505
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1502",
+            at="rulespecs/lib/18xx.rules:1505",
         )
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1506
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1503",
+            at="rulespecs/lib/18xx.rules:1506",
         )
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1507
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2003,71 +2003,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1504",
+            at="rulespecs/lib/18xx.rules:1507",
         )
-    # at rulespecs/lib/18xx.rules:1506
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1507
-    r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1508
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1509
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1510
+    r_close_private(g, v_company)
+    # at rulespecs/lib/18xx.rules:1511
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1512
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1520
+    # at rulespecs/lib/18xx.rules:1523
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1520",
+            at="rulespecs/lib/18xx.rules:1523",
         )
-    # at rulespecs/lib/18xx.rules:1521
+    # at rulespecs/lib/18xx.rules:1524
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1521",
+            at="rulespecs/lib/18xx.rules:1524",
         )
-    # at rulespecs/lib/18xx.rules:1522
+    # at rulespecs/lib/18xx.rules:1525
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1523
+    # at rulespecs/lib/18xx.rules:1526
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1523",
+            at="rulespecs/lib/18xx.rules:1526",
         )
-    # at rulespecs/lib/18xx.rules:1524
+    # at rulespecs/lib/18xx.rules:1527
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1524",
+            at="rulespecs/lib/18xx.rules:1527",
         )
-    # at rulespecs/lib/18xx.rules:1525
+    # at rulespecs/lib/18xx.rules:1528
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1525",
+            at="rulespecs/lib/18xx.rules:1528",
         )
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1529
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1526",
+            at="rulespecs/lib/18xx.rules:1529",
         )
-    # at rulespecs/lib/18xx.rules:1527
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1528
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1529
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1530
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1531
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1532
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1533
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2102,14 +2102,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1553
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1550",
+            at="rulespecs/lib/18xx.rules:1553",
         )
-    # at rulespecs/lib/18xx.rules:1552
+    # at rulespecs/lib/18xx.rules:1555
     if not (
         (
             (
@@ -2150,9 +2150,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1552",
+            at="rulespecs/lib/18xx.rules:1555",
         )
-    # at rulespecs/lib/18xx.rules:1558
+    # at rulespecs/lib/18xx.rules:1561
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2163,9 +2163,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1558",
+            at="rulespecs/lib/18xx.rules:1561",
         )
-    # at rulespecs/lib/18xx.rules:1560
+    # at rulespecs/lib/18xx.rules:1563
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2177,69 +2177,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1701
+    # at rulespecs/lib/18xx.rules:1704
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1702
+        # at rulespecs/lib/18xx.rules:1705
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1703
+            # at rulespecs/lib/18xx.rules:1706
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1704
+                # at rulespecs/lib/18xx.rules:1707
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1705
+                # at rulespecs/lib/18xx.rules:1708
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1711
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
     # at rulespecs/lib/18xx.rules:1714
+    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1717
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1718
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1716
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1717
-        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1719
-    for v_c in r_held_certificates(g, v_owned, v_owner):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:1720
-        g.move(v_c, v_owned, v_owner)
+        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1722
-    for v_company in g.name("privates"):
+    for v_c in r_held_certificates(g, v_owned, v_owner):
         # at rulespecs/lib/18xx.rules:1723
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1725
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1726
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1724
+            # at rulespecs/lib/18xx.rules:1727
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1729
+    # at rulespecs/lib/18xx.rules:1732
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1733
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1731
+        # at rulespecs/lib/18xx.rules:1734
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1732
+        # at rulespecs/lib/18xx.rules:1735
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1733
+            # at rulespecs/lib/18xx.rules:1736
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1736
+    # at rulespecs/lib/18xx.rules:1739
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1737
+    # at rulespecs/lib/18xx.rules:1740
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1738
+    # at rulespecs/lib/18xx.rules:1741
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1739
+        # at rulespecs/lib/18xx.rules:1742
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1764
+    # at rulespecs/lib/18xx.rules:1767
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2863,12 +2863,12 @@ def qb2_bid(g, v_player, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1172
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1169",
+            at="rulespecs/lib/18xx.rules:1172",
         )
 
 

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/lib/18xx.rules": "2cf7eef3c739123e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "2cf7eef3c739123e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "d90480834af44730",
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "2cf7eef3c739123e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -244,6 +244,7 @@ class Game(GameBase):
         "ability_sold": r_ability_sold,
         "ability_lay_cost": r_ability_lay_cost,
         "ability_token": r_ability_token,
+        "holds_card": r_holds_card,
         "has_power": r_has_power,
         "power_value": r_power_value,
         "spend_cubes": r_spend_cubes,

@@ -109,7 +109,7 @@ def cubes(g, corp):
 
 
 def card(g, corp):
-    return g.b_card_of(g.entity("corporation", corp))
+    return g.card_of(g.entity("corporation", corp))
 
 
 def enter_phase(g, key):
@@ -299,7 +299,7 @@ def give_card(g, corp, key):
 def test_abel_jephcots_ten_per_stop_on_a_real_run():
     g, corp, routes = at_a_paying_run()
     c = g.entity("corporation", corp)
-    if g.b_card_of(c) is not None and g._power(c, "stop_bonus") is None:
+    if g.card_of(c) is not None and g._power(c, "stop_bonus") is None:
         g.j.set(g.g, "cards", {k: v for k, v in g.g["cards"].items() if k != corp})  # test setup: no card
     base = g.b_route_revenue(c, routes)
     give_card(g, corp, "JEPHCOTS")

@@ -115,7 +115,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: primitive, ability_window (who may use it now: its owner, phases and timing, which read the round's turns);
 #: 96 with ability_lay_cost a library function over lay_cost(lay, discount) (`lay` a runtime type a routine may
 #: take); 95 with ability_token a library procedure over place_station, counting into ability_uses (`spot` one too)
-RECORDED = 95
+#: 94 with card_of gone: the rules ask the library's holds_card, `len(C.card_abilities) > 0` (every card gives
+#: an ability), the runtime and the model keep their own reads of the card held; 93 with place_card_marker gone:
+#: 18GJ's corporation_assign checks the card's power and spends its use (has_power, cubes, spend_cubes), and
+#: the primitive place_marker places a corporation's marker, its card's (a city hex)
+RECORDED = 93
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -222,6 +226,21 @@ def test_the_states_the_titles_keep_are_theirs(name):
     assert f"mark_{name}" not in found["twins"] + found["engine_only"] + found["model_only"]
     for path in TITLE_STATES[name]:
         assert f"state {name}: " in (ROOT / "rulespecs" / path).read_text(encoding="utf-8"), path
+
+
+def test_a_held_card_and_its_marker_are_the_rules():
+    """card_of and place_card_marker are no builtins: whether a company holds an ability card is the library's
+    holds_card over `C.card_abilities`, and 18 Grand Junction's Lemuel Morrissey token is its action's rules over
+    has_power, cubes, spend_cubes and the primitive place_marker."""
+    found = _census()
+    for name in ("card_of", "place_card_marker"):
+        assert name not in found["twins"] + found["engine_only"] + found["model_only"], name
+    assert "place_marker" in found["twins"]
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert "function holds_card(corporation: corporation)" in library
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "card_of(" not in rules and "place_card_marker(" not in rules
+    assert 'has_power(corporation, "bonus_token")' in rules
 
 
 @pytest.mark.parametrize("name", ["check_retoken", "check_station"])

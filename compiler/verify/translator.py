@@ -1464,7 +1464,7 @@ class Translator:
                 elif kind == "card":
                     # the card just picked: the one the company holds now
                     assert corp is not None
-                    card = self.builtins.b_card_of(ctx, self.model.z(corp))
+                    card = self.builtins.card_of(ctx, self.model.z(corp))
                     ctx.require(self.truthy(card))
                     ctx.locals[name] = card
                 elif kind == "bool":

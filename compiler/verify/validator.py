@@ -119,7 +119,6 @@ CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "
 #: they act on without naming one (has_power and power_value name theirs: `has_power(C, "choose_turn")`).
 CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
     "has_power": frozenset(), "power_value": frozenset(), "cubes": frozenset(), "spend_cubes": frozenset(),
-    "place_card_marker": frozenset({"bonus_token"}),
 }
 #: The library's function naming the effects whose use is declared: its list is what its use_power acts on
 #: (`use_power(C, n)` in an action names no effect)
