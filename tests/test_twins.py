@@ -118,8 +118,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: 94 with card_of gone: the rules ask the library's holds_card, `len(C.card_abilities) > 0` (every card gives
 #: an ability), the runtime and the model keep their own reads of the card held; 93 with place_card_marker gone:
 #: 18GJ's corporation_assign checks the card's power and spends its use (has_power, cubes, spend_cubes), and
-#: the primitive place_marker places a corporation's marker, its card's (a city hex)
-RECORDED = 93
+#: the primitive place_marker places a corporation's marker, its card's (a city hex); 92 with deck_empty 18GJ's
+#: function over its state cards_taken (pick_card counts each card taken) and `all_ability_cards`, the title's
+#: ability cards as records (a collection the engine and the model both give, as `train_cards`)
+RECORDED = 92
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -233,7 +235,7 @@ def test_a_held_card_and_its_marker_are_the_rules():
     holds_card over `C.card_abilities`, and 18 Grand Junction's Lemuel Morrissey token is its action's rules over
     has_power, cubes, spend_cubes and the primitive place_marker."""
     found = _census()
-    for name in ("card_of", "place_card_marker"):
+    for name in ("card_of", "place_card_marker", "deck_empty"):
         assert name not in found["twins"] + found["engine_only"] + found["model_only"], name
     assert "place_marker" in found["twins"]
     library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
@@ -241,6 +243,8 @@ def test_a_held_card_and_its_marker_are_the_rules():
     rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
     assert "card_of(" not in rules and "place_card_marker(" not in rules
     assert 'has_power(corporation, "bonus_token")' in rules
+    gj = (ROOT / "rulespecs" / "18-grand-junction.rules").read_text(encoding="utf-8")
+    assert "function deck_empty()" in gj and "state cards_taken: int" in gj
 
 
 @pytest.mark.parametrize("name", ["check_retoken", "check_station"])

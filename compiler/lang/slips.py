@@ -690,7 +690,7 @@ def _privates_never_offered(title: Title) -> list[Diagnostic]:
 
 
 #: the runtime's values that are collections or numbers (`compiler.lang.builtins.VALUES`), no holder of money
-_COLLECTIONS = ("players", "corporations", "privates", "minors", "bonds", "train_cards", "phases", "markets",
+_COLLECTIONS = ("players", "corporations", "privates", "minors", "bonds", "train_cards", "phases", "markets", "all_ability_cards",
                 "phase_number")
 
 

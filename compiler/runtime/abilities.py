@@ -498,10 +498,6 @@ class Abilities:
         taken = set(self.g.get("cards", {}).values()) | set(self.g.get("cards_removed", ()))
         return [c["key"] for c in self._cards() if c["key"] not in taken]
 
-    def b_deck_empty(self) -> bool:
-        """deck_empty(): whether no ability card is left in the deck (18GJ's offer_card makes no offer then)."""
-        return not self.b_deck()
-
     def _card_abilities(self, corp: Entity) -> list[dict]:
         key = self.card_of(corp)
         if key is None:

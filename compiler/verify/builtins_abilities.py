@@ -108,6 +108,17 @@ class AbilityBuiltins:
         return SymList([(record, index == i) for i, card in enumerate(self.cards(ctx), start=1)
                         for record in self.data_records(ctx, card.get("children") or (), kind, str(card["key"]))])
 
+    def card_list(self, name: str, ctx: Ctx) -> SymList:
+        """The DSL's lists of a kind's cards as records (`train_cards`, `phases`, `markets`, `all_ability_cards`:
+        the title's ability cards, none for a title without), as GameBase.name gives them."""
+        kinds = {"train_cards": "train", "phases": "phase", "markets": "market"}
+        if name in kinds:
+            return self.tr.card_records(kinds[name], ctx)
+        if self.m.cards is None:
+            ctx.shared.reads.add("cards", str(self.m.prop_value("ability_cards")), None)
+            return SymList([])
+        return self.tr.card_records(str(self.m.prop_value("ability_cards")), ctx)
+
     # -- ability cards (the title's `ability_cards`, e.g. 18 Grand Junction's Company Presidents).
     #    The card each corporation holds is state (`card:C`); the cubes left on it the library's state
     #    `cubes`, spent by its procedure spend_cubes.
@@ -205,10 +216,6 @@ class AbilityBuiltins:
         if len(ents) > 1:
             ctx.shared.axioms.append(z3.Distinct(ents))
         return SymList(elems)
-
-    def b_deck_empty(self, ctx: Ctx) -> Any:
-        """As GameBase.b_deck_empty: whether no card is left in the deck (the runtime's: an oracle)."""
-        return self.oracle(ctx, "deck_empty", ())
 
     def b_take_card(self, ctx: Ctx, corp: Any, card: Any) -> None:
         """As GameBase.b_take_card: refused for a card not in the deck (the runtime's: an oracle); C holds the

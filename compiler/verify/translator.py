@@ -210,8 +210,8 @@ class Translator:
                     return m.z(DEPOT)
                 if name == "scrap":
                     return m.z(SCRAP)
-                if name in ("train_cards", "phases", "markets"):
-                    return self.card_records({"train_cards": "train", "phases": "phase", "markets": "market"}[name], ctx)
+                if name in ("train_cards", "phases", "markets", "all_ability_cards"):
+                    return self.builtins.card_list(name, ctx)
                 if name == "all_trains":
                     return SymList([(Sel([(t, True)]), True) for t in m.trains])
                 if name == "phase_number":

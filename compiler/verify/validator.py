@@ -126,7 +126,7 @@ DECLARED_EFFECTS = "declared_effects"
 
 #: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
 #: reads from the engine (`Validator._engine_fact`).
-ENGINE_FACTS = frozenset({"deck_empty", "in_deck",
+ENGINE_FACTS = frozenset({"in_deck",
                           "position_open", "available", "home_open",
                           "stations_on_map"})
 
@@ -857,8 +857,6 @@ class Validator:
         `ENGINE_FACTS` (verify_translate's `Builtins.oracle`): None where its
         arguments are not known (an entity the model left symbolic)."""
         game = self.game
-        if name == "deck_empty":
-            return not game.b_deck()
         if None in args:
             return None
         if name == "in_deck":
