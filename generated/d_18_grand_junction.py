@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "f4d80b2da325a472",
+    "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "b25539722202a41f",
+    "rulespecs/lib/18xx.rules": "1445fadd9956136a",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b25539722202a41f",
+        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -338,12 +338,14 @@ TABLES = {
         'decisions': (),
         'done_this_turn': ('operating_turn_start',),
         'card_offers': (),
+        'cards_taken': (),
     },
     'CARDS': {
         'train': (('distance', False), ('price', False), ('count', False), ('rusts_on', True), ('obsolete_on', False), ('variant_of', False), ('available_after', True), ('available_from', False), ('multiplier', False), ('events', False), ('owner', False), ('delivered', False), ('exported', False), ('last_one_ends_game', False), ('last_one_starts_stock_round', False), ('moves_train_purchase_marker', False), ('must_count_own_station_city', False), ('satisfies_train_obligation', False), ('max_per_company', False), ('discount', False), ('summary', False), ('count_note', False)),
         'phase': (('on_train', True), ('tiles', False), ('train_limit', False), ('operating_rounds', False), ('events', False), ('group', False), ('tile_lays', False), ('offboard', False), ('status', False), ('on_train_note', False)),
         'market': (('rows', False), ('left_edge', False), ('right_edge', False), ('top_edge', False), ('frozen_in', False), ('par_cells', False), ('kind', False), ('summary', False), ('move_left', False), ('move_right', False), ('move_right_twice', False), ('move_right_thrice', False), ('pool_sale_drop', False), ('sell_movement', False)),
         'ability': (('effect', False), ('summary', False), ('owner', False), ('when', False), ('decision', False), ('phase', False), ('from_phase', False), ('removed_on', False), ('when_reading', False), ('count', False), ('count_per_operating_round', False), ('hex', False), ('hexes', False), ('city', False), ('slot', False), ('tile', False), ('tiles', False), ('terrain', False), ('discount', False), ('price', False), ('teleport_price', False), ('reachable', False), ('together', False), ('once_per_hex', False), ('joins_hexes', False), ('hexsides', False), ('upgrades_from', False), ('bonus', False), ('bonuses', False), ('bonus_per_stop', False), ('bonus_per_train', False), ('bonus_per_crossing', False), ('bonus_until', False), ('assigned_to', False), ('extra_token', False), ('window', False), ('lasting', False), ('paid_when', False), ('assigned_on_sale', False), ('removed_on_close', False), ('ends', False), ('closes_private', False), ('grants', False), ('president_of', False), ('corporation', False), ('corporations', False), ('percent', False), ('serves', False), ('border_type', False), ('building_until', False), ('refund', False), ('multiplier', False), ('excluded_city', False), ('zones', False), ('holding_cap', False), ('income', False), ('trains', False), ('stackable', False), ('step', False), ('discount_per_use', False), ('source', False), ('target', False), ('company_amount', False), ('player_amount', False), ('share', False), ('shares_at_par', False), ('max', False), ('extra_action', False), ('bonus_per_port', False), ('corporation_reading', False), ('connect_reading', False), ('cost_reading', False), ('reservation_ends', False), ('limit_reading', False), ('triple_jump_below_165', False), ('removed_with_president', False), ('city_reading', False), ('use_reading', False), ('may_upgrade_just_laid', False), ('train_reading', False), ('reading_note', False), ('paid_reading', False), ('excluded_city_reading', False), ('reservation_reading', False), ('engine_note', False), ('after_removal_reading', False), ('dividends_to', False), ('on_close', False), ('can_be_president', False)),
+        'company_president': (('uses', False),),
     },
 }
 
@@ -363,24 +365,24 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1261',
-        'at action choose_turn': 'rulespecs/18-grand-junction.rules:887',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1264',
+        'at action choose_turn': 'rulespecs/18-grand-junction.rules:893',
         'at action contribute': 'rulespecs/1846.rules:1442',
-        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:900',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:922',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:957',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1585',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1458',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1723',
+        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:906',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:931',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:966',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1588',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1461',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1726',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:479',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1441',
-        'at action select_president': 'rulespecs/18-grand-junction.rules:762',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1307',
-        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:842',
-        'at action use_ability': 'rulespecs/18-grand-junction.rules:792',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1444',
+        'at action select_president': 'rulespecs/18-grand-junction.rules:768',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1310',
+        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:848',
+        'at action use_ability': 'rulespecs/18-grand-junction.rules:798',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -424,6 +426,7 @@ RULES = _LIBRARY.rules(
         'enum collected_kinds': '§"Minor Income Centers"',
         'enum turn_marks': '§"Abraham Donaldson"',
         'function before_dividend': '§"Issuing and Redeeming Shares"',
+        'function deck_empty': '§"Company Presidents", §"New Presidents in Phase 3"',
         'function emergency_bundle': '§"Emergency Money Raising"',
         'function emergency_issue_limit': '§"Emergency Money Raising"',
         'function emergency_issue_open': '§"Emergency Money Raising"',
@@ -539,6 +542,7 @@ RULES = _LIBRARY.rules(
         'sanction president_not_in_pool/sell_shares': '§"Stock Round"',
         'setup player_order': '§"Setting Up the Game"',
         'state card_offers': '§"Company Presidents", §"New Presidents in Phase 3"',
+        'state cards_taken': '§"Company Presidents"',
         'state done_this_turn': '§"Emergency Money Raising"',
         'stock_round initial': '§"Initial Stock Round"',
         'subsidy government': '§"Government Subsidies"',
@@ -726,7 +730,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1256
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -764,23 +768,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1311
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1312
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1309",
+            at="rulespecs/lib/18xx.rules:1312",
         )
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1313
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1310",
+            at="rulespecs/lib/18xx.rules:1313",
         )
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1314
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -788,9 +792,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1311",
+            at="rulespecs/lib/18xx.rules:1314",
         )
-    # at rulespecs/lib/18xx.rules:1313
+    # at rulespecs/lib/18xx.rules:1316
     if not (
         (
             (
@@ -819,39 +823,39 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1313",
+            at="rulespecs/lib/18xx.rules:1316",
         )
-    # at rulespecs/lib/18xx.rules:1318
+    # at rulespecs/lib/18xx.rules:1321
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1319
+    # at rulespecs/lib/18xx.rules:1322
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1319",
+            at="rulespecs/lib/18xx.rules:1322",
         )
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1324
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1321",
+            at="rulespecs/lib/18xx.rules:1324",
         )
-    # at rulespecs/lib/18xx.rules:1323
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1324
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:1326
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:1327
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:1329
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1327
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1328
-        g.move(v_c, v_player, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1330
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:1331
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1333
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1334
     g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/lib/18xx.rules:1332
+    # at rulespecs/lib/18xx.rules:1335
     g.state_set(
         "sold_this_round",
         (
@@ -860,9 +864,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1336
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1337
     g.b_check_president(v_corporation)
 
 
@@ -982,7 +986,7 @@ def r_run_bonus_per_stop(g, v_corporation):
 
 def r_may_add_revenue(g, v_corporation):
     """whether the company may still top its revenue up: its Company President is Abraham Donaldson, with a cube left (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:836
+    # at rulespecs/18-grand-junction.rules:842
     return r_has_power(g, v_corporation, "top_up_revenue") and (
         g.state_amount("cubes", v_corporation) > 0
     )
@@ -990,28 +994,28 @@ def r_may_add_revenue(g, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:861
+    # at rulespecs/18-grand-junction.rules:867
     v_share = g.b_price(v_corporation)
-    # at rulespecs/18-grand-junction.rules:862
+    # at rulespecs/18-grand-junction.rules:868
     if v_paid < (v_share // 2):
-        # at rulespecs/18-grand-junction.rules:863
+        # at rulespecs/18-grand-junction.rules:869
         r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (
         (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
     ):
-        # at rulespecs/18-grand-junction.rules:865
+        # at rulespecs/18-grand-junction.rules:871
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:866
+        # at rulespecs/18-grand-junction.rules:872
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:867
+        # at rulespecs/18-grand-junction.rules:873
         r_market_move(g, v_corporation, "right")
     elif v_paid >= (2 * v_share):
-        # at rulespecs/18-grand-junction.rules:869
+        # at rulespecs/18-grand-junction.rules:875
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:870
+        # at rulespecs/18-grand-junction.rules:876
         r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/18-grand-junction.rules:872
+        # at rulespecs/18-grand-junction.rules:878
         r_market_move(g, v_corporation, "right")
 
 
@@ -1125,7 +1129,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:909
+    # at rulespecs/18-grand-junction.rules:918
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1135,7 +1139,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:912
+    # at rulespecs/18-grand-junction.rules:921
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1145,12 +1149,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:959
+    # at rulespecs/18-grand-junction.rules:968
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:961
+    # at rulespecs/18-grand-junction.rules:970
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1161,34 +1165,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:961",
+            at="rulespecs/18-grand-junction.rules:970",
         )
-    # at rulespecs/18-grand-junction.rules:963
+    # at rulespecs/18-grand-junction.rules:972
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:963",
+            at="rulespecs/18-grand-junction.rules:972",
         )
-    # at rulespecs/18-grand-junction.rules:964
+    # at rulespecs/18-grand-junction.rules:973
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:965
+    # at rulespecs/18-grand-junction.rules:974
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:966
+        # at rulespecs/18-grand-junction.rules:975
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:966",
+                at="rulespecs/18-grand-junction.rules:975",
             )
-        # at rulespecs/18-grand-junction.rules:968
+        # at rulespecs/18-grand-junction.rules:977
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:968",
+                at="rulespecs/18-grand-junction.rules:977",
             )
-        # at rulespecs/18-grand-junction.rules:970
+        # at rulespecs/18-grand-junction.rules:979
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1197,12 +1201,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:971
+        # at rulespecs/18-grand-junction.rules:980
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:972
+            # at rulespecs/18-grand-junction.rules:981
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:975
+        # at rulespecs/18-grand-junction.rules:984
         if not (
             all(
                 (
@@ -1218,9 +1222,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:975",
+                at="rulespecs/18-grand-junction.rules:984",
             )
-        # at rulespecs/18-grand-junction.rules:977
+        # at rulespecs/18-grand-junction.rules:986
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1228,24 +1232,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:977",
+                at="rulespecs/18-grand-junction.rules:986",
             )
-        # at rulespecs/18-grand-junction.rules:979
+        # at rulespecs/18-grand-junction.rules:988
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:981
+        # at rulespecs/18-grand-junction.rules:990
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:982
+            # at rulespecs/18-grand-junction.rules:991
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:985
+    # at rulespecs/18-grand-junction.rules:994
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:986
+        # at rulespecs/18-grand-junction.rules:995
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:988
+        # at rulespecs/18-grand-junction.rules:997
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1339,7 +1343,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:924
+    # at rulespecs/18-grand-junction.rules:933
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1347,66 +1351,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:924",
+            at="rulespecs/18-grand-junction.rules:933",
         )
-    # at rulespecs/18-grand-junction.rules:926
+    # at rulespecs/18-grand-junction.rules:935
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:926",
+            at="rulespecs/18-grand-junction.rules:935",
         )
-    # at rulespecs/18-grand-junction.rules:927
+    # at rulespecs/18-grand-junction.rules:936
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:928
+    # at rulespecs/18-grand-junction.rules:937
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:929
+        # at rulespecs/18-grand-junction.rules:938
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:929",
+                at="rulespecs/18-grand-junction.rules:938",
             )
-        # at rulespecs/18-grand-junction.rules:931
+        # at rulespecs/18-grand-junction.rules:940
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:932
+        # at rulespecs/18-grand-junction.rules:941
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:932",
+                at="rulespecs/18-grand-junction.rules:941",
             )
-        # at rulespecs/18-grand-junction.rules:933
+        # at rulespecs/18-grand-junction.rules:942
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:934
+        # at rulespecs/18-grand-junction.rules:943
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:935
+            # at rulespecs/18-grand-junction.rules:944
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:938
+        # at rulespecs/18-grand-junction.rules:947
         if not (r_has_power(g, v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:938",
+                at="rulespecs/18-grand-junction.rules:947",
             )
-        # at rulespecs/18-grand-junction.rules:940
+        # at rulespecs/18-grand-junction.rules:949
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:940",
+                at="rulespecs/18-grand-junction.rules:949",
             )
-        # at rulespecs/18-grand-junction.rules:942
+        # at rulespecs/18-grand-junction.rules:951
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:942",
+                at="rulespecs/18-grand-junction.rules:951",
             )
-        # at rulespecs/18-grand-junction.rules:944
+        # at rulespecs/18-grand-junction.rules:953
         if not (
             (
                 (
@@ -1420,24 +1424,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:944",
+                at="rulespecs/18-grand-junction.rules:953",
             )
-        # at rulespecs/18-grand-junction.rules:946
+        # at rulespecs/18-grand-junction.rules:955
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-        # at rulespecs/18-grand-junction.rules:947
+        # at rulespecs/18-grand-junction.rules:956
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:947",
+                at="rulespecs/18-grand-junction.rules:956",
             )
-        # at rulespecs/18-grand-junction.rules:948
+        # at rulespecs/18-grand-junction.rules:957
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:949
+        # at rulespecs/18-grand-junction.rules:958
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:950
+            # at rulespecs/18-grand-junction.rules:959
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:953
+    # at rulespecs/18-grand-junction.rules:962
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1552,26 +1556,32 @@ def r_offered(g, v_player, v_corporation):
     )
 
 
+def r_deck_empty(g):
+    """deck_empty(): whether no Company President is left in the deck (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
+    # at rulespecs/18-grand-junction.rules:731
+    return g.state_amount("cards_taken") >= r_len(g, g.name("all_ability_cards"))
+
+
 def r_offer_card(g, v_corporation, v_action, v_required):
     """offer_card(C, action, required): C's president must now take `action` (naming a card for C) before play goes on; `required` false lets him decline. The president is the player holding C's president's certificate, or, while C is being started in a stock round, the player starting it. No offer while the deck is empty, nor to a company without a president (receivership) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:729
-    if not g.b_deck_empty():
-        # at rulespecs/18-grand-junction.rules:730
+    # at rulespecs/18-grand-junction.rules:734
+    if not r_deck_empty(g):
+        # at rulespecs/18-grand-junction.rules:735
         if r_president(g, v_corporation) != None:
-            # at rulespecs/18-grand-junction.rules:731
+            # at rulespecs/18-grand-junction.rules:736
             r_ask_card(g, r_president(g, v_corporation), v_corporation, v_action, v_required)
         else:
-            # at rulespecs/18-grand-junction.rules:733
+            # at rulespecs/18-grand-junction.rules:738
             for v_player in g.name("players"):
-                # at rulespecs/18-grand-junction.rules:734
+                # at rulespecs/18-grand-junction.rules:739
                 if g.b_in_round("stock") and g.b_acting(v_player):
-                    # at rulespecs/18-grand-junction.rules:734
+                    # at rulespecs/18-grand-junction.rules:739
                     r_ask_card(g, v_player, v_corporation, v_action, v_required)
 
 
 def r_ask_card(g, v_player, v_corporation, v_action, v_required):
     """ask_card(P, C, action, required): P owes the choice of C's card (after the offers waiting on him) (§\"Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:741
+    # at rulespecs/18-grand-junction.rules:746
     g.list_append(
         "card_offers",
         (
@@ -1580,13 +1590,13 @@ def r_ask_card(g, v_player, v_corporation, v_action, v_required):
             v_required,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:742
+    # at rulespecs/18-grand-junction.rules:747
     r_require_decision(g, v_player, v_action)
 
 
 def r_pick_card(g, v_player, v_corporation, v_card, v_action):
     """pick_card(P, C, card, action): P names C's card for the first offer waiting on him, which leaves the list: none declines (refused where the offer is C's start), a card leaves the deck for C with its use cubes (take_card); P's decision `action` is resolved once no other offer waits on him; the event card_picked(C, card, at_start) follows a card taken (at_start: the offer came with C's start) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:747
+    # at rulespecs/18-grand-junction.rules:752
     v_required = g.list_first_for(
         "card_offers",
         (
@@ -1595,19 +1605,21 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
             True,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:748
+    # at rulespecs/18-grand-junction.rules:753
     if v_card == None:
-        # at rulespecs/18-grand-junction.rules:749
+        # at rulespecs/18-grand-junction.rules:754
         if not (not v_required):
             raise IllegalAction(
                 "the company must take a Company President now: whoever starts it selects one",
                 rule='§"Company Presidents"',
-                at="rulespecs/18-grand-junction.rules:749",
+                at="rulespecs/18-grand-junction.rules:754",
             )
     else:
-        # at rulespecs/18-grand-junction.rules:751
+        # at rulespecs/18-grand-junction.rules:756
         g.b_take_card(v_corporation, v_card)
-    # at rulespecs/18-grand-junction.rules:753
+        # at rulespecs/18-grand-junction.rules:757
+        g.state_put("cards_taken", (), (g.state_amount("cards_taken") + 1))
+    # at rulespecs/18-grand-junction.rules:759
     g.list_remove(
         "card_offers",
         (
@@ -1616,7 +1628,7 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
             v_required,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:754
+    # at rulespecs/18-grand-junction.rules:760
     if not any(
         g.list_first_for(
             "card_offers",
@@ -1627,70 +1639,70 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/18-grand-junction.rules:755
+        # at rulespecs/18-grand-junction.rules:761
         r_resolve_decision(g, v_player, v_action)
-    # at rulespecs/18-grand-junction.rules:757
+    # at rulespecs/18-grand-junction.rules:763
     if v_card != None:
-        # at rulespecs/18-grand-junction.rules:758
+        # at rulespecs/18-grand-junction.rules:764
         g.emit("card_picked", v_corporation, v_card, v_required)
 
 
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:764
+    # at rulespecs/18-grand-junction.rules:770
     if not (r_offered(g, v_player, v_corporation)):
         raise IllegalAction(
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:764",
+            at="rulespecs/18-grand-junction.rules:770",
         )
-    # at rulespecs/18-grand-junction.rules:766
-    if not (g.b_card_of(v_corporation) == None):
+    # at rulespecs/18-grand-junction.rules:772
+    if not (not r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:766",
+            at="rulespecs/18-grand-junction.rules:772",
         )
-    # at rulespecs/18-grand-junction.rules:768
+    # at rulespecs/18-grand-junction.rules:774
     r_pick_card(g, v_player, v_corporation, v_company_president, "select_president")
 
 
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:794
+    # at rulespecs/18-grand-junction.rules:800
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:794",
+            at="rulespecs/18-grand-junction.rules:800",
         )
-    # at rulespecs/18-grand-junction.rules:795
+    # at rulespecs/18-grand-junction.rules:801
     r_use_power(g, v_corporation, v_count)
 
 
 def r_use_power(g, v_corporation, v_n):
     """use_power(C, n): C declares the power of its Company President (its first ability of one of the library's declared_effects()) for this turn, spending n cubes; more than one at once only where it is `stackable` (a Company President has one ability); a declaration waits until it is spent (or the turn ends) (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:802
-    if not (g.b_card_of(v_corporation) != None):
+    # at rulespecs/18-grand-junction.rules:808
+    if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company has no Company President",
             rule='§"Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:802",
+            at="rulespecs/18-grand-junction.rules:808",
         )
-    # at rulespecs/18-grand-junction.rules:803
+    # at rulespecs/18-grand-junction.rules:809
     v_powers = [
         v_a
         for v_a in g.attr(v_corporation, "card_abilities")
         if (g.attr(v_a, "effect") in r_declared_effects(g))
     ]
-    # at rulespecs/18-grand-junction.rules:804
+    # at rulespecs/18-grand-junction.rules:810
     if not (r_len(g, v_powers) > 0):
         raise IllegalAction(
             "the Company President's power is not declared: it acts by itself",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:804",
+            at="rulespecs/18-grand-junction.rules:810",
         )
-    # at rulespecs/18-grand-junction.rules:806
+    # at rulespecs/18-grand-junction.rules:812
     if not (
         not any(
             (g.state_amount("declared_uses", v_corporation, v_e) > 0)
@@ -1700,25 +1712,25 @@ def r_use_power(g, v_corporation, v_n):
         raise IllegalAction(
             "the company has declared a use of its Company President not spent yet",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:806",
+            at="rulespecs/18-grand-junction.rules:812",
         )
-    # at rulespecs/18-grand-junction.rules:808
+    # at rulespecs/18-grand-junction.rules:814
     if not ((v_n <= 1) or any(g.attr(v_a, "stackable") for v_a in v_powers)):
         raise IllegalAction(
             "this Company President's uses are spent one at a time",
             rule='§"Using the Company Presidents", §"Adolphus Meyer"',
-            at="rulespecs/18-grand-junction.rules:808",
+            at="rulespecs/18-grand-junction.rules:814",
         )
-    # at rulespecs/18-grand-junction.rules:810
+    # at rulespecs/18-grand-junction.rules:816
     if not (v_n <= g.state_amount("cubes", v_corporation)):
         raise IllegalAction(
             "the Company President has fewer uses left",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:810",
+            at="rulespecs/18-grand-junction.rules:816",
         )
-    # at rulespecs/18-grand-junction.rules:812
+    # at rulespecs/18-grand-junction.rules:818
     r_spend_cubes(g, v_corporation, v_n)
-    # at rulespecs/18-grand-junction.rules:813
+    # at rulespecs/18-grand-junction.rules:819
     g.state_put(
         "declared_uses",
         (
@@ -1731,65 +1743,65 @@ def r_use_power(g, v_corporation, v_n):
 
 def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:844
+    # at rulespecs/18-grand-junction.rules:850
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:844",
+            at="rulespecs/18-grand-junction.rules:850",
         )
-    # at rulespecs/18-grand-junction.rules:847
+    # at rulespecs/18-grand-junction.rules:853
     if not (not g.state_has("done_this_turn", "topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:847",
+            at="rulespecs/18-grand-junction.rules:853",
         )
-    # at rulespecs/18-grand-junction.rules:848
+    # at rulespecs/18-grand-junction.rules:854
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(
             "money is added in $10 steps",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:848",
+            at="rulespecs/18-grand-junction.rules:854",
         )
-    # at rulespecs/18-grand-junction.rules:849
+    # at rulespecs/18-grand-junction.rules:855
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:849",
+            at="rulespecs/18-grand-junction.rules:855",
         )
-    # at rulespecs/18-grand-junction.rules:851
+    # at rulespecs/18-grand-junction.rules:857
     if not (g.b_cash(v_corporation) >= v_amount):
         raise IllegalAction(
             "the treasury cannot pay it",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:851",
+            at="rulespecs/18-grand-junction.rules:857",
         )
-    # at rulespecs/18-grand-junction.rules:852
+    # at rulespecs/18-grand-junction.rules:858
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "no use left on the card: each top-up spends a cube",
             rule='§"Abraham Donaldson", §"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:852",
+            at="rulespecs/18-grand-junction.rules:858",
         )
-    # at rulespecs/18-grand-junction.rules:853
+    # at rulespecs/18-grand-junction.rules:859
     r_spend_cubes(g, v_corporation, 1)
-    # at rulespecs/18-grand-junction.rules:854
+    # at rulespecs/18-grand-junction.rules:860
     g.transfer(v_amount, v_corporation, g.name("bank"))
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:861
     g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
-    # at rulespecs/18-grand-junction.rules:856
+    # at rulespecs/18-grand-junction.rules:862
     g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:889
+    # at rulespecs/18-grand-junction.rules:895
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -1800,29 +1812,45 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:889",
+            at="rulespecs/18-grand-junction.rules:895",
         )
-    # at rulespecs/18-grand-junction.rules:892
+    # at rulespecs/18-grand-junction.rules:898
     if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:893
+        # at rulespecs/18-grand-junction.rules:899
         r_spend_cubes(g, v_corporation, 1)
-        # at rulespecs/18-grand-junction.rules:894
+        # at rulespecs/18-grand-junction.rules:900
         g.b_set_operating_position(v_corporation, v_position)
-    # at rulespecs/18-grand-junction.rules:896
+    # at rulespecs/18-grand-junction.rules:902
     r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:902
+    # at rulespecs/18-grand-junction.rules:908
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:902",
+            at="rulespecs/18-grand-junction.rules:908",
         )
-    # at rulespecs/18-grand-junction.rules:903
-    g.b_place_card_marker(v_corporation, v_target)
+    # at rulespecs/18-grand-junction.rules:909
+    if not (r_has_power(g, v_corporation, "bonus_token")):
+        raise IllegalAction(
+            "the company's Company President has no token to place",
+            rule='§"Lemuel Morrissey"',
+            at="rulespecs/18-grand-junction.rules:909",
+        )
+    # at rulespecs/18-grand-junction.rules:910
+    if not (g.state_amount("cubes", v_corporation) >= 1):
+        raise IllegalAction(
+            "the Company President has 0 use(s) left: its token is placed once",
+            rule='§"Lemuel Morrissey"',
+            at="rulespecs/18-grand-junction.rules:910",
+        )
+    # at rulespecs/18-grand-junction.rules:911
+    g.b_place_marker(v_corporation, v_target)
+    # at rulespecs/18-grand-junction.rules:912
+    r_spend_cubes(g, v_corporation, 1)
 
 
 def q_par(g, v_player):
@@ -1847,12 +1875,12 @@ def q_lay_tile(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:959
+    # at rulespecs/18-grand-junction.rules:968
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:961
+    # at rulespecs/18-grand-junction.rules:970
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1865,7 +1893,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:924
+    # at rulespecs/18-grand-junction.rules:933
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1885,31 +1913,37 @@ def q_contribute(g, v_corporation):
 
 def q_use_ability(g, v_corporation):
     """The opening guards of use_ability that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:794
+    # at rulespecs/18-grand-junction.rules:800
     if not (g.b_in_round("operating")):
         return "a Company President's power is used in its company's operating turn"
 
 
 def q_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:844
+    # at rulespecs/18-grand-junction.rules:850
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
-    # at rulespecs/18-grand-junction.rules:847
+    # at rulespecs/18-grand-junction.rules:853
     if not (not g.state_has("done_this_turn", "topped_up")):
         return "one top-up a turn"
-    # at rulespecs/18-grand-junction.rules:852
+    # at rulespecs/18-grand-junction.rules:858
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "no use left on the card: each top-up spends a cube"
 
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:902
+    # at rulespecs/18-grand-junction.rules:908
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
+    # at rulespecs/18-grand-junction.rules:909
+    if not (r_has_power(g, v_corporation, "bonus_token")):
+        return "the company's Company President has no token to place"
+    # at rulespecs/18-grand-junction.rules:910
+    if not (g.state_amount("cubes", v_corporation) >= 1):
+        return "the Company President has 0 use(s) left: its token is placed once"
 
 
 def q2_par(g, v_player, v_corporation):
@@ -1974,55 +2008,55 @@ def q2_contribute(g, v_corporation, v_player):
 
 def q2_select_president(g, v_player, v_corporation):
     """The opening guards of select_president that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:764
+    # at rulespecs/18-grand-junction.rules:770
     if not (r_offered(g, v_player, v_corporation)):
         return "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one"
-    # at rulespecs/18-grand-junction.rules:766
-    if not (g.b_card_of(v_corporation) == None):
+    # at rulespecs/18-grand-junction.rules:772
+    if not (not r_holds_card(g, v_corporation)):
         return "a company has one Company President at a time: a new one only for a company without one"
 
 
 def qr_use_ability(g):
     """The opening guards of use_ability that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:794
+    # at rulespecs/18-grand-junction.rules:800
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:794",
+            at="rulespecs/18-grand-junction.rules:800",
         )
 
 
 def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:848
+    # at rulespecs/18-grand-junction.rules:854
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         return "money is added in $10 steps"
-    # at rulespecs/18-grand-junction.rules:849
+    # at rulespecs/18-grand-junction.rules:855
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:851
+    # at rulespecs/18-grand-junction.rules:857
     if not (g.b_cash(v_corporation) >= v_amount):
         return "the treasury cannot pay it"
 
 
 def qb_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:849
+    # at rulespecs/18-grand-junction.rules:855
     if not (
         r_ceil_to(g, (3 * g.b_price(v_corporation)), 10) >= (r_revenue(g, v_corporation) + (0) + 1)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:851
+    # at rulespecs/18-grand-junction.rules:857
     if not (g.b_cash(v_corporation) >= (0) + 1):
         return "the treasury cannot pay it"
 
 
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:889
+    # at rulespecs/18-grand-junction.rules:895
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -2035,28 +2069,28 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:902
+    # at rulespecs/18-grand-junction.rules:908
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:902",
+            at="rulespecs/18-grand-junction.rules:908",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1802
+    # at rulespecs/lib/18xx.rules:1805
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1803
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1804
-            r_market_move(g, v_c, "up")
         # at rulespecs/lib/18xx.rules:1806
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1807
+            r_market_move(g, v_c, "up")
+        # at rulespecs/lib/18xx.rules:1809
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1807
+            # at rulespecs/lib/18xx.rules:1810
             r_market_move(g, v_c, "down")
 
 
@@ -2100,13 +2134,13 @@ def t_income_centers_removed(g, *_rest):
 
 def t_president_on_start(g, v_corporation, v_price, *_rest):
     """Whoever buys the president's certificate selects the company's Company President"""
-    # at rulespecs/18-grand-junction.rules:773
+    # at rulespecs/18-grand-junction.rules:779
     r_offer_card(g, v_corporation, "select_president", True)
 
 
 def t_presidents_removed(g, v_phase, *_rest):
     """Every Company President in play leaves the game"""
-    # at rulespecs/18-grand-junction.rules:778
+    # at rulespecs/18-grand-junction.rules:784
     g.b_discard_cards()
 
 
@@ -2117,21 +2151,21 @@ def w_presidents_removed(g, *_args):
 
 def t_new_presidents(g, *_rest):
     """A company without a Company President may select one of those left"""
-    # at rulespecs/18-grand-junction.rules:785
+    # at rulespecs/18-grand-junction.rules:791
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:786
-        if (not g.b_closed(v_corporation)) and (g.b_card_of(v_corporation) == None):
-            # at rulespecs/18-grand-junction.rules:787
+        # at rulespecs/18-grand-junction.rules:792
+        if (not g.b_closed(v_corporation)) and (not r_holds_card(g, v_corporation)):
+            # at rulespecs/18-grand-junction.rules:793
             r_offer_card(g, v_corporation, "select_president", False)
 
 
 def t_president_income(g, *_rest):
     """Walton Purcell's income from the bank"""
-    # at rulespecs/18-grand-junction.rules:817
+    # at rulespecs/18-grand-junction.rules:823
     for v_corporation in g.name("corporations"):
-        # at rulespecs/18-grand-junction.rules:818
+        # at rulespecs/18-grand-junction.rules:824
         if r_has_power(g, v_corporation, "bank_income"):
-            # at rulespecs/18-grand-junction.rules:819
+            # at rulespecs/18-grand-junction.rules:825
             g.transfer(
                 r_power_value(g, v_corporation, "bank_income", "income"),
                 g.name("bank"),
@@ -2141,7 +2175,7 @@ def t_president_income(g, *_rest):
 
 def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     """Homer Cropper's capital from the bank"""
-    # at rulespecs/18-grand-junction.rules:826
+    # at rulespecs/18-grand-junction.rules:832
     g.transfer(
         (
             r_power_value(g, v_corporation, "extra_capital", "shares_at_par")
@@ -2150,7 +2184,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/18-grand-junction.rules:827
+    # at rulespecs/18-grand-junction.rules:833
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -2163,12 +2197,12 @@ def w_president_capital(g, *_args):
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
-    # at rulespecs/18-grand-junction.rules:881
+    # at rulespecs/18-grand-junction.rules:887
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:882
+        # at rulespecs/18-grand-junction.rules:888
         if (
             r_has_power(g, v_corporation, "choose_turn")
             and (g.state_amount("cubes", v_corporation) > 0)
         ) and (r_president(g, v_corporation) != None):
-            # at rulespecs/18-grand-junction.rules:883
+            # at rulespecs/18-grand-junction.rules:889
             r_require_decision(g, r_president(g, v_corporation), "choose_turn")

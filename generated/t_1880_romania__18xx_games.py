@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania.rules": "503964de5d067608",
-    "rulespecs/lib/18xx.rules": "b25539722202a41f",
+    "rulespecs/lib/18xx.rules": "1445fadd9956136a",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b25539722202a41f",
+        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "503964de5d067608",
-        "rulespecs/lib/18xx.rules": "b25539722202a41f",
+        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1444,6 +1444,7 @@ class Game(GameBase):
         "count_ability_use": r_count_ability_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
+        "holds_card": r_holds_card,
         "has_power": r_has_power,
         "power_value": r_power_value,
         "spend_cubes": r_spend_cubes,

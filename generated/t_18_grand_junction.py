@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "f4d80b2da325a472",
+    "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "b25539722202a41f",
+    "rulespecs/lib/18xx.rules": "1445fadd9956136a",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b25539722202a41f",
+        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "f4d80b2da325a472",
+        "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
         "rulespecs/1846.rules": "dcb3a9c9537c6495",
-        "rulespecs/lib/18xx.rules": "b25539722202a41f",
+        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -144,7 +144,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Buying Trains", §"Adolphus Meyer"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:994',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1003',
             'cite action buy_train': '§"Buying Trains"',
             'game_end end_conditions': '§"Game End"',
             'property holding_cap': '§"Stock Round"',
@@ -174,44 +174,44 @@ _TITLE.define(
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1262
+    # at rulespecs/lib/18xx.rules:1265
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1262",
+            at="rulespecs/lib/18xx.rules:1265",
         )
-    # at rulespecs/lib/18xx.rules:1263
+    # at rulespecs/lib/18xx.rules:1266
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1263",
+            at="rulespecs/lib/18xx.rules:1266",
         )
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1267
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1264",
+            at="rulespecs/lib/18xx.rules:1267",
         )
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1268
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1265",
+            at="rulespecs/lib/18xx.rules:1268",
         )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1269
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1270
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1267",
+            at="rulespecs/lib/18xx.rules:1270",
         )
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1271
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -219,9 +219,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/lib/18xx.rules:1268",
+            at="rulespecs/lib/18xx.rules:1271",
         )
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1273
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -232,123 +232,88 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1270",
+            at="rulespecs/lib/18xx.rules:1273",
         )
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1275
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1276
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1273"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1276"
         )
-    # at rulespecs/lib/18xx.rules:1274
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1275
-    g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1276
-    g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1277
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:1278
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:1279
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1280
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/18-grand-junction.rules:995
+    # at rulespecs/18-grand-junction.rules:1004
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:995",
+            at="rulespecs/18-grand-junction.rules:1004",
         )
-    # at rulespecs/18-grand-junction.rules:996
+    # at rulespecs/18-grand-junction.rules:1005
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:996",
+            at="rulespecs/18-grand-junction.rules:1005",
         )
-    # at rulespecs/18-grand-junction.rules:997
+    # at rulespecs/18-grand-junction.rules:1006
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:998
+    # at rulespecs/18-grand-junction.rules:1007
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:999
+        # at rulespecs/18-grand-junction.rules:1008
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:999",
+                at="rulespecs/18-grand-junction.rules:1008",
             )
-        # at rulespecs/18-grand-junction.rules:1000
+        # at rulespecs/18-grand-junction.rules:1009
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1000",
+                at="rulespecs/18-grand-junction.rules:1009",
             )
-        # at rulespecs/18-grand-junction.rules:1001
+        # at rulespecs/18-grand-junction.rules:1010
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1001",
-            )
-        # at rulespecs/18-grand-junction.rules:1002
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18-grand-junction.rules:1003
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1003",
-            )
-        # at rulespecs/18-grand-junction.rules:1004
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1005
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1006
-        r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1007
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1009
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1009",
-            )
-        # at rulespecs/18-grand-junction.rules:1010
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:1010",
             )
         # at rulespecs/18-grand-junction.rules:1011
-        g.transfer(v_price, v_corporation, g.name("bank"))
+        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/18-grand-junction.rules:1012
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1013
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
-        # at rulespecs/18-grand-junction.rules:1015
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+        if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation",
+                "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1015",
+                at="rulespecs/18-grand-junction.rules:1012",
             )
+        # at rulespecs/18-grand-junction.rules:1013
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:1014
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/18-grand-junction.rules:1015
+        r_discount_used(g, v_corporation)
         # at rulespecs/18-grand-junction.rules:1016
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
-                rule='§"Emergency Money Raising"',
-                at="rulespecs/18-grand-junction.rules:1016",
-            )
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
         # at rulespecs/18-grand-junction.rules:1018
-        if not (v_price >= g.param("min_train_price")):
+        if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "below the least price for a train",
+                "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:1018",
             )
@@ -360,27 +325,62 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 at="rulespecs/18-grand-junction.rules:1019",
             )
         # at rulespecs/18-grand-junction.rules:1020
-        g.transfer(v_price, v_corporation, v_seller)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1021
-        g.move(v_train, v_seller, v_corporation)
+        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/18-grand-junction.rules:1022
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/18-grand-junction.rules:1024
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:1024",
+            )
+        # at rulespecs/18-grand-junction.rules:1025
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
+                rule='§"Emergency Money Raising"',
+                at="rulespecs/18-grand-junction.rules:1025",
+            )
+        # at rulespecs/18-grand-junction.rules:1027
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:1027",
+            )
+        # at rulespecs/18-grand-junction.rules:1028
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:1028",
+            )
+        # at rulespecs/18-grand-junction.rules:1029
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/18-grand-junction.rules:1030
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18-grand-junction.rules:1031
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1549
+    # at rulespecs/lib/18xx.rules:1552
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1553
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1551
+    # at rulespecs/lib/18xx.rules:1554
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1551",
+            at="rulespecs/lib/18xx.rules:1554",
         )
-    # at rulespecs/lib/18xx.rules:1552
+    # at rulespecs/lib/18xx.rules:1555
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -388,23 +388,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1552",
+            at="rulespecs/lib/18xx.rules:1555",
         )
-    # at rulespecs/lib/18xx.rules:1554
+    # at rulespecs/lib/18xx.rules:1557
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1554",
+            at="rulespecs/lib/18xx.rules:1557",
         )
-    # at rulespecs/lib/18xx.rules:1555
+    # at rulespecs/lib/18xx.rules:1558
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1555",
+            at="rulespecs/lib/18xx.rules:1558",
         )
-    # at rulespecs/lib/18xx.rules:1556
+    # at rulespecs/lib/18xx.rules:1559
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -415,28 +415,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1556",
+            at="rulespecs/lib/18xx.rules:1559",
         )
-    # at rulespecs/lib/18xx.rules:1558
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1559
-    r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1560
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1561
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1562
+    r_close_private(g, v_company)
+    # at rulespecs/lib/18xx.rules:1563
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1564
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1602
+    # at rulespecs/lib/18xx.rules:1605
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1602",
+            at="rulespecs/lib/18xx.rules:1605",
         )
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1607
     if not (
         (
             (
@@ -477,9 +477,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1604",
+            at="rulespecs/lib/18xx.rules:1607",
         )
-    # at rulespecs/lib/18xx.rules:1610
+    # at rulespecs/lib/18xx.rules:1613
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -490,9 +490,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1610",
+            at="rulespecs/lib/18xx.rules:1613",
         )
-    # at rulespecs/lib/18xx.rules:1612
+    # at rulespecs/lib/18xx.rules:1615
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -501,10 +501,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:995
+    # at rulespecs/18-grand-junction.rules:1004
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:996
+    # at rulespecs/18-grand-junction.rules:1005
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -604,6 +604,7 @@ class Game(GameBase):
         "count_ability_use": r_count_ability_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
+        "holds_card": r_holds_card,
         "has_power": r_has_power,
         "power_value": r_power_value,
         "spend_cubes": r_spend_cubes,
@@ -687,6 +688,7 @@ class Game(GameBase):
         "minor_dividend": r_minor_dividend,
         "marker_assigned_by_player": r_marker_assigned_by_player,
         "offered": r_offered,
+        "deck_empty": r_deck_empty,
         "offer_card": r_offer_card,
         "ask_card": r_ask_card,
         "pick_card": r_pick_card,

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "f4d80b2da325a472",
+    "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "b25539722202a41f",
+    "rulespecs/lib/18xx.rules": "1445fadd9956136a",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b25539722202a41f",
+        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "f4d80b2da325a472",
+        "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
         "rulespecs/1846.rules": "dcb3a9c9537c6495",
-        "rulespecs/lib/18xx.rules": "b25539722202a41f",
+        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -152,7 +152,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Train Ownership", §"GMT 1846 Components Used"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1266',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1275',
             'game_end end_conditions': '§"Game End", §"Additional End Game Conditions"',
             'property holding_cap': '§"Stock Ownership"',
             'property mandatory': '§"Two-Player Rules"',
@@ -184,44 +184,44 @@ _TITLE.define(
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1262
+    # at rulespecs/lib/18xx.rules:1265
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1262",
+            at="rulespecs/lib/18xx.rules:1265",
         )
-    # at rulespecs/lib/18xx.rules:1263
+    # at rulespecs/lib/18xx.rules:1266
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1263",
+            at="rulespecs/lib/18xx.rules:1266",
         )
-    # at rulespecs/lib/18xx.rules:1264
+    # at rulespecs/lib/18xx.rules:1267
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1264",
+            at="rulespecs/lib/18xx.rules:1267",
         )
-    # at rulespecs/lib/18xx.rules:1265
+    # at rulespecs/lib/18xx.rules:1268
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1265",
+            at="rulespecs/lib/18xx.rules:1268",
         )
-    # at rulespecs/lib/18xx.rules:1266
+    # at rulespecs/lib/18xx.rules:1269
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1270
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1267",
+            at="rulespecs/lib/18xx.rules:1270",
         )
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1271
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -229,9 +229,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1268",
+            at="rulespecs/lib/18xx.rules:1271",
         )
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1273
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -242,126 +242,86 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1270",
+            at="rulespecs/lib/18xx.rules:1273",
         )
-    # at rulespecs/lib/18xx.rules:1272
+    # at rulespecs/lib/18xx.rules:1275
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1276
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1273"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1276"
         )
-    # at rulespecs/lib/18xx.rules:1274
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1275
-    g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1276
-    g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1277
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:1278
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:1279
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1280
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:1268
+    # at rulespecs/18-grand-junction.rules:1277
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1268",
+            at="rulespecs/18-grand-junction.rules:1277",
         )
-    # at rulespecs/18-grand-junction.rules:1269
+    # at rulespecs/18-grand-junction.rules:1278
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1269",
+            at="rulespecs/18-grand-junction.rules:1278",
         )
-    # at rulespecs/18-grand-junction.rules:1270
+    # at rulespecs/18-grand-junction.rules:1279
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:1271
+    # at rulespecs/18-grand-junction.rules:1280
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1272
+        # at rulespecs/18-grand-junction.rules:1281
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1272",
+                at="rulespecs/18-grand-junction.rules:1281",
             )
-        # at rulespecs/18-grand-junction.rules:1273
+        # at rulespecs/18-grand-junction.rules:1282
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1273",
+                at="rulespecs/18-grand-junction.rules:1282",
             )
-        # at rulespecs/18-grand-junction.rules:1274
+        # at rulespecs/18-grand-junction.rules:1283
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"GMT 1846 Components Used", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1274",
+                at="rulespecs/18-grand-junction.rules:1283",
             )
-        # at rulespecs/18-grand-junction.rules:1275
+        # at rulespecs/18-grand-junction.rules:1284
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1275",
+                at="rulespecs/18-grand-junction.rules:1284",
             )
-        # at rulespecs/18-grand-junction.rules:1276
+        # at rulespecs/18-grand-junction.rules:1285
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1277
+        # at rulespecs/18-grand-junction.rules:1286
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1278
+        # at rulespecs/18-grand-junction.rules:1287
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1279
+        # at rulespecs/18-grand-junction.rules:1288
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1281
+        # at rulespecs/18-grand-junction.rules:1290
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
-                rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1281",
-            )
-        # at rulespecs/18-grand-junction.rules:1282
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the company cannot pay for the train",
-                rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1282",
-            )
-        # at rulespecs/18-grand-junction.rules:1283
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1284
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1285
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
-        # at rulespecs/18-grand-junction.rules:1287
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
-            raise IllegalAction(
-                "trains are bought from the bank or another company",
-                rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1287",
-            )
-        # at rulespecs/18-grand-junction.rules:1288
-        if not (
-            not (
-                (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
-                and (r_len(g, g.b_trains(v_seller)) == 1)
-            )
-        ):
-            raise IllegalAction(
-                "in phase 4, with no train left for sale, a company may not buy another company's last train",
-                rule='§"Train Ownership"',
-                at="rulespecs/18-grand-junction.rules:1288",
-            )
-        # at rulespecs/18-grand-junction.rules:1290
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
                 rule='§"GMT 1846 Components Used"',
                 at="rulespecs/18-grand-junction.rules:1290",
             )
@@ -373,27 +333,67 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 at="rulespecs/18-grand-junction.rules:1291",
             )
         # at rulespecs/18-grand-junction.rules:1292
-        g.transfer(v_price, v_corporation, v_seller)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1293
-        g.move(v_train, v_seller, v_corporation)
+        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/18-grand-junction.rules:1294
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/18-grand-junction.rules:1296
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another company",
+                rule='§"GMT 1846 Components Used"',
+                at="rulespecs/18-grand-junction.rules:1296",
+            )
+        # at rulespecs/18-grand-junction.rules:1297
+        if not (
+            not (
+                (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
+                and (r_len(g, g.b_trains(v_seller)) == 1)
+            )
+        ):
+            raise IllegalAction(
+                "in phase 4, with no train left for sale, a company may not buy another company's last train",
+                rule='§"Train Ownership"',
+                at="rulespecs/18-grand-junction.rules:1297",
+            )
+        # at rulespecs/18-grand-junction.rules:1299
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"GMT 1846 Components Used"',
+                at="rulespecs/18-grand-junction.rules:1299",
+            )
+        # at rulespecs/18-grand-junction.rules:1300
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the company cannot pay for the train",
+                rule='§"GMT 1846 Components Used"',
+                at="rulespecs/18-grand-junction.rules:1300",
+            )
+        # at rulespecs/18-grand-junction.rules:1301
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/18-grand-junction.rules:1302
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18-grand-junction.rules:1303
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1549
+    # at rulespecs/lib/18xx.rules:1552
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1553
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1551
+    # at rulespecs/lib/18xx.rules:1554
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Rules"',
-            at="rulespecs/lib/18xx.rules:1551",
+            at="rulespecs/lib/18xx.rules:1554",
         )
-    # at rulespecs/lib/18xx.rules:1552
+    # at rulespecs/lib/18xx.rules:1555
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -401,23 +401,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1552",
+            at="rulespecs/lib/18xx.rules:1555",
         )
-    # at rulespecs/lib/18xx.rules:1554
+    # at rulespecs/lib/18xx.rules:1557
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1554",
+            at="rulespecs/lib/18xx.rules:1557",
         )
-    # at rulespecs/lib/18xx.rules:1555
+    # at rulespecs/lib/18xx.rules:1558
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1555",
+            at="rulespecs/lib/18xx.rules:1558",
         )
-    # at rulespecs/lib/18xx.rules:1556
+    # at rulespecs/lib/18xx.rules:1559
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -428,28 +428,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1556",
+            at="rulespecs/lib/18xx.rules:1559",
         )
-    # at rulespecs/lib/18xx.rules:1558
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1559
-    r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1560
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1561
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1562
+    r_close_private(g, v_company)
+    # at rulespecs/lib/18xx.rules:1563
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1564
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1602
+    # at rulespecs/lib/18xx.rules:1605
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1602",
+            at="rulespecs/lib/18xx.rules:1605",
         )
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1607
     if not (
         (
             (
@@ -490,9 +490,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Rules", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1604",
+            at="rulespecs/lib/18xx.rules:1607",
         )
-    # at rulespecs/lib/18xx.rules:1610
+    # at rulespecs/lib/18xx.rules:1613
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -503,9 +503,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1610",
+            at="rulespecs/lib/18xx.rules:1613",
         )
-    # at rulespecs/lib/18xx.rules:1612
+    # at rulespecs/lib/18xx.rules:1615
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -514,10 +514,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1268
+    # at rulespecs/18-grand-junction.rules:1277
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1269
+    # at rulespecs/18-grand-junction.rules:1278
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -617,6 +617,7 @@ class Game(GameBase):
         "count_ability_use": r_count_ability_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
+        "holds_card": r_holds_card,
         "has_power": r_has_power,
         "power_value": r_power_value,
         "spend_cubes": r_spend_cubes,
@@ -700,6 +701,7 @@ class Game(GameBase):
         "minor_dividend": r_minor_dividend,
         "marker_assigned_by_player": r_marker_assigned_by_player,
         "offered": r_offered,
+        "deck_empty": r_deck_empty,
         "offer_card": r_offer_card,
         "ask_card": r_ask_card,
         "pick_card": r_pick_card,

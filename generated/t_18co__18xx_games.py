@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "25377464cfa37898",
-    "rulespecs/lib/18xx.rules": "b25539722202a41f",
+    "rulespecs/lib/18xx.rules": "1445fadd9956136a",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "b25539722202a41f",
+        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "25377464cfa37898",
-        "rulespecs/lib/18xx.rules": "b25539722202a41f",
+        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -455,6 +455,7 @@ class Game(GameBase):
         "count_ability_use": r_count_ability_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
+        "holds_card": r_holds_card,
         "has_power": r_has_power,
         "power_value": r_power_value,
         "spend_cubes": r_spend_cubes,

@@ -109,7 +109,7 @@ def cubes(g, corp):
 
 
 def card(g, corp):
-    return g.b_card_of(g.entity("corporation", corp))
+    return g.card_of(g.entity("corporation", corp))
 
 
 def enter_phase(g, key):
@@ -129,13 +129,14 @@ def test_company_presidents_selected_by_whoever_starts_the_company():
     legal = g.legal_actions()
     assert {a["type"] for a in legal} == {"select_president"}
     assert {a["company_president"] for a in legal} == {c["key"] for c in g.DATA.components_of("company_president")}
-    assert len(g.b_deck()) == 18
+    assert len(g.b_deck()) == 18 and g.state_amount("cards_taken") == 0 and not g.call("deck_empty")
     assert_refused(g, select("DRG", "none", player), "Company Presidents", "must take")
     other = next(p.id for p in g.players if p.id != player)
     assert_refused(g, select("DRG", "MEYER", other), "Stock Round", "turn")  # the starting player decides
     act(g, select("DRG", "MEYER", player))
     assert card(g, "DRG") == "MEYER" and cubes(g, "DRG") == 3
     assert "MEYER" not in g.b_deck() and len(g.b_deck()) == 17
+    assert g.state_amount("cards_taken") == 1 and not g.call("deck_empty")  # (the title's count of cards taken)
     # the next company cannot take a president already in play
     second = acting(g)
     act(g, P(second, "par", corporation="DSPP", share_price=f"100,{cell[0]},{cell[1]}"))
@@ -161,6 +162,9 @@ def test_new_presidents_in_phase_3_removed_from_the_game():
     assert card(g, "DRG") is None and card(g, "DSPP") is None
     assert cubes(g, "DRG") == 0
     assert "MEYER" not in g.b_deck() and "PURCELL" not in g.b_deck() and len(g.b_deck()) == 16
+    assert g.state_amount("cards_taken") == 2  # the cards out of the game stay taken: the deck does not grow
+    g.state_put("cards_taken", (), 18)  # test setup: every card taken
+    assert g.call("deck_empty") and len(g.name("all_ability_cards")) == 18
 
 
 def test_new_presidents_in_phase_3_selected_at_the_end_of_an_operating_round():
@@ -299,7 +303,7 @@ def give_card(g, corp, key):
 def test_abel_jephcots_ten_per_stop_on_a_real_run():
     g, corp, routes = at_a_paying_run()
     c = g.entity("corporation", corp)
-    if g.b_card_of(c) is not None and g._power(c, "stop_bonus") is None:
+    if g.card_of(c) is not None and g._power(c, "stop_bonus") is None:
         g.j.set(g.g, "cards", {k: v for k, v in g.g["cards"].items() if k != corp})  # test setup: no card
     base = g.b_route_revenue(c, routes)
     give_card(g, corp, "JEPHCOTS")

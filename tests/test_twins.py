@@ -119,7 +119,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: count_ability_use, and its closing) over the one tile-placing primitive lay, and check_ability_lay and
 #: check_ability_token folded into the map's checks check_lay and check_token, which a private's ability asks of
 #: the map as a company does (ability_token checks its count and the tokens left in the library)
-RECORDED = 92
+#: then (twins61b) card_of gone: the rules ask the library's holds_card, `len(C.card_abilities) > 0` (every card gives
+#: an ability), the runtime and the model keep their own reads of the card held, then place_card_marker gone:
+#: 18GJ's corporation_assign checks the card's power and spends its use (has_power, cubes, spend_cubes), and
+#: the primitive place_marker places a corporation's marker, its card's (a city hex), then deck_empty 18GJ's
+#: function over its state cards_taken (pick_card counts each card taken) and `all_ability_cards`, the title's
+#: ability cards as records (a collection the engine and the model both give, as `train_cards`); 89 with both
+RECORDED = 89
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -244,6 +250,23 @@ def test_the_states_the_titles_keep_are_theirs(name):
     assert f"mark_{name}" not in found["twins"] + found["engine_only"] + found["model_only"]
     for path in TITLE_STATES[name]:
         assert f"state {name}: " in (ROOT / "rulespecs" / path).read_text(encoding="utf-8"), path
+
+
+def test_a_held_card_and_its_marker_are_the_rules():
+    """card_of and place_card_marker are no builtins: whether a company holds an ability card is the library's
+    holds_card over `C.card_abilities`, and 18 Grand Junction's Lemuel Morrissey token is its action's rules over
+    has_power, cubes, spend_cubes and the primitive place_marker."""
+    found = _census()
+    for name in ("card_of", "place_card_marker", "deck_empty"):
+        assert name not in found["twins"] + found["engine_only"] + found["model_only"], name
+    assert "place_marker" in found["twins"]
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert "function holds_card(corporation: corporation)" in library
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "card_of(" not in rules and "place_card_marker(" not in rules
+    assert 'has_power(corporation, "bonus_token")' in rules
+    gj = (ROOT / "rulespecs" / "18-grand-junction.rules").read_text(encoding="utf-8")
+    assert "function deck_empty()" in gj and "state cards_taken: int" in gj
 
 
 @pytest.mark.parametrize("name", ["check_retoken", "check_station"])

@@ -218,6 +218,14 @@ def _paren(expr) -> str:
 #: the kinds of card whose records the DSL's collections give (`train_cards`, `phases`, `X.abilities`: `GameBase.CARDS`)
 CARD_KINDS = ("train", "phase", "market", "ability")
 
+
+def ability_card_kind(title: Title) -> tuple[str, ...]:
+    """The kind of the title's ability cards (its property `ability_cards`), whose records the DSL's
+    `all_ability_cards` gives, as a CARDS kind; none for a title without."""
+    value = getattr(title.get("property", "ability_cards"), "decl", None)
+    value = getattr(value, "value", None)
+    return (value.name,) if isinstance(value, s.Name) else (value.value,) if isinstance(value, s.Str) else ()
+
 #: the engine class's data tables an engine names from its title's shared module where it has them
 #: as most of the title's engines do (`TitleModule.tables`, `Library.table`)
 CLASS_TABLES = ("ACTION_PARAMS", "ACTION_DEFAULTS", "STATES", "CARDS")
@@ -497,7 +505,7 @@ class Compiler:
     #: change while a function is evaluated, and the read is made where the expression first makes it,
     #: so the same value and the same refusal (a title without phases reads no `phase_number` in
     #: `sum(p in phases: ...)`)
-    ONCE_NAMES = frozenset({"phase_number", "phases", "train_cards", "markets"})
+    ONCE_NAMES = frozenset({"phase_number", "phases", "train_cards", "markets", "all_ability_cards"})
 
     def _function_result(self, result, scope: _Scope) -> list[str]:
         """A function's body: its result returned, after the marks of the values read once a call."""
@@ -1306,7 +1314,7 @@ def parts(title: Title) -> EngineParts:
         round_probes=round_probes,
         default_probes=default_probes, trigger_table=list(by_event.items()),
         states=[(name, decl.reset_on) for name, decl in compiler.states.items()],
-        cards=[(kind, title.card_fields(kind)) for kind in CARD_KINDS if title.card_fields(kind)],
+        cards=[(kind, title.card_fields(kind)) for kind in (*CARD_KINDS, *ability_card_kind(title)) if title.card_fields(kind)],
     )
 
 

@@ -35,6 +35,7 @@ VALUES: dict[str, str] = {
     "train_cards": "the train cards, in the title's order, as records: each its key and every field its kind declares (none where unset; one that may name several cards, `train | list[train]`, as a list)",
     "phases": "the phases, in order, as records: each its key, its number (its place in the order, from 1) and every field its kind declares (none where unset; one that may name several, as a list)",
     "markets": "the stock markets (a title has one), as records: each its key and every field its kind declares (none where unset: `frozen_in`, the phases in which no price moves)",
+    "all_ability_cards": "every ability card of the title (the kind its `ability_cards` names), in the title's order, as records, whoever holds it and whether it is left in the deck or out of the game: each its key and every field its kind declares (none for a title without ability cards)",
     "phase_number": "the current phase's number: its place among the phases, from 1 (the `number` of its record in `phases`)",
 }
 

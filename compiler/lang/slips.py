@@ -551,8 +551,7 @@ def _builtin_arguments(decl, scope: _Scope) -> list[Diagnostic]:
 _BUILTIN_NAMES = {("in_round", 0): "round_kind", ("move_price", 1): "direction", ("price_after_moves", 1): "direction",
                   ("next_certificate", 1): "source", ("end_game_now", 0): "end_reason", ("in_step", 1): "step",
                   ("call_round", 0): "special_round", ("in_special_round", 0): "special_round",
-                  ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex",
-                  ("place_card_marker", 1): "hex"}
+                  ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex"}
 
 
 def _builtin_names(decl, scope: _Scope, facts: _Facts) -> list[Diagnostic]:
@@ -691,7 +690,7 @@ def _privates_never_offered(title: Title) -> list[Diagnostic]:
 
 
 #: the runtime's values that are collections or numbers (`compiler.lang.builtins.VALUES`), no holder of money
-_COLLECTIONS = ("players", "corporations", "privates", "minors", "bonds", "train_cards", "phases", "markets",
+_COLLECTIONS = ("players", "corporations", "privates", "minors", "bonds", "train_cards", "phases", "markets", "all_ability_cards",
                 "phase_number")
 
 

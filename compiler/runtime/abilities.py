@@ -58,7 +58,13 @@ class Abilities:
         named this round. Where X owns several marker abilities, the one for its owner's kind applies.
         Refused (IllegalAction) if X has no such ability, is closed, is not owned by the corporation now
         operating (or by a player, for `owner: player`), the hex is not one of the ability's, or its uses
-        are spent."""
+        are spent. For a corporation C, the marker of the ability card it holds (an ability with `effect:
+        bonus_token` and a `bonus_per_train`: 18 Grand Junction's Lemuel Morrissey) goes on a city hex, each of
+        C's runs stopping there earning the bonus until the card leaves the game (the rules spend its use);
+        refused (IllegalAction naming the card's rule) without such a card, or on a hex without a city."""
+        if company.kind == "corporation":
+            self._place_card_marker(company, str(hex_id))
+            return
         ability = self._marker_ability(company)
         if str(ability.get("owner", "corporation")) == "player":
             owner = self._player_ability_user(company)
@@ -475,8 +481,9 @@ class Abilities:
     def _deck_rule(self) -> str | None:
         return self.DATA.rules.get("property ability_cards")
 
-    def b_card_of(self, corp: Entity) -> str | None:
-        """card_of(C): the key of the ability card C holds now (18GJ: its Company President), or none."""
+    def card_of(self, corp: Entity) -> str | None:
+        """The key of the ability card C holds now (18GJ: its Company President), or none: the runtime's own
+        reads (the rules ask the library's holds_card, over `C.card_abilities`)."""
         return self.g.get("cards", {}).get(corp.id)
 
     def b_deck(self) -> list[str]:
@@ -484,12 +491,8 @@ class Abilities:
         taken = set(self.g.get("cards", {}).values()) | set(self.g.get("cards_removed", ()))
         return [c["key"] for c in self._cards() if c["key"] not in taken]
 
-    def b_deck_empty(self) -> bool:
-        """deck_empty(): whether no ability card is left in the deck (18GJ's offer_card makes no offer then)."""
-        return not self.b_deck()
-
     def _card_abilities(self, corp: Entity) -> list[dict]:
-        key = self.b_card_of(corp)
+        key = self.card_of(corp)
         if key is None:
             return []
         return [a for a in self._card(key).get("children") or () if a.get("kind") == "ability"]
@@ -506,19 +509,6 @@ class Abilities:
         if key is None:
             return []
         return self.ability_records(Entity(str(self._card_kind()), str(key), data=self._card(key)))
-
-    def _spend_cubes(self, corp: Entity, n: int) -> None:
-        """The library's spend_cubes (n use cubes off C's card, refused without a card or with fewer left), its
-        refusal told with the card's rule named (the deck's where C holds no card)."""
-        try:
-            self.call("spend_cubes", corp, n)
-        except IllegalAction:
-            key = self.b_card_of(corp)
-            if key is None:
-                raise IllegalAction(f"{corp} has no {self._card_kind()}", rule=self._deck_rule()) from None
-            left = self.state_amount("cubes", corp)
-            raise IllegalAction(f"{corp}'s {self._card(key).get('title') or key} has {left} use(s) left, not {n}",
-                                rule=self._card_rule(key)) from None
 
     def b_operating_order(self) -> list[Entity]:
         """operating_order(): the companies of the current (or last) operating round, in their order."""
@@ -583,21 +573,17 @@ class Abilities:
         for element in self._declared(corp):
             self.state_put("declared_uses", element, 0)
 
-    def b_place_card_marker(self, corp: Entity, hex_id: str) -> None:
-        """place_card_marker(C, hex): C puts its card's marker (an ability with `effect: bonus_token` and a
-        `bonus_per_train`) on a city hex, spending a use cube; each of C's runs stopping there earns the
-        bonus until the card leaves the game. Refused (IllegalAction naming the card's rule) without such a
-        card or cube, or on a hex without a city."""
-        key = self.b_card_of(corp)
+    def _place_card_marker(self, corp: Entity, hex_id: str) -> None:
+        """place_marker(C, hex) of a corporation: its card's marker on a city hex (b_place_marker)."""
+        key = self.card_of(corp)
         ability = self._power(corp, "bonus_token") if key is not None else None
         if ability is None:
             raise IllegalAction(f"{corp} has no marker to place", rule=self._deck_rule())
         board = self._need_board()
-        if str(hex_id) not in board.hexes or not board.tile_at(str(hex_id)).cities:
+        if hex_id not in board.hexes or not board.tile_at(hex_id).cities:
             raise IllegalAction(f"{key}'s marker goes on a city, not {hex_id}", rule=self._card_rule(key))
-        self._spend_cubes(corp, 1)
         bonus = int(self._value(ability["bonus_per_train"], f"{key} bonus_per_train"))
-        self.j.set(self.g, "markers", tuple(self.g.get("markers", ())) + ((key, str(hex_id), corp.id, bonus),))
+        self.j.set(self.g, "markers", tuple(self.g.get("markers", ())) + ((key, hex_id, corp.id, bonus),))
 
     def b_remove_markers(self, company: Entity | None = None) -> None:
         """remove_markers(): every revenue marker leaves the map (their bonuses end). remove_markers(X), as

@@ -270,6 +270,9 @@ class DslSupport:
             return self.card_records("phase")
         if name == "markets":
             return self.card_records("market")
+        if name == "all_ability_cards":
+            kind = self.DATA.properties.get("ability_cards")
+            return [] if kind is None else self.card_records(str(kind))
         if name in self.DATA.properties:
             return self.param(name)
         for kind in ("corporation", "private", "bond"):

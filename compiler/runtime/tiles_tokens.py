@@ -109,7 +109,7 @@ class TilesAndTokens:
             return None
         name = next((c.get("title") for c in self.DATA.components_of("hex") if c["key"] == ref[0]), None)
         if ability.get("excluded_city") is not None and name == self._value(ability["excluded_city"], "excluded_city"):
-            raise IllegalAction(f"no station goes beside the circles of {name}", rule=self._card_rule(self.b_card_of(corp)))
+            raise IllegalAction(f"no station goes beside the circles of {name}", rule=self._card_rule(self.card_of(corp)))
         return track.TokenSpot(ref[0], ref[1], len(board.holders(ref)), board.city_id(ref))
 
     def b_token_cost(self, corp: Entity, spot: "track.TokenSpot") -> int:

@@ -12,7 +12,6 @@ from compiler.verify.model import BANK, SCRAP, Ent, GapError, GapValue, Unsuppor
 from compiler.verify.terms import (
     AND,
     IF,
-    IMPLIES,
     NOT,
     OR,
     CardRef,
@@ -109,6 +108,17 @@ class AbilityBuiltins:
         return SymList([(record, index == i) for i, card in enumerate(self.cards(ctx), start=1)
                         for record in self.data_records(ctx, card.get("children") or (), kind, str(card["key"]))])
 
+    def card_list(self, name: str, ctx: Ctx) -> SymList:
+        """The DSL's lists of a kind's cards as records (`train_cards`, `phases`, `markets`, `all_ability_cards`:
+        the title's ability cards, none for a title without), as GameBase.name gives them."""
+        kinds = {"train_cards": "train", "phases": "phase", "markets": "market"}
+        if name in kinds:
+            return self.tr.card_records(kinds[name], ctx)
+        if self.m.cards is None:
+            ctx.shared.reads.add("cards", str(self.m.prop_value("ability_cards")), None)
+            return SymList([])
+        return self.tr.card_records(str(self.m.prop_value("ability_cards")), ctx)
+
     # -- ability cards (the title's `ability_cards`, e.g. 18 Grand Junction's Company Presidents).
     #    The card each corporation holds is state (`card:C`); the cubes left on it the library's state
     #    `cubes`, spent by its procedure spend_cubes.
@@ -149,10 +159,6 @@ class AbilityBuiltins:
         self.cards(ctx)
         return state_var("cubes", (corp,))
 
-    def has_power_of(self, ctx: Ctx, corp: Ent, effect: str) -> Any:
-        index = self.card_index(ctx, corp)
-        return OR(*[index == i for i, _, _ in self.powers(ctx, effect)])
-
     def ids(self, *terms: Any) -> tuple[str | None, ...]:
         """The ids of entity terms (None for one not known here): an oracle's arguments, which the
         translation validator reads the engine's answer with."""
@@ -162,8 +168,9 @@ class AbilityBuiltins:
             out.append(k.id if k is not None else None)
         return tuple(out)
 
-    def b_card_of(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_card_of: the card C holds, or none (a `CardRef`; none for a non-corporation)."""
+    def card_of(self, ctx: Ctx, corp: Any) -> Any:
+        """As GameBase.card_of: the card C holds, or none (a `CardRef`; none for a non-corporation): the
+        model's own reads (the rules ask the library's holds_card, over `C.card_abilities`)."""
         e = self.ent(corp)
         k = self.known(e)
         if k is not None and k.kind != "corporation":
@@ -187,17 +194,6 @@ class AbilityBuiltins:
         for name in self.declared_vars(ctx, corp, [effect]):
             ctx.state[name] = IF(AND(ctx.path, when), 0, ctx.state[name])
 
-    def b_place_card_marker(self, ctx: Ctx, corp: Any, hex_id: Any) -> None:
-        """As GameBase.b_place_card_marker: refused unless C's card has a `bonus_token` ability and the
-        hex has a city (the map is outside the model: an oracle), then a cube is spent. The marker
-        itself only changes route revenue (an oracle)."""
-        options = self.corp_of(ctx, corp)
-        ctx.require(OR(*[cond for _, cond in options]))
-        city = self.oracle(ctx, "marker_city", ())
-        for c, cond in options:
-            ctx.require(IMPLIES(cond, AND(self.has_power_of(ctx, c, "bonus_token"), city)))
-        self.tr.call("spend_cubes", [corp, 1], {}, ctx)  # the library's procedure
-
     def b_market_order(self, ctx: Ctx) -> Any:
         """As GameBase.b_market_order: the corporations with a share price (the model has no closed corporation).
         Their order, by price and stack, is the runtime's; the model's price moves of one corporation do not
@@ -220,10 +216,6 @@ class AbilityBuiltins:
         if len(ents) > 1:
             ctx.shared.axioms.append(z3.Distinct(ents))
         return SymList(elems)
-
-    def b_deck_empty(self, ctx: Ctx) -> Any:
-        """As GameBase.b_deck_empty: whether no card is left in the deck (the runtime's: an oracle)."""
-        return self.oracle(ctx, "deck_empty", ())
 
     def b_take_card(self, ctx: Ctx, corp: Any, card: Any) -> None:
         """As GameBase.b_take_card: refused for a card not in the deck (the runtime's: an oracle); C holds the

@@ -355,8 +355,16 @@ class MapBuiltins:
         pending `assign` decision (a player's Steamboat) is taken once both its
         hex and its corporation are named, which the markers outside the model
         decide: as `resolve_decision`, whoever is pending and acts next is then
-        the runtime's to say."""
-        sub = ctx.fork(self.tr.call("pending_decision", [company, "assign"], {}, ctx))  # the library's
+        the runtime's to say. A corporation's marker (the ability card's, in a title with ability cards)
+        goes on a city (the map is outside the model: an oracle); the rules check the card's power and spend
+        its use."""
+        pending = self.tr.call("pending_decision", [company, "assign"], {}, ctx)  # the library's
+        if self.m.cards is not None:
+            e = self.ent(company)
+            is_corp = OR(*[e == self.m.z(c) for c in self.m.corporations])
+            ctx.require(IMPLIES(is_corp, self.oracle(ctx, "marker_city", ())))
+            pending = AND(NOT(is_corp), pending)
+        sub = ctx.fork(pending)
         names = decision_vars(self.m) + ["acting"]
         sub.havoc(names)
         for name in names:

@@ -210,8 +210,8 @@ class Translator:
                     return m.z(DEPOT)
                 if name == "scrap":
                     return m.z(SCRAP)
-                if name in ("train_cards", "phases", "markets"):
-                    return self.card_records({"train_cards": "train", "phases": "phase", "markets": "market"}[name], ctx)
+                if name in ("train_cards", "phases", "markets", "all_ability_cards"):
+                    return self.builtins.card_list(name, ctx)
                 if name == "all_trains":
                     return SymList([(Sel([(t, True)]), True) for t in m.trains])
                 if name == "phase_number":
@@ -1464,7 +1464,7 @@ class Translator:
                 elif kind == "card":
                     # the card just picked: the one the company holds now
                     assert corp is not None
-                    card = self.builtins.b_card_of(ctx, self.model.z(corp))
+                    card = self.builtins.card_of(ctx, self.model.z(corp))
                     ctx.require(self.truthy(card))
                     ctx.locals[name] = card
                 elif kind == "bool":

@@ -118,7 +118,6 @@ CASCADES = ("_check_president", "_on_first_train", "b_end_step", "b_end_turn", "
 #: they act on without naming one (has_power and power_value name theirs: `has_power(C, "choose_turn")`).
 CARD_POWER_BUILTINS: dict[str, frozenset[str]] = {
     "has_power": frozenset(), "power_value": frozenset(), "cubes": frozenset(), "spend_cubes": frozenset(),
-    "place_card_marker": frozenset({"bonus_token"}),
 }
 #: The library's function naming the effects whose use is declared: its list is what its use_power acts on
 #: (`use_power(C, n)` in an action names no effect)
@@ -126,7 +125,7 @@ DECLARED_EFFECTS = "declared_effects"
 
 #: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
 #: reads from the engine (`Validator._engine_fact`).
-ENGINE_FACTS = frozenset({"deck_empty", "in_deck",
+ENGINE_FACTS = frozenset({"in_deck",
                           "position_open", "available", "home_open",
                           "stations_on_map"})
 
@@ -857,8 +856,6 @@ class Validator:
         `ENGINE_FACTS` (verify_translate's `Builtins.oracle`): None where its
         arguments are not known (an entity the model left symbolic)."""
         game = self.game
-        if name == "deck_empty":
-            return not game.b_deck()
         if None in args:
             return None
         if name == "in_deck":
