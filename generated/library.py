@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '8f0a991f4997af4c',
+    'rulespecs/lib/18xx.rules': '50b0c6e010308416',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1515,7 +1515,7 @@ def r_pay_per_share(g, v_corporation, v_holder, v_amount):
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
     # at rulespecs/lib/18xx.rules:783
-    return (g.b_in_round("stock") and (g.b_stock_round_number() > 1)) and any(
+    return (g.b_in_round("stock") and (g.state_amount("stock_round_number") > 1)) and any(
         (r_started(g, v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
         for v_c in g.name("corporations")
     )
@@ -1810,7 +1810,7 @@ def r_lower_sale_price(g, v_company):
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:956
+    # at rulespecs/lib/18xx.rules:961
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1818,13 +1818,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:962
+    # at rulespecs/lib/18xx.rules:967
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:965
+    # at rulespecs/lib/18xx.rules:970
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -1840,7 +1840,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:969
+    # at rulespecs/lib/18xx.rules:974
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -1850,7 +1850,7 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:972
+    # at rulespecs/lib/18xx.rules:977
     return (
         r_first(
             g,
@@ -1867,7 +1867,7 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:978
+    # at rulespecs/lib/18xx.rules:983
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -1879,7 +1879,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:982
+    # at rulespecs/lib/18xx.rules:987
     return any(
         (
             (r_started(g, v_c) and (not g.b_closed(v_c)))
@@ -1894,51 +1894,51 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:990
+    # at rulespecs/lib/18xx.rules:995
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:990",
+            at="rulespecs/lib/18xx.rules:995",
         )
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:996
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:1000
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:995",
+            at="rulespecs/lib/18xx.rules:1000",
         )
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1001
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:1003
+    # at rulespecs/lib/18xx.rules:1008
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:1006
+    # at rulespecs/lib/18xx.rules:1011
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_has_ability(g, v_company, v_ability):
     """has_ability(X, \"key\"): X (a private or a corporation) has an ability of that key (library '18xx' function has_ability)"""
-    # at rulespecs/lib/18xx.rules:1012
+    # at rulespecs/lib/18xx.rules:1017
     return any((g.attr(v_a, "key") == v_ability) for v_a in g.attr(v_company, "abilities"))
 
 
 def r_ability_value(g, v_company, v_ability, v_field):
     """ability_value(X, \"key\", \"field\"): the field of X's ability of that key (its first that gives it), in its own unit (money in currency units); refused where X has none (library '18xx' function ability_value)"""
-    # at rulespecs/lib/18xx.rules:1015
+    # at rulespecs/lib/18xx.rules:1020
     return g.item(
         g.item(
             [
@@ -1954,20 +1954,20 @@ def r_ability_value(g, v_company, v_ability, v_field):
 
 def r_use_ability(g, v_company, v_key):
     """use_ability(X, \"key\"): X's ability of that key is used once, now; refused where its owner, timing, phases (ability_window) or counts do not allow it. With `when: sold` or `phase_start`, the use is the decision the private owes: it is taken (library '18xx' procedure use_ability)"""
-    # at rulespecs/lib/18xx.rules:1027
+    # at rulespecs/lib/18xx.rules:1032
     if not (r_has_ability(g, v_company, v_key)):
         raise IllegalAction(
             "the private has no such ability",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1027",
+            at="rulespecs/lib/18xx.rules:1032",
         )
-    # at rulespecs/lib/18xx.rules:1028
+    # at rulespecs/lib/18xx.rules:1033
     g.b_ability_window(v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1029
+    # at rulespecs/lib/18xx.rules:1034
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1035
     if not (
         (g.attr(v_ability, "count") == None)
         or (g.state_amount("ability_uses", v_company, v_key) < g.attr(v_ability, "count"))
@@ -1975,9 +1975,9 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used up",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1030",
+            at="rulespecs/lib/18xx.rules:1035",
         )
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1037
     if not (
         (
             (g.attr(v_ability, "count_per_operating_round") == None)
@@ -1991,9 +1991,9 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used as often as it may be in an operating round",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1032",
+            at="rulespecs/lib/18xx.rules:1037",
         )
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1040
     g.state_put(
         "ability_uses",
         (
@@ -2002,7 +2002,7 @@ def r_use_ability(g, v_company, v_key):
         ),
         (g.state_amount("ability_uses", v_company, v_key) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1036
+    # at rulespecs/lib/18xx.rules:1041
     g.state_put(
         "ability_round_uses",
         (
@@ -2011,17 +2011,17 @@ def r_use_ability(g, v_company, v_key):
         ),
         (g.state_amount("ability_round_uses", v_company, v_key) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1042
     if (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1038
+        # at rulespecs/lib/18xx.rules:1043
         r_resolve_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
     """owe_ability_decisions(X, moment, phase): X owes the decision of each of its abilities with `when` that moment (and, with a phase, that `phase`) whose uses are not spent (nor ended by `removed_on`) (library '18xx' procedure owe_ability_decisions)"""
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1052
     for v_ability in g.attr(v_company, "abilities"):
-        # at rulespecs/lib/18xx.rules:1048
+        # at rulespecs/lib/18xx.rules:1053
         if (
             (
                 (
@@ -2041,19 +2041,19 @@ def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
             (g.attr(v_ability, "removed_on") == None)
             or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
         ):
-            # at rulespecs/lib/18xx.rules:1052
+            # at rulespecs/lib/18xx.rules:1057
             r_require_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_ability_sold(g, v_company):
     """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when: sold` whose uses are not spent (nor ended by `removed_on`) becomes a decision X owes (library '18xx' procedure ability_sold)"""
-    # at rulespecs/lib/18xx.rules:1058
+    # at rulespecs/lib/18xx.rules:1063
     r_owe_ability_decisions(g, v_company, "sold", None)
 
 
 def r_ability_lay_cost(g, v_company, v_lay):
     """ability_lay_cost(X, lay): what a lay of private X's tile-lay ability costs, in currency units: nothing, or the lay's cost less the ability's `discount` off the tile's part (at least 0) (library '18xx' function ability_lay_cost)"""
-    # at rulespecs/lib/18xx.rules:1066
+    # at rulespecs/lib/18xx.rules:1071
     return (
         0
         if (
@@ -2095,14 +2095,14 @@ def r_ability_lay_cost(g, v_company, v_lay):
 
 def r_ability_token(g, v_company, v_spot):
     """ability_token(X, spot): the owning corporation's station token in the spot, free, one use of X's station ability; with `extra_token: true`, a token beyond its charter's (library '18xx' procedure ability_token)"""
-    # at rulespecs/lib/18xx.rules:1076
+    # at rulespecs/lib/18xx.rules:1081
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_token")],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1077
+    # at rulespecs/lib/18xx.rules:1082
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1078
+    # at rulespecs/lib/18xx.rules:1083
     g.state_put(
         "ability_uses",
         (
@@ -2111,7 +2111,7 @@ def r_ability_token(g, v_company, v_spot):
         ),
         (g.state_amount("ability_uses", v_company, g.attr(v_ability, "key")) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1084
     g.state_put(
         "ability_round_uses",
         (
@@ -2120,17 +2120,17 @@ def r_ability_token(g, v_company, v_spot):
         ),
         (g.state_amount("ability_round_uses", v_company, g.attr(v_ability, "key")) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1080
+    # at rulespecs/lib/18xx.rules:1085
     if g.attr(v_ability, "extra_token") == True:
-        # at rulespecs/lib/18xx.rules:1081
+        # at rulespecs/lib/18xx.rules:1086
         g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
-    # at rulespecs/lib/18xx.rules:1083
+    # at rulespecs/lib/18xx.rules:1088
     g.b_place_station(v_corporation, v_spot)
 
 
 def r_has_power(g, v_corporation, v_effect):
     """has_power(C, effect): the ability card C holds has an ability with that effect (never where C holds none) (library '18xx' function has_power)"""
-    # at rulespecs/lib/18xx.rules:1094
+    # at rulespecs/lib/18xx.rules:1099
     return any(
         (g.attr(v_a, "effect") == v_effect) for v_a in g.attr(v_corporation, "card_abilities")
     )
@@ -2138,7 +2138,7 @@ def r_has_power(g, v_corporation, v_effect):
 
 def r_power_value(g, v_corporation, v_effect, v_field):
     """power_value(C, effect, \"field\"): the field of the ability with that effect of the card C holds (its first that gives it), in its own unit; refused where it has none (library '18xx' function power_value)"""
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1102
     return g.item(
         g.item(
             [
@@ -2154,27 +2154,27 @@ def r_power_value(g, v_corporation, v_effect, v_field):
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1110
     if not (g.b_card_of(v_corporation) != None):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1105",
+            at="rulespecs/lib/18xx.rules:1110",
         )
-    # at rulespecs/lib/18xx.rules:1106
+    # at rulespecs/lib/18xx.rules:1111
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1106",
+            at="rulespecs/lib/18xx.rules:1111",
         )
-    # at rulespecs/lib/18xx.rules:1107
+    # at rulespecs/lib/18xx.rules:1112
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_declared_effects(g):
     """declared_effects(): the effects a company declares the use of, spending its card's cubes (library '18xx' function declared_effects)"""
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1124
     return [
         "train_discount",
         "free_token",
@@ -2188,7 +2188,7 @@ def r_declared_effects(g):
 
 def r_discount_used(g, v_corporation):
     """discount_used(C): a declared train discount of C has been spent on a train from the bank (library '18xx' procedure discount_used)"""
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1127
     g.state_put(
         "declared_uses",
         (
@@ -2201,7 +2201,7 @@ def r_discount_used(g, v_corporation):
 
 def r_bank_price(g, v_corporation, v_train):
     """bank_price(C, T): what C pays the bank for T: its price, less its card's `discount_per_use` (percent) for each use C declared this turn on its `train_discount` ability, rounded down (library '18xx' function bank_price)"""
-    # at rulespecs/lib/18xx.rules:1126
+    # at rulespecs/lib/18xx.rules:1131
     return (
         g.attr(v_train, "price")
         if (g.state_amount("declared_uses", v_corporation, "train_discount") == 0)
@@ -2223,7 +2223,7 @@ def r_bank_price(g, v_corporation, v_train):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1212
+    # at rulespecs/lib/18xx.rules:1227
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -2261,7 +2261,7 @@ def r_sellable(g, v_player, v_corporation):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1259
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -2275,7 +2275,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1269
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -2299,49 +2299,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1316
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1305
+        # at rulespecs/lib/18xx.rules:1319
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1306
+            # at rulespecs/lib/18xx.rules:1320
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:1310
+        # at rulespecs/lib/18xx.rules:1324
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:1311
+            # at rulespecs/lib/18xx.rules:1325
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:1315
+        # at rulespecs/lib/18xx.rules:1329
         r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1318
+        # at rulespecs/lib/18xx.rules:1332
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1319
+            # at rulespecs/lib/18xx.rules:1333
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1324
+        # at rulespecs/lib/18xx.rules:1338
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1325
+            # at rulespecs/lib/18xx.rules:1339
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1326
+                # at rulespecs/lib/18xx.rules:1340
                 r_market_move(g, v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1329
+            # at rulespecs/lib/18xx.rules:1343
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1302
+        # at rulespecs/lib/18xx.rules:1316
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1302",
+            at="rulespecs/lib/18xx.rules:1316",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1352
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -2349,7 +2349,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1378
+    # at rulespecs/lib/18xx.rules:1392
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -2358,7 +2358,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1381
+    # at rulespecs/lib/18xx.rules:1395
     return (
         g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -2368,7 +2368,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1384
+    # at rulespecs/lib/18xx.rules:1398
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -2376,7 +2376,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1387
+    # at rulespecs/lib/18xx.rules:1401
     return r_charter_token_price(
         g,
         v_corporation,
@@ -2386,54 +2386,54 @@ def r_last_token_cost(g, v_corporation):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1415
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1415",
         )
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1416
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1417
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1407
+    # at rulespecs/lib/18xx.rules:1421
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1407",
+            at="rulespecs/lib/18xx.rules:1421",
         )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1422
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1408",
+            at="rulespecs/lib/18xx.rules:1422",
         )
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1423
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1410
+    # at rulespecs/lib/18xx.rules:1424
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1411
+    # at rulespecs/lib/18xx.rules:1425
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1412
+    # at rulespecs/lib/18xx.rules:1426
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1413
+    # at rulespecs/lib/18xx.rules:1427
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1414
+    # at rulespecs/lib/18xx.rules:1428
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1420
+    # at rulespecs/lib/18xx.rules:1434
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2443,13 +2443,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1428
+    # at rulespecs/lib/18xx.rules:1442
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1429
+        # at rulespecs/lib/18xx.rules:1443
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1430
+        # at rulespecs/lib/18xx.rules:1444
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1431
+            # at rulespecs/lib/18xx.rules:1445
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2459,7 +2459,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1441
+    # at rulespecs/lib/18xx.rules:1455
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2477,87 +2477,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1520
+    # at rulespecs/lib/18xx.rules:1534
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1520",
+            at="rulespecs/lib/18xx.rules:1534",
         )
-    # at rulespecs/lib/18xx.rules:1521
+    # at rulespecs/lib/18xx.rules:1535
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1521",
+            at="rulespecs/lib/18xx.rules:1535",
         )
-    # at rulespecs/lib/18xx.rules:1522
+    # at rulespecs/lib/18xx.rules:1536
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1523
+    # at rulespecs/lib/18xx.rules:1537
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1523",
+            at="rulespecs/lib/18xx.rules:1537",
         )
-    # at rulespecs/lib/18xx.rules:1524
+    # at rulespecs/lib/18xx.rules:1538
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1524",
+            at="rulespecs/lib/18xx.rules:1538",
         )
-    # at rulespecs/lib/18xx.rules:1525
+    # at rulespecs/lib/18xx.rules:1539
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1525",
+            at="rulespecs/lib/18xx.rules:1539",
         )
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1540
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1526",
+            at="rulespecs/lib/18xx.rules:1540",
         )
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1541
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1542
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1529
+    # at rulespecs/lib/18xx.rules:1543
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1530
+    # at rulespecs/lib/18xx.rules:1544
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1534
+    # at rulespecs/lib/18xx.rules:1548
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1534",
+            at="rulespecs/lib/18xx.rules:1548",
         )
-    # at rulespecs/lib/18xx.rules:1535
+    # at rulespecs/lib/18xx.rules:1549
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1535",
+            at="rulespecs/lib/18xx.rules:1549",
         )
-    # at rulespecs/lib/18xx.rules:1536
+    # at rulespecs/lib/18xx.rules:1550
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1537
+    # at rulespecs/lib/18xx.rules:1551
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1538
+        # at rulespecs/lib/18xx.rules:1552
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1565
+    # at rulespecs/lib/18xx.rules:1579
     return (
         (
             r_dearest_train_price(g)
@@ -2574,7 +2574,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1581
+    # at rulespecs/lib/18xx.rules:1595
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2584,71 +2584,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1586
+    # at rulespecs/lib/18xx.rules:1600
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1587
+        # at rulespecs/lib/18xx.rules:1601
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1588
+            # at rulespecs/lib/18xx.rules:1602
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1599
+    # at rulespecs/lib/18xx.rules:1613
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1600
+        # at rulespecs/lib/18xx.rules:1614
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1601
+            # at rulespecs/lib/18xx.rules:1615
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1603
+        # at rulespecs/lib/18xx.rules:1617
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1604
+            # at rulespecs/lib/18xx.rules:1618
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1607
+    # at rulespecs/lib/18xx.rules:1621
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1608
+        # at rulespecs/lib/18xx.rules:1622
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1609
+            # at rulespecs/lib/18xx.rules:1623
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1612
+    # at rulespecs/lib/18xx.rules:1626
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1623
+    # at rulespecs/lib/18xx.rules:1637
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1624
+        # at rulespecs/lib/18xx.rules:1638
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1625
+            # at rulespecs/lib/18xx.rules:1639
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1650
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1637
+        # at rulespecs/lib/18xx.rules:1651
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1657
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1644
+        # at rulespecs/lib/18xx.rules:1658
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1660
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1661
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1654
+    # at rulespecs/lib/18xx.rules:1668
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -2656,49 +2656,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1659
+    # at rulespecs/lib/18xx.rules:1673
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1659",
+            at="rulespecs/lib/18xx.rules:1673",
         )
-    # at rulespecs/lib/18xx.rules:1661
+    # at rulespecs/lib/18xx.rules:1675
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1661",
+            at="rulespecs/lib/18xx.rules:1675",
         )
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1677
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1665
+    # at rulespecs/lib/18xx.rules:1679
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1665",
+            at="rulespecs/lib/18xx.rules:1679",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1673
+    # at rulespecs/lib/18xx.rules:1687
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1673",
+            at="rulespecs/lib/18xx.rules:1687",
         )
-    # at rulespecs/lib/18xx.rules:1675
+    # at rulespecs/lib/18xx.rules:1689
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1686
+    # at rulespecs/lib/18xx.rules:1700
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1688
+    # at rulespecs/lib/18xx.rules:1702
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2706,29 +2706,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1690
+        # at rulespecs/lib/18xx.rules:1704
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1701
+    # at rulespecs/lib/18xx.rules:1715
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1702
+        # at rulespecs/lib/18xx.rules:1716
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1703
+            # at rulespecs/lib/18xx.rules:1717
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1704
+                # at rulespecs/lib/18xx.rules:1718
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1705
+                # at rulespecs/lib/18xx.rules:1719
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1711
+    # at rulespecs/lib/18xx.rules:1725
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1714
+    # at rulespecs/lib/18xx.rules:1728
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1729
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2737,47 +2737,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1716
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1717
-        g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1719
-    for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1720
-        g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1722
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1723
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1724
-            g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1729
-    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
     # at rulespecs/lib/18xx.rules:1730
-    for v_c in g.attr(v_owned, "certificates"):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:1731
+        g.move(v_t, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1733
+    for v_c in r_held_certificates(g, v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:1734
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1736
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1737
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
+            # at rulespecs/lib/18xx.rules:1738
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1743
+    v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
+    # at rulespecs/lib/18xx.rules:1744
+    for v_c in g.attr(v_owned, "certificates"):
+        # at rulespecs/lib/18xx.rules:1745
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1732
+        # at rulespecs/lib/18xx.rules:1746
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1733
+            # at rulespecs/lib/18xx.rules:1747
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1736
+    # at rulespecs/lib/18xx.rules:1750
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1737
+    # at rulespecs/lib/18xx.rules:1751
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1738
+    # at rulespecs/lib/18xx.rules:1752
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1739
+        # at rulespecs/lib/18xx.rules:1753
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1764
+    # at rulespecs/lib/18xx.rules:1778
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2793,11 +2793,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1797
+    # at rulespecs/lib/18xx.rules:1811
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1798
+        # at rulespecs/lib/18xx.rules:1812
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -2806,13 +2806,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1799
+        # at rulespecs/lib/18xx.rules:1813
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1825
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -2828,19 +2828,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1817
+    # at rulespecs/lib/18xx.rules:1831
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1818
+        # at rulespecs/lib/18xx.rules:1832
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:1819
+            # at rulespecs/lib/18xx.rules:1833
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1820
+            # at rulespecs/lib/18xx.rules:1834
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1841
+    # at rulespecs/lib/18xx.rules:1855
     return g.list_first(
         "decisions",
         (
@@ -2852,7 +2852,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1844
+    # at rulespecs/lib/18xx.rules:1858
     if not g.list_contains(
         "decisions",
         (
@@ -2860,7 +2860,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1845
+        # at rulespecs/lib/18xx.rules:1859
         g.list_append(
             "decisions",
             (
@@ -2868,13 +2868,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1846
+        # at rulespecs/lib/18xx.rules:1860
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1851
+    # at rulespecs/lib/18xx.rules:1865
     g.list_remove(
         "decisions",
         (
@@ -2882,19 +2882,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1852
+    # at rulespecs/lib/18xx.rules:1866
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1859
+    # at rulespecs/lib/18xx.rules:1873
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:1865
+    # at rulespecs/lib/18xx.rules:1879
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -2914,47 +2914,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1885
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:1872
+    # at rulespecs/lib/18xx.rules:1886
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1873
+    # at rulespecs/lib/18xx.rules:1887
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:1874
+        # at rulespecs/lib/18xx.rules:1888
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1890
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:1885
+    # at rulespecs/lib/18xx.rules:1899
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1886
+        # at rulespecs/lib/18xx.rules:1900
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:1887
+            # at rulespecs/lib/18xx.rules:1901
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1890
+    # at rulespecs/lib/18xx.rules:1904
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:1891
+    # at rulespecs/lib/18xx.rules:1905
     g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1906
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1907
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:1894
+    # at rulespecs/lib/18xx.rules:1908
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1909
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:1896
+    # at rulespecs/lib/18xx.rules:1910
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:1898
+        # at rulespecs/lib/18xx.rules:1912
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1907
+    # at rulespecs/lib/18xx.rules:1921
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -2964,57 +2964,57 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:1912
+    # at rulespecs/lib/18xx.rules:1926
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:1913
+    # at rulespecs/lib/18xx.rules:1927
     g.b_remove_reservations(v_company)
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1236
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1222
+    # at rulespecs/lib/18xx.rules:1237
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1282
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1283
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1284
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1407
+    # at rulespecs/lib/18xx.rules:1421
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1534
+    # at rulespecs/lib/18xx.rules:1548
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1223
+    # at rulespecs/lib/18xx.rules:1238
     if not (r_started(g, v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1239
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1227
+    # at rulespecs/lib/18xx.rules:1242
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -3024,18 +3024,18 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1236
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1221",
+            at="rulespecs/lib/18xx.rules:1236",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1232
+    # at rulespecs/lib/18xx.rules:1247
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -3055,47 +3055,53 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1422
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1535
+    # at rulespecs/lib/18xx.rules:1549
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
+def t_count_stock_rounds(g, *_rest):
+    """A stock round begins: it is counted"""
+    # at rulespecs/lib/18xx.rules:1201
+    g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
+
+
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1750
+    # at rulespecs/lib/18xx.rules:1764
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1751
+        # at rulespecs/lib/18xx.rules:1765
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1752
+            # at rulespecs/lib/18xx.rules:1766
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1754
+        # at rulespecs/lib/18xx.rules:1768
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1755
+            # at rulespecs/lib/18xx.rules:1769
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1774
+    # at rulespecs/lib/18xx.rules:1788
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1775
+        # at rulespecs/lib/18xx.rules:1789
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1789
+    # at rulespecs/lib/18xx.rules:1803
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1790
+        # at rulespecs/lib/18xx.rules:1804
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3105,15 +3111,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1804
+    # at rulespecs/lib/18xx.rules:1818
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1826
+    # at rulespecs/lib/18xx.rules:1840
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1827
+        # at rulespecs/lib/18xx.rules:1841
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -3131,7 +3137,7 @@ def r_emergency_seller(g, v_player):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1557
     return True
 
 
@@ -3141,46 +3147,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1174
     if not (g.b_in_round("stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:1170
+    # at rulespecs/lib/18xx.rules:1175
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1180
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1379
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1458
+    # at rulespecs/lib/18xx.rules:1472
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1176
     if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:1172
+    # at rulespecs/lib/18xx.rules:1177
     if not (not g.b_closed(v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1174
+    # at rulespecs/lib/18xx.rules:1179
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1176
+    # at rulespecs/lib/18xx.rules:1181
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -3190,24 +3196,24 @@ def qb2_par(g, v_player, v_corporation):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1367
+    # at rulespecs/lib/18xx.rules:1381
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1367
+    # at rulespecs/lib/18xx.rules:1381
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1458
+    # at rulespecs/lib/18xx.rules:1472
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1473
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
