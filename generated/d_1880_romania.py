@@ -12,15 +12,15 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-    "rulespecs/1880-romania.rules": "503964de5d067608",
-    "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+    "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
+    "rulespecs/lib/18xx.rules": "340977bd648e483e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+        "rulespecs/lib/18xx.rules": "340977bd648e483e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -487,6 +487,7 @@ TABLES = {
         'draft_committed': (),
         'auction_discount': ('stock_round_start',),
         'sale_discount': ('stock_round_start',),
+        'acquisition_target': ('stock_round_start',),
         'acquisition_bids': ('stock_round_start',),
         'debt': (),
         'out_of_game': (),
@@ -496,6 +497,7 @@ TABLES = {
         'cubes': (),
         'declared_uses': ('operating_turn_start',),
         'bought_this_turn': ('stock_turn_start',),
+        'stock_round_number': (),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'bank_buys_this_turn': ('operating_turn_start',),
@@ -528,18 +530,18 @@ RULES = _LIBRARY.rules(
         'at action assign': 'rulespecs/1880-romania.rules:1868',
         'at action bid': 'rulespecs/1880-romania.rules:1763',
         'at action buy_shares': 'rulespecs/1880-romania.rules:1978',
-        'at action buy_train': 'rulespecs/1880-romania.rules:2038',
+        'at action buy_train': 'rulespecs/1880-romania.rules:2037',
         'at action choose': 'rulespecs/1880-romania.rules:1828',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1850',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1588',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1461',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1726',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1475',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1929',
         'at action par': 'rulespecs/1880-romania.rules:1785',
         'at action pass': 'rulespecs/1880-romania.rules:1741',
-        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2141',
+        'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2140',
         'at action place_token': 'rulespecs/1880-romania.rules:1956',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1444',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1458',
         'at action sell_shares': 'rulespecs/1880-romania.rules:2003',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
@@ -1250,7 +1252,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/1880-romania.rules:2009",
         )
     # at rulespecs/1880-romania.rules:2011
-    if not ((g.b_stock_round_number() > 1) or v_emergency):
+    if not ((g.state_amount("stock_round_number") > 1) or v_emergency):
         raise IllegalAction(
             "no selling in the first stock round",
             rule="VI.4",
@@ -1289,8 +1291,6 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     # at rulespecs/1880-romania.rules:2024
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
     # at rulespecs/1880-romania.rules:2025
-    g.b_note_sold(v_player, v_corporation)
-    # at rulespecs/1880-romania.rules:2026
     g.state_set(
         "sold_this_round",
         (
@@ -1299,9 +1299,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/1880-romania.rules:2027
+    # at rulespecs/1880-romania.rules:2026
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/1880-romania.rules:2028
+    # at rulespecs/1880-romania.rules:2027
     g.b_check_president(v_corporation)
 
 
@@ -1474,46 +1474,46 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1459
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1445",
+            at="rulespecs/lib/18xx.rules:1459",
         )
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1460
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1461
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1462
+    # at rulespecs/lib/18xx.rules:1476
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1462",
+            at="rulespecs/lib/18xx.rules:1476",
         )
-    # at rulespecs/lib/18xx.rules:1463
+    # at rulespecs/lib/18xx.rules:1477
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1463"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1477"
         )
-    # at rulespecs/lib/18xx.rules:1464
+    # at rulespecs/lib/18xx.rules:1478
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1465
+    # at rulespecs/lib/18xx.rules:1479
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1466
+    # at rulespecs/lib/18xx.rules:1480
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1467
+    # at rulespecs/lib/18xx.rules:1481
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1468
+    # at rulespecs/lib/18xx.rules:1482
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1469
+    # at rulespecs/lib/18xx.rules:1483
     g.b_end_step(v_corporation)
 
 
@@ -1535,39 +1535,39 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1501
+    # at rulespecs/lib/18xx.rules:1515
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1501
+        # at rulespecs/lib/18xx.rules:1515
         r_market_move(g, v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1501
+        # at rulespecs/lib/18xx.rules:1515
         r_market_move(g, v_corporation, "left")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2038
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2039",
+            at="rulespecs/1880-romania.rules:2038",
         )
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2039
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2039"
         )
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2040
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule="VII.3.8",
-            at="rulespecs/1880-romania.rules:2041",
+            at="rulespecs/1880-romania.rules:2040",
         )
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2041
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2042
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -1582,9 +1582,9 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a company may own only one rebuilt 2-train",
             rule="VII.3.5.1",
-            at="rulespecs/1880-romania.rules:2043",
+            at="rulespecs/1880-romania.rules:2042",
         )
-    # at rulespecs/1880-romania.rules:2045
+    # at rulespecs/1880-romania.rules:2044
     if not (
         (not (r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price)))
         or (
@@ -1607,127 +1607,127 @@ def a_buy_train(g, v_corporation, v_train, v_price):
         raise IllegalAction(
             "a train bought with the president's money is the cheapest of the bank and the train pool, and no rebuilt 2-train",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2045",
+            at="rulespecs/1880-romania.rules:2044",
         )
-    # at rulespecs/1880-romania.rules:2049
+    # at rulespecs/1880-romania.rules:2048
     if v_seller == g.name("depot"):
-        # at rulespecs/1880-romania.rules:2050
+        # at rulespecs/1880-romania.rules:2049
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in ascending order",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2050",
+                at="rulespecs/1880-romania.rules:2049",
             )
-        # at rulespecs/1880-romania.rules:2051
+        # at rulespecs/1880-romania.rules:2050
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2051",
+                at="rulespecs/1880-romania.rules:2050",
             )
-        # at rulespecs/1880-romania.rules:2052
+        # at rulespecs/1880-romania.rules:2051
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2052",
+                at="rulespecs/1880-romania.rules:2051",
             )
-        # at rulespecs/1880-romania.rules:2053
+        # at rulespecs/1880-romania.rules:2052
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2054
+        # at rulespecs/1880-romania.rules:2053
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2054",
+                at="rulespecs/1880-romania.rules:2053",
             )
-        # at rulespecs/1880-romania.rules:2055
+        # at rulespecs/1880-romania.rules:2054
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2056
+        # at rulespecs/1880-romania.rules:2055
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/1880-romania.rules:2057
+        # at rulespecs/1880-romania.rules:2056
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/1880-romania.rules:2059
+        # at rulespecs/1880-romania.rules:2058
         if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "the train pool sells only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2059",
+                at="rulespecs/1880-romania.rules:2058",
             )
-        # at rulespecs/1880-romania.rules:2060
+        # at rulespecs/1880-romania.rules:2059
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the train pool sells at face value",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2060",
+                at="rulespecs/1880-romania.rules:2059",
             )
-        # at rulespecs/1880-romania.rules:2061
+        # at rulespecs/1880-romania.rules:2060
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/1880-romania.rules:2062
+        # at rulespecs/1880-romania.rules:2061
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2062",
+                at="rulespecs/1880-romania.rules:2061",
             )
-        # at rulespecs/1880-romania.rules:2063
+        # at rulespecs/1880-romania.rules:2062
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/1880-romania.rules:2064
+        # at rulespecs/1880-romania.rules:2063
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/1880-romania.rules:2065
+        # at rulespecs/1880-romania.rules:2064
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/1880-romania.rules:2067
+        # at rulespecs/1880-romania.rules:2066
         if not (r_phase_at_least(g, "B1")):
             raise IllegalAction(
                 "companies trade trains only from phase B",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2067",
+                at="rulespecs/1880-romania.rules:2066",
             )
-        # at rulespecs/1880-romania.rules:2068
+        # at rulespecs/1880-romania.rules:2067
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the pool or another company",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2068",
+                at="rulespecs/1880-romania.rules:2067",
             )
-        # at rulespecs/1880-romania.rules:2069
+        # at rulespecs/1880-romania.rules:2068
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train between companies costs at least Ł1",
                 rule="VII.3.8",
-                at="rulespecs/1880-romania.rules:2069",
+                at="rulespecs/1880-romania.rules:2068",
             )
-        # at rulespecs/1880-romania.rules:2070
+        # at rulespecs/1880-romania.rules:2069
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train; emergency funding buys only from the bank or the pool",
                 rule="VII.3.8, VII.3.9",
-                at="rulespecs/1880-romania.rules:2070",
+                at="rulespecs/1880-romania.rules:2069",
             )
-        # at rulespecs/1880-romania.rules:2071
+        # at rulespecs/1880-romania.rules:2070
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/1880-romania.rules:2072
+        # at rulespecs/1880-romania.rules:2071
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/1880-romania.rules:2073
+        # at rulespecs/1880-romania.rules:2072
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1552
+    # at rulespecs/lib/18xx.rules:1566
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1553
+    # at rulespecs/lib/18xx.rules:1567
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1554
+    # at rulespecs/lib/18xx.rules:1568
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1554",
+            at="rulespecs/lib/18xx.rules:1568",
         )
-    # at rulespecs/lib/18xx.rules:1555
+    # at rulespecs/lib/18xx.rules:1569
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1735,23 +1735,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1555",
+            at="rulespecs/lib/18xx.rules:1569",
         )
-    # at rulespecs/lib/18xx.rules:1557
+    # at rulespecs/lib/18xx.rules:1571
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1557",
+            at="rulespecs/lib/18xx.rules:1571",
         )
-    # at rulespecs/lib/18xx.rules:1558
+    # at rulespecs/lib/18xx.rules:1572
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1558",
+            at="rulespecs/lib/18xx.rules:1572",
         )
-    # at rulespecs/lib/18xx.rules:1559
+    # at rulespecs/lib/18xx.rules:1573
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1760,108 +1760,108 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1559"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1573"
         )
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1575
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1562
+    # at rulespecs/lib/18xx.rules:1576
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1563
+    # at rulespecs/lib/18xx.rules:1577
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1564
+    # at rulespecs/lib/18xx.rules:1578
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1575
+    # at rulespecs/lib/18xx.rules:1589
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1575",
+            at="rulespecs/lib/18xx.rules:1589",
         )
-    # at rulespecs/lib/18xx.rules:1576
+    # at rulespecs/lib/18xx.rules:1590
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1576",
+            at="rulespecs/lib/18xx.rules:1590",
         )
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1591
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1578
+    # at rulespecs/lib/18xx.rules:1592
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1578",
+            at="rulespecs/lib/18xx.rules:1592",
         )
-    # at rulespecs/lib/18xx.rules:1579
+    # at rulespecs/lib/18xx.rules:1593
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1579",
+            at="rulespecs/lib/18xx.rules:1593",
         )
-    # at rulespecs/lib/18xx.rules:1580
+    # at rulespecs/lib/18xx.rules:1594
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1580",
+            at="rulespecs/lib/18xx.rules:1594",
         )
-    # at rulespecs/lib/18xx.rules:1581
+    # at rulespecs/lib/18xx.rules:1595
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1581",
+            at="rulespecs/lib/18xx.rules:1595",
         )
-    # at rulespecs/lib/18xx.rules:1582
+    # at rulespecs/lib/18xx.rules:1596
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1583
+    # at rulespecs/lib/18xx.rules:1597
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1584
+    # at rulespecs/lib/18xx.rules:1598
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1585
+    # at rulespecs/lib/18xx.rules:1599
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1589
+    # at rulespecs/lib/18xx.rules:1603
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1589",
+            at="rulespecs/lib/18xx.rules:1603",
         )
-    # at rulespecs/lib/18xx.rules:1590
+    # at rulespecs/lib/18xx.rules:1604
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1590",
+            at="rulespecs/lib/18xx.rules:1604",
         )
-    # at rulespecs/lib/18xx.rules:1591
+    # at rulespecs/lib/18xx.rules:1605
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1592
+    # at rulespecs/lib/18xx.rules:1606
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1593
+        # at rulespecs/lib/18xx.rules:1607
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1605
+    # at rulespecs/lib/18xx.rules:1619
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1605",
+            at="rulespecs/lib/18xx.rules:1619",
         )
-    # at rulespecs/lib/18xx.rules:1607
+    # at rulespecs/lib/18xx.rules:1621
     if not (
         (
             (
@@ -1902,9 +1902,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1607",
+            at="rulespecs/lib/18xx.rules:1621",
         )
-    # at rulespecs/lib/18xx.rules:1613
+    # at rulespecs/lib/18xx.rules:1627
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1915,41 +1915,41 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1613",
+            at="rulespecs/lib/18xx.rules:1627",
         )
-    # at rulespecs/lib/18xx.rules:1615
+    # at rulespecs/lib/18xx.rules:1629
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2119
+    # at rulespecs/1880-romania.rules:2118
     if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania.rules:2120
+        # at rulespecs/1880-romania.rules:2119
         v_owner = r_president(g, v_corporation)
-        # at rulespecs/1880-romania.rules:2121
+        # at rulespecs/1880-romania.rules:2120
         v_short = v_price - g.b_cash(v_corporation)
-        # at rulespecs/1880-romania.rules:2122
+        # at rulespecs/1880-romania.rules:2121
         v_paid = r_min(g, v_short, g.b_cash(v_owner))
-        # at rulespecs/1880-romania.rules:2123
+        # at rulespecs/1880-romania.rules:2122
         g.transfer(v_paid, v_owner, v_corporation)
-        # at rulespecs/1880-romania.rules:2124
+        # at rulespecs/1880-romania.rules:2123
         if v_short > v_paid:
-            # at rulespecs/1880-romania.rules:2125
+            # at rulespecs/1880-romania.rules:2124
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania.rules:2126
+            # at rulespecs/1880-romania.rules:2125
             r_add_debt(g, v_owner, ((v_short - v_paid) + ((v_short - v_paid) // 2)))
 
 
 def r_forced_shortfall(g, v_corporation):
     """Nothing is left for a contribution: the president pays the shortfall, or borrows it (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2133
+    # at rulespecs/1880-romania.rules:2132
     return 0
 
 
 def r_sold_out(g, v_corporation):
     """All the company's shares then available are in circulation, not in the bank: 50% in phase A, a share reserved for an investor included (VIII.3, VI.1, VI.6)"""
-    # at rulespecs/1880-romania.rules:2085
+    # at rulespecs/1880-romania.rules:2084
     return r_issued_percent(g, v_corporation) >= (
         100 if r_phase_at_least(g, "B1") else g.param("shares_available_in_phase_a")
     )
@@ -2176,7 +2176,7 @@ def r_buys_trains(g, v_corporation):
 
 def r_issued_percent(g, v_corporation):
     """How much of the company is out of its stack in the bank: the players' shares and a share reserved for an investor (VI.1, VI.6, VI.7)"""
-    # at rulespecs/1880-romania.rules:2080
+    # at rulespecs/1880-romania.rules:2079
     return r_sold_percent(g, v_corporation) + sum(
         g.b_percent(v_m, v_corporation) for v_m in g.name("minors")
     )
@@ -2184,38 +2184,38 @@ def r_issued_percent(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par (VI.7)"""
-    # at rulespecs/1880-romania.rules:2106
+    # at rulespecs/1880-romania.rules:2105
     if r_phase_at_least(g, "B1") and (
         r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")
     ):
-        # at rulespecs/1880-romania.rules:2107
+        # at rulespecs/1880-romania.rules:2106
         r_release_capital(g, v_corporation)
 
 
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
-    # at rulespecs/1880-romania.rules:2142
+    # at rulespecs/1880-romania.rules:2141
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2142",
+            at="rulespecs/1880-romania.rules:2141",
         )
-    # at rulespecs/1880-romania.rules:2143
+    # at rulespecs/1880-romania.rules:2142
     if not (g.state_amount("debt", v_player) > 0):
         raise IllegalAction(
-            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2143"
+            "there is no loan to repay", rule="VII.3.9", at="rulespecs/1880-romania.rules:2142"
         )
-    # at rulespecs/1880-romania.rules:2144
+    # at rulespecs/1880-romania.rules:2143
     v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2145
+    # at rulespecs/1880-romania.rules:2144
     if not (v_amount > 0):
         raise IllegalAction(
-            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2145"
+            "no cash to repay with", rule="VII.3.9", at="rulespecs/1880-romania.rules:2144"
         )
-    # at rulespecs/1880-romania.rules:2146
+    # at rulespecs/1880-romania.rules:2145
     g.transfer(v_amount, v_player, g.name("bank"))
-    # at rulespecs/1880-romania.rules:2147
+    # at rulespecs/1880-romania.rules:2146
     r_reduce_debt(g, v_player, v_amount)
 
 
@@ -2256,7 +2256,7 @@ def q_sell_shares(g, v_player):
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "sell first, then buy"
     # at rulespecs/1880-romania.rules:2011
-    if not ((g.b_stock_round_number() > 1) or v_emergency):
+    if not ((g.state_amount("stock_round_number") > 1) or v_emergency):
         return "no selling in the first stock round"
 
 
@@ -2304,13 +2304,13 @@ def q_place_token(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2039
+    # at rulespecs/1880-romania.rules:2038
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought as the last step of a turn"
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2039
     if not (r_buys_trains(g, v_corporation)):
         return "this company never buys trains"
-    # at rulespecs/1880-romania.rules:2041
+    # at rulespecs/1880-romania.rules:2040
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -2352,15 +2352,15 @@ def q_assign(g, v_company):
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2142
+    # at rulespecs/1880-romania.rules:2141
     if not (g.b_in_round("stock")):
         return "a loan is repaid in the debtor's stock-round turn"
-    # at rulespecs/1880-romania.rules:2143
+    # at rulespecs/1880-romania.rules:2142
     if not (g.state_amount("debt", v_player) > 0):
         return "there is no loan to repay"
-    # at rulespecs/1880-romania.rules:2144
+    # at rulespecs/1880-romania.rules:2143
     v_amount = r_min(g, g.state_amount("debt", v_player), g.b_cash(v_player))
-    # at rulespecs/1880-romania.rules:2145
+    # at rulespecs/1880-romania.rules:2144
     if not (v_amount > 0):
         return "no cash to repay with"
 
@@ -2506,9 +2506,9 @@ def qb_lay_tile(g, v_corporation):
 
 def q2_buy_train(g, v_corporation, v_train):
     """The opening guards of buy_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania.rules:2042
+    # at rulespecs/1880-romania.rules:2041
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/1880-romania.rules:2043
+    # at rulespecs/1880-romania.rules:2042
     if not (
         (g.attr(v_train, "max_per_company") == None)
         or (
@@ -2525,10 +2525,10 @@ def q2_buy_train(g, v_corporation, v_train):
 
 def qs_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity, and nothing of it that changes during play (the listing static probe)"""
-    # at rulespecs/1880-romania.rules:2040
+    # at rulespecs/1880-romania.rules:2039
     if not (r_buys_trains(g, v_corporation)):
         raise IllegalAction(
-            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2040"
+            "this company never buys trains", rule="VII.3.8", at="rulespecs/1880-romania.rules:2039"
         )
 
 
@@ -2567,12 +2567,12 @@ def qr_assign(g):
 
 def qr_payoff_player_debt(g):
     """The opening guards of payoff_player_debt that read only the round (the listing round probe)"""
-    # at rulespecs/1880-romania.rules:2142
+    # at rulespecs/1880-romania.rules:2141
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
-            at="rulespecs/1880-romania.rules:2142",
+            at="rulespecs/1880-romania.rules:2141",
         )
 
 
@@ -2594,23 +2594,23 @@ def t_dotted_border_opens(g, *_rest):
 
 def t_capitalise(g, v_corporation, *_rest):
     """Operating capital when a company begins to operate: in phase D, the whole of it"""
-    # at rulespecs/1880-romania.rules:2094
+    # at rulespecs/1880-romania.rules:2093
     if r_phase_at_least(g, "D1"):
-        # at rulespecs/1880-romania.rules:2095
+        # at rulespecs/1880-romania.rules:2094
         r_release_capital(g, v_corporation)
 
 
 def t_second_capital_in_b(g, *_rest):
     """Phase B pays the second capital where the card shows"""
-    # at rulespecs/1880-romania.rules:2112
+    # at rulespecs/1880-romania.rules:2111
     for v_c in g.name("corporations"):
-        # at rulespecs/1880-romania.rules:2113
+        # at rulespecs/1880-romania.rules:2112
         r_second_capitalisation(g, v_c)
 
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid"""
-    # at rulespecs/1880-romania.rules:2136
+    # at rulespecs/1880-romania.rules:2135
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania.rules:2137
+        # at rulespecs/1880-romania.rules:2136
         r_add_debt(g, v_p, (g.state_amount("debt", v_p) // 2))

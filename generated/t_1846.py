@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+    "rulespecs/lib/18xx.rules": "340977bd648e483e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+        "rulespecs/lib/18xx.rules": "340977bd648e483e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "dcb3a9c9537c6495",
-        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+        "rulespecs/lib/18xx.rules": "340977bd648e483e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -383,6 +383,7 @@ class Game(GameBase):
         "lay_tile": ((2, qb2_lay_tile),),
     }
     TRIGGERS = {
+        "stock_round_start": [(None, t_count_stock_rounds)],
         "stock_round_end": [(None, t_end_stock_round)],
         "floated": [(None, t_full_capitalisation), (None, t_partial_capitalisation)],
         "close_privates": [(None, t_privates_close)],

@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania.rules": "503964de5d067608",
-    "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+    "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
+    "rulespecs/lib/18xx.rules": "340977bd648e483e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+        "rulespecs/lib/18xx.rules": "340977bd648e483e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     {
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
-        "rulespecs/1880-romania.rules": "503964de5d067608",
-        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+        "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
+        "rulespecs/lib/18xx.rules": "340977bd648e483e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -360,6 +360,7 @@ class Game(GameBase):
         "buy_shares": ((2, qb2_buy_shares),),
     }
     TRIGGERS = {
+        "stock_round_start": [(None, t_count_stock_rounds)],
         "stock_round_end": [(None, t_end_stock_round), (None, t_loan_interest)],
         "floated": [
             (None, t_full_capitalisation),

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "25377464cfa37898",
-    "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+    "rulespecs/18co.rules": "3b4f183123b53f1b",
+    "rulespecs/lib/18xx.rules": "340977bd648e483e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+        "rulespecs/lib/18xx.rules": "340977bd648e483e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "25377464cfa37898",
-        "rulespecs/lib/18xx.rules": "1445fadd9956136a",
+        "rulespecs/18co.rules": "3b4f183123b53f1b",
+        "rulespecs/lib/18xx.rules": "340977bd648e483e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -597,6 +597,7 @@ class Game(GameBase):
         ),
     }
     TRIGGERS = {
+        "stock_round_start": [(None, t_count_stock_rounds)],
         "stock_round_end": [(None, t_end_stock_round)],
         "floated": [(None, t_full_capitalisation), (None, t_partial_capitalisation)],
         "close_privates": [(None, t_privates_close)],

@@ -98,7 +98,7 @@ def _second_stock_round(g):
         g.j.set(g.owner, cert, g.entity("player", player))
     g.j.set(g.corp["GT"], "operated", True)
     g.j.set(g.g, "round", "stock")
-    g.j.set(g.g, "stock_rounds", 2)
+    g.state_put("stock_round_number", (), 2)
     g.j.set(g.g, "turn", 1)
     g.j.set(g.g, "passes", 0)
     g._new_turn()

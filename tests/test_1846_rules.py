@@ -292,7 +292,7 @@ def test_stock_market_only_the_presidents_sale_moves_the_price():
     g.j.set(g.owner, "GT_1", g.entity("player", "P2"))
     g.j.set(g.owner, "GT_2", g.entity("player", "P1"))
     g.j.set(g.g, "round", "stock")
-    g.j.set(g.g, "stock_rounds", 2)
+    g.state_put("stock_round_number", (), 2)
     g.j.set(g.g, "turn", 1)
     g.j.set(g.corp["GT"], "operated", True)  # (GT has operated: its other holders may sell)
     g._new_turn()
@@ -315,7 +315,7 @@ def test_stock_round_a_percent_that_is_not_the_certificates_named_is_refused():
     for cert in ("GT_3", "GT_4", "GT_5"):
         g.j.set(g.owner, cert, g.entity("player", "P3"))   # test setup: the second stock round, P3 with 30%
     g.j.set(g.g, "round", "stock")
-    g.j.set(g.g, "stock_rounds", 2)
+    g.state_put("stock_round_number", (), 2)
     g.j.set(g.g, "turn", 2)
     g.j.set(g.corp["GT"], "operated", True)
     g._new_turn()
@@ -335,7 +335,7 @@ def test_stock_round_a_corporations_shares_are_sold_in_one_block_a_turn():
     for cert in ("GT_3", "GT_4", "GT_5"):
         g.j.set(g.owner, cert, g.entity("player", "P3"))   # test setup: the second stock round, P3 with 30%
     g.j.set(g.g, "round", "stock")
-    g.j.set(g.g, "stock_rounds", 2)
+    g.state_put("stock_round_number", (), 2)
     g.j.set(g.g, "turn", 2)
     g.j.set(g.corp["GT"], "operated", True)
     g._new_turn()

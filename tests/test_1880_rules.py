@@ -299,7 +299,7 @@ def test_vi_4_sale_returns_shares_to_the_bank_less_five_per_share_and_drops_the_
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
     turn(g, "Bob", buy_action(g, "Bob", "GWR"))
     turn(g, "Cid", buy_action(g, "Cid", "GWR"))
-    g.g["stock_rounds"] = 2                      # a direct state edit: a later stock round
+    g.state_put("stock_round_number", (), 2)  # a direct state edit: a later stock round
     to_turn(g, "Bob")
     before_price, before_cash = price(g, "GWR"), cash(g, "Bob")
     act(g, sell_action(g, "Bob", "GWR"))
@@ -315,7 +315,7 @@ def test_vi_4_sale_returns_shares_to_the_bank_less_five_per_share_and_drops_the_
 def test_vi_4_the_presidents_share_is_never_sold():
     g = new_game()
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
-    g.g["stock_rounds"] = 2
+    g.state_put("stock_round_number", (), 2)
     to_turn(g, "Ann")
     pres = g.certs_of["GWR"][0]
     assert_refused(g, P("Ann", "sell_shares", shares=[pres.id], percent=20), "VI.4")
@@ -327,7 +327,7 @@ def test_vi_4_a_percent_that_is_not_the_shares_named_is_refused():
     g = new_game()
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
     turn(g, "Bob", buy_action(g, "Bob", "GWR"))
-    g.g["stock_rounds"] = 2                      # a direct state edit: a later stock round, Bob with a second share
+    g.state_put("stock_round_number", (), 2)  # a direct state edit: a later stock round, Bob with a second share
     g.move(next(c for c in g.certs_of["GWR"] if g.owner[c.id] == g.name("initial_offering") and not c.president),
            g.name("initial_offering"), g.entity("player", "Bob"))
     to_turn(g, "Bob")
@@ -343,7 +343,7 @@ def test_viii_4_communist_phase_freezes_prices_and_bars_presidents_from_selling(
     turn(g, "Ann", par_action(g, "Ann", "GWR", 100))
     turn(g, "Bob", buy_action(g, "Bob", "GWR"))
     turn(g, "Ann", buy_action(g, "Ann", "GWR"))
-    g.g["stock_rounds"] = 2
+    g.state_put("stock_round_number", (), 2)
     set_phase(g, "B2")
     to_turn(g, "Bob")
     before = price(g, "GWR")

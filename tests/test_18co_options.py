@@ -64,7 +64,7 @@ def test_priority_order_pass_a_stock_round_reseats_by_first_pass_and_a_buyer_lea
     act(g, P(c, "pass"))
     act(g, P(d, "pass"))
     act(g, P(a, "pass"))                                          # all four passed in a row: the round ends
-    assert g.g["stock_rounds"] == 2                               # (nothing floated: no operating round)
+    assert g.state_amount("stock_round_number") == 2  # (nothing floated: no operating round)
     assert seats(g) == [c, d, b, a] and acting(g) == c
 
 
@@ -83,7 +83,7 @@ def _second_stock_round(*options):
         while acting(g) != b:
             pass_(g)
         buy(g, b, "KPAC")
-    while g.g["stock_rounds"] == 1:
+    while g.state_amount("stock_round_number") == 1:
         pass_(g)                                                  # nothing floated: no operating round
     assert g.g["round"] == "stock"
     return g, a, b
@@ -113,6 +113,29 @@ def test_without_pay_per_trash_every_share_fetches_the_current_price_4_1_3():
     mine = [c.id for c in g.certs_of["KPAC"] if g.owner[c.id] == g.find(b)]
     act(g, P(b, "sell_shares", shares=mine, percent=20))
     assert cash(g, b) == before + 2 * price
+
+
+def test_priority_order_pass_a_seller_leaves_the_order_and_his_pass_after_the_sale_is_no_pass():
+    """A sale is acting (the library's sold_this_turn, read by the runtime): the seller's pass that ends his
+    turn takes no card and breaks the run of passes, and a seller who had passed gives up his card."""
+    g, a, b = _second_stock_round("priority_order_pass")
+    c, d = [p for p in seats(g) if p not in (a, b)]
+    assert acting(g) == c and seats(g) == [c, d, a, b]            # (seed 1: the order this test walks)
+    act(g, P(c, "pass"))
+    act(g, P(d, "pass"))
+    buy(g, a, "KPAC")                                             # a buys: his turn ends, the run is broken
+    act(g, P(b, "pass"))                                          # b takes the third card
+    act(g, P(c, "pass"))
+    act(g, P(d, "pass"))
+    buy(g, a, "KPAC")
+    assert g.b_passing_order() == [c, d, b]
+    mine = [x.id for x in g.certs_of["KPAC"] if g.owner[x.id] == g.find(b)][:1]
+    act(g, P(b, "sell_shares", shares=mine, percent=10))          # b acts again: he gives up his card
+    act(g, P(b, "pass"))                                          # ... and his pass after the sale is none
+    assert g.b_passing_order() == [c, d] and g.g["passes"] == 0
+    for name in (c, d, a, b):
+        act(g, P(name, "pass"))                                   # all four pass in a row: the round ends
+    assert seats(g) == [c, d, a, b] and g.g["round"] == "operating"
 
 
 # ---------------------------------------------------------------- Major Investors

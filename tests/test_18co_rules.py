@@ -124,7 +124,7 @@ def second_stock_round(g, holdings):
     while g.g["round"] == "stock":
         pass_(g)
     play_or_set(g)
-    assert g.g["round"] == "stock" and g.g["stock_rounds"] == 2
+    assert g.g["round"] == "stock" and g.state_amount("stock_round_number") == 2
 
 
 # ---------------------------------------------------------------- §1 setup
@@ -714,7 +714,7 @@ def test_4_6_2_a_corporation_owned_by_players_and_other_corporations_rises():
     for cert in g.call("treasury_certificates", km):                    # test setup: every other share held by CM
         g.move(cert, km, cm)
     row, col = corp_state(g, "KPAC")["market_cell"]
-    while g.g["stock_rounds"] == 1:
+    while g.state_amount("stock_round_number") == 1:
         pass_(g)                                                  # the first stock round ends
     assert tuple(corp_state(g, "KPAC")["market_cell"]) == (row - 1, col)
 

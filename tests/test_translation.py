@@ -511,7 +511,7 @@ def test_the_model_of_each_18gj_action_agrees_with_the_engine_on_the_test_map(on
     the president's certificate where the engine's (§"Bankruptcy", the runtime's `sellable`) takes it
     only when another player holds as much, so the model marked sales (`sold_this_turn`,
     `last_seller`) the engine did not make; a usual sale of a company outside the scope marked none in
-    the model (now an oracle, `sell_out_sale_outside_scope`)."""
+    the model (an oracle, `sell_out_sale_outside_scope`, until a sale no longer marked the turn)."""
     title = on_the_test_map.program.titles["18 Grand Junction"]
     # (up to 400 samples an action: the rare actions' floors below were counted on that path, which
     # the constructions for actions still short of their samples follow)

@@ -125,7 +125,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: the primitive place_marker places a corporation's marker, its card's (a city hex), then deck_empty 18GJ's
 #: function over its state cards_taken (pick_card counts each card taken) and `all_ability_cards`, the title's
 #: ability cards as records (a collection the engine and the model both give, as `train_cards`); 89 with both
-RECORDED = 89
+#: then (twins61c) stock_round_number the library's state, counted by its trigger count_stock_rounds on the runtime's new
+#: event stock_round_start, then note_sold gone (the model's `sold` read by nothing; a sale is the runtime's
+#: "acted" through the library's sold_this_turn and sold_this_round), then acquisition_target the library's
+#: state, which the acquisition round sets (the model read an oracle before); 86 with all three
+RECORDED = 86
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -224,7 +228,8 @@ def test_a_privates_lay_and_station_are_checked_by_the_maps_one_check(name):
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
-          "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses"]
+          "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses",
+          "stock_round_number", "acquisition_target"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -234,6 +239,32 @@ def test_the_states_the_rules_keep_are_the_librarys(name):
     found = _census()
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     assert f"state {name}: " in (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+
+
+def test_the_stock_rounds_are_counted_by_the_librarys_trigger():
+    """stock_round_number: the library's state, which its trigger count_stock_rounds raises as the runtime's
+    event stock_round_start comes: 1 in the first stock round, a private sale opening the game (1800)
+    among them; none while 1846's draft is played."""
+    from compiler.emit.engines import game_class
+
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert "trigger count_stock_rounds on stock_round_start" in library
+    for name, players, first in (("1800", ["Ann", "Bob"], "stock"), ("1846", ["Ann", "Bob", "Cy"], "draft")):
+        g = game_class(name)(players=players, seed=1)
+        held = 1 if first == "stock" else 0
+        assert g.g["round"] == first and g.state_amount("stock_round_number") == held, name
+        g._start_stock_round(0)  # (the runtime's next stock round)
+        assert g.state_amount("stock_round_number") == held + 1, name
+
+
+def test_a_sale_is_noted_by_the_librarys_states_alone():
+    """No note_sold: the turn's and the round's sales are the library's sold_this_turn and sold_this_round,
+    which the runtime reads for its own bookkeeping (a seller has acted); the model's `sold`, which nothing
+    read, is gone."""
+    found = _census()
+    assert "note_sold" not in found["twins"] + found["engine_only"] + found["model_only"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "note_sold(" not in rules
 
 
 #: runtime bookkeeping that became a declared state of the titles that keep it (over the title's own enum, or

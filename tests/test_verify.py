@@ -366,7 +366,6 @@ SELL_SHARES = """
       move c from %s to pool
     }
     do price_drop_on_sale(player, corporation, shares, len(shares))
-    do note_sold(player, corporation)
     set sold_this_round(player, corporation) = true
     do check_president(corporation)
   }

@@ -487,7 +487,7 @@ class Auctions:
     def _start_private_sale(self) -> None:
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "stock")
-        self.j.set(self.g, "stock_rounds", 1)
+        self.emit("stock_round_start")  # the first stock round (the library's count_stock_rounds)
         self.j.set(self.g, "turn", self.g["priority"])
         self._offer_next_private()
 

@@ -80,7 +80,7 @@ class Candidates:
         if self.g["round"] == "acquisition":
             # a corporation's one bid for the corporation being auctioned: the least over the highest, a
             # middle bid, and all its cash
-            target = self.b_acquisition_target()
+            target = self._acquisition_target()
             if target is None or entity.kind != "corporation":
                 return []
             least = self.call("highest_acquisition_bid") + 1

@@ -486,7 +486,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self.g: dict[str, Any] = {
             "phase": self.phases[0]["key"],
             "round": "setup",
-            "stock_rounds": 0,
             "set": 0,
             "or": 0,
             "ors_in_set": self._phase_ors(self.phases[0]),
@@ -494,7 +493,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             "priority": 0,
             "passes": 0,
             "acted": False,
-            "sold": False,
             "sale": 0,
             "order": (),
             "operating": None,
@@ -729,9 +727,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
 
     def b_in_round(self, kind: str) -> bool:
         return self.g["round"] == kind
-
-    def b_stock_round_number(self) -> int:
-        return self.g["stock_rounds"]
 
     def b_acting(self, entity: Entity) -> bool:
         return self.current_entity() == entity

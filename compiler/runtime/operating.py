@@ -1102,7 +1102,7 @@ class OperatingRound:
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "acquisition")
         self.j.set(self.g, "acquisition", {"up": tuple(c.id for c in up), "queue": tuple(c.id for c in up),
-                                           "target": None, "bidders": (), "turn": 0})
+                                           "bidders": (), "turn": 0})
         self._next_acquisition()
         return True
 
@@ -1114,6 +1114,7 @@ class OperatingRound:
             queue = [cid for cid in state["queue"] if not self.corp[cid]["closed"]]
             if not queue:
                 self.j.set(self.g, "acquisition", None)
+                self.j.set(self.g, "state:acquisition_target", frozenset())  # (the library's: none up now)
                 self._after_acquisition_round()
                 return
             target = self.entity("corporation", queue[0])
@@ -1121,17 +1122,20 @@ class OperatingRound:
             bidders = sorted((c for c in self.corporations if self.corp[c.id]["floated"]
                               and not self.corp[c.id]["closed"] and c.id not in state["up"]
                               and (president is None or self.call("president", c) != president)), key=self._operating_key)
-            self.j.set(self.g, "acquisition", {**state, "queue": tuple(queue), "target": target.id,
+            self.j.set(self.g, "acquisition", {**state, "queue": tuple(queue),
                                                "bidders": tuple(c.id for c in bidders), "turn": 0})
+            # the library's acquisition_target: the one corporation up now
+            self.j.set(self.g, "state:acquisition_target", frozenset({(target.id,)}))
             self.j.set(self.g, "state:acquisition_bids", {})  # the library's: none yet for this corporation
             if bidders:
                 return
             self._resolve_acquisition()
 
-    def b_acquisition_target(self) -> Entity | None:
-        """acquisition_target(): the corporation being auctioned in the acquisition round, or none."""
-        state = self.g.get("acquisition")
-        return self.entity("corporation", state["target"]) if state and state["target"] else None
+    def _acquisition_target(self) -> Entity | None:
+        """The corporation being auctioned in the acquisition round (the library's state acquisition_target,
+        which the round sets), or none."""
+        held = self.g.get("state:acquisition_target")
+        return self.entity("corporation", next(iter(held))[0]) if held else None
 
     def b_acquisition_bid_placed(self, bidder: Entity) -> None:
         """acquisition_bid_placed(C): C has made its one bid for the corporation being auctioned (18CO §7.1.1;
@@ -1153,7 +1157,7 @@ class OperatingRound:
         corporations go to the market, a reading the title states, past the pool cap where the title has a
         `sanction pool_cap for acquisition_round`) (§7.1.4)."""
         state = self.g["acquisition"]
-        target = self.entity("corporation", state["target"])
+        target = self._acquisition_target()
         best = None
         for (cid,), price in self.g.get("state:acquisition_bids", {}).items():  # the library's, in the order made
             if best is None or price > best[1]:

@@ -51,7 +51,7 @@ class Records:
                 "closed": st["closed"],
             })
         phase_round = self.g["round"]
-        number = self.g["stock_rounds"] if phase_round == "stock" else (
+        number = self.state_amount("stock_round_number") if phase_round == "stock" else (
             f"{self.g['set']}.{self.g['or']}" if phase_round == "operating" else None)
         return {
             "title": self.DATA.title,

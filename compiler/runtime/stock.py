@@ -226,13 +226,6 @@ class StockRound:
         elif self.g["round"] == "special":
             self._special_next(None)  # one certificate a turn; the player keeps his place until he passes
 
-    def b_note_sold(self, player: Entity, corp: Entity) -> None:
-        if self.g["round"] == "stock":
-            self._reenter(player)
-        self.j.set(self.g, "round_acted", True)
-        self.j.set(self.g, "sold", True)
-        self.j.set(self.g, "acted", True)
-
     def b_move_price(self, corp: Entity, direction: str) -> None:
         """move_price(C, d): C's price token moves one step in direction d (nothing where it has no price); the
         library's market_move says when prices move."""
@@ -508,7 +501,6 @@ class StockRound:
                     self.move(cert, player, POOL)
                 # the library's price drop, the sale naming no certificates (the runtime makes it)
                 self.call("price_drop_on_sale", player, corp, [], len(normal))
-                self.b_note_sold(player, corp)
                 # the library's records of the round's and the turn's sales
                 self.state_set("sold_this_round", (player, corp), True)
                 self.state_set("sold_this_turn", (corp,), True)
@@ -610,19 +602,18 @@ class StockRound:
     def _start_stock_round(self, first_player: int) -> None:
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "stock")
-        self.j.set(self.g, "stock_rounds", self.g["stock_rounds"] + 1)
         while self._out_of_game(self.players[first_player]) and self._players_in_game():
             first_player = (first_player + 1) % self.n
         self.j.set(self.g, "turn", first_player)
         self.j.set(self.g, "passes", 0)
         self._reset_states("stock_round_start")
+        self.emit("stock_round_start")  # (the library's count_stock_rounds counts it)
         self.j.set(self.g, "round_acted", False)
         self._new_turn()
 
     def _new_turn(self) -> None:
         self.j.set(self.g, "acted", False)
         self._reset_states("stock_turn_start")
-        self.j.set(self.g, "sold", False)
 
     def current_entity(self) -> Entity | None:
         if self.g["finished"]:
@@ -672,7 +663,7 @@ class StockRound:
             if self._privates_for_sale():
                 self._pass_on_private()
                 return
-            if self.g["acted"]:
+            if self._acted_this_turn():
                 self.j.set(self.g, "passes", 0)
             else:
                 self.j.set(self.g, "passes", self.g["passes"] + 1)
@@ -736,7 +727,15 @@ class StockRound:
             raise RuleGap(f"private {item} on_all_pass", "what happens when all pass on it is not given")
         self._next_turn()
 
+    def _acted_this_turn(self) -> bool:
+        """Whether the player on turn in the stock round has acted in this turn (his pass then ends it and is
+        no pass): bought a certificate or bid (`acted`), or sold (the library's sold_this_turn, which each
+        sale sets and each stock-round turn empties)."""
+        return bool(self.g["acted"] or self.g.get("state:sold_this_turn"))
+
     def _next_turn(self) -> None:
+        if self.g.get("state:sold_this_turn"):
+            self._reenter(self.players[self.g["turn"]])  # a sale in his turn: a passed player acted again
         turn = (self.g["turn"] + 1) % self.n
         while self._out_of_game(self.players[turn]) and self._players_in_game():
             turn = (turn + 1) % self.n  # a player out of the game (bankrupt) takes no turn
@@ -753,7 +752,10 @@ class StockRound:
         holdings = tuple(sorted((e.kind, e.id, v) for e, v in self.cash.items()))
         # an end the title's conditions have already set in motion (the last train bought, the bank
         # broken) comes at its own time: play that can no longer change is no stalemate then
-        if not self.g.get("round_acted") and not self._end_in_motion():
+        # (anyone acted: bought, `round_acted`, or sold, the library's sold_this_round, emptied as the round
+        # started)
+        acted = self.g.get("round_acted") or self.g.get("state:sold_this_round")
+        if not acted and not self._end_in_motion():
             if self.g.get("idle_holdings") == holdings:
                 if not self.DATA.properties.get("stalemate_ends_game"):
                     raise RuleGap("stalemate_ends_game", "play can no longer change (a stock round where nobody "

@@ -26,6 +26,7 @@ RUNTIME_EVENTS: dict[str, tuple[str, ...]] = {
     "president_changed": ("corporation", "former president", "new president"),
     "special_round_end": ("special round",),
     "stock_round_end": (),
+    "stock_round_start": (),
     "trains_exported": ("train type",),
 }
 #: The steps of a corporation's operating turn, in order (the title's

@@ -536,7 +536,6 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for t in model.train_types:
         out[f"first_bought:{t}"] = t in g["first_bought"]
     out["round"] = ROUNDS.index(g["round"]) if g["round"] in ROUNDS else -1
-    out["stock_rounds"] = g["stock_rounds"]
     out["step"] = STEPS.index(g["step"]) + 1 if g["step"] in STEPS else 0
     # (the decisions owed: the library's list state `decisions`, below)
     operating = g["operating"]
@@ -549,8 +548,7 @@ def abstract_state(game: Any, model: Model) -> dict[str, Any]:
     for kind in model.collect_kinds():
         for c in model.corporations:
             out[f"collected:{kind}@{c.id}"] = game.b_collected(game.find(c.id), kind)
-    for name in ("sold", "acted"):
-        out[name] = bool(g[name])
+    out["acted"] = bool(g["acted"])
     for key, elements in _states_plan(model):  # the declared states: each element of the scope in the set or not
         held = g.get(key, frozenset())
         for name, ids in elements:

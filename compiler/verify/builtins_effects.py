@@ -143,13 +143,6 @@ class EffectBuiltins:
             raise GapError("float", "no par zone has a float")
         return out
 
-    def b_note_sold(self, ctx: Ctx, player: Any, corp: Any) -> None:
-        """As GameBase.b_note_sold: the turn's sale marks (the round's and the turn's sales are the
-        library's states sold_this_round and sold_this_turn, which the sale sets itself)."""
-        st = ctx.state
-        st["sold"] = IF(ctx.path, True, st["sold"])
-        st["acted"] = IF(ctx.path, True, st["acted"])
-
     def b_price_after_moves(self, ctx: Ctx, corp: Any, direction: Any, n: Any) -> Any:
         """As GameBase.b_price_after_moves: the price `n` market moves would give. A number of moves that
         is a term (a count of certificates and one more) is read up to the most certificates a corporation
@@ -233,10 +226,9 @@ class EffectBuiltins:
             for x in certs:
                 self._move_one(sale, x, p, m.z(POOL), AND(sale.path, taken.get(x.id, False)))
             # the library's price drop (it reads the holdings after the sale: the president, for a drop
-            # by his sale), the sale naming no certificates, then the sale noted
+            # by his sale), the sale naming no certificates
             self.tr.call("price_drop_on_sale", [p, m.z(c), SymList([]), SUM([IF(t, 1, 0) for t in taken.values()])],
                          {}, sale)
-            self.b_note_sold(sale, p, m.z(c))
             # as the runtime: the library's records of the round's and the turn's sales
             if "sold_this_round" in self.tr.states:
                 self.tr.state_set(self.tr.states["sold_this_round"], [p, m.z(c)], True, sale)
@@ -266,13 +258,6 @@ class EffectBuiltins:
             ctx.shared.oracles.append(("sell_out_outside_scope", (), proceeds))
             ctx.shared.axioms.append(proceeds >= 0)
             self.transfer(ctx, proceeds, m.z(BANK), p)
-            # whether one of those went as a usual sale (what he may sell within the pool's room), which
-            # the runtime notes as his sale (`note_sold`: the round's sale marks)
-            usual = ctx.fresh("sell_out_sale_outside_scope", "bool")
-            ctx.shared.oracles.append(("sell_out_sale_outside_scope", (), usual))
-            noted = AND(ctx.path, usual)
-            for name in ("sold", "acted"):
-                ctx.state[name] = IF(noted, True, ctx.state[name])
             for q in m.players:
                 name = f"other_certs:{q.id}"
                 left = ctx.fresh(f"sell_out_left:{q.id}")

@@ -1254,12 +1254,11 @@ class StateVars:
         # the round machinery
         for c in model.corporations:
             add(f"revenue:{c.id}", "int", "turn")
-        for name in ("round", "stock_rounds", "step"):
+        for name in ("round", "step"):
             add(name, "int", "turn")
         for name in ("operating", "acting"):
             add(name, "ent", "turn")
-        for name in ("sold", "acted"):
-            add(name, "bool", "turn")
+        add("acted", "bool", "turn")
         # the title's declared states: a truth value per element; one with a lifetime is round bookkeeping
         # (havocked where the round machinery moves on, which covers its reset), one for the game changes
         # only where a rule sets it
@@ -1332,9 +1331,6 @@ class StateVars:
             out.append(z3.And(state["round"] >= 0, state["round"] < len(ROUNDS)))
         if want("step"):
             out.append(z3.And(state["step"] >= 0, state["step"] <= len(STEPS)))
-        for name in ("stock_rounds",):
-            if want(name):
-                out.append(state[name] >= 0)
         if want("acting"):
             out.append(z3.Or([state["acting"] == a for a in actors]))
             # a corporation acts only in its operating turn, floated

@@ -275,12 +275,17 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         "private_sold_to_bidder/1", sale_bindings, sold_to_bidder))
 
     end_draft = tr.title.get("procedure", "end_draft")
+    # the title's triggers on the first stock round's start (the library's count_stock_rounds), which the
+    # runtime's end of the draft raises
+    round_starts = [c.decl for c in tr.title.of_kind("trigger")
+                    if c.decl.event.name == "stock_round_start" and c.decl.event.when is None]
 
     def draft_ends(binding: Binding) -> Step:
         # the library's end_draft, which the runtime calls when only Pass cards are left (`_end_draft`: when
         # that is is the runtime's), translated from the DSL as an action's body is: each player pays the bank
         # for the companies he picked and takes them, a minor receives its starting treasury from the bank
-        # (its start, `_start_minor`, is not the model's); then the first stock round begins
+        # (its start, `_start_minor`, is not the model's); then the first stock round begins, its triggers
+        # on stock_round_start with it
         pre = m.vars.fresh_state("pre")
         ctx = tr.new_ctx(pre)
         if end_draft is None:
@@ -290,6 +295,9 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
         tr.call_routine(end_draft, [], {}, ctx)
         b.turn_over(ctx)
         ctx.state["round"] = z3.IntVal(ROUNDS.index("stock"))
+        for decl in round_starts:
+            ctx.shared.reads.add("trigger", decl.name, decl)
+            tr.stmts(decl.body, ctx)
         return tr.finish("draft_ends()", ctx, pre)
 
     if m.draft_items:
@@ -299,7 +307,8 @@ def runtime_transitions(tr: Translator) -> list[Transition]:
             m.component_cites("draft") or "runtime",
             "only Pass cards are left: each player pays for the companies he picked and takes them; a minor "
             "receives its treasury; the first stock round begins (the library's end_draft)",
-            stable_hash("draft_ends/2", end_draft.decl if end_draft is not None else None), single, draft_ends))
+            stable_hash("draft_ends/3", end_draft.decl if end_draft is not None else None, round_starts), single,
+            draft_ends))
     return out
 
 

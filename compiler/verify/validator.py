@@ -493,11 +493,10 @@ class Validator:
                 self.report.mismatches.append(Mismatch(
                     {"draft_ends": True}, kind, f"{name}: model {value}, engine {after.get(name)} (before {before.get(name)})"))
 
-    def _outside_sell_out(self, action: dict) -> tuple[int, bool] | None:
+    def _outside_sell_out(self, action: dict) -> int | None:
         """What the runtime's sell_out of the action corporation's president pays him for his
-        certificates of the corporations outside the scope, and whether any of them went as a usual
-        sale (one the runtime notes, `b_note_sold`): his in-scope certificates are set aside and the
-        sell-out run, in a transaction rolled back (each corporation is sold on its own, so the rest
+        certificates of the corporations outside the scope: his in-scope certificates are set aside and
+        the sell-out run, in a transaction rolled back (each corporation is sold on its own, so the rest
         is what the model computes)."""
         game = self.game
         try:
@@ -506,19 +505,15 @@ class Validator:
             return None
         if player is None or player.kind != "player":
             return None
-        noted: list[str] = []
-        note_sold = game.b_note_sold
         game.j.begin()
         try:
             for cert_id in self.cert_ids:
                 if game.owner[cert_id] == player:
                     game.j.set(game.owner, cert_id, RT_BANK)
             before = game.cash[player]
-            game.b_note_sold = lambda p, corp: (noted.append(corp.id), note_sold(p, corp))
             game.b_sell_out(player)
-            return game.cash[player] - before, bool(noted)
+            return game.cash[player] - before
         finally:
-            game.b_note_sold = note_sold
             game.j.rollback()
 
     # -- binding an engine action to the model
@@ -775,9 +770,7 @@ class Validator:
                 env[cname] = (sum(1 for ref in game.board.tokens_of(minor_id) if ref not in mine)
                               if game.board is not None else 0)
             elif name == "sell_out_outside_scope" and outside_proceeds is not None:
-                env[cname] = outside_proceeds[0]
-            elif name == "sell_out_sale_outside_scope" and outside_proceeds is not None:
-                env[cname] = outside_proceeds[1]
+                env[cname] = outside_proceeds
             elif name == "exchange_given":
                 # the certificates a challenger would give for the president's certificate (pre-state)
                 answer = self._exchange_given(_args)
