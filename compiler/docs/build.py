@@ -328,7 +328,10 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
         print(f"rulec docs: {len(loaded.errors)} errors in the rulespecs; no pages written", file=out)
         return EXIT_FAIL
     with progress.stage("docs: proofs", len(loaded.every_title()), "titles") as stage:
-        proofs = prove(loaded, recorded(loaded, root), reports, progress=stage.next, jobs=jobs, item=stage.item)
+        # the record is read only for titles `reports` lacks (`rulec build` gives them all)
+        every = {t.display_name for t in loaded.every_title()}
+        record = None if reports is not None and every <= set(reports) else recorded(loaded, root)
+        proofs = prove(loaded, record, reports, progress=stage.next, jobs=jobs, item=stage.item)
     from compiler.docs import readings as docs_readings, studies as docs_studies
 
     own = root.resolve() == paths.SITE.resolve()
