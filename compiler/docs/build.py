@@ -218,15 +218,17 @@ def render(loaded: Loaded, root: Path | None = None, proofs: dict | None = None,
            studies: list | None = None, remember: bool = False) -> dict[str, str]:
     """Every file of the site's source, relative to the site root (`site/`
     unless told): `mkdocs.yml`, `docs/...`, `proofs.json`, and `readings.json`
-    where `readings` is given. Same rulespecs, same files. `remember`: the pages
-    are kept in the build cache, and taken from it while all they are rendered
-    from is what they were rendered from (`_pages_key`; `rulec build`)."""
+    where `readings` is given. Same rulespecs, same files. `remember` (`proofs`
+    in their recorded form, as `prove` gives them): the pages are kept in the
+    build cache, and taken from it while all they are rendered from is what
+    they were rendered from (`_pages_key`; `rulec build`)."""
     from compiler import memo
     from compiler.docs import readings as docs_readings
 
     if proofs is None:
         proofs = prove(loaded)
-    key = _pages_key(loaded, proofs, generated, readings, studies) if remember else None
+    record = record_text(loaded, proofs)
+    key = _pages_key(loaded, record, generated, readings, studies) if remember else None
     found = memo.recall("pages", key) if key else None
     if isinstance(found, tuple) and len(found) == 2:
         pages, nav = found
@@ -234,26 +236,26 @@ def render(loaded: Loaded, root: Path | None = None, proofs: dict | None = None,
         pages, nav = render_pages(loaded, proofs, generated, readings=readings, studies=studies)
         if key:
             memo.keep("pages", key, (pages, nav))
-    files = site_files(pages, nav, root or paths.SITE, record_text(loaded, proofs))
+    files = site_files(pages, nav, root or paths.SITE, record)
     if readings is not None:
         files[docs_readings.RECORD] = docs_readings.record_text(readings)
     return dict(sorted(files.items()))
 
 
-def _pages_key(loaded: Loaded, proofs: dict, generated: Path | None, readings: dict | None,
+def _pages_key(loaded: Loaded, record: str, generated: Path | None, readings: dict | None,
                studies: list | None) -> str:
     """A digest of everything `render_pages` reads: the compiler's code (the grammar's guide
-    too), the text of every rulespec read, the verifier's reports (every field, times too),
+    too), the text of every rulespec read, the verifier's reports as recorded (`record`:
+    `build` renders from the recorded form, `proofs.prove`, which the record holds whole),
     the engines the engine pages show, the readings' games and the saved studies."""
     import json
-    import pickle
 
     from compiler import memo
 
     parts: list[str | bytes] = [memo.code(), "rulespecs"]
     for shown in loaded.files:
         parts += [shown, loaded.sources.text(shown) or "\0absent"]
-    parts += ["proofs", pickle.dumps(sorted(proofs.items(), key=lambda item: item[0]), protocol=5), "engines"]
+    parts += ["proofs", record, "engines"]
     for path in sorted((generated or paths.GENERATED).glob("*.py")):
         parts += [path.name, path.read_bytes()]
     parts += ["readings", json.dumps(readings, default=repr), "studies"]
