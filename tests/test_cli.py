@@ -224,11 +224,18 @@ def test_build_runs_every_stage(tmp_path, capsys, monkeypatch):
         raise AssertionError("a title with a fresh record was verified again")
 
     from compiler.docs import build as docs
+    from compiler.emit import emitter
+    from compiler.lang import pipeline
 
     with monkeypatch.context() as m:
         m.setattr(verify, "verify_title", no_proof)
         m.setattr(pool, "warm", no_proof)
         m.setattr(docs, "mkdocs", no_proof)  # nor is the unchanged site built again
+        # nor is a title checked, an engine emitted or a page rendered again: each is kept in the
+        # build cache under what it was made from (`compiler.memo`)
+        m.setattr(pipeline, "check_title", no_proof)
+        m.setattr(emitter, "outputs", no_proof)
+        m.setattr(docs, "render_pages", no_proof)
         assert main(["build", str(TOY), "--out", str(tmp_path)]) == 0
     again = capsys.readouterr().out
     assert "2 engines, 0 files changed" in again

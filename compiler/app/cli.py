@@ -282,14 +282,23 @@ def cmd_coverage(args) -> int:
     return EXIT_OK if loaded.ok else EXIT_FAIL
 
 
-def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None = None) -> tuple[bool, list[str]]:
-    """Emit every title and variant (into `folder`, generated/ unless told). Returns (ok, changed paths)."""
-    from compiler import paths
+def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None = None,
+             remember: bool = False) -> tuple[bool, list[str]]:
+    """Emit every title and variant (into `folder`, generated/ unless told). Returns (ok, changed paths).
+    `remember`: the engines' text is kept in the build cache, and taken from it while every file
+    read and the compiler's code are those it was emitted from (`rulec build`)."""
+    from compiler import memo, paths
     from compiler.emit.emitter import EmitError, outputs
 
     folder = folder or paths.GENERATED
+    key = memo.digest(memo.code(), *(part for shown in loaded.files
+                                      for part in (shown, loaded.sources.text(shown) or "\0absent")))
     try:
-        files = outputs(loaded.every_title(), loaded.sources)
+        files = memo.recall("compile", key) if remember else None
+        if not isinstance(files, dict):
+            files = outputs(loaded.every_title(), loaded.sources)
+            if remember:
+                memo.keep("compile", key, files)
     except EmitError as exc:
         where = f"{exc.span}: " if exc.span else ""
         out.line(f"{where}error: cannot compile: {exc}")
@@ -354,7 +363,7 @@ def cmd_build(args) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     with progress().stage("check"):
-        loaded = load([Path(p) for p in args.paths] or None)
+        loaded = load([Path(p) for p in args.paths] or None, remember=True)
     generated = Path(args.out) / "generated" if args.out else paths.GENERATED
     site = Path(args.out) / "site" if args.out else paths.SITE
     out = Output()
@@ -373,7 +382,7 @@ def cmd_build(args) -> int:
             out.line(f"  {stage:<8} skipped: the check failed")
         return EXIT_FAIL
     with progress().stage("compile", len(titles), "engines") as stage:
-        ok, changed = _compile(loaded, False, out, generated)
+        ok, changed = _compile(loaded, False, out, generated, remember=True)
         stage.advance(len(titles) if ok else 0)
     out.line(f"  compile  {'ok' if ok else 'FAILED'}: {len(titles)} engines, {len(changed)} files changed")
     if not ok:
@@ -389,7 +398,7 @@ def cmd_build(args) -> int:
     from compiler.docs.build import build
 
     log = io.StringIO()
-    code = build(out=log, loaded=loaded, root=site, generated=generated, reports=reports)
+    code = build(out=log, loaded=loaded, root=site, generated=generated, reports=reports, remember=True)
     pages = sum(1 for _ in (site / "docs").rglob("*.md"))
     out.line(f"  docs     {'ok' if code == 0 else 'FAILED'}: {pages} pages, mkdocs build --strict")
     if code != 0:

@@ -215,19 +215,54 @@ def site_files(pages: dict[str, str], nav: list, root: Path, record: str | None 
 
 def render(loaded: Loaded, root: Path | None = None, proofs: dict | None = None,
            generated: Path | None = None, *, readings: dict | None = None,
-           studies: list | None = None) -> dict[str, str]:
+           studies: list | None = None, remember: bool = False) -> dict[str, str]:
     """Every file of the site's source, relative to the site root (`site/`
     unless told): `mkdocs.yml`, `docs/...`, `proofs.json`, and `readings.json`
-    where `readings` is given. Same rulespecs, same files."""
+    where `readings` is given. Same rulespecs, same files. `remember` (`proofs`
+    in their recorded form, as `prove` gives them): the pages are kept in the
+    build cache, and taken from it while all they are rendered from is what
+    they were rendered from (`_pages_key`; `rulec build`)."""
+    from compiler import memo
     from compiler.docs import readings as docs_readings
 
     if proofs is None:
         proofs = prove(loaded)
-    pages, nav = render_pages(loaded, proofs, generated, readings=readings, studies=studies)
-    files = site_files(pages, nav, root or paths.SITE, record_text(loaded, proofs))
+    record = record_text(loaded, proofs)
+    key = _pages_key(loaded, record, generated, readings, studies) if remember else None
+    found = memo.recall("pages", key) if key else None
+    if isinstance(found, tuple) and len(found) == 2:
+        pages, nav = found
+    else:
+        pages, nav = render_pages(loaded, proofs, generated, readings=readings, studies=studies)
+        if key:
+            memo.keep("pages", key, (pages, nav))
+    files = site_files(pages, nav, root or paths.SITE, record)
     if readings is not None:
         files[docs_readings.RECORD] = docs_readings.record_text(readings)
     return dict(sorted(files.items()))
+
+
+def _pages_key(loaded: Loaded, record: str, generated: Path | None, readings: dict | None,
+               studies: list | None) -> str:
+    """A digest of everything `render_pages` reads: the compiler's code (the grammar's guide
+    too), the text of every rulespec read, the verifier's reports as recorded (`record`:
+    `build` renders from the recorded form, `proofs.prove`, which the record holds whole),
+    the engines the engine pages show, the readings' games and the saved studies."""
+    import json
+
+    from compiler import memo
+
+    parts: list[str | bytes] = [memo.code(), "rulespecs"]
+    for shown in loaded.files:
+        parts += [shown, loaded.sources.text(shown) or "\0absent"]
+    parts += ["proofs", record, "engines"]
+    for path in sorted((generated or paths.GENERATED).glob("*.py")):
+        parts += [path.name, path.read_bytes()]
+    parts += ["readings", json.dumps(readings, default=repr), "studies"]
+    for study in studies or ():
+        parts += [study.name, json.dumps(study.data, default=repr),
+                  json.dumps(study.pictures)]
+    return memo.digest(*parts)
 
 
 def write(root: Path, files: dict[str, str]) -> list[str]:
@@ -267,7 +302,8 @@ def mkdocs(root: Path, command: str = "build", *extra: str) -> subprocess.Comple
 
 
 def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, root: Path | None = None,
-          generated: Path | None = None, reports: dict | None = None, jobs: int | None = None) -> int:
+          generated: Path | None = None, reports: dict | None = None, jobs: int | None = None,
+          remember: bool = False) -> int:
     """`rulec docs [--serve]`: write the pages under site/ and build the site
     with `mkdocs build --strict` (or serve it on 127.0.0.1:8000). Exit code 0
     when the site built; 1 when the rulespecs have errors or mkdocs failed
@@ -277,7 +313,9 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
     is fresh, `reports` where given (`rulec build` passes its verify stage's),
     else `rulec verify`'s through its cache; the record is written again with
     the pages. `loaded`, `root` and `generated`: other rulespecs, a site root
-    other than site/ and the folder of their engines (`rulec build --out`)."""
+    other than site/ and the folder of their engines (`rulec build --out`).
+    `remember`: the pages are taken from the build cache while what they are
+    rendered from is unchanged (`render`; `rulec build`)."""
     from compiler.progress import current
 
     progress = current()
@@ -292,7 +330,10 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
         print(f"rulec docs: {len(loaded.errors)} errors in the rulespecs; no pages written", file=out)
         return EXIT_FAIL
     with progress.stage("docs: proofs", len(loaded.every_title()), "titles") as stage:
-        proofs = prove(loaded, recorded(loaded, root), reports, progress=stage.next, jobs=jobs, item=stage.item)
+        # the record is read only for titles `reports` lacks (`rulec build` gives them all)
+        every = {t.display_name for t in loaded.every_title()}
+        record = None if reports is not None and every <= set(reports) else recorded(loaded, root)
+        proofs = prove(loaded, record, reports, progress=stage.next, jobs=jobs, item=stage.item)
     from compiler.docs import readings as docs_readings, studies as docs_studies
 
     own = root.resolve() == paths.SITE.resolve()
@@ -305,7 +346,7 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
             print(f"rulec docs: {note}", file=out)
     with progress.stage("docs: pages"):
         files = render(loaded, root, proofs, generated, readings=readings,
-                       studies=docs_studies.saved_studies(loaded) if own else None)
+                       studies=docs_studies.saved_studies(loaded) if own else None, remember=remember)
         changed = write(root, files)
     pages = sum(1 for rel in files if rel.endswith(".md"))
     print(f"rulec docs: {pages} pages in {paths.display(root / 'docs')}, {len(changed)} files changed", file=out)

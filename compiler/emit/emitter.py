@@ -1430,7 +1430,28 @@ def render_module(title: Title, sources=None, library: Library | None = None,
 
 
 def format_source(source: str) -> str:
-    """Format with the pinned ruff (`python -m ruff format -`)."""
+    """Format with the pinned ruff (`python -m ruff format -`); the text it gave for the same source
+    and ruff's version is taken from the build cache (`compiler.memo`): a build re-emitting every
+    engine after an erratum formats only the modules whose text changed."""
+    from importlib import metadata
+
+    from compiler import memo
+
+    try:
+        version = metadata.version("ruff")
+    except metadata.PackageNotFoundError:
+        version = None
+    key = memo.digest("ruff format --line-length 100", version, source) if version else None
+    found = memo.recall("ruff", key) if key else None
+    if isinstance(found, str):
+        return found
+    formatted = _ruff_format(source)
+    if key:
+        memo.keep("ruff", key, formatted)
+    return formatted
+
+
+def _ruff_format(source: str) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "ruff", "format", "--line-length", "100", "-"],
         input=source, capture_output=True, text=True, check=False,

@@ -212,12 +212,15 @@ def within(path: Path, folder: Path) -> bool:
 
 
 def load(targets: list[Path] | None = None, *, check: bool = True,
-         checking: frozenset[str] | None = None, needed: bool = False, only: list[Path] | None = None) -> Loaded:
+         checking: frozenset[str] | None = None, needed: bool = False, only: list[Path] | None = None,
+         remember: bool = False) -> Loaded:
     """Parse, resolve and (optionally) check rulespecs. Never raises for bad input.
     `checking`: display paths; only the titles built from one of them are checked (`rulec check
     FILE` reads the other rulespecs for context, and shows the diagnostics of FILE alone).
     `needed`: for files of rulespecs/, read only what they build on (`needed_files`), not every
-    rulespec. `only`: read these files and no other (`title_files`)."""
+    rulespec. `only`: read these files and no other (`title_files`). `remember`: each title's
+    check is kept in the build cache, and taken from it while the title's files and the
+    compiler's code are those it was made from (`checked`; `rulec build`)."""
     sources = SourceMap()
     modules: list[Module] = []
     diagnostics: list[Diagnostic] = []
@@ -255,7 +258,7 @@ def load(targets: list[Path] | None = None, *, check: bool = True,
                    and all((u.kind, u.name) in own for u in m.units)}
         modules = [m for m in modules if m.path not in dropped]
         files = [f for f in files if f not in dropped]
-    return _finish(modules, diagnostics, sources, files, check, checking)
+    return _finish(modules, diagnostics, sources, files, check, checking, remember)
 
 
 def _given(targets: list[Path] | None) -> set[Path] | None:
@@ -275,7 +278,29 @@ def load_parsed(modules: list[Module], diagnostics: list[Diagnostic], sources: S
     return _finish(list(modules), list(diagnostics), sources, files, True, checking)
 
 
-def _finish(modules, diagnostics, sources, files, check, checking=None) -> Loaded:
+def checked(title: Title, sources: SourceMap) -> list[Diagnostic]:
+    """`check_title(title)`, from the build cache (`compiler.memo`) where the same title (its name,
+    variant, reading and the units applied) was checked from the same text of each of its files
+    (`Title.source_paths`) by the same code: the check reads the title and nothing else."""
+    from compiler import memo
+
+    texts = []
+    for path in title.source_paths():
+        text = sources.text(path)
+        if text is None:  # a file not read here: no key to trust
+            return check_title(title)
+        texts += [path, text]
+    key = memo.digest(memo.code(), repr((title.name, title.variant, title.reading, title.base_variant,
+                                         title.extends, title.libraries, title.chain, title.path)), *texts)
+    found = memo.recall("check", key)
+    if isinstance(found, list):
+        return found
+    found = check_title(title)
+    memo.keep("check", key, found)
+    return found
+
+
+def _finish(modules, diagnostics, sources, files, check, checking=None, remember=False) -> Loaded:
     program, found = resolve(modules)
     diagnostics.extend(found)
     for module in modules:
@@ -291,7 +316,7 @@ def _finish(modules, diagnostics, sources, files, check, checking=None) -> Loade
         for title in Loaded(program, modules, [], sources).every_title():
             if checking is not None and not checking & set(title.source_paths()):
                 continue
-            for diagnostic in check_title(title):
+            for diagnostic in (checked(title, sources) if remember else check_title(title)):
                 key = (diagnostic.code, diagnostic.span, diagnostic.message)
                 if key not in seen:
                     seen.add(key)
