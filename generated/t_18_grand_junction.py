@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "10b827a0469bf680",
+    "rulespecs/18-grand-junction.rules": "21e797059bc12a69",
     "rulespecs/1846.rules": "d90480834af44730",
     "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -31,7 +31,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "10b827a0469bf680",
+        "rulespecs/18-grand-junction.rules": "21e797059bc12a69",
         "rulespecs/1846.rules": "d90480834af44730",
         "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -144,7 +144,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Buying Trains", §"Adolphus Meyer"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:988',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:992',
             'cite action buy_train': '§"Buying Trains"',
             'game_end end_conditions': '§"Game End"',
             'property holding_cap': '§"Stock Round"',
@@ -253,117 +253,117 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/18-grand-junction.rules:989
+    # at rulespecs/18-grand-junction.rules:993
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:989",
+            at="rulespecs/18-grand-junction.rules:993",
         )
-    # at rulespecs/18-grand-junction.rules:990
+    # at rulespecs/18-grand-junction.rules:994
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:990",
+            at="rulespecs/18-grand-junction.rules:994",
         )
-    # at rulespecs/18-grand-junction.rules:991
+    # at rulespecs/18-grand-junction.rules:995
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:992
+    # at rulespecs/18-grand-junction.rules:996
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:993
+        # at rulespecs/18-grand-junction.rules:997
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:993",
+                at="rulespecs/18-grand-junction.rules:997",
             )
-        # at rulespecs/18-grand-junction.rules:994
+        # at rulespecs/18-grand-junction.rules:998
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:994",
+                at="rulespecs/18-grand-junction.rules:998",
             )
-        # at rulespecs/18-grand-junction.rules:995
+        # at rulespecs/18-grand-junction.rules:999
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:995",
+                at="rulespecs/18-grand-junction.rules:999",
             )
-        # at rulespecs/18-grand-junction.rules:996
+        # at rulespecs/18-grand-junction.rules:1000
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18-grand-junction.rules:997
+        # at rulespecs/18-grand-junction.rules:1001
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:997",
+                at="rulespecs/18-grand-junction.rules:1001",
             )
-        # at rulespecs/18-grand-junction.rules:998
+        # at rulespecs/18-grand-junction.rules:1002
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:999
+        # at rulespecs/18-grand-junction.rules:1003
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1000
+        # at rulespecs/18-grand-junction.rules:1004
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1001
+        # at rulespecs/18-grand-junction.rules:1005
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1003
+        # at rulespecs/18-grand-junction.rules:1007
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1003",
+                at="rulespecs/18-grand-junction.rules:1007",
             )
-        # at rulespecs/18-grand-junction.rules:1004
+        # at rulespecs/18-grand-junction.rules:1008
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1004",
+                at="rulespecs/18-grand-junction.rules:1008",
             )
-        # at rulespecs/18-grand-junction.rules:1005
+        # at rulespecs/18-grand-junction.rules:1009
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1006
+        # at rulespecs/18-grand-junction.rules:1010
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1007
+        # at rulespecs/18-grand-junction.rules:1011
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:1009
+        # at rulespecs/18-grand-junction.rules:1013
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1009",
+                at="rulespecs/18-grand-junction.rules:1013",
             )
-        # at rulespecs/18-grand-junction.rules:1010
+        # at rulespecs/18-grand-junction.rules:1014
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/18-grand-junction.rules:1010",
+                at="rulespecs/18-grand-junction.rules:1014",
             )
-        # at rulespecs/18-grand-junction.rules:1012
+        # at rulespecs/18-grand-junction.rules:1016
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1012",
+                at="rulespecs/18-grand-junction.rules:1016",
             )
-        # at rulespecs/18-grand-junction.rules:1013
+        # at rulespecs/18-grand-junction.rules:1017
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1013",
+                at="rulespecs/18-grand-junction.rules:1017",
             )
-        # at rulespecs/18-grand-junction.rules:1014
+        # at rulespecs/18-grand-junction.rules:1018
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18-grand-junction.rules:1015
+        # at rulespecs/18-grand-junction.rules:1019
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1016
+        # at rulespecs/18-grand-junction.rules:1020
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -501,10 +501,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:989
+    # at rulespecs/18-grand-junction.rules:993
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:990
+    # at rulespecs/18-grand-junction.rules:994
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 

@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "10b827a0469bf680",
+    "rulespecs/18-grand-junction.rules": "21e797059bc12a69",
     "rulespecs/1846.rules": "d90480834af44730",
     "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -31,7 +31,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "10b827a0469bf680",
+        "rulespecs/18-grand-junction.rules": "21e797059bc12a69",
         "rulespecs/1846.rules": "d90480834af44730",
         "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -152,7 +152,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Train Ownership", §"GMT 1846 Components Used"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1260',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1264',
             'game_end end_conditions': '§"Game End", §"Additional End Game Conditions"',
             'property holding_cap': '§"Stock Ownership"',
             'property mandatory': '§"Two-Player Rules"',
@@ -263,90 +263,90 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:1262
+    # at rulespecs/18-grand-junction.rules:1266
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1262",
+            at="rulespecs/18-grand-junction.rules:1266",
         )
-    # at rulespecs/18-grand-junction.rules:1263
+    # at rulespecs/18-grand-junction.rules:1267
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1263",
+            at="rulespecs/18-grand-junction.rules:1267",
         )
-    # at rulespecs/18-grand-junction.rules:1264
+    # at rulespecs/18-grand-junction.rules:1268
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:1265
+    # at rulespecs/18-grand-junction.rules:1269
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1266
+        # at rulespecs/18-grand-junction.rules:1270
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1266",
+                at="rulespecs/18-grand-junction.rules:1270",
             )
-        # at rulespecs/18-grand-junction.rules:1267
+        # at rulespecs/18-grand-junction.rules:1271
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1267",
+                at="rulespecs/18-grand-junction.rules:1271",
             )
-        # at rulespecs/18-grand-junction.rules:1268
+        # at rulespecs/18-grand-junction.rules:1272
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"GMT 1846 Components Used", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1268",
+                at="rulespecs/18-grand-junction.rules:1272",
             )
-        # at rulespecs/18-grand-junction.rules:1269
+        # at rulespecs/18-grand-junction.rules:1273
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1269",
+                at="rulespecs/18-grand-junction.rules:1273",
             )
-        # at rulespecs/18-grand-junction.rules:1270
+        # at rulespecs/18-grand-junction.rules:1274
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1271
+        # at rulespecs/18-grand-junction.rules:1275
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1272
+        # at rulespecs/18-grand-junction.rules:1276
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1273
+        # at rulespecs/18-grand-junction.rules:1277
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1275
+        # at rulespecs/18-grand-junction.rules:1279
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1275",
+                at="rulespecs/18-grand-junction.rules:1279",
             )
-        # at rulespecs/18-grand-junction.rules:1276
+        # at rulespecs/18-grand-junction.rules:1280
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1276",
+                at="rulespecs/18-grand-junction.rules:1280",
             )
-        # at rulespecs/18-grand-junction.rules:1277
+        # at rulespecs/18-grand-junction.rules:1281
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1278
+        # at rulespecs/18-grand-junction.rules:1282
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1279
+        # at rulespecs/18-grand-junction.rules:1283
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:1281
+        # at rulespecs/18-grand-junction.rules:1285
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another company",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1281",
+                at="rulespecs/18-grand-junction.rules:1285",
             )
-        # at rulespecs/18-grand-junction.rules:1282
+        # at rulespecs/18-grand-junction.rules:1286
         if not (
             not (
                 (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
@@ -356,27 +356,27 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "in phase 4, with no train left for sale, a company may not buy another company's last train",
                 rule='§"Train Ownership"',
-                at="rulespecs/18-grand-junction.rules:1282",
+                at="rulespecs/18-grand-junction.rules:1286",
             )
-        # at rulespecs/18-grand-junction.rules:1284
+        # at rulespecs/18-grand-junction.rules:1288
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1284",
+                at="rulespecs/18-grand-junction.rules:1288",
             )
-        # at rulespecs/18-grand-junction.rules:1285
+        # at rulespecs/18-grand-junction.rules:1289
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1285",
+                at="rulespecs/18-grand-junction.rules:1289",
             )
-        # at rulespecs/18-grand-junction.rules:1286
+        # at rulespecs/18-grand-junction.rules:1290
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18-grand-junction.rules:1287
+        # at rulespecs/18-grand-junction.rules:1291
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1288
+        # at rulespecs/18-grand-junction.rules:1292
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -514,10 +514,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1262
+    # at rulespecs/18-grand-junction.rules:1266
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1263
+    # at rulespecs/18-grand-junction.rules:1267
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 

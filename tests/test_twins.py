@@ -115,7 +115,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: primitive, ability_window (who may use it now: its owner, phases and timing, which read the round's turns);
 #: 96 with ability_lay_cost a library function over lay_cost(lay, discount) (`lay` a runtime type a routine may
 #: take); 95 with ability_token a library procedure over place_station, counting into ability_uses (`spot` one too)
-RECORDED = 95
+#: 94 with check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station
+RECORDED = 94
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -224,10 +225,11 @@ def test_the_states_the_titles_keep_are_theirs(name):
         assert f"state {name}: " in (ROOT / "rulespecs" / path).read_text(encoding="utf-8"), path
 
 
-@pytest.mark.parametrize("name", ["check_retoken", "check_station"])
+@pytest.mark.parametrize("name", ["check_retoken", "check_station", "check_home_choice"])
 def test_the_station_guards_are_check_token(name):
-    """A token placed again and a station in a kept slot or beside the circles: the one primitive check_token
-    (its third argument: no route needed), not a guard builtin with a z3 twin of its own each."""
+    """A token placed again, a station in a kept slot or beside the circles, and a home chosen when a company
+    floats (18GJ's SLVS): the one primitive check_token (its third argument: no route needed), not a guard
+    builtin with a z3 twin of its own each."""
     found = _census()
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     assert "check_token" in found["twins"]

@@ -44,13 +44,6 @@ class TilesAndTokens:
                     continue
         return out
 
-    def b_check_home_choice(self, corp: Entity, city: str) -> "track.TokenSpot":
-        """check_home_choice(C, city): the spot if C, owing the choice of its home station, may take it
-        in `city` (any open city slot; no route needed). Refused (IllegalAction) otherwise."""
-        if not self.call("pending_decision", corp, "place_token") or not self._home_chosen(corp):
-            raise IllegalAction(f"{corp} does not choose a home station now")
-        return track.check_token(self._need_board(), corp.id, str(city), home=True)
-
     def _setup_reservations(self) -> None:
         """Station slots kept at setup by abilities with `effect: reserved_slot` (`hex`, `city`: the node,
         0 unless given) for their holder, a private or a corporation still in play: other companies may
@@ -588,7 +581,7 @@ class TilesAndTokens:
         if self.board is None:
             return
         if self._home_chosen(corp):
-            # the company chooses its home city now (check_home_choice); play waits for it
+            # the company chooses its home city now (its place_token: check_token(C, city, true)); play waits
             self.call("require_decision", corp, "place_token")
             return
         home = self._home_node(corp)
