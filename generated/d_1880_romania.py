@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "503964de5d067608",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/lib/18xx.rules": "400d5006e3a61d9e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "400d5006e3a61d9e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )

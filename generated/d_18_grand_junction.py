@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "21e797059bc12a69",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/lib/18xx.rules": "400d5006e3a61d9e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "400d5006e3a61d9e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -2052,7 +2052,7 @@ def t_end_stock_round(g, *_rest):
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
     # at rulespecs/1846.rules:1549
-    g.b_remove_reservations()
+    r_remove_reservations(g)
 
 
 def t_markers_removed(g, *_rest):

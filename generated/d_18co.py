@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "e09c743cae03e3d0",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/lib/18xx.rules": "400d5006e3a61d9e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "400d5006e3a61d9e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -3141,7 +3141,7 @@ def t_homes_unreserved(g, *_rest):
         # at rulespecs/18co.rules:2317
         if not r_started(g, v_c):
             # at rulespecs/18co.rules:2318
-            g.b_unreserve_home(v_c)
+            r_unreserve_home(g, v_c)
 
 
 def t_mines_removed(g, *_rest):

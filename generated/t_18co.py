@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "e09c743cae03e3d0",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/lib/18xx.rules": "400d5006e3a61d9e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "400d5006e3a61d9e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "e09c743cae03e3d0",
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "400d5006e3a61d9e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -424,6 +424,8 @@ class Game(GameBase):
         "reset_corporation": r_reset_corporation,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
+        "remove_reservations": r_remove_reservations,
+        "unreserve_home": r_unreserve_home,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,

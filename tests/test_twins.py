@@ -115,8 +115,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: primitive, ability_window (who may use it now: its owner, phases and timing, which read the round's turns);
 #: 96 with ability_lay_cost a library function over lay_cost(lay, discount) (`lay` a runtime type a routine may
 #: take); 95 with ability_token a library procedure over place_station, counting into ability_uses (`spot` one too)
-#: 94 with check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station
-RECORDED = 94
+#: 94 with check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station; 93 with
+#: remove_reservations() and unreserve_home(C) library procedures over one primitive, unreserve(X, home)
+RECORDED = 93
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -133,7 +134,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
-         "reset_corporation", "stays_open", "use_ability", "ability_sold",
+         "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token"]
 
 

@@ -48,7 +48,7 @@ class TilesAndTokens:
         """Station slots kept at setup by abilities with `effect: reserved_slot` (`hex`, `city`: the node,
         0 unless given) for their holder, a private or a corporation still in play: other companies may
         not take the last free slots kept so. A private's reservation ends when it closes, or (`ends:
-        sold`) when a corporation buys it; `remove_reservations()` ends them all."""
+        sold`) when a corporation buys it; the library's `remove_reservations()` ends them all."""
         if self.board is None:
             return
         for holder in [*self.privates, *self.corporations]:
@@ -119,20 +119,15 @@ class TilesAndTokens:
             return int(self._value(ability["teleport_price"], f"{corp} {ability['key']} teleport_price"))
         return int(self._value(ability["price"], f"{corp} {ability['key']} price"))
 
-    def b_unreserve_home(self, corp: Entity) -> None:
-        """unreserve_home(C): C's home station circle is no longer kept for it (other companies may take it)."""
-        if self.board is not None:
+    def b_unreserve(self, holder: Entity, home: bool) -> None:
+        """unreserve(X, home): station slots kept for X are open again: with `home`, every one kept for it (its
+        home station circle among them); otherwise those its abilities keep (effect reserved_slot), its home's
+        staying. The primitive of the library's remove_reservations(), unreserve_home(C) and close_private."""
+        if not home:
+            self._drop_reservations(holder)
+        elif self.board is not None:
             board = self.board
-            self._board_change(lambda: board.unreserve(corp.id))
-
-    def b_remove_reservations(self, holder: Entity | None = None) -> None:
-        """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again.
-        remove_reservations(X): those X's abilities keep (its home reservation stays), as X closes."""
-        if holder is not None:
-            self._drop_reservations(holder)
-            return
-        for holder in [*self.privates, *self.corporations]:
-            self._drop_reservations(holder)
+            self._board_change(lambda: board.unreserve(holder.id))
 
     # ------------------------------------------------------------ builtins: tile lays and station tokens
 

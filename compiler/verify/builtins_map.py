@@ -352,15 +352,12 @@ class MapBuiltins:
     def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
         """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
 
-    def b_remove_reservations(self, ctx: Ctx, holder: Any = None) -> None:
-        """As GameBase.b_remove_reservations: station slots are outside the model."""
+    def b_unreserve(self, ctx: Ctx, holder: Any, home: Any) -> None:
+        """As GameBase.b_unreserve: station slots are outside the model."""
 
     def b_remove_stations(self, ctx: Ctx, corp: Any) -> None:
         """As GameBase.b_remove_stations: stations are outside the model (their count on the map is the
         oracle `stations_on_map`, asked where it is read)."""
-
-    def b_unreserve_home(self, ctx: Ctx, corp: Any) -> None:
-        """As GameBase.b_unreserve_home: station slots are outside the model."""
 
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
