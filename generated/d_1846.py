@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "340977bd648e483e",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "340977bd648e483e",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -2250,7 +2250,7 @@ def t_port_marker_assignment(g, *_rest):
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
     # at rulespecs/1846.rules:1544
-    g.b_remove_reservations()
+    r_remove_reservations(g)
 
 
 def t_markers_removed(g, *_rest):

@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
+    "rulespecs/18-grand-junction.rules": "3a52649885908954",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "340977bd648e483e",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "340977bd648e483e",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -368,23 +368,23 @@ RULES = _LIBRARY.rules(
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1279',
-        'at action choose_turn': 'rulespecs/18-grand-junction.rules:893',
+        'at action choose_turn': 'rulespecs/18-grand-junction.rules:897',
         'at action contribute': 'rulespecs/1846.rules:1442',
-        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:906',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:931',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:966',
+        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:910',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:935',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:970',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
         'at action dividend': 'rulespecs/lib/18xx.rules:1475',
         'at action end_game': 'rulespecs/lib/18xx.rules:1740',
-        'at action lay_tile': 'rulespecs/18-grand-junction.rules:497',
+        'at action lay_tile': 'rulespecs/18-grand-junction.rules:501',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
-        'at action place_token': 'rulespecs/18-grand-junction.rules:479',
+        'at action place_token': 'rulespecs/18-grand-junction.rules:482',
         'at action run_routes': 'rulespecs/lib/18xx.rules:1458',
-        'at action select_president': 'rulespecs/18-grand-junction.rules:768',
+        'at action select_president': 'rulespecs/18-grand-junction.rules:772',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1325',
-        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:848',
-        'at action use_ability': 'rulespecs/18-grand-junction.rules:798',
+        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:852',
+        'at action use_ability': 'rulespecs/18-grand-junction.rules:802',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -904,79 +904,86 @@ def a_pass(g, v_entity):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
-    # at rulespecs/18-grand-junction.rules:499
+    # at rulespecs/18-grand-junction.rules:503
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:499",
+            at="rulespecs/18-grand-junction.rules:503",
         )
-    # at rulespecs/18-grand-junction.rules:500
+    # at rulespecs/18-grand-junction.rules:504
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/18-grand-junction.rules:501
+    # at rulespecs/18-grand-junction.rules:505
     v_cost = g.b_lay_cost(v_lay)
-    # at rulespecs/18-grand-junction.rules:502
+    # at rulespecs/18-grand-junction.rules:506
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the track",
             rule='§"Track Building Costs"',
-            at="rulespecs/18-grand-junction.rules:502",
+            at="rulespecs/18-grand-junction.rules:506",
         )
-    # at rulespecs/18-grand-junction.rules:503
+    # at rulespecs/18-grand-junction.rules:507
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/18-grand-junction.rules:504
+    # at rulespecs/18-grand-junction.rules:508
     g.b_subsidise_track(v_corporation, v_cost)
-    # at rulespecs/18-grand-junction.rules:505
+    # at rulespecs/18-grand-junction.rules:509
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:481
+    # at rulespecs/18-grand-junction.rules:484
     if r_pending_decision(g, v_corporation, "place_token"):
-        # at rulespecs/18-grand-junction.rules:482
-        v_home = g.b_check_home_choice(v_corporation, v_city)
-        # at rulespecs/18-grand-junction.rules:483
+        # at rulespecs/18-grand-junction.rules:485
+        if not (g.attr(v_corporation, "tokens") == 0):
+            raise IllegalAction(
+                "the home station is the company's first",
+                rule='§"San Luis Valley Southern Railway"',
+                at="rulespecs/18-grand-junction.rules:485",
+            )
+        # at rulespecs/18-grand-junction.rules:486
+        v_home = g.b_check_token(v_corporation, v_city, True)
+        # at rulespecs/18-grand-junction.rules:487
         g.b_place_station(v_corporation, v_home)
-        # at rulespecs/18-grand-junction.rules:484
+        # at rulespecs/18-grand-junction.rules:488
         r_resolve_decision(g, v_corporation, "place_token")
     else:
-        # at rulespecs/18-grand-junction.rules:486
+        # at rulespecs/18-grand-junction.rules:490
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:486",
+                at="rulespecs/18-grand-junction.rules:490",
             )
-        # at rulespecs/18-grand-junction.rules:487
+        # at rulespecs/18-grand-junction.rules:491
         if not (r_tokens_left(g, v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station token left",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:487",
+                at="rulespecs/18-grand-junction.rules:491",
             )
-        # at rulespecs/18-grand-junction.rules:488
+        # at rulespecs/18-grand-junction.rules:492
         v_spot = g.b_check_token(v_corporation, v_city)
-        # at rulespecs/18-grand-junction.rules:489
+        # at rulespecs/18-grand-junction.rules:493
         v_cost = g.b_token_cost(v_corporation, v_spot)
-        # at rulespecs/18-grand-junction.rules:490
+        # at rulespecs/18-grand-junction.rules:494
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash for the token",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:490",
+                at="rulespecs/18-grand-junction.rules:494",
             )
-        # at rulespecs/18-grand-junction.rules:491
+        # at rulespecs/18-grand-junction.rules:495
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:492
+        # at rulespecs/18-grand-junction.rules:496
         g.b_place_station(v_corporation, v_spot)
-        # at rulespecs/18-grand-junction.rules:493
+        # at rulespecs/18-grand-junction.rules:497
         g.b_end_step(v_corporation)
 
 
 def r_run_bonus_per_stop(g, v_corporation):
     """what the company's run with the most stops earns more for each stop: Abel Jephcots's bonus_per_stop (§\"Abel Jephcots\")"""
-    # at rulespecs/18-grand-junction.rules:599
+    # at rulespecs/18-grand-junction.rules:603
     return (
         r_power_value(g, v_corporation, "stop_bonus", "bonus_per_stop")
         if r_has_power(g, v_corporation, "stop_bonus")
@@ -986,7 +993,7 @@ def r_run_bonus_per_stop(g, v_corporation):
 
 def r_may_add_revenue(g, v_corporation):
     """whether the company may still top its revenue up: its Company President is Abraham Donaldson, with a cube left (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:842
+    # at rulespecs/18-grand-junction.rules:846
     return r_has_power(g, v_corporation, "top_up_revenue") and (
         g.state_amount("cubes", v_corporation) > 0
     )
@@ -994,28 +1001,28 @@ def r_may_add_revenue(g, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:867
+    # at rulespecs/18-grand-junction.rules:871
     v_share = g.b_price(v_corporation)
-    # at rulespecs/18-grand-junction.rules:868
+    # at rulespecs/18-grand-junction.rules:872
     if v_paid < (v_share // 2):
-        # at rulespecs/18-grand-junction.rules:869
+        # at rulespecs/18-grand-junction.rules:873
         r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (
         (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
     ):
-        # at rulespecs/18-grand-junction.rules:871
-        r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:872
-        r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:873
-        r_market_move(g, v_corporation, "right")
-    elif v_paid >= (2 * v_share):
         # at rulespecs/18-grand-junction.rules:875
         r_market_move(g, v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:876
         r_market_move(g, v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:877
+        r_market_move(g, v_corporation, "right")
+    elif v_paid >= (2 * v_share):
+        # at rulespecs/18-grand-junction.rules:879
+        r_market_move(g, v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:880
+        r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/18-grand-junction.rules:878
+        # at rulespecs/18-grand-junction.rules:882
         r_market_move(g, v_corporation, "right")
 
 
@@ -1129,7 +1136,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:918
+    # at rulespecs/18-grand-junction.rules:922
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1139,7 +1146,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:921
+    # at rulespecs/18-grand-junction.rules:925
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1149,12 +1156,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:968
+    # at rulespecs/18-grand-junction.rules:972
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:970
+    # at rulespecs/18-grand-junction.rules:974
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1165,34 +1172,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:970",
+            at="rulespecs/18-grand-junction.rules:974",
         )
-    # at rulespecs/18-grand-junction.rules:972
+    # at rulespecs/18-grand-junction.rules:976
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:972",
+            at="rulespecs/18-grand-junction.rules:976",
         )
-    # at rulespecs/18-grand-junction.rules:973
+    # at rulespecs/18-grand-junction.rules:977
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:974
+    # at rulespecs/18-grand-junction.rules:978
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:975
+        # at rulespecs/18-grand-junction.rules:979
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:975",
+                at="rulespecs/18-grand-junction.rules:979",
             )
-        # at rulespecs/18-grand-junction.rules:977
+        # at rulespecs/18-grand-junction.rules:981
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:977",
+                at="rulespecs/18-grand-junction.rules:981",
             )
-        # at rulespecs/18-grand-junction.rules:979
+        # at rulespecs/18-grand-junction.rules:983
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1201,12 +1208,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:980
+        # at rulespecs/18-grand-junction.rules:984
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:981
+            # at rulespecs/18-grand-junction.rules:985
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:984
+        # at rulespecs/18-grand-junction.rules:988
         if not (
             all(
                 (
@@ -1222,9 +1229,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:984",
+                at="rulespecs/18-grand-junction.rules:988",
             )
-        # at rulespecs/18-grand-junction.rules:986
+        # at rulespecs/18-grand-junction.rules:990
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1232,24 +1239,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:986",
+                at="rulespecs/18-grand-junction.rules:990",
             )
-        # at rulespecs/18-grand-junction.rules:988
+        # at rulespecs/18-grand-junction.rules:992
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:990
+        # at rulespecs/18-grand-junction.rules:994
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:991
+            # at rulespecs/18-grand-junction.rules:995
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:994
+    # at rulespecs/18-grand-junction.rules:998
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:995
+        # at rulespecs/18-grand-junction.rules:999
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:997
+        # at rulespecs/18-grand-junction.rules:1001
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1343,7 +1350,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:933
+    # at rulespecs/18-grand-junction.rules:937
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1351,66 +1358,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:933",
+            at="rulespecs/18-grand-junction.rules:937",
         )
-    # at rulespecs/18-grand-junction.rules:935
+    # at rulespecs/18-grand-junction.rules:939
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:935",
+            at="rulespecs/18-grand-junction.rules:939",
         )
-    # at rulespecs/18-grand-junction.rules:936
+    # at rulespecs/18-grand-junction.rules:940
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:937
+    # at rulespecs/18-grand-junction.rules:941
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:938
+        # at rulespecs/18-grand-junction.rules:942
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:938",
+                at="rulespecs/18-grand-junction.rules:942",
             )
-        # at rulespecs/18-grand-junction.rules:940
+        # at rulespecs/18-grand-junction.rules:944
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:941
+        # at rulespecs/18-grand-junction.rules:945
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:941",
+                at="rulespecs/18-grand-junction.rules:945",
             )
-        # at rulespecs/18-grand-junction.rules:942
+        # at rulespecs/18-grand-junction.rules:946
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:943
+        # at rulespecs/18-grand-junction.rules:947
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:944
+            # at rulespecs/18-grand-junction.rules:948
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:947
+        # at rulespecs/18-grand-junction.rules:951
         if not (r_has_power(g, v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:947",
+                at="rulespecs/18-grand-junction.rules:951",
             )
-        # at rulespecs/18-grand-junction.rules:949
+        # at rulespecs/18-grand-junction.rules:953
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:949",
+                at="rulespecs/18-grand-junction.rules:953",
             )
-        # at rulespecs/18-grand-junction.rules:951
+        # at rulespecs/18-grand-junction.rules:955
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:951",
+                at="rulespecs/18-grand-junction.rules:955",
             )
-        # at rulespecs/18-grand-junction.rules:953
+        # at rulespecs/18-grand-junction.rules:957
         if not (
             (
                 (
@@ -1424,24 +1431,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:953",
+                at="rulespecs/18-grand-junction.rules:957",
             )
-        # at rulespecs/18-grand-junction.rules:955
+        # at rulespecs/18-grand-junction.rules:959
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-        # at rulespecs/18-grand-junction.rules:956
+        # at rulespecs/18-grand-junction.rules:960
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:956",
+                at="rulespecs/18-grand-junction.rules:960",
             )
-        # at rulespecs/18-grand-junction.rules:957
+        # at rulespecs/18-grand-junction.rules:961
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:958
+        # at rulespecs/18-grand-junction.rules:962
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:959
+            # at rulespecs/18-grand-junction.rules:963
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:962
+    # at rulespecs/18-grand-junction.rules:966
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1546,7 +1553,7 @@ def r_marker_assigned_by_player(g, v_company):
 
 def r_offered(g, v_player, v_corporation):
     """offered(P, C): P now selects C's Company President (the first offer waiting on P) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:726
+    # at rulespecs/18-grand-junction.rules:730
     return g.list_first_for(
         "card_offers",
         (
@@ -1558,30 +1565,30 @@ def r_offered(g, v_player, v_corporation):
 
 def r_deck_empty(g):
     """deck_empty(): whether no Company President is left in the deck (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:731
+    # at rulespecs/18-grand-junction.rules:735
     return g.state_amount("cards_taken") >= r_len(g, g.name("all_ability_cards"))
 
 
 def r_offer_card(g, v_corporation, v_action, v_required):
     """offer_card(C, action, required): C's president must now take `action` (naming a card for C) before play goes on; `required` false lets him decline. The president is the player holding C's president's certificate, or, while C is being started in a stock round, the player starting it. No offer while the deck is empty, nor to a company without a president (receivership) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:734
+    # at rulespecs/18-grand-junction.rules:738
     if not r_deck_empty(g):
-        # at rulespecs/18-grand-junction.rules:735
+        # at rulespecs/18-grand-junction.rules:739
         if r_president(g, v_corporation) != None:
-            # at rulespecs/18-grand-junction.rules:736
+            # at rulespecs/18-grand-junction.rules:740
             r_ask_card(g, r_president(g, v_corporation), v_corporation, v_action, v_required)
         else:
-            # at rulespecs/18-grand-junction.rules:738
+            # at rulespecs/18-grand-junction.rules:742
             for v_player in g.name("players"):
-                # at rulespecs/18-grand-junction.rules:739
+                # at rulespecs/18-grand-junction.rules:743
                 if g.b_in_round("stock") and g.b_acting(v_player):
-                    # at rulespecs/18-grand-junction.rules:739
+                    # at rulespecs/18-grand-junction.rules:743
                     r_ask_card(g, v_player, v_corporation, v_action, v_required)
 
 
 def r_ask_card(g, v_player, v_corporation, v_action, v_required):
     """ask_card(P, C, action, required): P owes the choice of C's card (after the offers waiting on him) (§\"Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:746
+    # at rulespecs/18-grand-junction.rules:750
     g.list_append(
         "card_offers",
         (
@@ -1590,13 +1597,13 @@ def r_ask_card(g, v_player, v_corporation, v_action, v_required):
             v_required,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:747
+    # at rulespecs/18-grand-junction.rules:751
     r_require_decision(g, v_player, v_action)
 
 
 def r_pick_card(g, v_player, v_corporation, v_card, v_action):
     """pick_card(P, C, card, action): P names C's card for the first offer waiting on him, which leaves the list: none declines (refused where the offer is C's start), a card leaves the deck for C with its use cubes (take_card); P's decision `action` is resolved once no other offer waits on him; the event card_picked(C, card, at_start) follows a card taken (at_start: the offer came with C's start) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:752
+    # at rulespecs/18-grand-junction.rules:756
     v_required = g.list_first_for(
         "card_offers",
         (
@@ -1605,21 +1612,21 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
             True,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:753
+    # at rulespecs/18-grand-junction.rules:757
     if v_card == None:
-        # at rulespecs/18-grand-junction.rules:754
+        # at rulespecs/18-grand-junction.rules:758
         if not (not v_required):
             raise IllegalAction(
                 "the company must take a Company President now: whoever starts it selects one",
                 rule='§"Company Presidents"',
-                at="rulespecs/18-grand-junction.rules:754",
+                at="rulespecs/18-grand-junction.rules:758",
             )
     else:
-        # at rulespecs/18-grand-junction.rules:756
+        # at rulespecs/18-grand-junction.rules:760
         g.b_take_card(v_corporation, v_card)
-        # at rulespecs/18-grand-junction.rules:757
+        # at rulespecs/18-grand-junction.rules:761
         g.state_put("cards_taken", (), (g.state_amount("cards_taken") + 1))
-    # at rulespecs/18-grand-junction.rules:759
+    # at rulespecs/18-grand-junction.rules:763
     g.list_remove(
         "card_offers",
         (
@@ -1628,7 +1635,7 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
             v_required,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:760
+    # at rulespecs/18-grand-junction.rules:764
     if not any(
         g.list_first_for(
             "card_offers",
@@ -1639,70 +1646,70 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/18-grand-junction.rules:761
+        # at rulespecs/18-grand-junction.rules:765
         r_resolve_decision(g, v_player, v_action)
-    # at rulespecs/18-grand-junction.rules:763
+    # at rulespecs/18-grand-junction.rules:767
     if v_card != None:
-        # at rulespecs/18-grand-junction.rules:764
+        # at rulespecs/18-grand-junction.rules:768
         g.emit("card_picked", v_corporation, v_card, v_required)
 
 
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:770
+    # at rulespecs/18-grand-junction.rules:774
     if not (r_offered(g, v_player, v_corporation)):
         raise IllegalAction(
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:770",
+            at="rulespecs/18-grand-junction.rules:774",
         )
-    # at rulespecs/18-grand-junction.rules:772
+    # at rulespecs/18-grand-junction.rules:776
     if not (not r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:772",
+            at="rulespecs/18-grand-junction.rules:776",
         )
-    # at rulespecs/18-grand-junction.rules:774
+    # at rulespecs/18-grand-junction.rules:778
     r_pick_card(g, v_player, v_corporation, v_company_president, "select_president")
 
 
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:800
+    # at rulespecs/18-grand-junction.rules:804
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:800",
+            at="rulespecs/18-grand-junction.rules:804",
         )
-    # at rulespecs/18-grand-junction.rules:801
+    # at rulespecs/18-grand-junction.rules:805
     r_use_power(g, v_corporation, v_count)
 
 
 def r_use_power(g, v_corporation, v_n):
     """use_power(C, n): C declares the power of its Company President (its first ability of one of the library's declared_effects()) for this turn, spending n cubes; more than one at once only where it is `stackable` (a Company President has one ability); a declaration waits until it is spent (or the turn ends) (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:808
+    # at rulespecs/18-grand-junction.rules:812
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company has no Company President",
             rule='§"Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:808",
+            at="rulespecs/18-grand-junction.rules:812",
         )
-    # at rulespecs/18-grand-junction.rules:809
+    # at rulespecs/18-grand-junction.rules:813
     v_powers = [
         v_a
         for v_a in g.attr(v_corporation, "card_abilities")
         if (g.attr(v_a, "effect") in r_declared_effects(g))
     ]
-    # at rulespecs/18-grand-junction.rules:810
+    # at rulespecs/18-grand-junction.rules:814
     if not (r_len(g, v_powers) > 0):
         raise IllegalAction(
             "the Company President's power is not declared: it acts by itself",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:810",
+            at="rulespecs/18-grand-junction.rules:814",
         )
-    # at rulespecs/18-grand-junction.rules:812
+    # at rulespecs/18-grand-junction.rules:816
     if not (
         not any(
             (g.state_amount("declared_uses", v_corporation, v_e) > 0)
@@ -1712,25 +1719,25 @@ def r_use_power(g, v_corporation, v_n):
         raise IllegalAction(
             "the company has declared a use of its Company President not spent yet",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:812",
+            at="rulespecs/18-grand-junction.rules:816",
         )
-    # at rulespecs/18-grand-junction.rules:814
+    # at rulespecs/18-grand-junction.rules:818
     if not ((v_n <= 1) or any(g.attr(v_a, "stackable") for v_a in v_powers)):
         raise IllegalAction(
             "this Company President's uses are spent one at a time",
             rule='§"Using the Company Presidents", §"Adolphus Meyer"',
-            at="rulespecs/18-grand-junction.rules:814",
+            at="rulespecs/18-grand-junction.rules:818",
         )
-    # at rulespecs/18-grand-junction.rules:816
+    # at rulespecs/18-grand-junction.rules:820
     if not (v_n <= g.state_amount("cubes", v_corporation)):
         raise IllegalAction(
             "the Company President has fewer uses left",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:816",
+            at="rulespecs/18-grand-junction.rules:820",
         )
-    # at rulespecs/18-grand-junction.rules:818
+    # at rulespecs/18-grand-junction.rules:822
     r_spend_cubes(g, v_corporation, v_n)
-    # at rulespecs/18-grand-junction.rules:819
+    # at rulespecs/18-grand-junction.rules:823
     g.state_put(
         "declared_uses",
         (
@@ -1743,65 +1750,65 @@ def r_use_power(g, v_corporation, v_n):
 
 def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:850
+    # at rulespecs/18-grand-junction.rules:854
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:850",
+            at="rulespecs/18-grand-junction.rules:854",
         )
-    # at rulespecs/18-grand-junction.rules:853
+    # at rulespecs/18-grand-junction.rules:857
     if not (not g.state_has("done_this_turn", "topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:853",
+            at="rulespecs/18-grand-junction.rules:857",
         )
-    # at rulespecs/18-grand-junction.rules:854
+    # at rulespecs/18-grand-junction.rules:858
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(
             "money is added in $10 steps",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:854",
+            at="rulespecs/18-grand-junction.rules:858",
         )
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:859
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:855",
+            at="rulespecs/18-grand-junction.rules:859",
         )
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:861
     if not (g.b_cash(v_corporation) >= v_amount):
         raise IllegalAction(
             "the treasury cannot pay it",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:857",
+            at="rulespecs/18-grand-junction.rules:861",
         )
-    # at rulespecs/18-grand-junction.rules:858
+    # at rulespecs/18-grand-junction.rules:862
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "no use left on the card: each top-up spends a cube",
             rule='§"Abraham Donaldson", §"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:858",
+            at="rulespecs/18-grand-junction.rules:862",
         )
-    # at rulespecs/18-grand-junction.rules:859
+    # at rulespecs/18-grand-junction.rules:863
     r_spend_cubes(g, v_corporation, 1)
-    # at rulespecs/18-grand-junction.rules:860
+    # at rulespecs/18-grand-junction.rules:864
     g.transfer(v_amount, v_corporation, g.name("bank"))
-    # at rulespecs/18-grand-junction.rules:861
+    # at rulespecs/18-grand-junction.rules:865
     g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
-    # at rulespecs/18-grand-junction.rules:862
+    # at rulespecs/18-grand-junction.rules:866
     g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:895
+    # at rulespecs/18-grand-junction.rules:899
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -1812,44 +1819,44 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:895",
+            at="rulespecs/18-grand-junction.rules:899",
         )
-    # at rulespecs/18-grand-junction.rules:898
-    if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:899
-        r_spend_cubes(g, v_corporation, 1)
-        # at rulespecs/18-grand-junction.rules:900
-        g.b_set_operating_position(v_corporation, v_position)
     # at rulespecs/18-grand-junction.rules:902
+    if v_position > 0:
+        # at rulespecs/18-grand-junction.rules:903
+        r_spend_cubes(g, v_corporation, 1)
+        # at rulespecs/18-grand-junction.rules:904
+        g.b_set_operating_position(v_corporation, v_position)
+    # at rulespecs/18-grand-junction.rules:906
     r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:908
+    # at rulespecs/18-grand-junction.rules:912
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:908",
+            at="rulespecs/18-grand-junction.rules:912",
         )
-    # at rulespecs/18-grand-junction.rules:909
+    # at rulespecs/18-grand-junction.rules:913
     if not (r_has_power(g, v_corporation, "bonus_token")):
         raise IllegalAction(
             "the company's Company President has no token to place",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:909",
+            at="rulespecs/18-grand-junction.rules:913",
         )
-    # at rulespecs/18-grand-junction.rules:910
+    # at rulespecs/18-grand-junction.rules:914
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "the Company President has 0 use(s) left: its token is placed once",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:910",
+            at="rulespecs/18-grand-junction.rules:914",
         )
-    # at rulespecs/18-grand-junction.rules:911
+    # at rulespecs/18-grand-junction.rules:915
     g.b_place_marker(v_corporation, v_target)
-    # at rulespecs/18-grand-junction.rules:912
+    # at rulespecs/18-grand-junction.rules:916
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -1868,19 +1875,19 @@ def q_par(g, v_player):
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:499
+    # at rulespecs/18-grand-junction.rules:503
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:968
+    # at rulespecs/18-grand-junction.rules:972
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:970
+    # at rulespecs/18-grand-junction.rules:974
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1893,7 +1900,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:933
+    # at rulespecs/18-grand-junction.rules:937
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1913,35 +1920,35 @@ def q_contribute(g, v_corporation):
 
 def q_use_ability(g, v_corporation):
     """The opening guards of use_ability that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:800
+    # at rulespecs/18-grand-junction.rules:804
     if not (g.b_in_round("operating")):
         return "a Company President's power is used in its company's operating turn"
 
 
 def q_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:850
+    # at rulespecs/18-grand-junction.rules:854
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
-    # at rulespecs/18-grand-junction.rules:853
+    # at rulespecs/18-grand-junction.rules:857
     if not (not g.state_has("done_this_turn", "topped_up")):
         return "one top-up a turn"
-    # at rulespecs/18-grand-junction.rules:858
+    # at rulespecs/18-grand-junction.rules:862
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "no use left on the card: each top-up spends a cube"
 
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:908
+    # at rulespecs/18-grand-junction.rules:912
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
-    # at rulespecs/18-grand-junction.rules:909
+    # at rulespecs/18-grand-junction.rules:913
     if not (r_has_power(g, v_corporation, "bonus_token")):
         return "the company's Company President has no token to place"
-    # at rulespecs/18-grand-junction.rules:910
+    # at rulespecs/18-grand-junction.rules:914
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "the Company President has 0 use(s) left: its token is placed once"
 
@@ -1987,14 +1994,14 @@ def qb2_par(g, v_player, v_corporation):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:502
+    # at rulespecs/18-grand-junction.rules:506
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay for the track"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:502
+    # at rulespecs/18-grand-junction.rules:506
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay for the track"
 
@@ -2008,55 +2015,55 @@ def q2_contribute(g, v_corporation, v_player):
 
 def q2_select_president(g, v_player, v_corporation):
     """The opening guards of select_president that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:770
+    # at rulespecs/18-grand-junction.rules:774
     if not (r_offered(g, v_player, v_corporation)):
         return "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one"
-    # at rulespecs/18-grand-junction.rules:772
+    # at rulespecs/18-grand-junction.rules:776
     if not (not r_holds_card(g, v_corporation)):
         return "a company has one Company President at a time: a new one only for a company without one"
 
 
 def qr_use_ability(g):
     """The opening guards of use_ability that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:800
+    # at rulespecs/18-grand-junction.rules:804
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:800",
+            at="rulespecs/18-grand-junction.rules:804",
         )
 
 
 def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:854
+    # at rulespecs/18-grand-junction.rules:858
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         return "money is added in $10 steps"
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:859
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:861
     if not (g.b_cash(v_corporation) >= v_amount):
         return "the treasury cannot pay it"
 
 
 def qb_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:859
     if not (
         r_ceil_to(g, (3 * g.b_price(v_corporation)), 10) >= (r_revenue(g, v_corporation) + (0) + 1)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:861
     if not (g.b_cash(v_corporation) >= (0) + 1):
         return "the treasury cannot pay it"
 
 
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:895
+    # at rulespecs/18-grand-junction.rules:899
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -2069,12 +2076,12 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:908
+    # at rulespecs/18-grand-junction.rules:912
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:908",
+            at="rulespecs/18-grand-junction.rules:912",
         )
 
 
@@ -2097,7 +2104,7 @@ def t_end_stock_round(g, *_rest):
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
     # at rulespecs/1846.rules:1544
-    g.b_remove_reservations()
+    r_remove_reservations(g)
 
 
 def t_markers_removed(g, *_rest):
@@ -2134,13 +2141,13 @@ def t_income_centers_removed(g, *_rest):
 
 def t_president_on_start(g, v_corporation, v_price, *_rest):
     """Whoever buys the president's certificate selects the company's Company President"""
-    # at rulespecs/18-grand-junction.rules:779
+    # at rulespecs/18-grand-junction.rules:783
     r_offer_card(g, v_corporation, "select_president", True)
 
 
 def t_presidents_removed(g, v_phase, *_rest):
     """Every Company President in play leaves the game"""
-    # at rulespecs/18-grand-junction.rules:784
+    # at rulespecs/18-grand-junction.rules:788
     g.b_discard_cards()
 
 
@@ -2151,21 +2158,21 @@ def w_presidents_removed(g, *_args):
 
 def t_new_presidents(g, *_rest):
     """A company without a Company President may select one of those left"""
-    # at rulespecs/18-grand-junction.rules:791
+    # at rulespecs/18-grand-junction.rules:795
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:792
+        # at rulespecs/18-grand-junction.rules:796
         if (not g.b_closed(v_corporation)) and (not r_holds_card(g, v_corporation)):
-            # at rulespecs/18-grand-junction.rules:793
+            # at rulespecs/18-grand-junction.rules:797
             r_offer_card(g, v_corporation, "select_president", False)
 
 
 def t_president_income(g, *_rest):
     """Walton Purcell's income from the bank"""
-    # at rulespecs/18-grand-junction.rules:823
+    # at rulespecs/18-grand-junction.rules:827
     for v_corporation in g.name("corporations"):
-        # at rulespecs/18-grand-junction.rules:824
+        # at rulespecs/18-grand-junction.rules:828
         if r_has_power(g, v_corporation, "bank_income"):
-            # at rulespecs/18-grand-junction.rules:825
+            # at rulespecs/18-grand-junction.rules:829
             g.transfer(
                 r_power_value(g, v_corporation, "bank_income", "income"),
                 g.name("bank"),
@@ -2175,7 +2182,7 @@ def t_president_income(g, *_rest):
 
 def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     """Homer Cropper's capital from the bank"""
-    # at rulespecs/18-grand-junction.rules:832
+    # at rulespecs/18-grand-junction.rules:836
     g.transfer(
         (
             r_power_value(g, v_corporation, "extra_capital", "shares_at_par")
@@ -2184,7 +2191,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/18-grand-junction.rules:833
+    # at rulespecs/18-grand-junction.rules:837
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -2197,12 +2204,12 @@ def w_president_capital(g, *_args):
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
-    # at rulespecs/18-grand-junction.rules:887
+    # at rulespecs/18-grand-junction.rules:891
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:888
+        # at rulespecs/18-grand-junction.rules:892
         if (
             r_has_power(g, v_corporation, "choose_turn")
             and (g.state_amount("cubes", v_corporation) > 0)
         ) and (r_president(g, v_corporation) != None):
-            # at rulespecs/18-grand-junction.rules:889
+            # at rulespecs/18-grand-junction.rules:893
             r_require_decision(g, r_president(g, v_corporation), "choose_turn")

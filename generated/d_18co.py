@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "3b4f183123b53f1b",
-    "rulespecs/lib/18xx.rules": "340977bd648e483e",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "340977bd648e483e",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -3139,7 +3139,7 @@ def t_homes_unreserved(g, *_rest):
         # at rulespecs/18co.rules:2315
         if not r_started(g, v_c):
             # at rulespecs/18co.rules:2316
-            g.b_unreserve_home(v_c)
+            r_unreserve_home(g, v_c)
 
 
 def t_mines_removed(g, *_rest):

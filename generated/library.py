@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '340977bd648e483e',
+    'rulespecs/lib/18xx.rules': '4ef6aa62339465c9',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3125,7 +3125,25 @@ def r_close_private(g, v_company):
     # at rulespecs/lib/18xx.rules:1981
     g.set_attr(v_company, "closed", True)
     # at rulespecs/lib/18xx.rules:1982
-    g.b_remove_reservations(v_company)
+    g.b_unreserve(v_company, False)
+
+
+def r_remove_reservations(g):
+    """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
+    # at rulespecs/lib/18xx.rules:1990
+    for v_x in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1991
+        g.b_unreserve(v_x, False)
+    # at rulespecs/lib/18xx.rules:1993
+    for v_c in g.name("corporations"):
+        # at rulespecs/lib/18xx.rules:1994
+        g.b_unreserve(v_c, False)
+
+
+def r_unreserve_home(g, v_corporation):
+    """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
+    # at rulespecs/lib/18xx.rules:1999
+    g.b_unreserve(v_corporation, True)
 
 
 def q_buy_shares(g, v_player):

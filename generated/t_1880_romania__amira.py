@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
-    "rulespecs/lib/18xx.rules": "340977bd648e483e",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "340977bd648e483e",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
-        "rulespecs/lib/18xx.rules": "340977bd648e483e",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -792,6 +792,8 @@ class Game(GameBase):
         "reset_corporation": r_reset_corporation,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
+        "remove_reservations": r_remove_reservations,
+        "unreserve_home": r_unreserve_home,
         "action:choose": a_choose,
         "action:close_for_cash": a_close_for_cash,
         "action:assign": a_assign,

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
+    "rulespecs/18-grand-junction.rules": "3a52649885908954",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "340977bd648e483e",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "340977bd648e483e",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
+        "rulespecs/18-grand-junction.rules": "3a52649885908954",
         "rulespecs/1846.rules": "dcb3a9c9537c6495",
-        "rulespecs/lib/18xx.rules": "340977bd648e483e",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -144,7 +144,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Buying Trains", §"Adolphus Meyer"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1003',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1007',
             'cite action buy_train': '§"Buying Trains"',
             'game_end end_conditions': '§"Game End"',
             'property holding_cap': '§"Stock Round"',
@@ -253,117 +253,117 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/18-grand-junction.rules:1004
+    # at rulespecs/18-grand-junction.rules:1008
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:1004",
+            at="rulespecs/18-grand-junction.rules:1008",
         )
-    # at rulespecs/18-grand-junction.rules:1005
+    # at rulespecs/18-grand-junction.rules:1009
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:1005",
+            at="rulespecs/18-grand-junction.rules:1009",
         )
-    # at rulespecs/18-grand-junction.rules:1006
+    # at rulespecs/18-grand-junction.rules:1010
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:1007
+    # at rulespecs/18-grand-junction.rules:1011
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1008
+        # at rulespecs/18-grand-junction.rules:1012
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1008",
+                at="rulespecs/18-grand-junction.rules:1012",
             )
-        # at rulespecs/18-grand-junction.rules:1009
+        # at rulespecs/18-grand-junction.rules:1013
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1009",
+                at="rulespecs/18-grand-junction.rules:1013",
             )
-        # at rulespecs/18-grand-junction.rules:1010
+        # at rulespecs/18-grand-junction.rules:1014
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1010",
+                at="rulespecs/18-grand-junction.rules:1014",
             )
-        # at rulespecs/18-grand-junction.rules:1011
+        # at rulespecs/18-grand-junction.rules:1015
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18-grand-junction.rules:1012
+        # at rulespecs/18-grand-junction.rules:1016
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1012",
+                at="rulespecs/18-grand-junction.rules:1016",
             )
-        # at rulespecs/18-grand-junction.rules:1013
+        # at rulespecs/18-grand-junction.rules:1017
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1014
+        # at rulespecs/18-grand-junction.rules:1018
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1015
+        # at rulespecs/18-grand-junction.rules:1019
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1016
+        # at rulespecs/18-grand-junction.rules:1020
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1018
+        # at rulespecs/18-grand-junction.rules:1022
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1018",
+                at="rulespecs/18-grand-junction.rules:1022",
             )
-        # at rulespecs/18-grand-junction.rules:1019
+        # at rulespecs/18-grand-junction.rules:1023
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1019",
+                at="rulespecs/18-grand-junction.rules:1023",
             )
-        # at rulespecs/18-grand-junction.rules:1020
+        # at rulespecs/18-grand-junction.rules:1024
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1021
+        # at rulespecs/18-grand-junction.rules:1025
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1022
+        # at rulespecs/18-grand-junction.rules:1026
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:1024
+        # at rulespecs/18-grand-junction.rules:1028
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1024",
+                at="rulespecs/18-grand-junction.rules:1028",
             )
-        # at rulespecs/18-grand-junction.rules:1025
+        # at rulespecs/18-grand-junction.rules:1029
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/18-grand-junction.rules:1025",
+                at="rulespecs/18-grand-junction.rules:1029",
             )
-        # at rulespecs/18-grand-junction.rules:1027
+        # at rulespecs/18-grand-junction.rules:1031
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1027",
+                at="rulespecs/18-grand-junction.rules:1031",
             )
-        # at rulespecs/18-grand-junction.rules:1028
+        # at rulespecs/18-grand-junction.rules:1032
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1028",
+                at="rulespecs/18-grand-junction.rules:1032",
             )
-        # at rulespecs/18-grand-junction.rules:1029
+        # at rulespecs/18-grand-junction.rules:1033
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18-grand-junction.rules:1030
+        # at rulespecs/18-grand-junction.rules:1034
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1031
+        # at rulespecs/18-grand-junction.rules:1035
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -501,10 +501,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1004
+    # at rulespecs/18-grand-junction.rules:1008
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1005
+    # at rulespecs/18-grand-junction.rules:1009
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -667,6 +667,8 @@ class Game(GameBase):
         "reset_corporation": r_reset_corporation,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
+        "remove_reservations": r_remove_reservations,
+        "unreserve_home": r_unreserve_home,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

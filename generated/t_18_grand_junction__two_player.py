@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
+    "rulespecs/18-grand-junction.rules": "3a52649885908954",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "340977bd648e483e",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "340977bd648e483e",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "cdef3e269c3bbcc1",
+        "rulespecs/18-grand-junction.rules": "3a52649885908954",
         "rulespecs/1846.rules": "dcb3a9c9537c6495",
-        "rulespecs/lib/18xx.rules": "340977bd648e483e",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -152,7 +152,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Train Ownership", §"GMT 1846 Components Used"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1275',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1279',
             'game_end end_conditions': '§"Game End", §"Additional End Game Conditions"',
             'property holding_cap': '§"Stock Ownership"',
             'property mandatory': '§"Two-Player Rules"',
@@ -263,90 +263,90 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:1277
+    # at rulespecs/18-grand-junction.rules:1281
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1277",
+            at="rulespecs/18-grand-junction.rules:1281",
         )
-    # at rulespecs/18-grand-junction.rules:1278
+    # at rulespecs/18-grand-junction.rules:1282
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1278",
+            at="rulespecs/18-grand-junction.rules:1282",
         )
-    # at rulespecs/18-grand-junction.rules:1279
+    # at rulespecs/18-grand-junction.rules:1283
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:1280
+    # at rulespecs/18-grand-junction.rules:1284
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1281
+        # at rulespecs/18-grand-junction.rules:1285
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1281",
+                at="rulespecs/18-grand-junction.rules:1285",
             )
-        # at rulespecs/18-grand-junction.rules:1282
+        # at rulespecs/18-grand-junction.rules:1286
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1282",
+                at="rulespecs/18-grand-junction.rules:1286",
             )
-        # at rulespecs/18-grand-junction.rules:1283
+        # at rulespecs/18-grand-junction.rules:1287
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"GMT 1846 Components Used", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1283",
+                at="rulespecs/18-grand-junction.rules:1287",
             )
-        # at rulespecs/18-grand-junction.rules:1284
+        # at rulespecs/18-grand-junction.rules:1288
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1284",
+                at="rulespecs/18-grand-junction.rules:1288",
             )
-        # at rulespecs/18-grand-junction.rules:1285
+        # at rulespecs/18-grand-junction.rules:1289
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1286
+        # at rulespecs/18-grand-junction.rules:1290
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1287
+        # at rulespecs/18-grand-junction.rules:1291
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1288
+        # at rulespecs/18-grand-junction.rules:1292
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1290
+        # at rulespecs/18-grand-junction.rules:1294
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1290",
+                at="rulespecs/18-grand-junction.rules:1294",
             )
-        # at rulespecs/18-grand-junction.rules:1291
+        # at rulespecs/18-grand-junction.rules:1295
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1291",
+                at="rulespecs/18-grand-junction.rules:1295",
             )
-        # at rulespecs/18-grand-junction.rules:1292
+        # at rulespecs/18-grand-junction.rules:1296
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1293
+        # at rulespecs/18-grand-junction.rules:1297
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1294
+        # at rulespecs/18-grand-junction.rules:1298
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:1296
+        # at rulespecs/18-grand-junction.rules:1300
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another company",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1296",
+                at="rulespecs/18-grand-junction.rules:1300",
             )
-        # at rulespecs/18-grand-junction.rules:1297
+        # at rulespecs/18-grand-junction.rules:1301
         if not (
             not (
                 (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
@@ -356,27 +356,27 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "in phase 4, with no train left for sale, a company may not buy another company's last train",
                 rule='§"Train Ownership"',
-                at="rulespecs/18-grand-junction.rules:1297",
+                at="rulespecs/18-grand-junction.rules:1301",
             )
-        # at rulespecs/18-grand-junction.rules:1299
+        # at rulespecs/18-grand-junction.rules:1303
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1299",
+                at="rulespecs/18-grand-junction.rules:1303",
             )
-        # at rulespecs/18-grand-junction.rules:1300
+        # at rulespecs/18-grand-junction.rules:1304
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1300",
+                at="rulespecs/18-grand-junction.rules:1304",
             )
-        # at rulespecs/18-grand-junction.rules:1301
+        # at rulespecs/18-grand-junction.rules:1305
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18-grand-junction.rules:1302
+        # at rulespecs/18-grand-junction.rules:1306
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1303
+        # at rulespecs/18-grand-junction.rules:1307
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -514,10 +514,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1277
+    # at rulespecs/18-grand-junction.rules:1281
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1278
+    # at rulespecs/18-grand-junction.rules:1282
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -680,6 +680,8 @@ class Game(GameBase):
         "reset_corporation": r_reset_corporation,
         "limit_trains": r_limit_trains,
         "close_private": r_close_private,
+        "remove_reservations": r_remove_reservations,
+        "unreserve_home": r_unreserve_home,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

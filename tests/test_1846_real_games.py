@@ -158,7 +158,7 @@ def test_placing_station_tokens_a_reserved_price_and_teleport_outlast_phase_iv()
     g = new_game(4)
     first_or(g, {"BO": ("P1", 100)})
     bo = g.entity("corporation", "BO")
-    g.b_remove_reservations()
+    g.call("remove_reservations")  # the library's procedure (phase IV's event)
     spot = g.b_check_token(bo, "H12-0")
     assert g.b_token_cost(bo, spot) == 100
 

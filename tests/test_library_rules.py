@@ -1311,7 +1311,7 @@ def test_a_state_keyed_by_a_company_holds_corporations_minors_and_privates_in_th
 
 
 def test_close_private_sets_the_privates_closed_in_the_engine_and_the_model(rulespecs_loaded):
-    """close_private is the library's procedure (`set company.closed = true`, then remove_reservations of it):
+    """close_private is the library's procedure (`set company.closed = true`, then the primitive unreserve(company, false)):
     the engine closes that private alone; the model sets the private's `closed:` where the argument is it, and
     no other's; a corporation's closing set so is refused (the model keeps no closed corporation)."""
     import z3

@@ -129,7 +129,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: event stock_round_start, then note_sold gone (the model's `sold` read by nothing; a sale is the runtime's
 #: "acted" through the library's sold_this_turn and sold_this_round), then acquisition_target the library's
 #: state, which the acquisition round sets (the model read an oracle before); 86 with all three
-RECORDED = 86
+#: then (twins61d) check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station; 93 with
+#: remove_reservations() and unreserve_home(C) library procedures over one primitive, unreserve(X, home); 84 with both
+RECORDED = 84
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -146,7 +148,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "pending_decision", "require_decision", "resolve_decision", "discount_used",
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
-         "reset_corporation", "stays_open", "use_ability", "ability_sold",
+         "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token", "ability_lay"]
 
 
@@ -300,10 +302,11 @@ def test_a_held_card_and_its_marker_are_the_rules():
     assert "function deck_empty()" in gj and "state cards_taken: int" in gj
 
 
-@pytest.mark.parametrize("name", ["check_retoken", "check_station"])
+@pytest.mark.parametrize("name", ["check_retoken", "check_station", "check_home_choice"])
 def test_the_station_guards_are_check_token(name):
-    """A token placed again and a station in a kept slot or beside the circles: the one primitive check_token
-    (its third argument: no route needed), not a guard builtin with a z3 twin of its own each."""
+    """A token placed again, a station in a kept slot or beside the circles, and a home chosen when a company
+    floats (18GJ's SLVS): the one primitive check_token (its third argument: no route needed), not a guard
+    builtin with a z3 twin of its own each."""
     found = _census()
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     assert "check_token" in found["twins"]

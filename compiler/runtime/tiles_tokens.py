@@ -44,18 +44,11 @@ class TilesAndTokens:
                     continue
         return out
 
-    def b_check_home_choice(self, corp: Entity, city: str) -> "track.TokenSpot":
-        """check_home_choice(C, city): the spot if C, owing the choice of its home station, may take it
-        in `city` (any open city slot; no route needed). Refused (IllegalAction) otherwise."""
-        if not self.call("pending_decision", corp, "place_token") or not self._home_chosen(corp):
-            raise IllegalAction(f"{corp} does not choose a home station now")
-        return track.check_token(self._need_board(), corp.id, str(city), home=True)
-
     def _setup_reservations(self) -> None:
         """Station slots kept at setup by abilities with `effect: reserved_slot` (`hex`, `city`: the node,
         0 unless given) for their holder, a private or a corporation still in play: other companies may
         not take the last free slots kept so. A private's reservation ends when it closes, or (`ends:
-        sold`) when a corporation buys it; `remove_reservations()` ends them all."""
+        sold`) when a corporation buys it; the library's `remove_reservations()` ends them all."""
         if self.board is None:
             return
         for holder in [*self.privates, *self.corporations]:
@@ -126,20 +119,15 @@ class TilesAndTokens:
             return int(self._value(ability["teleport_price"], f"{corp} {ability['key']} teleport_price"))
         return int(self._value(ability["price"], f"{corp} {ability['key']} price"))
 
-    def b_unreserve_home(self, corp: Entity) -> None:
-        """unreserve_home(C): C's home station circle is no longer kept for it (other companies may take it)."""
-        if self.board is not None:
+    def b_unreserve(self, holder: Entity, home: bool) -> None:
+        """unreserve(X, home): station slots kept for X are open again: with `home`, every one kept for it (its
+        home station circle among them); otherwise those its abilities keep (effect reserved_slot), its home's
+        staying. The primitive of the library's remove_reservations(), unreserve_home(C) and close_private."""
+        if not home:
+            self._drop_reservations(holder)
+        elif self.board is not None:
             board = self.board
-            self._board_change(lambda: board.unreserve(corp.id))
-
-    def b_remove_reservations(self, holder: Entity | None = None) -> None:
-        """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again.
-        remove_reservations(X): those X's abilities keep (its home reservation stays), as X closes."""
-        if holder is not None:
-            self._drop_reservations(holder)
-            return
-        for holder in [*self.privates, *self.corporations]:
-            self._drop_reservations(holder)
+            self._board_change(lambda: board.unreserve(holder.id))
 
     # ------------------------------------------------------------ builtins: tile lays and station tokens
 
@@ -601,7 +589,7 @@ class TilesAndTokens:
         if self.board is None:
             return
         if self._home_chosen(corp):
-            # the company chooses its home city now (check_home_choice); play waits for it
+            # the company chooses its home city now (its place_token: check_token(C, city, true)); play waits
             self.call("require_decision", corp, "place_token")
             return
         home = self._home_node(corp)

@@ -30,7 +30,6 @@ from compiler.verify.terms import (
     Opaque,
     SymList,
     is_z3,
-    truth,
     zi,
 )
 
@@ -373,15 +372,12 @@ class MapBuiltins:
     def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
         """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
 
-    def b_remove_reservations(self, ctx: Ctx, holder: Any = None) -> None:
-        """As GameBase.b_remove_reservations: station slots are outside the model."""
+    def b_unreserve(self, ctx: Ctx, holder: Any, home: Any) -> None:
+        """As GameBase.b_unreserve: station slots are outside the model."""
 
     def b_remove_stations(self, ctx: Ctx, corp: Any) -> None:
         """As GameBase.b_remove_stations: stations are outside the model (their count on the map is the
         oracle `stations_on_map`, asked where it is read)."""
-
-    def b_unreserve_home(self, ctx: Ctx, corp: Any) -> None:
-        """As GameBase.b_unreserve_home: station slots are outside the model."""
 
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
@@ -402,18 +398,6 @@ class MapBuiltins:
         """As GameBase.b_home_open: whether an open city awaits a home chosen at float (the map is outside
         the model; an oracle says)."""
         return self.oracle(ctx, "home_open", self.ids(corp))
-
-    def b_check_home_choice(self, ctx: Ctx, corp: Any, city: Any) -> Any:
-        """As GameBase.b_check_home_choice: refused unless the corporation owes the choice of its home
-        (`pending_decision`) and its home is one chosen when it floats (`home: chosen_on_float`, as
-        18 Grand Junction's SLVS); the city spot is on the map (outside the model)."""
-        chooses = []
-        for c, cond in self.corp_of(ctx, corp):
-            home = self.m.data[c].get("home")
-            ctx.shared.reads.add("corporation", f"{c.id}.home", home)
-            chooses.append(AND(cond, home == "chosen_on_float"))
-        ctx.require(AND(self.tr.call("pending_decision", [corp, "place_token"], {}, ctx), OR(*chooses)))
-        return Opaque("a chosen home station")
 
     def b_row_after_marker(self, ctx: Ctx) -> Any:
         """As GameBase.b_row_after_marker: the round track is outside the model."""
