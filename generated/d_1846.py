@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "d90480834af44730",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/lib/18xx.rules": "cbe74978fca16f4e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "cbe74978fca16f4e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -415,7 +415,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1533',
         'at action dividend': 'rulespecs/lib/18xx.rules:1406',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1671',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1708',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1364',
         'at action par': 'rulespecs/lib/18xx.rules:1168',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -2226,17 +2226,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1750
+    # at rulespecs/lib/18xx.rules:1787
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1751
+        # at rulespecs/lib/18xx.rules:1788
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1752
+            # at rulespecs/lib/18xx.rules:1789
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1754
+        # at rulespecs/lib/18xx.rules:1791
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1755
+            # at rulespecs/lib/18xx.rules:1792
             r_market_move(g, v_c, "down")
 
 

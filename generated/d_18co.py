@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "e09c743cae03e3d0",
-    "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+    "rulespecs/lib/18xx.rules": "cbe74978fca16f4e",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8f0a991f4997af4c",
+        "rulespecs/lib/18xx.rules": "cbe74978fca16f4e",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -644,7 +644,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2424',
         'at action discard_train': 'rulespecs/18co.rules:2261',
         'at action dividend': 'rulespecs/18co.rules:2297',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1671',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1708',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1364',
         'at action move_bid': 'rulespecs/18co.rules:2053',
         'at action par': 'rulespecs/lib/18xx.rules:1168',
@@ -2177,69 +2177,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1701
+    # at rulespecs/lib/18xx.rules:1738
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1702
+        # at rulespecs/lib/18xx.rules:1739
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1703
+            # at rulespecs/lib/18xx.rules:1740
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1704
+                # at rulespecs/lib/18xx.rules:1741
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1705
+                # at rulespecs/lib/18xx.rules:1742
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1711
+    # at rulespecs/lib/18xx.rules:1748
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1714
+    # at rulespecs/lib/18xx.rules:1751
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1752
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1753
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1717
+        # at rulespecs/lib/18xx.rules:1754
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1719
+    # at rulespecs/lib/18xx.rules:1756
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1720
+        # at rulespecs/lib/18xx.rules:1757
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1759
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1723
+        # at rulespecs/lib/18xx.rules:1760
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1724
+            # at rulespecs/lib/18xx.rules:1761
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1729
+    # at rulespecs/lib/18xx.rules:1766
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1767
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1731
+        # at rulespecs/lib/18xx.rules:1768
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1732
+        # at rulespecs/lib/18xx.rules:1769
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1733
+            # at rulespecs/lib/18xx.rules:1770
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1736
+    # at rulespecs/lib/18xx.rules:1773
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1737
+    # at rulespecs/lib/18xx.rules:1774
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1738
+    # at rulespecs/lib/18xx.rules:1775
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1739
+        # at rulespecs/lib/18xx.rules:1776
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1764
+    # at rulespecs/lib/18xx.rules:1801
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

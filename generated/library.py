@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '8f0a991f4997af4c',
+    'rulespecs/lib/18xx.rules': 'cbe74978fca16f4e',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2626,79 +2626,185 @@ def r_take_presidency(g, v_corporation):
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
+def r_presidency_challengers(g, v_corporation, v_president, v_sold):
+    """presidency_challengers(C, P, n): the holder who takes C's presidency from P, were P to hold n percent less, as a list (none or one): the first player from P's left holding the most, more than P, or else a corporation holding more where presidency_contenders names them, in operating order; where he holds certificates worth the president's certificate (exchange_given) (library '18xx' function presidency_challengers)"""
+    # at rulespecs/lib/18xx.rules:1638
+    return [
+        v_h
+        for v_h in [
+            r_presidency_challenger(
+                g,
+                v_corporation,
+                v_president,
+                (g.b_percent(v_president, v_corporation) - v_sold),
+                max(
+                    (
+                        (g.b_percent(v_p, v_corporation) if (v_p != v_president) else 0)
+                        for v_p in g.name("players")
+                    ),
+                    default=0,
+                ),
+            )
+        ]
+        if ((v_h != None) and (r_len(g, g.b_exchange_given(v_corporation, v_h)) > 0))
+    ]
+
+
+def r_presidency_challenger(g, v_corporation, v_president, v_held, v_most):
+    """presidency_challenger(C, P, h, m): the holder holding the most of C, more than h, where P counts as holding h and the other players hold m at most: a corporation where one holds more than every player (corporation_challenger), else the first player from P's left holding m, more than h; none where nobody holds more than h (library '18xx' function presidency_challenger)"""
+    # at rulespecs/lib/18xx.rules:1645
+    return (
+        r_corporation_challenger(g, v_corporation, r_max(g, v_held, v_most))
+        if (r_corporation_challenger(g, v_corporation, r_max(g, v_held, v_most)) != None)
+        else (
+            r_seat_from_left(
+                g, v_president, r_nearest_holding(g, v_corporation, v_president, v_most)
+            )
+            if (v_most > v_held)
+            else None
+        )
+    )
+
+
+def r_seat(g, v_player):
+    """seat(P): P's place at the table, 0 the first seated (library '18xx' function seat)"""
+    # at rulespecs/lib/18xx.rules:1651
+    return sum(
+        (v_i if (g.item(g.name("players"), v_i) == v_player) else 0)
+        for v_i in range(0, (r_len(g, g.name("players")) - 1) + 1)
+    )
+
+
+def r_seat_from_left(g, v_player, v_k):
+    """seat_from_left(P, k): the player k seats round the table from P's left (1: the next) (library '18xx' function seat_from_left)"""
+    # at rulespecs/lib/18xx.rules:1653
+    return g.item(g.name("players"), ((r_seat(g, v_player) + v_k) % r_len(g, g.name("players"))))
+
+
+def r_nearest_holding(g, v_corporation, v_player, v_amount):
+    """nearest_holding(C, P, n): how many seats from P's left the first other player holding n percent of C sits (the number of players where none does) (library '18xx' function nearest_holding)"""
+    # at rulespecs/lib/18xx.rules:1656
+    return min(
+        (
+            (
+                v_k
+                if (g.b_percent(r_seat_from_left(g, v_player, v_k), v_corporation) == v_amount)
+                else r_len(g, g.name("players"))
+            )
+            for v_k in range(1, (r_len(g, g.name("players")) - 1) + 1)
+        ),
+        default=0,
+    )
+
+
+def r_corporation_challenger(g, v_corporation, v_best):
+    """corporation_challenger(C, n): the corporation with a share price holding the most of C, more than n percent, the first in operating order, where presidency_contenders names corporations; none else (library '18xx' function corporation_challenger)"""
+    # at rulespecs/lib/18xx.rules:1662
+    return (
+        r_first(
+            g,
+            [
+                v_c
+                for v_c in g.b_market_order()
+                if (
+                    ((v_c != v_corporation) and (g.b_percent(v_c, v_corporation) > v_best))
+                    and (
+                        g.b_percent(v_c, v_corporation)
+                        == max(
+                            (
+                                (g.b_percent(v_d, v_corporation) if (v_d != v_corporation) else 0)
+                                for v_d in g.b_market_order()
+                            ),
+                            default=0,
+                        )
+                    )
+                )
+            ],
+        )
+        if (
+            ("corporations" in g.param("presidency_contenders"))
+            and any(
+                ((v_c != v_corporation) and (g.b_percent(v_c, v_corporation) > v_best))
+                for v_c in g.name("corporations")
+            )
+        )
+        else None
+    )
+
+
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1636
-    for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1673
+    for v_holder in r_presidency_challengers(g, v_corporation, v_president, v_sold):
+        # at rulespecs/lib/18xx.rules:1674
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1680
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1644
+        # at rulespecs/lib/18xx.rules:1681
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1683
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1684
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1654
+    # at rulespecs/lib/18xx.rules:1691
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
-        r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
+        r_len(g, r_presidency_challengers(g, v_corporation, v_player, v_sold)) > 0
     )
 
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1659
+    # at rulespecs/lib/18xx.rules:1696
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1659",
+            at="rulespecs/lib/18xx.rules:1696",
         )
-    # at rulespecs/lib/18xx.rules:1661
+    # at rulespecs/lib/18xx.rules:1698
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1661",
+            at="rulespecs/lib/18xx.rules:1698",
         )
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1700
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1665
+    # at rulespecs/lib/18xx.rules:1702
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1665",
+            at="rulespecs/lib/18xx.rules:1702",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1673
+    # at rulespecs/lib/18xx.rules:1710
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1673",
+            at="rulespecs/lib/18xx.rules:1710",
         )
-    # at rulespecs/lib/18xx.rules:1675
+    # at rulespecs/lib/18xx.rules:1712
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1686
+    # at rulespecs/lib/18xx.rules:1723
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1688
+    # at rulespecs/lib/18xx.rules:1725
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2706,29 +2812,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1690
+        # at rulespecs/lib/18xx.rules:1727
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1701
+    # at rulespecs/lib/18xx.rules:1738
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1702
+        # at rulespecs/lib/18xx.rules:1739
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1703
+            # at rulespecs/lib/18xx.rules:1740
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1704
+                # at rulespecs/lib/18xx.rules:1741
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1705
+                # at rulespecs/lib/18xx.rules:1742
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1711
+    # at rulespecs/lib/18xx.rules:1748
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1714
+    # at rulespecs/lib/18xx.rules:1751
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1715
+    # at rulespecs/lib/18xx.rules:1752
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2737,47 +2843,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1753
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1717
+        # at rulespecs/lib/18xx.rules:1754
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1719
+    # at rulespecs/lib/18xx.rules:1756
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1720
+        # at rulespecs/lib/18xx.rules:1757
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1759
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1723
+        # at rulespecs/lib/18xx.rules:1760
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1724
+            # at rulespecs/lib/18xx.rules:1761
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1729
+    # at rulespecs/lib/18xx.rules:1766
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1767
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1731
+        # at rulespecs/lib/18xx.rules:1768
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1732
+        # at rulespecs/lib/18xx.rules:1769
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1733
+            # at rulespecs/lib/18xx.rules:1770
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1736
+    # at rulespecs/lib/18xx.rules:1773
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1737
+    # at rulespecs/lib/18xx.rules:1774
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1738
+    # at rulespecs/lib/18xx.rules:1775
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1739
+        # at rulespecs/lib/18xx.rules:1776
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1764
+    # at rulespecs/lib/18xx.rules:1801
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2793,11 +2899,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1797
+    # at rulespecs/lib/18xx.rules:1834
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1798
+        # at rulespecs/lib/18xx.rules:1835
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -2806,13 +2912,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1799
+        # at rulespecs/lib/18xx.rules:1836
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1848
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -2828,19 +2934,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1817
+    # at rulespecs/lib/18xx.rules:1854
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1818
+        # at rulespecs/lib/18xx.rules:1855
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:1819
+            # at rulespecs/lib/18xx.rules:1856
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1820
+            # at rulespecs/lib/18xx.rules:1857
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1841
+    # at rulespecs/lib/18xx.rules:1878
     return g.list_first(
         "decisions",
         (
@@ -2852,7 +2958,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1844
+    # at rulespecs/lib/18xx.rules:1881
     if not g.list_contains(
         "decisions",
         (
@@ -2860,7 +2966,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1845
+        # at rulespecs/lib/18xx.rules:1882
         g.list_append(
             "decisions",
             (
@@ -2868,13 +2974,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1846
+        # at rulespecs/lib/18xx.rules:1883
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1851
+    # at rulespecs/lib/18xx.rules:1888
     g.list_remove(
         "decisions",
         (
@@ -2882,19 +2988,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1852
+    # at rulespecs/lib/18xx.rules:1889
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1859
+    # at rulespecs/lib/18xx.rules:1896
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:1865
+    # at rulespecs/lib/18xx.rules:1902
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -2914,47 +3020,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1908
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:1872
+    # at rulespecs/lib/18xx.rules:1909
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1873
+    # at rulespecs/lib/18xx.rules:1910
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:1874
+        # at rulespecs/lib/18xx.rules:1911
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:1876
+    # at rulespecs/lib/18xx.rules:1913
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:1885
+    # at rulespecs/lib/18xx.rules:1922
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1886
+        # at rulespecs/lib/18xx.rules:1923
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:1887
+            # at rulespecs/lib/18xx.rules:1924
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1890
+    # at rulespecs/lib/18xx.rules:1927
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:1891
+    # at rulespecs/lib/18xx.rules:1928
     g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1929
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1930
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:1894
+    # at rulespecs/lib/18xx.rules:1931
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1932
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:1896
+    # at rulespecs/lib/18xx.rules:1933
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:1898
+        # at rulespecs/lib/18xx.rules:1935
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1907
+    # at rulespecs/lib/18xx.rules:1944
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -2964,9 +3070,9 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:1912
+    # at rulespecs/lib/18xx.rules:1949
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:1913
+    # at rulespecs/lib/18xx.rules:1950
     g.b_remove_reservations(v_company)
 
 
@@ -3069,33 +3175,33 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1750
+    # at rulespecs/lib/18xx.rules:1787
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1751
+        # at rulespecs/lib/18xx.rules:1788
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1752
+            # at rulespecs/lib/18xx.rules:1789
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1754
+        # at rulespecs/lib/18xx.rules:1791
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1755
+            # at rulespecs/lib/18xx.rules:1792
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1774
+    # at rulespecs/lib/18xx.rules:1811
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1775
+        # at rulespecs/lib/18xx.rules:1812
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1789
+    # at rulespecs/lib/18xx.rules:1826
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1790
+        # at rulespecs/lib/18xx.rules:1827
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3105,15 +3211,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1804
+    # at rulespecs/lib/18xx.rules:1841
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1826
+    # at rulespecs/lib/18xx.rules:1863
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1827
+        # at rulespecs/lib/18xx.rules:1864
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
