@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "cbe74978fca16f4e",
+    "rulespecs/lib/18xx.rules": "aec0f1b71500e956",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cbe74978fca16f4e",
+        "rulespecs/lib/18xx.rules": "aec0f1b71500e956",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1430,7 +1430,7 @@ def r_corporation_challenger(g, v_corporation, v_best):
             ("corporations" in g.param_or("presidency_contenders", ["players"]))
             and any(
                 ((v_c != v_corporation) and (g.b_percent(v_c, v_corporation) > v_best))
-                for v_c in g.name("corporations")
+                for v_c in g.b_market_order()
             )
         )
         else None

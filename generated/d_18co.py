@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "e09c743cae03e3d0",
-    "rulespecs/lib/18xx.rules": "cbe74978fca16f4e",
+    "rulespecs/lib/18xx.rules": "aec0f1b71500e956",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "cbe74978fca16f4e",
+        "rulespecs/lib/18xx.rules": "aec0f1b71500e956",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )

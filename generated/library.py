@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'cbe74978fca16f4e',
+    'rulespecs/lib/18xx.rules': 'aec0f1b71500e956',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2725,7 +2725,7 @@ def r_corporation_challenger(g, v_corporation, v_best):
             ("corporations" in g.param("presidency_contenders"))
             and any(
                 ((v_c != v_corporation) and (g.b_percent(v_c, v_corporation) > v_best))
-                for v_c in g.name("corporations")
+                for v_c in g.b_market_order()
             )
         )
         else None
