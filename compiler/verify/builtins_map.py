@@ -30,7 +30,6 @@ from compiler.verify.terms import (
     Opaque,
     SymList,
     is_z3,
-    truth,
     zi,
 )
 
