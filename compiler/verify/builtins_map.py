@@ -30,6 +30,7 @@ from compiler.verify.terms import (
     Opaque,
     SymList,
     is_z3,
+    truth,
     zi,
 )
 
