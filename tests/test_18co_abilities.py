@@ -267,7 +267,7 @@ def test_7_1_4_a_liquidated_corporations_certificates_go_to_the_market_past_its_
     """Found by `rulec play 18CO --players 6 --seed 1`: a corporation liquidated without bids held a share
     of a corporation whose five shares were already in the Market; the monitor saw 60% there."""
     from compiler.runtime.entities import POOL
-    from tests.test_18co_takeovers import _game, _to_acquisition_round, _to_zone
+    from tests.test_18co_takeovers import _game, _target, _to_acquisition_round, _to_zone
     g = _game()
     cm, km = g.find("CM"), g.find("KPAC")
     certs = g.call("treasury_certificates", cm)
@@ -276,7 +276,7 @@ def test_7_1_4_a_liquidated_corporations_certificates_go_to_the_market_past_its_
     g.move(certs[5], cm, km)                                       # and one held by KPAC
     _to_zone(g, "KPAC")
     _to_acquisition_round(g)
-    assert g.g["acquisition"]["target"] == "KPAC"
+    assert _target(g) == "KPAC"
     act(g, C("CM", "pass"))                                        # no bid: KPAC is liquidated (monitor checks)
     assert g.owner[certs[5].id] is POOL and g.call("pool_percent", cm) == 60
 

@@ -265,12 +265,18 @@ def test_6_1_7_1_excess_trains_are_discarded_to_the_market():
 # ---------------------------------------------------------------- §7 the acquisition round
 
 
+def _target(g) -> str:
+    """The corporation up for acquisition: the library's state acquisition_target, one corporation."""
+    (held,) = g.g["state:acquisition_target"]
+    return held[0]
+
+
 def test_7_1_the_acquisition_round_follows_the_set_when_a_corporation_is_in_the_red_zone():
     g = _game()
     _to_zone(g, "KPAC")
     _to_acquisition_round(g)
     # §7.1.1: CS has KPAC's president (Dee) and does not bid; CM (Ann) does
-    assert g.g["acquisition"]["target"] == "KPAC"
+    assert _target(g) == "KPAC"
     assert g.g["acquisition"]["bidders"] == ("CM",)
     assert acting(g) == "CM"
 
@@ -318,7 +324,7 @@ def test_7_1_2_a_bid_must_beat_the_highest_so_far():
     _to_zone(g, "KPAC")
     _to_acquisition_round(g)
     # KPAC is first in operating order (same value, token on top...) or CS: whichever is auctioned, only CM bids
-    target = g.g["acquisition"]["target"]
+    target = _target(g)
     assert g.g["acquisition"]["bidders"] == ("CM",)
     act(g, C("CM", "bid", corporation=target, price=1))
     assert corp_state(g, target)["closed"]
