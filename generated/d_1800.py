@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -364,7 +364,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
         'at action dividend': 'rulespecs/lib/18xx.rules:1475',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1777',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1422',
         'at action par': 'rulespecs/lib/18xx.rules:1217',
         'at action pass': 'rulespecs/lib/18xx.rules:1398',
@@ -595,7 +595,6 @@ _LIBRARY.define(
         "a_dividend",
         "a_run_routes",
         "qr_buy_shares",
-        "r_corporation_challenger",
         "r_forced_purchase_help",
         "r_forced_shortfall",
         "r_pay_dividends",
@@ -1399,41 +1398,6 @@ def r_forced_shortfall(g, v_corporation):
         )
         if r_must_buy_train(g, v_corporation)
         else 0
-    )
-
-
-def r_corporation_challenger(g, v_corporation, v_best):
-    """corporation_challenger(C, n): the corporation with a share price holding the most of C, more than n percent, the first in operating order, where presidency_contenders names corporations; none else (library '18xx' function corporation_challenger)"""
-    # at rulespecs/lib/18xx.rules:1731
-    return (
-        r_first(
-            g,
-            [
-                v_c
-                for v_c in g.b_market_order()
-                if (
-                    ((v_c != v_corporation) and (g.b_percent(v_c, v_corporation) > v_best))
-                    and (
-                        g.b_percent(v_c, v_corporation)
-                        == max(
-                            (
-                                (g.b_percent(v_d, v_corporation) if (v_d != v_corporation) else 0)
-                                for v_d in g.b_market_order()
-                            ),
-                            default=0,
-                        )
-                    )
-                )
-            ],
-        )
-        if (
-            ("corporations" in g.param_or("presidency_contenders", ["players"]))
-            and any(
-                ((v_c != v_corporation) and (g.b_percent(v_c, v_corporation) > v_best))
-                for v_c in g.b_market_order()
-            )
-        )
-        else None
     )
 
 

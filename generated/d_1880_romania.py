@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
-    "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -535,7 +535,7 @@ RULES = _LIBRARY.rules(
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1850',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
         'at action dividend': 'rulespecs/lib/18xx.rules:1475',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1777',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1929',
         'at action par': 'rulespecs/1880-romania.rules:1785',
         'at action pass': 'rulespecs/1880-romania.rules:1741',

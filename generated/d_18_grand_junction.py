@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "3a52649885908954",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -375,7 +375,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:970',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
         'at action dividend': 'rulespecs/lib/18xx.rules:1475',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1777',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:501',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
@@ -2087,17 +2087,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1856
+    # at rulespecs/lib/18xx.rules:1819
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1857
+        # at rulespecs/lib/18xx.rules:1820
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1858
+            # at rulespecs/lib/18xx.rules:1821
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1860
+        # at rulespecs/lib/18xx.rules:1823
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1861
+            # at rulespecs/lib/18xx.rules:1824
             r_market_move(g, v_c, "down")
 
 

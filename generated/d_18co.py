@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "3b4f183123b53f1b",
-    "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -646,7 +646,7 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2422',
         'at action discard_train': 'rulespecs/18co.rules:2259',
         'at action dividend': 'rulespecs/18co.rules:2295',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1777',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1422',
         'at action move_bid': 'rulespecs/18co.rules:2053',
         'at action par': 'rulespecs/lib/18xx.rules:1217',
@@ -2177,69 +2177,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1770
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1808
+        # at rulespecs/lib/18xx.rules:1771
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1809
+            # at rulespecs/lib/18xx.rules:1772
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1810
+                # at rulespecs/lib/18xx.rules:1773
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1811
+                # at rulespecs/lib/18xx.rules:1774
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1817
+    # at rulespecs/lib/18xx.rules:1780
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1820
+    # at rulespecs/lib/18xx.rules:1783
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1821
+    # at rulespecs/lib/18xx.rules:1784
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1822
+    # at rulespecs/lib/18xx.rules:1785
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1823
+        # at rulespecs/lib/18xx.rules:1786
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1825
+    # at rulespecs/lib/18xx.rules:1788
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1826
+        # at rulespecs/lib/18xx.rules:1789
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1828
+    # at rulespecs/lib/18xx.rules:1791
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1829
+        # at rulespecs/lib/18xx.rules:1792
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1830
+            # at rulespecs/lib/18xx.rules:1793
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1835
+    # at rulespecs/lib/18xx.rules:1798
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1836
+    # at rulespecs/lib/18xx.rules:1799
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1837
+        # at rulespecs/lib/18xx.rules:1800
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1838
+        # at rulespecs/lib/18xx.rules:1801
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1839
+            # at rulespecs/lib/18xx.rules:1802
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1842
+    # at rulespecs/lib/18xx.rules:1805
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1843
+    # at rulespecs/lib/18xx.rules:1806
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1844
+    # at rulespecs/lib/18xx.rules:1807
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1845
+        # at rulespecs/lib/18xx.rules:1808
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1833
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '6133c32688bf0acc',
+    'rulespecs/lib/18xx.rules': '4ef6aa62339465c9',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2784,185 +2784,79 @@ def r_take_presidency(g, v_corporation):
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
-def r_presidency_challengers(g, v_corporation, v_president, v_sold):
-    """presidency_challengers(C, P, n): the holder who takes C's presidency from P, were P to hold n percent less, as a list (none or one): the first player from P's left holding the most, more than P, or else a corporation holding more where presidency_contenders names them, in operating order; where he holds certificates worth the president's certificate (exchange_given) (library '18xx' function presidency_challengers)"""
-    # at rulespecs/lib/18xx.rules:1707
-    return [
-        v_h
-        for v_h in [
-            r_presidency_challenger(
-                g,
-                v_corporation,
-                v_president,
-                (g.b_percent(v_president, v_corporation) - v_sold),
-                max(
-                    (
-                        (g.b_percent(v_p, v_corporation) if (v_p != v_president) else 0)
-                        for v_p in g.name("players")
-                    ),
-                    default=0,
-                ),
-            )
-        ]
-        if ((v_h != None) and (r_len(g, g.b_exchange_given(v_corporation, v_h)) > 0))
-    ]
-
-
-def r_presidency_challenger(g, v_corporation, v_president, v_held, v_most):
-    """presidency_challenger(C, P, h, m): the holder holding the most of C, more than h, where P counts as holding h and the other players hold m at most: a corporation where one holds more than every player (corporation_challenger), else the first player from P's left holding m, more than h; none where nobody holds more than h (library '18xx' function presidency_challenger)"""
-    # at rulespecs/lib/18xx.rules:1714
-    return (
-        r_corporation_challenger(g, v_corporation, r_max(g, v_held, v_most))
-        if (r_corporation_challenger(g, v_corporation, r_max(g, v_held, v_most)) != None)
-        else (
-            r_seat_from_left(
-                g, v_president, r_nearest_holding(g, v_corporation, v_president, v_most)
-            )
-            if (v_most > v_held)
-            else None
-        )
-    )
-
-
-def r_seat(g, v_player):
-    """seat(P): P's place at the table, 0 the first seated (library '18xx' function seat)"""
-    # at rulespecs/lib/18xx.rules:1720
-    return sum(
-        (v_i if (g.item(g.name("players"), v_i) == v_player) else 0)
-        for v_i in range(0, (r_len(g, g.name("players")) - 1) + 1)
-    )
-
-
-def r_seat_from_left(g, v_player, v_k):
-    """seat_from_left(P, k): the player k seats round the table from P's left (1: the next) (library '18xx' function seat_from_left)"""
-    # at rulespecs/lib/18xx.rules:1722
-    return g.item(g.name("players"), ((r_seat(g, v_player) + v_k) % r_len(g, g.name("players"))))
-
-
-def r_nearest_holding(g, v_corporation, v_player, v_amount):
-    """nearest_holding(C, P, n): how many seats from P's left the first other player holding n percent of C sits (the number of players where none does) (library '18xx' function nearest_holding)"""
-    # at rulespecs/lib/18xx.rules:1725
-    return min(
-        (
-            (
-                v_k
-                if (g.b_percent(r_seat_from_left(g, v_player, v_k), v_corporation) == v_amount)
-                else r_len(g, g.name("players"))
-            )
-            for v_k in range(1, (r_len(g, g.name("players")) - 1) + 1)
-        ),
-        default=0,
-    )
-
-
-def r_corporation_challenger(g, v_corporation, v_best):
-    """corporation_challenger(C, n): the corporation with a share price holding the most of C, more than n percent, the first in operating order, where presidency_contenders names corporations; none else (library '18xx' function corporation_challenger)"""
-    # at rulespecs/lib/18xx.rules:1731
-    return (
-        r_first(
-            g,
-            [
-                v_c
-                for v_c in g.b_market_order()
-                if (
-                    ((v_c != v_corporation) and (g.b_percent(v_c, v_corporation) > v_best))
-                    and (
-                        g.b_percent(v_c, v_corporation)
-                        == max(
-                            (
-                                (g.b_percent(v_d, v_corporation) if (v_d != v_corporation) else 0)
-                                for v_d in g.b_market_order()
-                            ),
-                            default=0,
-                        )
-                    )
-                )
-            ],
-        )
-        if (
-            ("corporations" in g.param("presidency_contenders"))
-            and any(
-                ((v_c != v_corporation) and (g.b_percent(v_c, v_corporation) > v_best))
-                for v_c in g.b_market_order()
-            )
-        )
-        else None
-    )
-
-
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1742
-    for v_holder in r_presidency_challengers(g, v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1743
+    # at rulespecs/lib/18xx.rules:1705
+    for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
+        # at rulespecs/lib/18xx.rules:1706
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1749
+    # at rulespecs/lib/18xx.rules:1712
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1750
+        # at rulespecs/lib/18xx.rules:1713
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1752
+    # at rulespecs/lib/18xx.rules:1715
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1753
+    # at rulespecs/lib/18xx.rules:1716
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1760
+    # at rulespecs/lib/18xx.rules:1723
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
-        r_len(g, r_presidency_challengers(g, v_corporation, v_player, v_sold)) > 0
+        r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
 
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1765
+    # at rulespecs/lib/18xx.rules:1728
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1765",
+            at="rulespecs/lib/18xx.rules:1728",
         )
-    # at rulespecs/lib/18xx.rules:1767
+    # at rulespecs/lib/18xx.rules:1730
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1767",
+            at="rulespecs/lib/18xx.rules:1730",
         )
-    # at rulespecs/lib/18xx.rules:1769
+    # at rulespecs/lib/18xx.rules:1732
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1771
+    # at rulespecs/lib/18xx.rules:1734
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1771",
+            at="rulespecs/lib/18xx.rules:1734",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1779
+    # at rulespecs/lib/18xx.rules:1742
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1779",
+            at="rulespecs/lib/18xx.rules:1742",
         )
-    # at rulespecs/lib/18xx.rules:1781
+    # at rulespecs/lib/18xx.rules:1744
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1792
+    # at rulespecs/lib/18xx.rules:1755
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1794
+    # at rulespecs/lib/18xx.rules:1757
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2970,29 +2864,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1796
+        # at rulespecs/lib/18xx.rules:1759
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1770
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1808
+        # at rulespecs/lib/18xx.rules:1771
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1809
+            # at rulespecs/lib/18xx.rules:1772
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1810
+                # at rulespecs/lib/18xx.rules:1773
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1811
+                # at rulespecs/lib/18xx.rules:1774
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1817
+    # at rulespecs/lib/18xx.rules:1780
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1820
+    # at rulespecs/lib/18xx.rules:1783
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1821
+    # at rulespecs/lib/18xx.rules:1784
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3001,47 +2895,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1822
+    # at rulespecs/lib/18xx.rules:1785
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1823
+        # at rulespecs/lib/18xx.rules:1786
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1825
+    # at rulespecs/lib/18xx.rules:1788
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1826
+        # at rulespecs/lib/18xx.rules:1789
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1828
+    # at rulespecs/lib/18xx.rules:1791
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1829
+        # at rulespecs/lib/18xx.rules:1792
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1830
+            # at rulespecs/lib/18xx.rules:1793
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1835
+    # at rulespecs/lib/18xx.rules:1798
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1836
+    # at rulespecs/lib/18xx.rules:1799
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1837
+        # at rulespecs/lib/18xx.rules:1800
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1838
+        # at rulespecs/lib/18xx.rules:1801
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1839
+            # at rulespecs/lib/18xx.rules:1802
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1842
+    # at rulespecs/lib/18xx.rules:1805
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1843
+    # at rulespecs/lib/18xx.rules:1806
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1844
+    # at rulespecs/lib/18xx.rules:1807
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1845
+        # at rulespecs/lib/18xx.rules:1808
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1870
+    # at rulespecs/lib/18xx.rules:1833
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3057,11 +2951,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1903
+    # at rulespecs/lib/18xx.rules:1866
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1904
+        # at rulespecs/lib/18xx.rules:1867
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3070,13 +2964,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1905
+        # at rulespecs/lib/18xx.rules:1868
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:1917
+    # at rulespecs/lib/18xx.rules:1880
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3092,19 +2986,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1923
+    # at rulespecs/lib/18xx.rules:1886
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1924
+        # at rulespecs/lib/18xx.rules:1887
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:1925
+            # at rulespecs/lib/18xx.rules:1888
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1926
+            # at rulespecs/lib/18xx.rules:1889
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1947
+    # at rulespecs/lib/18xx.rules:1910
     return g.list_first(
         "decisions",
         (
@@ -3116,7 +3010,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1950
+    # at rulespecs/lib/18xx.rules:1913
     if not g.list_contains(
         "decisions",
         (
@@ -3124,7 +3018,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1951
+        # at rulespecs/lib/18xx.rules:1914
         g.list_append(
             "decisions",
             (
@@ -3132,13 +3026,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1952
+        # at rulespecs/lib/18xx.rules:1915
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1957
+    # at rulespecs/lib/18xx.rules:1920
     g.list_remove(
         "decisions",
         (
@@ -3146,19 +3040,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1958
+    # at rulespecs/lib/18xx.rules:1921
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1965
+    # at rulespecs/lib/18xx.rules:1928
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:1971
+    # at rulespecs/lib/18xx.rules:1934
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3178,47 +3072,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:1977
+    # at rulespecs/lib/18xx.rules:1940
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:1978
+    # at rulespecs/lib/18xx.rules:1941
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1979
+    # at rulespecs/lib/18xx.rules:1942
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:1980
+        # at rulespecs/lib/18xx.rules:1943
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:1982
+    # at rulespecs/lib/18xx.rules:1945
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:1991
+    # at rulespecs/lib/18xx.rules:1954
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1992
+        # at rulespecs/lib/18xx.rules:1955
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:1993
+            # at rulespecs/lib/18xx.rules:1956
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1996
+    # at rulespecs/lib/18xx.rules:1959
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:1997
+    # at rulespecs/lib/18xx.rules:1960
     g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:1998
+    # at rulespecs/lib/18xx.rules:1961
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:1999
+    # at rulespecs/lib/18xx.rules:1962
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2000
+    # at rulespecs/lib/18xx.rules:1963
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2001
+    # at rulespecs/lib/18xx.rules:1964
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2002
+    # at rulespecs/lib/18xx.rules:1965
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2004
+        # at rulespecs/lib/18xx.rules:1967
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2013
+    # at rulespecs/lib/18xx.rules:1976
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3228,27 +3122,27 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2018
+    # at rulespecs/lib/18xx.rules:1981
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2019
+    # at rulespecs/lib/18xx.rules:1982
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2027
+    # at rulespecs/lib/18xx.rules:1990
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2028
+        # at rulespecs/lib/18xx.rules:1991
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2030
+    # at rulespecs/lib/18xx.rules:1993
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2031
+        # at rulespecs/lib/18xx.rules:1994
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2036
+    # at rulespecs/lib/18xx.rules:1999
     g.b_unreserve(v_corporation, True)
 
 
@@ -3357,33 +3251,33 @@ def t_count_stock_rounds(g, *_rest):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1856
+    # at rulespecs/lib/18xx.rules:1819
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1857
+        # at rulespecs/lib/18xx.rules:1820
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1858
+            # at rulespecs/lib/18xx.rules:1821
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1860
+        # at rulespecs/lib/18xx.rules:1823
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1861
+            # at rulespecs/lib/18xx.rules:1824
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1880
+    # at rulespecs/lib/18xx.rules:1843
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1881
+        # at rulespecs/lib/18xx.rules:1844
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1858
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1896
+        # at rulespecs/lib/18xx.rules:1859
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3393,15 +3287,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1910
+    # at rulespecs/lib/18xx.rules:1873
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1932
+    # at rulespecs/lib/18xx.rules:1895
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1933
+        # at rulespecs/lib/18xx.rules:1896
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

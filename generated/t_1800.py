@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "14cfab2dcba39dee",
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -320,7 +320,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1910
+    # at rulespecs/lib/18xx.rules:1873
     r_close_privates(g)
 
 
@@ -523,12 +523,6 @@ class Game(GameBase):
         "rust_trains": r_rust_trains,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
-        "presidency_challengers": r_presidency_challengers,
-        "presidency_challenger": r_presidency_challenger,
-        "seat": r_seat,
-        "seat_from_left": r_seat_from_left,
-        "nearest_holding": r_nearest_holding,
-        "corporation_challenger": r_corporation_challenger,
         "hand_over_to_challenger": r_hand_over_to_challenger,
         "exchange_presidency": r_exchange_presidency,
         "can_hand_over_presidency": r_can_hand_over_presidency,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
         "rulespecs/1800.rules": "14cfab2dcba39dee",
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -668,12 +668,6 @@ class Game(GameBase):
         "rust_trains": r_rust_trains,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
-        "presidency_challengers": r_presidency_challengers,
-        "presidency_challenger": r_presidency_challenger,
-        "seat": r_seat,
-        "seat_from_left": r_seat_from_left,
-        "nearest_holding": r_nearest_holding,
-        "corporation_challenger": r_corporation_challenger,
         "hand_over_to_challenger": r_hand_over_to_challenger,
         "exchange_presidency": r_exchange_presidency,
         "can_hand_over_presidency": r_can_hand_over_presidency,

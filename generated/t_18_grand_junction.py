@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "3a52649885908954",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "3a52649885908954",
         "rulespecs/1846.rules": "dcb3a9c9537c6495",
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -647,12 +647,6 @@ class Game(GameBase):
         "rust_trains": r_rust_trains,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
-        "presidency_challengers": r_presidency_challengers,
-        "presidency_challenger": r_presidency_challenger,
-        "seat": r_seat,
-        "seat_from_left": r_seat_from_left,
-        "nearest_holding": r_nearest_holding,
-        "corporation_challenger": r_corporation_challenger,
         "hand_over_to_challenger": r_hand_over_to_challenger,
         "exchange_presidency": r_exchange_presidency,
         "can_hand_over_presidency": r_can_hand_over_presidency,

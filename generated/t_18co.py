@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "3b4f183123b53f1b",
-    "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "3b4f183123b53f1b",
-        "rulespecs/lib/18xx.rules": "6133c32688bf0acc",
+        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -410,12 +410,6 @@ class Game(GameBase):
         "rust_trains": r_rust_trains,
         "on_first_train": r_on_first_train,
         "take_presidency": r_take_presidency,
-        "presidency_challengers": r_presidency_challengers,
-        "presidency_challenger": r_presidency_challenger,
-        "seat": r_seat,
-        "seat_from_left": r_seat_from_left,
-        "nearest_holding": r_nearest_holding,
-        "corporation_challenger": r_corporation_challenger,
         "hand_over_to_challenger": r_hand_over_to_challenger,
         "exchange_presidency": r_exchange_presidency,
         "can_hand_over_presidency": r_can_hand_over_presidency,

@@ -64,24 +64,19 @@ def test_4_1_5_the_whole_presidents_certificate_is_sold_so_too():
 
 
 def test_4_1_5_the_exchange_looks_for_its_challenger_once_a_look_not_once_a_holder(monkeypatch):
-    """Issue 42: the library's presidency procedures name the challenger by one call of its function
+    """Issue 42: the library's presidency procedures name the challenger by one call of the primitive
     `presidency_challengers` per look (can_hand_over_presidency, checked twice, hand_over_to_challenger, and
-    take_presidency after the sale), each one search (`presidency_challenger`, the library's too since issue
-    32): four searches for this sale. Asked holder by holder (the 4 players and 11 corporations), as
-    `takes_presidency` was, the same sale searched 36 times."""
-    import sys
-
+    take_presidency after the sale): four searches for this sale. Asked holder by holder (the 4 players and
+    11 corporations), as `takes_presidency` was, the same sale searched 36 times."""
     g = _game()
     turn_to(g, "Dee")
     searches = []
-    engine = sys.modules[type(g).__module__]  # (a shared routine runs on its engine's globals)
-    search = engine.r_presidency_challenger
-    monkeypatch.setattr(engine, "r_presidency_challenger",
-                        lambda *args: searches.append(args[1:]) or search(*args))
+    search = type(g)._presidency_challenger
+    monkeypatch.setattr(type(g), "_presidency_challenger",
+                        lambda self, *args: searches.append(args) or search(self, *args))
     act(g, P("Dee", "sell_shares", shares=[g.certs_of["KPAC"][0].id], percent=10))
     assert corp_state(g, "KPAC")["president"] == "Cid"
     assert len(searches) == 4
-
 
 def test_4_1_5_never_without_a_presidency_exchange():
     g = _game()
@@ -242,8 +237,8 @@ def test_4_5_2_a_corporation_holding_more_challenges_for_the_presidency_its_own_
     kpac, cm, dee = g.find("KPAC"), g.find("CM"), g.find("Dee")
     treasury = [c for c in g.certs_of["KPAC"] if g.owner[c.id] == kpac]
     assert len(treasury) >= 3  # (KPAC's unsold certificates: its treasury, which never challenges)
-    assert g.call("presidency_challengers", kpac, dee, 0) == []  # Cid's 20% is no more than Dee's
-    assert g.call("presidency_challengers", kpac, dee, 10) == [g.find("Cid")]
+    assert g.b_presidency_challengers(kpac, dee, 0) == []  # Cid's 20% is no more than Dee's
+    assert g.b_presidency_challengers(kpac, dee, 10) == [g.find("Cid")]
     for cert in treasury:
         g.owner[cert.id] = cm  # (test setup: CM comes to hold KPAC's treasury, 30% or more; KPAC none of its own)
-    assert g.call("presidency_challengers", kpac, dee, 0) == [cm]
+    assert g.b_presidency_challengers(kpac, dee, 0) == [cm]

@@ -129,12 +129,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: event stock_round_start, then note_sold gone (the model's `sold` read by nothing; a sale is the runtime's
 #: "acted" through the library's sold_this_turn and sold_this_round), then acquisition_target the library's
 #: state, which the acquisition round sets (the model read an oracle before); 86 with all three
-#: then (twins61d) check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station, then
+#: then (twins61d) check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station; 93 with
 #: remove_reservations() and unreserve_home(C) library procedures over one primitive, unreserve(X, home); 84 with both
-#: then (twins61e) presidency_challengers a library function: the most held, ties to the first from the president's left
-#: (seat, seat_from_left, nearest_holding: the table's order as `players[i]`, `mod`), then corporations in
-#: market_order, over the primitives percent, market_order and exchange_given; 83 with it
-RECORDED = 83
+RECORDED = 84
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -152,7 +149,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
-         "ability_lay_cost", "ability_token", "ability_lay", "presidency_challengers"]
+         "ability_lay_cost", "ability_token", "ability_lay"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -720,47 +717,3 @@ def test_the_validator_reads_the_declared_effects_from_the_library(rulespecs_loa
     validator.title = title
     assert validator._declared_effects() == {"train_discount", "free_token", "no_terrain_cost", "hold_price",
                                              "extra_lay", "longer_trains", "early_upgrade"}
-
-
-def test_the_presidency_challenger_is_the_librarys_from_the_presidents_left(rulespecs_loaded):
-    """presidency_challengers(C, P, n): the library's function (a builtin with a z3 twin before). Of two
-    players holding the most, more than P, the first from P's left takes the presidency, in the engine and in
-    the model alike; none where nobody holds more than P's holding less n."""
-    import z3
-
-    from compiler.emit.engines import game_class
-    from compiler.verify.model import Model
-    from compiler.verify.translate import Translator
-
-    g = game_class("18CO")(players=["Ann", "Bob", "Cid", "Dee"], seed=1)
-    kpac = g.entity("corporation", "KPAC")
-    ann, bob, cid, dee = g.players
-    certs = g.certs_of["KPAC"]
-    g.move(certs[0], g.owner[certs[0].id], dee)  # (test setup: Dee 20% with the president's certificate,
-    for cert, holder in zip(certs[1:7], [ann, ann, ann, cid, cid, cid]):  # Ann and Cid 30% each)
-        g.move(cert, g.owner[cert.id], holder)
-    assert g.call("presidency_challengers", kpac, dee, 0) == [ann]  # Ann sits on Dee's left
-    assert g.call("presidency_challengers", kpac, bob, 0) == [cid]  # from Bob's left: Cid before Ann
-    assert g.call("presidency_challengers", kpac, ann, 0) == []  # nobody holds more than Ann's 30%
-    assert g.call("presidency_challengers", kpac, ann, 10) == [cid]  # were she to hold 20%: Cid
-
-    model = Model(rulespecs_loaded.program.titles["18CO"])
-    corp = model.entity("corporation", "KPAC")
-    p1, p2, p3 = model.players
-    tr = Translator(model)
-    ctx = tr.new_ctx(model.vars.fresh_state("s"))
-    held = {p: tr.builtins.percent_of(ctx, model.z(p), corp) for p in model.players + model.corporations}
-    found = tr.call("presidency_challengers", [model.z(corp), model.z(p1), 0], {}, ctx)
-
-    def takers(second: int, third: int) -> set[str]:
-        """Who may take the presidency from P1 (20%) where P2 holds `second`, P3 `third` percent."""
-        solver = z3.Solver()
-        solver.add(*ctx.shared.axioms, *ctx.shared.guards, held[p1] == 20, held[p2] == second, held[p3] == third,
-                   *[held[c] == 0 for c in model.corporations])  # (no corporation holds any)
-        assert solver.check() == z3.sat
-        return {p.id for p in model.players + model.corporations
-                if solver.check(z3.Or(*[z3.And(cond, value == model.z(p)) for value, cond in found.elems])) == z3.sat}
-
-    assert takers(30, 30) == {p2.id}  # never P3, who sits further from P1's left
-    assert takers(20, 30) == {p3.id}
-    assert takers(20, 10) == set()

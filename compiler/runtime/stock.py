@@ -355,12 +355,58 @@ class StockRound:
             # title without the library has no presidency exchange
             self.call("take_presidency", corp)
 
+    def _presidency_challenger(self, corp: Entity, president: Entity, best: int):
+        """Who takes `corp`'s presidency from `president`, whose holding counts as `best` percent: the
+        first player from his left holding more (ties go to the nearest), then corporations holding more
+        where the title's `presidency_contenders` names them, in operating order (a corporation's own
+        unsold shares never count); with the first set of his ordinary certificates worth the president's
+        certificate that he gives for it. None when nobody does."""
+        # (the percentages read from the owners' index, as `b_percent` reads a player's: asked each time
+        # the library's take_presidency or can_hand_over_presidency looks)
+        holdings, cid = self.owner.holdings, corp.id
+
+        def percent(holder: Entity) -> int:
+            held = holdings.get(holder)
+            entry = None if held is None else held.get(cid)
+            return 0 if entry is None else entry[0]
+
+        challenger = None
+        for p in self._seating_from(president):
+            pct = percent(p)
+            if pct > best:
+                best, challenger = pct, p
+        if "corporations" in (self.DATA.properties.get("presidency_contenders") or ()) and any(
+                h.__class__ is Entity and h.kind == "corporation" and h.id != cid and cid in held
+                for h, held in holdings.items()):
+            # the corporations holding more than the best so far, in operating order: the first of those
+            # holding the most (only those holding more are put in order: mostly none; and none looked for
+            # where the owners' index says no corporation but `corp` itself, which never counts, holds any of it)
+            more = [(c, pct) for c in self.corporations
+                    if c != corp and (pct := percent(c)) > best and not self.corp[c.id]["closed"]
+                    and self.corp[c.id]["cell"] is not None]
+            for corp_holder, pct in sorted(more, key=lambda entry: self._operating_key(entry[0])):
+                if pct > best:
+                    best, challenger = pct, corp_holder
+        if challenger is None:
+            return None
+        given = self._exchange_given(corp, challenger)
+        return None if given is None else (challenger, given)
+
     def _sanction_former_president(self, president: Entity) -> None:
         """A former president handed certificates for the president's certificate may end above the
         certificate limit, where the title's `sanction cert_limit for take_over` allows it."""
         if (self.b_certificates(president) > self.param("cert_limit")
                 and self._sanctioned("cert_limit", "take_over")):
             self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", president.id)})
+
+    def b_presidency_challengers(self, corp: Entity, president: Entity, sold: int) -> list[Entity]:
+        """presidency_challengers(C, P, n): the holder who takes C's presidency from P, were P to hold n percent
+        less, as a list (none or one): the first player from P's left holding more (ties go to the nearest),
+        or else a corporation holding more where the title's `presidency_contenders` names them (in
+        operating order), where he holds a set of ordinary certificates worth the president's certificate
+        (exchange_given)."""
+        found = self._presidency_challenger(corp, president, self.b_percent(president, corp) - int(sold))
+        return [] if found is None else [found[0]]
 
     def b_exchange_given(self, corp: Entity, holder: Entity) -> list[Certificate]:
         """exchange_given(C, H): the ordinary certificates of C that H gives for C's president's certificate:

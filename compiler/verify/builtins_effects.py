@@ -407,6 +407,31 @@ class EffectBuiltins:
             found = OR(found, holds)
         return found, [(cert, takes[cert]) for cert in sorted(takes, key=lambda c: -c.index)]
 
+    def b_presidency_challengers(self, ctx: Ctx, corp: Any, president: Any, sold: Any) -> Any:
+        """As GameBase.b_presidency_challengers: the holder taking the presidency from the president, the
+        president's holding counted `sold` percent less (`presidency_challengers`), where he holds a set
+        worth the president's certificate (`exchange_found`): each holder that may be it (the players,
+        then `presidency_rivals`), present where he is."""
+        m = self.m
+        p = self.ent(president)
+        parts: dict[Ent, list[Any]] = {}
+        for c, cond in self.corp_of(ctx, corp):
+            for p0 in m.players:
+                at = ent_is(m, p, p0)
+                if truth(at) is False:
+                    continue
+                for p1, is_ch in self.presidency_challengers(ctx, c, p0, p, sold).items():
+                    parts.setdefault(p1, []).append(AND(cond, at, is_ch, self.exchange_found(ctx, c, p1)))
+        return SymList([(m.z(h), OR(*parts[h])) for h in m.players + m.corporations if h in parts])
+
+    def exchange_found(self, ctx: Ctx, corp: Ent, p1: Ent) -> Any:
+        """Whether `p1` holds a set worth `corp`'s president's certificate (`exchange_takes`' first part,
+        without the engine's choice among them)."""
+        st = ctx.state
+        original = {x.index: x for x in self.m.certs_for(corp.id)}
+        return OR(*[AND(chosen, *[st[hold_name(original[x.index], p1)] >= 1 for x in group])
+                    for chosen, layout in self.layout_cases(ctx, corp) for group in exchange_sets(layout)])
+
     def b_exchange_given(self, ctx: Ctx, corp: Any, holder: Any) -> Any:
         """As GameBase.b_exchange_given: the certificates the holder gives for the president's certificate
         (`exchange_takes`), none where he holds no set worth it; for the holders that may take a
