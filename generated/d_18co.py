@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "3b4f183123b53f1b",
-    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+    "rulespecs/18co.rules": "4d816f1d4c862886",
+    "rulespecs/lib/18xx.rules": "7ec97d0f31dca875",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+        "rulespecs/lib/18xx.rules": "7ec97d0f31dca875",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -2292,7 +2292,7 @@ def a_corporation_bid(g, v_bidder, v_corporation, v_price):
     # at rulespecs/18co.rules:499
     g.state_put("acquisition_bids", (v_bidder,), v_price)
     # at rulespecs/18co.rules:500
-    g.b_acquisition_bid_placed(v_bidder)
+    g.b_bid_placed(v_bidder)
 
 
 def a_special_buy_shares(g, v_player, v_corporation, v_shares):

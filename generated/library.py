@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '4ef6aa62339465c9',
+    'rulespecs/lib/18xx.rules': '7ec97d0f31dca875',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 

@@ -131,7 +131,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: state, which the acquisition round sets (the model read an oracle before); 86 with all three
 #: then (twins61d) check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station; 93 with
 #: remove_reservations() and unreserve_home(C) library procedures over one primitive, unreserve(X, home); 84 with both
-RECORDED = 84
+#: 83 with acquisition_bid_placed folded into bid_placed: 18CO's corporation_bid, a bid made, passes the turn as
+#: the library's bids do (the runtime's next bidder of the acquisition round, the model's turn_over for both)
+RECORDED = 83
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -225,6 +227,24 @@ def test_a_privates_lay_and_station_are_checked_by_the_maps_one_check(name):
     assert f"{name}(" not in rules
     library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
     assert "function ability_spent(" in library and "procedure count_ability_use(" in library
+
+
+#: builtins of the rounds' bookkeeping folded into another primitive of the same meaning (the turn passes on)
+TURN_FOLDED = {"acquisition_bid_placed": "bid_placed"}
+
+
+@pytest.mark.parametrize("name", sorted(TURN_FOLDED))
+def test_a_bid_passes_the_turn_by_one_primitive(name):
+    """A bid made, in the stock round's auctions or the acquisition round's (18CO §7.1.1), passes the turn by
+    one primitive, bid_placed: the runtime moves to the round's next bidder, the model's twin havocs the turn."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert TURN_FOLDED[name] in found["twins"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert f"{name}(" not in rules
+    co = (ROOT / "rulespecs" / "18co.rules").read_text(encoding="utf-8")
+    bid = co[co.index("action corporation_bid("):]
+    assert f"do {TURN_FOLDED[name]}(bidder)" in bid[:bid.index("\n  }")]
 
 
 #: runtime bookkeeping that became a declared state of the library (`state NAME: set[...] reset on MOMENT`)

@@ -233,7 +233,12 @@ class Auctions:
     def b_bid_placed(self, player: Entity) -> None:
         """bid_placed(P): P has just placed a bid (the library's place_bid, open_bid, move_bid set it) or picked a
         component of `free_pick` (the library's pick): the turn passes on. In the open auction a bid breaks the
-        run of passes and takes P out of the passing order."""
+        run of passes and takes P out of the passing order. In the acquisition round P is a corporation that
+        has made its one bid (the library's acquisition_bids holds it): the turn passes to the next bidder, the
+        last settling the auction."""
+        if self.g["round"] == "acquisition":
+            self._acquisition_turn_over()
+            return
         if self.g["round"] == "auction" and self.call("picking"):
             self._picked(player)  # a free pick (the library's pick)
             return

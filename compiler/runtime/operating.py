@@ -1137,11 +1137,6 @@ class OperatingRound:
         held = self.g.get("state:acquisition_target")
         return self.entity("corporation", next(iter(held))[0]) if held else None
 
-    def b_acquisition_bid_placed(self, bidder: Entity) -> None:
-        """acquisition_bid_placed(C): C has made its one bid for the corporation being auctioned (18CO §7.1.1;
-        the library's acquisition_bids holds it): the turn passes to the next bidder, the last settling the auction."""
-        self._acquisition_turn_over()
-
     def _acquisition_turn_over(self) -> None:
         state = self.g["acquisition"]
         turn = state["turn"] + 1

@@ -616,7 +616,9 @@ class EffectBuiltins:
         ctx.state["acting"] = IF(AND(ctx.path, owed), owing, sub.state["acting"])
 
     def b_bid_placed(self, ctx: Ctx, player: Any) -> None:
-        """As GameBase.b_bid_placed: the turn passes on (the round machinery's, which the model havocs)."""
+        """As GameBase.b_bid_placed: the turn passes on (the round machinery's, which the model havocs); in the
+        acquisition round the auction's resolution (payment, takeover or liquidation) once the last bidder
+        has bid is a runtime step the model does not follow."""
         self.turn_over(ctx)
 
     def b_collected(self, ctx: Ctx, holder: Any, kind: Any) -> Any:

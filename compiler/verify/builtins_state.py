@@ -733,11 +733,6 @@ class StateBuiltins:
                 name = f"closed:{x.id}"
                 ctx.state[name] = IF(AND(when, self.held(ctx, m.item_of_ent(x), m.z(c))), True, ctx.state[name])
 
-    def b_acquisition_bid_placed(self, ctx: Ctx, bidder: Any) -> None:
-        """As GameBase.b_acquisition_bid_placed: the turn passes; the resolution (payment, takeover or
-        liquidation) is a runtime step the model does not follow."""
-        self.turn_over(ctx)
-
     def b_acting(self, ctx: Ctx, entity: Any) -> Any:
         return ctx.state["acting"] == self.ent(entity)
 
