@@ -614,30 +614,25 @@ class TilesAndTokens:
         mine = {h for h, _ in self.board.tokens_of(corp.id)}
         return bool(theirs) and theirs[0][0] not in mine
 
-    def b_remove_station(self, corp: Entity, city: str | None = None) -> str:
-        """remove_station(C, city): C's station in `city` leaves the map, its circle free again;
-        remove_station(C): C's first station. Returns that city (its id); C's token counts are the rules' to
-        set (the library's take_station, return_token). Refused (IllegalAction) where C has no station there."""
-        board = self._need_board()
-        stations = board.tokens_of(corp.id)
+    def b_remove_stations(self, corp: Entity, city: str | None = None) -> str | None:
+        """remove_stations(C): the stations of C (a corporation or a minor) leave the map, their circles free
+        again; remove_stations(C, city): C's station in `city` alone. Returns the city of the first station
+        removed (its id), none where C had none; C's token counts are the rules' to set (the library's
+        close_minor, reset_corporation, take_station, return_token). Refused (IllegalAction) where C has no
+        station in the city named."""
         if city is None:
-            if not stations:
-                raise IllegalAction(f"{corp} has no station on the map")
-            ref = stations[0]
-        else:
-            try:
-                ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
-            except ValueError as err:
-                raise IllegalAction(str(err)) from None
-            if ref not in stations:
-                raise IllegalAction(f"{corp} has no station in {city}")
+            first = self.board.tokens_of(corp.id)[:1] if self.board is not None else []
+            self._remove_stations(corp)
+            return track.node_id(first[0]) if first else None
+        board = self._need_board()
+        try:
+            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        if ref not in board.tokens_of(corp.id):
+            raise IllegalAction(f"{corp} has no station in {city}")
         self._board_change(lambda: board.remove_token(corp.id, ref))
         return track.node_id(ref)
-
-    def b_remove_stations(self, corp: Entity) -> None:
-        """remove_stations(C): the stations of C (a corporation or a minor) leave the map (its token counts
-        are left as they are: the library's close_minor, as the minor closes)."""
-        self._remove_stations(corp)
 
     def _remove_stations(self, corp: Entity) -> None:
         if self.board is None:

@@ -358,9 +358,11 @@ class MapBuiltins:
     def b_unreserve(self, ctx: Ctx, holder: Any, home: Any) -> None:
         """As GameBase.b_unreserve: station slots are outside the model."""
 
-    def b_remove_stations(self, ctx: Ctx, corp: Any) -> None:
+    def b_remove_stations(self, ctx: Ctx, corp: Any, city: Any = None) -> Any:
         """As GameBase.b_remove_stations: stations are outside the model (their count on the map is the
-        oracle `stations_on_map`, asked where it is read)."""
+        oracle `stations_on_map`, asked where it is read; the token counts are the rules'); the city of the
+        first station removed."""
+        return Opaque("the city of a station taken off the map")
 
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
@@ -438,11 +440,6 @@ class MapBuiltins:
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, cond), ctx.state[name] + 1, ctx.state[name])
             self.spend_declared(ctx, c, "free_token", cond)
-
-    def b_remove_station(self, ctx: Ctx, corp: Any, city: Any = None) -> Any:
-        """As GameBase.b_remove_station: a station off the map (outside the model: the token counts are the
-        rules'); the city it stood in."""
-        return Opaque("the city of a station taken off the map")
 
     def b_place_home_token(self, ctx: Ctx, corp: Any) -> None:
         if not self.m.title.components("hex"):
