@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "4d816f1d4c862886",
-    "rulespecs/lib/18xx.rules": "7ec97d0f31dca875",
+    "rulespecs/18co.rules": "6f821c248ed247cd",
+    "rulespecs/lib/18xx.rules": "5423ebe739049295",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7ec97d0f31dca875",
+        "rulespecs/lib/18xx.rules": "5423ebe739049295",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -635,25 +635,25 @@ RULES = _LIBRARY.rules(
         'action sell_shares': '§4.1',
         'action special_buy_shares': '§8.2',
         'at action bid': 'rulespecs/18co.rules:2041',
-        'at action buy_shares': 'rulespecs/18co.rules:2159',
-        'at action buy_train': 'rulespecs/18co.rules:2224',
+        'at action buy_shares': 'rulespecs/18co.rules:2160',
+        'at action buy_train': 'rulespecs/18co.rules:2225',
         'at action company_lay_tile': 'rulespecs/18co.rules:2139',
-        'at action contribute': 'rulespecs/18co.rules:2476',
-        'at action corporate_buy_shares': 'rulespecs/18co.rules:2435',
-        'at action corporate_sell_shares': 'rulespecs/18co.rules:2396',
+        'at action contribute': 'rulespecs/18co.rules:2477',
+        'at action corporate_buy_shares': 'rulespecs/18co.rules:2436',
+        'at action corporate_sell_shares': 'rulespecs/18co.rules:2397',
         'at action corporation_bid': 'rulespecs/18co.rules:489',
-        'at action corporation_buy_company': 'rulespecs/18co.rules:2205',
-        'at action corporation_buy_shares': 'rulespecs/18co.rules:2422',
-        'at action discard_train': 'rulespecs/18co.rules:2259',
-        'at action dividend': 'rulespecs/18co.rules:2295',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1422',
+        'at action corporation_buy_company': 'rulespecs/18co.rules:2206',
+        'at action corporation_buy_shares': 'rulespecs/18co.rules:2423',
+        'at action discard_train': 'rulespecs/18co.rules:2260',
+        'at action dividend': 'rulespecs/18co.rules:2296',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1766',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1448',
         'at action move_bid': 'rulespecs/18co.rules:2053',
-        'at action par': 'rulespecs/lib/18xx.rules:1217',
-        'at action pass': 'rulespecs/lib/18xx.rules:1398',
-        'at action place_token': 'rulespecs/18co.rules:2274',
+        'at action par': 'rulespecs/lib/18xx.rules:1243',
+        'at action pass': 'rulespecs/lib/18xx.rules:1424',
+        'at action place_token': 'rulespecs/18co.rules:2275',
         'at action remove_token': 'rulespecs/18co.rules:2147',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1458',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1484',
         'at action sell_shares': 'rulespecs/18co.rules:2069',
         'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1196,184 +1196,184 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1244
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1218",
+            at="rulespecs/lib/18xx.rules:1244",
         )
-    # at rulespecs/lib/18xx.rules:1219
+    # at rulespecs/lib/18xx.rules:1245
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1219",
+            at="rulespecs/lib/18xx.rules:1245",
         )
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1246
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1220",
+            at="rulespecs/lib/18xx.rules:1246",
         )
-    # at rulespecs/lib/18xx.rules:1221
+    # at rulespecs/lib/18xx.rules:1247
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1221",
+            at="rulespecs/lib/18xx.rules:1247",
         )
-    # at rulespecs/lib/18xx.rules:1222
+    # at rulespecs/lib/18xx.rules:1248
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1222"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1248"
         )
-    # at rulespecs/lib/18xx.rules:1223
+    # at rulespecs/lib/18xx.rules:1249
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1250
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1224",
+            at="rulespecs/lib/18xx.rules:1250",
         )
-    # at rulespecs/lib/18xx.rules:1225
+    # at rulespecs/lib/18xx.rules:1251
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1225"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1251"
         )
-    # at rulespecs/lib/18xx.rules:1226
+    # at rulespecs/lib/18xx.rules:1252
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1227
+    # at rulespecs/lib/18xx.rules:1253
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1227
+        # at rulespecs/lib/18xx.rules:1253
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1228
+    # at rulespecs/lib/18xx.rules:1254
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1229
+    # at rulespecs/lib/18xx.rules:1255
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1230
+    # at rulespecs/lib/18xx.rules:1256
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1257
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1232
+    # at rulespecs/lib/18xx.rules:1258
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
-    # at rulespecs/18co.rules:2162
+    # at rulespecs/18co.rules:2163
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2162",
+            at="rulespecs/18co.rules:2163",
         )
-    # at rulespecs/18co.rules:2163
+    # at rulespecs/18co.rules:2164
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2163",
-        )
-    # at rulespecs/18co.rules:2164
-    if not (r_started(g, v_corporation)):
-        raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2164"
+            at="rulespecs/18co.rules:2164",
         )
     # at rulespecs/18co.rules:2165
+    if not (r_started(g, v_corporation)):
+        raise IllegalAction(
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2165"
+        )
+    # at rulespecs/18co.rules:2166
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§4.2.6",
-            at="rulespecs/18co.rules:2165",
-        )
-    # at rulespecs/18co.rules:2166
-    if not (r_len(g, v_shares) == 1):
-        raise IllegalAction(
-            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2166"
+            at="rulespecs/18co.rules:2166",
         )
     # at rulespecs/18co.rules:2167
+    if not (r_len(g, v_shares) == 1):
+        raise IllegalAction(
+            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2167"
+        )
+    # at rulespecs/18co.rules:2168
     if not (g.attr(g.item(v_shares, 0), "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§4.2.2",
-            at="rulespecs/18co.rules:2167",
+            at="rulespecs/18co.rules:2168",
         )
-    # at rulespecs/18co.rules:2168
-    v_seller = g.b_holder_of(g.item(v_shares, 0))
     # at rulespecs/18co.rules:2169
+    v_seller = g.b_holder_of(g.item(v_shares, 0))
+    # at rulespecs/18co.rules:2170
     if g.among("corporations", v_seller) and (v_seller != v_corporation):
-        # at rulespecs/18co.rules:2170
-        v_cert = g.item(v_shares, 0)
         # at rulespecs/18co.rules:2171
+        v_cert = g.item(v_shares, 0)
+        # at rulespecs/18co.rules:2172
         if not (g.attr(v_cert, "corporation") == v_corporation):
             raise IllegalAction(
                 "the certificate is one of the corporation named",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2171",
+                at="rulespecs/18co.rules:2172",
             )
-        # at rulespecs/18co.rules:2172
+        # at rulespecs/18co.rules:2173
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is never sold",
                 rule="§4.1.5, §6.1",
-                at="rulespecs/18co.rules:2172",
+                at="rulespecs/18co.rules:2173",
             )
-        # at rulespecs/18co.rules:2173
+        # at rulespecs/18co.rules:2174
         if not ((r_president(g, v_seller) == v_player) or g.state_has("presidents_choice_held")):
             raise IllegalAction(
                 "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
                 rule="§4.2.2, §8.4",
-                at="rulespecs/18co.rules:2173",
+                at="rulespecs/18co.rules:2174",
             )
-        # at rulespecs/18co.rules:2176
+        # at rulespecs/18co.rules:2177
         if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2176",
+                at="rulespecs/18co.rules:2177",
             )
-        # at rulespecs/18co.rules:2177
+        # at rulespecs/18co.rules:2178
         if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2177"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2178"
             )
-        # at rulespecs/18co.rules:2178
-        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         # at rulespecs/18co.rules:2179
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2179")
+        v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
         # at rulespecs/18co.rules:2180
-        g.transfer(v_cost, v_player, v_seller)
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2180")
         # at rulespecs/18co.rules:2181
-        g.move(v_cert, v_seller, v_player)
+        g.transfer(v_cost, v_player, v_seller)
         # at rulespecs/18co.rules:2182
-        g.state_set("bought_this_turn", (), True)
+        g.move(v_cert, v_seller, v_player)
         # at rulespecs/18co.rules:2183
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2184
         g.b_bought(v_player, v_corporation)
     else:
-        # at rulespecs/18co.rules:2185
+        # at rulespecs/18co.rules:2186
         if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
             raise IllegalAction(
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2185",
+                at="rulespecs/18co.rules:2186",
             )
-        # at rulespecs/18co.rules:2187
-        v_cert = g.item(v_shares, 0)
         # at rulespecs/18co.rules:2188
+        v_cert = g.item(v_shares, 0)
+        # at rulespecs/18co.rules:2189
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is bought only to launch the corporation",
                 rule="§4.2.3, §4.3",
-                at="rulespecs/18co.rules:2188",
+                at="rulespecs/18co.rules:2189",
             )
-        # at rulespecs/18co.rules:2189
+        # at rulespecs/18co.rules:2190
         if not (
             (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
             or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
@@ -1381,9 +1381,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate is bought where it lies, at that place's price",
                 rule="§4.2.2, §4.2.4",
-                at="rulespecs/18co.rules:2189",
+                at="rulespecs/18co.rules:2190",
             )
-        # at rulespecs/18co.rules:2191
+        # at rulespecs/18co.rules:2192
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1391,9 +1391,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2191",
+                at="rulespecs/18co.rules:2192",
             )
-        # at rulespecs/18co.rules:2193
+        # at rulespecs/18co.rules:2194
         if not (
             (
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1402,20 +1402,20 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2193"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2194"
             )
-        # at rulespecs/18co.rules:2195
-        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         # at rulespecs/18co.rules:2196
-        if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2196")
+        v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
         # at rulespecs/18co.rules:2197
-        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+        if not (g.b_cash(v_player) >= v_cost):
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2197")
         # at rulespecs/18co.rules:2198
-        g.move(v_cert, v_seller, v_player)
+        g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
         # at rulespecs/18co.rules:2199
-        g.state_set("bought_this_turn", (), True)
+        g.move(v_cert, v_seller, v_player)
         # at rulespecs/18co.rules:2200
+        g.state_set("bought_this_turn", (), True)
+        # at rulespecs/18co.rules:2201
         g.b_bought(v_player, v_corporation)
 
 
@@ -1585,7 +1585,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1425
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1595,62 +1595,62 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1425",
         )
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1427
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1427",
         )
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1429
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
-    # at rulespecs/18co.rules:2207
+    # at rulespecs/18co.rules:2208
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
-            at="rulespecs/18co.rules:2207",
+            at="rulespecs/18co.rules:2208",
         )
-    # at rulespecs/18co.rules:2208
+    # at rulespecs/18co.rules:2209
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2208",
+            at="rulespecs/18co.rules:2209",
         )
-    # at rulespecs/18co.rules:2209
-    if not (not g.b_closed(v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2209")
     # at rulespecs/18co.rules:2210
+    if not (not g.b_closed(v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2210")
+    # at rulespecs/18co.rules:2211
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
-            at="rulespecs/18co.rules:2210",
+            at="rulespecs/18co.rules:2211",
         )
-    # at rulespecs/18co.rules:2211
-    v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2212
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2213
     if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2212",
+            at="rulespecs/18co.rules:2213",
         )
-    # at rulespecs/18co.rules:2213
+    # at rulespecs/18co.rules:2214
     if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
         raise IllegalAction(
             "a private in the Market costs half its face value",
             rule="§5.3.3",
-            at="rulespecs/18co.rules:2213",
+            at="rulespecs/18co.rules:2214",
         )
-    # at rulespecs/18co.rules:2214
+    # at rulespecs/18co.rules:2215
     if not (
         (v_seller == g.name("pool"))
         or (
@@ -1661,133 +1661,133 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "a private is bought from a player for 50% to 150% of its face value",
             rule="§5.3.2",
-            at="rulespecs/18co.rules:2214",
+            at="rulespecs/18co.rules:2215",
         )
-    # at rulespecs/18co.rules:2216
-    if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2216")
     # at rulespecs/18co.rules:2217
+    if not (g.b_cash(v_corporation) >= v_price):
+        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2217")
+    # at rulespecs/18co.rules:2218
     if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2217",
+            at="rulespecs/18co.rules:2218",
         )
-    # at rulespecs/18co.rules:2219
+    # at rulespecs/18co.rules:2220
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2220
+    # at rulespecs/18co.rules:2221
     g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1423
+    # at rulespecs/lib/18xx.rules:1449
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1423",
+            at="rulespecs/lib/18xx.rules:1449",
         )
-    # at rulespecs/lib/18xx.rules:1424
+    # at rulespecs/lib/18xx.rules:1450
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1425
+    # at rulespecs/lib/18xx.rules:1451
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1425",
+            at="rulespecs/lib/18xx.rules:1451",
         )
-    # at rulespecs/lib/18xx.rules:1426
+    # at rulespecs/lib/18xx.rules:1452
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1427
+    # at rulespecs/lib/18xx.rules:1453
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
-    # at rulespecs/18co.rules:2276
+    # at rulespecs/18co.rules:2277
     if r_pending_decision(g, v_corporation, "place_token"):
-        # at rulespecs/18co.rules:2277
+        # at rulespecs/18co.rules:2278
         if not (g.b_takeover_station(v_corporation, v_city)):
             raise IllegalAction(
                 "only a station of the corporation taken over is replaced",
                 rule="§6.1.3",
-                at="rulespecs/18co.rules:2277",
+                at="rulespecs/18co.rules:2278",
             )
-        # at rulespecs/18co.rules:2279
+        # at rulespecs/18co.rules:2280
         g.b_swap_station(v_corporation, v_city)
     else:
-        # at rulespecs/18co.rules:2281
+        # at rulespecs/18co.rules:2282
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule="§5.2.5",
-                at="rulespecs/18co.rules:2281",
+                at="rulespecs/18co.rules:2282",
             )
-        # at rulespecs/18co.rules:2282
+        # at rulespecs/18co.rules:2283
         if not (r_tokens_left(g, v_corporation) > 0):
             raise IllegalAction(
                 "the corporation has no station token left",
                 rule="§5.7.5",
-                at="rulespecs/18co.rules:2282",
+                at="rulespecs/18co.rules:2283",
             )
-        # at rulespecs/18co.rules:2283
-        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18co.rules:2284
-        v_cost = r_next_token_cost(g, v_corporation)
+        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18co.rules:2285
+        v_cost = r_next_token_cost(g, v_corporation)
+        # at rulespecs/18co.rules:2286
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
-                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2285"
+                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2286"
             )
-        # at rulespecs/18co.rules:2286
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2287
-        g.b_place_station(v_corporation, v_spot)
+        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2288
+        g.b_place_station(v_corporation, v_spot)
+        # at rulespecs/18co.rules:2289
         g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1485
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1459",
+            at="rulespecs/lib/18xx.rules:1485",
         )
-    # at rulespecs/lib/18xx.rules:1460
+    # at rulespecs/lib/18xx.rules:1486
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1487
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
-    # at rulespecs/18co.rules:2296
+    # at rulespecs/18co.rules:2297
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
-            at="rulespecs/18co.rules:2296",
-        )
-    # at rulespecs/18co.rules:2297
-    if not (v_kind in g.param("dividend_kinds")):
-        raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2297"
+            at="rulespecs/18co.rules:2297",
         )
     # at rulespecs/18co.rules:2298
-    v_revenue = r_revenue(g, v_corporation)
+    if not (v_kind in g.param("dividend_kinds")):
+        raise IllegalAction(
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2298"
+        )
     # at rulespecs/18co.rules:2299
+    v_revenue = r_revenue(g, v_corporation)
+    # at rulespecs/18co.rules:2300
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not g.b_closed(g.entity("private", "IMC"))
     )
-    # at rulespecs/18co.rules:2300
+    # at rulespecs/18co.rules:2301
     if v_revenue > 0:
-        # at rulespecs/18co.rules:2301
+        # at rulespecs/18co.rules:2302
         g.transfer(
             (
                 (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
@@ -1796,34 +1796,34 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
-    # at rulespecs/18co.rules:2303
+    # at rulespecs/18co.rules:2304
     if (
         ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
         and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
     ) and (not g.b_closed(g.entity("private", "DRGR"))):
-        # at rulespecs/18co.rules:2304
+        # at rulespecs/18co.rules:2305
         r_close_private(g, g.entity("private", "DRGR"))
-    # at rulespecs/18co.rules:2306
-    v_paid = v_revenue if (v_kind == "payout") else 0
     # at rulespecs/18co.rules:2307
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    v_paid = v_revenue if (v_kind == "payout") else 0
     # at rulespecs/18co.rules:2308
-    r_pay_dividends(g, v_corporation, v_paid)
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2309
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    r_pay_dividends(g, v_corporation, v_paid)
     # at rulespecs/18co.rules:2310
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/18co.rules:2311
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1523
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1498
+        # at rulespecs/lib/18xx.rules:1524
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1499
+        # at rulespecs/lib/18xx.rules:1525
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1500
+            # at rulespecs/lib/18xx.rules:1526
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1833,97 +1833,97 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
-    # at rulespecs/18co.rules:2225
+    # at rulespecs/18co.rules:2226
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
-            at="rulespecs/18co.rules:2225",
+            at="rulespecs/18co.rules:2226",
         )
-    # at rulespecs/18co.rules:2226
+    # at rulespecs/18co.rules:2227
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2226",
+            at="rulespecs/18co.rules:2227",
         )
-    # at rulespecs/18co.rules:2228
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/18co.rules:2229
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18co.rules:2230
     if v_seller == g.name("depot"):
-        # at rulespecs/18co.rules:2230
+        # at rulespecs/18co.rules:2231
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "later trains wait until the current phase's trains are sold",
                 rule="§5.10.3",
-                at="rulespecs/18co.rules:2230",
+                at="rulespecs/18co.rules:2231",
             )
-        # at rulespecs/18co.rules:2231
+        # at rulespecs/18co.rules:2232
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§5.10.2",
-                at="rulespecs/18co.rules:2231",
-            )
-        # at rulespecs/18co.rules:2232
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2232"
+                at="rulespecs/18co.rules:2232",
             )
         # at rulespecs/18co.rules:2233
-        r_forced_purchase_help(g, v_corporation, v_price)
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2233"
+            )
         # at rulespecs/18co.rules:2234
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2235
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2234",
+                at="rulespecs/18co.rules:2235",
             )
-        # at rulespecs/18co.rules:2235
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2236
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2237
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/18co.rules:2238
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18co.rules:2239
+        # at rulespecs/18co.rules:2240
         if not (v_price == (g.attr(v_train, "price") // 2)):
             raise IllegalAction(
                 "the Market sells trains at half list price",
                 rule="§5.10.1.2",
-                at="rulespecs/18co.rules:2239",
+                at="rulespecs/18co.rules:2240",
             )
-        # at rulespecs/18co.rules:2240
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/18co.rules:2241
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/18co.rules:2242
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2241",
+                at="rulespecs/18co.rules:2242",
             )
-        # at rulespecs/18co.rules:2242
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2243
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18co.rules:2244
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18co.rules:2245
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18co.rules:2246
+        # at rulespecs/18co.rules:2247
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2246",
+                at="rulespecs/18co.rules:2247",
             )
-        # at rulespecs/18co.rules:2247
+        # at rulespecs/18co.rules:2248
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
                 rule="§5.10.6.1",
-                at="rulespecs/18co.rules:2247",
+                at="rulespecs/18co.rules:2248",
             )
-        # at rulespecs/18co.rules:2249
+        # at rulespecs/18co.rules:2250
         if not (
             (g.param("train_trades") == "any_corporation")
             or (r_president(g, v_seller) == r_president(g, v_corporation))
@@ -1931,44 +1931,44 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2249",
+                at="rulespecs/18co.rules:2250",
             )
-        # at rulespecs/18co.rules:2251
+        # at rulespecs/18co.rules:2252
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train sold between corporations costs at least $1",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2251",
+                at="rulespecs/18co.rules:2252",
             )
-        # at rulespecs/18co.rules:2252
+        # at rulespecs/18co.rules:2253
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2252",
+                at="rulespecs/18co.rules:2253",
             )
-        # at rulespecs/18co.rules:2253
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18co.rules:2254
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18co.rules:2255
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18co.rules:2256
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1592
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1593
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1568
+    # at rulespecs/lib/18xx.rules:1594
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1568",
+            at="rulespecs/lib/18xx.rules:1594",
         )
-    # at rulespecs/lib/18xx.rules:1569
+    # at rulespecs/lib/18xx.rules:1595
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1976,23 +1976,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1569",
+            at="rulespecs/lib/18xx.rules:1595",
         )
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1597
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1571",
+            at="rulespecs/lib/18xx.rules:1597",
         )
-    # at rulespecs/lib/18xx.rules:1572
+    # at rulespecs/lib/18xx.rules:1598
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1572",
+            at="rulespecs/lib/18xx.rules:1598",
         )
-    # at rulespecs/lib/18xx.rules:1573
+    # at rulespecs/lib/18xx.rules:1599
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2003,113 +2003,113 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1573",
+            at="rulespecs/lib/18xx.rules:1599",
         )
-    # at rulespecs/lib/18xx.rules:1575
+    # at rulespecs/lib/18xx.rules:1601
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1576
+    # at rulespecs/lib/18xx.rules:1602
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1603
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1578
+    # at rulespecs/lib/18xx.rules:1604
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1589
+    # at rulespecs/lib/18xx.rules:1615
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1589",
+            at="rulespecs/lib/18xx.rules:1615",
         )
-    # at rulespecs/lib/18xx.rules:1590
+    # at rulespecs/lib/18xx.rules:1616
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1590",
+            at="rulespecs/lib/18xx.rules:1616",
         )
-    # at rulespecs/lib/18xx.rules:1591
+    # at rulespecs/lib/18xx.rules:1617
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1592
+    # at rulespecs/lib/18xx.rules:1618
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1592",
+            at="rulespecs/lib/18xx.rules:1618",
         )
-    # at rulespecs/lib/18xx.rules:1593
+    # at rulespecs/lib/18xx.rules:1619
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1593",
+            at="rulespecs/lib/18xx.rules:1619",
         )
-    # at rulespecs/lib/18xx.rules:1594
+    # at rulespecs/lib/18xx.rules:1620
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1594",
+            at="rulespecs/lib/18xx.rules:1620",
         )
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1621
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1595",
+            at="rulespecs/lib/18xx.rules:1621",
         )
-    # at rulespecs/lib/18xx.rules:1596
+    # at rulespecs/lib/18xx.rules:1622
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1597
+    # at rulespecs/lib/18xx.rules:1623
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1598
+    # at rulespecs/lib/18xx.rules:1624
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1599
+    # at rulespecs/lib/18xx.rules:1625
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
-    # at rulespecs/18co.rules:2262
+    # at rulespecs/18co.rules:2263
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2262",
+            at="rulespecs/18co.rules:2263",
         )
-    # at rulespecs/18co.rules:2263
+    # at rulespecs/18co.rules:2264
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2263",
+            at="rulespecs/18co.rules:2264",
         )
-    # at rulespecs/18co.rules:2264
+    # at rulespecs/18co.rules:2265
     if g.attr(v_train, "on_discard") == "removed_from_game":
-        # at rulespecs/18co.rules:2265
+        # at rulespecs/18co.rules:2266
         g.move(v_train, v_corporation, g.name("scrap"))
     else:
-        # at rulespecs/18co.rules:2267
+        # at rulespecs/18co.rules:2268
         g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2269
+    # at rulespecs/18co.rules:2270
     if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
-        # at rulespecs/18co.rules:2270
+        # at rulespecs/18co.rules:2271
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1619
+    # at rulespecs/lib/18xx.rules:1645
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1619",
+            at="rulespecs/lib/18xx.rules:1645",
         )
-    # at rulespecs/lib/18xx.rules:1621
+    # at rulespecs/lib/18xx.rules:1647
     if not (
         (
             (
@@ -2150,9 +2150,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1621",
+            at="rulespecs/lib/18xx.rules:1647",
         )
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1653
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2163,83 +2163,83 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1627",
+            at="rulespecs/lib/18xx.rules:1653",
         )
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1655
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2388
+    # at rulespecs/18co.rules:2389
     g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1770
+    # at rulespecs/lib/18xx.rules:1796
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1771
+        # at rulespecs/lib/18xx.rules:1797
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1772
+            # at rulespecs/lib/18xx.rules:1798
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1773
+                # at rulespecs/lib/18xx.rules:1799
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1774
+                # at rulespecs/lib/18xx.rules:1800
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1806
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1783
+    # at rulespecs/lib/18xx.rules:1809
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1810
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1785
+    # at rulespecs/lib/18xx.rules:1811
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1786
+        # at rulespecs/lib/18xx.rules:1812
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1788
+    # at rulespecs/lib/18xx.rules:1814
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1789
+        # at rulespecs/lib/18xx.rules:1815
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1817
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1792
+        # at rulespecs/lib/18xx.rules:1818
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1793
+            # at rulespecs/lib/18xx.rules:1819
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1798
+    # at rulespecs/lib/18xx.rules:1824
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1799
+    # at rulespecs/lib/18xx.rules:1825
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1800
+        # at rulespecs/lib/18xx.rules:1826
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1801
+        # at rulespecs/lib/18xx.rules:1827
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1802
+            # at rulespecs/lib/18xx.rules:1828
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1831
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1832
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1833
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1808
+        # at rulespecs/lib/18xx.rules:1834
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1833
+    # at rulespecs/lib/18xx.rules:1859
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2448,14 +2448,16 @@ def a_remove_token(g, v_company, v_city):
     # at rulespecs/18co.rules:2153
     v_corporation = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2154
-    g.transfer(r_last_token_cost(g, v_corporation), g.name("bank"), v_corporation)
+    v_refund = r_last_token_cost(g, v_corporation)
     # at rulespecs/18co.rules:2155
-    g.b_return_token(v_company, v_station)
+    r_return_token(g, v_company, v_station)
+    # at rulespecs/18co.rules:2156
+    g.transfer(v_refund, g.name("bank"), v_corporation)
 
 
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
-    # at rulespecs/18co.rules:2350
+    # at rulespecs/18co.rules:2351
     return (r_len(g, r_treasury_certificates(g, v_corporation)) > 0) and (
         (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
@@ -2463,26 +2465,26 @@ def r_can_issue(g, v_corporation):
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
-    # at rulespecs/18co.rules:2398
-    if not (r_len(g, v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2398")
     # at rulespecs/18co.rules:2399
-    v_target = g.attr(g.item(v_shares, 0), "corporation")
+    if not (r_len(g, v_shares) >= 1):
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2399")
     # at rulespecs/18co.rules:2400
+    v_target = g.attr(g.item(v_shares, 0), "corporation")
+    # at rulespecs/18co.rules:2401
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2400",
+            at="rulespecs/18co.rules:2401",
         )
-    # at rulespecs/18co.rules:2402
+    # at rulespecs/18co.rules:2403
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2402",
+            at="rulespecs/18co.rules:2403",
         )
-    # at rulespecs/18co.rules:2403
+    # at rulespecs/18co.rules:2404
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -2492,55 +2494,55 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2403",
+            at="rulespecs/18co.rules:2404",
         )
-    # at rulespecs/18co.rules:2405
+    # at rulespecs/18co.rules:2406
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2405",
+            at="rulespecs/18co.rules:2406",
         )
-    # at rulespecs/18co.rules:2407
+    # at rulespecs/18co.rules:2408
     if not (not g.state_has("corporate_purchase", v_target)):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2407",
+            at="rulespecs/18co.rules:2408",
         )
-    # at rulespecs/18co.rules:2409
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/18co.rules:2410
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/18co.rules:2411
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2410",
+            at="rulespecs/18co.rules:2411",
         )
-    # at rulespecs/18co.rules:2412
-    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
     # at rulespecs/18co.rules:2413
+    g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
+    # at rulespecs/18co.rules:2414
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2414
+        # at rulespecs/18co.rules:2415
         g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2416
+    # at rulespecs/18co.rules:2417
     if v_percent_sold > 10:
-        # at rulespecs/18co.rules:2417
+        # at rulespecs/18co.rules:2418
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
-    # at rulespecs/18co.rules:2419
+    # at rulespecs/18co.rules:2420
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
-    # at rulespecs/18co.rules:2424
+    # at rulespecs/18co.rules:2425
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2424",
+            at="rulespecs/18co.rules:2425",
         )
-    # at rulespecs/18co.rules:2425
+    # at rulespecs/18co.rules:2426
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -2548,76 +2550,76 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2425",
+            at="rulespecs/18co.rules:2426",
         )
-    # at rulespecs/18co.rules:2427
-    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     # at rulespecs/18co.rules:2428
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2428")
+    v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
     # at rulespecs/18co.rules:2429
-    g.transfer(v_cost, v_corporation, g.name("bank"))
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2429")
     # at rulespecs/18co.rules:2430
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/18co.rules:2431
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2431
+        # at rulespecs/18co.rules:2432
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
-    # at rulespecs/18co.rules:2438
+    # at rulespecs/18co.rules:2439
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2438",
+            at="rulespecs/18co.rules:2439",
         )
-    # at rulespecs/18co.rules:2440
+    # at rulespecs/18co.rules:2441
     if not (r_len(g, v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2440",
+            at="rulespecs/18co.rules:2441",
         )
-    # at rulespecs/18co.rules:2441
-    v_cert = g.item(v_shares, 0)
     # at rulespecs/18co.rules:2442
-    v_target = g.attr(v_cert, "corporation")
+    v_cert = g.item(v_shares, 0)
     # at rulespecs/18co.rules:2443
+    v_target = g.attr(v_cert, "corporation")
+    # at rulespecs/18co.rules:2444
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2443",
+            at="rulespecs/18co.rules:2444",
         )
-    # at rulespecs/18co.rules:2444
+    # at rulespecs/18co.rules:2445
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2444",
+            at="rulespecs/18co.rules:2445",
         )
-    # at rulespecs/18co.rules:2445
-    v_seller = g.b_holder_of(v_cert)
     # at rulespecs/18co.rules:2446
+    v_seller = g.b_holder_of(v_cert)
+    # at rulespecs/18co.rules:2447
     if not ((v_seller == g.name("pool")) or (v_seller == r_president(g, v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2446",
+            at="rulespecs/18co.rules:2447",
         )
-    # at rulespecs/18co.rules:2448
+    # at rulespecs/18co.rules:2449
     if not (
         (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
     ):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2448",
+            at="rulespecs/18co.rules:2449",
         )
-    # at rulespecs/18co.rules:2450
-    v_mine = g.b_percent(r_president(g, v_corporation), v_target)
     # at rulespecs/18co.rules:2451
+    v_mine = g.b_percent(r_president(g, v_corporation), v_target)
+    # at rulespecs/18co.rules:2452
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -2634,54 +2636,54 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2451",
+            at="rulespecs/18co.rules:2452",
         )
-    # at rulespecs/18co.rules:2456
-    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:2457
-    if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2457")
+    v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
     # at rulespecs/18co.rules:2458
+    if not (g.b_cash(v_corporation) >= v_cost):
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2458")
+    # at rulespecs/18co.rules:2459
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2459
-    g.move(v_cert, v_seller, v_corporation)
     # at rulespecs/18co.rules:2460
-    g.state_set("corporate_purchased", (), True)
+    g.move(v_cert, v_seller, v_corporation)
     # at rulespecs/18co.rules:2461
-    g.state_set("corporate_purchase", (v_target,), True)
+    g.state_set("corporate_purchased", (), True)
     # at rulespecs/18co.rules:2462
+    g.state_set("corporate_purchase", (v_target,), True)
+    # at rulespecs/18co.rules:2463
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2479
+    # at rulespecs/18co.rules:2480
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2479",
+            at="rulespecs/18co.rules:2480",
         )
-    # at rulespecs/18co.rules:2480
-    if not (v_player == r_president(g, v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2480")
     # at rulespecs/18co.rules:2481
+    if not (v_player == r_president(g, v_corporation)):
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2481")
+    # at rulespecs/18co.rules:2482
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2481",
+            at="rulespecs/18co.rules:2482",
         )
-    # at rulespecs/18co.rules:2482
+    # at rulespecs/18co.rules:2483
     if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2482",
+            at="rulespecs/18co.rules:2483",
         )
-    # at rulespecs/18co.rules:2484
+    # at rulespecs/18co.rules:2485
     g.transfer(v_amount, v_player, v_corporation)
 
 
@@ -2694,10 +2696,10 @@ def q_bid(g, v_player):
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2162
+    # at rulespecs/18co.rules:2163
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/18co.rules:2163
+    # at rulespecs/18co.rules:2164
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after any sales"
 
@@ -2719,37 +2721,37 @@ def q_sell_shares(g, v_player):
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2207
+    # at rulespecs/18co.rules:2208
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         return "a corporation buys privates during its operating turn"
-    # at rulespecs/18co.rules:2208
+    # at rulespecs/18co.rules:2209
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         return "corporations buy privates from Phase 3"
-    # at rulespecs/18co.rules:2217
+    # at rulespecs/18co.rules:2218
     if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         return "raising money for a train it must buy, the corporation buys the train before anything else"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2296
+    # at rulespecs/18co.rules:2297
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is distributed after the trains run"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2225
+    # at rulespecs/18co.rules:2226
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought after the revenue is distributed"
-    # at rulespecs/18co.rules:2226
+    # at rulespecs/18co.rules:2227
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "a corporation at its train limit may not buy a train"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2262
+    # at rulespecs/18co.rules:2263
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -2800,31 +2802,31 @@ def q_remove_token(g, v_company):
 
 def q_corporate_sell_shares(g, v_corporation):
     """The opening guards of corporate_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2400
+    # at rulespecs/18co.rules:2401
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         return "certificates of other corporations are sold at the end of the turn"
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2424
+    # at rulespecs/18co.rules:2425
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         return "shares are redeemed at the start of the turn"
 
 
 def q_corporate_buy_shares(g, v_corporation):
     """The opening guards of corporate_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2438
+    # at rulespecs/18co.rules:2439
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         return "certificates of other corporations are bought before track is laid"
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2479
+    # at rulespecs/18co.rules:2480
     if not (r_must_buy_train(g, v_corporation)):
         return "the president pays only for a train the corporation must buy"
-    # at rulespecs/18co.rules:2481
+    # at rulespecs/18co.rules:2482
     if not (not r_can_issue(g, v_corporation)):
         return "the corporation must first issue its own certificates"
 
@@ -2861,39 +2863,39 @@ def qb2_bid(g, v_player, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1244
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1218",
+            at="rulespecs/lib/18xx.rules:1244",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:2164
+    # at rulespecs/18co.rules:2165
     if not (r_started(g, v_corporation)):
         return "the corporation is not launched"
-    # at rulespecs/18co.rules:2165
+    # at rulespecs/18co.rules:2166
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2162
+    # at rulespecs/18co.rules:2163
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2162",
+            at="rulespecs/18co.rules:2163",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2196
+    # at rulespecs/18co.rules:2197
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -2924,7 +2926,7 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def qb3_buy_shares(g, v_player, v_corporation, v_source):
     """The opening guards of buy_shares that read more than its entity and corporation, source, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2196
+    # at rulespecs/18co.rules:2197
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -2961,29 +2963,29 @@ def q2_sell_shares(g, v_player, v_corporation):
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/18co.rules:2209
+    # at rulespecs/18co.rules:2210
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/18co.rules:2210
+    # at rulespecs/18co.rules:2211
     if not (v_company != g.entity("private", "DRGR")):
         return "the Silverton Branch cannot be bought by a corporation"
-    # at rulespecs/18co.rules:2211
-    v_seller = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2212
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2213
     if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         return "privates are bought from a player or from the Market"
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/18co.rules:2297
+    # at rulespecs/18co.rules:2298
     if not (v_kind in g.param("dividend_kinds")):
         return "revenue is withheld or paid out"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/18co.rules:2263
+    # at rulespecs/18co.rules:2264
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
@@ -3115,7 +3117,7 @@ def qr_remove_token(g):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/18co.rules:2480
+    # at rulespecs/18co.rules:2481
     if not (v_player == r_president(g, v_corporation)):
         return "only the president pays"
 
@@ -3134,21 +3136,21 @@ def t_presidents_choice_over(g, *_rest):
 
 def t_homes_unreserved(g, *_rest):
     """Brown tiles end the home reservations of corporations not yet launched"""
-    # at rulespecs/18co.rules:2314
+    # at rulespecs/18co.rules:2315
     for v_c in g.name("corporations"):
-        # at rulespecs/18co.rules:2315
+        # at rulespecs/18co.rules:2316
         if not r_started(g, v_c):
-            # at rulespecs/18co.rules:2316
+            # at rulespecs/18co.rules:2317
             r_unreserve_home(g, v_c)
 
 
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
-    # at rulespecs/18co.rules:2321
+    # at rulespecs/18co.rules:2322
     g.b_discard_collected("mine")
 
 
 def t_imc_closes(g, *_rest):
     """Phase 6 closes the Idarado Mining Company"""
-    # at rulespecs/18co.rules:2324
+    # at rulespecs/18co.rules:2325
     r_close_private(g, g.entity("private", "IMC"))

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "4d816f1d4c862886",
-    "rulespecs/lib/18xx.rules": "7ec97d0f31dca875",
+    "rulespecs/18co.rules": "6f821c248ed247cd",
+    "rulespecs/lib/18xx.rules": "5423ebe739049295",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "7ec97d0f31dca875",
+        "rulespecs/lib/18xx.rules": "5423ebe739049295",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "4d816f1d4c862886",
-        "rulespecs/lib/18xx.rules": "7ec97d0f31dca875",
+        "rulespecs/18co.rules": "6f821c248ed247cd",
+        "rulespecs/lib/18xx.rules": "5423ebe739049295",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -455,6 +455,8 @@ class Game(GameBase):
         "count_ability_use": r_count_ability_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
+        "return_token": r_return_token,
+        "take_station": r_take_station,
         "holds_card": r_holds_card,
         "has_power": r_has_power,
         "power_value": r_power_value,

@@ -132,8 +132,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: then (twins61d) check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station; 93 with
 #: remove_reservations() and unreserve_home(C) library procedures over one primitive, unreserve(X, home); 84 with both
 #: 83 with acquisition_bid_placed folded into bid_placed: 18CO's corporation_bid, a bid made, passes the turn as
-#: the library's bids do (the runtime's next bidder of the acquisition round, the model's turn_over for both)
-RECORDED = 83
+#: the library's bids do (the runtime's next bidder of the acquisition round, the model's turn_over for both);
+#: then (stations62) take_station and return_token library procedures over the primitive remove_stations, whose
+#: second argument takes one station off the map (`remove_stations(C, city)`), the city of the first removed its
+#: answer, the uses of a station taken back and of a marker the library's ability_uses (count_ability_use,
+#: ability_spent), with no Python copy in the runtime and no z3 mirror; 81
+RECORDED = 81
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -737,3 +741,86 @@ def test_the_validator_reads_the_declared_effects_from_the_library(rulespecs_loa
     validator.title = title
     assert validator._declared_effects() == {"train_discount", "free_token", "no_terrain_cost", "hold_price",
                                              "extra_lay", "longer_trains", "early_upgrade"}
+
+
+#: the map's station rules written in the library over the primitive remove_stations (and place_station)
+STATION_MOVED = ["take_station", "return_token"]
+
+
+@pytest.mark.parametrize("name", STATION_MOVED)
+def test_a_station_off_the_map_is_one_primitive(name):
+    """take_station (1880's investor's station replaced) and return_token (18CO's DNP) are library procedures
+    over the primitive remove_stations (every station of a company, or the one in a city, off the map, the
+    city of the first returned): no `b_` method, no z3 twin."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert "remove_stations" in found["twins"] and "remove_station" not in found["twins"] + found["engine_only"]
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    body = library[library.index(f"procedure {name}("):]
+    body = body[:body.index("\n  }\n")]
+    assert "remove_stations(" in body
+
+
+def test_ability_uses_are_counted_by_the_librarys_procedures_alone():
+    """The uses of a private's abilities are the library's ability_uses and ability_round_uses, counted by its
+    count_ability_use and read by ability_spent: no dict of uses of the runtime's own (a marker's, a station
+    taken back), no Python copy of the library's count or check, no z3 mirror of them."""
+    runtime = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "compiler" / "runtime").rglob("*.py")))
+    verify = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "compiler" / "verify").rglob("*.py")))
+    for copy in ("_count_ability_use", "_ability_counts_left", 'g.get("ability_uses"', '"ability_uses", uses'):
+        assert copy not in runtime, copy
+    assert "count_generic_use" not in verify
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    spent = library[library.index("function ability_spent("):library.index("procedure count_ability_use(")]
+    assert spent.count("filter(") == 1  # the ability of that effect read once
+
+
+def test_a_station_taken_back_is_a_use_of_the_librarys_in_the_engine_and_the_model(rulespecs_loaded):
+    """18CO's DNP: return_token counts its use in the library's ability_uses (by the ability's key) and a
+    second is refused by ability_spent; the model's return_token is the same procedure (a use counted, the
+    corporation one token fewer on the map, the private closed)."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.terms import Opaque
+    from compiler.verify.translate import Translator
+    from tests.test_18co_abilities import _kpac_owns
+
+    g, km = _kpac_owns("DNP")
+    g.board.place_token("KPAC", ("C15", 0))  # (test setup: KPAC's second station, as if placed)
+    g.j.set(g.corp["KPAC"], "tokens", g.corp["KPAC"]["tokens"] + 1)
+    dnp = g.entity("private", "DNP")
+    assert g.state_amount("ability_uses", dnp, "return_token") == 0 and not g.call("ability_spent", dnp, "return_token")
+    g.process({"type": "remove_token", "entity": "DNP", "entity_type": "company", "city": "C15-0"})
+    assert g.state_amount("ability_uses", dnp, "return_token") == 1 and g.call("ability_spent", dnp, "return_token")
+    assert ("C15", 0) not in g.board.tokens_of("KPAC") and g.closed["DNP"]
+
+    model = Model(rulespecs_loaded.program.titles["18CO"])
+    x = model.entity("private", "DNP")
+    c = model.corporations[0]
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    tr.call("return_token", [model.z(x), Opaque("a city")], {}, ctx)
+    uses = state_var("ability_uses", (x, "return_token"))
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, tr.builtins.owning_corporation(ctx, model.z(x), c))
+    assert solver.check() == z3.sat
+    assert solver.check(pre[uses] >= 1) == z3.unsat  # a second use is refused
+    solver.add(pre[uses] == 0)  # (none used before: the model's amounts are not below zero)
+    assert solver.check(z3.Or(ctx.state[uses] != 1, ctx.state[f"tokens:{c.id}"] != pre[f"tokens:{c.id}"] - 1,
+                              z3.Not(ctx.state[f"closed:{x.id}"]))) == z3.unsat
+
+
+def test_a_markers_placement_is_a_use_of_the_librarys():
+    """1846's Meat Packing Company: its marker placed is one use of its ability in the library's ability_uses
+    (count_ability_use), which the marker's `count` reads: a second placement is refused."""
+    from tests.test_1846_privates import assign, give_private, gt_at_track_step
+    from tests.test_1846_rules import act, assert_refused
+
+    g = gt_at_track_step()
+    give_private(g, "MPC", "GT")  # (test setup: GT owns the Meat Packing Company)
+    mpc = g.entity("private", "MPC")
+    act(g, assign("MPC", "D6"))
+    assert g.state_amount("ability_uses", mpc, "meat_marker") == 1
+    assert_refused(g, assign("MPC", "I1"), "Private Companies", "placed already")

@@ -78,14 +78,12 @@ class Abilities:
             raise IllegalAction(f"{company}'s marker may not go in {hex_id}")
         if self._marker_placements_spent(company, ability):
             raise IllegalAction(f"{company}'s marker has been placed already")
-        uses = dict(self.g.get("ability_uses", {}))
         if ability.get("count_per_operating_round") is not None:
             mark = f"marker {company.id}"
             if self._done_this_turn(mark):
                 raise IllegalAction(f"{company}'s marker moves once in an operating round")
             self._mark_done_this_turn(mark)
-        uses[company.id] = uses.get(company.id, 0) + 1
-        self.j.set(self.g, "ability_uses", uses)
+        self.call("count_ability_use", company, str(ability.get("key")))  # (the library's ability_uses)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
         self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
 
@@ -97,9 +95,10 @@ class Abilities:
             and str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor")
 
     def _marker_placements_spent(self, company: Entity, ability: dict) -> bool:
-        """Whether private `company`'s marker `ability` has used its `count` of placements over the game."""
+        """Whether private `company`'s marker `ability` has used its `count` of placements over the game (the
+        library's state ability_uses, by the ability's key, which its count_ability_use counts)."""
         count = ability.get("count")
-        return count is not None and self.g.get("ability_uses", {}).get(company.id, 0) >= int(count)
+        return count is not None and self.state_amount("ability_uses", company, str(ability.get("key"))) >= int(count)
 
     def _assign_player_marker(self, company: Entity, ability: dict, target: str) -> None:
         """A player owner names the hex of X's marker or the corporation it serves (`assigned_to:
@@ -172,15 +171,15 @@ class Abilities:
         return ability is not None and (str(ability.get("when", "")) in self.GENERIC_WHEN
                                         or str(ability.get("owner", "")) == "player")
 
-    def _ability_window(self, company: Entity, ability: dict, what: str, counts: bool = True) -> Entity:
+    def _ability_window(self, company: Entity, ability: dict, what: str) -> Entity:
         """Who may use private `company`'s `ability` now, by its generic properties: the private is open; its
         holder is of the ability's `owner` kind (player or corporation); the phase is at least `from_phase`
         and before `removed_on`; the moment is its `when` (stock_turn: the player owner's turn of a stock
         round; operating_turn: the operating turn of the owning corporation, or of one its player owner
         presides; any_time: any moment of a stock or an operating round, in or out of turn, the action
         being one of the title's any_time_actions; sold, phase_start: while the private owes the
-        ability's `decision`); with `counts`, its `count` uses over the game and `count_per_operating_round`
-        in this operating round are not spent (`_ability_counts_left`). Returns the holder (a player) or
+        ability's `decision`). Its `count` uses over the game and `count_per_operating_round` in this
+        operating round are the library's (use_ability, ability_spent). Returns the holder (a player) or
         the corporation acting (for a player owner in an operating turn, the corporation he presides that
         operates); refused (IllegalAction, saying which) otherwise."""
         if self.closed[company.id]:
@@ -212,28 +211,7 @@ class Abilities:
             if not self.call("pending_decision", company, str(ability.get("decision", ""))):
                 raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation" if when == "sold"
                                     else f"{company} {what} once, as phase {ability.get('phase')} begins")
-        if counts:
-            self._ability_counts_left(company, ability)
         return user
-
-    def _ability_counts_left(self, company: Entity, ability: dict) -> None:
-        """Refused (IllegalAction) where `company`'s `ability` has used its `count` uses over the game, or its
-        `count_per_operating_round` in this operating round (the library's states ability_uses and
-        ability_round_uses, by the ability's key), as the library's use_ability refuses."""
-        key = str(ability.get("key"))
-        if ability.get("count") is not None and self.state_amount("ability_uses", company, key) >= int(ability["count"]):
-            raise IllegalAction(f"{company}'s ability is used up ({ability['count']} uses)")
-        per_round = ability.get("count_per_operating_round")
-        if per_round is not None and self.g["round"] == "operating" \
-                and self.state_amount("ability_round_uses", company, key) >= int(per_round):
-            raise IllegalAction(f"{company}'s ability is used {per_round} time(s) in an operating round")
-
-    def _count_ability_use(self, company: Entity, ability: dict) -> None:
-        """One use of `company`'s `ability`: its uses over the game, and in this operating round (the library's
-        states ability_uses and ability_round_uses, as its use_ability counts them)."""
-        key = str(ability.get("key"))
-        self.state_put("ability_uses", (company, key), self.state_amount("ability_uses", company, key) + 1)
-        self.state_put("ability_round_uses", (company, key), self.state_amount("ability_round_uses", company, key) + 1)
 
     def _keyed_ability(self, company: Entity, key: str) -> dict:
         found = next((a for a in company.get("children") or ()
@@ -247,16 +225,16 @@ class Abilities:
         used now by its owner, timing and phases (`_ability_window`: X open, its holder of the ability's
         `owner` kind, from `from_phase` and before `removed_on`, at its `when`); its counts are the library's
         use_ability's."""
-        self._ability_window(company, self._keyed_ability(company, key), "uses its ability", counts=False)
+        self._ability_window(company, self._keyed_ability(company, key), "uses its ability")
 
-    def _ability_user(self, company: Entity, what: str, ability: dict | None = None, counts: bool = True) -> Entity:
+    def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
         turn, before its trains have run (at any step of it where the title says `private_ability_window:
         turn`; an ability's own `window` overrides the title's); refused (IllegalAction) otherwise. An ability
         with the library's generic timing (`_generic_timing`) is judged by `_ability_window` instead: its
-        user may then be a player; without `counts`, its uses are the caller's (the library's ability_spent)."""
+        user may then be a player; its uses are the library's (use_ability, ability_spent)."""
         if self._generic_timing(ability):
-            return self._ability_window(company, ability, what, counts)
+            return self._ability_window(company, ability, what)
         if self.closed[company.id]:
             raise IllegalAction(f"{company} is closed")
         owner = self.owner[company.id]
@@ -290,7 +268,7 @@ class Abilities:
             raise IllegalAction(f"{company} has no tile lay to give")
         ability = abilities[0]
         return ability, self._ability_user(company, "lays its track",  # (its uses: the library's ability_lay)
-                                           ability if self._generic_timing(ability) else None, counts=False)
+                                           ability if self._generic_timing(ability) else None)
 
     def _ability_lay_opening(self, company: Entity, hex_id: str, tile: str) -> tuple:
         """What `_check_ability_lay` judges before the rotation: refused as it refuses (IllegalAction), else
@@ -347,7 +325,7 @@ class Abilities:
         if not abilities:
             raise IllegalAction(f"{company} has no station token to give")
         ability = abilities[0]
-        corp = self._token_ability_user(company, ability, "places its token", counts=False)
+        corp = self._token_ability_user(company, ability, "places its token")
         board = self._need_board()
         try:
             ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
@@ -361,17 +339,17 @@ class Abilities:
             self._board_change(lambda: kept.remove(company.id))
         return track.check_token(board, corp.id, ref, home=True)
 
-    def _token_ability_user(self, company: Entity, ability: dict, what: str, counts: bool = True) -> Entity:
+    def _token_ability_user(self, company: Entity, ability: dict, what: str) -> Entity:
         """The corporation whose station private `company`'s token ability (`free_token`, `return_token`)
         places or takes back now: the corporation holding the private. With the library's generic timing
         (`when`, `from_phase`, `removed_on`, `count_per_operating_round`: `_ability_window`) in the moment
         it allows, which must then be its own operating turn or one it holds the private in; else in its
         operating turn, before its trains run (`_ability_user`). Refused (IllegalAction) otherwise, and
-        where a player holds the private: a station is a corporation's. Without `counts`, its uses are the
-        caller's (the library's ability_token, ability_spent)."""
+        where a player holds the private: a station is a corporation's. Its uses are the library's
+        (ability_token, return_token: ability_spent)."""
         if not self._generic_timing(ability):
             return self._ability_user(company, what)
-        user = self._ability_window(company, ability, what, counts)
+        user = self._ability_window(company, ability, what)
         holder = self.owner[company.id]
         if holder.kind != "corporation" or user != holder:
             raise IllegalAction(f"{company} {what} for the corporation holding it")
@@ -379,14 +357,13 @@ class Abilities:
 
     def b_check_return_token(self, company: Entity, city: str) -> str:
         """check_return_token(X, city): the station (a city id) that private X's ability (`effect:
-        return_token`, `count` uses) lets its owning corporation take back to its charter now: one of its
-        stations, in its operating turn, never its last one on the map; refused (IllegalAction) otherwise."""
+        return_token`) lets its owning corporation take back to its charter now: one of its stations, in its
+        operating turn, never its last one on the map; refused (IllegalAction) otherwise. Its `count` of uses
+        is the library's return_token's (ability_spent)."""
         abilities = self._abilities(company, "return_token")
         if not abilities:
             raise IllegalAction(f"{company} has no station token to take back")
         corp = self._token_ability_user(company, abilities[0], "takes a station back")
-        if self.g.get("ability_uses", {}).get(company.id, 0) >= int(abilities[0].get("count", 1)):
-            raise IllegalAction(f"{company}'s ability has been used")
         board = self._need_board()
         try:
             ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
@@ -398,24 +375,6 @@ class Abilities:
         if len(stations) <= 1:
             raise IllegalAction(f"{corp} keeps at least one station on the map")
         return track.node_id(ref)
-
-    def b_return_token(self, company: Entity, city: str) -> None:
-        """return_token(X, city): the owning corporation's station in `city` leaves the map for its charter
-        (its next token costs the returned one's price again); the ability is used once more, and X closes
-        where the ability says `closes_private: true`."""
-        corp = self.owner[company.id]
-        board = self._need_board()
-        ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
-        self._board_change(lambda: board.remove_token(corp.id, ref))
-        self.j.set(self.corp[corp.id], "tokens", self.corp[corp.id]["tokens"] - 1)
-        uses = dict(self.g.get("ability_uses", {}))
-        uses[company.id] = uses.get(company.id, 0) + 1
-        self.j.set(self.g, "ability_uses", uses)
-        for ability in self._abilities(company, "return_token")[:1]:
-            if self._generic_timing(ability):
-                self._count_ability_use(company, ability)
-        if any(a.get("closes_private") for a in self._abilities(company, "return_token")):
-            self.call("close_private", company)
 
     def _ability_put_tile(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(X, lay, tile) for a private X (`b_lay`): the tile of X's ability on the map for its owner, free

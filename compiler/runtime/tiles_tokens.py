@@ -614,18 +614,25 @@ class TilesAndTokens:
         mine = {h for h, _ in self.board.tokens_of(corp.id)}
         return bool(theirs) and theirs[0][0] not in mine
 
-    def b_take_station(self, corp: Entity, other: Entity) -> None:
-        """take_station(C, M): C's cheapest free station marker replaces M's station in the same circle,
-        free of charge (1880 VII.3.7); IllegalAction if C may not hold a station there."""
+    def b_remove_stations(self, corp: Entity, city: str | None = None) -> str | None:
+        """remove_stations(C): the stations of C (a corporation or a minor) leave the map, their circles free
+        again; remove_stations(C, city): C's station in `city` alone. Returns the city of the first station
+        removed (its id), none where C had none; C's token counts are the rules' to set (the library's
+        close_minor, reset_corporation, take_station, return_token). Refused (IllegalAction) where C has no
+        station in the city named."""
+        if city is None:
+            first = self.board.tokens_of(corp.id)[:1] if self.board is not None else []
+            self._remove_stations(corp)
+            return track.node_id(first[0]) if first else None
         board = self._need_board()
-        ref = board.tokens_of(other.id)[0]
-        self._board_change(lambda: board.remove_token(other.id, ref))
-        self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
-
-    def b_remove_stations(self, corp: Entity) -> None:
-        """remove_stations(C): the stations of C (a corporation or a minor) leave the map (its token counts
-        are left as they are: the library's close_minor, as the minor closes)."""
-        self._remove_stations(corp)
+        try:
+            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        if ref not in board.tokens_of(corp.id):
+            raise IllegalAction(f"{corp} has no station in {city}")
+        self._board_change(lambda: board.remove_token(corp.id, ref))
+        return track.node_id(ref)
 
     def _remove_stations(self, corp: Entity) -> None:
         if self.board is None:

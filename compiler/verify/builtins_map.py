@@ -287,38 +287,6 @@ class MapBuiltins:
                 ctx.require(z3.Implies(AND(ctx.path, cond), ctx.state[name] >= before))
                 ctx.state[name] = IF(cond, ctx.state[name], before)
 
-    #: the ability timings the runtime's `_ability_window` judges (GameBase.GENERIC_WHEN)
-    GENERIC_WHEN = ("stock_turn", "operating_turn", "any_time", "sold", "phase_start")
-
-    def count_generic_use(self, ctx: Ctx, company: Any, effect: str) -> None:
-        """As GameBase._count_ability_use where the runtime calls it (an ability lay, station or station
-        returned): where the private's first ability of `effect` has the library's generic timing (`when`
-        one of GENERIC_WHEN, or `owner: player`), one use more of it in the library's states ability_uses
-        and ability_round_uses (by its key), which the library's use_ability counts too."""
-        m = self.m
-        e = self.ent(company)
-        for x in m.privates:
-            first = [a for a in m.data.get(x, {}).get("children") or ()
-                     if a.get("kind") == "ability" and a.get("effect") == effect][:1]
-            if not first or not (str(first[0].get("when", "")) in self.GENERIC_WHEN
-                                 or str(first[0].get("owner", "")) == "player"):
-                continue
-            for name in ("ability_uses", "ability_round_uses"):
-                decl = self.tr.states.get(name)
-                if decl is not None:
-                    value = self.tr.state_has(decl, [m.z(x), str(first[0].get("key"))], ctx)
-                    self.tr.state_set(decl, [m.z(x), str(first[0].get("key"))], IF(e == m.z(x), value + 1, value), ctx)
-
-    def ability_closes_private(self, ctx: Ctx, company: Any, effect: str) -> None:
-        """The private `company` closes where an ability of it with `effect` says `closes_private: true`."""
-        m = self.m
-        e = self.ent(company)
-        for x in m.privates:
-            if any(a.get("kind") == "ability" and a.get("effect") == effect and a.get("closes_private")
-                   for a in self.m.data.get(x, {}).get("children") or ()):
-                name = f"closed:{x.id}"
-                ctx.state[name] = IF(AND(ctx.path, e == m.z(x)), True, ctx.state[name])
-
     def owning_corporation(self, ctx: Ctx, company: Any, c: Ent) -> Any:
         """Whether corporation `c` holds the private `company`."""
         item = self.tr.as_sel(company)
@@ -330,7 +298,8 @@ class MapBuiltins:
         oracle: those it placed from its charter (`tokens`) and those a take-over gave it (18CO §6.1.3:
         a station swapped, which the model does not follow); one placed is the one taken back. The
         corporation uses the private when it may (`ability_user`; an ability of the library's generic
-        timing is judged by the runtime's turns and uses, not modelled: `token_ability_user`)."""
+        timing is judged by the runtime's turns, not modelled: `token_ability_user`). Its uses are the
+        library's return_token's (ability_spent)."""
         self.token_ability_user(ctx, company, "return_token")
         for c in self.m.corporations:
             placed = ctx.state[f"tokens:{c.id}"]
@@ -338,16 +307,6 @@ class MapBuiltins:
             ctx.shared.axioms.append(stations >= placed)
             ctx.require(IMPLIES(self.owning_corporation(ctx, company, c), AND(stations >= 2, placed >= 1)))
         return Opaque("a station")
-
-    def b_return_token(self, ctx: Ctx, company: Any, city: Any) -> None:
-        """As GameBase.b_return_token: the owning corporation has one token fewer on the map; the
-        private closes where its ability says so."""
-        for c in self.m.corporations:
-            name = f"tokens:{c.id}"
-            owns = self.owning_corporation(ctx, company, c)
-            ctx.state[name] = IF(AND(ctx.path, owns), ctx.state[name] - 1, ctx.state[name])
-        self.count_generic_use(ctx, company, "return_token")
-        self.ability_closes_private(ctx, company, "return_token")
 
     def b_place_marker(self, ctx: Ctx, company: Any, hex_id: Any) -> None:
         """As GameBase.b_place_marker: a revenue marker on the map (outside the
@@ -357,7 +316,8 @@ class MapBuiltins:
         decide: as `resolve_decision`, whoever is pending and acts next is then
         the runtime's to say. A corporation's marker (the ability card's, in a title with ability cards)
         goes on a city (the map is outside the model: an oracle); the rules check the card's power and spend
-        its use."""
+        its use. A private's marker placed is one use more of its ability (`count_marker_use`)."""
+        self.count_marker_use(ctx, company)
         pending = self.tr.call("pending_decision", [company, "assign"], {}, ctx)  # the library's
         if self.m.cards is not None:
             e = self.ent(company)
@@ -370,15 +330,39 @@ class MapBuiltins:
         for name in names:
             ctx.state[name] = sub.state[name]
 
+    def count_marker_use(self, ctx: Ctx, company: Any) -> None:
+        """As GameBase.b_place_marker's count: one use more, by the library's count_ability_use, of the marker
+        ability a private's holder uses (`_marker_ability`: the one of its holder's kind, else its first),
+        unless a player owner names its corporation (`_marker_named_by_player`: no use counted)."""
+        m = self.m
+        e = self.ent(company)
+        for x in m.privates:
+            abilities = [a for a in m.data.get(x, {}).get("children") or ()
+                         if a.get("kind") == "ability" and a.get("effect") == "hex_marker"]
+            item = m.item_of_ent(x)
+            if not abilities or item is None:
+                continue
+            by_player = OR(*[self.held(ctx, item, m.z(p)) for p in m.players])
+            for kind, cond in (("player", by_player), ("corporation", NOT(by_player))):
+                ability = next((a for a in abilities if str(a.get("owner", "corporation")) == kind), abilities[0])
+                if str(ability.get("owner", "corporation")) == "player" \
+                        and str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor"):
+                    continue
+                sub = ctx.fork(AND(e == m.z(x), cond))
+                self.tr.call("count_ability_use", [m.z(x), str(ability.get("key"))], {}, sub)
+                ctx.state = sub.state
+
     def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
         """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
 
     def b_unreserve(self, ctx: Ctx, holder: Any, home: Any) -> None:
         """As GameBase.b_unreserve: station slots are outside the model."""
 
-    def b_remove_stations(self, ctx: Ctx, corp: Any) -> None:
+    def b_remove_stations(self, ctx: Ctx, corp: Any, city: Any = None) -> Any:
         """As GameBase.b_remove_stations: stations are outside the model (their count on the map is the
-        oracle `stations_on_map`, asked where it is read)."""
+        oracle `stations_on_map`, asked where it is read; the token counts are the rules'); the city of the
+        first station removed."""
+        return Opaque("the city of a station taken off the map")
 
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
@@ -456,13 +440,6 @@ class MapBuiltins:
             name = f"tokens:{c.id}"
             ctx.state[name] = IF(AND(ctx.path, cond), ctx.state[name] + 1, ctx.state[name])
             self.spend_declared(ctx, c, "free_token", cond)
-
-    def b_take_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
-        """As GameBase.b_take_station: one of the corporation's station markers goes, free, where the
-        other's station was (which circle is the map's, outside the model); refused without a marker
-        left."""
-        ctx.require(self.tr.cmp(">", self.tokens_left(ctx, corp), 0))
-        self.b_place_station(ctx, corp, Opaque("the station taken over"))
 
     def b_place_home_token(self, ctx: Ctx, corp: Any) -> None:
         if not self.m.title.components("hex"):
