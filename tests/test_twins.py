@@ -131,7 +131,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: state, which the acquisition round sets (the model read an oracle before); 86 with all three
 #: then (twins61d) check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station; 93 with
 #: remove_reservations() and unreserve_home(C) library procedures over one primitive, unreserve(X, home); 84 with both
-RECORDED = 84
+#: 83 with draft_price a library function over the title's draft (the parameter opening_draft, whose fields
+#: last_company_floor and last_company_discount the engine and the model read) and the library's state
+#: draft_discount, which its procedure decline_last_company raises as a last company is declined (the model's
+#: draft_price was an oracle before: any price from the floor to the cost)
+RECORDED = 83
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -149,7 +153,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
-         "ability_lay_cost", "ability_token", "ability_lay"]
+         "ability_lay_cost", "ability_token", "ability_lay", "draft_price"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -231,7 +235,7 @@ def test_a_privates_lay_and_station_are_checked_by_the_maps_one_check(name):
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
           "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses",
-          "stock_round_number", "acquisition_target"]
+          "stock_round_number", "acquisition_target", "draft_discount"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -717,3 +721,41 @@ def test_the_validator_reads_the_declared_effects_from_the_library(rulespecs_loa
     validator.title = title
     assert validator._declared_effects() == {"train_discount", "free_token", "no_terrain_cost", "hold_price",
                                              "extra_lay", "longer_trains", "early_upgrade"}
+
+
+def test_a_draft_price_is_the_librarys_over_the_declines(rulespecs_loaded):
+    """draft_price(X): the library's function over the title's draft (`opening_draft`: its last_company_floor) and
+    the library's state draft_discount, which decline_last_company raises by the draft's last_company_discount as
+    a last company is declined, down to its floor: 1846's Michigan Southern (a minor: draft_price $140, draft_floor
+    $80) in the engine and the model alike (the model's price was an oracle before, any amount from the floor to
+    the cost)."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    ms = g.entity("minor", "MS")
+    assert g.call("draft_price", ms) == 140 and g.call("draft_least_price", ms) == 80
+    g.call("decline_last_company")
+    g.call("decline_last_company")
+    assert g.state_amount("draft_discount") == 20 and g.call("draft_price", ms) == 120
+    for _ in range(5):
+        g.call("decline_last_company")
+    assert g.call("draft_price", ms) == 80  # its floor
+    g.call("end_draft")
+    assert g.state_amount("draft_discount") == 0
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    x = model.entity("minor", "MS")
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    tr.call("decline_last_company", [], {}, ctx)
+    price = tr.call("draft_price", [model.z(x)], {}, ctx)
+    for declined, expected in ((10, 120), (60, 80)):  # exact: two declines take $20 off; never below the floor
+        solver = z3.Solver()
+        solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[state_var("draft_discount", ())] == declined)
+        assert solver.check() == z3.sat
+        assert solver.check(price != expected) == z3.unsat, declined
