@@ -134,8 +134,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: 83 with draft_price a library function over the title's draft (the parameter opening_draft, whose fields
 #: last_company_floor and last_company_discount the engine and the model read) and the library's state
 #: draft_discount, which its procedure decline_last_company raises as a last company is declined (the model's
-#: draft_price was an oracle before: any price from the floor to the cost)
-RECORDED = 83
+#: draft_price was an oracle before: any price from the floor to the cost); 82 with replaying() gone, which no
+#: rulespec called (the runtime asks its own question, GameBase._replaying, where a log's hidden draws count)
+RECORDED = 82
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -261,6 +262,16 @@ def test_the_stock_rounds_are_counted_by_the_librarys_trigger():
         assert g.g["round"] == first and g.state_amount("stock_round_number") == held, name
         g._start_stock_round(0)  # (the runtime's next stock round)
         assert g.state_amount("stock_round_number") == held + 1, name
+
+
+def test_replaying_is_the_runtimes_own_question():
+    """replaying() is no builtin: no rulespec asked it, and the model answered it with a constant. The runtime asks
+    its own question (GameBase._replaying) where another engine's log hides its draws (a draft's hands, the
+    dealt seating)."""
+    found = _census()
+    assert "replaying" not in found["twins"] + found["engine_only"] + found["model_only"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "replaying(" not in rules
 
 
 def test_a_sale_is_noted_by_the_librarys_states_alone():

@@ -55,11 +55,12 @@ class Auctions:
     def b_in_draft_hand(self, company: Any) -> bool:
         """in_draft_hand(X): whether company (or Pass card) X is among the cards drawn for this pick
         (anywhere in the deck when replaying another engine's log, whose draws are hidden)."""
-        cards = self.g["draft"]["deck"] if self.b_replaying() else self.b_draft_hand()
+        cards = self.g["draft"]["deck"] if self._replaying() else self.b_draft_hand()
         return self.g["round"] == "draft" and getattr(company, "id", str(company)) in cards
 
-    def b_replaying(self) -> bool:
-        """replaying(): whether the game replays a log from another engine, whose hidden random draws it cannot reproduce."""
+    def _replaying(self) -> bool:
+        """Whether the game replays a log from another engine, whose hidden random draws it cannot reproduce (the
+        runtime's own question: no rule asks it)."""
         return bool(self.log_hints)
 
     def _only_one_left(self) -> bool:

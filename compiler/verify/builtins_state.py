@@ -586,11 +586,6 @@ class StateBuiltins:
         drawn = self.draft_oracle(ctx, "in_draft_hand", x, "bool")
         return AND(ctx.state["round"] == ROUNDS.index("draft"), drawn, self.draft_open(ctx, x))
 
-    def b_replaying(self, ctx: Ctx) -> Any:
-        """As GameBase.b_replaying: the model is of games the engine plays itself, not of a replayed
-        log of another engine (whose hidden draws let a pick take any card at its logged price)."""
-        return False
-
     def b_draft_pick(self, ctx: Ctx, player: Any, company: Any) -> None:
         """As GameBase.b_draft_pick: the player keeps the company, at its draft price now (the library's
         draft_price); the draft goes on (its deck and turn are the runtime's; its end is the step `draft_ends`)."""
