@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "371681ed7db9c25b",
-    "rulespecs/lib/18xx.rules": "40e7b28f772acfc4",
+    "rulespecs/lib/18xx.rules": "f40d10ed7eea057f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "40e7b28f772acfc4",
+        "rulespecs/lib/18xx.rules": "f40d10ed7eea057f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -408,24 +408,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1487',
         'at action bankrupt': 'rulespecs/1846.rules:1455',
-        'at action bid': 'rulespecs/lib/18xx.rules:1217',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1302',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1549',
+        'at action bid': 'rulespecs/lib/18xx.rules:1218',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1303',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1550',
         'at action company_lay_tile': 'rulespecs/1846.rules:1512',
         'at action company_place_token': 'rulespecs/1846.rules:1522',
         'at action contribute': 'rulespecs/1846.rules:1443',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1277',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1424',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1354',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1625',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1498',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1763',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1445',
-        'at action par': 'rulespecs/lib/18xx.rules:1240',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1626',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1499',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1764',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1446',
+        'at action par': 'rulespecs/lib/18xx.rules:1241',
         'at action pass': 'rulespecs/1846.rules:1259',
         'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1481',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1348',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1482',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1349',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -730,73 +730,73 @@ def r_emergency_seller(g, v_player):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1219
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:1219
+        # at rulespecs/lib/18xx.rules:1220
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1219",
+                at="rulespecs/lib/18xx.rules:1220",
             )
-        # at rulespecs/lib/18xx.rules:1220
+        # at rulespecs/lib/18xx.rules:1221
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1220",
+                at="rulespecs/lib/18xx.rules:1221",
             )
-        # at rulespecs/lib/18xx.rules:1221
+        # at rulespecs/lib/18xx.rules:1222
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1221",
+                at="rulespecs/lib/18xx.rules:1222",
             )
-        # at rulespecs/lib/18xx.rules:1222
+        # at rulespecs/lib/18xx.rules:1223
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1224
+        # at rulespecs/lib/18xx.rules:1225
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1224",
+                at="rulespecs/lib/18xx.rules:1225",
             )
-        # at rulespecs/lib/18xx.rules:1225
+        # at rulespecs/lib/18xx.rules:1226
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1226
+            # at rulespecs/lib/18xx.rules:1227
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1226",
+                    at="rulespecs/lib/18xx.rules:1227",
                 )
-            # at rulespecs/lib/18xx.rules:1227
+            # at rulespecs/lib/18xx.rules:1228
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1227",
+                    at="rulespecs/lib/18xx.rules:1228",
                 )
-            # at rulespecs/lib/18xx.rules:1228
+            # at rulespecs/lib/18xx.rules:1229
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1228",
+                    at="rulespecs/lib/18xx.rules:1229",
                 )
-            # at rulespecs/lib/18xx.rules:1229
+            # at rulespecs/lib/18xx.rules:1230
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1231
+            # at rulespecs/lib/18xx.rules:1232
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1231",
+                    at="rulespecs/lib/18xx.rules:1232",
                 )
-            # at rulespecs/lib/18xx.rules:1232
+            # at rulespecs/lib/18xx.rules:1233
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -804,93 +804,93 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1232",
+                    at="rulespecs/lib/18xx.rules:1233",
                 )
-            # at rulespecs/lib/18xx.rules:1234
+            # at rulespecs/lib/18xx.rules:1235
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1234",
+                    at="rulespecs/lib/18xx.rules:1235",
                 )
-            # at rulespecs/lib/18xx.rules:1235
+            # at rulespecs/lib/18xx.rules:1236
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1241
+    # at rulespecs/lib/18xx.rules:1242
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1241",
+            at="rulespecs/lib/18xx.rules:1242",
         )
-    # at rulespecs/lib/18xx.rules:1242
+    # at rulespecs/lib/18xx.rules:1243
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1242",
+            at="rulespecs/lib/18xx.rules:1243",
         )
-    # at rulespecs/lib/18xx.rules:1243
+    # at rulespecs/lib/18xx.rules:1244
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1243",
+            at="rulespecs/lib/18xx.rules:1244",
         )
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1245
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1244",
+            at="rulespecs/lib/18xx.rules:1245",
         )
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1246
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1245",
+            at="rulespecs/lib/18xx.rules:1246",
         )
-    # at rulespecs/lib/18xx.rules:1246
-    v_cert = r_president_certificate(g, v_corporation)
     # at rulespecs/lib/18xx.rules:1247
+    v_cert = r_president_certificate(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:1248
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1247",
+            at="rulespecs/lib/18xx.rules:1248",
         )
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1249
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1248",
+            at="rulespecs/lib/18xx.rules:1249",
         )
-    # at rulespecs/lib/18xx.rules:1249
-    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:1250
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1250
-        g.b_place_home_token(v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:1251
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:1251
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:1252
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1253
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:1254
-    g.state_set("bought_this_turn", (), True)
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
     # at rulespecs/lib/18xx.rules:1255
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1256
     g.b_bought(v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1295
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -928,44 +928,44 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1304
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1303",
+            at="rulespecs/lib/18xx.rules:1304",
         )
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1305
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1304",
+            at="rulespecs/lib/18xx.rules:1305",
         )
-    # at rulespecs/lib/18xx.rules:1305
+    # at rulespecs/lib/18xx.rules:1306
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1305",
+            at="rulespecs/lib/18xx.rules:1306",
         )
-    # at rulespecs/lib/18xx.rules:1306
+    # at rulespecs/lib/18xx.rules:1307
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1306",
+            at="rulespecs/lib/18xx.rules:1307",
         )
-    # at rulespecs/lib/18xx.rules:1307
-    v_cert = g.b_next_certificate(v_corporation, v_source)
     # at rulespecs/lib/18xx.rules:1308
+    v_cert = g.b_next_certificate(v_corporation, v_source)
+    # at rulespecs/lib/18xx.rules:1309
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1308",
+            at="rulespecs/lib/18xx.rules:1309",
         )
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1310
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -973,9 +973,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1309",
+            at="rulespecs/lib/18xx.rules:1310",
         )
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1312
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -986,44 +986,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1311",
+            at="rulespecs/lib/18xx.rules:1312",
         )
-    # at rulespecs/lib/18xx.rules:1313
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:1314
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
+    # at rulespecs/lib/18xx.rules:1315
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1314"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1315"
         )
-    # at rulespecs/lib/18xx.rules:1315
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:1316
-    g.move(v_cert, v_source, v_player)
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:1317
-    g.state_set("bought_this_turn", (), True)
+    g.move(v_cert, v_source, v_player)
     # at rulespecs/lib/18xx.rules:1318
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1319
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1349
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:1350
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:1351
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1350",
+            at="rulespecs/lib/18xx.rules:1351",
         )
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1352
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1351",
+            at="rulespecs/lib/18xx.rules:1352",
         )
-    # at rulespecs/lib/18xx.rules:1352
+    # at rulespecs/lib/18xx.rules:1353
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1031,9 +1031,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1352",
+            at="rulespecs/lib/18xx.rules:1353",
         )
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1355
     if not (
         (
             (
@@ -1062,37 +1062,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1354",
+            at="rulespecs/lib/18xx.rules:1355",
         )
-    # at rulespecs/lib/18xx.rules:1359
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/lib/18xx.rules:1360
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:1361
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1360",
+            at="rulespecs/lib/18xx.rules:1361",
         )
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1363
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1362",
+            at="rulespecs/lib/18xx.rules:1363",
         )
-    # at rulespecs/lib/18xx.rules:1364
+    # at rulespecs/lib/18xx.rules:1365
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1365
+        # at rulespecs/lib/18xx.rules:1366
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1367
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:1368
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:1369
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1369
+        # at rulespecs/lib/18xx.rules:1370
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1371
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
     # at rulespecs/lib/18xx.rules:1372
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
+    # at rulespecs/lib/18xx.rules:1373
     g.state_set(
         "sold_this_round",
         (
@@ -1101,9 +1101,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1373
-    g.state_set("sold_this_turn", (v_corporation,), True)
     # at rulespecs/lib/18xx.rules:1374
+    g.state_set("sold_this_turn", (v_corporation,), True)
+    # at rulespecs/lib/18xx.rules:1375
     g.b_check_president(v_corporation)
 
 
@@ -1219,25 +1219,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1446
+    # at rulespecs/lib/18xx.rules:1447
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1446",
+            at="rulespecs/lib/18xx.rules:1447",
         )
-    # at rulespecs/lib/18xx.rules:1447
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/lib/18xx.rules:1448
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
+    # at rulespecs/lib/18xx.rules:1449
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1448",
+            at="rulespecs/lib/18xx.rules:1449",
         )
-    # at rulespecs/lib/18xx.rules:1449
-    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:1450
+    g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1451
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1303,14 +1303,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1550
+    # at rulespecs/lib/18xx.rules:1551
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1550",
+            at="rulespecs/lib/18xx.rules:1551",
         )
-    # at rulespecs/lib/18xx.rules:1551
+    # at rulespecs/lib/18xx.rules:1552
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1318,123 +1318,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1551",
+            at="rulespecs/lib/18xx.rules:1552",
         )
-    # at rulespecs/lib/18xx.rules:1552
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/lib/18xx.rules:1553
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/lib/18xx.rules:1554
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1554
+        # at rulespecs/lib/18xx.rules:1555
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1556
+        # at rulespecs/lib/18xx.rules:1557
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1556",
+                at="rulespecs/lib/18xx.rules:1557",
             )
-        # at rulespecs/lib/18xx.rules:1557
+        # at rulespecs/lib/18xx.rules:1558
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1557",
+                at="rulespecs/lib/18xx.rules:1558",
             )
-        # at rulespecs/lib/18xx.rules:1558
+        # at rulespecs/lib/18xx.rules:1559
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1558",
+                at="rulespecs/lib/18xx.rules:1559",
             )
-        # at rulespecs/lib/18xx.rules:1559
-        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:1560
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/lib/18xx.rules:1561
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1560",
+                at="rulespecs/lib/18xx.rules:1561",
             )
-        # at rulespecs/lib/18xx.rules:1561
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1562
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1563
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1564
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1565
+        # at rulespecs/lib/18xx.rules:1566
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1565",
+                at="rulespecs/lib/18xx.rules:1566",
             )
-        # at rulespecs/lib/18xx.rules:1566
+        # at rulespecs/lib/18xx.rules:1567
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1566",
+                at="rulespecs/lib/18xx.rules:1567",
             )
-        # at rulespecs/lib/18xx.rules:1567
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1568
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1569
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1570
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1571
+        # at rulespecs/lib/18xx.rules:1572
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1571",
+                at="rulespecs/lib/18xx.rules:1572",
             )
-        # at rulespecs/lib/18xx.rules:1572
+        # at rulespecs/lib/18xx.rules:1573
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1572",
+                at="rulespecs/lib/18xx.rules:1573",
             )
-        # at rulespecs/lib/18xx.rules:1573
+        # at rulespecs/lib/18xx.rules:1574
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1573",
+                at="rulespecs/lib/18xx.rules:1574",
             )
-        # at rulespecs/lib/18xx.rules:1574
+        # at rulespecs/lib/18xx.rules:1575
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1574",
+                at="rulespecs/lib/18xx.rules:1575",
             )
-        # at rulespecs/lib/18xx.rules:1575
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:1576
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/lib/18xx.rules:1577
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1578
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1589
-    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1590
-    v_corporation = g.attr(v_cert, "corporation")
+    v_player = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1591
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1592
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1591",
+            at="rulespecs/lib/18xx.rules:1592",
         )
-    # at rulespecs/lib/18xx.rules:1592
+    # at rulespecs/lib/18xx.rules:1593
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1442,23 +1442,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1592",
+            at="rulespecs/lib/18xx.rules:1593",
         )
-    # at rulespecs/lib/18xx.rules:1594
+    # at rulespecs/lib/18xx.rules:1595
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1594",
+            at="rulespecs/lib/18xx.rules:1595",
         )
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1596
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1595",
+            at="rulespecs/lib/18xx.rules:1596",
         )
-    # at rulespecs/lib/18xx.rules:1596
+    # at rulespecs/lib/18xx.rules:1597
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1469,15 +1469,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1596",
+            at="rulespecs/lib/18xx.rules:1597",
         )
-    # at rulespecs/lib/18xx.rules:1598
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1599
-    r_close_private(g, v_company)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1600
-    g.b_check_float(v_corporation)
+    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1601
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1602
     g.b_check_president(v_corporation)
 
 
@@ -1492,14 +1492,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1642
+    # at rulespecs/lib/18xx.rules:1643
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1642",
+            at="rulespecs/lib/18xx.rules:1643",
         )
-    # at rulespecs/lib/18xx.rules:1644
+    # at rulespecs/lib/18xx.rules:1645
     if not (
         (
             (
@@ -1540,9 +1540,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1644",
+            at="rulespecs/lib/18xx.rules:1645",
         )
-    # at rulespecs/lib/18xx.rules:1650
+    # at rulespecs/lib/18xx.rules:1651
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1553,9 +1553,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1650",
+            at="rulespecs/lib/18xx.rules:1651",
         )
-    # at rulespecs/lib/18xx.rules:1652
+    # at rulespecs/lib/18xx.rules:1653
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2122,12 +2122,12 @@ def q_company_place_token(g, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1241
+    # at rulespecs/lib/18xx.rules:1242
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1241",
+            at="rulespecs/lib/18xx.rules:1242",
         )
 
 
@@ -2214,17 +2214,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1842
+    # at rulespecs/lib/18xx.rules:1843
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1843
+        # at rulespecs/lib/18xx.rules:1844
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1844
+            # at rulespecs/lib/18xx.rules:1845
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1846
+        # at rulespecs/lib/18xx.rules:1847
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1847
+            # at rulespecs/lib/18xx.rules:1848
             r_market_move(g, v_c, "down")
 
 

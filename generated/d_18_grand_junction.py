@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
     "rulespecs/1846.rules": "371681ed7db9c25b",
-    "rulespecs/lib/18xx.rules": "40e7b28f772acfc4",
+    "rulespecs/lib/18xx.rules": "f40d10ed7eea057f",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "40e7b28f772acfc4",
+        "rulespecs/lib/18xx.rules": "f40d10ed7eea057f",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -368,22 +368,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1455',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1302',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1303',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:898',
         'at action contribute': 'rulespecs/1846.rules:1443',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:911',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:936',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:971',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1625',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1498',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1763',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1626',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1499',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1764',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1259',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1481',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1482',
         'at action select_president': 'rulespecs/18-grand-junction.rules:773',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1348',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1349',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:853',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:803',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -733,7 +733,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1295
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -771,23 +771,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1349
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:1350
+    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    # at rulespecs/lib/18xx.rules:1351
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1350",
+            at="rulespecs/lib/18xx.rules:1351",
         )
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1352
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1351",
+            at="rulespecs/lib/18xx.rules:1352",
         )
-    # at rulespecs/lib/18xx.rules:1352
+    # at rulespecs/lib/18xx.rules:1353
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -795,9 +795,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1352",
+            at="rulespecs/lib/18xx.rules:1353",
         )
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1355
     if not (
         (
             (
@@ -826,37 +826,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1354",
+            at="rulespecs/lib/18xx.rules:1355",
         )
-    # at rulespecs/lib/18xx.rules:1359
-    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
     # at rulespecs/lib/18xx.rules:1360
+    v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
+    # at rulespecs/lib/18xx.rules:1361
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1360",
+            at="rulespecs/lib/18xx.rules:1361",
         )
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1363
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1362",
+            at="rulespecs/lib/18xx.rules:1363",
         )
-    # at rulespecs/lib/18xx.rules:1364
+    # at rulespecs/lib/18xx.rules:1365
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1365
+        # at rulespecs/lib/18xx.rules:1366
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1367
-    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
     # at rulespecs/lib/18xx.rules:1368
+    g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
+    # at rulespecs/lib/18xx.rules:1369
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1369
+        # at rulespecs/lib/18xx.rules:1370
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1371
-    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
     # at rulespecs/lib/18xx.rules:1372
+    r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
+    # at rulespecs/lib/18xx.rules:1373
     g.state_set(
         "sold_this_round",
         (
@@ -865,9 +865,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1373
-    g.state_set("sold_this_turn", (v_corporation,), True)
     # at rulespecs/lib/18xx.rules:1374
+    g.state_set("sold_this_turn", (v_corporation,), True)
+    # at rulespecs/lib/18xx.rules:1375
     g.b_check_president(v_corporation)
 
 
@@ -2088,17 +2088,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1842
+    # at rulespecs/lib/18xx.rules:1843
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1843
+        # at rulespecs/lib/18xx.rules:1844
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1844
+            # at rulespecs/lib/18xx.rules:1845
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1846
+        # at rulespecs/lib/18xx.rules:1847
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1847
+            # at rulespecs/lib/18xx.rules:1848
             r_market_move(g, v_c, "down")
 
 

@@ -755,8 +755,6 @@ def test_a_draft_price_is_the_librarys_over_the_declines(rulespecs_loaded):
     for _ in range(5):
         g.call("decline_last_company")
     assert g.call("draft_price", ms) == 80  # its floor
-    g.call("end_draft")
-    assert g.state_amount("draft_discount") == 0
 
     model = Model(rulespecs_loaded.program.titles["1846"])
     x = model.entity("minor", "MS")

@@ -27,12 +27,14 @@ from compiler.verify.model import (
     committed_var,
     drafted_var,
     hold_name,
+    state_var,
 )
 from compiler.verify.terms import (
     AND,
     CMP,
     EQ,
     IF,
+    IMPLIES,
     NEG,
     NOT,
     OR,
@@ -627,13 +629,17 @@ class StateBuiltins:
 
     def draft_pass(self, ctx: Ctx) -> None:
         """As GameBase._draft_pass: a pass is allowed only when a single company is left in the deck
-        (the runtime's deck: an oracle); it lowers the company's price (the library's decline_last_company),
-        and at its floor (draft_least_price) the player then on turn takes it at that price (which company,
-        and whether its price has reached the floor, are the runtime's: oracles, with the pick only of a
-        company still dealt)."""
+        (the runtime's deck: an oracle); it lowers the company's price (the runtime's call of the library's
+        decline_last_company, inside the round machinery: the library's draft_discount havocked, never
+        lower), and at its floor (draft_least_price) the player then on turn takes it at that price (which
+        company, and whether its price has reached the floor, are the runtime's: oracles, with the pick
+        only of a company still dealt)."""
         m = self.m
         ctx.require(self.draft_oracle(ctx, "draft_last_company", None, "bool"))
-        self.tr.call("decline_last_company", [], {}, ctx)
+        discount = state_var("draft_discount", ())
+        before = ctx.state[discount]
+        ctx.havoc([discount])
+        ctx.shared.axioms.append(IMPLIES(ctx.path, ctx.state[discount] >= before))
         taker = ctx.fresh("draft_taker", "ent")
         ctx.shared.axioms.append(OR(*[taker == m.z(p) for p in m.players]))
         for x in m.draft_items:
