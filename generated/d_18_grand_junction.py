@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "3a52649885908954",
-    "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "5423ebe739049295",
+    "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
+    "rulespecs/1846.rules": "371681ed7db9c25b",
+    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -143,13 +143,13 @@ COMPONENTS = {
         {'key': 'two_player_relegation', 'title': 'Two-player relegation and the SLVS', 'first': 'with fewer than five players the SLVS is always relegated, then with two or three players one of CC and CCP', 'second': 'with two players two of CC, CCP and GSLP are relegated at random', 'reading': 'the two-player rule replaces only the random step: with two players SLVS and two of CC, CCP, GSLP are relegated, leaving four companies at the start', 'reason': 'the relegation of the SLVS is stated as always under five players and the SLVS is the one company the Tier 2 list names; the two-player list widens the random step instead of offering the SLVS. The cost of this reading: three companies are relegated, more than the "one or two" of the Tier 2 section; the other reading (two relegated, the SLVS in Tier 1) would keep five companies as in 1846\'s two-player game'},
     ],
     'corporation': [
-        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:250'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:251'), 'bank_funds_on_par': 0},
-        {'key': 'DSPP', 'title': 'Denver, South Park and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:258'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:259'), 'bank_funds_on_par': 0},
-        {'key': 'CNW', 'title': 'Colorado and North Western Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:266'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:267'), 'bank_funds_on_par': 0},
-        {'key': 'GSLP', 'title': 'Greeley, Salt Lake and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:274'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:275'), 'bank_funds_on_par': 0},
-        {'key': 'CC', 'title': 'Colorado Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:282'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:283'), 'may_be_relegated': True, 'bank_funds_on_par': 0},
-        {'key': 'CCP', 'title': 'Colorado Central & Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:291'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:292'), 'may_be_relegated': True, 'bank_funds_on_par': 0},
-        {'key': 'SLVS', 'title': 'San Luis Valley Southern Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:300'), 'home': 'chosen_on_float', 'home_rule': 'no home on the map; when it floats it picks any open city space and places its token there at once', 'bank_funds_on_par': 0},
+        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:251'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:252'), 'bank_funds_on_par': 0},
+        {'key': 'DSPP', 'title': 'Denver, South Park and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:259'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:260'), 'bank_funds_on_par': 0},
+        {'key': 'CNW', 'title': 'Colorado and North Western Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:267'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:268'), 'bank_funds_on_par': 0},
+        {'key': 'GSLP', 'title': 'Greeley, Salt Lake and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:275'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:276'), 'bank_funds_on_par': 0},
+        {'key': 'CC', 'title': 'Colorado Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:283'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:284'), 'may_be_relegated': True, 'bank_funds_on_par': 0},
+        {'key': 'CCP', 'title': 'Colorado Central & Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:292'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:293'), 'may_be_relegated': True, 'bank_funds_on_par': 0},
+        {'key': 'SLVS', 'title': 'San Luis Valley Southern Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:301'), 'home': 'chosen_on_float', 'home_rule': 'no home on the map; when it floats it picks any open city space and places its token there at once', 'bank_funds_on_par': 0},
     ],
     'dividend_rule': [
         {'key': 'half_pay', 'title': 'Dividend choices', 'summary': 'A corporation pays out its revenue, pays out half and keeps half, or withholds it all.', 'choices': ['payout', 'half', 'withhold']},
@@ -158,7 +158,7 @@ COMPONENTS = {
         *_LIBRARY.components('effect'),
     ],
     'income_center': [
-        {'key': 'minor', 'title': 'Minor Income Centers', 'adds_to': 'action lay_tile, trigger private_income', 'summary': 'Black discs mark mines, farms and towns. The first company to lay track in such a hex takes its disc onto its charter; at the start of every operating round each company owning a train earns $10 from the bank per disc held. At the start of phase 4 all discs leave the map and the charters.', 'discs': 10, 'locations': Gap('marked on the map, which is not in the rulebook', at='rulespecs/18-grand-junction.rules:381'), 'collected_by': 'the company laying track in the hex', 'income': 'minor_income_per_disc, paid by trigger minor_income', 'paid': 'start of each operating round, to companies with at least one train', 'removed_at_phase': 'IV'},
+        {'key': 'minor', 'title': 'Minor Income Centers', 'adds_to': 'action lay_tile, trigger private_income', 'summary': 'Black discs mark mines, farms and towns. The first company to lay track in such a hex takes its disc onto its charter; at the start of every operating round each company owning a train earns $10 from the bank per disc held. At the start of phase 4 all discs leave the map and the charters.', 'discs': 10, 'locations': Gap('marked on the map, which is not in the rulebook', at='rulespecs/18-grand-junction.rules:382'), 'collected_by': 'the company laying track in the hex', 'income': 'minor_income_per_disc, paid by trigger minor_income', 'paid': 'start of each operating round, to companies with at least one train', 'removed_at_phase': 'IV'},
     ],
     'issue_rule': [
         {'key': 'issue_redeem', 'title': 'Issuing and redeeming shares', 'summary': 'A corporation may issue shares from its treasury to the market at one price step below the current price, or redeem shares from the market at one step above. It may not issue more shares than players hold less those already in the market.', 'issue_price': 'one space left of the current price', 'redeem_price': 'one space right of the current price', 'issue_limit': 'shares held by players minus shares in the market'},
@@ -182,7 +182,7 @@ COMPONENTS = {
         {'key': 'deck', 'title': 'Company Presidents', 'summary': "Whoever buys a company's president's certificate also picks a Company President from the deck, which gives that company an ability. When phase 3 starts every president in play is removed from the game; at the end of an operating round a company with no president may pick one of those left in the deck. Abilities with a limited number of uses have gray squares: a cube goes on each when the president is picked and one is discarded per use.", 'cards': 18, 'chosen_when': 'company_started', 'removed_at_phase': 'III', 'reselect': 'end of an operating round, if the company has none', 'use_counters': 'cubes', 'balanced': False},
     ],
     'revenue_bonus': [
-        {'key': 'east_west', 'title': 'East-West bonus', 'summary': 'No train may serve two East off-board areas, nor two West ones.', 'stops_a': Gap('which off-board areas are E (and their bonuses) is on the map, not in the rulebook', at='rulespecs/18-grand-junction.rules:439'), 'stops_b': Gap('which off-board areas are W (and their bonuses) is on the map, not in the rulebook', at='rulespecs/18-grand-junction.rules:440'), 'limit_a': 1, 'limit_note': 'one East area per run: the reference puts the East areas in one group, which a run may visit once', 'limit_b_note': 'no limit on West areas: the reference gives the two West areas no common group', 'at_ends': False, 'paid_stops_only': True, 'limit_b': 1, 'bonus': "1846's East-West bonus: a route joining an E and a W area earns both printed bonuses"},
+        {'key': 'east_west', 'title': 'East-West bonus', 'summary': 'No train may serve two East off-board areas, nor two West ones.', 'stops_a': Gap('which off-board areas are E (and their bonuses) is on the map, not in the rulebook', at='rulespecs/18-grand-junction.rules:440'), 'stops_b': Gap('which off-board areas are W (and their bonuses) is on the map, not in the rulebook', at='rulespecs/18-grand-junction.rules:441'), 'limit_a': 1, 'limit_note': 'one East area per run: the reference puts the East areas in one group, which a run may visit once', 'limit_b_note': 'no limit on West areas: the reference gives the two West areas no common group', 'at_ends': False, 'paid_stops_only': True, 'limit_b': 1, 'bonus': "1846's East-West bonus: a route joining an E and a W area earns both printed bonuses"},
     ],
     'setup': [
         {'key': 'player_order', 'title': 'Player order', 'adds_to': 'property first_round', 'summary': 'The player order is drawn at random, using the numbered player order cards; play starts with the initial stock round.', 'player_order': 'random', 'first_round': 'initial_stock_round'},
@@ -212,7 +212,7 @@ COMPONENTS = {
         {'key': 'phase_numbers', 'title': 'Phase 1-4', 'summary': "The rulebook numbers 1846's phases I-IV (yellow, green, brown, gray) as 1 to 4."},
     ],
     'terrain_cost': [
-        {'key': 'mountains', 'title': 'Track building costs', 'adds_to': 'property tile_lay_cost, action lay_tile', 'summary': 'Track costs as in 1846 except: a mountain hex costs its printed $40 or $60 for the first tile and again for every upgrade; a hex with no printed cost costs $20 per lay or upgrade.', 'mountain': [40, 60], 'charged': 'every_lay_and_upgrade', 'plain': 20, 'examples': 'C7 (Glenwood Springs): $40 for each of yellow, green, brown, gray; F8 (Wolf Creek Pass): $60 for each of yellow, green, brown, with no gray tile', 'tunnel_cost': Gap('the rulebook says additional costs for tunnels could apply but never defines them', at='rulespecs/18-grand-junction.rules:372'), 'mountain_hexes': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:373')},
+        {'key': 'mountains', 'title': 'Track building costs', 'adds_to': 'property tile_lay_cost, action lay_tile', 'summary': 'Track costs as in 1846 except: a mountain hex costs its printed $40 or $60 for the first tile and again for every upgrade; a hex with no printed cost costs $20 per lay or upgrade.', 'mountain': [40, 60], 'charged': 'every_lay_and_upgrade', 'plain': 20, 'examples': 'C7 (Glenwood Springs): $40 for each of yellow, green, brown, gray; F8 (Wolf Creek Pass): $60 for each of yellow, green, brown, with no gray tile', 'tunnel_cost': Gap('the rulebook says additional costs for tunnels could apply but never defines them', at='rulespecs/18-grand-junction.rules:373'), 'mountain_hexes': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:374')},
     ],
     'tier': [
         {'key': '1', 'title': 'Tier 1 Companies', 'adds_to': 'action par', 'summary': 'Available from the start of the game.', 'companies': ['DRG', 'DSPP', 'CNW', 'GSLP', 'CC', 'CCP'], 'note': 'the rulebook prints "(unless Tier in 2)" after CC and CCP; read as: unless relegated to Tier 2', 'available_from': 'game_start'},
@@ -317,6 +317,7 @@ TABLES = {
         'train_limit_bonus': (),
         'standing_bid': (),
         'in_auction': (),
+        'draft_discount': (),
         'drafted_private': (),
         'drafted_minor': (),
         'draft_committed': (),
@@ -366,25 +367,25 @@ RULES = _LIBRARY.rules(
         'action select_president': '§"Company Presidents", §"New Presidents in Phase 3"',
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
-        'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1305',
-        'at action choose_turn': 'rulespecs/18-grand-junction.rules:897',
-        'at action contribute': 'rulespecs/1846.rules:1442',
-        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:910',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:935',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:970',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1628',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1501',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1766',
-        'at action lay_tile': 'rulespecs/18-grand-junction.rules:501',
-        'at action par': 'rulespecs/18-grand-junction.rules:456',
-        'at action pass': 'rulespecs/1846.rules:1258',
-        'at action place_token': 'rulespecs/18-grand-junction.rules:482',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1484',
-        'at action select_president': 'rulespecs/18-grand-junction.rules:772',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1351',
-        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:852',
-        'at action use_ability': 'rulespecs/18-grand-junction.rules:802',
+        'at action bankrupt': 'rulespecs/1846.rules:1455',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1329',
+        'at action choose_turn': 'rulespecs/18-grand-junction.rules:898',
+        'at action contribute': 'rulespecs/1846.rules:1443',
+        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:911',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:936',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:971',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1652',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1525',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1790',
+        'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
+        'at action par': 'rulespecs/18-grand-junction.rules:457',
+        'at action pass': 'rulespecs/1846.rules:1259',
+        'at action place_token': 'rulespecs/18-grand-junction.rules:483',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1508',
+        'at action select_president': 'rulespecs/18-grand-junction.rules:773',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1375',
+        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:853',
+        'at action use_ability': 'rulespecs/18-grand-junction.rules:803',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -643,7 +644,7 @@ def r_in_receivership(g, v_corporation):
 
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1217
+    # at rulespecs/1846.rules:1218
     return g.b_in_round("operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
@@ -651,88 +652,88 @@ def r_emergency_seller(g, v_player):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
-    # at rulespecs/18-grand-junction.rules:458
+    # at rulespecs/18-grand-junction.rules:459
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a company is started in a stock round",
             rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:458",
+            at="rulespecs/18-grand-junction.rules:459",
         )
-    # at rulespecs/18-grand-junction.rules:459
+    # at rulespecs/18-grand-junction.rules:460
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn",
             rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:459",
+            at="rulespecs/18-grand-junction.rules:460",
         )
-    # at rulespecs/18-grand-junction.rules:460
+    # at rulespecs/18-grand-junction.rules:461
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the company is already started",
             rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:460",
+            at="rulespecs/18-grand-junction.rules:461",
         )
-    # at rulespecs/18-grand-junction.rules:461
+    # at rulespecs/18-grand-junction.rules:462
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the company is out of the game",
             rule='§"Public Railroad Companies"',
-            at="rulespecs/18-grand-junction.rules:461",
+            at="rulespecs/18-grand-junction.rules:462",
         )
-    # at rulespecs/18-grand-junction.rules:462
+    # at rulespecs/18-grand-junction.rules:463
     if not (g.b_available(v_corporation)):
         raise IllegalAction(
             "a relegated company is in Tier 2, which may be started only from phase 3",
             rule='§"Tier 2 Companies", §"Public Railroad Companies"',
-            at="rulespecs/18-grand-junction.rules:462",
+            at="rulespecs/18-grand-junction.rules:463",
         )
-    # at rulespecs/18-grand-junction.rules:464
+    # at rulespecs/18-grand-junction.rules:465
     if not (g.b_home_open(v_corporation)):
         raise IllegalAction(
             "the SLVS chooses an open city as its home when it starts, and none is open",
             rule='§"San Luis Valley Southern Railway"',
-            at="rulespecs/18-grand-junction.rules:464",
+            at="rulespecs/18-grand-junction.rules:465",
         )
-    # at rulespecs/18-grand-junction.rules:466
+    # at rulespecs/18-grand-junction.rules:467
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:466",
+            at="rulespecs/18-grand-junction.rules:467",
         )
-    # at rulespecs/18-grand-junction.rules:467
-    v_cert = r_president_certificate(g, v_corporation)
     # at rulespecs/18-grand-junction.rules:468
+    v_cert = r_president_certificate(g, v_corporation)
+    # at rulespecs/18-grand-junction.rules:469
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/18-grand-junction.rules:468",
+            at="rulespecs/18-grand-junction.rules:469",
         )
-    # at rulespecs/18-grand-junction.rules:469
+    # at rulespecs/18-grand-junction.rules:470
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:469",
+            at="rulespecs/18-grand-junction.rules:470",
         )
-    # at rulespecs/18-grand-junction.rules:470
-    g.b_set_par(v_corporation, v_price)
     # at rulespecs/18-grand-junction.rules:471
+    g.b_set_par(v_corporation, v_price)
+    # at rulespecs/18-grand-junction.rules:472
     g.transfer(
         (v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "treasury")
     )
-    # at rulespecs/18-grand-junction.rules:472
-    g.move(v_cert, v_corporation, v_player)
     # at rulespecs/18-grand-junction.rules:473
-    g.state_set("bought_this_turn", (), True)
+    g.move(v_cert, v_corporation, v_player)
     # at rulespecs/18-grand-junction.rules:474
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/18-grand-junction.rules:475
     g.b_bought(v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1321
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -770,23 +771,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1352
+    # at rulespecs/lib/18xx.rules:1376
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1353
+    # at rulespecs/lib/18xx.rules:1377
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1353",
+            at="rulespecs/lib/18xx.rules:1377",
         )
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1378
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1354",
+            at="rulespecs/lib/18xx.rules:1378",
         )
-    # at rulespecs/lib/18xx.rules:1355
+    # at rulespecs/lib/18xx.rules:1379
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -794,9 +795,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1355",
+            at="rulespecs/lib/18xx.rules:1379",
         )
-    # at rulespecs/lib/18xx.rules:1357
+    # at rulespecs/lib/18xx.rules:1381
     if not (
         (
             (
@@ -825,37 +826,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1357",
+            at="rulespecs/lib/18xx.rules:1381",
         )
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1386
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1363
+    # at rulespecs/lib/18xx.rules:1387
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1363",
+            at="rulespecs/lib/18xx.rules:1387",
         )
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1389
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1365",
+            at="rulespecs/lib/18xx.rules:1389",
         )
-    # at rulespecs/lib/18xx.rules:1367
+    # at rulespecs/lib/18xx.rules:1391
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1368
+        # at rulespecs/lib/18xx.rules:1392
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1370
+    # at rulespecs/lib/18xx.rules:1394
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1371
+    # at rulespecs/lib/18xx.rules:1395
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1372
+        # at rulespecs/lib/18xx.rules:1396
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1374
+    # at rulespecs/lib/18xx.rules:1398
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1375
+    # at rulespecs/lib/18xx.rules:1399
     g.state_set(
         "sold_this_round",
         (
@@ -864,15 +865,15 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1376
+    # at rulespecs/lib/18xx.rules:1400
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1377
+    # at rulespecs/lib/18xx.rules:1401
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
     """Pass (§\"Stock Round\", §\"Operating Round\")"""
-    # at rulespecs/1846.rules:1259
+    # at rulespecs/1846.rules:1260
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -882,108 +883,108 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule='§"Certificate Limits"',
-            at="rulespecs/1846.rules:1259",
+            at="rulespecs/1846.rules:1260",
         )
-    # at rulespecs/1846.rules:1261
+    # at rulespecs/1846.rules:1262
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule='§"Buying Trains"',
-            at="rulespecs/1846.rules:1261",
+            at="rulespecs/1846.rules:1262",
         )
-    # at rulespecs/1846.rules:1263
+    # at rulespecs/1846.rules:1264
     if not (not g.b_in_step(v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
-            at="rulespecs/1846.rules:1263",
+            at="rulespecs/1846.rules:1264",
         )
-    # at rulespecs/1846.rules:1266
+    # at rulespecs/1846.rules:1267
     g.b_pass_turn(v_entity)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
-    # at rulespecs/18-grand-junction.rules:503
+    # at rulespecs/18-grand-junction.rules:504
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:503",
+            at="rulespecs/18-grand-junction.rules:504",
         )
-    # at rulespecs/18-grand-junction.rules:504
-    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/18-grand-junction.rules:505
-    v_cost = g.b_lay_cost(v_lay)
+    v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
     # at rulespecs/18-grand-junction.rules:506
+    v_cost = g.b_lay_cost(v_lay)
+    # at rulespecs/18-grand-junction.rules:507
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "the company cannot pay for the track",
             rule='§"Track Building Costs"',
-            at="rulespecs/18-grand-junction.rules:506",
+            at="rulespecs/18-grand-junction.rules:507",
         )
-    # at rulespecs/18-grand-junction.rules:507
-    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/18-grand-junction.rules:508
-    g.b_subsidise_track(v_corporation, v_cost)
+    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/18-grand-junction.rules:509
+    g.b_subsidise_track(v_corporation, v_cost)
+    # at rulespecs/18-grand-junction.rules:510
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"San Luis Valley Southern Railway\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:484
+    # at rulespecs/18-grand-junction.rules:485
     if r_pending_decision(g, v_corporation, "place_token"):
-        # at rulespecs/18-grand-junction.rules:485
+        # at rulespecs/18-grand-junction.rules:486
         if not (g.attr(v_corporation, "tokens") == 0):
             raise IllegalAction(
                 "the home station is the company's first",
                 rule='§"San Luis Valley Southern Railway"',
-                at="rulespecs/18-grand-junction.rules:485",
+                at="rulespecs/18-grand-junction.rules:486",
             )
-        # at rulespecs/18-grand-junction.rules:486
-        v_home = g.b_check_token(v_corporation, v_city, True)
         # at rulespecs/18-grand-junction.rules:487
-        g.b_place_station(v_corporation, v_home)
+        v_home = g.b_check_token(v_corporation, v_city, True)
         # at rulespecs/18-grand-junction.rules:488
+        g.b_place_station(v_corporation, v_home)
+        # at rulespecs/18-grand-junction.rules:489
         r_resolve_decision(g, v_corporation, "place_token")
     else:
-        # at rulespecs/18-grand-junction.rules:490
+        # at rulespecs/18-grand-junction.rules:491
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:490",
+                at="rulespecs/18-grand-junction.rules:491",
             )
-        # at rulespecs/18-grand-junction.rules:491
+        # at rulespecs/18-grand-junction.rules:492
         if not (r_tokens_left(g, v_corporation) > 0):
             raise IllegalAction(
                 "the company has no station token left",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:491",
+                at="rulespecs/18-grand-junction.rules:492",
             )
-        # at rulespecs/18-grand-junction.rules:492
-        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:493
-        v_cost = g.b_token_cost(v_corporation, v_spot)
+        v_spot = g.b_check_token(v_corporation, v_city)
         # at rulespecs/18-grand-junction.rules:494
+        v_cost = g.b_token_cost(v_corporation, v_spot)
+        # at rulespecs/18-grand-junction.rules:495
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash for the token",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:494",
+                at="rulespecs/18-grand-junction.rules:495",
             )
-        # at rulespecs/18-grand-junction.rules:495
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:496
-        g.b_place_station(v_corporation, v_spot)
+        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:497
+        g.b_place_station(v_corporation, v_spot)
+        # at rulespecs/18-grand-junction.rules:498
         g.b_end_step(v_corporation)
 
 
 def r_run_bonus_per_stop(g, v_corporation):
     """what the company's run with the most stops earns more for each stop: Abel Jephcots's bonus_per_stop (§\"Abel Jephcots\")"""
-    # at rulespecs/18-grand-junction.rules:603
+    # at rulespecs/18-grand-junction.rules:604
     return (
         r_power_value(g, v_corporation, "stop_bonus", "bonus_per_stop")
         if r_has_power(g, v_corporation, "stop_bonus")
@@ -993,7 +994,7 @@ def r_run_bonus_per_stop(g, v_corporation):
 
 def r_may_add_revenue(g, v_corporation):
     """whether the company may still top its revenue up: its Company President is Abraham Donaldson, with a cube left (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:846
+    # at rulespecs/18-grand-junction.rules:847
     return r_has_power(g, v_corporation, "top_up_revenue") and (
         g.state_amount("cubes", v_corporation) > 0
     )
@@ -1001,34 +1002,34 @@ def r_may_add_revenue(g, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:871
-    v_share = g.b_price(v_corporation)
     # at rulespecs/18-grand-junction.rules:872
+    v_share = g.b_price(v_corporation)
+    # at rulespecs/18-grand-junction.rules:873
     if v_paid < (v_share // 2):
-        # at rulespecs/18-grand-junction.rules:873
+        # at rulespecs/18-grand-junction.rules:874
         r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (
         (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
     ):
-        # at rulespecs/18-grand-junction.rules:875
-        r_market_move(g, v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:876
         r_market_move(g, v_corporation, "right")
         # at rulespecs/18-grand-junction.rules:877
         r_market_move(g, v_corporation, "right")
-    elif v_paid >= (2 * v_share):
-        # at rulespecs/18-grand-junction.rules:879
+        # at rulespecs/18-grand-junction.rules:878
         r_market_move(g, v_corporation, "right")
+    elif v_paid >= (2 * v_share):
         # at rulespecs/18-grand-junction.rules:880
         r_market_move(g, v_corporation, "right")
+        # at rulespecs/18-grand-junction.rules:881
+        r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/18-grand-junction.rules:882
+        # at rulespecs/18-grand-junction.rules:883
         r_market_move(g, v_corporation, "right")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1240
+    # at rulespecs/1846.rules:1241
     return (
         (not g.state_has("done_this_turn", "emergency_issue"))
         and (not g.state_has("done_this_turn", "emergency_sale"))
@@ -1037,13 +1038,13 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1231
+    # at rulespecs/1846.rules:1232
     g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
     """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1245
+    # at rulespecs/1846.rules:1246
     return any(
         (
             (r_started(g, v_c) and (r_operated(g, v_c) or (r_president(g, v_c) == v_player)))
@@ -1075,7 +1076,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
 
 def r_emergency_sale_for(g, v_player, v_corporation):
     """player presides corporation, which operates, must buy a train and may issue no more shares, and the two lack the price of the dearest train the bank sells (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1252
+    # at rulespecs/1846.rules:1253
     return (
         (
             (g.b_acting(v_corporation) and (r_president(g, v_corporation) == v_player))
@@ -1087,21 +1088,21 @@ def r_emergency_sale_for(g, v_player, v_corporation):
 
 def r_acquire_minor(g, v_corporation, v_minor):
     """The buyer takes over the minor's cash, train and station; the minor closes (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1303
-    g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
     # at rulespecs/1846.rules:1304
+    g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
+    # at rulespecs/1846.rules:1305
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/1846.rules:1305
+        # at rulespecs/1846.rules:1306
         g.move(v_t, v_minor, v_corporation)
-    # at rulespecs/1846.rules:1307
-    g.b_absorb_station(v_corporation, v_minor)
     # at rulespecs/1846.rules:1308
+    g.b_absorb_station(v_corporation, v_minor)
+    # at rulespecs/1846.rules:1309
     r_close_minor(g, v_minor)
 
 
 def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1334
+    # at rulespecs/1846.rules:1335
     return (
         g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
     ) or g.b_in_step(v_corporation, "dividend")
@@ -1109,13 +1110,13 @@ def r_before_dividend(g, v_corporation):
 
 def r_player_shares(g, v_corporation):
     """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1336
+    # at rulespecs/1846.rules:1337
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
 
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1338
+    # at rulespecs/1846.rules:1339
     return r_max(
         g,
         0,
@@ -1136,7 +1137,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:922
+    # at rulespecs/18-grand-junction.rules:923
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1146,7 +1147,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:925
+    # at rulespecs/18-grand-junction.rules:926
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1156,12 +1157,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:972
+    # at rulespecs/18-grand-junction.rules:973
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:974
+    # at rulespecs/18-grand-junction.rules:975
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1172,34 +1173,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:974",
+            at="rulespecs/18-grand-junction.rules:975",
         )
-    # at rulespecs/18-grand-junction.rules:976
+    # at rulespecs/18-grand-junction.rules:977
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:976",
+            at="rulespecs/18-grand-junction.rules:977",
         )
-    # at rulespecs/18-grand-junction.rules:977
-    v_target = g.attr(g.item(v_shares, 0), "corporation")
     # at rulespecs/18-grand-junction.rules:978
+    v_target = g.attr(g.item(v_shares, 0), "corporation")
+    # at rulespecs/18-grand-junction.rules:979
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:979
+        # at rulespecs/18-grand-junction.rules:980
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:979",
+                at="rulespecs/18-grand-junction.rules:980",
             )
-        # at rulespecs/18-grand-junction.rules:981
+        # at rulespecs/18-grand-junction.rules:982
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:981",
+                at="rulespecs/18-grand-junction.rules:982",
             )
-        # at rulespecs/18-grand-junction.rules:983
+        # at rulespecs/18-grand-junction.rules:984
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1208,12 +1209,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:984
+        # at rulespecs/18-grand-junction.rules:985
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:985
+            # at rulespecs/18-grand-junction.rules:986
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:988
+        # at rulespecs/18-grand-junction.rules:989
         if not (
             all(
                 (
@@ -1229,9 +1230,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:988",
+                at="rulespecs/18-grand-junction.rules:989",
             )
-        # at rulespecs/18-grand-junction.rules:990
+        # at rulespecs/18-grand-junction.rules:991
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1239,30 +1240,30 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:990",
+                at="rulespecs/18-grand-junction.rules:991",
             )
-        # at rulespecs/18-grand-junction.rules:992
+        # at rulespecs/18-grand-junction.rules:993
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:994
+        # at rulespecs/18-grand-junction.rules:995
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:995
+            # at rulespecs/18-grand-junction.rules:996
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:998
+    # at rulespecs/18-grand-junction.rules:999
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:999
+        # at rulespecs/18-grand-junction.rules:1000
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:1001
+        # at rulespecs/18-grand-junction.rules:1002
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1393
+    # at rulespecs/1846.rules:1394
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
@@ -1274,7 +1275,7 @@ def r_emergency_issue_open(g, v_corporation):
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1398
+    # at rulespecs/1846.rules:1399
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -1283,7 +1284,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1403
+    # at rulespecs/1846.rules:1404
     return r_max(
         g,
         0,
@@ -1297,13 +1298,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1407
+    # at rulespecs/1846.rules:1408
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1410
+    # at rulespecs/1846.rules:1411
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1312,7 +1313,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1415
+    # at rulespecs/1846.rules:1416
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1350,7 +1351,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:937
+    # at rulespecs/18-grand-junction.rules:938
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1358,66 +1359,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:937",
+            at="rulespecs/18-grand-junction.rules:938",
         )
-    # at rulespecs/18-grand-junction.rules:939
+    # at rulespecs/18-grand-junction.rules:940
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:939",
+            at="rulespecs/18-grand-junction.rules:940",
         )
-    # at rulespecs/18-grand-junction.rules:940
-    v_target = g.attr(g.item(v_shares, 0), "corporation")
     # at rulespecs/18-grand-junction.rules:941
+    v_target = g.attr(g.item(v_shares, 0), "corporation")
+    # at rulespecs/18-grand-junction.rules:942
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:942
+        # at rulespecs/18-grand-junction.rules:943
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:942",
+                at="rulespecs/18-grand-junction.rules:943",
             )
-        # at rulespecs/18-grand-junction.rules:944
+        # at rulespecs/18-grand-junction.rules:945
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:945
+        # at rulespecs/18-grand-junction.rules:946
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:945",
+                at="rulespecs/18-grand-junction.rules:946",
             )
-        # at rulespecs/18-grand-junction.rules:946
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:947
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:948
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:948
+            # at rulespecs/18-grand-junction.rules:949
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:951
+        # at rulespecs/18-grand-junction.rules:952
         if not (r_has_power(g, v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:951",
+                at="rulespecs/18-grand-junction.rules:952",
             )
-        # at rulespecs/18-grand-junction.rules:953
+        # at rulespecs/18-grand-junction.rules:954
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:953",
+                at="rulespecs/18-grand-junction.rules:954",
             )
-        # at rulespecs/18-grand-junction.rules:955
+        # at rulespecs/18-grand-junction.rules:956
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:955",
+                at="rulespecs/18-grand-junction.rules:956",
             )
-        # at rulespecs/18-grand-junction.rules:957
+        # at rulespecs/18-grand-junction.rules:958
         if not (
             (
                 (
@@ -1431,78 +1432,78 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:957",
+                at="rulespecs/18-grand-junction.rules:958",
             )
-        # at rulespecs/18-grand-junction.rules:959
-        v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
         # at rulespecs/18-grand-junction.rules:960
+        v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
+        # at rulespecs/18-grand-junction.rules:961
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:960",
+                at="rulespecs/18-grand-junction.rules:961",
             )
-        # at rulespecs/18-grand-junction.rules:961
-        g.transfer(v_cost, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:962
+        g.transfer(v_cost, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:963
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:963
+            # at rulespecs/18-grand-junction.rules:964
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:966
+    # at rulespecs/18-grand-junction.rules:967
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1445
+    # at rulespecs/1846.rules:1446
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1445",
+            at="rulespecs/1846.rules:1446",
         )
-    # at rulespecs/1846.rules:1446
+    # at rulespecs/1846.rules:1447
     if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1446",
+            at="rulespecs/1846.rules:1447",
         )
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1448
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1447",
+            at="rulespecs/1846.rules:1448",
         )
-    # at rulespecs/1846.rules:1449
+    # at rulespecs/1846.rules:1450
     if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1449",
+            at="rulespecs/1846.rules:1450",
         )
-    # at rulespecs/1846.rules:1451
+    # at rulespecs/1846.rules:1452
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1455
+    # at rulespecs/1846.rules:1456
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1455",
+            at="rulespecs/1846.rules:1456",
         )
-    # at rulespecs/1846.rules:1456
+    # at rulespecs/1846.rules:1457
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1456",
+            at="rulespecs/1846.rules:1457",
         )
-    # at rulespecs/1846.rules:1458
+    # at rulespecs/1846.rules:1459
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < r_cheapest_train_price(g)
@@ -1510,42 +1511,42 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1458",
+            at="rulespecs/1846.rules:1459",
         )
-    # at rulespecs/1846.rules:1460
+    # at rulespecs/1846.rules:1461
     if not (not r_emergency_sale_left(g, r_president(g, v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1460",
+            at="rulespecs/1846.rules:1461",
         )
-    # at rulespecs/1846.rules:1462
-    v_player = r_president(g, v_corporation)
     # at rulespecs/1846.rules:1463
-    g.b_sell_out(v_player)
+    v_player = r_president(g, v_corporation)
     # at rulespecs/1846.rules:1464
-    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    g.b_sell_out(v_player)
     # at rulespecs/1846.rules:1465
-    r_leave_game(g, v_player)
+    g.transfer(g.b_cash(v_player), v_player, v_corporation)
     # at rulespecs/1846.rules:1466
+    r_leave_game(g, v_player)
+    # at rulespecs/1846.rules:1467
     if r_players_in_game(g) <= 1:
-        # at rulespecs/1846.rules:1467
+        # at rulespecs/1846.rules:1468
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1476
-    v_revenue = r_revenue(g, v_minor)
     # at rulespecs/1846.rules:1477
-    g.transfer((v_revenue // 2), g.name("bank"), v_minor)
+    v_revenue = r_revenue(g, v_minor)
     # at rulespecs/1846.rules:1478
+    g.transfer((v_revenue // 2), g.name("bank"), v_minor)
+    # at rulespecs/1846.rules:1479
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
 def r_marker_assigned_by_player(g, v_company):
     """marker_assigned_by_player(X): X is open, a player holds it, and it has the Steamboat's marker ability for a player owner (port_marker_player), with which he names the corporation or minor the marker serves (§\"Private Companies\")"""
-    # at rulespecs/1846.rules:1497
+    # at rulespecs/1846.rules:1498
     return (
         (not g.b_closed(v_company)) and g.among("players", g.b_holder_of(v_company))
     ) and r_has_ability(g, v_company, "port_marker_player")
@@ -1553,7 +1554,7 @@ def r_marker_assigned_by_player(g, v_company):
 
 def r_offered(g, v_player, v_corporation):
     """offered(P, C): P now selects C's Company President (the first offer waiting on P) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:730
+    # at rulespecs/18-grand-junction.rules:731
     return g.list_first_for(
         "card_offers",
         (
@@ -1565,30 +1566,30 @@ def r_offered(g, v_player, v_corporation):
 
 def r_deck_empty(g):
     """deck_empty(): whether no Company President is left in the deck (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:735
+    # at rulespecs/18-grand-junction.rules:736
     return g.state_amount("cards_taken") >= r_len(g, g.name("all_ability_cards"))
 
 
 def r_offer_card(g, v_corporation, v_action, v_required):
     """offer_card(C, action, required): C's president must now take `action` (naming a card for C) before play goes on; `required` false lets him decline. The president is the player holding C's president's certificate, or, while C is being started in a stock round, the player starting it. No offer while the deck is empty, nor to a company without a president (receivership) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:738
+    # at rulespecs/18-grand-junction.rules:739
     if not r_deck_empty(g):
-        # at rulespecs/18-grand-junction.rules:739
+        # at rulespecs/18-grand-junction.rules:740
         if r_president(g, v_corporation) != None:
-            # at rulespecs/18-grand-junction.rules:740
+            # at rulespecs/18-grand-junction.rules:741
             r_ask_card(g, r_president(g, v_corporation), v_corporation, v_action, v_required)
         else:
-            # at rulespecs/18-grand-junction.rules:742
+            # at rulespecs/18-grand-junction.rules:743
             for v_player in g.name("players"):
-                # at rulespecs/18-grand-junction.rules:743
+                # at rulespecs/18-grand-junction.rules:744
                 if g.b_in_round("stock") and g.b_acting(v_player):
-                    # at rulespecs/18-grand-junction.rules:743
+                    # at rulespecs/18-grand-junction.rules:744
                     r_ask_card(g, v_player, v_corporation, v_action, v_required)
 
 
 def r_ask_card(g, v_player, v_corporation, v_action, v_required):
     """ask_card(P, C, action, required): P owes the choice of C's card (after the offers waiting on him) (§\"Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:750
+    # at rulespecs/18-grand-junction.rules:751
     g.list_append(
         "card_offers",
         (
@@ -1597,13 +1598,13 @@ def r_ask_card(g, v_player, v_corporation, v_action, v_required):
             v_required,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:751
+    # at rulespecs/18-grand-junction.rules:752
     r_require_decision(g, v_player, v_action)
 
 
 def r_pick_card(g, v_player, v_corporation, v_card, v_action):
     """pick_card(P, C, card, action): P names C's card for the first offer waiting on him, which leaves the list: none declines (refused where the offer is C's start), a card leaves the deck for C with its use cubes (take_card); P's decision `action` is resolved once no other offer waits on him; the event card_picked(C, card, at_start) follows a card taken (at_start: the offer came with C's start) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:756
+    # at rulespecs/18-grand-junction.rules:757
     v_required = g.list_first_for(
         "card_offers",
         (
@@ -1612,21 +1613,21 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
             True,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:757
+    # at rulespecs/18-grand-junction.rules:758
     if v_card == None:
-        # at rulespecs/18-grand-junction.rules:758
+        # at rulespecs/18-grand-junction.rules:759
         if not (not v_required):
             raise IllegalAction(
                 "the company must take a Company President now: whoever starts it selects one",
                 rule='§"Company Presidents"',
-                at="rulespecs/18-grand-junction.rules:758",
+                at="rulespecs/18-grand-junction.rules:759",
             )
     else:
-        # at rulespecs/18-grand-junction.rules:760
-        g.b_take_card(v_corporation, v_card)
         # at rulespecs/18-grand-junction.rules:761
+        g.b_take_card(v_corporation, v_card)
+        # at rulespecs/18-grand-junction.rules:762
         g.state_put("cards_taken", (), (g.state_amount("cards_taken") + 1))
-    # at rulespecs/18-grand-junction.rules:763
+    # at rulespecs/18-grand-junction.rules:764
     g.list_remove(
         "card_offers",
         (
@@ -1635,7 +1636,7 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
             v_required,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:764
+    # at rulespecs/18-grand-junction.rules:765
     if not any(
         g.list_first_for(
             "card_offers",
@@ -1646,70 +1647,70 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/18-grand-junction.rules:765
+        # at rulespecs/18-grand-junction.rules:766
         r_resolve_decision(g, v_player, v_action)
-    # at rulespecs/18-grand-junction.rules:767
+    # at rulespecs/18-grand-junction.rules:768
     if v_card != None:
-        # at rulespecs/18-grand-junction.rules:768
+        # at rulespecs/18-grand-junction.rules:769
         g.emit("card_picked", v_corporation, v_card, v_required)
 
 
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:774
+    # at rulespecs/18-grand-junction.rules:775
     if not (r_offered(g, v_player, v_corporation)):
         raise IllegalAction(
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:774",
+            at="rulespecs/18-grand-junction.rules:775",
         )
-    # at rulespecs/18-grand-junction.rules:776
+    # at rulespecs/18-grand-junction.rules:777
     if not (not r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:776",
+            at="rulespecs/18-grand-junction.rules:777",
         )
-    # at rulespecs/18-grand-junction.rules:778
+    # at rulespecs/18-grand-junction.rules:779
     r_pick_card(g, v_player, v_corporation, v_company_president, "select_president")
 
 
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:804
+    # at rulespecs/18-grand-junction.rules:805
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:804",
+            at="rulespecs/18-grand-junction.rules:805",
         )
-    # at rulespecs/18-grand-junction.rules:805
+    # at rulespecs/18-grand-junction.rules:806
     r_use_power(g, v_corporation, v_count)
 
 
 def r_use_power(g, v_corporation, v_n):
     """use_power(C, n): C declares the power of its Company President (its first ability of one of the library's declared_effects()) for this turn, spending n cubes; more than one at once only where it is `stackable` (a Company President has one ability); a declaration waits until it is spent (or the turn ends) (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:812
+    # at rulespecs/18-grand-junction.rules:813
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company has no Company President",
             rule='§"Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:812",
+            at="rulespecs/18-grand-junction.rules:813",
         )
-    # at rulespecs/18-grand-junction.rules:813
+    # at rulespecs/18-grand-junction.rules:814
     v_powers = [
         v_a
         for v_a in g.attr(v_corporation, "card_abilities")
         if (g.attr(v_a, "effect") in r_declared_effects(g))
     ]
-    # at rulespecs/18-grand-junction.rules:814
+    # at rulespecs/18-grand-junction.rules:815
     if not (r_len(g, v_powers) > 0):
         raise IllegalAction(
             "the Company President's power is not declared: it acts by itself",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:814",
+            at="rulespecs/18-grand-junction.rules:815",
         )
-    # at rulespecs/18-grand-junction.rules:816
+    # at rulespecs/18-grand-junction.rules:817
     if not (
         not any(
             (g.state_amount("declared_uses", v_corporation, v_e) > 0)
@@ -1719,25 +1720,25 @@ def r_use_power(g, v_corporation, v_n):
         raise IllegalAction(
             "the company has declared a use of its Company President not spent yet",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:816",
+            at="rulespecs/18-grand-junction.rules:817",
         )
-    # at rulespecs/18-grand-junction.rules:818
+    # at rulespecs/18-grand-junction.rules:819
     if not ((v_n <= 1) or any(g.attr(v_a, "stackable") for v_a in v_powers)):
         raise IllegalAction(
             "this Company President's uses are spent one at a time",
             rule='§"Using the Company Presidents", §"Adolphus Meyer"',
-            at="rulespecs/18-grand-junction.rules:818",
+            at="rulespecs/18-grand-junction.rules:819",
         )
-    # at rulespecs/18-grand-junction.rules:820
+    # at rulespecs/18-grand-junction.rules:821
     if not (v_n <= g.state_amount("cubes", v_corporation)):
         raise IllegalAction(
             "the Company President has fewer uses left",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:820",
+            at="rulespecs/18-grand-junction.rules:821",
         )
-    # at rulespecs/18-grand-junction.rules:822
-    r_spend_cubes(g, v_corporation, v_n)
     # at rulespecs/18-grand-junction.rules:823
+    r_spend_cubes(g, v_corporation, v_n)
+    # at rulespecs/18-grand-junction.rules:824
     g.state_put(
         "declared_uses",
         (
@@ -1750,65 +1751,65 @@ def r_use_power(g, v_corporation, v_n):
 
 def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:854
+    # at rulespecs/18-grand-junction.rules:855
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:854",
+            at="rulespecs/18-grand-junction.rules:855",
         )
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:858
     if not (not g.state_has("done_this_turn", "topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:857",
+            at="rulespecs/18-grand-junction.rules:858",
         )
-    # at rulespecs/18-grand-junction.rules:858
+    # at rulespecs/18-grand-junction.rules:859
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(
             "money is added in $10 steps",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:858",
+            at="rulespecs/18-grand-junction.rules:859",
         )
-    # at rulespecs/18-grand-junction.rules:859
+    # at rulespecs/18-grand-junction.rules:860
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:859",
+            at="rulespecs/18-grand-junction.rules:860",
         )
-    # at rulespecs/18-grand-junction.rules:861
+    # at rulespecs/18-grand-junction.rules:862
     if not (g.b_cash(v_corporation) >= v_amount):
         raise IllegalAction(
             "the treasury cannot pay it",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:861",
+            at="rulespecs/18-grand-junction.rules:862",
         )
-    # at rulespecs/18-grand-junction.rules:862
+    # at rulespecs/18-grand-junction.rules:863
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "no use left on the card: each top-up spends a cube",
             rule='§"Abraham Donaldson", §"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:862",
+            at="rulespecs/18-grand-junction.rules:863",
         )
-    # at rulespecs/18-grand-junction.rules:863
-    r_spend_cubes(g, v_corporation, 1)
     # at rulespecs/18-grand-junction.rules:864
-    g.transfer(v_amount, v_corporation, g.name("bank"))
+    r_spend_cubes(g, v_corporation, 1)
     # at rulespecs/18-grand-junction.rules:865
-    g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
+    g.transfer(v_amount, v_corporation, g.name("bank"))
     # at rulespecs/18-grand-junction.rules:866
+    g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
+    # at rulespecs/18-grand-junction.rules:867
     g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:899
+    # at rulespecs/18-grand-junction.rules:900
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -1819,75 +1820,75 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:899",
+            at="rulespecs/18-grand-junction.rules:900",
         )
-    # at rulespecs/18-grand-junction.rules:902
+    # at rulespecs/18-grand-junction.rules:903
     if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:903
-        r_spend_cubes(g, v_corporation, 1)
         # at rulespecs/18-grand-junction.rules:904
+        r_spend_cubes(g, v_corporation, 1)
+        # at rulespecs/18-grand-junction.rules:905
         g.b_set_operating_position(v_corporation, v_position)
-    # at rulespecs/18-grand-junction.rules:906
+    # at rulespecs/18-grand-junction.rules:907
     r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:912
+    # at rulespecs/18-grand-junction.rules:913
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:912",
+            at="rulespecs/18-grand-junction.rules:913",
         )
-    # at rulespecs/18-grand-junction.rules:913
+    # at rulespecs/18-grand-junction.rules:914
     if not (r_has_power(g, v_corporation, "bonus_token")):
         raise IllegalAction(
             "the company's Company President has no token to place",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:913",
+            at="rulespecs/18-grand-junction.rules:914",
         )
-    # at rulespecs/18-grand-junction.rules:914
+    # at rulespecs/18-grand-junction.rules:915
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "the Company President has 0 use(s) left: its token is placed once",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:914",
+            at="rulespecs/18-grand-junction.rules:915",
         )
-    # at rulespecs/18-grand-junction.rules:915
-    g.b_place_marker(v_corporation, v_target)
     # at rulespecs/18-grand-junction.rules:916
+    g.b_place_marker(v_corporation, v_target)
+    # at rulespecs/18-grand-junction.rules:917
     r_spend_cubes(g, v_corporation, 1)
 
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:458
+    # at rulespecs/18-grand-junction.rules:459
     if not (g.b_in_round("stock")):
         return "a company is started in a stock round"
-    # at rulespecs/18-grand-junction.rules:459
+    # at rulespecs/18-grand-junction.rules:460
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn"
-    # at rulespecs/18-grand-junction.rules:468
+    # at rulespecs/18-grand-junction.rules:469
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:503
+    # at rulespecs/18-grand-junction.rules:504
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:972
+    # at rulespecs/18-grand-junction.rules:973
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:974
+    # at rulespecs/18-grand-junction.rules:975
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1900,7 +1901,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:937
+    # at rulespecs/18-grand-junction.rules:938
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1910,81 +1911,81 @@ def q_corporation_buy_shares(g, v_corporation):
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1445
+    # at rulespecs/1846.rules:1446
     if not (r_must_buy_train(g, v_corporation)):
         return "the president pays only for a train the corporation must buy"
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1448
     if not (not r_emergency_issue_possible(g, v_corporation)):
         return "the corporation must first issue shares"
 
 
 def q_use_ability(g, v_corporation):
     """The opening guards of use_ability that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:804
+    # at rulespecs/18-grand-junction.rules:805
     if not (g.b_in_round("operating")):
         return "a Company President's power is used in its company's operating turn"
 
 
 def q_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:854
+    # at rulespecs/18-grand-junction.rules:855
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
-    # at rulespecs/18-grand-junction.rules:857
+    # at rulespecs/18-grand-junction.rules:858
     if not (not g.state_has("done_this_turn", "topped_up")):
         return "one top-up a turn"
-    # at rulespecs/18-grand-junction.rules:862
+    # at rulespecs/18-grand-junction.rules:863
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "no use left on the card: each top-up spends a cube"
 
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:912
+    # at rulespecs/18-grand-junction.rules:913
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
-    # at rulespecs/18-grand-junction.rules:913
+    # at rulespecs/18-grand-junction.rules:914
     if not (r_has_power(g, v_corporation, "bonus_token")):
         return "the company's Company President has no token to place"
-    # at rulespecs/18-grand-junction.rules:914
+    # at rulespecs/18-grand-junction.rules:915
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "the Company President has 0 use(s) left: its token is placed once"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:460
+    # at rulespecs/18-grand-junction.rules:461
     if not (not r_started(g, v_corporation)):
         return "the company is already started"
-    # at rulespecs/18-grand-junction.rules:461
+    # at rulespecs/18-grand-junction.rules:462
     if not (not g.b_closed(v_corporation)):
         return "the company is out of the game"
-    # at rulespecs/18-grand-junction.rules:462
+    # at rulespecs/18-grand-junction.rules:463
     if not (g.b_available(v_corporation)):
         return "a relegated company is in Tier 2, which may be started only from phase 3"
-    # at rulespecs/18-grand-junction.rules:464
+    # at rulespecs/18-grand-junction.rules:465
     if not (g.b_home_open(v_corporation)):
         return "the SLVS chooses an open city as its home when it starts, and none is open"
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:458
+    # at rulespecs/18-grand-junction.rules:459
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a company is started in a stock round",
             rule='§"Initial Stock Round"',
-            at="rulespecs/18-grand-junction.rules:458",
+            at="rulespecs/18-grand-junction.rules:459",
         )
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:467
+    # at rulespecs/18-grand-junction.rules:468
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/18-grand-junction.rules:469
+    # at rulespecs/18-grand-junction.rules:470
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -1994,76 +1995,76 @@ def qb2_par(g, v_player, v_corporation):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:506
+    # at rulespecs/18-grand-junction.rules:507
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay for the track"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:506
+    # at rulespecs/18-grand-junction.rules:507
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay for the track"
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1846.rules:1446
+    # at rulespecs/1846.rules:1447
     if not (v_player == r_president(g, v_corporation)):
         return "only the president pays"
 
 
 def q2_select_president(g, v_player, v_corporation):
     """The opening guards of select_president that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:774
+    # at rulespecs/18-grand-junction.rules:775
     if not (r_offered(g, v_player, v_corporation)):
         return "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one"
-    # at rulespecs/18-grand-junction.rules:776
+    # at rulespecs/18-grand-junction.rules:777
     if not (not r_holds_card(g, v_corporation)):
         return "a company has one Company President at a time: a new one only for a company without one"
 
 
 def qr_use_ability(g):
     """The opening guards of use_ability that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:804
+    # at rulespecs/18-grand-junction.rules:805
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:804",
+            at="rulespecs/18-grand-junction.rules:805",
         )
 
 
 def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:858
+    # at rulespecs/18-grand-junction.rules:859
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         return "money is added in $10 steps"
-    # at rulespecs/18-grand-junction.rules:859
+    # at rulespecs/18-grand-junction.rules:860
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:861
+    # at rulespecs/18-grand-junction.rules:862
     if not (g.b_cash(v_corporation) >= v_amount):
         return "the treasury cannot pay it"
 
 
 def qb_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:859
+    # at rulespecs/18-grand-junction.rules:860
     if not (
         r_ceil_to(g, (3 * g.b_price(v_corporation)), 10) >= (r_revenue(g, v_corporation) + (0) + 1)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:861
+    # at rulespecs/18-grand-junction.rules:862
     if not (g.b_cash(v_corporation) >= (0) + 1):
         return "the treasury cannot pay it"
 
 
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:899
+    # at rulespecs/18-grand-junction.rules:900
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -2076,56 +2077,56 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:912
+    # at rulespecs/18-grand-junction.rules:913
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:912",
+            at="rulespecs/18-grand-junction.rules:913",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1845
+    # at rulespecs/lib/18xx.rules:1869
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1846
+        # at rulespecs/lib/18xx.rules:1870
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1847
+            # at rulespecs/lib/18xx.rules:1871
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1849
+        # at rulespecs/lib/18xx.rules:1873
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1850
+            # at rulespecs/lib/18xx.rules:1874
             r_market_move(g, v_c, "down")
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1544
+    # at rulespecs/1846.rules:1545
     r_remove_reservations(g)
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1548
+    # at rulespecs/1846.rules:1549
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1552
+    # at rulespecs/1846.rules:1553
     r_close_minors(g)
 
 
 def t_minor_income(g, *_rest):
     """Minor income centres pay their holders"""
-    # at rulespecs/18-grand-junction.rules:396
+    # at rulespecs/18-grand-junction.rules:397
     for v_corporation in g.name("corporations"):
-        # at rulespecs/18-grand-junction.rules:397
+        # at rulespecs/18-grand-junction.rules:398
         if r_len(g, g.b_trains(v_corporation)) > 0:
-            # at rulespecs/18-grand-junction.rules:398
+            # at rulespecs/18-grand-junction.rules:399
             g.transfer(
                 (g.param("minor_income_per_disc") * g.b_collected(v_corporation, "income_center")),
                 g.name("bank"),
@@ -2135,19 +2136,19 @@ def t_minor_income(g, *_rest):
 
 def t_income_centers_removed(g, *_rest):
     """Phase 4 removes the minor income centres"""
-    # at rulespecs/18-grand-junction.rules:410
+    # at rulespecs/18-grand-junction.rules:411
     g.b_discard_collected("income_center")
 
 
 def t_president_on_start(g, v_corporation, v_price, *_rest):
     """Whoever buys the president's certificate selects the company's Company President"""
-    # at rulespecs/18-grand-junction.rules:783
+    # at rulespecs/18-grand-junction.rules:784
     r_offer_card(g, v_corporation, "select_president", True)
 
 
 def t_presidents_removed(g, v_phase, *_rest):
     """Every Company President in play leaves the game"""
-    # at rulespecs/18-grand-junction.rules:788
+    # at rulespecs/18-grand-junction.rules:789
     g.b_discard_cards()
 
 
@@ -2158,21 +2159,21 @@ def w_presidents_removed(g, *_args):
 
 def t_new_presidents(g, *_rest):
     """A company without a Company President may select one of those left"""
-    # at rulespecs/18-grand-junction.rules:795
+    # at rulespecs/18-grand-junction.rules:796
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:796
+        # at rulespecs/18-grand-junction.rules:797
         if (not g.b_closed(v_corporation)) and (not r_holds_card(g, v_corporation)):
-            # at rulespecs/18-grand-junction.rules:797
+            # at rulespecs/18-grand-junction.rules:798
             r_offer_card(g, v_corporation, "select_president", False)
 
 
 def t_president_income(g, *_rest):
     """Walton Purcell's income from the bank"""
-    # at rulespecs/18-grand-junction.rules:827
+    # at rulespecs/18-grand-junction.rules:828
     for v_corporation in g.name("corporations"):
-        # at rulespecs/18-grand-junction.rules:828
+        # at rulespecs/18-grand-junction.rules:829
         if r_has_power(g, v_corporation, "bank_income"):
-            # at rulespecs/18-grand-junction.rules:829
+            # at rulespecs/18-grand-junction.rules:830
             g.transfer(
                 r_power_value(g, v_corporation, "bank_income", "income"),
                 g.name("bank"),
@@ -2182,7 +2183,7 @@ def t_president_income(g, *_rest):
 
 def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     """Homer Cropper's capital from the bank"""
-    # at rulespecs/18-grand-junction.rules:836
+    # at rulespecs/18-grand-junction.rules:837
     g.transfer(
         (
             r_power_value(g, v_corporation, "extra_capital", "shares_at_par")
@@ -2191,7 +2192,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/18-grand-junction.rules:837
+    # at rulespecs/18-grand-junction.rules:838
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -2204,12 +2205,12 @@ def w_president_capital(g, *_args):
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
-    # at rulespecs/18-grand-junction.rules:891
+    # at rulespecs/18-grand-junction.rules:892
     for v_corporation in g.b_operating_order():
-        # at rulespecs/18-grand-junction.rules:892
+        # at rulespecs/18-grand-junction.rules:893
         if (
             r_has_power(g, v_corporation, "choose_turn")
             and (g.state_amount("cubes", v_corporation) > 0)
         ) and (r_president(g, v_corporation) != None):
-            # at rulespecs/18-grand-junction.rules:893
+            # at rulespecs/18-grand-junction.rules:894
             r_require_decision(g, r_president(g, v_corporation), "choose_turn")

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "6f821c248ed247cd",
-    "rulespecs/lib/18xx.rules": "5423ebe739049295",
+    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -581,6 +581,7 @@ TABLES = {
         'train_limit_bonus': (),
         'standing_bid': (),
         'in_auction': (),
+        'draft_discount': (),
         'drafted_private': (),
         'drafted_minor': (),
         'draft_committed': (),
@@ -646,14 +647,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2423',
         'at action discard_train': 'rulespecs/18co.rules:2260',
         'at action dividend': 'rulespecs/18co.rules:2296',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1766',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1448',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1790',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1472',
         'at action move_bid': 'rulespecs/18co.rules:2053',
-        'at action par': 'rulespecs/lib/18xx.rules:1243',
-        'at action pass': 'rulespecs/lib/18xx.rules:1424',
+        'at action par': 'rulespecs/lib/18xx.rules:1267',
+        'at action pass': 'rulespecs/lib/18xx.rules:1448',
         'at action place_token': 'rulespecs/18co.rules:2275',
         'at action remove_token': 'rulespecs/18co.rules:2147',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1484',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1508',
         'at action sell_shares': 'rulespecs/18co.rules:2069',
         'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1196,68 +1197,68 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1268
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1244",
+            at="rulespecs/lib/18xx.rules:1268",
         )
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1269
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1245",
+            at="rulespecs/lib/18xx.rules:1269",
         )
-    # at rulespecs/lib/18xx.rules:1246
+    # at rulespecs/lib/18xx.rules:1270
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1246",
+            at="rulespecs/lib/18xx.rules:1270",
         )
-    # at rulespecs/lib/18xx.rules:1247
+    # at rulespecs/lib/18xx.rules:1271
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1247",
+            at="rulespecs/lib/18xx.rules:1271",
         )
-    # at rulespecs/lib/18xx.rules:1248
+    # at rulespecs/lib/18xx.rules:1272
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1248"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1272"
         )
-    # at rulespecs/lib/18xx.rules:1249
+    # at rulespecs/lib/18xx.rules:1273
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1250
+    # at rulespecs/lib/18xx.rules:1274
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1250",
+            at="rulespecs/lib/18xx.rules:1274",
         )
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1275
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1251"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1275"
         )
-    # at rulespecs/lib/18xx.rules:1252
+    # at rulespecs/lib/18xx.rules:1276
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1277
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1253
+        # at rulespecs/lib/18xx.rules:1277
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1254
+    # at rulespecs/lib/18xx.rules:1278
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1255
+    # at rulespecs/lib/18xx.rules:1279
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1256
+    # at rulespecs/lib/18xx.rules:1280
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1257
+    # at rulespecs/lib/18xx.rules:1281
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1258
+    # at rulespecs/lib/18xx.rules:1282
     g.b_bought(v_player, v_corporation)
 
 
@@ -1585,7 +1586,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:1425
+    # at rulespecs/lib/18xx.rules:1449
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1595,16 +1596,16 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1425",
+            at="rulespecs/lib/18xx.rules:1449",
         )
-    # at rulespecs/lib/18xx.rules:1427
+    # at rulespecs/lib/18xx.rules:1451
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:1427",
+            at="rulespecs/lib/18xx.rules:1451",
         )
-    # at rulespecs/lib/18xx.rules:1429
+    # at rulespecs/lib/18xx.rules:1453
     g.b_pass_turn(v_entity)
 
 
@@ -1683,25 +1684,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1473
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1449",
+            at="rulespecs/lib/18xx.rules:1473",
         )
-    # at rulespecs/lib/18xx.rules:1450
+    # at rulespecs/lib/18xx.rules:1474
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1475
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1451",
+            at="rulespecs/lib/18xx.rules:1475",
         )
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1476
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1477
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1752,16 +1753,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1485
+    # at rulespecs/lib/18xx.rules:1509
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1485",
+            at="rulespecs/lib/18xx.rules:1509",
         )
-    # at rulespecs/lib/18xx.rules:1486
+    # at rulespecs/lib/18xx.rules:1510
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1487
+    # at rulespecs/lib/18xx.rules:1511
     g.b_end_step(v_corporation)
 
 
@@ -1817,13 +1818,13 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1523
+    # at rulespecs/lib/18xx.rules:1547
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1524
+        # at rulespecs/lib/18xx.rules:1548
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1525
+        # at rulespecs/lib/18xx.rules:1549
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1526
+            # at rulespecs/lib/18xx.rules:1550
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1957,18 +1958,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1592
+    # at rulespecs/lib/18xx.rules:1616
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1593
+    # at rulespecs/lib/18xx.rules:1617
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1594
+    # at rulespecs/lib/18xx.rules:1618
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1594",
+            at="rulespecs/lib/18xx.rules:1618",
         )
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1619
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1976,23 +1977,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1595",
+            at="rulespecs/lib/18xx.rules:1619",
         )
-    # at rulespecs/lib/18xx.rules:1597
+    # at rulespecs/lib/18xx.rules:1621
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1597",
+            at="rulespecs/lib/18xx.rules:1621",
         )
-    # at rulespecs/lib/18xx.rules:1598
+    # at rulespecs/lib/18xx.rules:1622
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1598",
+            at="rulespecs/lib/18xx.rules:1622",
         )
-    # at rulespecs/lib/18xx.rules:1599
+    # at rulespecs/lib/18xx.rules:1623
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2003,71 +2004,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1599",
+            at="rulespecs/lib/18xx.rules:1623",
         )
-    # at rulespecs/lib/18xx.rules:1601
+    # at rulespecs/lib/18xx.rules:1625
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1602
+    # at rulespecs/lib/18xx.rules:1626
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1603
+    # at rulespecs/lib/18xx.rules:1627
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1628
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1615
+    # at rulespecs/lib/18xx.rules:1639
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1615",
+            at="rulespecs/lib/18xx.rules:1639",
         )
-    # at rulespecs/lib/18xx.rules:1616
+    # at rulespecs/lib/18xx.rules:1640
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1616",
+            at="rulespecs/lib/18xx.rules:1640",
         )
-    # at rulespecs/lib/18xx.rules:1617
+    # at rulespecs/lib/18xx.rules:1641
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1618
+    # at rulespecs/lib/18xx.rules:1642
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1618",
+            at="rulespecs/lib/18xx.rules:1642",
         )
-    # at rulespecs/lib/18xx.rules:1619
+    # at rulespecs/lib/18xx.rules:1643
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1619",
+            at="rulespecs/lib/18xx.rules:1643",
         )
-    # at rulespecs/lib/18xx.rules:1620
+    # at rulespecs/lib/18xx.rules:1644
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1620",
+            at="rulespecs/lib/18xx.rules:1644",
         )
-    # at rulespecs/lib/18xx.rules:1621
+    # at rulespecs/lib/18xx.rules:1645
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1621",
+            at="rulespecs/lib/18xx.rules:1645",
         )
-    # at rulespecs/lib/18xx.rules:1622
+    # at rulespecs/lib/18xx.rules:1646
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1623
+    # at rulespecs/lib/18xx.rules:1647
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1624
+    # at rulespecs/lib/18xx.rules:1648
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1649
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2102,14 +2103,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1669
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1669",
         )
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1671
     if not (
         (
             (
@@ -2150,9 +2151,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1647",
+            at="rulespecs/lib/18xx.rules:1671",
         )
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1677
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2163,9 +2164,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1653",
+            at="rulespecs/lib/18xx.rules:1677",
         )
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1679
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2177,69 +2178,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1796
+    # at rulespecs/lib/18xx.rules:1820
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1797
+        # at rulespecs/lib/18xx.rules:1821
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1798
+            # at rulespecs/lib/18xx.rules:1822
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1799
+                # at rulespecs/lib/18xx.rules:1823
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1800
+                # at rulespecs/lib/18xx.rules:1824
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1830
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1809
+    # at rulespecs/lib/18xx.rules:1833
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1810
+    # at rulespecs/lib/18xx.rules:1834
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1835
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1812
+        # at rulespecs/lib/18xx.rules:1836
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1814
+    # at rulespecs/lib/18xx.rules:1838
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1815
+        # at rulespecs/lib/18xx.rules:1839
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1817
+    # at rulespecs/lib/18xx.rules:1841
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1818
+        # at rulespecs/lib/18xx.rules:1842
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1819
+            # at rulespecs/lib/18xx.rules:1843
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1824
+    # at rulespecs/lib/18xx.rules:1848
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1825
+    # at rulespecs/lib/18xx.rules:1849
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1826
+        # at rulespecs/lib/18xx.rules:1850
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1827
+        # at rulespecs/lib/18xx.rules:1851
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1828
+            # at rulespecs/lib/18xx.rules:1852
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1831
+    # at rulespecs/lib/18xx.rules:1855
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1832
+    # at rulespecs/lib/18xx.rules:1856
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1833
+    # at rulespecs/lib/18xx.rules:1857
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1834
+        # at rulespecs/lib/18xx.rules:1858
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1859
+    # at rulespecs/lib/18xx.rules:1883
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2863,12 +2864,12 @@ def qb2_bid(g, v_player, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1268
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1244",
+            at="rulespecs/lib/18xx.rules:1268",
         )
 
 

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '5423ebe739049295',
+    'rulespecs/lib/18xx.rules': '8a111acdb2b8dfce',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1662,33 +1662,90 @@ def r_auction_bid(g, v_player, v_price):
     g.b_bid_placed(v_player)
 
 
+def r_draft_cost(g, v_company):
+    """draft_cost(X): what X costs in the draft before any decline: a minor's draft_price, a private's cost; nothing for anything else a draft deals (a Pass card) (library '18xx' function draft_cost)"""
+    # at rulespecs/lib/18xx.rules:867
+    return (
+        g.attr(v_company, "draft_price")
+        if g.among("minors", v_company)
+        else (g.attr(v_company, "cost") if g.among("privates", v_company) else 0)
+    )
+
+
+def r_draft_least_price(g, v_company):
+    """draft_least_price(X): the least X's draft price falls to: its property that the draft's last_company_floor names (a minor's treasury or draft_floor); $0 where it has none (library '18xx' function draft_least_price)"""
+    # at rulespecs/lib/18xx.rules:870
+    return (
+        0
+        if (not g.among("minors", v_company))
+        else (
+            g.attr(v_company, "treasury")
+            if (
+                g.component_attr("draft", g.param("opening_draft"), "last_company_floor")
+                == "treasury"
+            )
+            else (
+                g.attr(v_company, "draft_floor")
+                if (
+                    g.component_attr("draft", g.param("opening_draft"), "last_company_floor")
+                    == "draft_floor"
+                )
+                else 0
+            )
+        )
+    )
+
+
+def r_draft_price(g, v_company):
+    """draft_price(X): what X costs in the draft now: its draft_cost, less the declines of a last company (draft_discount), never below draft_least_price (library '18xx' function draft_price)"""
+    # at rulespecs/lib/18xx.rules:876
+    return r_max(
+        g,
+        r_draft_least_price(g, v_company),
+        (r_draft_cost(g, v_company) - g.state_amount("draft_discount")),
+    )
+
+
+def r_decline_last_company(g):
+    """decline_last_company(): the player on turn declines the last company left in the draft: its price falls by the draft's last_company_discount (library '18xx' procedure decline_last_company)"""
+    # at rulespecs/lib/18xx.rules:879
+    g.state_put(
+        "draft_discount",
+        (),
+        (
+            g.state_amount("draft_discount")
+            + g.component_attr("draft", g.param("opening_draft"), "last_company_discount")
+        ),
+    )
+
+
 def r_receive_drafted(g, v_player, v_company):
     """receive_drafted(P, X): P takes company X he has picked in the draft (and paid for); a minor receives its starting treasury from the bank (library '18xx' procedure receive_drafted)"""
-    # at rulespecs/lib/18xx.rules:862
+    # at rulespecs/lib/18xx.rules:886
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:887
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:864
+        # at rulespecs/lib/18xx.rules:888
         if v_m == v_company:
-            # at rulespecs/lib/18xx.rules:865
+            # at rulespecs/lib/18xx.rules:889
             g.transfer(g.attr(v_m, "treasury"), g.name("bank"), v_m)
 
 
 def r_end_draft(g):
     """end_draft(): the draft ends: each player pays the bank for the companies he picked and takes them (receive_drafted) (library '18xx' procedure end_draft)"""
-    # at rulespecs/lib/18xx.rules:870
+    # at rulespecs/lib/18xx.rules:894
     for v_p in g.name("players"):
-        # at rulespecs/lib/18xx.rules:871
+        # at rulespecs/lib/18xx.rules:895
         g.transfer(g.state_amount("draft_committed", v_p), v_p, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:872
+        # at rulespecs/lib/18xx.rules:896
         g.state_put("draft_committed", (v_p,), 0)
-        # at rulespecs/lib/18xx.rules:873
+        # at rulespecs/lib/18xx.rules:897
         for v_x in g.name("privates"):
-            # at rulespecs/lib/18xx.rules:874
+            # at rulespecs/lib/18xx.rules:898
             if g.state_has("drafted_private", v_x, v_p):
-                # at rulespecs/lib/18xx.rules:875
+                # at rulespecs/lib/18xx.rules:899
                 r_receive_drafted(g, v_p, v_x)
-                # at rulespecs/lib/18xx.rules:876
+                # at rulespecs/lib/18xx.rules:900
                 g.state_set(
                     "drafted_private",
                     (
@@ -1697,13 +1754,13 @@ def r_end_draft(g):
                     ),
                     False,
                 )
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:903
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:880
+            # at rulespecs/lib/18xx.rules:904
             if g.state_has("drafted_minor", v_m, v_p):
-                # at rulespecs/lib/18xx.rules:881
+                # at rulespecs/lib/18xx.rules:905
                 r_receive_drafted(g, v_p, v_m)
-                # at rulespecs/lib/18xx.rules:882
+                # at rulespecs/lib/18xx.rules:906
                 g.state_set(
                     "drafted_minor",
                     (
@@ -1716,7 +1773,7 @@ def r_end_draft(g):
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:889
+    # at rulespecs/lib/18xx.rules:913
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
         g.state_amount("draft_committed", v_player) if g.b_in_round("draft") else 0
     )
@@ -1724,7 +1781,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:894
+    # at rulespecs/lib/18xx.rules:918
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (r_private_on_sale(g) != None))
     )
@@ -1732,7 +1789,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:897
+    # at rulespecs/lib/18xx.rules:921
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1742,7 +1799,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:928
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1758,7 +1815,7 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:940
     return sum(
         (
             r_max(
@@ -1773,17 +1830,17 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:920
+    # at rulespecs/lib/18xx.rules:944
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:921
+        # at rulespecs/lib/18xx.rules:945
         if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:922
+            # at rulespecs/lib/18xx.rules:946
             r_close_minor(g, v_m)
 
 
 def r_sale_price(g):
     """sale_price(): the price of the private on sale: its face value less its discount, never below nothing (0 where none is on sale) (library '18xx' function sale_price)"""
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:967
     return (
         0
         if (r_private_on_sale(g) == None)
@@ -1800,7 +1857,7 @@ def r_sale_price(g):
 
 def r_lower_sale_price(g, v_company):
     """lower_sale_price(X): every player passed on X in a row in the private sale (on_all_pass: discount): its price falls by its `discount` (library '18xx' procedure lower_sale_price)"""
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:970
     g.state_put(
         "sale_discount",
         (v_company,),
@@ -1810,7 +1867,7 @@ def r_lower_sale_price(g, v_company):
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:985
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1818,13 +1875,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:991
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:994
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -1840,7 +1897,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:998
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -1850,7 +1907,7 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:1001
     return (
         r_first(
             g,
@@ -1867,7 +1924,7 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:983
+    # at rulespecs/lib/18xx.rules:1007
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
@@ -1879,7 +1936,7 @@ def r_offered_later(g, v_company):
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:1011
     return any(
         (
             (r_started(g, v_c) and (not g.b_closed(v_c)))
@@ -1894,51 +1951,51 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:1019
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:995",
+            at="rulespecs/lib/18xx.rules:1019",
         )
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:1020
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1024
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:1000",
+            at="rulespecs/lib/18xx.rules:1024",
         )
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1025
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:1008
+    # at rulespecs/lib/18xx.rules:1032
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1035
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_has_ability(g, v_company, v_ability):
     """has_ability(X, \"key\"): X (a private or a corporation) has an ability of that key (library '18xx' function has_ability)"""
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1041
     return any((g.attr(v_a, "key") == v_ability) for v_a in g.attr(v_company, "abilities"))
 
 
 def r_ability_value(g, v_company, v_ability, v_field):
     """ability_value(X, \"key\", \"field\"): the field of X's ability of that key (its first that gives it), in its own unit (money in currency units); refused where X has none (library '18xx' function ability_value)"""
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1044
     return g.item(
         g.item(
             [
@@ -1954,20 +2011,20 @@ def r_ability_value(g, v_company, v_ability, v_field):
 
 def r_use_ability(g, v_company, v_key):
     """use_ability(X, \"key\"): X's ability of that key is used once, now; refused where its owner, timing, phases (ability_window) or counts do not allow it. With `when: sold` or `phase_start`, the use is the decision the private owes: it is taken (library '18xx' procedure use_ability)"""
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1056
     if not (r_has_ability(g, v_company, v_key)):
         raise IllegalAction(
             "the private has no such ability",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1032",
+            at="rulespecs/lib/18xx.rules:1056",
         )
-    # at rulespecs/lib/18xx.rules:1033
+    # at rulespecs/lib/18xx.rules:1057
     g.b_ability_window(v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1058
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1059
     if not (
         (g.attr(v_ability, "count") == None)
         or (g.state_amount("ability_uses", v_company, v_key) < g.attr(v_ability, "count"))
@@ -1975,9 +2032,9 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used up",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1035",
+            at="rulespecs/lib/18xx.rules:1059",
         )
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1061
     if not (
         (
             (g.attr(v_ability, "count_per_operating_round") == None)
@@ -1991,21 +2048,21 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used as often as it may be in an operating round",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1061",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1064
     r_count_ability_use(g, v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1065
     if (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1042
+        # at rulespecs/lib/18xx.rules:1066
         r_resolve_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
     """owe_ability_decisions(X, moment, phase): X owes the decision of each of its abilities with `when` that moment (and, with a phase, that `phase`) whose uses are not spent (nor ended by `removed_on`) (library '18xx' procedure owe_ability_decisions)"""
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1075
     for v_ability in g.attr(v_company, "abilities"):
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1076
         if (
             (
                 (
@@ -2025,19 +2082,19 @@ def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
             (g.attr(v_ability, "removed_on") == None)
             or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
         ):
-            # at rulespecs/lib/18xx.rules:1056
+            # at rulespecs/lib/18xx.rules:1080
             r_require_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_ability_sold(g, v_company):
     """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when: sold` whose uses are not spent (nor ended by `removed_on`) becomes a decision X owes (library '18xx' procedure ability_sold)"""
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1086
     r_owe_ability_decisions(g, v_company, "sold", None)
 
 
 def r_ability_lay_cost(g, v_company, v_lay):
     """ability_lay_cost(X, lay): what a lay of private X's tile-lay ability costs, in currency units: nothing, or the lay's cost less the ability's `discount` off the tile's part (at least 0) (library '18xx' function ability_lay_cost)"""
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1094
     return (
         0
         if (
@@ -2079,7 +2136,7 @@ def r_ability_lay_cost(g, v_company, v_lay):
 
 def r_ability_spent(g, v_company, v_effect):
     """ability_spent(X, effect): X's first ability of that effect (a tile lay, a station) has been used its `count` times (once where it gives none), or in an operating round its `count_per_operating_round` times (library '18xx' function ability_spent)"""
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1103
     return any(
         (
             (
@@ -2119,7 +2176,7 @@ def r_ability_spent(g, v_company, v_effect):
 
 def r_count_ability_use(g, v_company, v_key):
     """count_ability_use(X, \"key\"): one use more of X's ability of that key, over the game and in this operating round (library '18xx' procedure count_ability_use)"""
-    # at rulespecs/lib/18xx.rules:1085
+    # at rulespecs/lib/18xx.rules:1109
     g.state_put(
         "ability_uses",
         (
@@ -2128,7 +2185,7 @@ def r_count_ability_use(g, v_company, v_key):
         ),
         (g.state_amount("ability_uses", v_company, v_key) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1086
+    # at rulespecs/lib/18xx.rules:1110
     g.state_put(
         "ability_round_uses",
         (
@@ -2141,108 +2198,108 @@ def r_count_ability_use(g, v_company, v_key):
 
 def r_ability_lay(g, v_company, v_hex, v_tile, v_rotation):
     """ability_lay(X, hex, tile, rotation): the tile of private X's tile-lay ability on the map for its owning corporation, besides its own lays, at the lay's cost less the ability's discount (ability_lay_cost), paid by X's holder; one use of the ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure ability_lay)"""
-    # at rulespecs/lib/18xx.rules:1096
+    # at rulespecs/lib/18xx.rules:1120
     if not (any((g.attr(v_a, "effect") == "free_lay") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no tile lay to give",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1096",
+            at="rulespecs/lib/18xx.rules:1120",
         )
-    # at rulespecs/lib/18xx.rules:1097
+    # at rulespecs/lib/18xx.rules:1121
     if not (not r_ability_spent(g, v_company, "free_lay")):
         raise IllegalAction(
             "the private's tile lays are used up",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1097",
+            at="rulespecs/lib/18xx.rules:1121",
         )
-    # at rulespecs/lib/18xx.rules:1098
+    # at rulespecs/lib/18xx.rules:1122
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_lay")], 0
     )
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1123
     v_lay = g.b_check_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1124
     v_cost = r_ability_lay_cost(g, v_company, v_lay)
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1125
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the private's owner cannot pay for the tile",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1101",
+            at="rulespecs/lib/18xx.rules:1125",
         )
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1126
     g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1127
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1128
     g.b_lay(v_company, v_lay, v_tile)
-    # at rulespecs/lib/18xx.rules:1105
+    # at rulespecs/lib/18xx.rules:1129
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1106
+        # at rulespecs/lib/18xx.rules:1130
         r_close_private(g, v_company)
 
 
 def r_ability_token(g, v_company, v_city):
     """ability_token(X, city): the owning corporation's station token in the city, free, one use of X's station ability (refused where its `count` is spent, or the corporation has no token left); with `extra_token: true`, a token beyond its charter's (library '18xx' procedure ability_token)"""
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1140
     if not (any((g.attr(v_a, "effect") == "free_token") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no station token to give",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1116",
+            at="rulespecs/lib/18xx.rules:1140",
         )
-    # at rulespecs/lib/18xx.rules:1117
+    # at rulespecs/lib/18xx.rules:1141
     if not (not r_ability_spent(g, v_company, "free_token")):
         raise IllegalAction(
             "the private's token has been placed already",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1117",
+            at="rulespecs/lib/18xx.rules:1141",
         )
-    # at rulespecs/lib/18xx.rules:1118
+    # at rulespecs/lib/18xx.rules:1142
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_token")],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1143
     v_spot = g.b_check_token(v_company, v_city)
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1144
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1145
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1121",
+            at="rulespecs/lib/18xx.rules:1145",
         )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1146
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1147
     if g.attr(v_ability, "extra_token") == True:
-        # at rulespecs/lib/18xx.rules:1124
+        # at rulespecs/lib/18xx.rules:1148
         g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
-    # at rulespecs/lib/18xx.rules:1126
+    # at rulespecs/lib/18xx.rules:1150
     g.b_place_station(v_corporation, v_spot)
 
 
 def r_return_token(g, v_company, v_city):
     """return_token(X, city): the owning corporation's station in the city back to its charter, one use of X's ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure return_token)"""
-    # at rulespecs/lib/18xx.rules:1136
+    # at rulespecs/lib/18xx.rules:1160
     if not (
         any((g.attr(v_a, "effect") == "return_token") for v_a in g.attr(v_company, "abilities"))
     ):
         raise IllegalAction(
             "the private has no station token to take back",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1136",
+            at="rulespecs/lib/18xx.rules:1160",
         )
-    # at rulespecs/lib/18xx.rules:1137
+    # at rulespecs/lib/18xx.rules:1161
     if not (not r_ability_spent(g, v_company, "return_token")):
         raise IllegalAction(
             "the private's ability has been used",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1137",
+            at="rulespecs/lib/18xx.rules:1161",
         )
-    # at rulespecs/lib/18xx.rules:1138
+    # at rulespecs/lib/18xx.rules:1162
     v_ability = g.item(
         [
             v_a
@@ -2251,44 +2308,44 @@ def r_return_token(g, v_company, v_city):
         ],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1139
+    # at rulespecs/lib/18xx.rules:1163
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1164
     g.b_remove_stations(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1141
+    # at rulespecs/lib/18xx.rules:1165
     g.set_attr(v_corporation, "tokens", (g.attr(v_corporation, "tokens") - 1))
-    # at rulespecs/lib/18xx.rules:1142
+    # at rulespecs/lib/18xx.rules:1166
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1167
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1144
+        # at rulespecs/lib/18xx.rules:1168
         r_close_private(g, v_company)
 
 
 def r_take_station(g, v_corporation, v_other):
     """take_station(C, M): C's next free station marker replaces M's station (its first; the others leave the map) in the same city, free of charge; refused where C has no marker left or may not hold a station there (library '18xx' procedure take_station)"""
-    # at rulespecs/lib/18xx.rules:1153
+    # at rulespecs/lib/18xx.rules:1177
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1153",
+            at="rulespecs/lib/18xx.rules:1177",
         )
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1178
     v_city = g.b_remove_stations(v_other)
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1179
     g.b_place_station(v_corporation, g.b_check_token(v_corporation, v_city, True))
 
 
 def r_holds_card(g, v_corporation):
     """holds_card(C): whether C holds an ability card now (each card gives the company that holds it an ability, which C.card_abilities lists) (library '18xx' function holds_card)"""
-    # at rulespecs/lib/18xx.rules:1166
+    # at rulespecs/lib/18xx.rules:1190
     return r_len(g, g.attr(v_corporation, "card_abilities")) > 0
 
 
 def r_has_power(g, v_corporation, v_effect):
     """has_power(C, effect): the ability card C holds has an ability with that effect (never where C holds none) (library '18xx' function has_power)"""
-    # at rulespecs/lib/18xx.rules:1169
+    # at rulespecs/lib/18xx.rules:1193
     return any(
         (g.attr(v_a, "effect") == v_effect) for v_a in g.attr(v_corporation, "card_abilities")
     )
@@ -2296,7 +2353,7 @@ def r_has_power(g, v_corporation, v_effect):
 
 def r_power_value(g, v_corporation, v_effect, v_field):
     """power_value(C, effect, \"field\"): the field of the ability with that effect of the card C holds (its first that gives it), in its own unit; refused where it has none (library '18xx' function power_value)"""
-    # at rulespecs/lib/18xx.rules:1172
+    # at rulespecs/lib/18xx.rules:1196
     return g.item(
         g.item(
             [
@@ -2312,27 +2369,27 @@ def r_power_value(g, v_corporation, v_effect, v_field):
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:1180
+    # at rulespecs/lib/18xx.rules:1204
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1180",
+            at="rulespecs/lib/18xx.rules:1204",
         )
-    # at rulespecs/lib/18xx.rules:1181
+    # at rulespecs/lib/18xx.rules:1205
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1181",
+            at="rulespecs/lib/18xx.rules:1205",
         )
-    # at rulespecs/lib/18xx.rules:1182
+    # at rulespecs/lib/18xx.rules:1206
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_declared_effects(g):
     """declared_effects(): the effects a company declares the use of, spending its card's cubes (library '18xx' function declared_effects)"""
-    # at rulespecs/lib/18xx.rules:1194
+    # at rulespecs/lib/18xx.rules:1218
     return [
         "train_discount",
         "free_token",
@@ -2346,7 +2403,7 @@ def r_declared_effects(g):
 
 def r_discount_used(g, v_corporation):
     """discount_used(C): a declared train discount of C has been spent on a train from the bank (library '18xx' procedure discount_used)"""
-    # at rulespecs/lib/18xx.rules:1197
+    # at rulespecs/lib/18xx.rules:1221
     g.state_put(
         "declared_uses",
         (
@@ -2359,7 +2416,7 @@ def r_discount_used(g, v_corporation):
 
 def r_bank_price(g, v_corporation, v_train):
     """bank_price(C, T): what C pays the bank for T: its price, less its card's `discount_per_use` (percent) for each use C declared this turn on its `train_discount` ability, rounded down (library '18xx' function bank_price)"""
-    # at rulespecs/lib/18xx.rules:1201
+    # at rulespecs/lib/18xx.rules:1225
     return (
         g.attr(v_train, "price")
         if (g.state_amount("declared_uses", v_corporation, "train_discount") == 0)
@@ -2381,7 +2438,7 @@ def r_bank_price(g, v_corporation, v_train):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1321
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -2419,7 +2476,7 @@ def r_sellable(g, v_player, v_corporation):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1329
+    # at rulespecs/lib/18xx.rules:1353
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -2433,7 +2490,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1363
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -2457,49 +2514,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1386
+    # at rulespecs/lib/18xx.rules:1410
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1389
+        # at rulespecs/lib/18xx.rules:1413
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1390
+            # at rulespecs/lib/18xx.rules:1414
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:1394
+        # at rulespecs/lib/18xx.rules:1418
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:1395
+            # at rulespecs/lib/18xx.rules:1419
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:1399
+        # at rulespecs/lib/18xx.rules:1423
         r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1402
+        # at rulespecs/lib/18xx.rules:1426
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1403
+            # at rulespecs/lib/18xx.rules:1427
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1408
+        # at rulespecs/lib/18xx.rules:1432
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1409
+            # at rulespecs/lib/18xx.rules:1433
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1410
+                # at rulespecs/lib/18xx.rules:1434
                 r_market_move(g, v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1413
+            # at rulespecs/lib/18xx.rules:1437
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1386
+        # at rulespecs/lib/18xx.rules:1410
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1386",
+            at="rulespecs/lib/18xx.rules:1410",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1422
+    # at rulespecs/lib/18xx.rules:1446
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -2507,7 +2564,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1462
+    # at rulespecs/lib/18xx.rules:1486
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -2516,7 +2573,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1465
+    # at rulespecs/lib/18xx.rules:1489
     return (
         g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -2526,7 +2583,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1468
+    # at rulespecs/lib/18xx.rules:1492
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -2534,7 +2591,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1471
+    # at rulespecs/lib/18xx.rules:1495
     return r_charter_token_price(
         g,
         v_corporation,
@@ -2544,54 +2601,54 @@ def r_last_token_cost(g, v_corporation):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1485
+    # at rulespecs/lib/18xx.rules:1509
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1485",
+            at="rulespecs/lib/18xx.rules:1509",
         )
-    # at rulespecs/lib/18xx.rules:1486
+    # at rulespecs/lib/18xx.rules:1510
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1487
+    # at rulespecs/lib/18xx.rules:1511
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1526
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1502",
+            at="rulespecs/lib/18xx.rules:1526",
         )
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1527
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1503",
+            at="rulespecs/lib/18xx.rules:1527",
         )
-    # at rulespecs/lib/18xx.rules:1504
+    # at rulespecs/lib/18xx.rules:1528
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1505
+    # at rulespecs/lib/18xx.rules:1529
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1506
+    # at rulespecs/lib/18xx.rules:1530
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1507
+    # at rulespecs/lib/18xx.rules:1531
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1508
+    # at rulespecs/lib/18xx.rules:1532
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1509
+    # at rulespecs/lib/18xx.rules:1533
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1515
+    # at rulespecs/lib/18xx.rules:1539
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2601,13 +2658,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1523
+    # at rulespecs/lib/18xx.rules:1547
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1524
+        # at rulespecs/lib/18xx.rules:1548
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1525
+        # at rulespecs/lib/18xx.rules:1549
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1526
+            # at rulespecs/lib/18xx.rules:1550
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2617,7 +2674,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1536
+    # at rulespecs/lib/18xx.rules:1560
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2635,87 +2692,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1615
+    # at rulespecs/lib/18xx.rules:1639
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1615",
+            at="rulespecs/lib/18xx.rules:1639",
         )
-    # at rulespecs/lib/18xx.rules:1616
+    # at rulespecs/lib/18xx.rules:1640
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1616",
+            at="rulespecs/lib/18xx.rules:1640",
         )
-    # at rulespecs/lib/18xx.rules:1617
+    # at rulespecs/lib/18xx.rules:1641
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1618
+    # at rulespecs/lib/18xx.rules:1642
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1618",
+            at="rulespecs/lib/18xx.rules:1642",
         )
-    # at rulespecs/lib/18xx.rules:1619
+    # at rulespecs/lib/18xx.rules:1643
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1619",
+            at="rulespecs/lib/18xx.rules:1643",
         )
-    # at rulespecs/lib/18xx.rules:1620
+    # at rulespecs/lib/18xx.rules:1644
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1620",
+            at="rulespecs/lib/18xx.rules:1644",
         )
-    # at rulespecs/lib/18xx.rules:1621
+    # at rulespecs/lib/18xx.rules:1645
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1621",
+            at="rulespecs/lib/18xx.rules:1645",
         )
-    # at rulespecs/lib/18xx.rules:1622
+    # at rulespecs/lib/18xx.rules:1646
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1623
+    # at rulespecs/lib/18xx.rules:1647
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1624
+    # at rulespecs/lib/18xx.rules:1648
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1625
+    # at rulespecs/lib/18xx.rules:1649
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1653
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1629",
+            at="rulespecs/lib/18xx.rules:1653",
         )
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1654
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1630",
+            at="rulespecs/lib/18xx.rules:1654",
         )
-    # at rulespecs/lib/18xx.rules:1631
+    # at rulespecs/lib/18xx.rules:1655
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1632
+    # at rulespecs/lib/18xx.rules:1656
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1633
+        # at rulespecs/lib/18xx.rules:1657
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1660
+    # at rulespecs/lib/18xx.rules:1684
     return (
         (
             r_dearest_train_price(g)
@@ -2732,7 +2789,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1676
+    # at rulespecs/lib/18xx.rules:1700
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2742,71 +2799,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1681
+    # at rulespecs/lib/18xx.rules:1705
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1682
+        # at rulespecs/lib/18xx.rules:1706
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1683
+            # at rulespecs/lib/18xx.rules:1707
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1694
+    # at rulespecs/lib/18xx.rules:1718
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1695
+        # at rulespecs/lib/18xx.rules:1719
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1696
+            # at rulespecs/lib/18xx.rules:1720
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1698
+        # at rulespecs/lib/18xx.rules:1722
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1699
+            # at rulespecs/lib/18xx.rules:1723
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1702
+    # at rulespecs/lib/18xx.rules:1726
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1703
+        # at rulespecs/lib/18xx.rules:1727
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1704
+            # at rulespecs/lib/18xx.rules:1728
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1707
+    # at rulespecs/lib/18xx.rules:1731
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1718
+    # at rulespecs/lib/18xx.rules:1742
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1719
+        # at rulespecs/lib/18xx.rules:1743
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1720
+            # at rulespecs/lib/18xx.rules:1744
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1731
+    # at rulespecs/lib/18xx.rules:1755
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1732
+        # at rulespecs/lib/18xx.rules:1756
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1738
+    # at rulespecs/lib/18xx.rules:1762
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1739
+        # at rulespecs/lib/18xx.rules:1763
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1741
+    # at rulespecs/lib/18xx.rules:1765
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1766
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1749
+    # at rulespecs/lib/18xx.rules:1773
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -2814,49 +2871,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1754
+    # at rulespecs/lib/18xx.rules:1778
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1754",
+            at="rulespecs/lib/18xx.rules:1778",
         )
-    # at rulespecs/lib/18xx.rules:1756
+    # at rulespecs/lib/18xx.rules:1780
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1756",
+            at="rulespecs/lib/18xx.rules:1780",
         )
-    # at rulespecs/lib/18xx.rules:1758
+    # at rulespecs/lib/18xx.rules:1782
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1760
+    # at rulespecs/lib/18xx.rules:1784
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1760",
+            at="rulespecs/lib/18xx.rules:1784",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1768
+    # at rulespecs/lib/18xx.rules:1792
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1768",
+            at="rulespecs/lib/18xx.rules:1792",
         )
-    # at rulespecs/lib/18xx.rules:1770
+    # at rulespecs/lib/18xx.rules:1794
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1781
+    # at rulespecs/lib/18xx.rules:1805
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1783
+    # at rulespecs/lib/18xx.rules:1807
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2864,29 +2921,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1785
+        # at rulespecs/lib/18xx.rules:1809
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1796
+    # at rulespecs/lib/18xx.rules:1820
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1797
+        # at rulespecs/lib/18xx.rules:1821
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1798
+            # at rulespecs/lib/18xx.rules:1822
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1799
+                # at rulespecs/lib/18xx.rules:1823
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1800
+                # at rulespecs/lib/18xx.rules:1824
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1830
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1809
+    # at rulespecs/lib/18xx.rules:1833
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1810
+    # at rulespecs/lib/18xx.rules:1834
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2895,47 +2952,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1811
+    # at rulespecs/lib/18xx.rules:1835
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1812
+        # at rulespecs/lib/18xx.rules:1836
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1814
+    # at rulespecs/lib/18xx.rules:1838
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1815
+        # at rulespecs/lib/18xx.rules:1839
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1817
+    # at rulespecs/lib/18xx.rules:1841
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1818
+        # at rulespecs/lib/18xx.rules:1842
         if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1819
+            # at rulespecs/lib/18xx.rules:1843
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1824
+    # at rulespecs/lib/18xx.rules:1848
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1825
+    # at rulespecs/lib/18xx.rules:1849
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1826
+        # at rulespecs/lib/18xx.rules:1850
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1827
+        # at rulespecs/lib/18xx.rules:1851
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1828
+            # at rulespecs/lib/18xx.rules:1852
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1831
+    # at rulespecs/lib/18xx.rules:1855
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1832
+    # at rulespecs/lib/18xx.rules:1856
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1833
+    # at rulespecs/lib/18xx.rules:1857
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1834
+        # at rulespecs/lib/18xx.rules:1858
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1859
+    # at rulespecs/lib/18xx.rules:1883
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2951,11 +3008,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1892
+    # at rulespecs/lib/18xx.rules:1916
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1893
+        # at rulespecs/lib/18xx.rules:1917
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -2964,13 +3021,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1894
+        # at rulespecs/lib/18xx.rules:1918
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:1906
+    # at rulespecs/lib/18xx.rules:1930
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -2986,19 +3043,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1912
+    # at rulespecs/lib/18xx.rules:1936
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1913
+        # at rulespecs/lib/18xx.rules:1937
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:1914
+            # at rulespecs/lib/18xx.rules:1938
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1915
+            # at rulespecs/lib/18xx.rules:1939
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1936
+    # at rulespecs/lib/18xx.rules:1960
     return g.list_first(
         "decisions",
         (
@@ -3010,7 +3067,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1939
+    # at rulespecs/lib/18xx.rules:1963
     if not g.list_contains(
         "decisions",
         (
@@ -3018,7 +3075,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1940
+        # at rulespecs/lib/18xx.rules:1964
         g.list_append(
             "decisions",
             (
@@ -3026,13 +3083,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1941
+        # at rulespecs/lib/18xx.rules:1965
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1946
+    # at rulespecs/lib/18xx.rules:1970
     g.list_remove(
         "decisions",
         (
@@ -3040,19 +3097,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1947
+    # at rulespecs/lib/18xx.rules:1971
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1954
+    # at rulespecs/lib/18xx.rules:1978
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:1960
+    # at rulespecs/lib/18xx.rules:1984
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3072,47 +3129,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:1966
+    # at rulespecs/lib/18xx.rules:1990
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:1967
+    # at rulespecs/lib/18xx.rules:1991
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1968
+    # at rulespecs/lib/18xx.rules:1992
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:1969
+        # at rulespecs/lib/18xx.rules:1993
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:1971
+    # at rulespecs/lib/18xx.rules:1995
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:1980
+    # at rulespecs/lib/18xx.rules:2004
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1981
+        # at rulespecs/lib/18xx.rules:2005
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:1982
+            # at rulespecs/lib/18xx.rules:2006
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1985
+    # at rulespecs/lib/18xx.rules:2009
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:1986
+    # at rulespecs/lib/18xx.rules:2010
     g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:1987
+    # at rulespecs/lib/18xx.rules:2011
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:1988
+    # at rulespecs/lib/18xx.rules:2012
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:1989
+    # at rulespecs/lib/18xx.rules:2013
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:1990
+    # at rulespecs/lib/18xx.rules:2014
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:1991
+    # at rulespecs/lib/18xx.rules:2015
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:1993
+        # at rulespecs/lib/18xx.rules:2017
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2002
+    # at rulespecs/lib/18xx.rules:2026
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3122,75 +3179,75 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2007
+    # at rulespecs/lib/18xx.rules:2031
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2008
+    # at rulespecs/lib/18xx.rules:2032
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2016
+    # at rulespecs/lib/18xx.rules:2040
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2017
+        # at rulespecs/lib/18xx.rules:2041
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2019
+    # at rulespecs/lib/18xx.rules:2043
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2020
+        # at rulespecs/lib/18xx.rules:2044
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2025
+    # at rulespecs/lib/18xx.rules:2049
     g.b_unreserve(v_corporation, True)
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1306
+    # at rulespecs/lib/18xx.rules:1330
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1331
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1352
+    # at rulespecs/lib/18xx.rules:1376
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1353
+    # at rulespecs/lib/18xx.rules:1377
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1378
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1502
+    # at rulespecs/lib/18xx.rules:1526
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1653
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1332
     if not (r_started(g, v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1333
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1336
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -3200,18 +3257,18 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1306
+    # at rulespecs/lib/18xx.rules:1330
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1306",
+            at="rulespecs/lib/18xx.rules:1330",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1317
+    # at rulespecs/lib/18xx.rules:1341
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -3231,53 +3288,53 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1503
+    # at rulespecs/lib/18xx.rules:1527
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1630
+    # at rulespecs/lib/18xx.rules:1654
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def t_count_stock_rounds(g, *_rest):
     """A stock round begins: it is counted"""
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1295
     g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1845
+    # at rulespecs/lib/18xx.rules:1869
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1846
+        # at rulespecs/lib/18xx.rules:1870
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1847
+            # at rulespecs/lib/18xx.rules:1871
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1849
+        # at rulespecs/lib/18xx.rules:1873
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1850
+            # at rulespecs/lib/18xx.rules:1874
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1893
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1870
+        # at rulespecs/lib/18xx.rules:1894
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1884
+    # at rulespecs/lib/18xx.rules:1908
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1885
+        # at rulespecs/lib/18xx.rules:1909
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3287,21 +3344,21 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1899
+    # at rulespecs/lib/18xx.rules:1923
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1921
+    # at rulespecs/lib/18xx.rules:1945
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1922
+        # at rulespecs/lib/18xx.rules:1946
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:935
     return g.b_in_round("operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
@@ -3313,19 +3370,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1496
+    # at rulespecs/lib/18xx.rules:1520
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1523
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1638
+    # at rulespecs/lib/18xx.rules:1662
     return True
 
 
@@ -3335,46 +3392,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1244
+    # at rulespecs/lib/18xx.rules:1268
     if not (g.b_in_round("stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1269
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:1250
+    # at rulespecs/lib/18xx.rules:1274
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1449
+    # at rulespecs/lib/18xx.rules:1473
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1553
+    # at rulespecs/lib/18xx.rules:1577
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1246
+    # at rulespecs/lib/18xx.rules:1270
     if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:1247
+    # at rulespecs/lib/18xx.rules:1271
     if not (not g.b_closed(v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1249
+    # at rulespecs/lib/18xx.rules:1273
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1251
+    # at rulespecs/lib/18xx.rules:1275
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -3384,24 +3441,24 @@ def qb2_par(g, v_player, v_corporation):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1475
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1451
+    # at rulespecs/lib/18xx.rules:1475
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1553
+    # at rulespecs/lib/18xx.rules:1577
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1554
+    # at rulespecs/lib/18xx.rules:1578
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

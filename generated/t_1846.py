@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "5423ebe739049295",
+    "rulespecs/1846.rules": "371681ed7db9c25b",
+    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     {
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-        "rulespecs/1846.rules": "dcb3a9c9537c6495",
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/1846.rules": "371681ed7db9c25b",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -215,6 +215,10 @@ class Game(GameBase):
         "pickable": r_pickable,
         "pick": r_pick,
         "auction_bid": r_auction_bid,
+        "draft_cost": r_draft_cost,
+        "draft_least_price": r_draft_least_price,
+        "draft_price": r_draft_price,
+        "decline_last_company": r_decline_last_company,
         "receive_drafted": r_receive_drafted,
         "end_draft": r_end_draft,
         "free_cash": r_free_cash,

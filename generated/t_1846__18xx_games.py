@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
-    "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "5423ebe739049295",
+    "rulespecs/1846.rules": "371681ed7db9c25b",
+    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-        "rulespecs/1846.rules": "dcb3a9c9537c6495",
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/1846.rules": "371681ed7db9c25b",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -176,7 +176,7 @@ def a_bid(g, v_player, v_company, v_price):
             at="rulespecs/1846-18xx-games.rules:86",
         )
     # at rulespecs/1846-18xx-games.rules:88
-    if not (r_free_cash(g, v_player) >= g.b_draft_price(v_company)):
+    if not (r_free_cash(g, v_player) >= r_draft_price(g, v_company)):
         raise IllegalAction(
             "not enough cash for this and the companies already picked",
             rule='§"Private Company Draft"',
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2002
+    # at rulespecs/lib/18xx.rules:2026
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -393,6 +393,10 @@ class Game(GameBase):
         "pickable": r_pickable,
         "pick": r_pick,
         "auction_bid": r_auction_bid,
+        "draft_cost": r_draft_cost,
+        "draft_least_price": r_draft_least_price,
+        "draft_price": r_draft_price,
+        "decline_last_company": r_decline_last_company,
         "receive_drafted": r_receive_drafted,
         "end_draft": r_end_draft,
         "free_cash": r_free_cash,

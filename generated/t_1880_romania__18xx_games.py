@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
     "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
-    "rulespecs/lib/18xx.rules": "5423ebe739049295",
+    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1412,6 +1412,10 @@ class Game(GameBase):
         "pickable": r_pickable,
         "pick": r_pick,
         "auction_bid": r_auction_bid,
+        "draft_cost": r_draft_cost,
+        "draft_least_price": r_draft_least_price,
+        "draft_price": r_draft_price,
+        "decline_last_company": r_decline_last_company,
         "receive_drafted": r_receive_drafted,
         "end_draft": r_end_draft,
         "free_cash": r_free_cash,

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "3a52649885908954",
-    "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "5423ebe739049295",
+    "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
+    "rulespecs/1846.rules": "371681ed7db9c25b",
+    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "3a52649885908954",
-        "rulespecs/1846.rules": "dcb3a9c9537c6495",
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
+        "rulespecs/1846.rules": "371681ed7db9c25b",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -152,7 +152,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Train Ownership", §"GMT 1846 Components Used"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1279',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1280',
             'game_end end_conditions': '§"Game End", §"Additional End Game Conditions"',
             'property holding_cap': '§"Stock Ownership"',
             'property mandatory': '§"Two-Player Rules"',
@@ -184,44 +184,44 @@ _TITLE.define(
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1306
+    # at rulespecs/lib/18xx.rules:1330
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1306",
+            at="rulespecs/lib/18xx.rules:1330",
         )
-    # at rulespecs/lib/18xx.rules:1307
+    # at rulespecs/lib/18xx.rules:1331
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1307",
+            at="rulespecs/lib/18xx.rules:1331",
         )
-    # at rulespecs/lib/18xx.rules:1308
+    # at rulespecs/lib/18xx.rules:1332
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1308",
+            at="rulespecs/lib/18xx.rules:1332",
         )
-    # at rulespecs/lib/18xx.rules:1309
+    # at rulespecs/lib/18xx.rules:1333
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1309",
+            at="rulespecs/lib/18xx.rules:1333",
         )
-    # at rulespecs/lib/18xx.rules:1310
+    # at rulespecs/lib/18xx.rules:1334
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1335
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1311",
+            at="rulespecs/lib/18xx.rules:1335",
         )
-    # at rulespecs/lib/18xx.rules:1312
+    # at rulespecs/lib/18xx.rules:1336
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -229,9 +229,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1312",
+            at="rulespecs/lib/18xx.rules:1336",
         )
-    # at rulespecs/lib/18xx.rules:1314
+    # at rulespecs/lib/18xx.rules:1338
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -242,111 +242,111 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1314",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1316
+    # at rulespecs/lib/18xx.rules:1340
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1317
+    # at rulespecs/lib/18xx.rules:1341
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1317"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1341"
         )
-    # at rulespecs/lib/18xx.rules:1318
+    # at rulespecs/lib/18xx.rules:1342
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1319
+    # at rulespecs/lib/18xx.rules:1343
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1320
+    # at rulespecs/lib/18xx.rules:1344
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1345
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:1281
+    # at rulespecs/18-grand-junction.rules:1282
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1281",
+            at="rulespecs/18-grand-junction.rules:1282",
         )
-    # at rulespecs/18-grand-junction.rules:1282
+    # at rulespecs/18-grand-junction.rules:1283
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1282",
+            at="rulespecs/18-grand-junction.rules:1283",
         )
-    # at rulespecs/18-grand-junction.rules:1283
-    v_seller = g.b_holder_of(v_train)
     # at rulespecs/18-grand-junction.rules:1284
+    v_seller = g.b_holder_of(v_train)
+    # at rulespecs/18-grand-junction.rules:1285
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1285
+        # at rulespecs/18-grand-junction.rules:1286
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1285",
+                at="rulespecs/18-grand-junction.rules:1286",
             )
-        # at rulespecs/18-grand-junction.rules:1286
+        # at rulespecs/18-grand-junction.rules:1287
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1286",
+                at="rulespecs/18-grand-junction.rules:1287",
             )
-        # at rulespecs/18-grand-junction.rules:1287
+        # at rulespecs/18-grand-junction.rules:1288
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"GMT 1846 Components Used", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1287",
+                at="rulespecs/18-grand-junction.rules:1288",
             )
-        # at rulespecs/18-grand-junction.rules:1288
+        # at rulespecs/18-grand-junction.rules:1289
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1288",
+                at="rulespecs/18-grand-junction.rules:1289",
             )
-        # at rulespecs/18-grand-junction.rules:1289
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1290
-        g.move(v_train, g.name("depot"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1291
-        r_discount_used(g, v_corporation)
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/18-grand-junction.rules:1292
+        r_discount_used(g, v_corporation)
+        # at rulespecs/18-grand-junction.rules:1293
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1294
+        # at rulespecs/18-grand-junction.rules:1295
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1294",
+                at="rulespecs/18-grand-junction.rules:1295",
             )
-        # at rulespecs/18-grand-junction.rules:1295
+        # at rulespecs/18-grand-junction.rules:1296
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1295",
+                at="rulespecs/18-grand-junction.rules:1296",
             )
-        # at rulespecs/18-grand-junction.rules:1296
-        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1297
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1298
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/18-grand-junction.rules:1299
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:1300
+        # at rulespecs/18-grand-junction.rules:1301
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another company",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1300",
+                at="rulespecs/18-grand-junction.rules:1301",
             )
-        # at rulespecs/18-grand-junction.rules:1301
+        # at rulespecs/18-grand-junction.rules:1302
         if not (
             not (
                 (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
@@ -356,44 +356,44 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "in phase 4, with no train left for sale, a company may not buy another company's last train",
                 rule='§"Train Ownership"',
-                at="rulespecs/18-grand-junction.rules:1301",
+                at="rulespecs/18-grand-junction.rules:1302",
             )
-        # at rulespecs/18-grand-junction.rules:1303
+        # at rulespecs/18-grand-junction.rules:1304
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1303",
+                at="rulespecs/18-grand-junction.rules:1304",
             )
-        # at rulespecs/18-grand-junction.rules:1304
+        # at rulespecs/18-grand-junction.rules:1305
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1304",
+                at="rulespecs/18-grand-junction.rules:1305",
             )
-        # at rulespecs/18-grand-junction.rules:1305
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18-grand-junction.rules:1306
-        g.move(v_train, v_seller, v_corporation)
+        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/18-grand-junction.rules:1307
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18-grand-junction.rules:1308
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1592
+    # at rulespecs/lib/18xx.rules:1616
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1593
+    # at rulespecs/lib/18xx.rules:1617
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1594
+    # at rulespecs/lib/18xx.rules:1618
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Rules"',
-            at="rulespecs/lib/18xx.rules:1594",
+            at="rulespecs/lib/18xx.rules:1618",
         )
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1619
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -401,23 +401,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1595",
+            at="rulespecs/lib/18xx.rules:1619",
         )
-    # at rulespecs/lib/18xx.rules:1597
+    # at rulespecs/lib/18xx.rules:1621
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1597",
+            at="rulespecs/lib/18xx.rules:1621",
         )
-    # at rulespecs/lib/18xx.rules:1598
+    # at rulespecs/lib/18xx.rules:1622
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1598",
+            at="rulespecs/lib/18xx.rules:1622",
         )
-    # at rulespecs/lib/18xx.rules:1599
+    # at rulespecs/lib/18xx.rules:1623
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -428,28 +428,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Ownership"',
-            at="rulespecs/lib/18xx.rules:1599",
+            at="rulespecs/lib/18xx.rules:1623",
         )
-    # at rulespecs/lib/18xx.rules:1601
+    # at rulespecs/lib/18xx.rules:1625
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1602
+    # at rulespecs/lib/18xx.rules:1626
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1603
+    # at rulespecs/lib/18xx.rules:1627
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1628
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1669
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1669",
         )
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1671
     if not (
         (
             (
@@ -490,9 +490,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Rules", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1647",
+            at="rulespecs/lib/18xx.rules:1671",
         )
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1677
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -503,9 +503,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1653",
+            at="rulespecs/lib/18xx.rules:1677",
         )
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1679
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -514,10 +514,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1281
+    # at rulespecs/18-grand-junction.rules:1282
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1282
+    # at rulespecs/18-grand-junction.rules:1283
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -585,6 +585,10 @@ class Game(GameBase):
         "pickable": r_pickable,
         "pick": r_pick,
         "auction_bid": r_auction_bid,
+        "draft_cost": r_draft_cost,
+        "draft_least_price": r_draft_least_price,
+        "draft_price": r_draft_price,
+        "decline_last_company": r_decline_last_company,
         "receive_drafted": r_receive_drafted,
         "end_draft": r_end_draft,
         "free_cash": r_free_cash,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "6f821c248ed247cd",
-    "rulespecs/lib/18xx.rules": "5423ebe739049295",
+    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "6f821c248ed247cd",
-        "rulespecs/lib/18xx.rules": "5423ebe739049295",
+        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -423,6 +423,10 @@ class Game(GameBase):
         "pickable": r_pickable,
         "pick": r_pick,
         "auction_bid": r_auction_bid,
+        "draft_cost": r_draft_cost,
+        "draft_least_price": r_draft_least_price,
+        "draft_price": r_draft_price,
+        "decline_last_company": r_decline_last_company,
         "receive_drafted": r_receive_drafted,
         "end_draft": r_end_draft,
         "free_cash": r_free_cash,

@@ -57,7 +57,7 @@ def test_minor_companies_a_minor_starts_with_its_face_value_and_its_draft_price_
     discount (Company#min_auction_price), no lower."""
     g = new_game(4)
     ms = g.entity("minor", "MS")
-    assert g._company_price(ms) == 140 and g._draft_floor(ms) == 80 and int(ms.get("treasury")) == 60
+    assert g.call("draft_cost", ms) == 140 and g.call("draft_least_price", ms) == 80 and int(ms.get("treasury")) == 60
 
 
 # ---------------------------------------------------------------- purchasing private companies
@@ -349,7 +349,7 @@ def test_18xx_games_reading_a_draft_pick_names_the_cards_face_value():
         c in ("MS", "BIG4") for c in g.b_draft_hand()) else next(c for c in g.b_draft_hand() if not c.startswith("Pass"))
     item = g._company(card)
     if item.kind == "minor":
-        assert_refused(g, P(player, "bid", company=card, price=g.b_draft_price(item)), "Private Company Draft", "face value")
+        assert_refused(g, P(player, "bid", company=card, price=g.call("draft_price", item)), "Private Company Draft", "face value")
     act(g, P(player, "bid", company=card, price=int(item.get("cost"))))
 
 

@@ -51,7 +51,7 @@ def take_passes(g):
             act(g, P(player, "pass"))
             continue
         card = blanks[0] if blanks else hand[0]
-        act(g, P(player, "bid", company=card, price=g.b_draft_price(g._company(card))))
+        act(g, P(player, "bid", company=card, price=g.call("draft_price", g._company(card))))
 
 
 def par(g, player, corp, price):
@@ -160,7 +160,7 @@ def test_draft_runs_in_reverse_order_with_a_hand_of_players_plus_two():
     assert acting(g) == "P4"
     assert len(g.b_draft_hand()) == 6
     hand = g.b_draft_hand()
-    act(g, P("P4", "bid", company=hand[0], price=g.b_draft_price(g._company(hand[0]))))
+    act(g, P("P4", "bid", company=hand[0], price=g.call("draft_price", g._company(hand[0]))))
     assert acting(g) == "P3"
 
 
@@ -170,7 +170,7 @@ def test_draft_refuses_a_card_not_in_the_hand():
     other = next(c for c in ["MS", "BIG4", "CWI", "MAIL", "LSL", "SC", "TBC", "LM"]
                  if c not in hand and c not in g.g["removed"])
     item = g._company(other)
-    assert_refused(g, P("P4", "bid", company=other, price=g.b_draft_price(item)), "Private Company Draft",
+    assert_refused(g, P("P4", "bid", company=other, price=g.call("draft_price", item)), "Private Company Draft",
                    "not among those drawn")
 
 
@@ -190,11 +190,11 @@ def test_draft_payment_at_the_end_and_minor_treasury():
         hand = g.b_draft_hand()
         real = [c for c in hand if not c.startswith("Pass")]
         if len(g.g["draft"]["deck"]) == 1 and real:
-            act(g, P(player, "bid", company=real[0], price=g.b_draft_price(g._company(real[0]))))
+            act(g, P(player, "bid", company=real[0], price=g.call("draft_price", g._company(real[0]))))
             picked.setdefault(player, []).append(real[0])
             continue
         card = real[0] if real else hand[0]
-        price = g.b_draft_price(g._company(card))
+        price = g.call("draft_price", g._company(card))
         if g.g["round"] == "draft" and len(g.g["draft"]["deck"]) > 1:
             assert g.cash[g.entity("player", player)] == 400
         act(g, P(player, "bid", company=card, price=price))
@@ -202,7 +202,7 @@ def test_draft_payment_at_the_end_and_minor_treasury():
             picked.setdefault(player, []).append(card)
     assert g.g["round"] == "stock"
     for player, cards in picked.items():
-        cost = sum(g._company_price(g._company(c)) for c in cards)
+        cost = sum(g.call("draft_cost", g._company(c)) for c in cards)
         assert g.cash[g.entity("player", player)] == 400 - cost
     state = g.state()
     for minor in state["minors"]:
@@ -219,14 +219,14 @@ def test_draft_last_company_discount_then_forced_take():
         blanks = [c for c in hand if c.startswith("Pass")]
         card = hand[0] if len([c for c in g.g["draft"]["deck"] if not c.startswith("Pass")]) > 1 or not blanks \
             else blanks[0]
-        act(g, P(acting(g), "bid", company=card, price=g.b_draft_price(g._company(card))))
+        act(g, P(acting(g), "bid", company=card, price=g.call("draft_price", g._company(card))))
     if g.g["round"] != "draft":
         pytest.skip("this seed's draft ended without a single last company")
     last = g._company(g.g["draft"]["deck"][0])
-    start = g.b_draft_price(last)
+    start = g.call("draft_price", last)
     act(g, P(acting(g), "pass"))
-    assert g.b_draft_price(last) == start - 10
-    floor = g._draft_floor(last)
+    assert g.call("draft_price", last) == start - 10
+    floor = g.call("draft_least_price", last)
     while g.g["round"] == "draft":
         act(g, P(acting(g), "pass"))
     # the player on turn when the price reached its floor took it at that price
@@ -793,7 +793,7 @@ def test_two_player_variant_draft_alternates_from_the_second_seat_until_every_co
         if len(left) > 1:
             assert_refused(g, P(player, "pass"), "Two-Player Variant", "only the last company")
         seen.append(player)
-        act(g, P(player, "bid", company=hand[0], price=g.b_draft_price(g._company(hand[0]))))
+        act(g, P(player, "bid", company=hand[0], price=g.call("draft_price", g._company(hand[0]))))
     assert seen == ["P2", "P1"] * (len(seen) // 2) + ["P2"] * (len(seen) % 2)
     assert len(seen) == len(companies)
     assert all(g.owner[c].kind == "player" for c in companies)

@@ -136,8 +136,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: then (stations62) take_station and return_token library procedures over the primitive remove_stations, whose
 #: second argument takes one station off the map (`remove_stations(C, city)`), the city of the first removed its
 #: answer, the uses of a station taken back and of a marker the library's ability_uses (count_ability_use,
-#: ability_spent), with no Python copy in the runtime and no z3 mirror; 81
-RECORDED = 81
+#: ability_spent), with no Python copy in the runtime and no z3 mirror; 81;
+#: then (cards62) draft_price a library function over the title's draft (the parameter opening_draft, whose fields
+#: last_company_floor and last_company_discount the engine and the model read) and the library's state
+#: draft_discount, which its procedure decline_last_company raises as a last company is declined (the model's
+#: draft_price was an oracle before: any price from the floor to the cost), 80; replaying() gone, which no
+#: rulespec called (the runtime asks its own question, GameBase._replaying, where a log's hidden draws count), 79
+RECORDED = 79
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -155,7 +160,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
-         "ability_lay_cost", "ability_token", "ability_lay"]
+         "ability_lay_cost", "ability_token", "ability_lay", "draft_price"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -255,7 +260,7 @@ def test_a_bid_passes_the_turn_by_one_primitive(name):
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
           "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses",
-          "stock_round_number", "acquisition_target"]
+          "stock_round_number", "acquisition_target", "draft_discount"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -281,6 +286,16 @@ def test_the_stock_rounds_are_counted_by_the_librarys_trigger():
         assert g.g["round"] == first and g.state_amount("stock_round_number") == held, name
         g._start_stock_round(0)  # (the runtime's next stock round)
         assert g.state_amount("stock_round_number") == held + 1, name
+
+
+def test_replaying_is_the_runtimes_own_question():
+    """replaying() is no builtin: no rulespec asked it, and the model answered it with a constant. The runtime asks
+    its own question (GameBase._replaying) where another engine's log hides its draws (a draft's hands, the
+    dealt seating)."""
+    found = _census()
+    assert "replaying" not in found["twins"] + found["engine_only"] + found["model_only"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "replaying(" not in rules
 
 
 def test_a_sale_is_noted_by_the_librarys_states_alone():
@@ -824,3 +839,39 @@ def test_a_markers_placement_is_a_use_of_the_librarys():
     act(g, assign("MPC", "D6"))
     assert g.state_amount("ability_uses", mpc, "meat_marker") == 1
     assert_refused(g, assign("MPC", "I1"), "Private Companies", "placed already")
+
+
+def test_a_draft_price_is_the_librarys_over_the_declines(rulespecs_loaded):
+    """draft_price(X): the library's function over the title's draft (`opening_draft`: its last_company_floor) and
+    the library's state draft_discount, which decline_last_company raises by the draft's last_company_discount as
+    a last company is declined, down to its floor: 1846's Michigan Southern (a minor: draft_price $140, draft_floor
+    $80) in the engine and the model alike (the model's price was an oracle before, any amount from the floor to
+    the cost)."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    ms = g.entity("minor", "MS")
+    assert g.call("draft_price", ms) == 140 and g.call("draft_least_price", ms) == 80
+    g.call("decline_last_company")
+    g.call("decline_last_company")
+    assert g.state_amount("draft_discount") == 20 and g.call("draft_price", ms) == 120
+    for _ in range(5):
+        g.call("decline_last_company")
+    assert g.call("draft_price", ms) == 80  # its floor
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    x = model.entity("minor", "MS")
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    tr.call("decline_last_company", [], {}, ctx)
+    price = tr.call("draft_price", [model.z(x)], {}, ctx)
+    for declined, expected in ((10, 120), (60, 80)):  # exact: two declines take $20 off; never below the floor
+        solver = z3.Solver()
+        solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[state_var("draft_discount", ())] == declined)
+        assert solver.check() == z3.sat
+        assert solver.check(price != expected) == z3.unsat, declined

@@ -772,7 +772,7 @@ def test_a_draft_pick_without_its_hand_is_caught():
     loaded = load_with("""errata "mutant" of "1846" {
   replace action bid(player: player, company: private | minor, price: money) "A draft pick" §"Private Company Draft" {
     require in_round(draft) else "only the draft"
-    require price == draft_price(company) or replaying() else "a drafted company costs its current draft price"
+    require price == draft_price(company) else "a drafted company costs its current draft price"
     require free_cash(player) >= price else "not enough cash for this and the companies already picked"
     do draft_pick(player, company) §"Private Company Draft", assumed "a mutation for the test"
   }

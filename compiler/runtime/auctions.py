@@ -35,7 +35,7 @@ class Auctions:
         passes = int(self._value(draft.get("pass_cards_per_player", 0), "draft pass_cards_per_player")) * self.n
         cards = items + [f"Pass ({i + 1})" for i in range(passes)]
         self.rng.shuffle(cards)
-        self.j.set(self.g, "draft", {"deck": tuple(cards), "choices": (), "discount": 0})
+        self.j.set(self.g, "draft", {"deck": tuple(cards), "choices": ()})
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "draft")
         self.j.set(self.g, "turn", self.n - 1 if draft.get("order") == "reverse" else 0)
@@ -55,11 +55,12 @@ class Auctions:
     def b_in_draft_hand(self, company: Any) -> bool:
         """in_draft_hand(X): whether company (or Pass card) X is among the cards drawn for this pick
         (anywhere in the deck when replaying another engine's log, whose draws are hidden)."""
-        cards = self.g["draft"]["deck"] if self.b_replaying() else self.b_draft_hand()
+        cards = self.g["draft"]["deck"] if self._replaying() else self.b_draft_hand()
         return self.g["round"] == "draft" and getattr(company, "id", str(company)) in cards
 
-    def b_replaying(self) -> bool:
-        """replaying(): whether the game replays a log from another engine, whose hidden random draws it cannot reproduce."""
+    def _replaying(self) -> bool:
+        """Whether the game replays a log from another engine, whose hidden random draws it cannot reproduce (the
+        runtime's own question: no rule asks it)."""
         return bool(self.log_hints)
 
     def _only_one_left(self) -> bool:
@@ -70,33 +71,14 @@ class Auctions:
         deck = self.g["draft"]["deck"]
         return not deck or (len(deck) < self._hand_size() and all(self._blank(c) for c in deck))
 
-    def _company_price(self, item: Entity) -> int:
-        """A company's draft price before discount: a minor's `draft_price`, else its cost."""
-        if item.kind == "card":
-            return 0
-        value = item.get("draft_price") if item.kind == "minor" else item.get("cost")
-        return int(self._value(value, f"{item.kind} {item} price"))
-
-    def _draft_floor(self, item: Entity) -> int:
-        """The least a last company's draft price falls to: the company's property that the draft's
-        `last_company_floor` names (a minor's `treasury`, 1846's `draft_floor`), $0 where it has none."""
-        name = self._draft().get("last_company_floor")
-        if name is None or item.kind == "card" or item.get(str(name)) is None:
-            return 0
-        return int(self._value(item.get(str(name)), f"{item.kind} {item} {name}"))
-
-    def b_draft_price(self, company: Entity) -> int:
-        """draft_price(X): what company X costs in the draft now (less the discounts on a last company)."""
-        discount = self.g["draft"]["discount"] if self._only_one_left() else 0
-        return max(self._draft_floor(company), self._company_price(company) - discount)
-
     def b_draft_pick(self, player: Entity, company: Entity) -> None:
         """draft_pick(P, X): P keeps card X, a company at its draft price now: kept in the library's states
         (drafted_private, drafted_minor, draft_committed) for the draft's end, or where the draft says `paid_at:
-        pick` paid for and taken at once; the rest of the hand goes, shuffled, to the bottom of the deck."""
+        pick` paid for and taken at once; the rest of the hand goes, shuffled, to the bottom of the deck.
+        (What X costs is the library's draft_price.)"""
         draft = dict(self.g["draft"])
         hand = self.b_draft_hand()
-        price = self.b_draft_price(company)
+        price = self.call("draft_price", company)
         if self._blank(company.id):
             pass  # a Pass card: nothing to pay
         elif self._draft().get("paid_at") == "pick":
@@ -126,17 +108,15 @@ class Auctions:
 
     def _draft_pass(self, player: Entity) -> None:
         """A pass is allowed only on a last company: its price falls by the draft's
-        `last_company_discount`; at its floor the player then on turn takes it."""
+        `last_company_discount` (the library's decline_last_company); at its floor (draft_least_price) the
+        player then on turn takes it."""
         if not self._only_one_left():
             raise IllegalAction("in the draft a player must take one of the cards drawn; only the last company may be declined",
                                 rule=self._draft_rule())
         item = self._company(self.g["draft"]["deck"][0])
-        step = int(self._value(self._draft().get("last_company_discount"), "draft last_company_discount"))
-        draft = dict(self.g["draft"])
-        draft["discount"] = draft["discount"] + step
-        self.j.set(self.g, "draft", draft)
+        self.call("decline_last_company")
         self._draft_next()
-        if self.g["round"] == "draft" and self.b_draft_price(item) == self._draft_floor(item):
+        if self.g["round"] == "draft" and self.call("draft_price", item) == self.call("draft_least_price", item):
             self.b_draft_pick(self.players[self.g["turn"]], item)
 
     def _end_draft(self) -> None:
@@ -147,7 +127,7 @@ class Auctions:
             item = None if self._blank(cid) else self._company(cid)
             if item is not None and item.kind == "minor" and self.owner[item.id] == self.entity("player", pid):
                 self._start_minor(item)
-        self.j.set(self.g, "draft", {"deck": (), "choices": self.g["draft"]["choices"], "discount": 0})
+        self.j.set(self.g, "draft", {"deck": (), "choices": self.g["draft"]["choices"]})
         self._start_stock_round(0)
 
     def _take_drafted(self, player: Entity, item: Entity) -> None:

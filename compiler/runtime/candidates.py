@@ -90,8 +90,8 @@ class Candidates:
             # the price paid, or the card's face value (a title may record that in a pick); the guards decide
             for card in self.b_draft_hand():
                 item = self._company(card)
-                # (face_value: the library's function, rulespecs/lib/18xx.rules, compiled into the engine)
-                for price in sorted({self.b_draft_price(item), self.call("face_value", item)}):
+                # (draft_price, face_value: the library's functions, rulespecs/lib/18xx.rules, compiled into the engine)
+                for price in sorted({self.call("draft_price", item), self.call("face_value", item)}):
                     out.append({"type": "bid", **who, "company": card, "price": price})
             return out
         auction = self.g.get("auction")

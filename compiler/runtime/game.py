@@ -126,7 +126,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         self.n = len(names)
         #: ids a replayed log from another engine uses: its hidden random draws (setup removals, a draft's
         #: hands) cannot be reproduced, so removals draw first from what the log never names, and a draft
-        #: pick may come from anywhere in the deck (`replaying()`)
+        #: pick may come from anywhere in the deck (`_replaying()`)
         self.log_hints = frozenset(str(h) for h in log_hints)
         self._named_shares: tuple[str, ...] = ()
         #: (round, entity kind, entity id) -> the action the automatic pass last found legal for the entity
@@ -510,7 +510,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         start_cash = self.param("starting_cash")
         for p in self.players:
             self.transfer(start_cash, BANK, p)
-        if self.DATA.properties.get("player_order") == "dealt" and not self.b_replaying():
+        if self.DATA.properties.get("player_order") == "dealt" and not self._replaying():
             # player-order cards dealt at random; a log from another engine lists its players in its own dealt order
             self.rng.shuffle(self.players)
         if self.DATA.properties.get("first_player") == "random":

@@ -32,7 +32,7 @@ are read from what the log shows, here and nowhere else:
 - setup's removals: a company or corporation the log's actions name was not removed (`hints`): the
   engine draws its removals first among those the log never names;
 - a draft's hands: a card the log's pick names was in the hand it was picked from: replaying a log
-  (`log_hints`, the runtime's `replaying()`), a pick may take any card still in the deck. Prices and
+  (`log_hints`, the runtime's `_replaying()`), a pick may take any card still in the deck. Prices and
   every other rule are checked as in a game the engine deals itself.
 
 Which title, variant and options a log is played with comes from the rulespecs: the title's and

@@ -23,17 +23,18 @@ from compiler.verify.model import (
     Ent,
     GapError,
     Item,
-    Reads,
     Unsupported,
     committed_var,
     drafted_var,
     hold_name,
+    state_var,
 )
 from compiler.verify.terms import (
     AND,
     CMP,
     EQ,
     IF,
+    IMPLIES,
     NEG,
     NOT,
     OR,
@@ -580,22 +581,6 @@ class StateBuiltins:
         """Whether company `x` can still be dealt: the bank's, open, picked by nobody."""
         return AND(self.draft_with_bank(ctx, x), *[NOT(ctx.state[drafted_var(x, p)]) for p in self.m.players])
 
-    def draft_amount(self, x: Ent, key: str, reads: Reads) -> int:
-        """A company's amount (`cost`, `draft_price`, `treasury`) in currency units."""
-        value = self.m.data[x].get(key)
-        reads.add(x.kind, f"{x.id}.{key}", value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise Unsupported(f"{x.kind} {x.id} {key}: not an amount")
-        return value
-
-    def draft_floor(self, ctx: Ctx, x: Ent) -> int:
-        """As GameBase._draft_floor: the company's property that `last_company_floor` names, else 0."""
-        floor = self.m.draft_component().get("last_company_floor")
-        ctx.shared.reads.add("draft", "last_company_floor", floor)
-        if floor is None or self.m.data[x].get(str(floor)) is None:
-            return 0
-        return self.draft_amount(x, str(floor), ctx.shared.reads)
-
     def b_in_draft_hand(self, ctx: Ctx, company: Any) -> Any:
         """As GameBase.b_in_draft_hand: whether the card is among those drawn for this pick (the
         runtime's deck: an oracle); a card dealt is a company still open and picked by nobody."""
@@ -603,25 +588,11 @@ class StateBuiltins:
         drawn = self.draft_oracle(ctx, "in_draft_hand", x, "bool")
         return AND(ctx.state["round"] == ROUNDS.index("draft"), drawn, self.draft_open(ctx, x))
 
-    def b_draft_price(self, ctx: Ctx, company: Any) -> Any:
-        """As GameBase.b_draft_price: the company's price now, which passes on a last company lower
-        (an oracle) from its price (a minor's `draft_price`, else its `cost`) down to its floor."""
-        x = self.draft_item(company)
-        price = self.draft_oracle(ctx, "draft_price", x, "int")
-        full = self.draft_amount(x, "draft_price" if x.kind == "minor" else "cost", ctx.shared.reads)
-        ctx.shared.axioms.append(AND(price >= self.draft_floor(ctx, x), price <= max(full, self.draft_floor(ctx, x))))
-        return price
-
-    def b_replaying(self, ctx: Ctx) -> Any:
-        """As GameBase.b_replaying: the model is of games the engine plays itself, not of a replayed
-        log of another engine (whose hidden draws let a pick take any card at its logged price)."""
-        return False
-
     def b_draft_pick(self, ctx: Ctx, player: Any, company: Any) -> None:
-        """As GameBase.b_draft_pick: the player keeps the company, at its draft price now; the draft
-        goes on (its deck and turn are the runtime's; its end is the step `draft_ends`)."""
+        """As GameBase.b_draft_pick: the player keeps the company, at its draft price now (the library's
+        draft_price); the draft goes on (its deck and turn are the runtime's; its end is the step `draft_ends`)."""
         x = self.draft_item(company)
-        self.pick(ctx, self.ent(player), x, self.b_draft_price(ctx, company), ctx.path)
+        self.pick(ctx, self.ent(player), x, self.tr.call("draft_price", [self.m.z(x)], {}, ctx), ctx.path)
         self.draft_turn_over(ctx)
 
     def pick(self, ctx: Ctx, player: Any, x: Ent, price: Any, when: Any) -> None:
@@ -658,16 +629,23 @@ class StateBuiltins:
 
     def draft_pass(self, ctx: Ctx) -> None:
         """As GameBase._draft_pass: a pass is allowed only when a single company is left in the deck
-        (the runtime's deck: an oracle); it lowers the company's price, and at its floor the player
-        then on turn takes it at that price (which company, and whether its price has reached the
-        floor, are the runtime's: oracles, with the pick only of a company still dealt)."""
+        (the runtime's deck: an oracle); it lowers the company's price (the runtime's call of the library's
+        decline_last_company, inside the round machinery: the library's draft_discount havocked, never
+        lower), and at its floor (draft_least_price) the player then on turn takes it at that price (which
+        company, and whether its price has reached the floor, are the runtime's: oracles, with the pick
+        only of a company still dealt)."""
         m = self.m
         ctx.require(self.draft_oracle(ctx, "draft_last_company", None, "bool"))
+        discount = state_var("draft_discount", ())
+        before = ctx.state[discount]
+        ctx.havoc([discount])
+        ctx.shared.axioms.append(IMPLIES(ctx.path, ctx.state[discount] >= before))
         taker = ctx.fresh("draft_taker", "ent")
         ctx.shared.axioms.append(OR(*[taker == m.z(p) for p in m.players]))
         for x in m.draft_items:
             forced = self.draft_oracle(ctx, "draft_forced", x, "bool")
-            self.pick(ctx, taker, x, self.draft_floor(ctx, x), AND(ctx.path, forced, self.draft_open(ctx, x)))
+            floor = self.tr.call("draft_least_price", [m.z(x)], {}, ctx)
+            self.pick(ctx, taker, x, floor, AND(ctx.path, forced, self.draft_open(ctx, x)))
         self.draft_turn_over(ctx)
 
     def b_call_round(self, ctx: Ctx, name: Any) -> None:

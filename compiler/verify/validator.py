@@ -792,8 +792,6 @@ class Validator:
                     pass  # a side the card does not have: the engine refuses; the guard stays unknown
             elif name == "in_draft_hand":
                 env[cname] = game.b_in_draft_hand(game._company(_args[0]))
-            elif name == "draft_price":
-                env[cname] = game.b_draft_price(game._company(_args[0]))
             elif name == "draft_last_company":
                 # a pass in the draft: whether a single company is left (the pass's other effects,
                 # a forced pick, are compared with the step `draft_ends` or not at all)
