@@ -16,8 +16,8 @@ a case by its number in `_cases`' order; the guard's, `_monotone`'s and `_forced
 checks by their own name) and the ten costliest single z3 checks, with their binding: e.g. 18CO's
 sell_shares spends most of its time in the cases of a sale that hands over the presidency.
 `--set NAME=VALUE`: one of the verifier's numeric settings put to another value for this run (may
-be repeated), to compare two settings on the same checks in the same period, e.g. the arithmetic
-solver's bound propagation as z3 has it by default: `--set ARITH_PROPAGATION=2`.
+be repeated), to compare two settings on the same checks in the same period, e.g. z3's older
+arithmetic solver against its default: `--set ARITH_SOLVER=6`.
 Figures only.
 """
 
