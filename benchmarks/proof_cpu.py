@@ -15,6 +15,9 @@ those invariants' checks (the others still assumed), e.g. one check alone:
 a case by its number in `_cases`' order; the guard's, `_monotone`'s and `_forced_false`'s
 checks by their own name) and the ten costliest single z3 checks, with their binding: e.g. 18CO's
 sell_shares spends most of its time in the cases of a sale that hands over the presidency.
+`--set NAME=VALUE`: one of the verifier's numeric settings put to another value for this run (may
+be repeated), to compare two settings on the same checks in the same period, e.g. z3's older
+arithmetic solver against its default: `--set ARITH_SOLVER=6`.
 Figures only.
 """
 
@@ -97,7 +100,14 @@ def main() -> int:
     parser.add_argument("--invariant", action="append", help="only this invariant's checks (may be repeated)")
     parser.add_argument("--by-attempt", action="store_true",
                         help="z3's CPU by invariant, attempt and case, and the costliest checks")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="one of the verifier's numeric settings put to VALUE (may be repeated)")
     args = parser.parse_args()
+    for setting in args.set:
+        key, _, value = setting.partition("=")
+        if not isinstance(getattr(V, key, None), (int, float)):
+            parser.error(f"--set {setting}: the verifier has no numeric setting {key!r}")
+        setattr(V, key, type(getattr(V, key))(value))
     name, only = args.title, args.transitions or None
     title = V.select_titles(load(), [name])[0]
     timed(V, "_check", "z3 checks", count=True)
