@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+    "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+        "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -329,6 +329,7 @@ TABLES = {
         'stock_round_number': (),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'total_revenue': (),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'decisions': (),
@@ -356,20 +357,20 @@ RULES = _LIBRARY.rules(
         'at action buy_bond': 'rulespecs/1800.rules:734',
         'at action buy_company': 'rulespecs/lib/18xx.rules:1181',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1279',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1526',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1536',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
         'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1406',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1475',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1612',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1485',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1750',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1422',
         'at action par': 'rulespecs/lib/18xx.rules:1217',
         'at action pass': 'rulespecs/lib/18xx.rules:1398',
         'at action place_token': 'rulespecs/lib/18xx.rules:1447',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1458',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1468',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1325',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
@@ -1108,58 +1109,58 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1469
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1459",
+            at="rulespecs/lib/18xx.rules:1469",
         )
-    # at rulespecs/lib/18xx.rules:1460
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1470
+    r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:1471
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1476
+    # at rulespecs/lib/18xx.rules:1486
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1476",
+            at="rulespecs/lib/18xx.rules:1486",
         )
-    # at rulespecs/lib/18xx.rules:1477
+    # at rulespecs/lib/18xx.rules:1487
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1477"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1487"
         )
-    # at rulespecs/lib/18xx.rules:1478
+    # at rulespecs/lib/18xx.rules:1488
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1479
+    # at rulespecs/lib/18xx.rules:1489
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1480
+    # at rulespecs/lib/18xx.rules:1490
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1481
+    # at rulespecs/lib/18xx.rules:1491
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1492
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1483
+    # at rulespecs/lib/18xx.rules:1493
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1507
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1498
+        # at rulespecs/lib/18xx.rules:1508
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1499
+        # at rulespecs/lib/18xx.rules:1509
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1500
+            # at rulespecs/lib/18xx.rules:1510
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1182,197 +1183,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1537
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1527",
+            at="rulespecs/lib/18xx.rules:1537",
         )
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1538
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1528"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1538"
         )
-    # at rulespecs/lib/18xx.rules:1529
+    # at rulespecs/lib/18xx.rules:1539
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1530
+    # at rulespecs/lib/18xx.rules:1540
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1531
+        # at rulespecs/lib/18xx.rules:1541
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1533
+        # at rulespecs/lib/18xx.rules:1543
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1533"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1543"
             )
-        # at rulespecs/lib/18xx.rules:1534
+        # at rulespecs/lib/18xx.rules:1544
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1534",
+                at="rulespecs/lib/18xx.rules:1544",
             )
-        # at rulespecs/lib/18xx.rules:1535
+        # at rulespecs/lib/18xx.rules:1545
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1535",
+                at="rulespecs/lib/18xx.rules:1545",
             )
-        # at rulespecs/lib/18xx.rules:1536
+        # at rulespecs/lib/18xx.rules:1546
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1537
+        # at rulespecs/lib/18xx.rules:1547
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1537",
+                at="rulespecs/lib/18xx.rules:1547",
             )
-        # at rulespecs/lib/18xx.rules:1538
+        # at rulespecs/lib/18xx.rules:1548
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1539
+        # at rulespecs/lib/18xx.rules:1549
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1540
+        # at rulespecs/lib/18xx.rules:1550
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1542
+        # at rulespecs/lib/18xx.rules:1552
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1542",
+                at="rulespecs/lib/18xx.rules:1552",
             )
-        # at rulespecs/lib/18xx.rules:1543
+        # at rulespecs/lib/18xx.rules:1553
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1543",
+                at="rulespecs/lib/18xx.rules:1553",
             )
-        # at rulespecs/lib/18xx.rules:1544
+        # at rulespecs/lib/18xx.rules:1554
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1545
+        # at rulespecs/lib/18xx.rules:1555
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1546
+        # at rulespecs/lib/18xx.rules:1556
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1548
+        # at rulespecs/lib/18xx.rules:1558
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1548",
+                at="rulespecs/lib/18xx.rules:1558",
             )
-        # at rulespecs/lib/18xx.rules:1549
+        # at rulespecs/lib/18xx.rules:1559
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1549",
+                at="rulespecs/lib/18xx.rules:1559",
             )
-        # at rulespecs/lib/18xx.rules:1550
+        # at rulespecs/lib/18xx.rules:1560
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1550",
+                at="rulespecs/lib/18xx.rules:1560",
             )
-        # at rulespecs/lib/18xx.rules:1551
+        # at rulespecs/lib/18xx.rules:1561
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1551",
+                at="rulespecs/lib/18xx.rules:1561",
             )
-        # at rulespecs/lib/18xx.rules:1552
+        # at rulespecs/lib/18xx.rules:1562
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1553
+        # at rulespecs/lib/18xx.rules:1563
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1554
+        # at rulespecs/lib/18xx.rules:1564
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1589
+    # at rulespecs/lib/18xx.rules:1599
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1589",
+            at="rulespecs/lib/18xx.rules:1599",
         )
-    # at rulespecs/lib/18xx.rules:1590
+    # at rulespecs/lib/18xx.rules:1600
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1590",
+            at="rulespecs/lib/18xx.rules:1600",
         )
-    # at rulespecs/lib/18xx.rules:1591
+    # at rulespecs/lib/18xx.rules:1601
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1592
+    # at rulespecs/lib/18xx.rules:1602
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1592",
+            at="rulespecs/lib/18xx.rules:1602",
         )
-    # at rulespecs/lib/18xx.rules:1593
+    # at rulespecs/lib/18xx.rules:1603
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1593",
+            at="rulespecs/lib/18xx.rules:1603",
         )
-    # at rulespecs/lib/18xx.rules:1594
+    # at rulespecs/lib/18xx.rules:1604
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1594",
+            at="rulespecs/lib/18xx.rules:1604",
         )
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1605
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1595",
+            at="rulespecs/lib/18xx.rules:1605",
         )
-    # at rulespecs/lib/18xx.rules:1596
+    # at rulespecs/lib/18xx.rules:1606
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1597
+    # at rulespecs/lib/18xx.rules:1607
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1598
+    # at rulespecs/lib/18xx.rules:1608
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1599
+    # at rulespecs/lib/18xx.rules:1609
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1603
+    # at rulespecs/lib/18xx.rules:1613
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1603",
+            at="rulespecs/lib/18xx.rules:1613",
         )
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1614
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1604",
+            at="rulespecs/lib/18xx.rules:1614",
         )
-    # at rulespecs/lib/18xx.rules:1605
+    # at rulespecs/lib/18xx.rules:1615
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1606
+    # at rulespecs/lib/18xx.rules:1616
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1607
+        # at rulespecs/lib/18xx.rules:1617
         r_resolve_decision(g, v_corporation, "discard_train")
 
 

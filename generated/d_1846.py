@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+    "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+        "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -378,6 +378,7 @@ TABLES = {
         'stock_round_number': (),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'total_revenue': (),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'decisions': (),
@@ -408,21 +409,21 @@ RULES = _LIBRARY.rules(
         'at action bankrupt': 'rulespecs/1846.rules:1454',
         'at action bid': 'rulespecs/lib/18xx.rules:1194',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1279',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1526',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1536',
         'at action company_lay_tile': 'rulespecs/1846.rules:1511',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1475',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1612',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1485',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1750',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1422',
         'at action par': 'rulespecs/lib/18xx.rules:1217',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1531',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1458',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1468',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1325',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
@@ -1300,14 +1301,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1537
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1527",
+            at="rulespecs/lib/18xx.rules:1537",
         )
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1538
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1315,123 +1316,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1528",
+            at="rulespecs/lib/18xx.rules:1538",
         )
-    # at rulespecs/lib/18xx.rules:1529
+    # at rulespecs/lib/18xx.rules:1539
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1530
+    # at rulespecs/lib/18xx.rules:1540
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1531
+        # at rulespecs/lib/18xx.rules:1541
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1533
+        # at rulespecs/lib/18xx.rules:1543
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1533",
+                at="rulespecs/lib/18xx.rules:1543",
             )
-        # at rulespecs/lib/18xx.rules:1534
+        # at rulespecs/lib/18xx.rules:1544
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1534",
+                at="rulespecs/lib/18xx.rules:1544",
             )
-        # at rulespecs/lib/18xx.rules:1535
+        # at rulespecs/lib/18xx.rules:1545
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1535",
+                at="rulespecs/lib/18xx.rules:1545",
             )
-        # at rulespecs/lib/18xx.rules:1536
+        # at rulespecs/lib/18xx.rules:1546
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1537
+        # at rulespecs/lib/18xx.rules:1547
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1537",
+                at="rulespecs/lib/18xx.rules:1547",
             )
-        # at rulespecs/lib/18xx.rules:1538
+        # at rulespecs/lib/18xx.rules:1548
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1539
+        # at rulespecs/lib/18xx.rules:1549
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1540
+        # at rulespecs/lib/18xx.rules:1550
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1542
+        # at rulespecs/lib/18xx.rules:1552
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1542",
+                at="rulespecs/lib/18xx.rules:1552",
             )
-        # at rulespecs/lib/18xx.rules:1543
+        # at rulespecs/lib/18xx.rules:1553
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1543",
+                at="rulespecs/lib/18xx.rules:1553",
             )
-        # at rulespecs/lib/18xx.rules:1544
+        # at rulespecs/lib/18xx.rules:1554
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1545
+        # at rulespecs/lib/18xx.rules:1555
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1546
+        # at rulespecs/lib/18xx.rules:1556
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1548
+        # at rulespecs/lib/18xx.rules:1558
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1548",
+                at="rulespecs/lib/18xx.rules:1558",
             )
-        # at rulespecs/lib/18xx.rules:1549
+        # at rulespecs/lib/18xx.rules:1559
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1549",
+                at="rulespecs/lib/18xx.rules:1559",
             )
-        # at rulespecs/lib/18xx.rules:1550
+        # at rulespecs/lib/18xx.rules:1560
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1550",
+                at="rulespecs/lib/18xx.rules:1560",
             )
-        # at rulespecs/lib/18xx.rules:1551
+        # at rulespecs/lib/18xx.rules:1561
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1551",
+                at="rulespecs/lib/18xx.rules:1561",
             )
-        # at rulespecs/lib/18xx.rules:1552
+        # at rulespecs/lib/18xx.rules:1562
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1553
+        # at rulespecs/lib/18xx.rules:1563
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1554
+        # at rulespecs/lib/18xx.rules:1564
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1576
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1577
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1568
+    # at rulespecs/lib/18xx.rules:1578
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1568",
+            at="rulespecs/lib/18xx.rules:1578",
         )
-    # at rulespecs/lib/18xx.rules:1569
+    # at rulespecs/lib/18xx.rules:1579
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1439,23 +1440,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1569",
+            at="rulespecs/lib/18xx.rules:1579",
         )
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1581
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1571",
+            at="rulespecs/lib/18xx.rules:1581",
         )
-    # at rulespecs/lib/18xx.rules:1572
+    # at rulespecs/lib/18xx.rules:1582
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1572",
+            at="rulespecs/lib/18xx.rules:1582",
         )
-    # at rulespecs/lib/18xx.rules:1573
+    # at rulespecs/lib/18xx.rules:1583
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1466,15 +1467,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1573",
+            at="rulespecs/lib/18xx.rules:1583",
         )
-    # at rulespecs/lib/18xx.rules:1575
+    # at rulespecs/lib/18xx.rules:1585
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1576
+    # at rulespecs/lib/18xx.rules:1586
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1587
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1578
+    # at rulespecs/lib/18xx.rules:1588
     g.b_check_president(v_corporation)
 
 
@@ -1489,14 +1490,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1619
+    # at rulespecs/lib/18xx.rules:1629
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1619",
+            at="rulespecs/lib/18xx.rules:1629",
         )
-    # at rulespecs/lib/18xx.rules:1621
+    # at rulespecs/lib/18xx.rules:1631
     if not (
         (
             (
@@ -1537,9 +1538,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1621",
+            at="rulespecs/lib/18xx.rules:1631",
         )
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1637
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1550,9 +1551,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1627",
+            at="rulespecs/lib/18xx.rules:1637",
         )
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1639
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2211,17 +2212,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1819
+    # at rulespecs/lib/18xx.rules:1829
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1820
+        # at rulespecs/lib/18xx.rules:1830
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1821
+            # at rulespecs/lib/18xx.rules:1831
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1823
+        # at rulespecs/lib/18xx.rules:1833
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1824
+            # at rulespecs/lib/18xx.rules:1834
             r_market_move(g, v_c, "down")
 
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "3a52649885908954",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+    "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+        "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -335,6 +335,7 @@ TABLES = {
         'stock_round_number': (),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'total_revenue': (),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'decisions': (),
@@ -373,14 +374,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:910',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:935',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:970',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1475',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1612',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1485',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1750',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:501',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:482',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1458',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1468',
         'at action select_president': 'rulespecs/18-grand-junction.rules:772',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1325',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:852',
@@ -2087,17 +2088,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1819
+    # at rulespecs/lib/18xx.rules:1829
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1820
+        # at rulespecs/lib/18xx.rules:1830
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1821
+            # at rulespecs/lib/18xx.rules:1831
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1823
+        # at rulespecs/lib/18xx.rules:1833
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1824
+            # at rulespecs/lib/18xx.rules:1834
             r_market_move(g, v_c, "down")
 
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "3b4f183123b53f1b",
-    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+    "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+        "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -599,6 +599,7 @@ TABLES = {
         'stock_round_number': (),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'total_revenue': (),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'decisions': (),
@@ -646,14 +647,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_buy_shares': 'rulespecs/18co.rules:2422',
         'at action discard_train': 'rulespecs/18co.rules:2259',
         'at action dividend': 'rulespecs/18co.rules:2295',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1750',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1422',
         'at action move_bid': 'rulespecs/18co.rules:2053',
         'at action par': 'rulespecs/lib/18xx.rules:1217',
         'at action pass': 'rulespecs/lib/18xx.rules:1398',
         'at action place_token': 'rulespecs/18co.rules:2274',
         'at action remove_token': 'rulespecs/18co.rules:2147',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1458',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1468',
         'at action sell_shares': 'rulespecs/18co.rules:2069',
         'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -1752,16 +1753,16 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1469
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1459",
+            at="rulespecs/lib/18xx.rules:1469",
         )
-    # at rulespecs/lib/18xx.rules:1460
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1470
+    r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:1471
     g.b_end_step(v_corporation)
 
 
@@ -1817,13 +1818,13 @@ def a_dividend(g, v_corporation, v_kind):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1507
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1498
+        # at rulespecs/lib/18xx.rules:1508
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1499
+        # at rulespecs/lib/18xx.rules:1509
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1500
+            # at rulespecs/lib/18xx.rules:1510
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1957,18 +1958,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1576
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1577
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1568
+    # at rulespecs/lib/18xx.rules:1578
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1568",
+            at="rulespecs/lib/18xx.rules:1578",
         )
-    # at rulespecs/lib/18xx.rules:1569
+    # at rulespecs/lib/18xx.rules:1579
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1976,23 +1977,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1569",
+            at="rulespecs/lib/18xx.rules:1579",
         )
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1581
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1571",
+            at="rulespecs/lib/18xx.rules:1581",
         )
-    # at rulespecs/lib/18xx.rules:1572
+    # at rulespecs/lib/18xx.rules:1582
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1572",
+            at="rulespecs/lib/18xx.rules:1582",
         )
-    # at rulespecs/lib/18xx.rules:1573
+    # at rulespecs/lib/18xx.rules:1583
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2003,71 +2004,71 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1573",
+            at="rulespecs/lib/18xx.rules:1583",
         )
-    # at rulespecs/lib/18xx.rules:1575
+    # at rulespecs/lib/18xx.rules:1585
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1576
+    # at rulespecs/lib/18xx.rules:1586
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1587
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1578
+    # at rulespecs/lib/18xx.rules:1588
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1589
+    # at rulespecs/lib/18xx.rules:1599
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1589",
+            at="rulespecs/lib/18xx.rules:1599",
         )
-    # at rulespecs/lib/18xx.rules:1590
+    # at rulespecs/lib/18xx.rules:1600
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1590",
+            at="rulespecs/lib/18xx.rules:1600",
         )
-    # at rulespecs/lib/18xx.rules:1591
+    # at rulespecs/lib/18xx.rules:1601
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1592
+    # at rulespecs/lib/18xx.rules:1602
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1592",
+            at="rulespecs/lib/18xx.rules:1602",
         )
-    # at rulespecs/lib/18xx.rules:1593
+    # at rulespecs/lib/18xx.rules:1603
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1593",
+            at="rulespecs/lib/18xx.rules:1603",
         )
-    # at rulespecs/lib/18xx.rules:1594
+    # at rulespecs/lib/18xx.rules:1604
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1594",
+            at="rulespecs/lib/18xx.rules:1604",
         )
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1605
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1595",
+            at="rulespecs/lib/18xx.rules:1605",
         )
-    # at rulespecs/lib/18xx.rules:1596
+    # at rulespecs/lib/18xx.rules:1606
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1597
+    # at rulespecs/lib/18xx.rules:1607
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1598
+    # at rulespecs/lib/18xx.rules:1608
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1599
+    # at rulespecs/lib/18xx.rules:1609
     g.b_train_bought(v_corporation, v_train, True)
 
 
@@ -2102,14 +2103,14 @@ def a_discard_train(g, v_corporation, v_train):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1619
+    # at rulespecs/lib/18xx.rules:1629
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1619",
+            at="rulespecs/lib/18xx.rules:1629",
         )
-    # at rulespecs/lib/18xx.rules:1621
+    # at rulespecs/lib/18xx.rules:1631
     if not (
         (
             (
@@ -2150,9 +2151,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1621",
+            at="rulespecs/lib/18xx.rules:1631",
         )
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1637
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2163,9 +2164,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1627",
+            at="rulespecs/lib/18xx.rules:1637",
         )
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1639
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2177,69 +2178,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1770
+    # at rulespecs/lib/18xx.rules:1780
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1771
+        # at rulespecs/lib/18xx.rules:1781
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1772
+            # at rulespecs/lib/18xx.rules:1782
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1773
+                # at rulespecs/lib/18xx.rules:1783
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1774
+                # at rulespecs/lib/18xx.rules:1784
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1790
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1783
+    # at rulespecs/lib/18xx.rules:1793
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1794
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1785
+    # at rulespecs/lib/18xx.rules:1795
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1786
+        # at rulespecs/lib/18xx.rules:1796
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1788
-    for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1789
-        g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1791
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1792
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1793
-            g.move(v_company, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1798
+    for v_c in r_held_certificates(g, v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:1799
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1801
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1802
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
+            # at rulespecs/lib/18xx.rules:1803
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1808
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1799
+    # at rulespecs/lib/18xx.rules:1809
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1800
+        # at rulespecs/lib/18xx.rules:1810
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1801
+        # at rulespecs/lib/18xx.rules:1811
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1802
+            # at rulespecs/lib/18xx.rules:1812
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1815
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1816
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1817
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1808
+        # at rulespecs/lib/18xx.rules:1818
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1833
+    # at rulespecs/lib/18xx.rules:1843
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

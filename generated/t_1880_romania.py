@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
-    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+    "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+        "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
-        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+        "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -260,6 +260,7 @@ class Game(GameBase):
         "next_token_cost": r_next_token_cost,
         "last_token_cost": r_last_token_cost,
         "action:place_token": a_place_token,
+        "set_revenue": r_set_revenue,
         "action:run_routes": a_run_routes,
         "run_bonus_per_stop": r_run_bonus_per_stop,
         "may_add_revenue": r_may_add_revenue,

@@ -131,7 +131,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: state, which the acquisition round sets (the model read an oracle before); 86 with all three
 #: then (twins61d) check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station; 93 with
 #: remove_reservations() and unreserve_home(C) library procedures over one primitive, unreserve(X, home); 84 with both
-RECORDED = 84
+#: 83 with set_revenue a library procedure (`set C.revenue`, the declared longer_trains use spent) and the game's
+#: record of every run's revenue the library's state total_revenue, which the runtime's record reads
+RECORDED = 83
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -149,7 +151,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
-         "ability_lay_cost", "ability_token", "ability_lay"]
+         "ability_lay_cost", "ability_token", "ability_lay", "set_revenue"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -231,7 +233,7 @@ def test_a_privates_lay_and_station_are_checked_by_the_maps_one_check(name):
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
           "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses",
-          "stock_round_number", "acquisition_target"]
+          "stock_round_number", "acquisition_target", "total_revenue"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -717,3 +719,21 @@ def test_the_validator_reads_the_declared_effects_from_the_library(rulespecs_loa
     validator.title = title
     assert validator._declared_effects() == {"train_discount", "free_token", "no_terrain_cost", "hold_price",
                                              "extra_lay", "longer_trains", "early_upgrade"}
+
+
+def test_a_runs_revenue_is_set_by_the_librarys_procedure():
+    """set_revenue(C, x) is the library's procedure: C's revenue is x, a longer_trains use C declared for the run
+    is spent, and the game's record sums every run (the library's total_revenue, which `record()` reads)."""
+    from compiler.emit.engines import game_class
+
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert "procedure set_revenue(corporation: corporation, amount: money)" in library
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    a, b = g.corporations[:2]
+    g.state_put("declared_uses", (a, "longer_trains"), 1)
+    g.call("set_revenue", a, 120)
+    assert g.corp[a.id]["revenue"] == 120 and g.state_amount("declared_uses", a, "longer_trains") == 0
+    g.call("set_revenue", b, 30)
+    g.call("set_revenue", a, 0)
+    assert g.corp[a.id]["revenue"] == 0 and g.corp[b.id]["revenue"] == 30
+    assert g.record()["revenue"] == g.state_amount("total_revenue") == 150

@@ -216,13 +216,6 @@ class OperatingRound:
 
     # -- personal loans (a player's debt to the bank)
 
-    def b_set_revenue(self, corp: Entity, amount: int) -> None:
-        """set_revenue(C, x): C's trains earned x this turn (a declared `longer_trains` run is spent)."""
-        if self._armed(corp, "longer_trains"):
-            self._disarm(corp)
-        self.j.set(self.corp[corp.id], "revenue", amount)
-        self.j.set(self.g, "total_revenue", self.g["total_revenue"] + amount)
-
     def b_route_revenue(self, corp: Entity, routes: list[dict], check_stated: bool = True) -> int:
         """Revenue of declared routes: each {"train", "stops": [values]}, or on a map {"train",
         "connections" | "nodes"}, checked and counted by the rules; where the routes each state a
