@@ -10,7 +10,7 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
+    "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
     "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",

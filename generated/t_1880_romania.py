@@ -30,7 +30,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
+        "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
         "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",

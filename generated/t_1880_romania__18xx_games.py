@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
+    "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
     "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
     "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -31,7 +31,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
+        "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
         "rulespecs/lib/18xx.rules": "eb5c829c3d2bf137",
@@ -491,7 +491,7 @@ def a_run_routes(g, v_corporation, v_routes):
     r_set_revenue(
         g,
         v_corporation,
-        (g.b_recorded_revenue(v_corporation, v_routes) + r_market_bonus(g, v_corporation)),
+        (g.b_route_revenue(v_corporation, v_routes, True) + r_market_bonus(g, v_corporation)),
     )
     # at rulespecs/1880-romania-18xx-games.rules:591
     g.b_end_step(v_corporation)

@@ -132,8 +132,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: then (twins61d) check_home_choice gone: 18GJ's chosen home is check_token(C, city, true), its first station; 93 with
 #: remove_reservations() and unreserve_home(C) library procedures over one primitive, unreserve(X, home); 84 with both
 #: 83 with set_revenue a library procedure (`set C.revenue`, the declared longer_trains use spent) and the game's
-#: record of every run's revenue the library's state total_revenue, which the runtime's record reads
-RECORDED = 83
+#: record of every run's revenue the library's state total_revenue, which the runtime's record reads; 82 with
+#: recorded_revenue folded into route_revenue (its third argument: the routes' records stand)
+RECORDED = 82
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -737,3 +738,14 @@ def test_a_runs_revenue_is_set_by_the_librarys_procedure():
     g.call("set_revenue", a, 0)
     assert g.corp[a.id]["revenue"] == 0 and g.corp[b.id]["revenue"] == 30
     assert g.record()["revenue"] == g.state_amount("total_revenue") == 150
+
+
+def test_a_runs_record_stands_by_route_revenues_third_argument():
+    """No recorded_revenue: 1880's 18xx.games reading asks route_revenue(C, routes, true), whose runs the rules
+    check as route_revenue's, the record's figure standing (the difference noted); without it a figure the
+    routes state must be the rules' count."""
+    found = _census()
+    assert "recorded_revenue" not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert "route_revenue" in found["twins"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "recorded_revenue(" not in rules and "route_revenue(corporation, routes, true)" in rules
