@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
     "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+    "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -330,6 +330,7 @@ TABLES = {
         'stock_round_number': (),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'total_revenue': (),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'decisions': (),
@@ -357,20 +358,20 @@ RULES = _LIBRARY.rules(
         'at action buy_bond': 'rulespecs/1800.rules:734',
         'at action buy_company': 'rulespecs/lib/18xx.rules:1231',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1329',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1576',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1586',
         'at action collect_bond': 'rulespecs/1800.rules:747',
         'at action contribute': 'rulespecs/1800.rules:834',
         'at action corporation_buy_company': 'rulespecs/lib/18xx.rules:1456',
         'at action corporation_buy_shares': 'rulespecs/1800.rules:799',
         'at action corporation_sell_shares': 'rulespecs/1800.rules:783',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1652',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1525',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1790',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1662',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1535',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1800',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1472',
         'at action par': 'rulespecs/lib/18xx.rules:1267',
         'at action pass': 'rulespecs/lib/18xx.rules:1448',
         'at action place_token': 'rulespecs/lib/18xx.rules:1497',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1508',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1518',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1375',
         'at action trade_company': 'rulespecs/1800.rules:770',
         'bond CS_bond': '§2',
@@ -1109,58 +1110,58 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
-    # at rulespecs/lib/18xx.rules:1509
+    # at rulespecs/lib/18xx.rules:1519
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
-            at="rulespecs/lib/18xx.rules:1509",
+            at="rulespecs/lib/18xx.rules:1519",
         )
-    # at rulespecs/lib/18xx.rules:1510
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1511
+    # at rulespecs/lib/18xx.rules:1520
+    r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:1521
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1536
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
-            at="rulespecs/lib/18xx.rules:1526",
+            at="rulespecs/lib/18xx.rules:1536",
         )
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1537
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1527"
+            "the title does not allow that", rule="§11.5", at="rulespecs/lib/18xx.rules:1537"
         )
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1538
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1529
+    # at rulespecs/lib/18xx.rules:1539
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1530
+    # at rulespecs/lib/18xx.rules:1540
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1531
+    # at rulespecs/lib/18xx.rules:1541
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1532
+    # at rulespecs/lib/18xx.rules:1542
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1533
+    # at rulespecs/lib/18xx.rules:1543
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§11.5)"""
-    # at rulespecs/lib/18xx.rules:1547
+    # at rulespecs/lib/18xx.rules:1557
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1548
+        # at rulespecs/lib/18xx.rules:1558
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1549
+        # at rulespecs/lib/18xx.rules:1559
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1550
+            # at rulespecs/lib/18xx.rules:1560
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1183,197 +1184,197 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1587
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1577",
+            at="rulespecs/lib/18xx.rules:1587",
         )
-    # at rulespecs/lib/18xx.rules:1578
+    # at rulespecs/lib/18xx.rules:1588
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
     ):
         raise IllegalAction(
-            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1578"
+            "the train limit would be exceeded", rule="§11.7", at="rulespecs/lib/18xx.rules:1588"
         )
-    # at rulespecs/lib/18xx.rules:1579
+    # at rulespecs/lib/18xx.rules:1589
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1580
+    # at rulespecs/lib/18xx.rules:1590
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1581
+        # at rulespecs/lib/18xx.rules:1591
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1583
+        # at rulespecs/lib/18xx.rules:1593
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
-                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1583"
+                "the bank sells trains in order", rule="§11.7", at="rulespecs/lib/18xx.rules:1593"
             )
-        # at rulespecs/lib/18xx.rules:1584
+        # at rulespecs/lib/18xx.rules:1594
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1584",
+                at="rulespecs/lib/18xx.rules:1594",
             )
-        # at rulespecs/lib/18xx.rules:1585
+        # at rulespecs/lib/18xx.rules:1595
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1585",
+                at="rulespecs/lib/18xx.rules:1595",
             )
-        # at rulespecs/lib/18xx.rules:1586
+        # at rulespecs/lib/18xx.rules:1596
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1587
+        # at rulespecs/lib/18xx.rules:1597
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1587",
+                at="rulespecs/lib/18xx.rules:1597",
             )
-        # at rulespecs/lib/18xx.rules:1588
+        # at rulespecs/lib/18xx.rules:1598
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1589
+        # at rulespecs/lib/18xx.rules:1599
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1590
+        # at rulespecs/lib/18xx.rules:1600
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1592
+        # at rulespecs/lib/18xx.rules:1602
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1592",
+                at="rulespecs/lib/18xx.rules:1602",
             )
-        # at rulespecs/lib/18xx.rules:1593
+        # at rulespecs/lib/18xx.rules:1603
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1593",
+                at="rulespecs/lib/18xx.rules:1603",
             )
-        # at rulespecs/lib/18xx.rules:1594
+        # at rulespecs/lib/18xx.rules:1604
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1595
+        # at rulespecs/lib/18xx.rules:1605
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1596
+        # at rulespecs/lib/18xx.rules:1606
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1598
+        # at rulespecs/lib/18xx.rules:1608
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1598",
+                at="rulespecs/lib/18xx.rules:1608",
             )
-        # at rulespecs/lib/18xx.rules:1599
+        # at rulespecs/lib/18xx.rules:1609
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1599",
+                at="rulespecs/lib/18xx.rules:1609",
             )
-        # at rulespecs/lib/18xx.rules:1600
+        # at rulespecs/lib/18xx.rules:1610
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1600",
+                at="rulespecs/lib/18xx.rules:1610",
             )
-        # at rulespecs/lib/18xx.rules:1601
+        # at rulespecs/lib/18xx.rules:1611
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§11.7",
-                at="rulespecs/lib/18xx.rules:1601",
+                at="rulespecs/lib/18xx.rules:1611",
             )
-        # at rulespecs/lib/18xx.rules:1602
+        # at rulespecs/lib/18xx.rules:1612
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1603
+        # at rulespecs/lib/18xx.rules:1613
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1604
+        # at rulespecs/lib/18xx.rules:1614
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1649
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1639",
+            at="rulespecs/lib/18xx.rules:1649",
         )
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1650
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1640",
+            at="rulespecs/lib/18xx.rules:1650",
         )
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1651
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1642
+    # at rulespecs/lib/18xx.rules:1652
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1642",
+            at="rulespecs/lib/18xx.rules:1652",
         )
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1653
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§11.7",
-            at="rulespecs/lib/18xx.rules:1643",
+            at="rulespecs/lib/18xx.rules:1653",
         )
-    # at rulespecs/lib/18xx.rules:1644
+    # at rulespecs/lib/18xx.rules:1654
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1644",
+            at="rulespecs/lib/18xx.rules:1654",
         )
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1655
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1655",
         )
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1656
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1657
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1648
+    # at rulespecs/lib/18xx.rules:1658
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1659
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (§12.2, §12.6)"""
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1663
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1653",
+            at="rulespecs/lib/18xx.rules:1663",
         )
-    # at rulespecs/lib/18xx.rules:1654
+    # at rulespecs/lib/18xx.rules:1664
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§12.2, §12.6",
-            at="rulespecs/lib/18xx.rules:1654",
+            at="rulespecs/lib/18xx.rules:1664",
         )
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1665
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1656
+    # at rulespecs/lib/18xx.rules:1666
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1657
+        # at rulespecs/lib/18xx.rules:1667
         r_resolve_decision(g, v_corporation, "discard_train")
 
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
     "rulespecs/1846.rules": "371681ed7db9c25b",
-    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+    "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -336,6 +336,7 @@ TABLES = {
         'stock_round_number': (),
         'sold_this_round': ('stock_round_start',),
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
+        'total_revenue': (),
         'bank_buys_this_turn': ('operating_turn_start',),
         'capital_released': (),
         'decisions': (),
@@ -374,14 +375,14 @@ RULES = _LIBRARY.rules(
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:911',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:936',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:971',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1652',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1525',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1790',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1662',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1535',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1800',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1259',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1508',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1518',
         'at action select_president': 'rulespecs/18-grand-junction.rules:773',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1375',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:853',
@@ -2088,17 +2089,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1879
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1870
+        # at rulespecs/lib/18xx.rules:1880
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1871
+            # at rulespecs/lib/18xx.rules:1881
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1873
+        # at rulespecs/lib/18xx.rules:1883
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1874
+            # at rulespecs/lib/18xx.rules:1884
             r_market_move(g, v_c, "down")
 
 

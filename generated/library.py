@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '8a111acdb2b8dfce',
+    'rulespecs/lib/18xx.rules': '11216acc6ad893ef',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2599,56 +2599,73 @@ def r_last_token_cost(g, v_corporation):
     )
 
 
+def r_set_revenue(g, v_corporation, v_amount):
+    """set_revenue(C, x): C's trains earned x in this run: its revenue; a declared longer_trains use of C is spent (library '18xx' procedure set_revenue)"""
+    # at rulespecs/lib/18xx.rules:1513
+    g.set_attr(v_corporation, "revenue", v_amount)
+    # at rulespecs/lib/18xx.rules:1514
+    g.state_put(
+        "declared_uses",
+        (
+            v_corporation,
+            "longer_trains",
+        ),
+        0,
+    )
+    # at rulespecs/lib/18xx.rules:1515
+    g.state_put("total_revenue", (), (g.state_amount("total_revenue") + v_amount))
+
+
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1509
+    # at rulespecs/lib/18xx.rules:1519
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1509",
+            at="rulespecs/lib/18xx.rules:1519",
         )
-    # at rulespecs/lib/18xx.rules:1510
-    g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1511
+    # at rulespecs/lib/18xx.rules:1520
+    r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
+    # at rulespecs/lib/18xx.rules:1521
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1536
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1526",
+            at="rulespecs/lib/18xx.rules:1536",
         )
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1537
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1527",
+            at="rulespecs/lib/18xx.rules:1537",
         )
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1538
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1529
+    # at rulespecs/lib/18xx.rules:1539
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1530
+    # at rulespecs/lib/18xx.rules:1540
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1531
+    # at rulespecs/lib/18xx.rules:1541
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1532
+    # at rulespecs/lib/18xx.rules:1542
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1533
+    # at rulespecs/lib/18xx.rules:1543
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1539
+    # at rulespecs/lib/18xx.rules:1549
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2658,13 +2675,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1547
+    # at rulespecs/lib/18xx.rules:1557
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1548
+        # at rulespecs/lib/18xx.rules:1558
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1549
+        # at rulespecs/lib/18xx.rules:1559
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1550
+            # at rulespecs/lib/18xx.rules:1560
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2674,7 +2691,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1560
+    # at rulespecs/lib/18xx.rules:1570
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2692,87 +2709,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1649
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1639",
+            at="rulespecs/lib/18xx.rules:1649",
         )
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1650
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1640",
+            at="rulespecs/lib/18xx.rules:1650",
         )
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1651
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1642
+    # at rulespecs/lib/18xx.rules:1652
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1642",
+            at="rulespecs/lib/18xx.rules:1652",
         )
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1653
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1643",
+            at="rulespecs/lib/18xx.rules:1653",
         )
-    # at rulespecs/lib/18xx.rules:1644
+    # at rulespecs/lib/18xx.rules:1654
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1644",
+            at="rulespecs/lib/18xx.rules:1654",
         )
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1655
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1645",
+            at="rulespecs/lib/18xx.rules:1655",
         )
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1656
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1647
+    # at rulespecs/lib/18xx.rules:1657
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1648
+    # at rulespecs/lib/18xx.rules:1658
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1659
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1663
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1653",
+            at="rulespecs/lib/18xx.rules:1663",
         )
-    # at rulespecs/lib/18xx.rules:1654
+    # at rulespecs/lib/18xx.rules:1664
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1654",
+            at="rulespecs/lib/18xx.rules:1664",
         )
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1665
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1656
+    # at rulespecs/lib/18xx.rules:1666
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1657
+        # at rulespecs/lib/18xx.rules:1667
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1684
+    # at rulespecs/lib/18xx.rules:1694
     return (
         (
             r_dearest_train_price(g)
@@ -2789,7 +2806,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1700
+    # at rulespecs/lib/18xx.rules:1710
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2799,71 +2816,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1705
+    # at rulespecs/lib/18xx.rules:1715
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1706
+        # at rulespecs/lib/18xx.rules:1716
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1707
+            # at rulespecs/lib/18xx.rules:1717
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1718
+    # at rulespecs/lib/18xx.rules:1728
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1719
+        # at rulespecs/lib/18xx.rules:1729
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1720
+            # at rulespecs/lib/18xx.rules:1730
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1722
+        # at rulespecs/lib/18xx.rules:1732
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1723
+            # at rulespecs/lib/18xx.rules:1733
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1726
+    # at rulespecs/lib/18xx.rules:1736
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1727
+        # at rulespecs/lib/18xx.rules:1737
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1728
+            # at rulespecs/lib/18xx.rules:1738
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1731
+    # at rulespecs/lib/18xx.rules:1741
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1752
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1743
+        # at rulespecs/lib/18xx.rules:1753
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1744
+            # at rulespecs/lib/18xx.rules:1754
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1755
+    # at rulespecs/lib/18xx.rules:1765
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1756
+        # at rulespecs/lib/18xx.rules:1766
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1762
+    # at rulespecs/lib/18xx.rules:1772
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1763
+        # at rulespecs/lib/18xx.rules:1773
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1765
+    # at rulespecs/lib/18xx.rules:1775
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1766
+    # at rulespecs/lib/18xx.rules:1776
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1773
+    # at rulespecs/lib/18xx.rules:1783
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -2871,49 +2888,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1778
+    # at rulespecs/lib/18xx.rules:1788
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1778",
+            at="rulespecs/lib/18xx.rules:1788",
         )
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1790
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1780",
+            at="rulespecs/lib/18xx.rules:1790",
         )
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1792
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1794
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1784",
+            at="rulespecs/lib/18xx.rules:1794",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1792
+    # at rulespecs/lib/18xx.rules:1802
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1792",
+            at="rulespecs/lib/18xx.rules:1802",
         )
-    # at rulespecs/lib/18xx.rules:1794
+    # at rulespecs/lib/18xx.rules:1804
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1815
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1817
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2921,29 +2938,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not g.b_closed(v_owner))
     ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1809
+        # at rulespecs/lib/18xx.rules:1819
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1820
+    # at rulespecs/lib/18xx.rules:1830
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1821
+        # at rulespecs/lib/18xx.rules:1831
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1822
+            # at rulespecs/lib/18xx.rules:1832
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1823
+                # at rulespecs/lib/18xx.rules:1833
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1824
+                # at rulespecs/lib/18xx.rules:1834
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1830
+    # at rulespecs/lib/18xx.rules:1840
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1833
+    # at rulespecs/lib/18xx.rules:1843
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1834
+    # at rulespecs/lib/18xx.rules:1844
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2952,47 +2969,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1835
+    # at rulespecs/lib/18xx.rules:1845
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1836
+        # at rulespecs/lib/18xx.rules:1846
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1838
-    for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1839
-        g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1841
-    for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1842
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1843
-            g.move(v_company, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1848
+    for v_c in r_held_certificates(g, v_owned, v_owner):
+        # at rulespecs/lib/18xx.rules:1849
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1851
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1852
+        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
+            # at rulespecs/lib/18xx.rules:1853
+            g.move(v_company, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1858
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1849
+    # at rulespecs/lib/18xx.rules:1859
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1850
+        # at rulespecs/lib/18xx.rules:1860
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1851
+        # at rulespecs/lib/18xx.rules:1861
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1852
+            # at rulespecs/lib/18xx.rules:1862
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1855
+    # at rulespecs/lib/18xx.rules:1865
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1856
+    # at rulespecs/lib/18xx.rules:1866
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1857
+    # at rulespecs/lib/18xx.rules:1867
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1858
+        # at rulespecs/lib/18xx.rules:1868
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1883
+    # at rulespecs/lib/18xx.rules:1893
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3008,11 +3025,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1916
+    # at rulespecs/lib/18xx.rules:1926
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1917
+        # at rulespecs/lib/18xx.rules:1927
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3021,13 +3038,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1918
+        # at rulespecs/lib/18xx.rules:1928
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:1930
+    # at rulespecs/lib/18xx.rules:1940
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3043,19 +3060,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1936
+    # at rulespecs/lib/18xx.rules:1946
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1937
+        # at rulespecs/lib/18xx.rules:1947
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:1938
+            # at rulespecs/lib/18xx.rules:1948
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1939
+            # at rulespecs/lib/18xx.rules:1949
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1960
+    # at rulespecs/lib/18xx.rules:1970
     return g.list_first(
         "decisions",
         (
@@ -3067,7 +3084,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1963
+    # at rulespecs/lib/18xx.rules:1973
     if not g.list_contains(
         "decisions",
         (
@@ -3075,7 +3092,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1964
+        # at rulespecs/lib/18xx.rules:1974
         g.list_append(
             "decisions",
             (
@@ -3083,13 +3100,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1965
+        # at rulespecs/lib/18xx.rules:1975
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1970
+    # at rulespecs/lib/18xx.rules:1980
     g.list_remove(
         "decisions",
         (
@@ -3097,19 +3114,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1971
+    # at rulespecs/lib/18xx.rules:1981
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1978
+    # at rulespecs/lib/18xx.rules:1988
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:1984
+    # at rulespecs/lib/18xx.rules:1994
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3129,47 +3146,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:1990
+    # at rulespecs/lib/18xx.rules:2000
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:1991
+    # at rulespecs/lib/18xx.rules:2001
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1992
+    # at rulespecs/lib/18xx.rules:2002
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:1993
+        # at rulespecs/lib/18xx.rules:2003
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:1995
+    # at rulespecs/lib/18xx.rules:2005
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2004
-    for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2005
-        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2006
-            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2009
-    g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2010
-    g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:2011
-    g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2012
-    g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2013
-    g.set_attr(v_corporation, "tokens", 0)
     # at rulespecs/lib/18xx.rules:2014
+    for v_c in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2015
+        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
+            # at rulespecs/lib/18xx.rules:2016
+            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
+    # at rulespecs/lib/18xx.rules:2019
+    g.set_attr(v_corporation, "cell", None)
+    # at rulespecs/lib/18xx.rules:2020
+    g.b_remove_stations(v_corporation)
+    # at rulespecs/lib/18xx.rules:2021
+    g.set_attr(v_corporation, "par", None)
+    # at rulespecs/lib/18xx.rules:2022
+    g.set_attr(v_corporation, "floated", False)
+    # at rulespecs/lib/18xx.rules:2023
+    g.set_attr(v_corporation, "tokens", 0)
+    # at rulespecs/lib/18xx.rules:2024
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2015
+    # at rulespecs/lib/18xx.rules:2025
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2017
+        # at rulespecs/lib/18xx.rules:2027
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2026
+    # at rulespecs/lib/18xx.rules:2036
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3179,27 +3196,27 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2031
+    # at rulespecs/lib/18xx.rules:2041
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2032
+    # at rulespecs/lib/18xx.rules:2042
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2040
+    # at rulespecs/lib/18xx.rules:2050
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2041
+        # at rulespecs/lib/18xx.rules:2051
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2043
+    # at rulespecs/lib/18xx.rules:2053
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2044
+        # at rulespecs/lib/18xx.rules:2054
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2049
+    # at rulespecs/lib/18xx.rules:2059
     g.b_unreserve(v_corporation, True)
 
 
@@ -3227,14 +3244,14 @@ def q_sell_shares(g, v_player):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1536
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1663
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -3288,14 +3305,14 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1537
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1654
+    # at rulespecs/lib/18xx.rules:1664
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
@@ -3308,33 +3325,33 @@ def t_count_stock_rounds(g, *_rest):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1869
+    # at rulespecs/lib/18xx.rules:1879
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1870
+        # at rulespecs/lib/18xx.rules:1880
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1871
+            # at rulespecs/lib/18xx.rules:1881
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1873
+        # at rulespecs/lib/18xx.rules:1883
         if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1874
+            # at rulespecs/lib/18xx.rules:1884
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1893
+    # at rulespecs/lib/18xx.rules:1903
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1894
+        # at rulespecs/lib/18xx.rules:1904
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1908
+    # at rulespecs/lib/18xx.rules:1918
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1909
+        # at rulespecs/lib/18xx.rules:1919
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3344,15 +3361,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1923
+    # at rulespecs/lib/18xx.rules:1933
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1945
+    # at rulespecs/lib/18xx.rules:1955
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1946
+        # at rulespecs/lib/18xx.rules:1956
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -3370,19 +3387,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1520
+    # at rulespecs/lib/18xx.rules:1530
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1523
+    # at rulespecs/lib/18xx.rules:1533
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1662
+    # at rulespecs/lib/18xx.rules:1672
     return True
 
 
@@ -3412,7 +3429,7 @@ def q_lay_tile(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1587
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
@@ -3455,10 +3472,10 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1577
+    # at rulespecs/lib/18xx.rules:1587
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1578
+    # at rulespecs/lib/18xx.rules:1588
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

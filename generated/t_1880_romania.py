@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
-    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+    "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -30,10 +30,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "855304667754cc0d",
+        "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "d79e0fc8b9ffee7f",
-        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -266,6 +266,7 @@ class Game(GameBase):
         "next_token_cost": r_next_token_cost,
         "last_token_cost": r_last_token_cost,
         "action:place_token": a_place_token,
+        "set_revenue": r_set_revenue,
         "action:run_routes": a_run_routes,
         "run_bonus_per_stop": r_run_bonus_per_stop,
         "may_add_revenue": r_may_add_revenue,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "6f821c248ed247cd",
-    "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+    "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "6f821c248ed247cd",
-        "rulespecs/lib/18xx.rules": "8a111acdb2b8dfce",
+        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1700
+    # at rulespecs/lib/18xx.rules:1710
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -395,6 +395,7 @@ class Game(GameBase):
         "next_token_cost": r_next_token_cost,
         "last_token_cost": r_last_token_cost,
         "action:place_token": a_place_token,
+        "set_revenue": r_set_revenue,
         "action:run_routes": a_run_routes,
         "run_bonus_per_stop": r_run_bonus_per_stop,
         "may_add_revenue": r_may_add_revenue,

@@ -610,7 +610,7 @@ def test_abraham_donaldson_tops_up_revenue_in_10_steps_to_a_triple_jump():
         act(g, C("DRG", "dividend", kind="withhold"))
     # spent out: with something earned the company reaches its dividend, and the top-up is refused
     next_turn(g, "DRG", "run_routes")
-    g.b_set_revenue(drg, 50)  # test setup: its trains earned $50
+    g.call("set_revenue", drg, 50)  # test setup: its trains earned $50
     g._next_step()
     assert g.g["step"] == "dividend"
     assert_refused(g, top(10), "Abraham Donaldson", "no use left on the card")

@@ -142,7 +142,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: draft_discount, which its procedure decline_last_company raises as a last company is declined (the model's
 #: draft_price was an oracle before: any price from the floor to the cost), 80; replaying() gone, which no
 #: rulespec called (the runtime asks its own question, GameBase._replaying, where a log's hidden draws count), 79
-RECORDED = 79
+#: then (track62) set_revenue a library procedure (`set C.revenue`, the declared longer_trains use spent) and the game's
+#: record of every run's revenue the library's state total_revenue, which the runtime's record reads, 78;
+#: recorded_revenue folded into route_revenue (its third argument: the routes' records stand), 77
+RECORDED = 77
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -160,7 +163,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
-         "ability_lay_cost", "ability_token", "ability_lay", "draft_price"]
+         "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -260,7 +263,7 @@ def test_a_bid_passes_the_turn_by_one_primitive(name):
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
           "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses",
-          "stock_round_number", "acquisition_target", "draft_discount"]
+          "stock_round_number", "acquisition_target", "draft_discount", "total_revenue"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -875,3 +878,32 @@ def test_a_draft_price_is_the_librarys_over_the_declines(rulespecs_loaded):
         solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[state_var("draft_discount", ())] == declined)
         assert solver.check() == z3.sat
         assert solver.check(price != expected) == z3.unsat, declined
+
+
+def test_a_runs_revenue_is_set_by_the_librarys_procedure():
+    """set_revenue(C, x) is the library's procedure: C's revenue is x, a longer_trains use C declared for the run
+    is spent, and the game's record sums every run (the library's total_revenue, which `record()` reads)."""
+    from compiler.emit.engines import game_class
+
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert "procedure set_revenue(corporation: corporation, amount: money)" in library
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    a, b = g.corporations[:2]
+    g.state_put("declared_uses", (a, "longer_trains"), 1)
+    g.call("set_revenue", a, 120)
+    assert g.corp[a.id]["revenue"] == 120 and g.state_amount("declared_uses", a, "longer_trains") == 0
+    g.call("set_revenue", b, 30)
+    g.call("set_revenue", a, 0)
+    assert g.corp[a.id]["revenue"] == 0 and g.corp[b.id]["revenue"] == 30
+    assert g.record()["revenue"] == g.state_amount("total_revenue") == 150
+
+
+def test_a_runs_record_stands_by_route_revenues_third_argument():
+    """No recorded_revenue: 1880's 18xx.games reading asks route_revenue(C, routes, true), whose runs the rules
+    check as route_revenue's, the record's figure standing (the difference noted); without it a figure the
+    routes state must be the rules' count."""
+    found = _census()
+    assert "recorded_revenue" not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert "route_revenue" in found["twins"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "recorded_revenue(" not in rules and "route_revenue(corporation, routes, true)" in rules

@@ -656,7 +656,7 @@ def _replay_one(front: _Front, log: dict, args) -> tuple[int, dict | None]:
               f"{'finished (' + str(record['end_reason']) + ')' if record['finished'] else 'not finished'}, "
               f"{record['rounds']} rounds, revenue {record['revenue']}")
         for corp, train, recorded, counted, round_ in game.g.get("revenue_notes", ()):
-            # a run whose record the title's reading takes as it stands (recorded_revenue)
+            # a run whose record the title's reading takes as it stands (route_revenue(C, routes, true))
             print(f"note: in round {round_}, {corp}'s {train} ran for {recorded} as the log records it; "
                   f"its stops count {counted}")
         if record["result"]:

@@ -216,22 +216,20 @@ class OperatingRound:
 
     # -- personal loans (a player's debt to the bank)
 
-    def b_set_revenue(self, corp: Entity, amount: int) -> None:
-        """set_revenue(C, x): C's trains earned x this turn (a declared `longer_trains` run is spent)."""
-        if self._armed(corp, "longer_trains"):
-            self._disarm(corp)
-        self.j.set(self.corp[corp.id], "revenue", amount)
-        self.j.set(self.g, "total_revenue", self.g["total_revenue"] + amount)
-
-    def b_route_revenue(self, corp: Entity, routes: list[dict], check_stated: bool = True) -> int:
-        """Revenue of declared routes: each {"train", "stops": [values]}, or on a map {"train",
-        "connections" | "nodes"}, checked and counted by the rules; where the routes each state a
+    def b_route_revenue(self, corp: Entity, routes: list[dict], recorded: bool = False) -> int:
+        """route_revenue(C, routes): revenue of declared routes: each {"train", "stops": [values]}, or on a map
+        {"train", "connections" | "nodes"}, checked and counted by the rules; where the routes each state a
         `revenue` (as 18xx.games logs do), their sum must be the rules' count (IllegalAction otherwise).
+        route_revenue(C, routes, true): the routes' records stand where each route has one (`_recorded_revenue`).
 
         Until a title has a map, a route is declared as its revenue stops;
         each train runs once, visits at most its distance, and its
         `multiplier` (2 for a doubled train) applies.
         """
+        return self._recorded_revenue(corp, routes) if recorded else self._route_revenue(corp, routes)
+
+    def _route_revenue(self, corp: Entity, routes: list[dict], check_stated: bool = True) -> int:
+        """The rules' count of `routes` (b_route_revenue); `check_stated`: a sum the routes state must be it."""
         if self.board is not None:
             owned = self._train_dicts(corp)
             for route in routes:
@@ -280,12 +278,12 @@ class OperatingRound:
             self._route_checks[key] = found
         return found
 
-    def b_recorded_revenue(self, corp: Entity, routes: list[dict]) -> int:
-        """recorded_revenue(C, routes): what the routes' records say they earn (each route's `revenue`, as
+    def _recorded_revenue(self, corp: Entity, routes: list[dict]) -> int:
+        """route_revenue(C, routes, true): what the routes' records say they earn (each route's `revenue`, as
         18xx.games writes it: its engine takes the number its client sent), once the routes are checked as
         route_revenue checks them; the rules' count where a route has no record. A record that differs from
         the rules' count stands, and the difference is kept (`revenue_notes`, which a replay reports)."""
-        counted = self.b_route_revenue(corp, routes, check_stated=False)
+        counted = self._route_revenue(corp, routes, check_stated=False)
         if not routes or not all(isinstance(r.get("revenue"), int) and not isinstance(r.get("revenue"), bool)
                                  for r in routes):
             return counted
@@ -293,7 +291,7 @@ class OperatingRound:
         if recorded != counted:
             notes = list(self.g.get("revenue_notes", ()))
             for r in routes:
-                own = self.b_route_revenue(corp, [r], check_stated=False)
+                own = self._route_revenue(corp, [r], check_stated=False)
                 if own != r["revenue"]:
                     notes.append((corp.id, str(r.get("train")), int(r["revenue"]), own, self.g["rounds_played"]))
             self.j.set(self.g, "revenue_notes", tuple(notes))

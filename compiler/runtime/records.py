@@ -107,7 +107,7 @@ class Records:
             "end_reason": self.g["end_reason"],
             "actions": len(self.actions),
             "rounds": self.g["rounds_played"],
-            "revenue": self.g["total_revenue"],
+            "revenue": self.state_amount("total_revenue"),  # (the library's set_revenue sums every run)
             "result": self.result() if self.finished else None,
         }
 

@@ -452,13 +452,6 @@ class EffectBuiltins:
         for c, cond in self.corp_of(ctx, corp):
             self.check_float(ctx, c, cond)
 
-    def b_set_revenue(self, ctx: Ctx, corp: Any, amount: Any) -> None:
-        """As GameBase.b_set_revenue: C's revenue this turn; a declared `longer_trains` run is spent."""
-        for c, cond in self.corp_of(ctx, corp):
-            name = f"revenue:{c.id}"
-            ctx.state[name] = IF(AND(ctx.path, cond), zi(amount), ctx.state[name])
-            self.spend_declared(ctx, c, "longer_trains", cond)
-
     def turn_over(self, ctx: Ctx) -> None:
         """The round machinery moves on: its bookkeeping is havocked (the draft, which only opens
         the game, never comes back)."""

@@ -902,15 +902,12 @@ class StateBuiltins:
             out = IF(AND(ctx.state[hold_name(item, BANK)] >= 1, NOT(ctx.state[f"closed:{x.id}"])), m.z(x), out)
         return out
 
-    def b_route_revenue(self, ctx: Ctx, corp: Any, routes: Any) -> Any:
+    def b_route_revenue(self, ctx: Ctx, corp: Any, routes: Any, recorded: Any = False) -> Any:
+        """As GameBase.b_route_revenue: a run's revenue, counted by the rules or (`recorded`) as its record
+        gives it: any amount the routes could earn (an oracle; the map and the routes are outside the model)."""
         v = ctx.fresh("route_revenue")
         ctx.shared.oracles.append(("route_revenue", (corp,), v))
         ctx.shared.axioms.append(v >= 0)
         if self.m.revenue_step > 1:
             ctx.shared.axioms.append(v % self.m.revenue_step == 0)
         return v
-
-    def b_recorded_revenue(self, ctx: Ctx, corp: Any, routes: Any) -> Any:
-        """As GameBase.b_recorded_revenue: a run's revenue as its record gives it, any amount the
-        routes could earn (an oracle, as route_revenue)."""
-        return self.b_route_revenue(ctx, corp, routes)
