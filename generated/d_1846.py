@@ -12,15 +12,15 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-    "rulespecs/1846.rules": "371681ed7db9c25b",
-    "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+    "rulespecs/1846.rules": "f59cfc36ed1205c5",
+    "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -40,6 +40,7 @@ PROPERTIES = {
     'ipo_name': 'Treasury',
     'capitalisation': 'incremental',
     'treasury_shares_at': 'market',
+    'par_prices': [40, 50, 60, 70, 80, 90, 100, 112, 124, 137, 150],
     'sell_buy_order': 'sell_then_buy',
     'shares_per_buy': 1,
     'next_sr_order': 'first_to_pass',
@@ -110,13 +111,13 @@ COMPONENTS = {
         {'key': 'privates_by_edition', 'title': 'Which privates are in the game', 'rulebook': 'none: the 1846 rulebook is not among ours', 'supplement': '18xx-games-1846.json lists twelve companies (ten privates and the two minors), among them Boomtown ($40, $10) and Little Miami ($40, $15)', 'other_supplement': '18xx-maker-1846.json lists ten companies (eight privates and the two minors), without Boomtown and Little Miami', 'reading': 'the two files describe different editions: the second (GMT) edition has Boomtown and Little Miami, the first does not. The base title follows the second edition; option first_edition removes the two'},
     ],
     'corporation': [
-        {'key': 'PRR', 'title': 'Pennsylvania Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80, 80], 'home': 'F20', 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'E11', 'price': 40, 'teleport_price': 60, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
-        {'key': 'NYC', 'title': 'New York Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'D20', 'bank_funds_on_par': 0},
-        {'key': 'BO', 'title': 'Baltimore & Ohio Railroad', 'log_id': 'B&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'G19', 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'H12', 'price': 40, 'teleport_price': 100, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
-        {'key': 'CO', 'title': 'Chesapeake & Ohio Railroad', 'log_id': 'C&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'I15', 'bank_funds_on_par': 0},
-        {'key': 'ERIE', 'title': 'Erie Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'E21', 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'The second slot of Erie (D20) is reserved for the Erie Railroad until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'D20', 'slot': 1, 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
-        {'key': 'GT', 'title': 'Grand Trunk Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80], 'home': 'B16', 'bank_funds_on_par': 0},
-        {'key': 'IC', 'title': 'Illinois Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'K3', 'bank_funds_on_par': 0, 'children': [{'key': 'par_subsidy', 'title': None, 'summary': 'When the IC is started, the bank pays it a subsidy equal to its par price.', 'kind': 'ability'}, {'key': 'ic_track', 'title': None, 'summary': 'The IC lays yellow track (tiles 7, 8, 9) in the five hexes marked with its symbol with $20 off, so without cost.', 'hexes': ['E5', 'F6', 'G5', 'H6', 'J4'], 'tiles': ['7', '8', '9'], 'discount': 20, 'kind': 'ability'}, {'key': 'reserved_token', 'title': None, 'summary': 'A slot in Centralia (I5) is reserved for the IC until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'I5', 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'PRR', 'title': 'Pennsylvania Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80, 80], 'home': 'F20', 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Fort Wayne (E11) is reserved for the PRR until phase IV; its token there costs $40, or $60 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'E11', 'price': 40, 'teleport_price': 60, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'NYC', 'title': 'New York Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'D20', 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'BO', 'title': 'Baltimore & Ohio Railroad', 'log_id': 'B&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'G19', 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'A slot in Cincinnati (H12) is reserved for the B&O until phase IV; its token there costs $40, or $100 if placed without a route to it, in phase IV too.', 'effect': 'reserved_slot', 'hex': 'H12', 'price': 40, 'teleport_price': 100, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'CO', 'title': 'Chesapeake & Ohio Railroad', 'log_id': 'C&O', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'I15', 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'ERIE', 'title': 'Erie Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'E21', 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'reserved_token', 'title': None, 'summary': 'The second slot of Erie (D20) is reserved for the Erie Railroad until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'D20', 'slot': 1, 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
+        {'key': 'GT', 'title': 'Grand Trunk Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80], 'home': 'B16', 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'IC', 'title': 'Illinois Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': [0, 80, 80, 80], 'home': 'K3', 'par_prices': [], 'bank_funds_on_par': 0, 'children': [{'key': 'par_subsidy', 'title': None, 'summary': 'When the IC is started, the bank pays it a subsidy equal to its par price.', 'kind': 'ability'}, {'key': 'ic_track', 'title': None, 'summary': 'The IC lays yellow track (tiles 7, 8, 9) in the five hexes marked with its symbol with $20 off, so without cost.', 'hexes': ['E5', 'F6', 'G5', 'H6', 'J4'], 'tiles': ['7', '8', '9'], 'discount': 20, 'kind': 'ability'}, {'key': 'reserved_token', 'title': None, 'summary': 'A slot in Centralia (I5) is reserved for the IC until phase IV; its token there costs $40.', 'effect': 'reserved_slot', 'hex': 'I5', 'price': 40, 'reservation_ends': 'IV', 'lasting': True, 'kind': 'ability'}]},
     ],
     'dividend_rule': [
         {'key': 'half_pay', 'title': 'Dividend choices', 'summary': 'A corporation pays out its revenue, pays out half and keeps half, or withholds it all.', 'choices': ['payout', 'half', 'withhold']},
@@ -407,26 +408,26 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§"Issuing and Redeeming Shares"',
         'action pass': '§"Stock Round", §"Operating Round"',
         'action place_token': '§"Placing Station Tokens"',
-        'at action assign': 'rulespecs/1846.rules:1487',
-        'at action bankrupt': 'rulespecs/1846.rules:1455',
-        'at action bid': 'rulespecs/lib/18xx.rules:1244',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1329',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1586',
-        'at action company_lay_tile': 'rulespecs/1846.rules:1512',
-        'at action company_place_token': 'rulespecs/1846.rules:1522',
-        'at action contribute': 'rulespecs/1846.rules:1443',
-        'at action corporation_buy_company': 'rulespecs/1846.rules:1277',
-        'at action corporation_buy_shares': 'rulespecs/1846.rules:1424',
-        'at action corporation_sell_shares': 'rulespecs/1846.rules:1354',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1662',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1535',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1800',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1472',
-        'at action par': 'rulespecs/lib/18xx.rules:1267',
-        'at action pass': 'rulespecs/1846.rules:1259',
-        'at action place_token': 'rulespecs/1846.rules:1532',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1518',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1375',
+        'at action assign': 'rulespecs/1846.rules:1488',
+        'at action bankrupt': 'rulespecs/1846.rules:1456',
+        'at action bid': 'rulespecs/lib/18xx.rules:1250',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1335',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1592',
+        'at action company_lay_tile': 'rulespecs/1846.rules:1513',
+        'at action company_place_token': 'rulespecs/1846.rules:1523',
+        'at action contribute': 'rulespecs/1846.rules:1444',
+        'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
+        'at action corporation_buy_shares': 'rulespecs/1846.rules:1425',
+        'at action corporation_sell_shares': 'rulespecs/1846.rules:1355',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1668',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1541',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1806',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1478',
+        'at action par': 'rulespecs/lib/18xx.rules:1273',
+        'at action pass': 'rulespecs/1846.rules:1260',
+        'at action place_token': 'rulespecs/1846.rules:1533',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1524',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1381',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -615,6 +616,7 @@ RULES = _LIBRARY.rules(
         'property obsolete_trains_count_for_limit': '§"Buying Trains"',
         'property opening_draft': '§"Private Company Draft"',
         'property operating_steps': '§"Operating Round"',
+        'property par_prices': '§"Stock Market"',
         'property players': '§"Setup"',
         'property pool_cap': '§"Stock Market"',
         'property pool_drop_at_round_end': '§"Stock Market"',
@@ -723,7 +725,7 @@ def r_in_receivership(g, v_corporation):
 
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1218
+    # at rulespecs/1846.rules:1219
     return g.b_in_round("operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
@@ -731,73 +733,73 @@ def r_emergency_seller(g, v_player):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1251
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:1246
+        # at rulespecs/lib/18xx.rules:1252
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1246",
+                at="rulespecs/lib/18xx.rules:1252",
             )
-        # at rulespecs/lib/18xx.rules:1247
+        # at rulespecs/lib/18xx.rules:1253
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1247",
+                at="rulespecs/lib/18xx.rules:1253",
             )
-        # at rulespecs/lib/18xx.rules:1248
+        # at rulespecs/lib/18xx.rules:1254
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1248",
+                at="rulespecs/lib/18xx.rules:1254",
             )
-        # at rulespecs/lib/18xx.rules:1249
+        # at rulespecs/lib/18xx.rules:1255
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1251
+        # at rulespecs/lib/18xx.rules:1257
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1251",
+                at="rulespecs/lib/18xx.rules:1257",
             )
-        # at rulespecs/lib/18xx.rules:1252
+        # at rulespecs/lib/18xx.rules:1258
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1253
+            # at rulespecs/lib/18xx.rules:1259
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1253",
+                    at="rulespecs/lib/18xx.rules:1259",
                 )
-            # at rulespecs/lib/18xx.rules:1254
+            # at rulespecs/lib/18xx.rules:1260
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1254",
+                    at="rulespecs/lib/18xx.rules:1260",
                 )
-            # at rulespecs/lib/18xx.rules:1255
+            # at rulespecs/lib/18xx.rules:1261
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1255",
+                    at="rulespecs/lib/18xx.rules:1261",
                 )
-            # at rulespecs/lib/18xx.rules:1256
+            # at rulespecs/lib/18xx.rules:1262
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1258
+            # at rulespecs/lib/18xx.rules:1264
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1258",
+                    at="rulespecs/lib/18xx.rules:1264",
                 )
-            # at rulespecs/lib/18xx.rules:1259
+            # at rulespecs/lib/18xx.rules:1265
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -805,93 +807,91 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1259",
+                    at="rulespecs/lib/18xx.rules:1265",
                 )
-            # at rulespecs/lib/18xx.rules:1261
+            # at rulespecs/lib/18xx.rules:1267
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1261",
+                    at="rulespecs/lib/18xx.rules:1267",
                 )
-            # at rulespecs/lib/18xx.rules:1262
+            # at rulespecs/lib/18xx.rules:1268
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1274
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1268",
+            at="rulespecs/lib/18xx.rules:1274",
         )
-    # at rulespecs/lib/18xx.rules:1269
+    # at rulespecs/lib/18xx.rules:1275
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1269",
+            at="rulespecs/lib/18xx.rules:1275",
         )
-    # at rulespecs/lib/18xx.rules:1270
+    # at rulespecs/lib/18xx.rules:1276
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1270",
+            at="rulespecs/lib/18xx.rules:1276",
         )
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1277
     if not (not g.b_closed(v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1271",
+            at="rulespecs/lib/18xx.rules:1277",
         )
-    # at rulespecs/lib/18xx.rules:1272
-    if not (v_price in g.b_par_prices(v_corporation)):
+    # at rulespecs/lib/18xx.rules:1278
+    if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price",
-            rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1272",
+            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1278"
         )
-    # at rulespecs/lib/18xx.rules:1273
+    # at rulespecs/lib/18xx.rules:1279
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1280
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1274",
+            at="rulespecs/lib/18xx.rules:1280",
         )
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1281
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1275",
+            at="rulespecs/lib/18xx.rules:1281",
         )
-    # at rulespecs/lib/18xx.rules:1276
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1277
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1277
-        g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1278
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1279
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1280
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1281
-    g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1282
+    g.b_set_par(v_corporation, v_price)
+    # at rulespecs/lib/18xx.rules:1283
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:1283
+        g.b_place_home_token(v_corporation)
+    # at rulespecs/lib/18xx.rules:1284
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    # at rulespecs/lib/18xx.rules:1285
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1286
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:1287
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1288
     g.b_bought(v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1327
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -929,44 +929,44 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1330
+    # at rulespecs/lib/18xx.rules:1336
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1330",
+            at="rulespecs/lib/18xx.rules:1336",
         )
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1337
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1331",
+            at="rulespecs/lib/18xx.rules:1337",
         )
-    # at rulespecs/lib/18xx.rules:1332
+    # at rulespecs/lib/18xx.rules:1338
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1332",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1333
+    # at rulespecs/lib/18xx.rules:1339
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1333",
+            at="rulespecs/lib/18xx.rules:1339",
         )
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1340
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1335
+    # at rulespecs/lib/18xx.rules:1341
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1335",
+            at="rulespecs/lib/18xx.rules:1341",
         )
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1342
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -974,9 +974,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1344
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -987,44 +987,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1338",
+            at="rulespecs/lib/18xx.rules:1344",
         )
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1346
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1347
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1341"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1347"
         )
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1348
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1349
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1344
+    # at rulespecs/lib/18xx.rules:1350
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1345
+    # at rulespecs/lib/18xx.rules:1351
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1376
+    # at rulespecs/lib/18xx.rules:1382
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1377
+    # at rulespecs/lib/18xx.rules:1383
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1377",
+            at="rulespecs/lib/18xx.rules:1383",
         )
-    # at rulespecs/lib/18xx.rules:1378
+    # at rulespecs/lib/18xx.rules:1384
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1378",
+            at="rulespecs/lib/18xx.rules:1384",
         )
-    # at rulespecs/lib/18xx.rules:1379
+    # at rulespecs/lib/18xx.rules:1385
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1032,9 +1032,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1379",
+            at="rulespecs/lib/18xx.rules:1385",
         )
-    # at rulespecs/lib/18xx.rules:1381
+    # at rulespecs/lib/18xx.rules:1387
     if not (
         (
             (
@@ -1063,37 +1063,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1381",
+            at="rulespecs/lib/18xx.rules:1387",
         )
-    # at rulespecs/lib/18xx.rules:1386
+    # at rulespecs/lib/18xx.rules:1392
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1387
+    # at rulespecs/lib/18xx.rules:1393
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1387",
+            at="rulespecs/lib/18xx.rules:1393",
         )
-    # at rulespecs/lib/18xx.rules:1389
+    # at rulespecs/lib/18xx.rules:1395
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1389",
+            at="rulespecs/lib/18xx.rules:1395",
         )
-    # at rulespecs/lib/18xx.rules:1391
+    # at rulespecs/lib/18xx.rules:1397
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1392
+        # at rulespecs/lib/18xx.rules:1398
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1394
+    # at rulespecs/lib/18xx.rules:1400
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1395
+    # at rulespecs/lib/18xx.rules:1401
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1396
+        # at rulespecs/lib/18xx.rules:1402
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1404
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1405
     g.state_set(
         "sold_this_round",
         (
@@ -1102,15 +1102,15 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1406
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1407
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
     """Pass (§\"Stock Round\", §\"Operating Round\")"""
-    # at rulespecs/1846.rules:1260
+    # at rulespecs/1846.rules:1261
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1120,75 +1120,75 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule='§"Certificate Limits"',
-            at="rulespecs/1846.rules:1260",
+            at="rulespecs/1846.rules:1261",
         )
-    # at rulespecs/1846.rules:1262
+    # at rulespecs/1846.rules:1263
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule='§"Buying Trains"',
-            at="rulespecs/1846.rules:1262",
+            at="rulespecs/1846.rules:1263",
         )
-    # at rulespecs/1846.rules:1264
+    # at rulespecs/1846.rules:1265
     if not (not g.b_in_step(v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
-            at="rulespecs/1846.rules:1264",
+            at="rulespecs/1846.rules:1265",
         )
-    # at rulespecs/1846.rules:1267
+    # at rulespecs/1846.rules:1268
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private or a minor (§\"Purchasing Private Companies\", §\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1279
+    # at rulespecs/1846.rules:1280
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1279",
+            at="rulespecs/1846.rules:1280",
         )
-    # at rulespecs/1846.rules:1280
+    # at rulespecs/1846.rules:1281
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "not yet in this phase",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1280",
+            at="rulespecs/1846.rules:1281",
         )
-    # at rulespecs/1846.rules:1281
+    # at rulespecs/1846.rules:1282
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
             "the company is closed",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1281",
+            at="rulespecs/1846.rules:1282",
         )
-    # at rulespecs/1846.rules:1282
-    v_seller = g.b_holder_of(v_company)
     # at rulespecs/1846.rules:1283
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/1846.rules:1284
     if not (g.among("players", v_seller)):
         raise IllegalAction(
             "a corporation buys a company from the player who owns it",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1283",
+            at="rulespecs/1846.rules:1284",
         )
-    # at rulespecs/1846.rules:1285
+    # at rulespecs/1846.rules:1286
     if not (
         (v_price >= g.attr(v_company, "min_price")) and (v_price <= g.attr(v_company, "max_price"))
     ):
         raise IllegalAction(
             "outside the company's price range",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1285",
+            at="rulespecs/1846.rules:1286",
         )
-    # at rulespecs/1846.rules:1286
+    # at rulespecs/1846.rules:1287
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "not enough cash",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1286",
+            at="rulespecs/1846.rules:1287",
         )
-    # at rulespecs/1846.rules:1287
+    # at rulespecs/1846.rules:1288
     if not (
         (not g.state_has("done_this_turn", "emergency_issue"))
         or (r_len(g, g.b_trains(v_corporation)) > 0)
@@ -1196,122 +1196,122 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "after issuing shares for a train it must buy, the corporation buys the train before anything else",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1287",
+            at="rulespecs/1846.rules:1288",
         )
-    # at rulespecs/1846.rules:1290
+    # at rulespecs/1846.rules:1291
     if g.among("minors", v_company):
-        # at rulespecs/1846.rules:1291
+        # at rulespecs/1846.rules:1292
         if not (r_limit_trains(g, v_corporation) < r_train_limit(g, v_corporation)):
             raise IllegalAction(
                 "the corporation has no room for the minor's train",
                 rule='§"Minor Companies"',
-                at="rulespecs/1846.rules:1291",
+                at="rulespecs/1846.rules:1292",
             )
-        # at rulespecs/1846.rules:1293
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/1846.rules:1294
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/1846.rules:1295
         r_acquire_minor(g, v_corporation, v_company)
     else:
-        # at rulespecs/1846.rules:1296
-        g.transfer(v_price, v_corporation, v_seller)
         # at rulespecs/1846.rules:1297
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/1846.rules:1298
         g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1473
+    # at rulespecs/lib/18xx.rules:1479
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1473",
+            at="rulespecs/lib/18xx.rules:1479",
         )
-    # at rulespecs/lib/18xx.rules:1474
+    # at rulespecs/lib/18xx.rules:1480
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1475
+    # at rulespecs/lib/18xx.rules:1481
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1475",
+            at="rulespecs/lib/18xx.rules:1481",
         )
-    # at rulespecs/lib/18xx.rules:1476
+    # at rulespecs/lib/18xx.rules:1482
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1477
+    # at rulespecs/lib/18xx.rules:1483
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"Placing Station Tokens\")"""
-    # at rulespecs/1846.rules:1534
+    # at rulespecs/1846.rules:1535
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1534",
+            at="rulespecs/1846.rules:1535",
         )
-    # at rulespecs/1846.rules:1535
+    # at rulespecs/1846.rules:1536
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1535",
+            at="rulespecs/1846.rules:1536",
         )
-    # at rulespecs/1846.rules:1536
-    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1537
-    v_cost = g.b_token_cost(v_corporation, v_spot)
+    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1538
+    v_cost = g.b_token_cost(v_corporation, v_spot)
+    # at rulespecs/1846.rules:1539
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash for the token",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1538",
+            at="rulespecs/1846.rules:1539",
         )
-    # at rulespecs/1846.rules:1539
-    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/1846.rules:1540
-    g.b_place_station(v_corporation, v_spot)
+    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/1846.rules:1541
+    g.b_place_station(v_corporation, v_spot)
+    # at rulespecs/1846.rules:1542
     g.b_end_step(v_corporation)
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (§\"Paying Dividends\")"""
-    # at rulespecs/1846.rules:1317
-    v_share = g.b_price(v_corporation)
     # at rulespecs/1846.rules:1318
+    v_share = g.b_price(v_corporation)
+    # at rulespecs/1846.rules:1319
     if v_paid < (v_share // 2):
-        # at rulespecs/1846.rules:1319
+        # at rulespecs/1846.rules:1320
         r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (v_share >= 165):
-        # at rulespecs/1846.rules:1321
-        r_market_move(g, v_corporation, "right")
         # at rulespecs/1846.rules:1322
         r_market_move(g, v_corporation, "right")
         # at rulespecs/1846.rules:1323
         r_market_move(g, v_corporation, "right")
-    elif v_paid >= (2 * v_share):
-        # at rulespecs/1846.rules:1325
+        # at rulespecs/1846.rules:1324
         r_market_move(g, v_corporation, "right")
+    elif v_paid >= (2 * v_share):
         # at rulespecs/1846.rules:1326
         r_market_move(g, v_corporation, "right")
+        # at rulespecs/1846.rules:1327
+        r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/1846.rules:1328
+        # at rulespecs/1846.rules:1329
         r_market_move(g, v_corporation, "right")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1587
+    # at rulespecs/lib/18xx.rules:1593
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1587",
+            at="rulespecs/lib/18xx.rules:1593",
         )
-    # at rulespecs/lib/18xx.rules:1588
+    # at rulespecs/lib/18xx.rules:1594
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1319,59 +1319,38 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1588",
+            at="rulespecs/lib/18xx.rules:1594",
         )
-    # at rulespecs/lib/18xx.rules:1589
+    # at rulespecs/lib/18xx.rules:1595
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1590
+    # at rulespecs/lib/18xx.rules:1596
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1591
+        # at rulespecs/lib/18xx.rules:1597
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1593
+        # at rulespecs/lib/18xx.rules:1599
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1593",
+                at="rulespecs/lib/18xx.rules:1599",
             )
-        # at rulespecs/lib/18xx.rules:1594
+        # at rulespecs/lib/18xx.rules:1600
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1594",
+                at="rulespecs/lib/18xx.rules:1600",
             )
-        # at rulespecs/lib/18xx.rules:1595
+        # at rulespecs/lib/18xx.rules:1601
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1595",
+                at="rulespecs/lib/18xx.rules:1601",
             )
-        # at rulespecs/lib/18xx.rules:1596
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1597
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1597",
-            )
-        # at rulespecs/lib/18xx.rules:1598
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1599
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1600
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
         # at rulespecs/lib/18xx.rules:1602
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1602",
-            )
+        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/lib/18xx.rules:1603
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
@@ -1382,60 +1361,81 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         # at rulespecs/lib/18xx.rules:1604
         g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/lib/18xx.rules:1605
-        g.move(v_train, g.name("pool"), v_corporation)
+        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1606
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
         # at rulespecs/lib/18xx.rules:1608
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+        if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation",
+                "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1608",
             )
         # at rulespecs/lib/18xx.rules:1609
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1609",
-            )
-        # at rulespecs/lib/18xx.rules:1610
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1610",
-            )
-        # at rulespecs/lib/18xx.rules:1611
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1611",
+                at="rulespecs/lib/18xx.rules:1609",
             )
+        # at rulespecs/lib/18xx.rules:1610
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1611
+        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/lib/18xx.rules:1612
-        g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1613
-        g.move(v_train, v_seller, v_corporation)
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
         # at rulespecs/lib/18xx.rules:1614
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1614",
+            )
+        # at rulespecs/lib/18xx.rules:1615
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1615",
+            )
+        # at rulespecs/lib/18xx.rules:1616
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1616",
+            )
+        # at rulespecs/lib/18xx.rules:1617
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1617",
+            )
+        # at rulespecs/lib/18xx.rules:1618
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:1619
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1620
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1626
+    # at rulespecs/lib/18xx.rules:1632
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1633
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1628
+    # at rulespecs/lib/18xx.rules:1634
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1628",
+            at="rulespecs/lib/18xx.rules:1634",
         )
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1635
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1443,23 +1443,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1629",
+            at="rulespecs/lib/18xx.rules:1635",
         )
-    # at rulespecs/lib/18xx.rules:1631
+    # at rulespecs/lib/18xx.rules:1637
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1631",
+            at="rulespecs/lib/18xx.rules:1637",
         )
-    # at rulespecs/lib/18xx.rules:1632
+    # at rulespecs/lib/18xx.rules:1638
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1632",
+            at="rulespecs/lib/18xx.rules:1638",
         )
-    # at rulespecs/lib/18xx.rules:1633
+    # at rulespecs/lib/18xx.rules:1639
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1470,21 +1470,21 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1633",
+            at="rulespecs/lib/18xx.rules:1639",
         )
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1641
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1642
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1643
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1638
+    # at rulespecs/lib/18xx.rules:1644
     g.b_check_president(v_corporation)
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1241
+    # at rulespecs/1846.rules:1242
     return (
         (not g.state_has("done_this_turn", "emergency_issue"))
         and (not g.state_has("done_this_turn", "emergency_sale"))
@@ -1493,14 +1493,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1679
+    # at rulespecs/lib/18xx.rules:1685
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1679",
+            at="rulespecs/lib/18xx.rules:1685",
         )
-    # at rulespecs/lib/18xx.rules:1681
+    # at rulespecs/lib/18xx.rules:1687
     if not (
         (
             (
@@ -1541,9 +1541,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1681",
+            at="rulespecs/lib/18xx.rules:1687",
         )
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1693
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1554,21 +1554,21 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1687",
+            at="rulespecs/lib/18xx.rules:1693",
         )
-    # at rulespecs/lib/18xx.rules:1689
+    # at rulespecs/lib/18xx.rules:1695
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1232
+    # at rulespecs/1846.rules:1233
     g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
     """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1246
+    # at rulespecs/1846.rules:1247
     return any(
         (
             (r_started(g, v_c) and (r_operated(g, v_c) or (r_president(g, v_c) == v_player)))
@@ -1600,7 +1600,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
 
 def r_emergency_sale_for(g, v_player, v_corporation):
     """player presides corporation, which operates, must buy a train and may issue no more shares, and the two lack the price of the dearest train the bank sells (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1253
+    # at rulespecs/1846.rules:1254
     return (
         (
             (g.b_acting(v_corporation) and (r_president(g, v_corporation) == v_player))
@@ -1612,21 +1612,21 @@ def r_emergency_sale_for(g, v_player, v_corporation):
 
 def r_acquire_minor(g, v_corporation, v_minor):
     """The buyer takes over the minor's cash, train and station; the minor closes (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1304
-    g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
     # at rulespecs/1846.rules:1305
+    g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
+    # at rulespecs/1846.rules:1306
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/1846.rules:1306
+        # at rulespecs/1846.rules:1307
         g.move(v_t, v_minor, v_corporation)
-    # at rulespecs/1846.rules:1308
-    g.b_absorb_station(v_corporation, v_minor)
     # at rulespecs/1846.rules:1309
+    g.b_absorb_station(v_corporation, v_minor)
+    # at rulespecs/1846.rules:1310
     r_close_minor(g, v_minor)
 
 
 def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1335
+    # at rulespecs/1846.rules:1336
     return (
         g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
     ) or g.b_in_step(v_corporation, "dividend")
@@ -1634,13 +1634,13 @@ def r_before_dividend(g, v_corporation):
 
 def r_player_shares(g, v_corporation):
     """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1337
+    # at rulespecs/1846.rules:1338
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
 
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1339
+    # at rulespecs/1846.rules:1340
     return r_max(
         g,
         0,
@@ -1661,21 +1661,21 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for a share the corporation issues: one space left of its price (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1343
+    # at rulespecs/1846.rules:1344
     return r_price_after(g, v_corporation, "left")
 
 
 def r_redeem_price(g, v_corporation):
     """what the corporation pays for a share it redeems: one space right of its price (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1345
+    # at rulespecs/1846.rules:1346
     return r_price_after(g, v_corporation, "right")
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1356
-    v_emergency = r_emergency_issue_open(g, v_corporation)
     # at rulespecs/1846.rules:1357
+    v_emergency = r_emergency_issue_open(g, v_corporation)
+    # at rulespecs/1846.rules:1358
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1686,9 +1686,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1357",
+            at="rulespecs/1846.rules:1358",
         )
-    # at rulespecs/1846.rules:1359
+    # at rulespecs/1846.rules:1360
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
@@ -1696,40 +1696,40 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation issues only shares from its treasury",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1359",
+            at="rulespecs/1846.rules:1360",
         )
-    # at rulespecs/1846.rules:1361
+    # at rulespecs/1846.rules:1362
     if v_emergency:
-        # at rulespecs/1846.rules:1362
+        # at rulespecs/1846.rules:1363
         if not (r_emergency_bundle(g, v_corporation, r_len(g, v_shares))):
             raise IllegalAction(
                 "in an emergency a corporation issues no more shares than it needs for the cheaper side of the bank's train (all it may issue where that is not enough), and none that raise nothing",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/1846.rules:1362",
+                at="rulespecs/1846.rules:1363",
             )
-        # at rulespecs/1846.rules:1365
+        # at rulespecs/1846.rules:1366
         g.transfer(
             r_emergency_raise(g, v_corporation, r_len(g, v_shares)), g.name("bank"), v_corporation
         )
-        # at rulespecs/1846.rules:1367
+        # at rulespecs/1846.rules:1368
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1368
+            # at rulespecs/1846.rules:1369
             g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/1846.rules:1370
+        # at rulespecs/1846.rules:1371
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1371
+            # at rulespecs/1846.rules:1372
             r_market_move(g, v_corporation, "left")
-        # at rulespecs/1846.rules:1374
+        # at rulespecs/1846.rules:1375
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/1846.rules:1376
+        # at rulespecs/1846.rules:1377
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/1846.rules:1376",
+                at="rulespecs/1846.rules:1377",
             )
-        # at rulespecs/1846.rules:1378
+        # at rulespecs/1846.rules:1379
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1738,17 +1738,17 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/1846.rules:1380
+        # at rulespecs/1846.rules:1381
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1381
+            # at rulespecs/1846.rules:1382
             g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/1846.rules:1383
+        # at rulespecs/1846.rules:1384
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1394
+    # at rulespecs/1846.rules:1395
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
@@ -1760,7 +1760,7 @@ def r_emergency_issue_open(g, v_corporation):
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1399
+    # at rulespecs/1846.rules:1400
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -1769,7 +1769,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1404
+    # at rulespecs/1846.rules:1405
     return r_max(
         g,
         0,
@@ -1783,13 +1783,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1408
+    # at rulespecs/1846.rules:1409
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1411
+    # at rulespecs/1846.rules:1412
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1798,7 +1798,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1416
+    # at rulespecs/1846.rules:1417
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1836,7 +1836,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1426
+    # at rulespecs/1846.rules:1427
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1844,9 +1844,9 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1426",
+            at="rulespecs/1846.rules:1427",
         )
-    # at rulespecs/1846.rules:1428
+    # at rulespecs/1846.rules:1429
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -1854,80 +1854,80 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its shares in the market",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1428",
+            at="rulespecs/1846.rules:1429",
         )
-    # at rulespecs/1846.rules:1430
+    # at rulespecs/1846.rules:1431
     v_cost = (
         r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
     ) // 10
-    # at rulespecs/1846.rules:1431
+    # at rulespecs/1846.rules:1432
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1431",
+            at="rulespecs/1846.rules:1432",
         )
-    # at rulespecs/1846.rules:1432
-    g.transfer(v_cost, v_corporation, g.name("bank"))
     # at rulespecs/1846.rules:1433
+    g.transfer(v_cost, v_corporation, g.name("bank"))
+    # at rulespecs/1846.rules:1434
     for v_c in v_shares:
-        # at rulespecs/1846.rules:1434
+        # at rulespecs/1846.rules:1435
         g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/1846.rules:1436
+    # at rulespecs/1846.rules:1437
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1446
+    # at rulespecs/1846.rules:1447
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1446",
+            at="rulespecs/1846.rules:1447",
         )
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1448
     if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1447",
+            at="rulespecs/1846.rules:1448",
         )
-    # at rulespecs/1846.rules:1448
+    # at rulespecs/1846.rules:1449
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1448",
+            at="rulespecs/1846.rules:1449",
         )
-    # at rulespecs/1846.rules:1450
+    # at rulespecs/1846.rules:1451
     if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1450",
+            at="rulespecs/1846.rules:1451",
         )
-    # at rulespecs/1846.rules:1452
+    # at rulespecs/1846.rules:1453
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1456
+    # at rulespecs/1846.rules:1457
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1456",
+            at="rulespecs/1846.rules:1457",
         )
-    # at rulespecs/1846.rules:1457
+    # at rulespecs/1846.rules:1458
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1457",
+            at="rulespecs/1846.rules:1458",
         )
-    # at rulespecs/1846.rules:1459
+    # at rulespecs/1846.rules:1460
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < r_cheapest_train_price(g)
@@ -1935,60 +1935,60 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1459",
+            at="rulespecs/1846.rules:1460",
         )
-    # at rulespecs/1846.rules:1461
+    # at rulespecs/1846.rules:1462
     if not (not r_emergency_sale_left(g, r_president(g, v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1461",
+            at="rulespecs/1846.rules:1462",
         )
-    # at rulespecs/1846.rules:1463
-    v_player = r_president(g, v_corporation)
     # at rulespecs/1846.rules:1464
-    g.b_sell_out(v_player)
+    v_player = r_president(g, v_corporation)
     # at rulespecs/1846.rules:1465
-    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    g.b_sell_out(v_player)
     # at rulespecs/1846.rules:1466
-    r_leave_game(g, v_player)
+    g.transfer(g.b_cash(v_player), v_player, v_corporation)
     # at rulespecs/1846.rules:1467
+    r_leave_game(g, v_player)
+    # at rulespecs/1846.rules:1468
     if r_players_in_game(g) <= 1:
-        # at rulespecs/1846.rules:1468
+        # at rulespecs/1846.rules:1469
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1477
-    v_revenue = r_revenue(g, v_minor)
     # at rulespecs/1846.rules:1478
-    g.transfer((v_revenue // 2), g.name("bank"), v_minor)
+    v_revenue = r_revenue(g, v_minor)
     # at rulespecs/1846.rules:1479
+    g.transfer((v_revenue // 2), g.name("bank"), v_minor)
+    # at rulespecs/1846.rules:1480
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
 def a_assign(g, v_company, v_target):
     """A corporation places its private's revenue marker (§\"Private Companies\")"""
-    # at rulespecs/1846.rules:1489
+    # at rulespecs/1846.rules:1490
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1489"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1490"
         )
-    # at rulespecs/1846.rules:1490
+    # at rulespecs/1846.rules:1491
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
-            at="rulespecs/1846.rules:1490",
+            at="rulespecs/1846.rules:1491",
         )
-    # at rulespecs/1846.rules:1491
+    # at rulespecs/1846.rules:1492
     g.b_place_marker(v_company, v_target)
 
 
 def r_marker_assigned_by_player(g, v_company):
     """marker_assigned_by_player(X): X is open, a player holds it, and it has the Steamboat's marker ability for a player owner (port_marker_player), with which he names the corporation or minor the marker serves (§\"Private Companies\")"""
-    # at rulespecs/1846.rules:1498
+    # at rulespecs/1846.rules:1499
     return (
         (not g.b_closed(v_company)) and g.among("players", g.b_holder_of(v_company))
     ) and r_has_ability(g, v_company, "port_marker_player")
@@ -1996,49 +1996,49 @@ def r_marker_assigned_by_player(g, v_company):
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
-    # at rulespecs/1846.rules:1515
+    # at rulespecs/1846.rules:1516
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1515"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1516"
         )
-    # at rulespecs/1846.rules:1516
+    # at rulespecs/1846.rules:1517
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
-            at="rulespecs/1846.rules:1516",
+            at="rulespecs/1846.rules:1517",
         )
-    # at rulespecs/1846.rules:1517
+    # at rulespecs/1846.rules:1518
     r_ability_lay(g, v_company, v_hex, v_tile, v_rotation)
 
 
 def a_company_place_token(g, v_company, v_city):
     """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
-    # at rulespecs/1846.rules:1525
+    # at rulespecs/1846.rules:1526
     if not (not g.b_closed(v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1525"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1526"
         )
-    # at rulespecs/1846.rules:1526
+    # at rulespecs/1846.rules:1527
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1526",
+            at="rulespecs/1846.rules:1527",
         )
-    # at rulespecs/1846.rules:1527
+    # at rulespecs/1846.rules:1528
     r_ability_token(g, v_company, v_city)
 
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1279
+    # at rulespecs/1846.rules:1280
     if not (g.b_in_round("operating")):
         return "corporations buy privates during their operating turns"
-    # at rulespecs/1846.rules:1280
+    # at rulespecs/1846.rules:1281
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         return "not yet in this phase"
-    # at rulespecs/1846.rules:1287
+    # at rulespecs/1846.rules:1288
     if not (
         (not g.state_has("done_this_turn", "emergency_issue"))
         or (r_len(g, g.b_trains(v_corporation)) > 0)
@@ -2048,19 +2048,19 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1534
+    # at rulespecs/1846.rules:1535
     if not (g.b_in_step(v_corporation, "place_token")):
         return "a station token is placed after laying track"
-    # at rulespecs/1846.rules:1535
+    # at rulespecs/1846.rules:1536
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the corporation has no station token left"
 
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1356
-    v_emergency = r_emergency_issue_open(g, v_corporation)
     # at rulespecs/1846.rules:1357
+    v_emergency = r_emergency_issue_open(g, v_corporation)
+    # at rulespecs/1846.rules:1358
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -2073,7 +2073,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1426
+    # at rulespecs/1846.rules:1427
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -2083,155 +2083,155 @@ def q_corporation_buy_shares(g, v_corporation):
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1446
+    # at rulespecs/1846.rules:1447
     if not (r_must_buy_train(g, v_corporation)):
         return "the president pays only for a train the corporation must buy"
-    # at rulespecs/1846.rules:1448
+    # at rulespecs/1846.rules:1449
     if not (not r_emergency_issue_possible(g, v_corporation)):
         return "the corporation must first issue shares"
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1489
+    # at rulespecs/1846.rules:1490
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/1846.rules:1490
+    # at rulespecs/1846.rules:1491
     if not (g.b_in_round("operating")):
         return "markers are placed in operating rounds"
 
 
 def q_company_lay_tile(g, v_company):
     """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1515
+    # at rulespecs/1846.rules:1516
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/1846.rules:1516
+    # at rulespecs/1846.rules:1517
     if not (g.b_in_round("operating")):
         return "tiles are laid in operating rounds"
 
 
 def q_company_place_token(g, v_company):
     """The opening guards of company_place_token that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1525
+    # at rulespecs/1846.rules:1526
     if not (not g.b_closed(v_company)):
         return "the private is closed"
-    # at rulespecs/1846.rules:1526
+    # at rulespecs/1846.rules:1527
     if not (g.b_in_round("operating")):
         return "tokens are placed in operating rounds"
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1268
+    # at rulespecs/lib/18xx.rules:1274
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1268",
+            at="rulespecs/lib/18xx.rules:1274",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/1846.rules:1281
+    # at rulespecs/1846.rules:1282
     if not (not g.b_closed(v_company)):
         return "the company is closed"
-    # at rulespecs/1846.rules:1282
-    v_seller = g.b_holder_of(v_company)
     # at rulespecs/1846.rules:1283
+    v_seller = g.b_holder_of(v_company)
+    # at rulespecs/1846.rules:1284
     if not (g.among("players", v_seller)):
         return "a corporation buys a company from the player who owns it"
 
 
 def qr_corporation_buy_company(g):
     """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
-    # at rulespecs/1846.rules:1279
+    # at rulespecs/1846.rules:1280
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule='§"Purchasing Private Companies"',
-            at="rulespecs/1846.rules:1279",
+            at="rulespecs/1846.rules:1280",
         )
 
 
 def qb2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read more than its entity and company, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/1846.rules:1286
+    # at rulespecs/1846.rules:1287
     if not (g.b_cash(v_corporation) >= g.attr(v_company, "min_price")):
         return "not enough cash"
 
 
 def q2_place_token(g, v_corporation, v_city):
     """The opening guards of place_token that read only its entity and city (the listing probe)"""
-    # at rulespecs/1846.rules:1536
-    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1537
-    v_cost = g.b_token_cost(v_corporation, v_spot)
+    v_spot = g.b_check_token(v_corporation, v_city)
     # at rulespecs/1846.rules:1538
+    v_cost = g.b_token_cost(v_corporation, v_spot)
+    # at rulespecs/1846.rules:1539
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1448
     if not (v_player == r_president(g, v_corporation)):
         return "only the president pays"
 
 
 def qr_assign(g):
     """The opening guards of assign that read only the round (the listing round probe)"""
-    # at rulespecs/1846.rules:1490
+    # at rulespecs/1846.rules:1491
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
-            at="rulespecs/1846.rules:1490",
+            at="rulespecs/1846.rules:1491",
         )
 
 
 def qr_company_lay_tile(g):
     """The opening guards of company_lay_tile that read only the round (the listing round probe)"""
-    # at rulespecs/1846.rules:1516
+    # at rulespecs/1846.rules:1517
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
-            at="rulespecs/1846.rules:1516",
+            at="rulespecs/1846.rules:1517",
         )
 
 
 def qr_company_place_token(g):
     """The opening guards of company_place_token that read only the round (the listing round probe)"""
-    # at rulespecs/1846.rules:1526
+    # at rulespecs/1846.rules:1527
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1526",
+            at="rulespecs/1846.rules:1527",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1879
+    # at rulespecs/lib/18xx.rules:1885
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1880
+        # at rulespecs/lib/18xx.rules:1886
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1881
+            # at rulespecs/lib/18xx.rules:1887
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1883
+        # at rulespecs/lib/18xx.rules:1889
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1884
+            # at rulespecs/lib/18xx.rules:1890
             r_market_move(g, v_c, "down")
 
 
 def t_ic_subsidy(g, v_corporation, v_price, *_rest):
     """The Illinois Central's subsidy"""
-    # at rulespecs/1846.rules:1483
+    # at rulespecs/1846.rules:1484
     g.transfer(v_price, g.name("bank"), v_corporation)
 
 
@@ -2243,29 +2243,29 @@ def w_ic_subsidy(g, *_args):
 
 def t_port_marker_assignment(g, *_rest):
     """A player owning the Steamboat Company assigns its marker"""
-    # at rulespecs/1846.rules:1502
+    # at rulespecs/1846.rules:1503
     for v_company in g.name("privates"):
-        # at rulespecs/1846.rules:1503
+        # at rulespecs/1846.rules:1504
         if r_marker_assigned_by_player(g, v_company):
-            # at rulespecs/1846.rules:1504
+            # at rulespecs/1846.rules:1505
             r_require_decision(g, v_company, "assign")
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1545
+    # at rulespecs/1846.rules:1546
     r_remove_reservations(g)
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1549
+    # at rulespecs/1846.rules:1550
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1553
+    # at rulespecs/1846.rules:1554
     r_close_minors(g)
 
 

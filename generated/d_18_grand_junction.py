@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
-    "rulespecs/1846.rules": "371681ed7db9c25b",
-    "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+    "rulespecs/1846.rules": "f59cfc36ed1205c5",
+    "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -39,6 +39,7 @@ PROPERTIES = {
     'ipo_name': 'Treasury',
     'capitalisation': 'incremental',
     'treasury_shares_at': 'market',
+    'par_prices': [40, 50, 60, 70, 80, 90, 100, 112, 124, 137, 150],
     'sell_buy_order': 'sell_then_buy',
     'shares_per_buy': 1,
     'next_sr_order': 'passing_order_cards',
@@ -143,13 +144,13 @@ COMPONENTS = {
         {'key': 'two_player_relegation', 'title': 'Two-player relegation and the SLVS', 'first': 'with fewer than five players the SLVS is always relegated, then with two or three players one of CC and CCP', 'second': 'with two players two of CC, CCP and GSLP are relegated at random', 'reading': 'the two-player rule replaces only the random step: with two players SLVS and two of CC, CCP, GSLP are relegated, leaving four companies at the start', 'reason': 'the relegation of the SLVS is stated as always under five players and the SLVS is the one company the Tier 2 list names; the two-player list widens the random step instead of offering the SLVS. The cost of this reading: three companies are relegated, more than the "one or two" of the Tier 2 section; the other reading (two relegated, the SLVS in Tier 1) would keep five companies as in 1846\'s two-player game'},
     ],
     'corporation': [
-        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:251'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:252'), 'bank_funds_on_par': 0},
-        {'key': 'DSPP', 'title': 'Denver, South Park and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:259'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:260'), 'bank_funds_on_par': 0},
-        {'key': 'CNW', 'title': 'Colorado and North Western Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:267'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:268'), 'bank_funds_on_par': 0},
-        {'key': 'GSLP', 'title': 'Greeley, Salt Lake and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:275'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:276'), 'bank_funds_on_par': 0},
-        {'key': 'CC', 'title': 'Colorado Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:283'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:284'), 'may_be_relegated': True, 'bank_funds_on_par': 0},
-        {'key': 'CCP', 'title': 'Colorado Central & Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:292'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:293'), 'may_be_relegated': True, 'bank_funds_on_par': 0},
-        {'key': 'SLVS', 'title': 'San Luis Valley Southern Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:301'), 'home': 'chosen_on_float', 'home_rule': 'no home on the map; when it floats it picks any open city space and places its token there at once', 'bank_funds_on_par': 0},
+        {'key': 'DRG', 'title': 'Denver & Rio Grande Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:251'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:252'), 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'DSPP', 'title': 'Denver, South Park and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:259'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:260'), 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'CNW', 'title': 'Colorado and North Western Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:267'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:268'), 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'GSLP', 'title': 'Greeley, Salt Lake and Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:275'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:276'), 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'CC', 'title': 'Colorado Central Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:283'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:284'), 'may_be_relegated': True, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'CCP', 'title': 'Colorado Central & Pacific Railroad', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:292'), 'home': Gap('the map is not in the rulebook', at='rulespecs/18-grand-junction.rules:293'), 'may_be_relegated': True, 'par_prices': [], 'bank_funds_on_par': 0},
+        {'key': 'SLVS', 'title': 'San Luis Valley Southern Railway', 'kind': 'major', 'shares': [20, 10, 10, 10, 10, 10, 10, 10, 10], 'float': 20, 'tokens': Gap('the rulebook gives no token counts or costs (44 tokens in the box, allocation not given)', at='rulespecs/18-grand-junction.rules:301'), 'home': 'chosen_on_float', 'home_rule': 'no home on the map; when it floats it picks any open city space and places its token there at once', 'par_prices': [], 'bank_funds_on_par': 0},
     ],
     'dividend_rule': [
         {'key': 'half_pay', 'title': 'Dividend choices', 'summary': 'A corporation pays out its revenue, pays out half and keeps half, or withholds it all.', 'choices': ['payout', 'half', 'withhold']},
@@ -368,23 +369,23 @@ RULES = _LIBRARY.rules(
         'action select_president': '§"Company Presidents", §"New Presidents in Phase 3"',
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
-        'at action bankrupt': 'rulespecs/1846.rules:1455',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1329',
+        'at action bankrupt': 'rulespecs/1846.rules:1456',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1335',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:898',
-        'at action contribute': 'rulespecs/1846.rules:1443',
+        'at action contribute': 'rulespecs/1846.rules:1444',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:911',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:936',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:971',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1662',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1535',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1800',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1668',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1541',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1806',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
-        'at action pass': 'rulespecs/1846.rules:1259',
+        'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1518',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1524',
         'at action select_president': 'rulespecs/18-grand-junction.rules:773',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1375',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1381',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:853',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:803',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -508,6 +509,7 @@ RULES = _LIBRARY.rules(
         'property must_own_train': '§"Buying Trains"',
         'property next_sr_order': '§"Priority Order by Passing Order"',
         'property operating_steps': '§"Operating Round"',
+        'property par_prices': '§"Stock Market"',
         'property player_order': '§"Setting Up the Game", §"18 Grand Junction Game Parts"',
         'property pool_cap': '§"Stock Market"',
         'property pool_drop_at_round_end': '§"Stock Market"',
@@ -645,7 +647,7 @@ def r_in_receivership(g, v_corporation):
 
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1218
+    # at rulespecs/1846.rules:1219
     return g.b_in_round("operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
@@ -696,7 +698,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/18-grand-junction.rules:465",
         )
     # at rulespecs/18-grand-junction.rules:467
-    if not (v_price in g.b_par_prices(v_corporation)):
+    if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Initial Stock Round"',
@@ -734,7 +736,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1321
+    # at rulespecs/lib/18xx.rules:1327
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -772,23 +774,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1376
+    # at rulespecs/lib/18xx.rules:1382
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1377
+    # at rulespecs/lib/18xx.rules:1383
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1377",
+            at="rulespecs/lib/18xx.rules:1383",
         )
-    # at rulespecs/lib/18xx.rules:1378
+    # at rulespecs/lib/18xx.rules:1384
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1378",
+            at="rulespecs/lib/18xx.rules:1384",
         )
-    # at rulespecs/lib/18xx.rules:1379
+    # at rulespecs/lib/18xx.rules:1385
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -796,9 +798,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1379",
+            at="rulespecs/lib/18xx.rules:1385",
         )
-    # at rulespecs/lib/18xx.rules:1381
+    # at rulespecs/lib/18xx.rules:1387
     if not (
         (
             (
@@ -827,37 +829,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1381",
+            at="rulespecs/lib/18xx.rules:1387",
         )
-    # at rulespecs/lib/18xx.rules:1386
+    # at rulespecs/lib/18xx.rules:1392
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1387
+    # at rulespecs/lib/18xx.rules:1393
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1387",
+            at="rulespecs/lib/18xx.rules:1393",
         )
-    # at rulespecs/lib/18xx.rules:1389
+    # at rulespecs/lib/18xx.rules:1395
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1389",
+            at="rulespecs/lib/18xx.rules:1395",
         )
-    # at rulespecs/lib/18xx.rules:1391
+    # at rulespecs/lib/18xx.rules:1397
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1392
+        # at rulespecs/lib/18xx.rules:1398
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1394
+    # at rulespecs/lib/18xx.rules:1400
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1395
+    # at rulespecs/lib/18xx.rules:1401
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1396
+        # at rulespecs/lib/18xx.rules:1402
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1404
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1405
     g.state_set(
         "sold_this_round",
         (
@@ -866,15 +868,15 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1406
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1407
     g.b_check_president(v_corporation)
 
 
 def a_pass(g, v_entity):
     """Pass (§\"Stock Round\", §\"Operating Round\")"""
-    # at rulespecs/1846.rules:1260
+    # at rulespecs/1846.rules:1261
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -884,23 +886,23 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule='§"Certificate Limits"',
-            at="rulespecs/1846.rules:1260",
+            at="rulespecs/1846.rules:1261",
         )
-    # at rulespecs/1846.rules:1262
+    # at rulespecs/1846.rules:1263
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule='§"Buying Trains"',
-            at="rulespecs/1846.rules:1262",
+            at="rulespecs/1846.rules:1263",
         )
-    # at rulespecs/1846.rules:1264
+    # at rulespecs/1846.rules:1265
     if not (not g.b_in_step(v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
-            at="rulespecs/1846.rules:1264",
+            at="rulespecs/1846.rules:1265",
         )
-    # at rulespecs/1846.rules:1267
+    # at rulespecs/1846.rules:1268
     g.b_pass_turn(v_entity)
 
 
@@ -1030,7 +1032,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once the corporation has issued or its president sold shares for a train it must buy, nor with an empty treasury (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1241
+    # at rulespecs/1846.rules:1242
     return (
         (not g.state_has("done_this_turn", "emergency_issue"))
         and (not g.state_has("done_this_turn", "emergency_sale"))
@@ -1039,13 +1041,13 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1232
+    # at rulespecs/1846.rules:1233
     g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
     """the president holds a certificate he may still sell for the train: one the market has room for, of a corporation that has operated or that he presides, whose sale keeps him president of the corporation buying the train (§\"Emergency Money Raising\", §\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1246
+    # at rulespecs/1846.rules:1247
     return any(
         (
             (r_started(g, v_c) and (r_operated(g, v_c) or (r_president(g, v_c) == v_player)))
@@ -1077,7 +1079,7 @@ def r_emergency_sale_left(g, v_player, v_buyer):
 
 def r_emergency_sale_for(g, v_player, v_corporation):
     """player presides corporation, which operates, must buy a train and may issue no more shares, and the two lack the price of the dearest train the bank sells (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1253
+    # at rulespecs/1846.rules:1254
     return (
         (
             (g.b_acting(v_corporation) and (r_president(g, v_corporation) == v_player))
@@ -1089,21 +1091,21 @@ def r_emergency_sale_for(g, v_player, v_corporation):
 
 def r_acquire_minor(g, v_corporation, v_minor):
     """The buyer takes over the minor's cash, train and station; the minor closes (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1304
-    g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
     # at rulespecs/1846.rules:1305
+    g.transfer(g.b_cash(v_minor), v_minor, v_corporation)
+    # at rulespecs/1846.rules:1306
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/1846.rules:1306
+        # at rulespecs/1846.rules:1307
         g.move(v_t, v_minor, v_corporation)
-    # at rulespecs/1846.rules:1308
-    g.b_absorb_station(v_corporation, v_minor)
     # at rulespecs/1846.rules:1309
+    g.b_absorb_station(v_corporation, v_minor)
+    # at rulespecs/1846.rules:1310
     r_close_minor(g, v_minor)
 
 
 def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1335
+    # at rulespecs/1846.rules:1336
     return (
         g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
     ) or g.b_in_step(v_corporation, "dividend")
@@ -1111,13 +1113,13 @@ def r_before_dividend(g, v_corporation):
 
 def r_player_shares(g, v_corporation):
     """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1337
+    # at rulespecs/1846.rules:1338
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
 
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1339
+    # at rulespecs/1846.rules:1340
     return r_max(
         g,
         0,
@@ -1264,7 +1266,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1394
+    # at rulespecs/1846.rules:1395
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
@@ -1276,7 +1278,7 @@ def r_emergency_issue_open(g, v_corporation):
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1399
+    # at rulespecs/1846.rules:1400
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -1285,7 +1287,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1404
+    # at rulespecs/1846.rules:1405
     return r_max(
         g,
         0,
@@ -1299,13 +1301,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1408
+    # at rulespecs/1846.rules:1409
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1411
+    # at rulespecs/1846.rules:1412
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1314,7 +1316,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1416
+    # at rulespecs/1846.rules:1417
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1456,55 +1458,55 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1446
+    # at rulespecs/1846.rules:1447
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1446",
+            at="rulespecs/1846.rules:1447",
         )
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1448
     if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1447",
+            at="rulespecs/1846.rules:1448",
         )
-    # at rulespecs/1846.rules:1448
+    # at rulespecs/1846.rules:1449
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1448",
+            at="rulespecs/1846.rules:1449",
         )
-    # at rulespecs/1846.rules:1450
+    # at rulespecs/1846.rules:1451
     if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1450",
+            at="rulespecs/1846.rules:1451",
         )
-    # at rulespecs/1846.rules:1452
+    # at rulespecs/1846.rules:1453
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1456
+    # at rulespecs/1846.rules:1457
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1456",
+            at="rulespecs/1846.rules:1457",
         )
-    # at rulespecs/1846.rules:1457
+    # at rulespecs/1846.rules:1458
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1457",
+            at="rulespecs/1846.rules:1458",
         )
-    # at rulespecs/1846.rules:1459
+    # at rulespecs/1846.rules:1460
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < r_cheapest_train_price(g)
@@ -1512,42 +1514,42 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1459",
+            at="rulespecs/1846.rules:1460",
         )
-    # at rulespecs/1846.rules:1461
+    # at rulespecs/1846.rules:1462
     if not (not r_emergency_sale_left(g, r_president(g, v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1461",
+            at="rulespecs/1846.rules:1462",
         )
-    # at rulespecs/1846.rules:1463
-    v_player = r_president(g, v_corporation)
     # at rulespecs/1846.rules:1464
-    g.b_sell_out(v_player)
+    v_player = r_president(g, v_corporation)
     # at rulespecs/1846.rules:1465
-    g.transfer(g.b_cash(v_player), v_player, v_corporation)
+    g.b_sell_out(v_player)
     # at rulespecs/1846.rules:1466
-    r_leave_game(g, v_player)
+    g.transfer(g.b_cash(v_player), v_player, v_corporation)
     # at rulespecs/1846.rules:1467
+    r_leave_game(g, v_player)
+    # at rulespecs/1846.rules:1468
     if r_players_in_game(g) <= 1:
-        # at rulespecs/1846.rules:1468
+        # at rulespecs/1846.rules:1469
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1477
-    v_revenue = r_revenue(g, v_minor)
     # at rulespecs/1846.rules:1478
-    g.transfer((v_revenue // 2), g.name("bank"), v_minor)
+    v_revenue = r_revenue(g, v_minor)
     # at rulespecs/1846.rules:1479
+    g.transfer((v_revenue // 2), g.name("bank"), v_minor)
+    # at rulespecs/1846.rules:1480
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
 def r_marker_assigned_by_player(g, v_company):
     """marker_assigned_by_player(X): X is open, a player holds it, and it has the Steamboat's marker ability for a player owner (port_marker_player), with which he names the corporation or minor the marker serves (§\"Private Companies\")"""
-    # at rulespecs/1846.rules:1498
+    # at rulespecs/1846.rules:1499
     return (
         (not g.b_closed(v_company)) and g.among("players", g.b_holder_of(v_company))
     ) and r_has_ability(g, v_company, "port_marker_player")
@@ -1912,10 +1914,10 @@ def q_corporation_buy_shares(g, v_corporation):
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1446
+    # at rulespecs/1846.rules:1447
     if not (r_must_buy_train(g, v_corporation)):
         return "the president pays only for a train the corporation must buy"
-    # at rulespecs/1846.rules:1448
+    # at rulespecs/1846.rules:1449
     if not (not r_emergency_issue_possible(g, v_corporation)):
         return "the corporation must first issue shares"
 
@@ -1989,7 +1991,7 @@ def qb2_par(g, v_player, v_corporation):
     # at rulespecs/18-grand-junction.rules:470
     if not (
         g.b_cash(v_player)
-        >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
+        >= g._least_product(g._least(r_par_prices(g, v_corporation)), g.attr(v_cert, "shares"))
     ):
         return "not enough cash"
 
@@ -2010,7 +2012,7 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1448
     if not (v_player == r_president(g, v_corporation)):
         return "only the president pays"
 
@@ -2089,35 +2091,35 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1879
+    # at rulespecs/lib/18xx.rules:1885
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1880
+        # at rulespecs/lib/18xx.rules:1886
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1881
+            # at rulespecs/lib/18xx.rules:1887
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1883
+        # at rulespecs/lib/18xx.rules:1889
         if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1884
+            # at rulespecs/lib/18xx.rules:1890
             r_market_move(g, v_c, "down")
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1545
+    # at rulespecs/1846.rules:1546
     r_remove_reservations(g)
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1549
+    # at rulespecs/1846.rules:1550
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1553
+    # at rulespecs/1846.rules:1554
     r_close_minors(g)
 
 

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-    "rulespecs/1800.rules": "14cfab2dcba39dee",
-    "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+    "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
+    "rulespecs/1800.rules": "f961a560c5a65455",
+    "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1800-three-player.rules": "b22b74d515c3ccaa",
-        "rulespecs/1800.rules": "14cfab2dcba39dee",
-        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+        "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
+        "rulespecs/1800.rules": "f961a560c5a65455",
+        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -70,9 +70,9 @@ DATA = TitleData(
             {'key': 'mt_min_price', 'title': 'MT sale range', 'first': '§11.8: a private sells for half to double its face value, which for a $25 MT is $12.50 to $50', 'second': '§C.4: the three-player MT sells for $10 to $50', 'reading': '$10 to $50', 'reason': 'the expansion states the MT range outright; §11.8 also says the range is the one printed on the certificate'},
         ],
         'corporation': [
-            {'key': 'DRGW', 'title': 'Denver & Rio Grande Western', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'free_share_holder': 'RGS', 'tokens': [0, 40, 100], 'home': 'A5', 'float': 50, 'floats_on_director_certificate': True, 'par': [60, 70, 80, 90, 100], 'bank_funds_on_par': 1, 'reserved_small_town': False, 'bond': 'DRGW_bond'},
-            {'key': 'CS', 'title': 'Colorado & Southern', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'tokens': [0, 40, 100], 'home': 'E5', 'float': 50, 'par': [60, 70, 80, 90, 100], 'reserved_small_town': False, 'bond': 'CS_bond', 'bank_funds_on_par': 0},
-            {'key': 'CW', 'title': 'Colorado & Western', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'tokens': [0, 40, 100], 'home': 'C9', 'float': 50, 'par': [60, 70, 80, 90, 100], 'reserved_denver_station': True, 'reserved_station_released': 'if unused, both stations of the brown and gray Denver tiles are open to all', 'reserved_small_town': False, 'bond': 'CW_bond', 'bank_funds_on_par': 0},
+            {'key': 'DRGW', 'title': 'Denver & Rio Grande Western', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'free_share_holder': 'RGS', 'tokens': [0, 40, 100], 'home': 'A5', 'float': 50, 'floats_on_director_certificate': True, 'par_prices': [60, 70, 80, 90, 100], 'bank_funds_on_par': 1, 'reserved_small_town': False, 'bond': 'DRGW_bond'},
+            {'key': 'CS', 'title': 'Colorado & Southern', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'tokens': [0, 40, 100], 'home': 'E5', 'float': 50, 'par_prices': [60, 70, 80, 90, 100], 'reserved_small_town': False, 'bond': 'CS_bond', 'bank_funds_on_par': 0},
+            {'key': 'CW', 'title': 'Colorado & Western', 'kind': 'major', 'shares': [40, 10, 10, 10, 10, 10, 10], 'tokens': [0, 40, 100], 'home': 'C9', 'float': 50, 'par_prices': [60, 70, 80, 90, 100], 'reserved_denver_station': True, 'reserved_station_released': 'if unused, both stations of the brown and gray Denver tiles are open to all', 'reserved_small_town': False, 'bond': 'CW_bond', 'bank_funds_on_par': 0},
         ],
         'effect': [
             *_TITLE.components('effect'),
@@ -217,18 +217,18 @@ _TITLE.define(
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1626
+    # at rulespecs/lib/18xx.rules:1632
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1633
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1628
+    # at rulespecs/lib/18xx.rules:1634
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1, Appendix C",
-            at="rulespecs/lib/18xx.rules:1628",
+            at="rulespecs/lib/18xx.rules:1634",
         )
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1635
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -236,23 +236,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1629",
+            at="rulespecs/lib/18xx.rules:1635",
         )
-    # at rulespecs/lib/18xx.rules:1631
+    # at rulespecs/lib/18xx.rules:1637
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1631",
+            at="rulespecs/lib/18xx.rules:1637",
         )
-    # at rulespecs/lib/18xx.rules:1632
+    # at rulespecs/lib/18xx.rules:1638
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1632",
+            at="rulespecs/lib/18xx.rules:1638",
         )
-    # at rulespecs/lib/18xx.rules:1633
+    # at rulespecs/lib/18xx.rules:1639
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -261,28 +261,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1633"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1639"
         )
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1641
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1642
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1643
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1638
+    # at rulespecs/lib/18xx.rules:1644
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1679
+    # at rulespecs/lib/18xx.rules:1685
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1679",
+            at="rulespecs/lib/18xx.rules:1685",
         )
-    # at rulespecs/lib/18xx.rules:1681
+    # at rulespecs/lib/18xx.rules:1687
     if not (
         (
             (
@@ -323,9 +323,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1, Appendix C",
-            at="rulespecs/lib/18xx.rules:1681",
+            at="rulespecs/lib/18xx.rules:1687",
         )
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1693
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -336,9 +336,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1687",
+            at="rulespecs/lib/18xx.rules:1693",
         )
-    # at rulespecs/lib/18xx.rules:1689
+    # at rulespecs/lib/18xx.rules:1695
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -548,6 +548,7 @@ class Game(GameBase):
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
         "par_price": r_par_price,
+        "par_prices": r_par_prices,
         "revenue": r_revenue,
         "operated": r_operated,
         "president_certificate": r_president_certificate,

@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1846.rules": "371681ed7db9c25b",
-    "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+    "rulespecs/1846.rules": "f59cfc36ed1205c5",
+    "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     {
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-        "rulespecs/1846.rules": "371681ed7db9c25b",
-        "rulespecs/lib/18xx.rules": "11216acc6ad893ef",
+        "rulespecs/1846.rules": "f59cfc36ed1205c5",
+        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -173,6 +173,7 @@ class Game(GameBase):
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
         "par_price": r_par_price,
+        "par_prices": r_par_prices,
         "revenue": r_revenue,
         "operated": r_operated,
         "president_certificate": r_president_certificate,

@@ -727,7 +727,7 @@ def test_E021_a_table_by_players_without_a_row_for_a_count_the_title_takes():
 
 @pytest.mark.parametrize("old, new", [
     ("  par_prices: [$70] §2", "  par_prices: [$75] §2"),
-    ("    par: [$70] §2", "    par: [$70, $75] §2"),
+    ("    par_prices: [$70] §2", "    par_prices: [$70, $75] §2"),
 ])
 def test_E020_a_par_price_no_cell_of_the_market_has(old, new):
     """A par price of $61 where the market's cells are $60 and $70 checked clean: a corporation started

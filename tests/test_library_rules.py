@@ -1130,7 +1130,7 @@ _ROUND_TRACK = '''  operating_order: round_track §2
 
 def _toy_with(extra_lines: str):
     text = (TOY / "toy.rules").read_text(encoding="utf-8").replace(
-        "  par_prices: [$70] §2\n", "  par_prices: [$70] §2\n" + extra_lines)
+        "  par_prices: [$70] §2\n", "  par_prices: [$70] §2\n" + extra_lines, 1)
     return load_texts({**LIBRARIES, "toy.rules": text})
 
 

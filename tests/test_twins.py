@@ -145,7 +145,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: then (track62) set_revenue a library procedure (`set C.revenue`, the declared longer_trains use spent) and the game's
 #: record of every run's revenue the library's state total_revenue, which the runtime's record reads, 78;
 #: recorded_revenue folded into route_revenue (its third argument: the routes' records stand), 77
-RECORDED = 77
+#: then (market62) par_prices a library function over the charter's own par_prices (once its `par`), else the
+#: title's (1846 lists its par cells' prices, which the runtime and the model had read off the market), 76
+RECORDED = 76
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -163,7 +165,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
-         "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue"]
+         "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -730,6 +732,39 @@ def test_a_components_abilities_are_its_data_in_the_engine_and_the_model(rulespe
     solver.add(*ctx.shared.axioms, *ctx.shared.guards)
     assert solver.check() == z3.sat
     assert solver.check(z3.Or(amount != 40, x != model.z(model.entity("private", "P1")))) == z3.unsat
+
+
+def test_the_par_prices_are_the_librarys_over_the_charters_and_the_titles(rulespecs_loaded):
+    """par_prices(C): the library's function, a charter's own par_prices, else the title's (a builtin with a z3
+    twin before, each reading the data, and the market's par cells where neither gave any): 18CO's DSNG starts
+    at $75 alone, 1846's corporations at the title's eleven prices, in the engine; in the model, each modelled
+    corporation's list is the engine's, and the invariant par_valid reads the function."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.invariants import par_valid
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert "function par_prices(corporation: corporation)" in library
+    g = game_class("18CO")(players=["Ann", "Bob", "Cy"], seed=1)
+    assert g.call("par_prices", g.entity("corporation", "DSNG")) == [75]
+    g46 = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    title_prices = [40, 50, 60, 70, 80, 90, 100, 112, 124, 137, 150]
+    assert all(g46.call("par_prices", c) == title_prices for c in g46.corporations)
+    assert sorted({g46.market.price(c) for c in g46.market.par_cells()}) == title_prices  # the market's par cells
+    for name, game in (("18CO", g), ("1846", g46)):
+        model = Model(rulespecs_loaded.program.titles[name])
+        tr = Translator(model)
+        ctx = tr.new_ctx(model.vars.fresh_state("s"))
+        for c in model.corporations:
+            found = tr.call("par_prices", [model.z(c)], {}, ctx)
+            values = [v for v, cond in found.elems if z3.is_true(z3.simplify(z3.BoolVal(True) == cond))]
+            assert values == game.call("par_prices", game.entity("corporation", c.id)), (name, c.id)
+        ctx = tr.new_ctx(model.vars.fresh_state("i"))
+        par_valid(tr, ctx)
+        assert "par_prices" in ctx.shared.calls  # the invariant asks the library's function
 
 
 #: builtins that became procedures of the one title that calls them (18 Grand Junction's ability cards)

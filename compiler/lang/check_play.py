@@ -315,7 +315,7 @@ def _market_prices(expr, out: set[int]) -> None:
 
 
 def _par_prices(title: Title) -> list[Diagnostic]:
-    """E020 for a par price (the title's `par_prices`, a corporation's `par`) that no cell of the market
+    """E020 for a par price (the title's `par_prices`, a corporation's own) that no cell of the market
     has: a corporation started at it has no place on the market (`$61` for `$60` checked clean)."""
     cells: set[int] = set()
     for market in title.components("market"):
@@ -324,7 +324,7 @@ def _par_prices(title: Title) -> list[Diagnostic]:
             _market_prices(rows.value, cells)
     if not cells:
         return []
-    props = [title.prop("par_prices"), *(c.get("par") for c in title.components("corporation"))]
+    props = [title.prop("par_prices"), *(c.get("par_prices") for c in title.components("corporation"))]
     out = []
     for prop in props:
         if prop is None or not isinstance(prop.value, s.ListLit):

@@ -170,7 +170,7 @@ class Candidates:
                 if self._runs_listed and self._group_known_refused(group):
                     # random play's listing: a group known refused is a run of as many places, not built (its
                     # probe's answer is kept with the listing's: asked again below where the group is built)
-                    offered = tuple(self.b_par_prices(corp))
+                    offered = tuple(self.call("par_prices", corp))
                     count = places.get(offered)
                     if count is None:
                         count = places[offered] = sum(
@@ -180,7 +180,7 @@ class Candidates:
                     if count:
                         out.append(_KnownRefused(count))
                         continue
-                for price in self.b_par_prices(corp):
+                for price in self.call("par_prices", corp):
                     found = self._par_price_found(prices, price, named_slot)
                     if found is None:
                         continue

@@ -84,12 +84,6 @@ class StockRound:
             raise IllegalAction(f"{corp} has no share price yet")
         return self.market.price(cell)
 
-    def b_par_prices(self, corp: Entity) -> list[int]:
-        prices = corp.get("par") or self.DATA.properties.get("par_prices")
-        if prices is None:
-            prices = sorted({self.market.price(c) for c in self.market.par_cells()})
-        return list(self._value(prices, f"corporation {corp} par"))
-
     def b_zones(self, corp: Entity) -> frozenset[str]:
         """zones(C): the market zones whose rules apply to C: those of its cell, and those an ability of its
         card puts it in (`effect: market_zone`, `zones: [...]`)."""

@@ -21,7 +21,6 @@ from compiler.verify.model import (
     SCRAP,
     STEPS,
     Ent,
-    GapError,
     Item,
     Unsupported,
     committed_var,
@@ -486,25 +485,6 @@ class StateBuiltins:
 
     def b_price(self, ctx: Ctx, corp: Any) -> Any:
         return self.per_corp(ctx, corp, lambda c: self.price_of(ctx, c))
-
-    def par_price_list(self, ctx: Ctx, corp: Ent) -> list[int]:
-        m = self.m
-        prices = m.data[corp].get("par") or m.prop_value("par_prices")
-        ctx.shared.reads.add("par_prices", corp.id, prices)
-        if prices is None:
-            market = m.require_market()
-            prices = sorted({market.price(c) for c in market.par_cells()})
-        if not isinstance(prices, list) or not all(isinstance(p, int) for p in prices):
-            raise GapError(f"corporation {corp.id} par", "par prices are not a list of amounts")
-        return prices
-
-    def b_par_prices(self, ctx: Ctx, corp: Any) -> Any:
-        options = self.corp_of(ctx, corp)
-        elems = []
-        for c, cond in options:
-            for p in self.par_price_list(ctx, c):
-                elems.append((p, cond))
-        return SymList(elems)
 
     def b_zones(self, ctx: Ctx, corp: Any) -> Any:
         m = self.m

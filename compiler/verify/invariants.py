@@ -551,9 +551,10 @@ def par_valid(tr: Translator, ctx: Ctx) -> list[Atom]:
     st = ctx.state
     out = []
     for c in m.corporations:
-        prices = tr.builtins.par_price_list(ctx, c)
+        # the par prices C may start at: the library's function par_prices, which the par action asks
+        prices = tr.call("par_prices", [m.z(c)], {}, ctx)
         par = st[f"par:{c.id}"]
-        out.append(Atom(c.id, IMPLIES(st[f"has_par:{c.id}"], OR(*[par == p for p in prices]))))
+        out.append(Atom(c.id, IMPLIES(st[f"has_par:{c.id}"], OR(*[AND(cond, par == p) for p, cond in prices.elems]))))
     return out
 
 

@@ -194,12 +194,15 @@ def _par_cells(title: Title) -> TableCheck:
     prop = title.prop("par_prices")
     default = data_value(prop.value) if prop is not None else None
     for comp in title.components("corporation"):
-        prices = component_data(comp).get("par") or default
-        if prices is None:
+        # (the library's par_prices: its own, else the title's)
+        prices = component_data(comp).get("par_prices") or default
+        if not prices:
+            check.details.append(f"corporation {comp.key} has no par prices: neither its own par_prices nor "
+                                 "the title's" + _at(comp))
             continue
         if not isinstance(prices, list):
             check.details.append(f"corporation {comp.key}: par prices {prices!r} are not a list"
-                                     + _at(comp.get("par") or comp))
+                                     + _at(comp.get("par_prices") or comp))
             continue
         for price in prices:
             if isinstance(price, int) and market.par_cell(price) is None:
