@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+    "rulespecs/lib/18xx.rules": "67d6c9104dae47b4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+        "rulespecs/lib/18xx.rules": "67d6c9104dae47b4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -406,24 +406,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1486',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action bid': 'rulespecs/lib/18xx.rules:1194',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1279',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1526',
+        'at action bid': 'rulespecs/lib/18xx.rules:1197',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1282',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1529',
         'at action company_lay_tile': 'rulespecs/1846.rules:1511',
         'at action company_place_token': 'rulespecs/1846.rules:1521',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1276',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1423',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1353',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1475',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1422',
-        'at action par': 'rulespecs/lib/18xx.rules:1217',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1605',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1478',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1743',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1425',
+        'at action par': 'rulespecs/lib/18xx.rules:1220',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/1846.rules:1531',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1458',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1325',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1461',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1328',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -713,7 +713,7 @@ def r_in_receivership(g, v_corporation):
             )
             and r_started(g, v_corporation)
         )
-        and (not g.b_closed(v_corporation))
+        and (not r_closed(g, v_corporation))
     ) and (g.b_holder_of(r_president_certificate(g, v_corporation)) == g.name("pool"))
 
 
@@ -727,73 +727,73 @@ def r_emergency_seller(g, v_player):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:1195
+    # at rulespecs/lib/18xx.rules:1198
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:1196
+        # at rulespecs/lib/18xx.rules:1199
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1196",
+                at="rulespecs/lib/18xx.rules:1199",
             )
-        # at rulespecs/lib/18xx.rules:1197
+        # at rulespecs/lib/18xx.rules:1200
         if not (v_price == g.b_draft_price(v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1197",
+                at="rulespecs/lib/18xx.rules:1200",
             )
-        # at rulespecs/lib/18xx.rules:1198
+        # at rulespecs/lib/18xx.rules:1201
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1198",
+                at="rulespecs/lib/18xx.rules:1201",
             )
-        # at rulespecs/lib/18xx.rules:1199
+        # at rulespecs/lib/18xx.rules:1202
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1201
+        # at rulespecs/lib/18xx.rules:1204
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1201",
+                at="rulespecs/lib/18xx.rules:1204",
             )
-        # at rulespecs/lib/18xx.rules:1202
+        # at rulespecs/lib/18xx.rules:1205
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1203
+            # at rulespecs/lib/18xx.rules:1206
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1203",
+                    at="rulespecs/lib/18xx.rules:1206",
                 )
-            # at rulespecs/lib/18xx.rules:1204
+            # at rulespecs/lib/18xx.rules:1207
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1204",
+                    at="rulespecs/lib/18xx.rules:1207",
                 )
-            # at rulespecs/lib/18xx.rules:1205
+            # at rulespecs/lib/18xx.rules:1208
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1205",
+                    at="rulespecs/lib/18xx.rules:1208",
                 )
-            # at rulespecs/lib/18xx.rules:1206
+            # at rulespecs/lib/18xx.rules:1209
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1208
+            # at rulespecs/lib/18xx.rules:1211
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1208",
+                    at="rulespecs/lib/18xx.rules:1211",
                 )
-            # at rulespecs/lib/18xx.rules:1209
+            # at rulespecs/lib/18xx.rules:1212
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -801,93 +801,93 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1209",
+                    at="rulespecs/lib/18xx.rules:1212",
                 )
-            # at rulespecs/lib/18xx.rules:1211
+            # at rulespecs/lib/18xx.rules:1214
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1211",
+                    at="rulespecs/lib/18xx.rules:1214",
                 )
-            # at rulespecs/lib/18xx.rules:1212
+            # at rulespecs/lib/18xx.rules:1215
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1221
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1218",
+            at="rulespecs/lib/18xx.rules:1221",
         )
-    # at rulespecs/lib/18xx.rules:1219
+    # at rulespecs/lib/18xx.rules:1222
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1219",
+            at="rulespecs/lib/18xx.rules:1222",
         )
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1223
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1220",
+            at="rulespecs/lib/18xx.rules:1223",
         )
-    # at rulespecs/lib/18xx.rules:1221
-    if not (not g.b_closed(v_corporation)):
+    # at rulespecs/lib/18xx.rules:1224
+    if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1221",
+            at="rulespecs/lib/18xx.rules:1224",
         )
-    # at rulespecs/lib/18xx.rules:1222
+    # at rulespecs/lib/18xx.rules:1225
     if not (v_price in g.b_par_prices(v_corporation)):
         raise IllegalAction(
             "not a par price",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1222",
+            at="rulespecs/lib/18xx.rules:1225",
         )
-    # at rulespecs/lib/18xx.rules:1223
+    # at rulespecs/lib/18xx.rules:1226
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1227
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1224",
+            at="rulespecs/lib/18xx.rules:1227",
         )
-    # at rulespecs/lib/18xx.rules:1225
+    # at rulespecs/lib/18xx.rules:1228
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1225",
+            at="rulespecs/lib/18xx.rules:1228",
         )
-    # at rulespecs/lib/18xx.rules:1226
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1227
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1227
-        g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1228
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1229
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:1230
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:1230
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:1231
-    g.state_set("bought_this_turn", (), True)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1232
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1233
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:1234
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1235
     g.b_bought(v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1274
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -925,44 +925,44 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1283
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1280",
+            at="rulespecs/lib/18xx.rules:1283",
         )
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1284
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1281",
+            at="rulespecs/lib/18xx.rules:1284",
         )
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1285
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1282",
+            at="rulespecs/lib/18xx.rules:1285",
         )
-    # at rulespecs/lib/18xx.rules:1283
+    # at rulespecs/lib/18xx.rules:1286
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1283",
+            at="rulespecs/lib/18xx.rules:1286",
         )
-    # at rulespecs/lib/18xx.rules:1284
+    # at rulespecs/lib/18xx.rules:1287
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1288
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1285",
+            at="rulespecs/lib/18xx.rules:1288",
         )
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1289
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -970,9 +970,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1286",
+            at="rulespecs/lib/18xx.rules:1289",
         )
-    # at rulespecs/lib/18xx.rules:1288
+    # at rulespecs/lib/18xx.rules:1291
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -983,44 +983,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1288",
+            at="rulespecs/lib/18xx.rules:1291",
         )
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1293
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1291
+    # at rulespecs/lib/18xx.rules:1294
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1291"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1294"
         )
-    # at rulespecs/lib/18xx.rules:1292
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1293
-    g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1294
-    g.state_set("bought_this_turn", (), True)
     # at rulespecs/lib/18xx.rules:1295
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    # at rulespecs/lib/18xx.rules:1296
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:1297
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1298
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1329
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1330
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1327",
+            at="rulespecs/lib/18xx.rules:1330",
         )
-    # at rulespecs/lib/18xx.rules:1328
+    # at rulespecs/lib/18xx.rules:1331
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1328",
+            at="rulespecs/lib/18xx.rules:1331",
         )
-    # at rulespecs/lib/18xx.rules:1329
+    # at rulespecs/lib/18xx.rules:1332
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1028,9 +1028,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1329",
+            at="rulespecs/lib/18xx.rules:1332",
         )
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1334
     if not (
         (
             (
@@ -1059,37 +1059,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1331",
+            at="rulespecs/lib/18xx.rules:1334",
         )
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1339
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1340
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1337",
+            at="rulespecs/lib/18xx.rules:1340",
         )
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1342
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1339",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1341
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1342
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:1344
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:1345
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:1347
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1345
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1346
-        g.move(v_c, v_player, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1348
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:1349
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1351
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1349
+    # at rulespecs/lib/18xx.rules:1352
     g.state_set(
         "sold_this_round",
         (
@@ -1098,9 +1098,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1350
+    # at rulespecs/lib/18xx.rules:1353
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1354
     g.b_check_president(v_corporation)
 
 
@@ -1153,7 +1153,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
             at="rulespecs/1846.rules:1279",
         )
     # at rulespecs/1846.rules:1280
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the company is closed",
             rule='§"Purchasing Private Companies"',
@@ -1216,25 +1216,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1423
+    # at rulespecs/lib/18xx.rules:1426
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1423",
+            at="rulespecs/lib/18xx.rules:1426",
         )
-    # at rulespecs/lib/18xx.rules:1424
+    # at rulespecs/lib/18xx.rules:1427
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1425
+    # at rulespecs/lib/18xx.rules:1428
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1425",
+            at="rulespecs/lib/18xx.rules:1428",
         )
-    # at rulespecs/lib/18xx.rules:1426
+    # at rulespecs/lib/18xx.rules:1429
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1427
+    # at rulespecs/lib/18xx.rules:1430
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1300,14 +1300,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1530
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1527",
+            at="rulespecs/lib/18xx.rules:1530",
         )
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1531
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1315,123 +1315,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1528",
+            at="rulespecs/lib/18xx.rules:1531",
         )
-    # at rulespecs/lib/18xx.rules:1529
+    # at rulespecs/lib/18xx.rules:1532
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1530
+    # at rulespecs/lib/18xx.rules:1533
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1531
+        # at rulespecs/lib/18xx.rules:1534
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1533
+        # at rulespecs/lib/18xx.rules:1536
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1533",
+                at="rulespecs/lib/18xx.rules:1536",
             )
-        # at rulespecs/lib/18xx.rules:1534
+        # at rulespecs/lib/18xx.rules:1537
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1534",
+                at="rulespecs/lib/18xx.rules:1537",
             )
-        # at rulespecs/lib/18xx.rules:1535
+        # at rulespecs/lib/18xx.rules:1538
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1535",
+                at="rulespecs/lib/18xx.rules:1538",
             )
-        # at rulespecs/lib/18xx.rules:1536
+        # at rulespecs/lib/18xx.rules:1539
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1537
+        # at rulespecs/lib/18xx.rules:1540
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1537",
+                at="rulespecs/lib/18xx.rules:1540",
             )
-        # at rulespecs/lib/18xx.rules:1538
+        # at rulespecs/lib/18xx.rules:1541
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1539
+        # at rulespecs/lib/18xx.rules:1542
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1540
+        # at rulespecs/lib/18xx.rules:1543
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1542
+        # at rulespecs/lib/18xx.rules:1545
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1542",
+                at="rulespecs/lib/18xx.rules:1545",
             )
-        # at rulespecs/lib/18xx.rules:1543
+        # at rulespecs/lib/18xx.rules:1546
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1543",
+                at="rulespecs/lib/18xx.rules:1546",
             )
-        # at rulespecs/lib/18xx.rules:1544
+        # at rulespecs/lib/18xx.rules:1547
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1545
+        # at rulespecs/lib/18xx.rules:1548
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1546
+        # at rulespecs/lib/18xx.rules:1549
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1548
+        # at rulespecs/lib/18xx.rules:1551
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1548",
+                at="rulespecs/lib/18xx.rules:1551",
             )
-        # at rulespecs/lib/18xx.rules:1549
+        # at rulespecs/lib/18xx.rules:1552
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1549",
+                at="rulespecs/lib/18xx.rules:1552",
             )
-        # at rulespecs/lib/18xx.rules:1550
+        # at rulespecs/lib/18xx.rules:1553
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1550",
+                at="rulespecs/lib/18xx.rules:1553",
             )
-        # at rulespecs/lib/18xx.rules:1551
+        # at rulespecs/lib/18xx.rules:1554
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1551",
+                at="rulespecs/lib/18xx.rules:1554",
             )
-        # at rulespecs/lib/18xx.rules:1552
+        # at rulespecs/lib/18xx.rules:1555
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1553
+        # at rulespecs/lib/18xx.rules:1556
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1554
+        # at rulespecs/lib/18xx.rules:1557
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1566
+    # at rulespecs/lib/18xx.rules:1569
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1567
+    # at rulespecs/lib/18xx.rules:1570
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1568
+    # at rulespecs/lib/18xx.rules:1571
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1568",
+            at="rulespecs/lib/18xx.rules:1571",
         )
-    # at rulespecs/lib/18xx.rules:1569
+    # at rulespecs/lib/18xx.rules:1572
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1439,23 +1439,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1569",
+            at="rulespecs/lib/18xx.rules:1572",
         )
-    # at rulespecs/lib/18xx.rules:1571
+    # at rulespecs/lib/18xx.rules:1574
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1571",
+            at="rulespecs/lib/18xx.rules:1574",
         )
-    # at rulespecs/lib/18xx.rules:1572
+    # at rulespecs/lib/18xx.rules:1575
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1572",
+            at="rulespecs/lib/18xx.rules:1575",
         )
-    # at rulespecs/lib/18xx.rules:1573
+    # at rulespecs/lib/18xx.rules:1576
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1466,15 +1466,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1573",
+            at="rulespecs/lib/18xx.rules:1576",
         )
-    # at rulespecs/lib/18xx.rules:1575
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1576
-    r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1577
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1578
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1579
+    r_close_private(g, v_company)
+    # at rulespecs/lib/18xx.rules:1580
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1581
     g.b_check_president(v_corporation)
 
 
@@ -1489,14 +1489,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1619
+    # at rulespecs/lib/18xx.rules:1622
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1619",
+            at="rulespecs/lib/18xx.rules:1622",
         )
-    # at rulespecs/lib/18xx.rules:1621
+    # at rulespecs/lib/18xx.rules:1624
     if not (
         (
             (
@@ -1537,9 +1537,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1621",
+            at="rulespecs/lib/18xx.rules:1624",
         )
-    # at rulespecs/lib/18xx.rules:1627
+    # at rulespecs/lib/18xx.rules:1630
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1550,9 +1550,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1627",
+            at="rulespecs/lib/18xx.rules:1630",
         )
-    # at rulespecs/lib/18xx.rules:1629
+    # at rulespecs/lib/18xx.rules:1632
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -1967,7 +1967,7 @@ def r_minor_dividend(g, v_minor):
 def a_assign(g, v_company, v_target):
     """A corporation places its private's revenue marker (§\"Private Companies\")"""
     # at rulespecs/1846.rules:1488
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1488"
         )
@@ -1986,14 +1986,14 @@ def r_marker_assigned_by_player(g, v_company):
     """marker_assigned_by_player(X): X is open, a player holds it, and it has the Steamboat's marker ability for a player owner (port_marker_player), with which he names the corporation or minor the marker serves (§\"Private Companies\")"""
     # at rulespecs/1846.rules:1497
     return (
-        (not g.b_closed(v_company)) and g.among("players", g.b_holder_of(v_company))
+        (not r_closed(g, v_company)) and g.among("players", g.b_holder_of(v_company))
     ) and r_has_ability(g, v_company, "port_marker_player")
 
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
     # at rulespecs/1846.rules:1514
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1514"
         )
@@ -2011,7 +2011,7 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
 def a_company_place_token(g, v_company, v_city):
     """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
     # at rulespecs/1846.rules:1524
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1524"
         )
@@ -2090,7 +2090,7 @@ def q_contribute(g, v_corporation):
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1488
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1846.rules:1489
     if not (g.b_in_round("operating")):
@@ -2100,7 +2100,7 @@ def q_assign(g, v_company):
 def q_company_lay_tile(g, v_company):
     """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1514
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1846.rules:1515
     if not (g.b_in_round("operating")):
@@ -2110,7 +2110,7 @@ def q_company_lay_tile(g, v_company):
 def q_company_place_token(g, v_company):
     """The opening guards of company_place_token that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1524
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1846.rules:1525
     if not (g.b_in_round("operating")):
@@ -2119,19 +2119,19 @@ def q_company_place_token(g, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1221
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1218",
+            at="rulespecs/lib/18xx.rules:1221",
         )
 
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
     # at rulespecs/1846.rules:1280
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         return "the company is closed"
     # at rulespecs/1846.rules:1281
     v_seller = g.b_holder_of(v_company)
@@ -2211,17 +2211,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1819
+    # at rulespecs/lib/18xx.rules:1822
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1820
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1821
-            r_market_move(g, v_c, "up")
         # at rulespecs/lib/18xx.rules:1823
-        if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1824
+            r_market_move(g, v_c, "up")
+        # at rulespecs/lib/18xx.rules:1826
+        if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1824
+            # at rulespecs/lib/18xx.rules:1827
             r_market_move(g, v_c, "down")
 
 
@@ -2322,7 +2322,7 @@ def r_step_held(g, v_corporation, v_step):
                         and (
                             any(
                                 (
-                                    ((not g.b_closed(v_x)) and g.among("players", r_owner(g, v_x)))
+                                    ((not r_closed(g, v_x)) and g.among("players", r_owner(g, v_x)))
                                     and (
                                         g.attr(v_x, "min_price") <= r_buying_power(g, v_corporation)
                                     )
@@ -2331,7 +2331,7 @@ def r_step_held(g, v_corporation, v_step):
                             )
                             or any(
                                 (
-                                    ((not g.b_closed(v_m)) and g.among("players", r_owner(g, v_m)))
+                                    ((not r_closed(g, v_m)) and g.among("players", r_owner(g, v_m)))
                                     and (
                                         g.attr(v_m, "min_price") <= r_buying_power(g, v_corporation)
                                     )
@@ -2384,7 +2384,7 @@ def r_minors_cash(g, v_corporation, v_fewest, v_most):
             (
                 (g.b_cash(v_m) - 1)
                 if (
-                    ((not g.b_closed(v_m)) and g.among("players", r_owner(g, v_m)))
+                    ((not r_closed(g, v_m)) and g.among("players", r_owner(g, v_m)))
                     and (g.b_cash(v_m) > 0)
                 )
                 else 0

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "3a52649885908954",
     "rulespecs/1846.rules": "dcb3a9c9537c6495",
-    "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+    "rulespecs/lib/18xx.rules": "67d6c9104dae47b4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "4ef6aa62339465c9",
+        "rulespecs/lib/18xx.rules": "67d6c9104dae47b4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -367,22 +367,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1454',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1279',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1282',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:897',
         'at action contribute': 'rulespecs/1846.rules:1442',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:910',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:935',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:970',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1602',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1475',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1740',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1605',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1478',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1743',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:501',
         'at action par': 'rulespecs/18-grand-junction.rules:456',
         'at action pass': 'rulespecs/1846.rules:1258',
         'at action place_token': 'rulespecs/18-grand-junction.rules:482',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1458',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1461',
         'at action select_president': 'rulespecs/18-grand-junction.rules:772',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1325',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1328',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:852',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:802',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -637,7 +637,7 @@ def r_in_receivership(g, v_corporation):
             )
             and r_started(g, v_corporation)
         )
-        and (not g.b_closed(v_corporation))
+        and (not r_closed(g, v_corporation))
     ) and (g.b_holder_of(r_president_certificate(g, v_corporation)) == g.name("pool"))
 
 
@@ -673,7 +673,7 @@ def a_par(g, v_player, v_corporation, v_price):
             at="rulespecs/18-grand-junction.rules:460",
         )
     # at rulespecs/18-grand-junction.rules:461
-    if not (not g.b_closed(v_corporation)):
+    if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the company is out of the game",
             rule='§"Public Railroad Companies"',
@@ -732,7 +732,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1274
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -770,23 +770,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1329
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1330
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1327",
+            at="rulespecs/lib/18xx.rules:1330",
         )
-    # at rulespecs/lib/18xx.rules:1328
+    # at rulespecs/lib/18xx.rules:1331
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1328",
+            at="rulespecs/lib/18xx.rules:1331",
         )
-    # at rulespecs/lib/18xx.rules:1329
+    # at rulespecs/lib/18xx.rules:1332
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -794,9 +794,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1329",
+            at="rulespecs/lib/18xx.rules:1332",
         )
-    # at rulespecs/lib/18xx.rules:1331
+    # at rulespecs/lib/18xx.rules:1334
     if not (
         (
             (
@@ -825,37 +825,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1331",
+            at="rulespecs/lib/18xx.rules:1334",
         )
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1339
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1340
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1337",
+            at="rulespecs/lib/18xx.rules:1340",
         )
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1342
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1339",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1341
-    if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1342
-        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:1344
+    if v_emergency and (not g.b_in_round("stock")):
+        # at rulespecs/lib/18xx.rules:1345
+        r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
+    # at rulespecs/lib/18xx.rules:1347
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1345
-    for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1346
-        g.move(v_c, v_player, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1348
+    for v_c in v_shares:
+        # at rulespecs/lib/18xx.rules:1349
+        g.move(v_c, v_player, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1351
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1349
+    # at rulespecs/lib/18xx.rules:1352
     g.state_set(
         "sold_this_round",
         (
@@ -864,9 +864,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1350
+    # at rulespecs/lib/18xx.rules:1353
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1354
     g.b_check_president(v_corporation)
 
 
@@ -1547,7 +1547,7 @@ def r_marker_assigned_by_player(g, v_company):
     """marker_assigned_by_player(X): X is open, a player holds it, and it has the Steamboat's marker ability for a player owner (port_marker_player), with which he names the corporation or minor the marker serves (§\"Private Companies\")"""
     # at rulespecs/1846.rules:1497
     return (
-        (not g.b_closed(v_company)) and g.among("players", g.b_holder_of(v_company))
+        (not r_closed(g, v_company)) and g.among("players", g.b_holder_of(v_company))
     ) and r_has_ability(g, v_company, "port_marker_player")
 
 
@@ -1959,7 +1959,7 @@ def q2_par(g, v_player, v_corporation):
     if not (not r_started(g, v_corporation)):
         return "the company is already started"
     # at rulespecs/18-grand-junction.rules:461
-    if not (not g.b_closed(v_corporation)):
+    if not (not r_closed(g, v_corporation)):
         return "the company is out of the game"
     # at rulespecs/18-grand-junction.rules:462
     if not (g.b_available(v_corporation)):
@@ -2087,17 +2087,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1819
+    # at rulespecs/lib/18xx.rules:1822
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1820
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1821
-            r_market_move(g, v_c, "up")
         # at rulespecs/lib/18xx.rules:1823
-        if (g.param("pool_drop_at_round_end") and (not g.b_closed(v_c))) and (
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1824
+            r_market_move(g, v_c, "up")
+        # at rulespecs/lib/18xx.rules:1826
+        if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1824
+            # at rulespecs/lib/18xx.rules:1827
             r_market_move(g, v_c, "down")
 
 
@@ -2161,7 +2161,7 @@ def t_new_presidents(g, *_rest):
     # at rulespecs/18-grand-junction.rules:795
     for v_corporation in g.b_operating_order():
         # at rulespecs/18-grand-junction.rules:796
-        if (not g.b_closed(v_corporation)) and (not r_holds_card(g, v_corporation)):
+        if (not r_closed(g, v_corporation)) and (not r_holds_card(g, v_corporation)):
             # at rulespecs/18-grand-junction.rules:797
             r_offer_card(g, v_corporation, "select_president", False)
 

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '4ef6aa62339465c9',
+    'rulespecs/lib/18xx.rules': '67d6c9104dae47b4',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1106,7 +1106,7 @@ def r_in_receivership(g, v_corporation):
             )
             and r_started(g, v_corporation)
         )
-        and (not g.b_closed(v_corporation))
+        and (not r_closed(g, v_corporation))
     ) and (g.b_holder_of(r_president_certificate(g, v_corporation)) == g.name("pool"))
 
 
@@ -1117,7 +1117,7 @@ def r_must_buy_train(g, v_corporation):
         (
             (
                 (
-                    (g.among("corporations", v_corporation) and (not g.b_closed(v_corporation)))
+                    (g.among("corporations", v_corporation) and (not r_closed(g, v_corporation)))
                     and g.b_in_step(v_corporation, "buy_train")
                 )
                 and (
@@ -1139,33 +1139,39 @@ def r_floated(g, v_corporation):
     return g.attr(v_corporation, "floated")
 
 
+def r_closed(g, v_company):
+    """closed(X): whether private, corporation or minor X is closed (or out of the game): its field closed, which close_private and close_minor set (library '18xx' function closed)"""
+    # at rulespecs/lib/18xx.rules:683
+    return g.attr(v_company, "closed")
+
+
 def r_par_price(g, v_corporation):
     """par_price(C): C's par price (none before it is started) (library '18xx' function par_price)"""
-    # at rulespecs/lib/18xx.rules:682
+    # at rulespecs/lib/18xx.rules:685
     return g.attr(v_corporation, "par")
 
 
 def r_revenue(g, v_corporation):
     """revenue(C): what C's trains earned in its last run (library '18xx' function revenue)"""
-    # at rulespecs/lib/18xx.rules:684
+    # at rulespecs/lib/18xx.rules:687
     return g.attr(v_corporation, "revenue")
 
 
 def r_operated(g, v_corporation):
     """operated(C): C has finished an operating turn in this game (library '18xx' function operated)"""
-    # at rulespecs/lib/18xx.rules:686
+    # at rulespecs/lib/18xx.rules:689
     return g.attr(v_corporation, "operated")
 
 
 def r_president_certificate(g, v_corporation):
     """president_certificate(C): C's president's certificate (the first of its certificates) (library '18xx' function president_certificate)"""
-    # at rulespecs/lib/18xx.rules:689
+    # at rulespecs/lib/18xx.rules:692
     return g.item(g.attr(v_corporation, "certificates"), 0)
 
 
 def r_president(g, v_corporation):
     """president(C): the player who holds C's president's certificate; none where no player does (the bank pool, a company) (library '18xx' function president)"""
-    # at rulespecs/lib/18xx.rules:692
+    # at rulespecs/lib/18xx.rules:695
     return (
         g.b_holder_of(r_president_certificate(g, v_corporation))
         if g.among("players", g.b_holder_of(r_president_certificate(g, v_corporation)))
@@ -1175,7 +1181,7 @@ def r_president(g, v_corporation):
 
 def r_held_certificates(g, v_holder, v_corporation):
     """held_certificates(H, C): the certificates of C that H holds, in the order of C's certificates (library '18xx' function held_certificates)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:698
     return [
         v_c for v_c in g.attr(v_corporation, "certificates") if (g.b_holder_of(v_c) == v_holder)
     ]
@@ -1183,7 +1189,7 @@ def r_held_certificates(g, v_holder, v_corporation):
 
 def r_opens_holding(g, v_cert):
     """opens_holding(X): X is the first of its corporation's certificates that X's holder holds (library '18xx' function opens_holding)"""
-    # at rulespecs/lib/18xx.rules:701
+    # at rulespecs/lib/18xx.rules:704
     return (
         r_first(g, r_held_certificates(g, g.b_holder_of(v_cert), g.attr(v_cert, "corporation")))
         == v_cert
@@ -1192,7 +1198,7 @@ def r_opens_holding(g, v_cert):
 
 def r_phase_at_least(g, v_name):
     """phase_at_least(P): the phase P has begun: the current phase is P or a later one (library '18xx' function phase_at_least)"""
-    # at rulespecs/lib/18xx.rules:704
+    # at rulespecs/lib/18xx.rules:707
     _once_phase_number = None
     return any(
         (
@@ -1212,7 +1218,7 @@ def r_phase_at_least(g, v_name):
 
 def r_phase_group(g):
     """phase_group(): the current phase's group (a letter a title gives several phases), or its name where it has none (library '18xx' function phase_group)"""
-    # at rulespecs/lib/18xx.rules:707
+    # at rulespecs/lib/18xx.rules:710
     _once_phase_number = None
     _once_phases = None
     return (
@@ -1270,7 +1276,7 @@ def r_phase_group(g):
 
 def r_prices_frozen(g):
     """prices_frozen(): whether the current phase is one the market's frozen_in names (no price moves) (library '18xx' function prices_frozen)"""
-    # at rulespecs/lib/18xx.rules:710
+    # at rulespecs/lib/18xx.rules:713
     _once_phase_number = None
     _once_phases = None
     return any(
@@ -1304,15 +1310,15 @@ def r_prices_frozen(g):
 
 def r_market_move(g, v_corporation, v_direction):
     """market_move(C, d): C's price token moves one step in direction d, unless prices are frozen or C's declared hold_price keeps it from moving left or down (library '18xx' procedure market_move)"""
-    # at rulespecs/lib/18xx.rules:717
+    # at rulespecs/lib/18xx.rules:720
     if (not r_prices_frozen(g)) and (not r_price_held(g, v_corporation, v_direction)):
-        # at rulespecs/lib/18xx.rules:718
+        # at rulespecs/lib/18xx.rules:721
         g.b_move_price(v_corporation, v_direction)
 
 
 def r_price_held(g, v_corporation, v_direction):
     """price_held(C, d): whether a move of C's price in direction d is held: left or down, in an operating round in which C declared its card's hold_price ability (library '18xx' function price_held)"""
-    # at rulespecs/lib/18xx.rules:723
+    # at rulespecs/lib/18xx.rules:726
     return (
         (((v_direction == "left") or (v_direction == "down")) and g.b_in_round("operating"))
         and (g.state_amount("declared_uses", v_corporation, "hold_price") > 0)
@@ -1321,7 +1327,7 @@ def r_price_held(g, v_corporation, v_direction):
 
 def r_train_limit(g, v_corporation):
     """train_limit(C): the most trains C may own: the current phase's train limit, raised by C's take-overs (library '18xx' function train_limit)"""
-    # at rulespecs/lib/18xx.rules:728
+    # at rulespecs/lib/18xx.rules:731
     _once_phase_number = None
     return sum(
         (
@@ -1342,7 +1348,7 @@ def r_train_limit(g, v_corporation):
 
 def r_cheapest_side(g, v_train):
     """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: a card sold as either of two trains) (library '18xx' function cheapest_side)"""
-    # at rulespecs/lib/18xx.rules:731
+    # at rulespecs/lib/18xx.rules:734
     return min(
         (
             g.attr(v_c, "price")
@@ -1361,7 +1367,7 @@ def r_cheapest_side(g, v_train):
 
 def r_dearest_side(g, v_train):
     """dearest_side(T): the highest price of a side of T's card: its own, or that of a card that is its other side (variant_of) (library '18xx' function dearest_side)"""
-    # at rulespecs/lib/18xx.rules:734
+    # at rulespecs/lib/18xx.rules:737
     return max(
         (
             g.attr(v_c, "price")
@@ -1380,19 +1386,19 @@ def r_dearest_side(g, v_train):
 
 def r_obliging_trains(g):
     """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not a train card whose satisfies_train_obligation is false) (library '18xx' function obliging_trains)"""
-    # at rulespecs/lib/18xx.rules:737
+    # at rulespecs/lib/18xx.rules:740
     return [v_t for v_t in g.b_available_trains() if g.attr(v_t, "satisfies_train_obligation")]
 
 
 def r_cheapest_train_price(g):
     """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card) that meets a corporation's duty to own one; 0 when there is none (library '18xx' function cheapest_train_price)"""
-    # at rulespecs/lib/18xx.rules:740
+    # at rulespecs/lib/18xx.rules:743
     return min((r_cheapest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0)
 
 
 def r_dearest_side_price(g):
     """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest; 0 when the bank has none (library '18xx' function dearest_side_price)"""
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:746
     return (
         r_dearest_side(
             g,
@@ -1412,37 +1418,37 @@ def r_dearest_side_price(g):
 
 def r_len(g, v_xs):
     """len(xs): how many elements the list xs has (of a name, how many letters) (library '18xx' function len)"""
-    # at rulespecs/lib/18xx.rules:747
+    # at rulespecs/lib/18xx.rules:750
     return sum(1 for v_x in v_xs if True)
 
 
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
-    # at rulespecs/lib/18xx.rules:750
+    # at rulespecs/lib/18xx.rules:753
     return g.item(v_xs, 0) if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:753
+    # at rulespecs/lib/18xx.rules:756
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:755
+    # at rulespecs/lib/18xx.rules:758
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:757
+    # at rulespecs/lib/18xx.rules:760
     return r_held_certificates(g, g.name("pool"), v_corporation)
 
 
 def r_falling_sale_value(g, v_corporation, v_shares):
     """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of the token's way down the market, from its price now: the first at the price now, the next one step down, and so on (n prices added up; 0 shares: 0) (library '18xx' function falling_sale_value)"""
-    # at rulespecs/lib/18xx.rules:760
+    # at rulespecs/lib/18xx.rules:763
     return sum(
         g.b_price_after_moves(v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
     )
@@ -1450,13 +1456,13 @@ def r_falling_sale_value(g, v_corporation, v_shares):
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:766
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:769
     return [
         v_c
         for v_c in r_held_certificates(g, v_corporation, v_corporation)
@@ -1466,7 +1472,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:772
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -1476,7 +1482,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:772
+    # at rulespecs/lib/18xx.rules:775
     return (
         g.item(g.attr(v_train, "discount"), g.attr(v_exchange, "name"))
         if (
@@ -1489,12 +1495,12 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:774
+    # at rulespecs/lib/18xx.rules:777
     return [
         v_p
         for v_p in g.name("privates")
         if (
-            ((not g.b_closed(v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
+            ((not r_closed(g, v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
             and (g.b_holder_of(v_p) != g.name("pool"))
         )
     ]
@@ -1502,19 +1508,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:776
+    # at rulespecs/lib/18xx.rules:779
     return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:779
+    # at rulespecs/lib/18xx.rules:782
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:783
+    # at rulespecs/lib/18xx.rules:786
     return (g.b_in_round("stock") and (g.state_amount("stock_round_number") > 1)) and any(
         (r_started(g, v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1523,19 +1529,19 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:786
+    # at rulespecs/lib/18xx.rules:789
     return g.b_holder_of(v_item)
 
 
 def r_own_bid(g, v_player, v_company):
     """own_bid(P, X): the amount of P's standing bid on private X, or 0 (library '18xx' function own_bid)"""
-    # at rulespecs/lib/18xx.rules:797
+    # at rulespecs/lib/18xx.rules:800
     return g.state_amount("standing_bid", v_company, v_player)
 
 
 def r_place_bid(g, v_player, v_company, v_price):
     """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside and the turn passes on (library '18xx' procedure place_bid)"""
-    # at rulespecs/lib/18xx.rules:800
+    # at rulespecs/lib/18xx.rules:803
     g.state_put(
         "standing_bid",
         (
@@ -1544,19 +1550,19 @@ def r_place_bid(g, v_player, v_company, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:801
+    # at rulespecs/lib/18xx.rules:804
     g.b_bid_placed(v_player)
 
 
 def r_open_bid(g, v_player, v_company, v_price):
     """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid); the money is set aside and the turn passes on (library '18xx' procedure open_bid)"""
-    # at rulespecs/lib/18xx.rules:805
+    # at rulespecs/lib/18xx.rules:808
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_move_bid(g, v_player, v_from_company, v_company, v_price):
     """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X (library '18xx' procedure move_bid)"""
-    # at rulespecs/lib/18xx.rules:809
+    # at rulespecs/lib/18xx.rules:812
     g.state_put(
         "standing_bid",
         (
@@ -1565,13 +1571,13 @@ def r_move_bid(g, v_player, v_from_company, v_company, v_price):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:810
+    # at rulespecs/lib/18xx.rules:813
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_highest_bid(g, v_company):
     """highest_bid(X): the highest standing bid on private X (in an auction, its high bid), or 0 (library '18xx' function highest_bid)"""
-    # at rulespecs/lib/18xx.rules:814
+    # at rulespecs/lib/18xx.rules:817
     return max(
         (g.state_amount("standing_bid", v_company, v_p) for v_p in g.name("players")), default=0
     )
@@ -1579,7 +1585,7 @@ def r_highest_bid(g, v_company):
 
 def r_auction_company(g):
     """auction_company(): the private on auction: in an auction among its bidders (in_auction), the private on sale; in the Starting Round (first_round: auction), the first private, in the order the title lists them, still the bank's and open; none otherwise (library '18xx' function auction_company)"""
-    # at rulespecs/lib/18xx.rules:820
+    # at rulespecs/lib/18xx.rules:823
     return (
         r_private_on_sale(g)
         if g.state_has("in_auction")
@@ -1590,7 +1596,7 @@ def r_auction_company(g):
                     [
                         v_x
                         for v_x in g.name("privates")
-                        if ((g.b_holder_of(v_x) == g.name("bank")) and (not g.b_closed(v_x)))
+                        if ((g.b_holder_of(v_x) == g.name("bank")) and (not r_closed(g, v_x)))
                     ],
                 )
                 if g.b_in_round("auction")
@@ -1604,7 +1610,7 @@ def r_auction_company(g):
 
 def r_picking(g):
     """picking(): whether the players are picking the components of free_pick after the opening auction (first_round: auction): in its round, once every private is sold (library '18xx' function picking)"""
-    # at rulespecs/lib/18xx.rules:827
+    # at rulespecs/lib/18xx.rules:830
     return (
         (
             ((g.param_or("free_pick", None) != None) and g.b_in_round("auction"))
@@ -1617,30 +1623,30 @@ def r_picking(g):
 
 def r_pickable(g, v_company):
     """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
-    # at rulespecs/lib/18xx.rules:836
+    # at rulespecs/lib/18xx.rules:839
     return (
         ((r_picking(g) and g.param_or("picks_operate", False)) and g.among("minors", v_company))
         and (g.b_holder_of(v_company) == g.name("bank"))
-    ) and (not g.b_closed(v_company))
+    ) and (not r_closed(g, v_company))
 
 
 def r_pick(g, v_player, v_company):
     """pick(P, X): P takes X for nothing; a minor with a home puts its station there; the turn passes on (library '18xx' procedure pick)"""
-    # at rulespecs/lib/18xx.rules:839
+    # at rulespecs/lib/18xx.rules:842
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:840
-    if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
-        # at rulespecs/lib/18xx.rules:841
-        g.b_place_home_token(v_company)
     # at rulespecs/lib/18xx.rules:843
+    if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
+        # at rulespecs/lib/18xx.rules:844
+        g.b_place_home_token(v_company)
+    # at rulespecs/lib/18xx.rules:846
     g.b_bid_placed(v_player)
 
 
 def r_auction_bid(g, v_player, v_price):
     """auction_bid(P, n): in an auction of one private, P's bid of n becomes its high bid, P's standing bid on it and the only one; the turn passes on (library '18xx' procedure auction_bid)"""
-    # at rulespecs/lib/18xx.rules:847
+    # at rulespecs/lib/18xx.rules:850
     for v_q in g.name("players"):
-        # at rulespecs/lib/18xx.rules:848
+        # at rulespecs/lib/18xx.rules:851
         g.state_put(
             "standing_bid",
             (
@@ -1649,7 +1655,7 @@ def r_auction_bid(g, v_player, v_price):
             ),
             0,
         )
-    # at rulespecs/lib/18xx.rules:850
+    # at rulespecs/lib/18xx.rules:853
     g.state_put(
         "standing_bid",
         (
@@ -1658,37 +1664,37 @@ def r_auction_bid(g, v_player, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:851
+    # at rulespecs/lib/18xx.rules:854
     g.b_bid_placed(v_player)
 
 
 def r_receive_drafted(g, v_player, v_company):
     """receive_drafted(P, X): P takes company X he has picked in the draft (and paid for); a minor receives its starting treasury from the bank (library '18xx' procedure receive_drafted)"""
-    # at rulespecs/lib/18xx.rules:862
+    # at rulespecs/lib/18xx.rules:865
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:863
+    # at rulespecs/lib/18xx.rules:866
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:864
+        # at rulespecs/lib/18xx.rules:867
         if v_m == v_company:
-            # at rulespecs/lib/18xx.rules:865
+            # at rulespecs/lib/18xx.rules:868
             g.transfer(g.attr(v_m, "treasury"), g.name("bank"), v_m)
 
 
 def r_end_draft(g):
     """end_draft(): the draft ends: each player pays the bank for the companies he picked and takes them (receive_drafted) (library '18xx' procedure end_draft)"""
-    # at rulespecs/lib/18xx.rules:870
+    # at rulespecs/lib/18xx.rules:873
     for v_p in g.name("players"):
-        # at rulespecs/lib/18xx.rules:871
+        # at rulespecs/lib/18xx.rules:874
         g.transfer(g.state_amount("draft_committed", v_p), v_p, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:872
+        # at rulespecs/lib/18xx.rules:875
         g.state_put("draft_committed", (v_p,), 0)
-        # at rulespecs/lib/18xx.rules:873
+        # at rulespecs/lib/18xx.rules:876
         for v_x in g.name("privates"):
-            # at rulespecs/lib/18xx.rules:874
+            # at rulespecs/lib/18xx.rules:877
             if g.state_has("drafted_private", v_x, v_p):
-                # at rulespecs/lib/18xx.rules:875
+                # at rulespecs/lib/18xx.rules:878
                 r_receive_drafted(g, v_p, v_x)
-                # at rulespecs/lib/18xx.rules:876
+                # at rulespecs/lib/18xx.rules:879
                 g.state_set(
                     "drafted_private",
                     (
@@ -1697,13 +1703,13 @@ def r_end_draft(g):
                     ),
                     False,
                 )
-        # at rulespecs/lib/18xx.rules:879
+        # at rulespecs/lib/18xx.rules:882
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:880
+            # at rulespecs/lib/18xx.rules:883
             if g.state_has("drafted_minor", v_m, v_p):
-                # at rulespecs/lib/18xx.rules:881
+                # at rulespecs/lib/18xx.rules:884
                 r_receive_drafted(g, v_p, v_m)
-                # at rulespecs/lib/18xx.rules:882
+                # at rulespecs/lib/18xx.rules:885
                 g.state_set(
                     "drafted_minor",
                     (
@@ -1716,7 +1722,7 @@ def r_end_draft(g):
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:889
+    # at rulespecs/lib/18xx.rules:892
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
         g.state_amount("draft_committed", v_player) if g.b_in_round("draft") else 0
     )
@@ -1724,7 +1730,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:894
+    # at rulespecs/lib/18xx.rules:897
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (r_private_on_sale(g) != None))
     )
@@ -1732,7 +1738,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:897
+    # at rulespecs/lib/18xx.rules:900
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1742,7 +1748,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:904
+    # at rulespecs/lib/18xx.rules:907
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1758,7 +1764,7 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:916
+    # at rulespecs/lib/18xx.rules:919
     return sum(
         (
             r_max(
@@ -1773,17 +1779,17 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:920
+    # at rulespecs/lib/18xx.rules:923
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:921
-        if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:922
+        # at rulespecs/lib/18xx.rules:924
+        if not r_closed(g, v_m):
+            # at rulespecs/lib/18xx.rules:925
             r_close_minor(g, v_m)
 
 
 def r_sale_price(g):
     """sale_price(): the price of the private on sale: its face value less its discount, never below nothing (0 where none is on sale) (library '18xx' function sale_price)"""
-    # at rulespecs/lib/18xx.rules:943
+    # at rulespecs/lib/18xx.rules:946
     return (
         0
         if (r_private_on_sale(g) == None)
@@ -1800,7 +1806,7 @@ def r_sale_price(g):
 
 def r_lower_sale_price(g, v_company):
     """lower_sale_price(X): every player passed on X in a row in the private sale (on_all_pass: discount): its price falls by its `discount` (library '18xx' procedure lower_sale_price)"""
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:949
     g.state_put(
         "sale_discount",
         (v_company,),
@@ -1810,7 +1816,7 @@ def r_lower_sale_price(g, v_company):
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:961
+    # at rulespecs/lib/18xx.rules:964
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1818,13 +1824,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:967
+    # at rulespecs/lib/18xx.rules:970
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:970
+    # at rulespecs/lib/18xx.rules:973
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -1840,7 +1846,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:974
+    # at rulespecs/lib/18xx.rules:977
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -1850,14 +1856,14 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:977
+    # at rulespecs/lib/18xx.rules:980
     return (
         r_first(
             g,
             [
                 v_x
                 for v_x in g.as_entities(g.param("private_sale_order"))
-                if ((g.b_holder_of(v_x) == g.name("bank")) and (not g.b_closed(v_x)))
+                if ((g.b_holder_of(v_x) == g.name("bank")) and (not r_closed(g, v_x)))
             ],
         )
         if (g.param("first_round") == "private_sale")
@@ -1867,22 +1873,22 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:983
+    # at rulespecs/lib/18xx.rules:986
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
             and (g.b_holder_of(v_company) == g.name("bank"))
         )
-        and (not g.b_closed(v_company))
+        and (not r_closed(g, v_company))
     ) and (v_company != r_private_on_sale(g))
 
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:987
+    # at rulespecs/lib/18xx.rules:990
     return any(
         (
-            (r_started(g, v_c) and (not g.b_closed(v_c)))
+            (r_started(g, v_c) and (not r_closed(g, v_c)))
             and any(
                 ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
                 for v_x in r_sellable(g, v_player, v_c)
@@ -1894,51 +1900,51 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:995
+    # at rulespecs/lib/18xx.rules:998
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:995",
+            at="rulespecs/lib/18xx.rules:998",
         )
-    # at rulespecs/lib/18xx.rules:996
+    # at rulespecs/lib/18xx.rules:999
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1003
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:1000",
+            at="rulespecs/lib/18xx.rules:1003",
         )
-    # at rulespecs/lib/18xx.rules:1001
+    # at rulespecs/lib/18xx.rules:1004
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:1008
+    # at rulespecs/lib/18xx.rules:1011
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:1011
+    # at rulespecs/lib/18xx.rules:1014
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_has_ability(g, v_company, v_ability):
     """has_ability(X, \"key\"): X (a private or a corporation) has an ability of that key (library '18xx' function has_ability)"""
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1020
     return any((g.attr(v_a, "key") == v_ability) for v_a in g.attr(v_company, "abilities"))
 
 
 def r_ability_value(g, v_company, v_ability, v_field):
     """ability_value(X, \"key\", \"field\"): the field of X's ability of that key (its first that gives it), in its own unit (money in currency units); refused where X has none (library '18xx' function ability_value)"""
-    # at rulespecs/lib/18xx.rules:1020
+    # at rulespecs/lib/18xx.rules:1023
     return g.item(
         g.item(
             [
@@ -1954,20 +1960,20 @@ def r_ability_value(g, v_company, v_ability, v_field):
 
 def r_use_ability(g, v_company, v_key):
     """use_ability(X, \"key\"): X's ability of that key is used once, now; refused where its owner, timing, phases (ability_window) or counts do not allow it. With `when: sold` or `phase_start`, the use is the decision the private owes: it is taken (library '18xx' procedure use_ability)"""
-    # at rulespecs/lib/18xx.rules:1032
+    # at rulespecs/lib/18xx.rules:1035
     if not (r_has_ability(g, v_company, v_key)):
         raise IllegalAction(
             "the private has no such ability",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1032",
+            at="rulespecs/lib/18xx.rules:1035",
         )
-    # at rulespecs/lib/18xx.rules:1033
+    # at rulespecs/lib/18xx.rules:1036
     g.b_ability_window(v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1034
+    # at rulespecs/lib/18xx.rules:1037
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1035
+    # at rulespecs/lib/18xx.rules:1038
     if not (
         (g.attr(v_ability, "count") == None)
         or (g.state_amount("ability_uses", v_company, v_key) < g.attr(v_ability, "count"))
@@ -1975,9 +1981,9 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used up",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1035",
+            at="rulespecs/lib/18xx.rules:1038",
         )
-    # at rulespecs/lib/18xx.rules:1037
+    # at rulespecs/lib/18xx.rules:1040
     if not (
         (
             (g.attr(v_ability, "count_per_operating_round") == None)
@@ -1991,25 +1997,25 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used as often as it may be in an operating round",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1037",
+            at="rulespecs/lib/18xx.rules:1040",
         )
-    # at rulespecs/lib/18xx.rules:1040
+    # at rulespecs/lib/18xx.rules:1043
     r_count_ability_use(g, v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1044
     if (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1042
+        # at rulespecs/lib/18xx.rules:1045
         r_resolve_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
     """owe_ability_decisions(X, moment, phase): X owes the decision of each of its abilities with `when` that moment (and, with a phase, that `phase`) whose uses are not spent (nor ended by `removed_on`) (library '18xx' procedure owe_ability_decisions)"""
-    # at rulespecs/lib/18xx.rules:1051
+    # at rulespecs/lib/18xx.rules:1054
     for v_ability in g.attr(v_company, "abilities"):
-        # at rulespecs/lib/18xx.rules:1052
+        # at rulespecs/lib/18xx.rules:1055
         if (
             (
                 (
-                    ((not g.b_closed(v_company)) and (g.attr(v_ability, "when") == v_moment))
+                    ((not r_closed(g, v_company)) and (g.attr(v_ability, "when") == v_moment))
                     and (g.attr(v_ability, "decision") != None)
                 )
                 and ((v_phase == None) or (g.attr(v_ability, "phase") == v_phase))
@@ -2025,19 +2031,19 @@ def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
             (g.attr(v_ability, "removed_on") == None)
             or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
         ):
-            # at rulespecs/lib/18xx.rules:1056
+            # at rulespecs/lib/18xx.rules:1059
             r_require_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_ability_sold(g, v_company):
     """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when: sold` whose uses are not spent (nor ended by `removed_on`) becomes a decision X owes (library '18xx' procedure ability_sold)"""
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1065
     r_owe_ability_decisions(g, v_company, "sold", None)
 
 
 def r_ability_lay_cost(g, v_company, v_lay):
     """ability_lay_cost(X, lay): what a lay of private X's tile-lay ability costs, in currency units: nothing, or the lay's cost less the ability's `discount` off the tile's part (at least 0) (library '18xx' function ability_lay_cost)"""
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1073
     return (
         0
         if (
@@ -2079,7 +2085,7 @@ def r_ability_lay_cost(g, v_company, v_lay):
 
 def r_ability_spent(g, v_company, v_effect):
     """ability_spent(X, effect): X's first ability of that effect (a tile lay, a station) has been used its `count` times (once where it gives none), or in an operating round its `count_per_operating_round` times (library '18xx' function ability_spent)"""
-    # at rulespecs/lib/18xx.rules:1079
+    # at rulespecs/lib/18xx.rules:1082
     return (
         g.state_amount(
             "ability_uses",
@@ -2175,7 +2181,7 @@ def r_ability_spent(g, v_company, v_effect):
 
 def r_count_ability_use(g, v_company, v_key):
     """count_ability_use(X, \"key\"): one use more of X's ability of that key, over the game and in this operating round (library '18xx' procedure count_ability_use)"""
-    # at rulespecs/lib/18xx.rules:1088
+    # at rulespecs/lib/18xx.rules:1091
     g.state_put(
         "ability_uses",
         (
@@ -2184,7 +2190,7 @@ def r_count_ability_use(g, v_company, v_key):
         ),
         (g.state_amount("ability_uses", v_company, v_key) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1089
+    # at rulespecs/lib/18xx.rules:1092
     g.state_put(
         "ability_round_uses",
         (
@@ -2197,98 +2203,98 @@ def r_count_ability_use(g, v_company, v_key):
 
 def r_ability_lay(g, v_company, v_hex, v_tile, v_rotation):
     """ability_lay(X, hex, tile, rotation): the tile of private X's tile-lay ability on the map for its owning corporation, besides its own lays, at the lay's cost less the ability's discount (ability_lay_cost), paid by X's holder; one use of the ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure ability_lay)"""
-    # at rulespecs/lib/18xx.rules:1099
+    # at rulespecs/lib/18xx.rules:1102
     if not (any((g.attr(v_a, "effect") == "free_lay") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no tile lay to give",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1099",
+            at="rulespecs/lib/18xx.rules:1102",
         )
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1103
     if not (not r_ability_spent(g, v_company, "free_lay")):
         raise IllegalAction(
             "the private's tile lays are used up",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1100",
+            at="rulespecs/lib/18xx.rules:1103",
         )
-    # at rulespecs/lib/18xx.rules:1101
+    # at rulespecs/lib/18xx.rules:1104
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_lay")], 0
     )
-    # at rulespecs/lib/18xx.rules:1102
+    # at rulespecs/lib/18xx.rules:1105
     v_lay = g.b_check_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1103
+    # at rulespecs/lib/18xx.rules:1106
     v_cost = r_ability_lay_cost(g, v_company, v_lay)
-    # at rulespecs/lib/18xx.rules:1104
+    # at rulespecs/lib/18xx.rules:1107
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the private's owner cannot pay for the tile",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1104",
+            at="rulespecs/lib/18xx.rules:1107",
         )
-    # at rulespecs/lib/18xx.rules:1105
-    g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1106
-    r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1107
-    g.b_lay(v_company, v_lay, v_tile)
     # at rulespecs/lib/18xx.rules:1108
+    g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1109
+    r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
+    # at rulespecs/lib/18xx.rules:1110
+    g.b_lay(v_company, v_lay, v_tile)
+    # at rulespecs/lib/18xx.rules:1111
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1109
+        # at rulespecs/lib/18xx.rules:1112
         r_close_private(g, v_company)
 
 
 def r_ability_token(g, v_company, v_city):
     """ability_token(X, city): the owning corporation's station token in the city, free, one use of X's station ability (refused where its `count` is spent, or the corporation has no token left); with `extra_token: true`, a token beyond its charter's (library '18xx' procedure ability_token)"""
-    # at rulespecs/lib/18xx.rules:1119
+    # at rulespecs/lib/18xx.rules:1122
     if not (any((g.attr(v_a, "effect") == "free_token") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no station token to give",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1119",
+            at="rulespecs/lib/18xx.rules:1122",
         )
-    # at rulespecs/lib/18xx.rules:1120
+    # at rulespecs/lib/18xx.rules:1123
     if not (not r_ability_spent(g, v_company, "free_token")):
         raise IllegalAction(
             "the private's token has been placed already",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1120",
+            at="rulespecs/lib/18xx.rules:1123",
         )
-    # at rulespecs/lib/18xx.rules:1121
+    # at rulespecs/lib/18xx.rules:1124
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_token")],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1122
+    # at rulespecs/lib/18xx.rules:1125
     v_spot = g.b_check_token(v_company, v_city)
-    # at rulespecs/lib/18xx.rules:1123
+    # at rulespecs/lib/18xx.rules:1126
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1124
+    # at rulespecs/lib/18xx.rules:1127
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1124",
+            at="rulespecs/lib/18xx.rules:1127",
         )
-    # at rulespecs/lib/18xx.rules:1125
+    # at rulespecs/lib/18xx.rules:1128
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1126
-    if g.attr(v_ability, "extra_token") == True:
-        # at rulespecs/lib/18xx.rules:1127
-        g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
     # at rulespecs/lib/18xx.rules:1129
+    if g.attr(v_ability, "extra_token") == True:
+        # at rulespecs/lib/18xx.rules:1130
+        g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
+    # at rulespecs/lib/18xx.rules:1132
     g.b_place_station(v_corporation, v_spot)
 
 
 def r_holds_card(g, v_corporation):
     """holds_card(C): whether C holds an ability card now (each card gives the company that holds it an ability, which C.card_abilities lists) (library '18xx' function holds_card)"""
-    # at rulespecs/lib/18xx.rules:1140
+    # at rulespecs/lib/18xx.rules:1143
     return r_len(g, g.attr(v_corporation, "card_abilities")) > 0
 
 
 def r_has_power(g, v_corporation, v_effect):
     """has_power(C, effect): the ability card C holds has an ability with that effect (never where C holds none) (library '18xx' function has_power)"""
-    # at rulespecs/lib/18xx.rules:1143
+    # at rulespecs/lib/18xx.rules:1146
     return any(
         (g.attr(v_a, "effect") == v_effect) for v_a in g.attr(v_corporation, "card_abilities")
     )
@@ -2296,7 +2302,7 @@ def r_has_power(g, v_corporation, v_effect):
 
 def r_power_value(g, v_corporation, v_effect, v_field):
     """power_value(C, effect, \"field\"): the field of the ability with that effect of the card C holds (its first that gives it), in its own unit; refused where it has none (library '18xx' function power_value)"""
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1149
     return g.item(
         g.item(
             [
@@ -2312,27 +2318,27 @@ def r_power_value(g, v_corporation, v_effect, v_field):
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:1154
+    # at rulespecs/lib/18xx.rules:1157
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1154",
+            at="rulespecs/lib/18xx.rules:1157",
         )
-    # at rulespecs/lib/18xx.rules:1155
+    # at rulespecs/lib/18xx.rules:1158
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1155",
+            at="rulespecs/lib/18xx.rules:1158",
         )
-    # at rulespecs/lib/18xx.rules:1156
+    # at rulespecs/lib/18xx.rules:1159
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_declared_effects(g):
     """declared_effects(): the effects a company declares the use of, spending its card's cubes (library '18xx' function declared_effects)"""
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1171
     return [
         "train_discount",
         "free_token",
@@ -2346,7 +2352,7 @@ def r_declared_effects(g):
 
 def r_discount_used(g, v_corporation):
     """discount_used(C): a declared train discount of C has been spent on a train from the bank (library '18xx' procedure discount_used)"""
-    # at rulespecs/lib/18xx.rules:1171
+    # at rulespecs/lib/18xx.rules:1174
     g.state_put(
         "declared_uses",
         (
@@ -2359,7 +2365,7 @@ def r_discount_used(g, v_corporation):
 
 def r_bank_price(g, v_corporation, v_train):
     """bank_price(C, T): what C pays the bank for T: its price, less its card's `discount_per_use` (percent) for each use C declared this turn on its `train_discount` ability, rounded down (library '18xx' function bank_price)"""
-    # at rulespecs/lib/18xx.rules:1175
+    # at rulespecs/lib/18xx.rules:1178
     return (
         g.attr(v_train, "price")
         if (g.state_amount("declared_uses", v_corporation, "train_discount") == 0)
@@ -2381,7 +2387,7 @@ def r_bank_price(g, v_corporation, v_train):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1271
+    # at rulespecs/lib/18xx.rules:1274
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -2419,7 +2425,7 @@ def r_sellable(g, v_player, v_corporation):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1306
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -2433,7 +2439,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1313
+    # at rulespecs/lib/18xx.rules:1316
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -2457,49 +2463,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1360
+    # at rulespecs/lib/18xx.rules:1363
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1363
+        # at rulespecs/lib/18xx.rules:1366
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1364
+            # at rulespecs/lib/18xx.rules:1367
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:1368
+        # at rulespecs/lib/18xx.rules:1371
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:1369
+            # at rulespecs/lib/18xx.rules:1372
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:1373
+        # at rulespecs/lib/18xx.rules:1376
         r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1376
+        # at rulespecs/lib/18xx.rules:1379
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1377
+            # at rulespecs/lib/18xx.rules:1380
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1382
+        # at rulespecs/lib/18xx.rules:1385
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1383
+            # at rulespecs/lib/18xx.rules:1386
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1384
+                # at rulespecs/lib/18xx.rules:1387
                 r_market_move(g, v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1387
+            # at rulespecs/lib/18xx.rules:1390
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1360
+        # at rulespecs/lib/18xx.rules:1363
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1360",
+            at="rulespecs/lib/18xx.rules:1363",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1396
+    # at rulespecs/lib/18xx.rules:1399
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -2507,7 +2513,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1436
+    # at rulespecs/lib/18xx.rules:1439
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -2516,7 +2522,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1439
+    # at rulespecs/lib/18xx.rules:1442
     return (
         g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -2526,7 +2532,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1442
+    # at rulespecs/lib/18xx.rules:1445
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -2534,7 +2540,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1448
     return r_charter_token_price(
         g,
         v_corporation,
@@ -2544,54 +2550,54 @@ def r_last_token_cost(g, v_corporation):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1459
+    # at rulespecs/lib/18xx.rules:1462
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1459",
+            at="rulespecs/lib/18xx.rules:1462",
         )
-    # at rulespecs/lib/18xx.rules:1460
+    # at rulespecs/lib/18xx.rules:1463
     g.b_set_revenue(v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1464
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1476
+    # at rulespecs/lib/18xx.rules:1479
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1476",
+            at="rulespecs/lib/18xx.rules:1479",
         )
-    # at rulespecs/lib/18xx.rules:1477
+    # at rulespecs/lib/18xx.rules:1480
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1477",
+            at="rulespecs/lib/18xx.rules:1480",
         )
-    # at rulespecs/lib/18xx.rules:1478
+    # at rulespecs/lib/18xx.rules:1481
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1479
+    # at rulespecs/lib/18xx.rules:1482
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1480
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1481
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1482
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:1483
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1484
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:1485
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:1486
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1489
+    # at rulespecs/lib/18xx.rules:1492
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2601,13 +2607,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1500
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1498
+        # at rulespecs/lib/18xx.rules:1501
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1499
+        # at rulespecs/lib/18xx.rules:1502
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1500
+            # at rulespecs/lib/18xx.rules:1503
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2617,7 +2623,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1510
+    # at rulespecs/lib/18xx.rules:1513
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2635,87 +2641,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1589
+    # at rulespecs/lib/18xx.rules:1592
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1589",
+            at="rulespecs/lib/18xx.rules:1592",
         )
-    # at rulespecs/lib/18xx.rules:1590
+    # at rulespecs/lib/18xx.rules:1593
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1590",
+            at="rulespecs/lib/18xx.rules:1593",
         )
-    # at rulespecs/lib/18xx.rules:1591
+    # at rulespecs/lib/18xx.rules:1594
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1592
+    # at rulespecs/lib/18xx.rules:1595
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1592",
+            at="rulespecs/lib/18xx.rules:1595",
         )
-    # at rulespecs/lib/18xx.rules:1593
+    # at rulespecs/lib/18xx.rules:1596
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1593",
+            at="rulespecs/lib/18xx.rules:1596",
         )
-    # at rulespecs/lib/18xx.rules:1594
+    # at rulespecs/lib/18xx.rules:1597
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1594",
+            at="rulespecs/lib/18xx.rules:1597",
         )
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1598
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1595",
+            at="rulespecs/lib/18xx.rules:1598",
         )
-    # at rulespecs/lib/18xx.rules:1596
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1597
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1598
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1599
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1600
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1601
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1602
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1603
+    # at rulespecs/lib/18xx.rules:1606
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1603",
+            at="rulespecs/lib/18xx.rules:1606",
         )
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1607
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1604",
+            at="rulespecs/lib/18xx.rules:1607",
         )
-    # at rulespecs/lib/18xx.rules:1605
+    # at rulespecs/lib/18xx.rules:1608
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1606
+    # at rulespecs/lib/18xx.rules:1609
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1607
+        # at rulespecs/lib/18xx.rules:1610
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1637
     return (
         (
             r_dearest_train_price(g)
@@ -2732,7 +2738,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1650
+    # at rulespecs/lib/18xx.rules:1653
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2742,71 +2748,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1658
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1656
+        # at rulespecs/lib/18xx.rules:1659
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1657
+            # at rulespecs/lib/18xx.rules:1660
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1668
+    # at rulespecs/lib/18xx.rules:1671
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1669
-        if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1670
-            g.b_make_obsolete(g.attr(v_card, "key"))
         # at rulespecs/lib/18xx.rules:1672
-        if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
+        if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
             # at rulespecs/lib/18xx.rules:1673
+            g.b_make_obsolete(g.attr(v_card, "key"))
+        # at rulespecs/lib/18xx.rules:1675
+        if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
+            # at rulespecs/lib/18xx.rules:1676
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1676
+    # at rulespecs/lib/18xx.rules:1679
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1677
+        # at rulespecs/lib/18xx.rules:1680
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1678
+            # at rulespecs/lib/18xx.rules:1681
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1681
+    # at rulespecs/lib/18xx.rules:1684
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1692
+    # at rulespecs/lib/18xx.rules:1695
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1693
+        # at rulespecs/lib/18xx.rules:1696
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1694
+            # at rulespecs/lib/18xx.rules:1697
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1705
+    # at rulespecs/lib/18xx.rules:1708
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1706
+        # at rulespecs/lib/18xx.rules:1709
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1712
-    for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1713
-        g.move(v_c, v_challenger, v_president)
     # at rulespecs/lib/18xx.rules:1715
+    for v_c in g.b_exchange_given(v_corporation, v_challenger):
+        # at rulespecs/lib/18xx.rules:1716
+        g.move(v_c, v_challenger, v_president)
+    # at rulespecs/lib/18xx.rules:1718
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1719
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1723
+    # at rulespecs/lib/18xx.rules:1726
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -2814,79 +2820,79 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1728
+    # at rulespecs/lib/18xx.rules:1731
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1728",
+            at="rulespecs/lib/18xx.rules:1731",
         )
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1733
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1730",
+            at="rulespecs/lib/18xx.rules:1733",
         )
-    # at rulespecs/lib/18xx.rules:1732
+    # at rulespecs/lib/18xx.rules:1735
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1734
+    # at rulespecs/lib/18xx.rules:1737
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1734",
+            at="rulespecs/lib/18xx.rules:1737",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1745
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1742",
+            at="rulespecs/lib/18xx.rules:1745",
         )
-    # at rulespecs/lib/18xx.rules:1744
+    # at rulespecs/lib/18xx.rules:1747
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1755
+    # at rulespecs/lib/18xx.rules:1758
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1757
+    # at rulespecs/lib/18xx.rules:1760
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
             and r_floated(g, v_owner)
         )
-        and (not g.b_closed(v_owner))
-    ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1759
+        and (not r_closed(g, v_owner))
+    ) and (not r_closed(g, v_corporation)):
+        # at rulespecs/lib/18xx.rules:1762
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1770
+    # at rulespecs/lib/18xx.rules:1773
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1771
+        # at rulespecs/lib/18xx.rules:1774
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1772
+            # at rulespecs/lib/18xx.rules:1775
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1773
+                # at rulespecs/lib/18xx.rules:1776
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1774
+                # at rulespecs/lib/18xx.rules:1777
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1780
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
     # at rulespecs/lib/18xx.rules:1783
+    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1786
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1787
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2895,47 +2901,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1785
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1786
-        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1788
-    for v_c in r_held_certificates(g, v_owned, v_owner):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:1789
-        g.move(v_c, v_owned, v_owner)
+        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1791
-    for v_company in g.name("privates"):
+    for v_c in r_held_certificates(g, v_owned, v_owner):
         # at rulespecs/lib/18xx.rules:1792
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1793
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1794
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1795
+        if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
+            # at rulespecs/lib/18xx.rules:1796
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1798
+    # at rulespecs/lib/18xx.rules:1801
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1799
+    # at rulespecs/lib/18xx.rules:1802
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1800
+        # at rulespecs/lib/18xx.rules:1803
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1801
+        # at rulespecs/lib/18xx.rules:1804
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1802
+            # at rulespecs/lib/18xx.rules:1805
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1805
+    # at rulespecs/lib/18xx.rules:1808
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1806
+    # at rulespecs/lib/18xx.rules:1809
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1807
+    # at rulespecs/lib/18xx.rules:1810
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1808
+        # at rulespecs/lib/18xx.rules:1811
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1833
+    # at rulespecs/lib/18xx.rules:1836
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2951,11 +2957,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1866
+    # at rulespecs/lib/18xx.rules:1869
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1867
+        # at rulespecs/lib/18xx.rules:1870
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -2964,13 +2970,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1868
+        # at rulespecs/lib/18xx.rules:1871
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:1880
+    # at rulespecs/lib/18xx.rules:1883
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -2986,19 +2992,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1886
+    # at rulespecs/lib/18xx.rules:1889
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1887
+        # at rulespecs/lib/18xx.rules:1890
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:1888
+            # at rulespecs/lib/18xx.rules:1891
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1889
+            # at rulespecs/lib/18xx.rules:1892
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1910
+    # at rulespecs/lib/18xx.rules:1913
     return g.list_first(
         "decisions",
         (
@@ -3010,7 +3016,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1913
+    # at rulespecs/lib/18xx.rules:1916
     if not g.list_contains(
         "decisions",
         (
@@ -3018,7 +3024,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1914
+        # at rulespecs/lib/18xx.rules:1917
         g.list_append(
             "decisions",
             (
@@ -3026,13 +3032,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1915
+        # at rulespecs/lib/18xx.rules:1918
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1920
+    # at rulespecs/lib/18xx.rules:1923
     g.list_remove(
         "decisions",
         (
@@ -3040,19 +3046,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1921
+    # at rulespecs/lib/18xx.rules:1924
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1928
+    # at rulespecs/lib/18xx.rules:1931
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:1934
+    # at rulespecs/lib/18xx.rules:1937
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3072,47 +3078,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:1940
+    # at rulespecs/lib/18xx.rules:1943
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:1941
+    # at rulespecs/lib/18xx.rules:1944
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1942
-    for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:1943
-        g.move(v_t, v_minor, g.name("scrap"))
     # at rulespecs/lib/18xx.rules:1945
+    for v_t in g.b_trains(v_minor):
+        # at rulespecs/lib/18xx.rules:1946
+        g.move(v_t, v_minor, g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:1948
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:1954
+    # at rulespecs/lib/18xx.rules:1957
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1955
+        # at rulespecs/lib/18xx.rules:1958
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:1956
+            # at rulespecs/lib/18xx.rules:1959
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1959
-    g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:1960
-    g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:1961
-    g.set_attr(v_corporation, "par", None)
     # at rulespecs/lib/18xx.rules:1962
-    g.set_attr(v_corporation, "floated", False)
+    g.set_attr(v_corporation, "cell", None)
     # at rulespecs/lib/18xx.rules:1963
-    g.set_attr(v_corporation, "tokens", 0)
+    g.b_remove_stations(v_corporation)
     # at rulespecs/lib/18xx.rules:1964
-    g.set_attr(v_corporation, "revenue", 0)
+    g.set_attr(v_corporation, "par", None)
     # at rulespecs/lib/18xx.rules:1965
+    g.set_attr(v_corporation, "floated", False)
+    # at rulespecs/lib/18xx.rules:1966
+    g.set_attr(v_corporation, "tokens", 0)
+    # at rulespecs/lib/18xx.rules:1967
+    g.set_attr(v_corporation, "revenue", 0)
+    # at rulespecs/lib/18xx.rules:1968
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:1967
+        # at rulespecs/lib/18xx.rules:1970
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:1976
+    # at rulespecs/lib/18xx.rules:1979
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3122,75 +3128,75 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:1981
+    # at rulespecs/lib/18xx.rules:1984
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:1982
+    # at rulespecs/lib/18xx.rules:1985
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:1990
-    for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1991
-        g.b_unreserve(v_x, False)
     # at rulespecs/lib/18xx.rules:1993
-    for v_c in g.name("corporations"):
+    for v_x in g.name("privates"):
         # at rulespecs/lib/18xx.rules:1994
+        g.b_unreserve(v_x, False)
+    # at rulespecs/lib/18xx.rules:1996
+    for v_c in g.name("corporations"):
+        # at rulespecs/lib/18xx.rules:1997
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:1999
+    # at rulespecs/lib/18xx.rules:2002
     g.b_unreserve(v_corporation, True)
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1283
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1284
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1326
+    # at rulespecs/lib/18xx.rules:1329
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1330
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1328
+    # at rulespecs/lib/18xx.rules:1331
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1476
+    # at rulespecs/lib/18xx.rules:1479
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1603
+    # at rulespecs/lib/18xx.rules:1606
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1285
     if not (r_started(g, v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1283
+    # at rulespecs/lib/18xx.rules:1286
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1289
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -3200,18 +3206,18 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1283
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1280",
+            at="rulespecs/lib/18xx.rules:1283",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1291
+    # at rulespecs/lib/18xx.rules:1294
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -3231,53 +3237,53 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1477
+    # at rulespecs/lib/18xx.rules:1480
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1604
+    # at rulespecs/lib/18xx.rules:1607
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def t_count_stock_rounds(g, *_rest):
     """A stock round begins: it is counted"""
-    # at rulespecs/lib/18xx.rules:1245
+    # at rulespecs/lib/18xx.rules:1248
     g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1819
+    # at rulespecs/lib/18xx.rules:1822
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1820
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1821
-            r_market_move(g, v_c, "up")
         # at rulespecs/lib/18xx.rules:1823
-        if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1824
+            r_market_move(g, v_c, "up")
+        # at rulespecs/lib/18xx.rules:1826
+        if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1824
+            # at rulespecs/lib/18xx.rules:1827
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1843
+    # at rulespecs/lib/18xx.rules:1846
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1844
+        # at rulespecs/lib/18xx.rules:1847
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1858
+    # at rulespecs/lib/18xx.rules:1861
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1859
+        # at rulespecs/lib/18xx.rules:1862
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3287,21 +3293,21 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1873
+    # at rulespecs/lib/18xx.rules:1876
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1895
+    # at rulespecs/lib/18xx.rules:1898
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1896
+        # at rulespecs/lib/18xx.rules:1899
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:911
+    # at rulespecs/lib/18xx.rules:914
     return g.b_in_round("operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
@@ -3313,19 +3319,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1470
+    # at rulespecs/lib/18xx.rules:1473
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1473
+    # at rulespecs/lib/18xx.rules:1476
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1612
+    # at rulespecs/lib/18xx.rules:1615
     return True
 
 
@@ -3335,46 +3341,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1218
+    # at rulespecs/lib/18xx.rules:1221
     if not (g.b_in_round("stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:1219
+    # at rulespecs/lib/18xx.rules:1222
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1227
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1423
+    # at rulespecs/lib/18xx.rules:1426
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1530
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1220
+    # at rulespecs/lib/18xx.rules:1223
     if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:1221
-    if not (not g.b_closed(v_corporation)):
+    # at rulespecs/lib/18xx.rules:1224
+    if not (not r_closed(g, v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1223
+    # at rulespecs/lib/18xx.rules:1226
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1225
+    # at rulespecs/lib/18xx.rules:1228
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(g.b_par_prices(v_corporation)), g.attr(v_cert, "shares"))
@@ -3384,24 +3390,24 @@ def qb2_par(g, v_player, v_corporation):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1425
+    # at rulespecs/lib/18xx.rules:1428
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1425
+    # at rulespecs/lib/18xx.rules:1428
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1530
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1528
+    # at rulespecs/lib/18xx.rules:1531
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
