@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '5f264c0f86f9f38d',
+    'rulespecs/lib/18xx.rules': '8361e1e4e5ef0acb',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1106,7 +1106,7 @@ def r_in_receivership(g, v_corporation):
             )
             and r_started(g, v_corporation)
         )
-        and (not g.b_closed(v_corporation))
+        and (not r_closed(g, v_corporation))
     ) and (g.b_holder_of(r_president_certificate(g, v_corporation)) == g.name("pool"))
 
 
@@ -1117,7 +1117,7 @@ def r_must_buy_train(g, v_corporation):
         (
             (
                 (
-                    (g.among("corporations", v_corporation) and (not g.b_closed(v_corporation)))
+                    (g.among("corporations", v_corporation) and (not r_closed(g, v_corporation)))
                     and g.b_in_step(v_corporation, "buy_train")
                 )
                 and (
@@ -1139,15 +1139,21 @@ def r_floated(g, v_corporation):
     return g.attr(v_corporation, "floated")
 
 
+def r_closed(g, v_company):
+    """closed(X): whether private, corporation or minor X is closed (or out of the game): its field closed, which close_private and close_minor set (library '18xx' function closed)"""
+    # at rulespecs/lib/18xx.rules:683
+    return g.attr(v_company, "closed")
+
+
 def r_par_price(g, v_corporation):
     """par_price(C): C's par price (none before it is started) (library '18xx' function par_price)"""
-    # at rulespecs/lib/18xx.rules:682
+    # at rulespecs/lib/18xx.rules:685
     return g.attr(v_corporation, "par")
 
 
 def r_par_prices(g, v_corporation):
     """par_prices(C): the par prices C may start at: its own par_prices, else the title's (library '18xx' function par_prices)"""
-    # at rulespecs/lib/18xx.rules:688
+    # at rulespecs/lib/18xx.rules:691
     return (
         g.attr(v_corporation, "par_prices")
         if (sum(1 for v_p in g.attr(v_corporation, "par_prices") if True) > 0)
@@ -1157,25 +1163,25 @@ def r_par_prices(g, v_corporation):
 
 def r_revenue(g, v_corporation):
     """revenue(C): what C's trains earned in its last run (library '18xx' function revenue)"""
-    # at rulespecs/lib/18xx.rules:690
+    # at rulespecs/lib/18xx.rules:693
     return g.attr(v_corporation, "revenue")
 
 
 def r_operated(g, v_corporation):
     """operated(C): C has finished an operating turn in this game (library '18xx' function operated)"""
-    # at rulespecs/lib/18xx.rules:692
+    # at rulespecs/lib/18xx.rules:695
     return g.attr(v_corporation, "operated")
 
 
 def r_president_certificate(g, v_corporation):
     """president_certificate(C): C's president's certificate (the first of its certificates) (library '18xx' function president_certificate)"""
-    # at rulespecs/lib/18xx.rules:695
+    # at rulespecs/lib/18xx.rules:698
     return g.item(g.attr(v_corporation, "certificates"), 0)
 
 
 def r_president(g, v_corporation):
     """president(C): the player who holds C's president's certificate; none where no player does (the bank pool, a company) (library '18xx' function president)"""
-    # at rulespecs/lib/18xx.rules:698
+    # at rulespecs/lib/18xx.rules:701
     return (
         g.b_holder_of(r_president_certificate(g, v_corporation))
         if g.among("players", g.b_holder_of(r_president_certificate(g, v_corporation)))
@@ -1185,7 +1191,7 @@ def r_president(g, v_corporation):
 
 def r_held_certificates(g, v_holder, v_corporation):
     """held_certificates(H, C): the certificates of C that H holds, in the order of C's certificates (library '18xx' function held_certificates)"""
-    # at rulespecs/lib/18xx.rules:701
+    # at rulespecs/lib/18xx.rules:704
     return [
         v_c for v_c in g.attr(v_corporation, "certificates") if (g.b_holder_of(v_c) == v_holder)
     ]
@@ -1193,7 +1199,7 @@ def r_held_certificates(g, v_holder, v_corporation):
 
 def r_opens_holding(g, v_cert):
     """opens_holding(X): X is the first of its corporation's certificates that X's holder holds (library '18xx' function opens_holding)"""
-    # at rulespecs/lib/18xx.rules:707
+    # at rulespecs/lib/18xx.rules:710
     return (
         r_first(g, r_held_certificates(g, g.b_holder_of(v_cert), g.attr(v_cert, "corporation")))
         == v_cert
@@ -1202,7 +1208,7 @@ def r_opens_holding(g, v_cert):
 
 def r_phase_at_least(g, v_name):
     """phase_at_least(P): the phase P has begun: the current phase is P or a later one (library '18xx' function phase_at_least)"""
-    # at rulespecs/lib/18xx.rules:710
+    # at rulespecs/lib/18xx.rules:713
     _once_phase_number = None
     return any(
         (
@@ -1222,7 +1228,7 @@ def r_phase_at_least(g, v_name):
 
 def r_phase_group(g):
     """phase_group(): the current phase's group (a letter a title gives several phases), or its name where it has none (library '18xx' function phase_group)"""
-    # at rulespecs/lib/18xx.rules:713
+    # at rulespecs/lib/18xx.rules:716
     _once_phase_number = None
     _once_phases = None
     return (
@@ -1280,7 +1286,7 @@ def r_phase_group(g):
 
 def r_prices_frozen(g):
     """prices_frozen(): whether the current phase is one the market's frozen_in names (no price moves) (library '18xx' function prices_frozen)"""
-    # at rulespecs/lib/18xx.rules:716
+    # at rulespecs/lib/18xx.rules:719
     _once_phase_number = None
     _once_phases = None
     return any(
@@ -1314,15 +1320,15 @@ def r_prices_frozen(g):
 
 def r_market_move(g, v_corporation, v_direction):
     """market_move(C, d): C's price token moves one step in direction d, unless prices are frozen or C's declared hold_price keeps it from moving left or down (library '18xx' procedure market_move)"""
-    # at rulespecs/lib/18xx.rules:723
+    # at rulespecs/lib/18xx.rules:726
     if (not r_prices_frozen(g)) and (not r_price_held(g, v_corporation, v_direction)):
-        # at rulespecs/lib/18xx.rules:724
+        # at rulespecs/lib/18xx.rules:727
         g.b_move_price(v_corporation, v_direction)
 
 
 def r_price_held(g, v_corporation, v_direction):
     """price_held(C, d): whether a move of C's price in direction d is held: left or down, in an operating round in which C declared its card's hold_price ability (library '18xx' function price_held)"""
-    # at rulespecs/lib/18xx.rules:729
+    # at rulespecs/lib/18xx.rules:732
     return (
         (((v_direction == "left") or (v_direction == "down")) and g.b_in_round("operating"))
         and (g.state_amount("declared_uses", v_corporation, "hold_price") > 0)
@@ -1331,7 +1337,7 @@ def r_price_held(g, v_corporation, v_direction):
 
 def r_train_limit(g, v_corporation):
     """train_limit(C): the most trains C may own: the current phase's train limit, raised by C's take-overs (library '18xx' function train_limit)"""
-    # at rulespecs/lib/18xx.rules:734
+    # at rulespecs/lib/18xx.rules:737
     _once_phase_number = None
     return sum(
         (
@@ -1352,7 +1358,7 @@ def r_train_limit(g, v_corporation):
 
 def r_cheapest_side(g, v_train):
     """cheapest_side(T): the lowest price of a side of T's card: its own, or that of a card that is its other side (variant_of: a card sold as either of two trains) (library '18xx' function cheapest_side)"""
-    # at rulespecs/lib/18xx.rules:737
+    # at rulespecs/lib/18xx.rules:740
     return min(
         (
             g.attr(v_c, "price")
@@ -1371,7 +1377,7 @@ def r_cheapest_side(g, v_train):
 
 def r_dearest_side(g, v_train):
     """dearest_side(T): the highest price of a side of T's card: its own, or that of a card that is its other side (variant_of) (library '18xx' function dearest_side)"""
-    # at rulespecs/lib/18xx.rules:740
+    # at rulespecs/lib/18xx.rules:743
     return max(
         (
             g.attr(v_c, "price")
@@ -1390,19 +1396,19 @@ def r_dearest_side(g, v_train):
 
 def r_obliging_trains(g):
     """obliging_trains(): the trains the bank sells now that meet a corporation's duty to own one (not a train card whose satisfies_train_obligation is false) (library '18xx' function obliging_trains)"""
-    # at rulespecs/lib/18xx.rules:743
+    # at rulespecs/lib/18xx.rules:746
     return [v_t for v_t in g.b_available_trains() if g.attr(v_t, "satisfies_train_obligation")]
 
 
 def r_cheapest_train_price(g):
     """cheapest_train_price(): the lowest price of a train the bank sells now (either side of a card) that meets a corporation's duty to own one; 0 when there is none (library '18xx' function cheapest_train_price)"""
-    # at rulespecs/lib/18xx.rules:746
+    # at rulespecs/lib/18xx.rules:749
     return min((r_cheapest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0)
 
 
 def r_dearest_side_price(g):
     """dearest_side_price(): the highest price of a side of the bank's cheapest train card, the first of the cheapest; 0 when the bank has none (library '18xx' function dearest_side_price)"""
-    # at rulespecs/lib/18xx.rules:749
+    # at rulespecs/lib/18xx.rules:752
     return (
         r_dearest_side(
             g,
@@ -1422,37 +1428,37 @@ def r_dearest_side_price(g):
 
 def r_len(g, v_xs):
     """len(xs): how many elements the list xs has (of a name, how many letters) (library '18xx' function len)"""
-    # at rulespecs/lib/18xx.rules:753
+    # at rulespecs/lib/18xx.rules:756
     return sum(1 for v_x in v_xs if True)
 
 
 def r_first(g, v_xs):
     """first(xs): the first element of the list xs, or none where it is empty (library '18xx' function first)"""
-    # at rulespecs/lib/18xx.rules:756
+    # at rulespecs/lib/18xx.rules:759
     return g.item(v_xs, 0) if (sum(1 for v_x in v_xs if True) > 0) else None
 
 
 def r_pool_percent(g, v_corporation):
     """pool_percent(C): the percentage of C in the bank pool (library '18xx' function pool_percent)"""
-    # at rulespecs/lib/18xx.rules:759
+    # at rulespecs/lib/18xx.rules:762
     return g.b_percent(g.name("pool"), v_corporation)
 
 
 def r_sold_percent(g, v_corporation):
     """sold_percent(C): the percentage of C that players hold (library '18xx' function sold_percent)"""
-    # at rulespecs/lib/18xx.rules:761
+    # at rulespecs/lib/18xx.rules:764
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
 
 
 def r_pool_certificates(g, v_corporation):
     """pool_certificates(C): C's certificates in the bank pool (library '18xx' function pool_certificates)"""
-    # at rulespecs/lib/18xx.rules:763
+    # at rulespecs/lib/18xx.rules:766
     return r_held_certificates(g, g.name("pool"), v_corporation)
 
 
 def r_falling_sale_value(g, v_corporation, v_shares):
     """falling_sale_value(C, n): what n shares of C fetch when each is paid at the price of one step of the token's way down the market, from its price now: the first at the price now, the next one step down, and so on (n prices added up; 0 shares: 0) (library '18xx' function falling_sale_value)"""
-    # at rulespecs/lib/18xx.rules:766
+    # at rulespecs/lib/18xx.rules:769
     return sum(
         g.b_price_after_moves(v_corporation, "down", (v_k - 1)) for v_k in range(1, (v_shares) + 1)
     )
@@ -1460,13 +1466,13 @@ def r_falling_sale_value(g, v_corporation, v_shares):
 
 def r_price_after(g, v_corporation, v_direction):
     """price_after(C, d): the price one market move of C in direction d would give (library '18xx' function price_after)"""
-    # at rulespecs/lib/18xx.rules:769
+    # at rulespecs/lib/18xx.rules:772
     return g.b_price_after_moves(v_corporation, v_direction, 1)
 
 
 def r_treasury_certificates(g, v_corporation):
     """treasury_certificates(C): C's own certificates on its mat, its president's certificate left out (library '18xx' function treasury_certificates)"""
-    # at rulespecs/lib/18xx.rules:772
+    # at rulespecs/lib/18xx.rules:775
     return [
         v_c
         for v_c in r_held_certificates(g, v_corporation, v_corporation)
@@ -1476,7 +1482,7 @@ def r_treasury_certificates(g, v_corporation):
 
 def r_ipo_of(g, v_corporation):
     """ipo_of(C): where C's unsold certificates sit: the IPO under full or partial capitalisation, else C's own treasury (library '18xx' function ipo_of)"""
-    # at rulespecs/lib/18xx.rules:775
+    # at rulespecs/lib/18xx.rules:778
     return (
         g.name("initial_offering")
         if ((g.param("capitalisation") == "full") or (g.param("capitalisation") == "partial"))
@@ -1486,7 +1492,7 @@ def r_ipo_of(g, v_corporation):
 
 def r_trade_in_discount(g, v_train, v_exchange):
     """trade_in_discount(T, X): what T's price drops by when a train X is given for it: T's `discount` for X's type, 0 where T names none (library '18xx' function trade_in_discount)"""
-    # at rulespecs/lib/18xx.rules:778
+    # at rulespecs/lib/18xx.rules:781
     return (
         g.item(g.attr(v_train, "discount"), g.attr(v_exchange, "name"))
         if (
@@ -1499,12 +1505,12 @@ def r_trade_in_discount(g, v_train, v_exchange):
 
 def r_open_privates(g):
     """open_privates(): the privates open and owned: neither closed nor the bank's, nor in the pool (library '18xx' function open_privates)"""
-    # at rulespecs/lib/18xx.rules:780
+    # at rulespecs/lib/18xx.rules:783
     return [
         v_p
         for v_p in g.name("privates")
         if (
-            ((not g.b_closed(v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
+            ((not r_closed(g, v_p)) and (g.b_holder_of(v_p) != g.name("bank")))
             and (g.b_holder_of(v_p) != g.name("pool"))
         )
     ]
@@ -1512,19 +1518,19 @@ def r_open_privates(g):
 
 def r_bonds_of(g, v_corporation):
     """bonds_of(C): the bonds of corporation C (library '18xx' function bonds_of)"""
-    # at rulespecs/lib/18xx.rules:782
+    # at rulespecs/lib/18xx.rules:785
     return [v_b for v_b in g.name("bonds") if (r_corporation_of(g, v_b) == v_corporation)]
 
 
 def r_pay_per_share(g, v_corporation, v_holder, v_amount):
     """pay_per_share(C, H, amount): what H's holding of C earns of a dividend of `amount` to all its shares (its percentage of it, rounded down) (library '18xx' function pay_per_share)"""
-    # at rulespecs/lib/18xx.rules:785
+    # at rulespecs/lib/18xx.rules:788
     return (v_amount * g.b_percent(v_holder, v_corporation)) // 100
 
 
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
-    # at rulespecs/lib/18xx.rules:789
+    # at rulespecs/lib/18xx.rules:792
     return (g.b_in_round("stock") and (g.state_amount("stock_round_number") > 1)) and any(
         (r_started(g, v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
         for v_c in g.name("corporations")
@@ -1533,19 +1539,19 @@ def r_can_sell(g, v_player):
 
 def r_owner(g, v_item):
     """owner(X): who holds X (a minor's owner) (library '18xx' function owner)"""
-    # at rulespecs/lib/18xx.rules:792
+    # at rulespecs/lib/18xx.rules:795
     return g.b_holder_of(v_item)
 
 
 def r_own_bid(g, v_player, v_company):
     """own_bid(P, X): the amount of P's standing bid on private X, or 0 (library '18xx' function own_bid)"""
-    # at rulespecs/lib/18xx.rules:803
+    # at rulespecs/lib/18xx.rules:806
     return g.state_amount("standing_bid", v_company, v_player)
 
 
 def r_place_bid(g, v_player, v_company, v_price):
     """place_bid(P, X, n): P bids n for X (replacing P's earlier bid on X); the money is set aside and the turn passes on (library '18xx' procedure place_bid)"""
-    # at rulespecs/lib/18xx.rules:806
+    # at rulespecs/lib/18xx.rules:809
     g.state_put(
         "standing_bid",
         (
@@ -1554,19 +1560,19 @@ def r_place_bid(g, v_player, v_company, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:807
+    # at rulespecs/lib/18xx.rules:810
     g.b_bid_placed(v_player)
 
 
 def r_open_bid(g, v_player, v_company, v_price):
     """open_bid(P, X, n): in the open auction, P's bid on X becomes n (a new bid, or P's raised bid); the money is set aside and the turn passes on (library '18xx' procedure open_bid)"""
-    # at rulespecs/lib/18xx.rules:811
+    # at rulespecs/lib/18xx.rules:814
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_move_bid(g, v_player, v_from_company, v_company, v_price):
     """move_bid(P, Y, X, n): in the open auction, P's bid on Y is withdrawn and P bids n on X (library '18xx' procedure move_bid)"""
-    # at rulespecs/lib/18xx.rules:815
+    # at rulespecs/lib/18xx.rules:818
     g.state_put(
         "standing_bid",
         (
@@ -1575,13 +1581,13 @@ def r_move_bid(g, v_player, v_from_company, v_company, v_price):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:816
+    # at rulespecs/lib/18xx.rules:819
     r_place_bid(g, v_player, v_company, v_price)
 
 
 def r_highest_bid(g, v_company):
     """highest_bid(X): the highest standing bid on private X (in an auction, its high bid), or 0 (library '18xx' function highest_bid)"""
-    # at rulespecs/lib/18xx.rules:820
+    # at rulespecs/lib/18xx.rules:823
     return max(
         (g.state_amount("standing_bid", v_company, v_p) for v_p in g.name("players")), default=0
     )
@@ -1589,7 +1595,7 @@ def r_highest_bid(g, v_company):
 
 def r_auction_company(g):
     """auction_company(): the private on auction: in an auction among its bidders (in_auction), the private on sale; in the Starting Round (first_round: auction), the first private, in the order the title lists them, still the bank's and open; none otherwise (library '18xx' function auction_company)"""
-    # at rulespecs/lib/18xx.rules:826
+    # at rulespecs/lib/18xx.rules:829
     return (
         r_private_on_sale(g)
         if g.state_has("in_auction")
@@ -1600,7 +1606,7 @@ def r_auction_company(g):
                     [
                         v_x
                         for v_x in g.name("privates")
-                        if ((g.b_holder_of(v_x) == g.name("bank")) and (not g.b_closed(v_x)))
+                        if ((g.b_holder_of(v_x) == g.name("bank")) and (not r_closed(g, v_x)))
                     ],
                 )
                 if g.b_in_round("auction")
@@ -1614,7 +1620,7 @@ def r_auction_company(g):
 
 def r_picking(g):
     """picking(): whether the players are picking the components of free_pick after the opening auction (first_round: auction): in its round, once every private is sold (library '18xx' function picking)"""
-    # at rulespecs/lib/18xx.rules:833
+    # at rulespecs/lib/18xx.rules:836
     return (
         (
             ((g.param_or("free_pick", None) != None) and g.b_in_round("auction"))
@@ -1627,30 +1633,30 @@ def r_picking(g):
 
 def r_pickable(g, v_company):
     """pickable(X): X is one of the components of free_pick still on offer while the players pick them: a minor (picks_operate), the bank's and in play (library '18xx' function pickable)"""
-    # at rulespecs/lib/18xx.rules:842
+    # at rulespecs/lib/18xx.rules:845
     return (
         ((r_picking(g) and g.param_or("picks_operate", False)) and g.among("minors", v_company))
         and (g.b_holder_of(v_company) == g.name("bank"))
-    ) and (not g.b_closed(v_company))
+    ) and (not r_closed(g, v_company))
 
 
 def r_pick(g, v_player, v_company):
     """pick(P, X): P takes X for nothing; a minor with a home puts its station there; the turn passes on (library '18xx' procedure pick)"""
-    # at rulespecs/lib/18xx.rules:845
+    # at rulespecs/lib/18xx.rules:848
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:846
-    if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
-        # at rulespecs/lib/18xx.rules:847
-        g.b_place_home_token(v_company)
     # at rulespecs/lib/18xx.rules:849
+    if g.among("minors", v_company) and (g.attr(v_company, "home") != None):
+        # at rulespecs/lib/18xx.rules:850
+        g.b_place_home_token(v_company)
+    # at rulespecs/lib/18xx.rules:852
     g.b_bid_placed(v_player)
 
 
 def r_auction_bid(g, v_player, v_price):
     """auction_bid(P, n): in an auction of one private, P's bid of n becomes its high bid, P's standing bid on it and the only one; the turn passes on (library '18xx' procedure auction_bid)"""
-    # at rulespecs/lib/18xx.rules:853
+    # at rulespecs/lib/18xx.rules:856
     for v_q in g.name("players"):
-        # at rulespecs/lib/18xx.rules:854
+        # at rulespecs/lib/18xx.rules:857
         g.state_put(
             "standing_bid",
             (
@@ -1659,7 +1665,7 @@ def r_auction_bid(g, v_player, v_price):
             ),
             0,
         )
-    # at rulespecs/lib/18xx.rules:856
+    # at rulespecs/lib/18xx.rules:859
     g.state_put(
         "standing_bid",
         (
@@ -1668,13 +1674,13 @@ def r_auction_bid(g, v_player, v_price):
         ),
         v_price,
     )
-    # at rulespecs/lib/18xx.rules:857
+    # at rulespecs/lib/18xx.rules:860
     g.b_bid_placed(v_player)
 
 
 def r_draft_cost(g, v_company):
     """draft_cost(X): what X costs in the draft before any decline: a minor's draft_price, a private's cost; nothing for anything else a draft deals (a Pass card) (library '18xx' function draft_cost)"""
-    # at rulespecs/lib/18xx.rules:873
+    # at rulespecs/lib/18xx.rules:876
     return (
         g.attr(v_company, "draft_price")
         if g.among("minors", v_company)
@@ -1684,7 +1690,7 @@ def r_draft_cost(g, v_company):
 
 def r_draft_least_price(g, v_company):
     """draft_least_price(X): the least X's draft price falls to: its property that the draft's last_company_floor names (a minor's treasury or draft_floor); $0 where it has none (library '18xx' function draft_least_price)"""
-    # at rulespecs/lib/18xx.rules:876
+    # at rulespecs/lib/18xx.rules:879
     return (
         0
         if (not g.among("minors", v_company))
@@ -1708,7 +1714,7 @@ def r_draft_least_price(g, v_company):
 
 def r_draft_price(g, v_company):
     """draft_price(X): what X costs in the draft now: its draft_cost, less the declines of a last company (draft_discount), never below draft_least_price (library '18xx' function draft_price)"""
-    # at rulespecs/lib/18xx.rules:882
+    # at rulespecs/lib/18xx.rules:885
     return r_max(
         g,
         r_draft_least_price(g, v_company),
@@ -1718,7 +1724,7 @@ def r_draft_price(g, v_company):
 
 def r_decline_last_company(g):
     """decline_last_company(): the player on turn declines the last company left in the draft: its price falls by the draft's last_company_discount (library '18xx' procedure decline_last_company)"""
-    # at rulespecs/lib/18xx.rules:885
+    # at rulespecs/lib/18xx.rules:888
     g.state_put(
         "draft_discount",
         (),
@@ -1731,31 +1737,31 @@ def r_decline_last_company(g):
 
 def r_receive_drafted(g, v_player, v_company):
     """receive_drafted(P, X): P takes company X he has picked in the draft (and paid for); a minor receives its starting treasury from the bank (library '18xx' procedure receive_drafted)"""
-    # at rulespecs/lib/18xx.rules:892
+    # at rulespecs/lib/18xx.rules:895
     g.move(v_company, g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:893
+    # at rulespecs/lib/18xx.rules:896
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:894
+        # at rulespecs/lib/18xx.rules:897
         if v_m == v_company:
-            # at rulespecs/lib/18xx.rules:895
+            # at rulespecs/lib/18xx.rules:898
             g.transfer(g.attr(v_m, "treasury"), g.name("bank"), v_m)
 
 
 def r_end_draft(g):
     """end_draft(): the draft ends: each player pays the bank for the companies he picked and takes them (receive_drafted) (library '18xx' procedure end_draft)"""
-    # at rulespecs/lib/18xx.rules:900
+    # at rulespecs/lib/18xx.rules:903
     for v_p in g.name("players"):
-        # at rulespecs/lib/18xx.rules:901
+        # at rulespecs/lib/18xx.rules:904
         g.transfer(g.state_amount("draft_committed", v_p), v_p, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:902
+        # at rulespecs/lib/18xx.rules:905
         g.state_put("draft_committed", (v_p,), 0)
-        # at rulespecs/lib/18xx.rules:903
+        # at rulespecs/lib/18xx.rules:906
         for v_x in g.name("privates"):
-            # at rulespecs/lib/18xx.rules:904
+            # at rulespecs/lib/18xx.rules:907
             if g.state_has("drafted_private", v_x, v_p):
-                # at rulespecs/lib/18xx.rules:905
+                # at rulespecs/lib/18xx.rules:908
                 r_receive_drafted(g, v_p, v_x)
-                # at rulespecs/lib/18xx.rules:906
+                # at rulespecs/lib/18xx.rules:909
                 g.state_set(
                     "drafted_private",
                     (
@@ -1764,13 +1770,13 @@ def r_end_draft(g):
                     ),
                     False,
                 )
-        # at rulespecs/lib/18xx.rules:909
+        # at rulespecs/lib/18xx.rules:912
         for v_m in g.name("minors"):
-            # at rulespecs/lib/18xx.rules:910
+            # at rulespecs/lib/18xx.rules:913
             if g.state_has("drafted_minor", v_m, v_p):
-                # at rulespecs/lib/18xx.rules:911
+                # at rulespecs/lib/18xx.rules:914
                 r_receive_drafted(g, v_p, v_m)
-                # at rulespecs/lib/18xx.rules:912
+                # at rulespecs/lib/18xx.rules:915
                 g.state_set(
                     "drafted_minor",
                     (
@@ -1783,7 +1789,7 @@ def r_end_draft(g):
 
 def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
-    # at rulespecs/lib/18xx.rules:919
+    # at rulespecs/lib/18xx.rules:922
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
         g.state_amount("draft_committed", v_player) if g.b_in_round("draft") else 0
     )
@@ -1791,7 +1797,7 @@ def r_free_cash(g, v_player):
 
 def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
-    # at rulespecs/lib/18xx.rules:924
+    # at rulespecs/lib/18xx.rules:927
     return (not g.state_has("bought_this_turn")) and (
         not (g.b_in_round("stock") and (r_private_on_sale(g) != None))
     )
@@ -1799,7 +1805,7 @@ def r_may_buy_now(g, v_player):
 
 def r_may_sell_now(g, v_player):
     """may_sell_now(P): P may sell in this turn: always, unless the title's sell_buy_order is sell_then_buy and he has bought (library '18xx' function may_sell_now)"""
-    # at rulespecs/lib/18xx.rules:927
+    # at rulespecs/lib/18xx.rules:930
     return (
         (not g.state_has("bought_this_turn"))
         if (g.param("sell_buy_order") == "sell_then_buy")
@@ -1809,7 +1815,7 @@ def r_may_sell_now(g, v_player):
 
 def r_director(g, v_operator):
     """director(C): the player who directs C: a corporation's president; a minor's or a private's owner where a player holds it; none otherwise (library '18xx' function director)"""
-    # at rulespecs/lib/18xx.rules:934
+    # at rulespecs/lib/18xx.rules:937
     return (
         r_president(g, v_operator)
         if g.among("corporations", v_operator)
@@ -1825,7 +1831,7 @@ def r_director(g, v_operator):
 
 def r_emergency_shortfall(g):
     """emergency_shortfall(): what the president of the corporation operating now must still raise for the cheapest train it must buy: that price less the corporation's cash and his own (0 when none is owed) (library '18xx' function emergency_shortfall)"""
-    # at rulespecs/lib/18xx.rules:946
+    # at rulespecs/lib/18xx.rules:949
     return sum(
         (
             r_max(
@@ -1840,17 +1846,17 @@ def r_emergency_shortfall(g):
 
 def r_close_minors(g):
     """close_minors(): every minor still open closes (close_minor: its cash to the bank, its trains to the scrap, its tokens off the map) (library '18xx' procedure close_minors)"""
-    # at rulespecs/lib/18xx.rules:950
+    # at rulespecs/lib/18xx.rules:953
     for v_m in g.name("minors"):
-        # at rulespecs/lib/18xx.rules:951
-        if not g.b_closed(v_m):
-            # at rulespecs/lib/18xx.rules:952
+        # at rulespecs/lib/18xx.rules:954
+        if not r_closed(g, v_m):
+            # at rulespecs/lib/18xx.rules:955
             r_close_minor(g, v_m)
 
 
 def r_sale_price(g):
     """sale_price(): the price of the private on sale: its face value less its discount, never below nothing (0 where none is on sale) (library '18xx' function sale_price)"""
-    # at rulespecs/lib/18xx.rules:973
+    # at rulespecs/lib/18xx.rules:976
     return (
         0
         if (r_private_on_sale(g) == None)
@@ -1867,7 +1873,7 @@ def r_sale_price(g):
 
 def r_lower_sale_price(g, v_company):
     """lower_sale_price(X): every player passed on X in a row in the private sale (on_all_pass: discount): its price falls by its `discount` (library '18xx' procedure lower_sale_price)"""
-    # at rulespecs/lib/18xx.rules:976
+    # at rulespecs/lib/18xx.rules:979
     g.state_put(
         "sale_discount",
         (v_company,),
@@ -1877,7 +1883,7 @@ def r_lower_sale_price(g, v_company):
 
 def r_highest_acquisition_bid(g):
     """highest_acquisition_bid(): the highest bid so far for the corporation up for liquidation (0: none) (library '18xx' function highest_acquisition_bid)"""
-    # at rulespecs/lib/18xx.rules:991
+    # at rulespecs/lib/18xx.rules:994
     return max(
         (g.state_amount("acquisition_bids", v_c) for v_c in g.name("corporations")), default=0
     )
@@ -1885,13 +1891,13 @@ def r_highest_acquisition_bid(g):
 
 def r_corporation_of(g, v_bond):
     """corporation_of(B): the corporation bond B belongs to (library '18xx' function corporation_of)"""
-    # at rulespecs/lib/18xx.rules:997
+    # at rulespecs/lib/18xx.rules:1000
     return g.attr(v_bond, "corporation")
 
 
 def r_bank_funded_shares(g, v_corporation):
     """bank_funded_shares(C): the shares whose price the bank pays C when it is started: where the title says so (bank_funds_on_par), the certificates of C a private granted that players hold unpaid (library '18xx' function bank_funded_shares)"""
-    # at rulespecs/lib/18xx.rules:1000
+    # at rulespecs/lib/18xx.rules:1003
     return (
         0
         if (g.attr(v_corporation, "bank_funds_on_par") == 0)
@@ -1907,7 +1913,7 @@ def r_bank_funded_shares(g, v_corporation):
 
 def r_face_value(g, v_company):
     """face_value(X): the value printed on private or minor X (its `cost`); 0 for anything else a draft deals (a Pass card) (library '18xx' function face_value)"""
-    # at rulespecs/lib/18xx.rules:1004
+    # at rulespecs/lib/18xx.rules:1007
     return (
         g.attr(v_company, "cost")
         if (g.among("privates", v_company) or g.among("minors", v_company))
@@ -1917,14 +1923,14 @@ def r_face_value(g, v_company):
 
 def r_private_on_sale(g):
     """private_on_sale(): the private now offered in the private sale: the first in the sale order still the bank's and not closed; none where none is left, or the title sells no privates in order (library '18xx' function private_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1007
+    # at rulespecs/lib/18xx.rules:1010
     return (
         r_first(
             g,
             [
                 v_x
                 for v_x in g.as_entities(g.param("private_sale_order"))
-                if ((g.b_holder_of(v_x) == g.name("bank")) and (not g.b_closed(v_x)))
+                if ((g.b_holder_of(v_x) == g.name("bank")) and (not r_closed(g, v_x)))
             ],
         )
         if (g.param("first_round") == "private_sale")
@@ -1934,22 +1940,22 @@ def r_private_on_sale(g):
 
 def r_offered_later(g, v_company):
     """offered_later(X): X waits in the sale order behind the private on sale (still the bank's, not closed) (library '18xx' function offered_later)"""
-    # at rulespecs/lib/18xx.rules:1013
+    # at rulespecs/lib/18xx.rules:1016
     return (
         (
             (v_company in g.as_entities(g.param("private_sale_order")))
             and (g.b_holder_of(v_company) == g.name("bank"))
         )
-        and (not g.b_closed(v_company))
+        and (not r_closed(g, v_company))
     ) and (v_company != r_private_on_sale(g))
 
 
 def r_can_emergency_sell(g, v_player):
     """can_emergency_sell(P): P holds a certificate of a corporation with a share price (started, not closed) that he may sell and the bank pool could take now (library '18xx' function can_emergency_sell)"""
-    # at rulespecs/lib/18xx.rules:1017
+    # at rulespecs/lib/18xx.rules:1020
     return any(
         (
-            (r_started(g, v_c) and (not g.b_closed(v_c)))
+            (r_started(g, v_c) and (not r_closed(g, v_c)))
             and any(
                 ((r_pool_percent(g, v_c) + g.attr(v_x, "percent")) <= g.param("pool_cap"))
                 for v_x in r_sellable(g, v_player, v_c)
@@ -1961,51 +1967,51 @@ def r_can_emergency_sell(g, v_player):
 
 def r_add_debt(g, v_player, v_amount):
     """add_debt(P, x): P owes the bank x more (a loan or its interest; no money moves); a negative x is a repayment (library '18xx' procedure add_debt)"""
-    # at rulespecs/lib/18xx.rules:1025
+    # at rulespecs/lib/18xx.rules:1028
     if not ((g.state_amount("debt", v_player) + v_amount) >= 0):
         raise IllegalAction(
             "a debt cannot fall below zero",
             rule="library '18xx' procedure add_debt",
-            at="rulespecs/lib/18xx.rules:1025",
+            at="rulespecs/lib/18xx.rules:1028",
         )
-    # at rulespecs/lib/18xx.rules:1026
+    # at rulespecs/lib/18xx.rules:1029
     g.state_put("debt", (v_player,), (g.state_amount("debt", v_player) + v_amount))
 
 
 def r_reduce_debt(g, v_player, v_amount):
     """reduce_debt(P, x): P's debt falls by x (after paying x to the bank): no more than he owes (library '18xx' procedure reduce_debt)"""
-    # at rulespecs/lib/18xx.rules:1030
+    # at rulespecs/lib/18xx.rules:1033
     if not ((v_amount >= 0) and (v_amount <= g.state_amount("debt", v_player))):
         raise IllegalAction(
             "a debt falls by at most what is owed",
             rule="library '18xx' procedure reduce_debt",
-            at="rulespecs/lib/18xx.rules:1030",
+            at="rulespecs/lib/18xx.rules:1033",
         )
-    # at rulespecs/lib/18xx.rules:1031
+    # at rulespecs/lib/18xx.rules:1034
     r_add_debt(g, v_player, (0 - v_amount))
 
 
 def r_leave_game(g, v_player):
     """leave_game(P): P is out of the game (bankrupt): he takes no more turns (library '18xx' procedure leave_game)"""
-    # at rulespecs/lib/18xx.rules:1038
+    # at rulespecs/lib/18xx.rules:1041
     g.state_set("out_of_game", (v_player,), True)
 
 
 def r_players_in_game(g):
     """players_in_game(): how many players are not out of the game (library '18xx' function players_in_game)"""
-    # at rulespecs/lib/18xx.rules:1041
+    # at rulespecs/lib/18xx.rules:1044
     return sum(1 for v_p in g.name("players") if (not g.state_has("out_of_game", v_p)))
 
 
 def r_has_ability(g, v_company, v_ability):
     """has_ability(X, \"key\"): X (a private or a corporation) has an ability of that key (library '18xx' function has_ability)"""
-    # at rulespecs/lib/18xx.rules:1047
+    # at rulespecs/lib/18xx.rules:1050
     return any((g.attr(v_a, "key") == v_ability) for v_a in g.attr(v_company, "abilities"))
 
 
 def r_ability_value(g, v_company, v_ability, v_field):
     """ability_value(X, \"key\", \"field\"): the field of X's ability of that key (its first that gives it), in its own unit (money in currency units); refused where X has none (library '18xx' function ability_value)"""
-    # at rulespecs/lib/18xx.rules:1050
+    # at rulespecs/lib/18xx.rules:1053
     return g.item(
         g.item(
             [
@@ -2021,20 +2027,20 @@ def r_ability_value(g, v_company, v_ability, v_field):
 
 def r_use_ability(g, v_company, v_key):
     """use_ability(X, \"key\"): X's ability of that key is used once, now; refused where its owner, timing, phases (ability_window) or counts do not allow it. With `when: sold` or `phase_start`, the use is the decision the private owes: it is taken (library '18xx' procedure use_ability)"""
-    # at rulespecs/lib/18xx.rules:1062
+    # at rulespecs/lib/18xx.rules:1065
     if not (r_has_ability(g, v_company, v_key)):
         raise IllegalAction(
             "the private has no such ability",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1062",
+            at="rulespecs/lib/18xx.rules:1065",
         )
-    # at rulespecs/lib/18xx.rules:1063
+    # at rulespecs/lib/18xx.rules:1066
     g.b_ability_window(v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1064
+    # at rulespecs/lib/18xx.rules:1067
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
     )
-    # at rulespecs/lib/18xx.rules:1065
+    # at rulespecs/lib/18xx.rules:1068
     if not (
         (g.attr(v_ability, "count") == None)
         or (g.state_amount("ability_uses", v_company, v_key) < g.attr(v_ability, "count"))
@@ -2042,9 +2048,9 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used up",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1065",
+            at="rulespecs/lib/18xx.rules:1068",
         )
-    # at rulespecs/lib/18xx.rules:1067
+    # at rulespecs/lib/18xx.rules:1070
     if not (
         (
             (g.attr(v_ability, "count_per_operating_round") == None)
@@ -2058,25 +2064,25 @@ def r_use_ability(g, v_company, v_key):
         raise IllegalAction(
             "the private's ability is used as often as it may be in an operating round",
             rule="library '18xx' procedure use_ability",
-            at="rulespecs/lib/18xx.rules:1067",
+            at="rulespecs/lib/18xx.rules:1070",
         )
-    # at rulespecs/lib/18xx.rules:1070
+    # at rulespecs/lib/18xx.rules:1073
     r_count_ability_use(g, v_company, v_key)
-    # at rulespecs/lib/18xx.rules:1071
+    # at rulespecs/lib/18xx.rules:1074
     if (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
-        # at rulespecs/lib/18xx.rules:1072
+        # at rulespecs/lib/18xx.rules:1075
         r_resolve_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
     """owe_ability_decisions(X, moment, phase): X owes the decision of each of its abilities with `when` that moment (and, with a phase, that `phase`) whose uses are not spent (nor ended by `removed_on`) (library '18xx' procedure owe_ability_decisions)"""
-    # at rulespecs/lib/18xx.rules:1081
+    # at rulespecs/lib/18xx.rules:1084
     for v_ability in g.attr(v_company, "abilities"):
-        # at rulespecs/lib/18xx.rules:1082
+        # at rulespecs/lib/18xx.rules:1085
         if (
             (
                 (
-                    ((not g.b_closed(v_company)) and (g.attr(v_ability, "when") == v_moment))
+                    ((not r_closed(g, v_company)) and (g.attr(v_ability, "when") == v_moment))
                     and (g.attr(v_ability, "decision") != None)
                 )
                 and ((v_phase == None) or (g.attr(v_ability, "phase") == v_phase))
@@ -2092,19 +2098,19 @@ def r_owe_ability_decisions(g, v_company, v_moment, v_phase):
             (g.attr(v_ability, "removed_on") == None)
             or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
         ):
-            # at rulespecs/lib/18xx.rules:1086
+            # at rulespecs/lib/18xx.rules:1089
             r_require_decision(g, v_company, g.attr(v_ability, "decision"))
 
 
 def r_ability_sold(g, v_company):
     """ability_sold(X): private X has just been sold to a corporation: each of its abilities with `when: sold` whose uses are not spent (nor ended by `removed_on`) becomes a decision X owes (library '18xx' procedure ability_sold)"""
-    # at rulespecs/lib/18xx.rules:1092
+    # at rulespecs/lib/18xx.rules:1095
     r_owe_ability_decisions(g, v_company, "sold", None)
 
 
 def r_ability_lay_cost(g, v_company, v_lay):
     """ability_lay_cost(X, lay): what a lay of private X's tile-lay ability costs, in currency units: nothing, or the lay's cost less the ability's `discount` off the tile's part (at least 0) (library '18xx' function ability_lay_cost)"""
-    # at rulespecs/lib/18xx.rules:1100
+    # at rulespecs/lib/18xx.rules:1103
     return (
         0
         if (
@@ -2146,7 +2152,7 @@ def r_ability_lay_cost(g, v_company, v_lay):
 
 def r_ability_spent(g, v_company, v_effect):
     """ability_spent(X, effect): X's first ability of that effect (a tile lay, a station) has been used its `count` times (once where it gives none), or in an operating round its `count_per_operating_round` times (library '18xx' function ability_spent)"""
-    # at rulespecs/lib/18xx.rules:1109
+    # at rulespecs/lib/18xx.rules:1112
     return any(
         (
             (
@@ -2186,7 +2192,7 @@ def r_ability_spent(g, v_company, v_effect):
 
 def r_count_ability_use(g, v_company, v_key):
     """count_ability_use(X, \"key\"): one use more of X's ability of that key, over the game and in this operating round (library '18xx' procedure count_ability_use)"""
-    # at rulespecs/lib/18xx.rules:1115
+    # at rulespecs/lib/18xx.rules:1118
     g.state_put(
         "ability_uses",
         (
@@ -2195,7 +2201,7 @@ def r_count_ability_use(g, v_company, v_key):
         ),
         (g.state_amount("ability_uses", v_company, v_key) + 1),
     )
-    # at rulespecs/lib/18xx.rules:1116
+    # at rulespecs/lib/18xx.rules:1119
     g.state_put(
         "ability_round_uses",
         (
@@ -2208,108 +2214,108 @@ def r_count_ability_use(g, v_company, v_key):
 
 def r_ability_lay(g, v_company, v_hex, v_tile, v_rotation):
     """ability_lay(X, hex, tile, rotation): the tile of private X's tile-lay ability on the map for its owning corporation, besides its own lays, at the lay's cost less the ability's discount (ability_lay_cost), paid by X's holder; one use of the ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure ability_lay)"""
-    # at rulespecs/lib/18xx.rules:1126
+    # at rulespecs/lib/18xx.rules:1129
     if not (any((g.attr(v_a, "effect") == "free_lay") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no tile lay to give",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1126",
+            at="rulespecs/lib/18xx.rules:1129",
         )
-    # at rulespecs/lib/18xx.rules:1127
+    # at rulespecs/lib/18xx.rules:1130
     if not (not r_ability_spent(g, v_company, "free_lay")):
         raise IllegalAction(
             "the private's tile lays are used up",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1127",
+            at="rulespecs/lib/18xx.rules:1130",
         )
-    # at rulespecs/lib/18xx.rules:1128
+    # at rulespecs/lib/18xx.rules:1131
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_lay")], 0
     )
-    # at rulespecs/lib/18xx.rules:1129
+    # at rulespecs/lib/18xx.rules:1132
     v_lay = g.b_check_lay(v_company, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1130
+    # at rulespecs/lib/18xx.rules:1133
     v_cost = r_ability_lay_cost(g, v_company, v_lay)
-    # at rulespecs/lib/18xx.rules:1131
+    # at rulespecs/lib/18xx.rules:1134
     if not (g.b_cash(g.b_holder_of(v_company)) >= v_cost):
         raise IllegalAction(
             "the private's owner cannot pay for the tile",
             rule="library '18xx' procedure ability_lay",
-            at="rulespecs/lib/18xx.rules:1131",
+            at="rulespecs/lib/18xx.rules:1134",
         )
-    # at rulespecs/lib/18xx.rules:1132
-    g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1133
-    r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1134
-    g.b_lay(v_company, v_lay, v_tile)
     # at rulespecs/lib/18xx.rules:1135
+    g.transfer(v_cost, g.b_holder_of(v_company), g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1136
+    r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
+    # at rulespecs/lib/18xx.rules:1137
+    g.b_lay(v_company, v_lay, v_tile)
+    # at rulespecs/lib/18xx.rules:1138
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1136
+        # at rulespecs/lib/18xx.rules:1139
         r_close_private(g, v_company)
 
 
 def r_ability_token(g, v_company, v_city):
     """ability_token(X, city): the owning corporation's station token in the city, free, one use of X's station ability (refused where its `count` is spent, or the corporation has no token left); with `extra_token: true`, a token beyond its charter's (library '18xx' procedure ability_token)"""
-    # at rulespecs/lib/18xx.rules:1146
+    # at rulespecs/lib/18xx.rules:1149
     if not (any((g.attr(v_a, "effect") == "free_token") for v_a in g.attr(v_company, "abilities"))):
         raise IllegalAction(
             "the private has no station token to give",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1146",
+            at="rulespecs/lib/18xx.rules:1149",
         )
-    # at rulespecs/lib/18xx.rules:1147
+    # at rulespecs/lib/18xx.rules:1150
     if not (not r_ability_spent(g, v_company, "free_token")):
         raise IllegalAction(
             "the private's token has been placed already",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1147",
+            at="rulespecs/lib/18xx.rules:1150",
         )
-    # at rulespecs/lib/18xx.rules:1148
+    # at rulespecs/lib/18xx.rules:1151
     v_ability = g.item(
         [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "effect") == "free_token")],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1149
+    # at rulespecs/lib/18xx.rules:1152
     v_spot = g.b_check_token(v_company, v_city)
-    # at rulespecs/lib/18xx.rules:1150
+    # at rulespecs/lib/18xx.rules:1153
     v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1151
+    # at rulespecs/lib/18xx.rules:1154
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule="library '18xx' procedure ability_token",
-            at="rulespecs/lib/18xx.rules:1151",
+            at="rulespecs/lib/18xx.rules:1154",
         )
-    # at rulespecs/lib/18xx.rules:1152
+    # at rulespecs/lib/18xx.rules:1155
     r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
-    # at rulespecs/lib/18xx.rules:1153
-    if g.attr(v_ability, "extra_token") == True:
-        # at rulespecs/lib/18xx.rules:1154
-        g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
     # at rulespecs/lib/18xx.rules:1156
+    if g.attr(v_ability, "extra_token") == True:
+        # at rulespecs/lib/18xx.rules:1157
+        g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
+    # at rulespecs/lib/18xx.rules:1159
     g.b_place_station(v_corporation, v_spot)
 
 
 def r_return_token(g, v_company, v_city):
     """return_token(X, city): the owning corporation's station in the city back to its charter, one use of X's ability (refused where its `count` is spent); X closes where the ability says `closes_private: true` (library '18xx' procedure return_token)"""
-    # at rulespecs/lib/18xx.rules:1166
+    # at rulespecs/lib/18xx.rules:1169
     if not (
         any((g.attr(v_a, "effect") == "return_token") for v_a in g.attr(v_company, "abilities"))
     ):
         raise IllegalAction(
             "the private has no station token to take back",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1166",
+            at="rulespecs/lib/18xx.rules:1169",
         )
-    # at rulespecs/lib/18xx.rules:1167
+    # at rulespecs/lib/18xx.rules:1170
     if not (not r_ability_spent(g, v_company, "return_token")):
         raise IllegalAction(
             "the private's ability has been used",
             rule="library '18xx' procedure return_token",
-            at="rulespecs/lib/18xx.rules:1167",
+            at="rulespecs/lib/18xx.rules:1170",
         )
-    # at rulespecs/lib/18xx.rules:1168
+    # at rulespecs/lib/18xx.rules:1171
     v_ability = g.item(
         [
             v_a
@@ -2318,44 +2324,44 @@ def r_return_token(g, v_company, v_city):
         ],
         0,
     )
-    # at rulespecs/lib/18xx.rules:1169
-    v_corporation = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1170
-    g.b_remove_stations(v_corporation, v_city)
-    # at rulespecs/lib/18xx.rules:1171
-    g.set_attr(v_corporation, "tokens", (g.attr(v_corporation, "tokens") - 1))
     # at rulespecs/lib/18xx.rules:1172
-    r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
+    v_corporation = g.b_holder_of(v_company)
     # at rulespecs/lib/18xx.rules:1173
+    g.b_remove_stations(v_corporation, v_city)
+    # at rulespecs/lib/18xx.rules:1174
+    g.set_attr(v_corporation, "tokens", (g.attr(v_corporation, "tokens") - 1))
+    # at rulespecs/lib/18xx.rules:1175
+    r_count_ability_use(g, v_company, g.attr(v_ability, "key"))
+    # at rulespecs/lib/18xx.rules:1176
     if g.attr(v_ability, "closes_private") == True:
-        # at rulespecs/lib/18xx.rules:1174
+        # at rulespecs/lib/18xx.rules:1177
         r_close_private(g, v_company)
 
 
 def r_take_station(g, v_corporation, v_other):
     """take_station(C, M): C's next free station marker replaces M's station (its first; the others leave the map) in the same city, free of charge; refused where C has no marker left or may not hold a station there (library '18xx' procedure take_station)"""
-    # at rulespecs/lib/18xx.rules:1183
+    # at rulespecs/lib/18xx.rules:1186
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the company has no station marker left",
             rule="library '18xx' procedure take_station",
-            at="rulespecs/lib/18xx.rules:1183",
+            at="rulespecs/lib/18xx.rules:1186",
         )
-    # at rulespecs/lib/18xx.rules:1184
+    # at rulespecs/lib/18xx.rules:1187
     v_city = g.b_remove_stations(v_other)
-    # at rulespecs/lib/18xx.rules:1185
+    # at rulespecs/lib/18xx.rules:1188
     g.b_place_station(v_corporation, g.b_check_token(v_corporation, v_city, True))
 
 
 def r_holds_card(g, v_corporation):
     """holds_card(C): whether C holds an ability card now (each card gives the company that holds it an ability, which C.card_abilities lists) (library '18xx' function holds_card)"""
-    # at rulespecs/lib/18xx.rules:1196
+    # at rulespecs/lib/18xx.rules:1199
     return r_len(g, g.attr(v_corporation, "card_abilities")) > 0
 
 
 def r_has_power(g, v_corporation, v_effect):
     """has_power(C, effect): the ability card C holds has an ability with that effect (never where C holds none) (library '18xx' function has_power)"""
-    # at rulespecs/lib/18xx.rules:1199
+    # at rulespecs/lib/18xx.rules:1202
     return any(
         (g.attr(v_a, "effect") == v_effect) for v_a in g.attr(v_corporation, "card_abilities")
     )
@@ -2363,7 +2369,7 @@ def r_has_power(g, v_corporation, v_effect):
 
 def r_power_value(g, v_corporation, v_effect, v_field):
     """power_value(C, effect, \"field\"): the field of the ability with that effect of the card C holds (its first that gives it), in its own unit; refused where it has none (library '18xx' function power_value)"""
-    # at rulespecs/lib/18xx.rules:1202
+    # at rulespecs/lib/18xx.rules:1205
     return g.item(
         g.item(
             [
@@ -2379,27 +2385,27 @@ def r_power_value(g, v_corporation, v_effect, v_field):
 
 def r_spend_cubes(g, v_corporation, v_n):
     """spend_cubes(C, n): n use cubes come off C's ability card: refused without a card, or with fewer than n left (library '18xx' procedure spend_cubes)"""
-    # at rulespecs/lib/18xx.rules:1210
+    # at rulespecs/lib/18xx.rules:1213
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company holds no ability card",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1210",
+            at="rulespecs/lib/18xx.rules:1213",
         )
-    # at rulespecs/lib/18xx.rules:1211
+    # at rulespecs/lib/18xx.rules:1214
     if not ((v_n >= 1) and (v_n <= g.state_amount("cubes", v_corporation))):
         raise IllegalAction(
             "the card has not that many uses left",
             rule="library '18xx' procedure spend_cubes",
-            at="rulespecs/lib/18xx.rules:1211",
+            at="rulespecs/lib/18xx.rules:1214",
         )
-    # at rulespecs/lib/18xx.rules:1212
+    # at rulespecs/lib/18xx.rules:1215
     g.state_put("cubes", (v_corporation,), (g.state_amount("cubes", v_corporation) - v_n))
 
 
 def r_declared_effects(g):
     """declared_effects(): the effects a company declares the use of, spending its card's cubes (library '18xx' function declared_effects)"""
-    # at rulespecs/lib/18xx.rules:1224
+    # at rulespecs/lib/18xx.rules:1227
     return [
         "train_discount",
         "free_token",
@@ -2413,7 +2419,7 @@ def r_declared_effects(g):
 
 def r_discount_used(g, v_corporation):
     """discount_used(C): a declared train discount of C has been spent on a train from the bank (library '18xx' procedure discount_used)"""
-    # at rulespecs/lib/18xx.rules:1227
+    # at rulespecs/lib/18xx.rules:1230
     g.state_put(
         "declared_uses",
         (
@@ -2426,7 +2432,7 @@ def r_discount_used(g, v_corporation):
 
 def r_bank_price(g, v_corporation, v_train):
     """bank_price(C, T): what C pays the bank for T: its price, less its card's `discount_per_use` (percent) for each use C declared this turn on its `train_discount` ability, rounded down (library '18xx' function bank_price)"""
-    # at rulespecs/lib/18xx.rules:1231
+    # at rulespecs/lib/18xx.rules:1234
     return (
         g.attr(v_train, "price")
         if (g.state_amount("declared_uses", v_corporation, "train_discount") == 0)
@@ -2448,7 +2454,7 @@ def r_bank_price(g, v_corporation, v_train):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1327
+    # at rulespecs/lib/18xx.rules:1330
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -2486,7 +2492,7 @@ def r_sellable(g, v_player, v_corporation):
 
 def r_share_cost(g, v_corporation, v_source):
     """what one share costs from the source: from the corporation's own holding, its par price where treasury_shares_at says par; else the market price (library '18xx' function share_cost)"""
-    # at rulespecs/lib/18xx.rules:1359
+    # at rulespecs/lib/18xx.rules:1362
     return (
         g.b_price(v_corporation)
         if (v_source == "pool")
@@ -2500,7 +2506,7 @@ def r_share_cost(g, v_corporation, v_source):
 
 def r_payee(g, v_corporation, v_source):
     """who is paid for a certificate bought from the source: the bank for the pool; for the IPO the corporation under incremental capitalisation, else the bank (full: it receives its capital when it floats; partial: a part when it floats, the rest on release_capital; by_title: the title's own rules pay it); for the corporation's treasury the corporation, unless by_title (library '18xx' function payee)"""
-    # at rulespecs/lib/18xx.rules:1369
+    # at rulespecs/lib/18xx.rules:1372
     return (
         g.name("bank")
         if (v_source == "pool")
@@ -2524,49 +2530,49 @@ def r_payee(g, v_corporation, v_source):
 
 def r_price_drop_on_sale(g, v_seller, v_corporation, v_shares, v_sold):
     """Move the price down after a sale, as the title's sell_price_drop says (library '18xx' procedure price_drop_on_sale)"""
-    # at rulespecs/lib/18xx.rules:1416
+    # at rulespecs/lib/18xx.rules:1419
     if g.param("sell_price_drop") == "once_per_round":
-        # at rulespecs/lib/18xx.rules:1419
+        # at rulespecs/lib/18xx.rules:1422
         if not any(g.state_has("sold_this_round", v_q, v_corporation) for v_q in g.name("players")):
-            # at rulespecs/lib/18xx.rules:1420
+            # at rulespecs/lib/18xx.rules:1423
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share":
-        # at rulespecs/lib/18xx.rules:1424
+        # at rulespecs/lib/18xx.rules:1427
         for v_k in range(1, (v_sold) + 1):
-            # at rulespecs/lib/18xx.rules:1425
+            # at rulespecs/lib/18xx.rules:1428
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale":
-        # at rulespecs/lib/18xx.rules:1429
+        # at rulespecs/lib/18xx.rules:1432
         r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_sale_by_president":
-        # at rulespecs/lib/18xx.rules:1432
+        # at rulespecs/lib/18xx.rules:1435
         if r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1433
+            # at rulespecs/lib/18xx.rules:1436
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == "per_share_when_several_else_president":
-        # at rulespecs/lib/18xx.rules:1438
+        # at rulespecs/lib/18xx.rules:1441
         if v_sold > 1:
-            # at rulespecs/lib/18xx.rules:1439
+            # at rulespecs/lib/18xx.rules:1442
             for v_k in range(1, (v_sold) + 1):
-                # at rulespecs/lib/18xx.rules:1440
+                # at rulespecs/lib/18xx.rules:1443
                 r_market_move(g, v_corporation, "down")
         elif r_sold_by_president(g, v_seller, v_corporation, v_shares):
-            # at rulespecs/lib/18xx.rules:1443
+            # at rulespecs/lib/18xx.rules:1446
             r_market_move(g, v_corporation, "down")
     elif g.param("sell_price_drop") == None:
         pass
     else:
-        # at rulespecs/lib/18xx.rules:1416
+        # at rulespecs/lib/18xx.rules:1419
         raise IllegalAction(
             "no case of this match holds the value of `sell_price_drop`",
             rule="library '18xx' procedure price_drop_on_sale",
-            at="rulespecs/lib/18xx.rules:1416",
+            at="rulespecs/lib/18xx.rules:1419",
         )
 
 
 def r_sold_by_president(g, v_seller, v_corporation, v_shares):
     """the seller presided the corporation when he sold: he presides it, or he sold its president's certificate (the presidency then passing to another holder) (library '18xx' function sold_by_president)"""
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1455
     return (r_president(g, v_corporation) == v_seller) or (
         r_president_certificate(g, v_corporation) in v_shares
     )
@@ -2574,7 +2580,7 @@ def r_sold_by_president(g, v_seller, v_corporation, v_shares):
 
 def r_tokens_left(g, v_corporation):
     """tokens_left(C): the station tokens C has not placed: its charter's and its extra ones, less those on the map and those taken from the right of its charter (library '18xx' function tokens_left)"""
-    # at rulespecs/lib/18xx.rules:1492
+    # at rulespecs/lib/18xx.rules:1495
     return (
         (g.attr(v_corporation, "charter_tokens") + g.attr(v_corporation, "extra_tokens"))
         - g.attr(v_corporation, "tokens")
@@ -2583,7 +2589,7 @@ def r_tokens_left(g, v_corporation):
 
 def r_charter_token_price(g, v_corporation, v_place):
     """charter_token_price(C, n): the printed price of the station token in place n (from 0) of C's charter; 0 where the charter has no such place (library '18xx' function charter_token_price)"""
-    # at rulespecs/lib/18xx.rules:1495
+    # at rulespecs/lib/18xx.rules:1498
     return (
         g.item(g.attr(v_corporation, "token_prices"), v_place)
         if ((v_place >= 0) and (v_place < g.attr(v_corporation, "charter_tokens")))
@@ -2593,7 +2599,7 @@ def r_charter_token_price(g, v_corporation, v_place):
 
 def r_next_token_cost(g, v_corporation):
     """next_token_cost(C): the price of C's next station token: the first of its charter's not placed (library '18xx' function next_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1498
+    # at rulespecs/lib/18xx.rules:1501
     return r_charter_token_price(
         g, v_corporation, (g.attr(v_corporation, "tokens") - g.attr(v_corporation, "extra_tokens"))
     )
@@ -2601,7 +2607,7 @@ def r_next_token_cost(g, v_corporation):
 
 def r_last_token_cost(g, v_corporation):
     """last_token_cost(C): the printed price of the last station token C placed from its charter (what a token taken back to the charter refunds: it returns to that place) (library '18xx' function last_token_cost)"""
-    # at rulespecs/lib/18xx.rules:1501
+    # at rulespecs/lib/18xx.rules:1504
     return r_charter_token_price(
         g,
         v_corporation,
@@ -2611,9 +2617,9 @@ def r_last_token_cost(g, v_corporation):
 
 def r_set_revenue(g, v_corporation, v_amount):
     """set_revenue(C, x): C's trains earned x in this run: its revenue; a declared longer_trains use of C is spent (library '18xx' procedure set_revenue)"""
-    # at rulespecs/lib/18xx.rules:1519
+    # at rulespecs/lib/18xx.rules:1522
     g.set_attr(v_corporation, "revenue", v_amount)
-    # at rulespecs/lib/18xx.rules:1520
+    # at rulespecs/lib/18xx.rules:1523
     g.state_put(
         "declared_uses",
         (
@@ -2622,60 +2628,60 @@ def r_set_revenue(g, v_corporation, v_amount):
         ),
         0,
     )
-    # at rulespecs/lib/18xx.rules:1521
+    # at rulespecs/lib/18xx.rules:1524
     g.state_put("total_revenue", (), (g.state_amount("total_revenue") + v_amount))
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
-    # at rulespecs/lib/18xx.rules:1525
+    # at rulespecs/lib/18xx.rules:1528
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
-            at="rulespecs/lib/18xx.rules:1525",
+            at="rulespecs/lib/18xx.rules:1528",
         )
-    # at rulespecs/lib/18xx.rules:1526
+    # at rulespecs/lib/18xx.rules:1529
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1527
+    # at rulespecs/lib/18xx.rules:1530
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1545
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1542",
+            at="rulespecs/lib/18xx.rules:1545",
         )
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1546
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "the title does not allow that",
             rule='§"Paying Dividends"',
-            at="rulespecs/lib/18xx.rules:1543",
+            at="rulespecs/lib/18xx.rules:1546",
         )
-    # at rulespecs/lib/18xx.rules:1544
+    # at rulespecs/lib/18xx.rules:1547
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1545
+    # at rulespecs/lib/18xx.rules:1548
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1546
-    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1547
-    r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1548
-    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
     # at rulespecs/lib/18xx.rules:1549
+    g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1550
+    r_pay_dividends(g, v_corporation, v_paid)
+    # at rulespecs/lib/18xx.rules:1551
+    r_dividend_price_move(g, v_corporation, v_kind, v_paid)
+    # at rulespecs/lib/18xx.rules:1552
     g.b_end_step(v_corporation)
 
 
 def r_half(g, v_revenue):
     """the shareholders' part of a half payout, by the title's half_pay_rounding (library '18xx' function half)"""
-    # at rulespecs/lib/18xx.rules:1555
+    # at rulespecs/lib/18xx.rules:1558
     return (
         r_min(g, v_revenue, (((v_revenue + 19) // 20) * 10))
         if (g.param("half_pay_rounding") == "shareholders_get_larger_ten")
@@ -2685,13 +2691,13 @@ def r_half(g, v_revenue):
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§\"Paying Dividends\")"""
-    # at rulespecs/lib/18xx.rules:1563
+    # at rulespecs/lib/18xx.rules:1566
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1564
+        # at rulespecs/lib/18xx.rules:1567
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1565
+        # at rulespecs/lib/18xx.rules:1568
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1566
+            # at rulespecs/lib/18xx.rules:1569
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -2701,7 +2707,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_payee(g, v_holder, v_corporation):
     """who receives the dividend of a holding: players themselves; the pool's and the treasury's shares as the title says; the IPO's (full or partial capitalisation) the bank keeps (library '18xx' function dividend_payee)"""
-    # at rulespecs/lib/18xx.rules:1576
+    # at rulespecs/lib/18xx.rules:1579
     return (
         g.name("bank")
         if (v_holder == g.name("initial_offering"))
@@ -2719,87 +2725,87 @@ def r_dividend_payee(g, v_holder, v_corporation):
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1658
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1655",
+            at="rulespecs/lib/18xx.rules:1658",
         )
-    # at rulespecs/lib/18xx.rules:1656
+    # at rulespecs/lib/18xx.rules:1659
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1656",
+            at="rulespecs/lib/18xx.rules:1659",
         )
-    # at rulespecs/lib/18xx.rules:1657
+    # at rulespecs/lib/18xx.rules:1660
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1658
+    # at rulespecs/lib/18xx.rules:1661
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1658",
+            at="rulespecs/lib/18xx.rules:1661",
         )
-    # at rulespecs/lib/18xx.rules:1659
+    # at rulespecs/lib/18xx.rules:1662
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1659",
+            at="rulespecs/lib/18xx.rules:1662",
         )
-    # at rulespecs/lib/18xx.rules:1660
+    # at rulespecs/lib/18xx.rules:1663
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1660",
+            at="rulespecs/lib/18xx.rules:1663",
         )
-    # at rulespecs/lib/18xx.rules:1661
+    # at rulespecs/lib/18xx.rules:1664
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1661",
+            at="rulespecs/lib/18xx.rules:1664",
         )
-    # at rulespecs/lib/18xx.rules:1662
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1663
-    g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1664
-    g.move(v_train, g.name("depot"), v_corporation)
     # at rulespecs/lib/18xx.rules:1665
+    g.move(v_exchange, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:1666
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1667
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1668
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1669
+    # at rulespecs/lib/18xx.rules:1672
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1669",
+            at="rulespecs/lib/18xx.rules:1672",
         )
-    # at rulespecs/lib/18xx.rules:1670
+    # at rulespecs/lib/18xx.rules:1673
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1670",
+            at="rulespecs/lib/18xx.rules:1673",
         )
-    # at rulespecs/lib/18xx.rules:1671
+    # at rulespecs/lib/18xx.rules:1674
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1672
+    # at rulespecs/lib/18xx.rules:1675
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1673
+        # at rulespecs/lib/18xx.rules:1676
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1700
+    # at rulespecs/lib/18xx.rules:1703
     return (
         (
             r_dearest_train_price(g)
@@ -2816,7 +2822,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1719
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2826,71 +2832,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1721
+    # at rulespecs/lib/18xx.rules:1724
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1722
+        # at rulespecs/lib/18xx.rules:1725
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1723
+            # at rulespecs/lib/18xx.rules:1726
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1734
+    # at rulespecs/lib/18xx.rules:1737
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1735
-        if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1736
-            g.b_make_obsolete(g.attr(v_card, "key"))
         # at rulespecs/lib/18xx.rules:1738
-        if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
+        if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
             # at rulespecs/lib/18xx.rules:1739
+            g.b_make_obsolete(g.attr(v_card, "key"))
+        # at rulespecs/lib/18xx.rules:1741
+        if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
+            # at rulespecs/lib/18xx.rules:1742
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1745
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1743
+        # at rulespecs/lib/18xx.rules:1746
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1744
+            # at rulespecs/lib/18xx.rules:1747
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1750
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1758
+    # at rulespecs/lib/18xx.rules:1761
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1759
+        # at rulespecs/lib/18xx.rules:1762
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1760
+            # at rulespecs/lib/18xx.rules:1763
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1771
+    # at rulespecs/lib/18xx.rules:1774
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1772
+        # at rulespecs/lib/18xx.rules:1775
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1778
-    for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1779
-        g.move(v_c, v_challenger, v_president)
     # at rulespecs/lib/18xx.rules:1781
+    for v_c in g.b_exchange_given(v_corporation, v_challenger):
+        # at rulespecs/lib/18xx.rules:1782
+        g.move(v_c, v_challenger, v_president)
+    # at rulespecs/lib/18xx.rules:1784
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1785
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1789
+    # at rulespecs/lib/18xx.rules:1792
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -2898,79 +2904,79 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1794
+    # at rulespecs/lib/18xx.rules:1797
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1794",
+            at="rulespecs/lib/18xx.rules:1797",
         )
-    # at rulespecs/lib/18xx.rules:1796
+    # at rulespecs/lib/18xx.rules:1799
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1796",
+            at="rulespecs/lib/18xx.rules:1799",
         )
-    # at rulespecs/lib/18xx.rules:1798
+    # at rulespecs/lib/18xx.rules:1801
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1800
+    # at rulespecs/lib/18xx.rules:1803
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1800",
+            at="rulespecs/lib/18xx.rules:1803",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1808
+    # at rulespecs/lib/18xx.rules:1811
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1808",
+            at="rulespecs/lib/18xx.rules:1811",
         )
-    # at rulespecs/lib/18xx.rules:1810
+    # at rulespecs/lib/18xx.rules:1813
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1821
+    # at rulespecs/lib/18xx.rules:1824
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1823
+    # at rulespecs/lib/18xx.rules:1826
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
             and r_floated(g, v_owner)
         )
-        and (not g.b_closed(v_owner))
-    ) and (not g.b_closed(v_corporation)):
-        # at rulespecs/lib/18xx.rules:1825
+        and (not r_closed(g, v_owner))
+    ) and (not r_closed(g, v_corporation)):
+        # at rulespecs/lib/18xx.rules:1828
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1836
+    # at rulespecs/lib/18xx.rules:1839
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1837
+        # at rulespecs/lib/18xx.rules:1840
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1838
+            # at rulespecs/lib/18xx.rules:1841
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1839
+                # at rulespecs/lib/18xx.rules:1842
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1840
+                # at rulespecs/lib/18xx.rules:1843
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1846
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
     # at rulespecs/lib/18xx.rules:1849
+    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1852
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1850
+    # at rulespecs/lib/18xx.rules:1853
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2979,47 +2985,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1851
-    for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1852
-        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1854
-    for v_c in r_held_certificates(g, v_owned, v_owner):
+    for v_t in g.b_trains(v_owned):
         # at rulespecs/lib/18xx.rules:1855
-        g.move(v_c, v_owned, v_owner)
+        g.move(v_t, v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:1857
-    for v_company in g.name("privates"):
+    for v_c in r_held_certificates(g, v_owned, v_owner):
         # at rulespecs/lib/18xx.rules:1858
-        if (g.b_holder_of(v_company) == v_owned) and (not g.b_closed(v_company)):
-            # at rulespecs/lib/18xx.rules:1859
+        g.move(v_c, v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:1860
+    for v_company in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:1861
+        if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
+            # at rulespecs/lib/18xx.rules:1862
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1864
+    # at rulespecs/lib/18xx.rules:1867
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1865
+    # at rulespecs/lib/18xx.rules:1868
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1866
+        # at rulespecs/lib/18xx.rules:1869
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1867
+        # at rulespecs/lib/18xx.rules:1870
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1868
+            # at rulespecs/lib/18xx.rules:1871
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1871
+    # at rulespecs/lib/18xx.rules:1874
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1872
+    # at rulespecs/lib/18xx.rules:1875
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1873
+    # at rulespecs/lib/18xx.rules:1876
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1874
+        # at rulespecs/lib/18xx.rules:1877
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1899
+    # at rulespecs/lib/18xx.rules:1902
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3035,11 +3041,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1932
+    # at rulespecs/lib/18xx.rules:1935
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1933
+        # at rulespecs/lib/18xx.rules:1936
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3048,13 +3054,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1934
+        # at rulespecs/lib/18xx.rules:1937
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:1946
+    # at rulespecs/lib/18xx.rules:1949
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3070,19 +3076,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1952
+    # at rulespecs/lib/18xx.rules:1955
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1953
+        # at rulespecs/lib/18xx.rules:1956
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:1954
+            # at rulespecs/lib/18xx.rules:1957
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1955
+            # at rulespecs/lib/18xx.rules:1958
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1976
+    # at rulespecs/lib/18xx.rules:1979
     return g.list_first(
         "decisions",
         (
@@ -3094,7 +3100,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1979
+    # at rulespecs/lib/18xx.rules:1982
     if not g.list_contains(
         "decisions",
         (
@@ -3102,7 +3108,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1980
+        # at rulespecs/lib/18xx.rules:1983
         g.list_append(
             "decisions",
             (
@@ -3110,13 +3116,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1981
+        # at rulespecs/lib/18xx.rules:1984
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1986
+    # at rulespecs/lib/18xx.rules:1989
     g.list_remove(
         "decisions",
         (
@@ -3124,19 +3130,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1987
+    # at rulespecs/lib/18xx.rules:1990
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1994
+    # at rulespecs/lib/18xx.rules:1997
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2000
+    # at rulespecs/lib/18xx.rules:2003
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3156,47 +3162,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2006
+    # at rulespecs/lib/18xx.rules:2009
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2007
+    # at rulespecs/lib/18xx.rules:2010
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2008
-    for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2009
-        g.move(v_t, v_minor, g.name("scrap"))
     # at rulespecs/lib/18xx.rules:2011
+    for v_t in g.b_trains(v_minor):
+        # at rulespecs/lib/18xx.rules:2012
+        g.move(v_t, v_minor, g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2014
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2020
+    # at rulespecs/lib/18xx.rules:2023
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2021
+        # at rulespecs/lib/18xx.rules:2024
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2022
+            # at rulespecs/lib/18xx.rules:2025
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2025
-    g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2026
-    g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:2027
-    g.set_attr(v_corporation, "par", None)
     # at rulespecs/lib/18xx.rules:2028
-    g.set_attr(v_corporation, "floated", False)
+    g.set_attr(v_corporation, "cell", None)
     # at rulespecs/lib/18xx.rules:2029
-    g.set_attr(v_corporation, "tokens", 0)
+    g.b_remove_stations(v_corporation)
     # at rulespecs/lib/18xx.rules:2030
-    g.set_attr(v_corporation, "revenue", 0)
+    g.set_attr(v_corporation, "par", None)
     # at rulespecs/lib/18xx.rules:2031
+    g.set_attr(v_corporation, "floated", False)
+    # at rulespecs/lib/18xx.rules:2032
+    g.set_attr(v_corporation, "tokens", 0)
+    # at rulespecs/lib/18xx.rules:2033
+    g.set_attr(v_corporation, "revenue", 0)
+    # at rulespecs/lib/18xx.rules:2034
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2033
+        # at rulespecs/lib/18xx.rules:2036
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2042
+    # at rulespecs/lib/18xx.rules:2045
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3206,75 +3212,75 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2047
+    # at rulespecs/lib/18xx.rules:2050
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2048
+    # at rulespecs/lib/18xx.rules:2051
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2056
-    for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2057
-        g.b_unreserve(v_x, False)
     # at rulespecs/lib/18xx.rules:2059
-    for v_c in g.name("corporations"):
+    for v_x in g.name("privates"):
         # at rulespecs/lib/18xx.rules:2060
+        g.b_unreserve(v_x, False)
+    # at rulespecs/lib/18xx.rules:2062
+    for v_c in g.name("corporations"):
+        # at rulespecs/lib/18xx.rules:2063
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2065
+    # at rulespecs/lib/18xx.rules:2068
     g.b_unreserve(v_corporation, True)
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1339
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1340
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
 
 
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1382
+    # at rulespecs/lib/18xx.rules:1385
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1383
+    # at rulespecs/lib/18xx.rules:1386
     if not (g.b_in_round("stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
-    # at rulespecs/lib/18xx.rules:1384
+    # at rulespecs/lib/18xx.rules:1387
     if not (r_may_sell_now(g, v_player) or v_emergency):
         return "no selling after buying in this turn"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1545
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1669
+    # at rulespecs/lib/18xx.rules:1672
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1341
     if not (r_started(g, v_corporation)):
         return "the corporation is not started"
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1342
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1345
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -3284,18 +3290,18 @@ def q2_buy_shares(g, v_player, v_corporation):
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1339
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1339",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1347
+    # at rulespecs/lib/18xx.rules:1350
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -3315,53 +3321,53 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1546
     if not (v_kind in g.param("dividend_kinds")):
         return "the title does not allow that"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1670
+    # at rulespecs/lib/18xx.rules:1673
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
 
 def t_count_stock_rounds(g, *_rest):
     """A stock round begins: it is counted"""
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1304
     g.state_put("stock_round_number", (), (g.state_amount("stock_round_number") + 1))
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1885
+    # at rulespecs/lib/18xx.rules:1888
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1886
-        if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1887
-            r_market_move(g, v_c, "up")
         # at rulespecs/lib/18xx.rules:1889
-        if (g.param_or("pool_drop_at_round_end", False) and (not g.b_closed(v_c))) and (
+        if g.param("sold_out_rise") and r_sold_out(g, v_c):
+            # at rulespecs/lib/18xx.rules:1890
+            r_market_move(g, v_c, "up")
+        # at rulespecs/lib/18xx.rules:1892
+        if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1890
+            # at rulespecs/lib/18xx.rules:1893
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1909
+    # at rulespecs/lib/18xx.rules:1912
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1910
+        # at rulespecs/lib/18xx.rules:1913
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1924
+    # at rulespecs/lib/18xx.rules:1927
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1925
+        # at rulespecs/lib/18xx.rules:1928
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3371,21 +3377,21 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1939
+    # at rulespecs/lib/18xx.rules:1942
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1961
+    # at rulespecs/lib/18xx.rules:1964
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1962
+        # at rulespecs/lib/18xx.rules:1965
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
-    # at rulespecs/lib/18xx.rules:941
+    # at rulespecs/lib/18xx.rules:944
     return g.b_in_round("operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
@@ -3397,19 +3403,19 @@ def r_emergency_seller(g, v_player):
 
 def r_run_bonus_per_stop(g, v_corporation):
     """run_bonus_per_stop(C): what C's run with the most stops earns more for each of its stops, its privates' stop_bonus abilities apart: nothing here (library '18xx' function run_bonus_per_stop)"""
-    # at rulespecs/lib/18xx.rules:1536
+    # at rulespecs/lib/18xx.rules:1539
     return 0
 
 
 def r_may_add_revenue(g, v_corporation):
     """may_add_revenue(C): whether C may still add to its revenue before its dividend, so that a run earning nothing still asks for the dividend: never here (library '18xx' function may_add_revenue)"""
-    # at rulespecs/lib/18xx.rules:1539
+    # at rulespecs/lib/18xx.rules:1542
     return False
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1678
+    # at rulespecs/lib/18xx.rules:1681
     return True
 
 
@@ -3419,46 +3425,46 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1274
+    # at rulespecs/lib/18xx.rules:1277
     if not (g.b_in_round("stock")):
         return "a corporation is started in a stock round"
-    # at rulespecs/lib/18xx.rules:1275
+    # at rulespecs/lib/18xx.rules:1278
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after the privates are sold"
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1283
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         return "the certificate limit would be exceeded"
 
 
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1479
+    # at rulespecs/lib/18xx.rules:1482
     if not (g.b_in_step(v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1593
+    # at rulespecs/lib/18xx.rules:1596
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
 def q2_par(g, v_player, v_corporation):
     """The opening guards of par that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1279
     if not (not r_started(g, v_corporation)):
         return "the corporation is already started"
-    # at rulespecs/lib/18xx.rules:1277
-    if not (not g.b_closed(v_corporation)):
+    # at rulespecs/lib/18xx.rules:1280
+    if not (not r_closed(g, v_corporation)):
         return "the corporation is out of the game"
 
 
 def qb2_par(g, v_player, v_corporation):
     """The opening guards of par that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1282
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1284
     if not (
         g.b_cash(v_player)
         >= g._least_product(g._least(r_par_prices(g, v_corporation)), g.attr(v_cert, "shares"))
@@ -3468,24 +3474,24 @@ def qb2_par(g, v_player, v_corporation):
 
 def qb_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1481
+    # at rulespecs/lib/18xx.rules:1484
     if not (g.b_cash(v_corporation) >= g._least_lay_cost()):
         return "the company cannot pay the terrain cost"
 
 
 def qb2_lay_tile(g, v_corporation, v_hex):
     """The opening guards of lay_tile that read more than its entity and hex, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/lib/18xx.rules:1481
+    # at rulespecs/lib/18xx.rules:1484
     if not (g.b_cash(v_corporation) >= g._least_lay_cost_at(v_hex)):
         return "the company cannot pay the terrain cost"
 
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1593
+    # at rulespecs/lib/18xx.rules:1596
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1594
+    # at rulespecs/lib/18xx.rules:1597
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

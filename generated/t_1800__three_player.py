@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
     "rulespecs/1800.rules": "f961a560c5a65455",
-    "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
+    "rulespecs/lib/18xx.rules": "8361e1e4e5ef0acb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
+        "rulespecs/lib/18xx.rules": "8361e1e4e5ef0acb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
         "rulespecs/1800.rules": "f961a560c5a65455",
-        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
+        "rulespecs/lib/18xx.rules": "8361e1e4e5ef0acb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -217,18 +217,18 @@ _TITLE.define(
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1632
+    # at rulespecs/lib/18xx.rules:1635
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1633
+    # at rulespecs/lib/18xx.rules:1636
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1637
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1, Appendix C",
-            at="rulespecs/lib/18xx.rules:1634",
+            at="rulespecs/lib/18xx.rules:1637",
         )
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1638
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -236,23 +236,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1635",
+            at="rulespecs/lib/18xx.rules:1638",
         )
-    # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1640
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1637",
+            at="rulespecs/lib/18xx.rules:1640",
         )
-    # at rulespecs/lib/18xx.rules:1638
+    # at rulespecs/lib/18xx.rules:1641
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1638",
+            at="rulespecs/lib/18xx.rules:1641",
         )
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1642
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -261,28 +261,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1639"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1642"
         )
-    # at rulespecs/lib/18xx.rules:1641
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1642
-    r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1643
-    g.b_check_float(v_corporation)
     # at rulespecs/lib/18xx.rules:1644
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
+    # at rulespecs/lib/18xx.rules:1645
+    r_close_private(g, v_company)
+    # at rulespecs/lib/18xx.rules:1646
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1647
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1685
+    # at rulespecs/lib/18xx.rules:1688
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1685",
+            at="rulespecs/lib/18xx.rules:1688",
         )
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1690
     if not (
         (
             (
@@ -323,9 +323,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1, Appendix C",
-            at="rulespecs/lib/18xx.rules:1687",
+            at="rulespecs/lib/18xx.rules:1690",
         )
-    # at rulespecs/lib/18xx.rules:1693
+    # at rulespecs/lib/18xx.rules:1696
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -336,9 +336,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1693",
+            at="rulespecs/lib/18xx.rules:1696",
         )
-    # at rulespecs/lib/18xx.rules:1695
+    # at rulespecs/lib/18xx.rules:1698
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -360,7 +360,7 @@ def r_may_take_in_trade(g, v_company, v_cert):
 def r_trade_possible(g, v_company):
     """Some Bank Pool share may be taken for the D&SL (§C.4)"""
     # at rulespecs/1800-three-player.rules:208
-    return (g.among("players", g.b_holder_of(v_company)) and (not g.b_closed(v_company))) and any(
+    return (g.among("players", g.b_holder_of(v_company)) and (not r_closed(g, v_company))) and any(
         any(r_may_take_in_trade(g, v_company, v_x) for v_x in r_pool_certificates(g, v_c))
         for v_c in g.name("corporations")
     )
@@ -376,7 +376,7 @@ def a_company_buy_shares(g, v_company, v_shares):
             at="rulespecs/1800-three-player.rules:213",
         )
     # at rulespecs/1800-three-player.rules:214
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the D&SL is closed", rule="§C.4", at="rulespecs/1800-three-player.rules:214"
         )
@@ -442,7 +442,7 @@ def q_company_buy_shares(g, v_company):
     if not (v_company == g.entity("private", "DSL")):
         return "only the D&SL may be traded for a share"
     # at rulespecs/1800-three-player.rules:214
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         return "the D&SL is closed"
     # at rulespecs/1800-three-player.rules:215
     if not (g.among("players", g.b_holder_of(v_company))):
@@ -547,6 +547,7 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,
         "revenue": r_revenue,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
+    "rulespecs/lib/18xx.rules": "8361e1e4e5ef0acb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
+        "rulespecs/lib/18xx.rules": "8361e1e4e5ef0acb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
+        "rulespecs/lib/18xx.rules": "8361e1e4e5ef0acb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -576,7 +576,7 @@ def a_choose(g, v_corporation, v_choice):
 def a_assign(g, v_company, v_target):
     """Lay the D.B.S.R.'s harbour token, give a company the REMAR's tender, or exchange the Electroputere for a 3+3 (II.3.1)"""
     # at rulespecs/1880-romania-18xx-games.rules:448
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:448"
         )
@@ -766,7 +766,7 @@ def r_found_with(g, v_player, v_corporation, v_percent):
     # at rulespecs/1880-romania-18xx-games.rules:142
     for v_investor in g.name("minors"):
         # at rulespecs/1880-romania-18xx-games.rules:143
-        if ((r_owner(g, v_investor) == v_player) and (not g.b_closed(v_investor))) and all(
+        if ((r_owner(g, v_investor) == v_player) and (not r_closed(g, v_investor))) and all(
             (g.b_percent(v_investor, v_c) == 0) for v_c in g.name("corporations")
         ):
             # at rulespecs/1880-romania-18xx-games.rules:144
@@ -900,7 +900,7 @@ def r_close_investor_station(g, v_corporation, v_take):
     # at rulespecs/1880-romania-18xx-games.rules:249
     for v_m in g.name("minors"):
         # at rulespecs/1880-romania-18xx-games.rules:250
-        if (g.attr(v_corporation, "investor_closing") == v_m) and (not g.b_closed(v_m)):
+        if (g.attr(v_corporation, "investor_closing") == v_m) and (not r_closed(g, v_m)):
             # at rulespecs/1880-romania-18xx-games.rules:251
             if v_take:
                 # at rulespecs/1880-romania-18xx-games.rules:252
@@ -937,7 +937,7 @@ def r_step_held(g, v_corporation, v_step):
                     )
                     and any(
                         (
-                            (r_has_ability(g, v_x, "permit_exchange") and (not g.b_closed(v_x)))
+                            (r_has_ability(g, v_x, "permit_exchange") and (not r_closed(g, v_x)))
                             and (g.b_holder_of(v_x) == r_director(g, v_corporation))
                         )
                         for v_x in g.name("privates")
@@ -1035,7 +1035,7 @@ def r_in_owners_operating_turn(g, v_company):
 def a_choose_ability(g, v_company, v_choice):
     """Use the Banater Montanbahn (closed for Ł20 to its owner or Ł40 to a company) or the Malaxa (exchanged for two consecutive building rights) (II.3.1)"""
     # at rulespecs/1880-romania-18xx-games.rules:361
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         raise IllegalAction(
             "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:361"
         )
@@ -1172,7 +1172,7 @@ def q_discard_train(g, v_corporation):
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:448
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         return "the private is closed"
 
 
@@ -1214,7 +1214,7 @@ def q_minor_choose(g, v_minor):
 def q_choose_ability(g, v_company):
     """The opening guards of choose_ability that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania-18xx-games.rules:361
-    if not (not g.b_closed(v_company)):
+    if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1880-romania-18xx-games.rules:362
     if not (g.among("players", g.b_holder_of(v_company))):
@@ -1292,11 +1292,11 @@ def t_communist_privates(g, *_rest):
     # at rulespecs/1880-romania-18xx-games.rules:429
     for v_x in g.name("privates"):
         # at rulespecs/1880-romania-18xx-games.rules:430
-        if (not g.b_closed(v_x)) and r_has_ability(g, v_x, "tender"):
+        if (not r_closed(g, v_x)) and r_has_ability(g, v_x, "tender"):
             # at rulespecs/1880-romania-18xx-games.rules:431
             r_close_private(g, v_x)
         # at rulespecs/1880-romania-18xx-games.rules:433
-        if ((not g.b_closed(v_x)) and r_has_ability(g, v_x, "train_exchange")) and g.among(
+        if ((not r_closed(g, v_x)) and r_has_ability(g, v_x, "train_exchange")) and g.among(
             "players", g.b_holder_of(v_x)
         ):
             # at rulespecs/1880-romania-18xx-games.rules:434
@@ -1370,6 +1370,7 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,
         "revenue": r_revenue,

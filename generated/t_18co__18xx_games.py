@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
+    "rulespecs/lib/18xx.rules": "8361e1e4e5ef0acb",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
+        "rulespecs/lib/18xx.rules": "8361e1e4e5ef0acb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "f5353db64b4b755d",
-        "rulespecs/lib/18xx.rules": "5f264c0f86f9f38d",
+        "rulespecs/lib/18xx.rules": "8361e1e4e5ef0acb",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -380,6 +380,7 @@ class Game(GameBase):
         "in_receivership": r_in_receivership,
         "must_buy_train": r_must_buy_train,
         "floated": r_floated,
+        "closed": r_closed,
         "par_price": r_par_price,
         "par_prices": r_par_prices,
         "revenue": r_revenue,

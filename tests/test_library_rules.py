@@ -1321,10 +1321,10 @@ def test_close_private_sets_the_privates_closed_in_the_engine_and_the_model(rule
     from compiler.verify.translate import Translator
 
     g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
-    first = next(x for x in g.privates if not g.b_closed(x))
-    before = {x.id: g.b_closed(x) for x in g.privates}
+    first = next(x for x in g.privates if not g.call("closed", x))
+    before = {x.id: g.call("closed", x) for x in g.privates}
     g.call("close_private", first)
-    assert {x.id: g.b_closed(x) for x in g.privates} == {**before, first.id: True}
+    assert {x.id: g.call("closed", x) for x in g.privates} == {**before, first.id: True}
 
     model = Model(rulespecs_loaded.program.titles["1846"])
     tr = Translator(model)
@@ -1439,12 +1439,12 @@ def test_close_minor_is_the_librarys_in_the_engine_and_the_model(rulespecs_loade
     from compiler.verify.translate import Translator
 
     g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
-    minor = next(m for m in g.minors if not g.b_closed(m))
+    minor = next(m for m in g.minors if not g.call("closed", m))
     g.transfer(20, BANK, minor)
     held = [t.id for t in g.b_trains(minor)]
     bank = g.cash[BANK]
     g.call("close_minor", minor)
-    assert g.b_closed(minor) and g.cash[minor] == 0 and g.cash[BANK] == bank + 20
+    assert g.call("closed", minor) and g.cash[minor] == 0 and g.cash[BANK] == bank + 20
     assert held and all(g.owner[t] == SCRAP for t in held)
 
     model = Model(rulespecs_loaded.program.titles["1846"])

@@ -147,7 +147,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: recorded_revenue folded into route_revenue (its third argument: the routes' records stand), 77
 #: then (market62) par_prices a library function over the charter's own par_prices (once its `par`), else the
 #: title's (1846 lists its par cells' prices, which the runtime and the model had read off the market), 76
-RECORDED = 76
+#: then (corps62) closed a library function over the field `X.closed` (a private's, a minor's, a corporation's, as
+#: GameBase.attr and the model's member read it), 75
+RECORDED = 75
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -942,3 +944,57 @@ def test_a_runs_record_stands_by_route_revenues_third_argument():
     assert "route_revenue" in found["twins"]
     rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
     assert "recorded_revenue(" not in rules and "route_revenue(corporation, routes, true)" in rules
+
+
+#: a corporation's life: builtins that became the library's (corps62), over fields and primitives
+CORPORATION_LIFE = ["closed"]
+
+
+@pytest.mark.parametrize("name", CORPORATION_LIFE)
+def test_a_corporations_life_is_the_librarys(name):
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    assert f"function {name}(" in library or f"procedure {name}(" in library
+
+
+def test_closed_is_a_field_in_the_engine_and_the_model(rulespecs_loaded):
+    """closed(X): the library's function over `X.closed`, which close_private and close_minor set: a private's
+    and a minor's closing in the engine and the model alike; a corporation's in the engine (the model keeps no
+    closed corporation: never closed there, as its twin answered)."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    private, other = [x for x in g.privates if not g.closed[x.id]][:2]  # (setup removes some at 3 players)
+    minor = next(m for m in g.minors if not g.corp[m.id]["closed"])
+    corp = next(c for c in g.corporations if not g.corp[c.id]["closed"])
+    assert not any(g.call("closed", x) for x in (private, minor, corp, g.players[0]))
+    assert all(g.call("closed", x) for x in g.privates + g.minors if g.closed.get(x.id) or
+               x.kind == "minor" and g.corp[x.id]["closed"])
+    g.call("close_private", private)
+    g.call("close_minor", minor)
+    g.j.set(g.corp[corp.id], "closed", True)  # (test setup: as a close cell closes it)
+    assert all(g.call("closed", x) for x in (private, minor, corp)) and not g.call("closed", other)
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    tr = Translator(model)
+    pre = model.vars.fresh_state("s")
+    ctx = tr.new_ctx(pre)
+    x = z3.Const("x", model.sort)
+    ctx.locals["x"] = x
+    p, c = model.privates[0], model.corporations[0]
+    closed = tr.call("closed", [x], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, closed)
+    assert solver.check(x == model.z(p), pre[f"closed:{p.id}"]) == z3.sat
+    assert solver.check(x == model.z(p), z3.Not(pre[f"closed:{p.id}"])) == z3.unsat
+    assert solver.check(x == model.z(c)) == z3.unsat  # the model keeps no closed corporation
+    tr.call("close_private", [model.z(p)], {}, ctx)
+    after = tr.call("closed", [model.z(p)], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    assert solver.check() == z3.sat and solver.check(z3.Not(after)) == z3.unsat

@@ -118,7 +118,7 @@ def worth(game, player) -> int:
     (currency units)."""
     total = game.player_value(player)
     for item in game.privates:
-        if game.owner[item.id] == player and not game.b_closed(item):
+        if game.owner[item.id] == player and not game.is_closed(item):
             # what it sells for (its face) and what it pays in an operating round
             total += sum(v for v in (item.get("cost"), item.get("income")) if isinstance(v, int))
     for corp in game.corporations:

@@ -503,6 +503,8 @@ class DslSupport:
                     return list(self._value(obj.data.get("tokens"), f"corporation {obj} tokens"))
                 if name == "charter_tokens":
                     return len(self._value(obj.data.get("tokens"), f"corporation {obj} tokens"))
+            if name == "closed":
+                return self.closed.get(obj.id, False)  # (a private's, a bond's: the library's closed(X))
             value = obj.data.get(name)
             if value is None:
                 if name == "abilities":

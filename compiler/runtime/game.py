@@ -753,8 +753,9 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         key = str(name)
         return self.by_id.get(("corporation", self.log_ids.get(key, key)))
 
-    def b_closed(self, item: Entity) -> bool:
-        """closed(X): whether private, corporation or minor X is closed (or out of the game)."""
+    def is_closed(self, item: Entity) -> bool:
+        """Whether private, corporation or minor X is closed (or out of the game): `X.closed`, which the
+        library's closed(X) reads."""
         if item.kind in ("corporation", "minor"):
             return self.corp[item.id]["closed"]
         return self.closed.get(item.id, False)
@@ -836,7 +837,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
             if pct and self.corp[corp.id]["cell"] is not None:
                 total += self.b_price(corp) * pct // 10
         for item in self.privates + self.bonds + self.minors:
-            if self.owner[item.id] == player and not self.b_closed(item):
+            if self.owner[item.id] == player and not self.is_closed(item):
                 share = item.get("end_share_of_cash")
                 if share is not None:
                     # worth a part of its own cash to its owner (1880 IX.2: 20% of an investor's capital)

@@ -865,7 +865,9 @@ class StateBuiltins:
     def b_available_trains(self, ctx: Ctx) -> Any:
         return SymList([(Sel([(t, True)]), cond) for t, cond in self.avail(ctx)])
 
-    def b_closed(self, ctx: Ctx, item: Any) -> Any:
+    def is_closed(self, ctx: Ctx, item: Any) -> Any:
+        """`X.closed` (the library's closed(X)), as GameBase.attr: a private's or a minor's `closed:` in the model;
+        never a corporation's, whose closing is outside the model (`set_closed` refuses it), nor a player's."""
         m = self.m
         e = self.ent(item)
         return OR(*[AND(e == m.z(x), ctx.state[f"closed:{x.id}"]) for x in m.privates + m.minors])

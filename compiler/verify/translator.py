@@ -661,6 +661,9 @@ class Translator:
             if name not in obj:
                 raise Unsupported(f"record has no field {name}")
             return obj[name]
+        if name == "closed" and (isinstance(obj, Ent) or self.is_ent(obj)):
+            # (the library's closed(X): any entity, known or not, as GameBase.attr answers for each kind)
+            return self.builtins.is_closed(ctx, obj)
         if isinstance(obj, Item):
             obj = Sel([(obj, True)])
         if isinstance(obj, Sel):
