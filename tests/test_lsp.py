@@ -408,7 +408,7 @@ def test_random_edits_parse_as_the_whole_text():
     module, _ = parse_unsaved(TOY_TEXT, shown)
     chance = random.Random(36)
     spliced = 0
-    for _ in range(40):
+    for _ in range(60):
         workspace.documents[shown] = Document(shown, TOY_TEXT, module, (), module)
         at = chance.randrange(len(TOY_TEXT))
         end = min(len(TOY_TEXT), at + chance.choice([0, 0, 1, 2, 5]))
