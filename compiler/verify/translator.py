@@ -661,8 +661,7 @@ class Translator:
             if name not in obj:
                 raise Unsupported(f"record has no field {name}")
             return obj[name]
-        if name == "closed" and (isinstance(obj, Ent) or self.is_ent(obj)):
-            # (the library's closed(X): any entity, known or not, as GameBase.attr answers for each kind)
+        if name == "closed" and (isinstance(obj, Ent) or self.is_ent(obj)):  # any entity's, as GameBase.attr's
             return self.builtins.is_closed(ctx, obj)
         if isinstance(obj, Item):
             obj = Sel([(obj, True)])
@@ -1161,10 +1160,9 @@ class Translator:
         elif isinstance(st, s.Let):
             ctx.locals[st.name] = self.expr(st.value, ctx)
         elif isinstance(st, s.If):
-            # Every state update is guarded by its context's path condition, and
-            # the branches' paths exclude each other: the branches run one after
-            # the other on the same state, which keeps sums linear (no
-            # if-then-else of whole states).
+            # Every state update is guarded by its context's path condition, and the branches'
+            # paths exclude each other: the branches run one after the other on the same state,
+            # which keeps sums linear (no if-then-else of whole states).
             remaining: Any = True
             new_locals: dict[str, Any] = dict(ctx.locals)
             shared = ctx.shared
