@@ -167,7 +167,8 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "started", "dearest_train_price", "close_private", "limit_trains", "close_minor", "bank_price",
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
-         "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices"]
+         "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
+         "closed"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -944,18 +945,6 @@ def test_a_runs_record_stands_by_route_revenues_third_argument():
     assert "route_revenue" in found["twins"]
     rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
     assert "recorded_revenue(" not in rules and "route_revenue(corporation, routes, true)" in rules
-
-
-#: a corporation's life: builtins that became the library's (corps62), over fields and primitives
-CORPORATION_LIFE = ["closed"]
-
-
-@pytest.mark.parametrize("name", CORPORATION_LIFE)
-def test_a_corporations_life_is_the_librarys(name):
-    found = _census()
-    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
-    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
-    assert f"function {name}(" in library or f"procedure {name}(" in library
 
 
 def test_closed_is_a_field_in_the_engine_and_the_model(rulespecs_loaded):
