@@ -31,7 +31,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
+        "rulespecs/1880-romania-18xx-games.rules": "9d8beeb2df75f116",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
         "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
