@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+    "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -410,24 +410,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1488',
         'at action bankrupt': 'rulespecs/1846.rules:1456',
-        'at action bid': 'rulespecs/lib/18xx.rules:1252',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1337',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1594',
+        'at action bid': 'rulespecs/lib/18xx.rules:1287',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1372',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1629',
         'at action company_lay_tile': 'rulespecs/1846.rules:1513',
         'at action company_place_token': 'rulespecs/1846.rules:1523',
         'at action contribute': 'rulespecs/1846.rules:1444',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1425',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1355',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1670',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1543',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1808',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1480',
-        'at action par': 'rulespecs/lib/18xx.rules:1275',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1705',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1578',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1843',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1515',
+        'at action par': 'rulespecs/lib/18xx.rules:1310',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/1846.rules:1533',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1526',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1383',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1561',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1418',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -731,75 +731,178 @@ def r_emergency_seller(g, v_player):
     )
 
 
+def r_ability_window(g, v_company, v_key):
+    """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
+    # at rulespecs/lib/18xx.rules:1070
+    v_ability = g.item(
+        [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
+    )
+    # at rulespecs/lib/18xx.rules:1071
+    v_holder = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:1072
+    if not (not r_closed(g, v_company)):
+        raise IllegalAction(
+            "the private is closed",
+            rule="library '18xx' procedure ability_window",
+            at="rulespecs/lib/18xx.rules:1072",
+        )
+    # at rulespecs/lib/18xx.rules:1073
+    if not (
+        (
+            (g.attr(v_ability, "owner") == None)
+            or ((g.attr(v_ability, "owner") == "player") and g.among("players", v_holder))
+        )
+        or ((g.attr(v_ability, "owner") == "corporation") and g.among("corporations", v_holder))
+    ):
+        raise IllegalAction(
+            "the private's ability is its owner's only while the owner is of the ability's owner kind",
+            rule='§"Setup"',
+            at="rulespecs/lib/18xx.rules:1073",
+        )
+    # at rulespecs/lib/18xx.rules:1076
+    if not (
+        (g.attr(v_ability, "from_phase") == None)
+        or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
+    ):
+        raise IllegalAction(
+            "the private's ability is used from a later phase (from_phase)",
+            rule="library '18xx' procedure ability_window",
+            at="rulespecs/lib/18xx.rules:1076",
+        )
+    # at rulespecs/lib/18xx.rules:1078
+    if not (
+        (g.attr(v_ability, "removed_on") == None)
+        or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
+    ):
+        raise IllegalAction(
+            "the private's ability ended with the start of a phase (removed_on)",
+            rule="library '18xx' procedure ability_window",
+            at="rulespecs/lib/18xx.rules:1078",
+        )
+    # at rulespecs/lib/18xx.rules:1080
+    if g.attr(v_ability, "when") == "stock_turn":
+        # at rulespecs/lib/18xx.rules:1081
+        if not ((g.b_in_round("stock") and g.among("players", v_holder)) and g.b_acting(v_holder)):
+            raise IllegalAction(
+                "the private's ability is used in its owner's turn of a stock round",
+                rule='§"Setup"',
+                at="rulespecs/lib/18xx.rules:1081",
+            )
+    elif (g.attr(v_ability, "when") == "operating_turn") or (
+        (
+            not (
+                g.attr(v_ability, "when")
+                in ["stock_turn", "operating_turn", "any_time", "sold", "phase_start"]
+            )
+        )
+        and g.among("corporations", v_holder)
+    ):
+        # at rulespecs/lib/18xx.rules:1086
+        if not (
+            g.b_in_round("operating")
+            and (
+                any(
+                    (g.b_acting(v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
+                    for v_c in g.name("corporations")
+                )
+                or any(
+                    (g.b_acting(v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
+                    for v_m in g.name("minors")
+                )
+            )
+        ):
+            raise IllegalAction(
+                "the private's ability is used in the operating turn of its owner or of a company its owner directs",
+                rule="library '18xx' procedure ability_window",
+                at="rulespecs/lib/18xx.rules:1086",
+            )
+    elif g.attr(v_ability, "when") == "any_time":
+        # at rulespecs/lib/18xx.rules:1091
+        if not (g.b_in_round("stock") or g.b_in_round("operating")):
+            raise IllegalAction(
+                "the private's ability is used at any time of a stock or an operating round",
+                rule="library '18xx' procedure ability_window",
+                at="rulespecs/lib/18xx.rules:1091",
+            )
+    elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
+        # at rulespecs/lib/18xx.rules:1094
+        if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
+            raise IllegalAction(
+                "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
+                rule="library '18xx' procedure ability_window",
+                at="rulespecs/lib/18xx.rules:1094",
+            )
+
+
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:1253
+    # at rulespecs/lib/18xx.rules:1288
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:1254
+        # at rulespecs/lib/18xx.rules:1289
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1254",
+                at="rulespecs/lib/18xx.rules:1289",
             )
-        # at rulespecs/lib/18xx.rules:1255
+        # at rulespecs/lib/18xx.rules:1290
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1255",
+                at="rulespecs/lib/18xx.rules:1290",
             )
-        # at rulespecs/lib/18xx.rules:1256
+        # at rulespecs/lib/18xx.rules:1291
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1256",
+                at="rulespecs/lib/18xx.rules:1291",
             )
-        # at rulespecs/lib/18xx.rules:1257
+        # at rulespecs/lib/18xx.rules:1292
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1259
+        # at rulespecs/lib/18xx.rules:1294
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1259",
+                at="rulespecs/lib/18xx.rules:1294",
             )
-        # at rulespecs/lib/18xx.rules:1260
+        # at rulespecs/lib/18xx.rules:1295
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1261
+            # at rulespecs/lib/18xx.rules:1296
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1261",
+                    at="rulespecs/lib/18xx.rules:1296",
                 )
-            # at rulespecs/lib/18xx.rules:1262
+            # at rulespecs/lib/18xx.rules:1297
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1262",
+                    at="rulespecs/lib/18xx.rules:1297",
                 )
-            # at rulespecs/lib/18xx.rules:1263
+            # at rulespecs/lib/18xx.rules:1298
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1263",
+                    at="rulespecs/lib/18xx.rules:1298",
                 )
-            # at rulespecs/lib/18xx.rules:1264
+            # at rulespecs/lib/18xx.rules:1299
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1266
+            # at rulespecs/lib/18xx.rules:1301
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1266",
+                    at="rulespecs/lib/18xx.rules:1301",
                 )
-            # at rulespecs/lib/18xx.rules:1267
+            # at rulespecs/lib/18xx.rules:1302
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -807,91 +910,91 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1267",
+                    at="rulespecs/lib/18xx.rules:1302",
                 )
-            # at rulespecs/lib/18xx.rules:1269
+            # at rulespecs/lib/18xx.rules:1304
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1269",
+                    at="rulespecs/lib/18xx.rules:1304",
                 )
-            # at rulespecs/lib/18xx.rules:1270
+            # at rulespecs/lib/18xx.rules:1305
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1311
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1276",
+            at="rulespecs/lib/18xx.rules:1311",
         )
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1312
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1277",
+            at="rulespecs/lib/18xx.rules:1312",
         )
-    # at rulespecs/lib/18xx.rules:1278
+    # at rulespecs/lib/18xx.rules:1313
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1278",
+            at="rulespecs/lib/18xx.rules:1313",
         )
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1314
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1279",
+            at="rulespecs/lib/18xx.rules:1314",
         )
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1315
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1280"
+            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1315"
         )
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1316
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1317
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1282",
+            at="rulespecs/lib/18xx.rules:1317",
         )
-    # at rulespecs/lib/18xx.rules:1283
+    # at rulespecs/lib/18xx.rules:1318
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1283",
+            at="rulespecs/lib/18xx.rules:1318",
         )
-    # at rulespecs/lib/18xx.rules:1284
+    # at rulespecs/lib/18xx.rules:1319
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1320
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1285
+        # at rulespecs/lib/18xx.rules:1320
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1321
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1287
+    # at rulespecs/lib/18xx.rules:1322
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1288
+    # at rulespecs/lib/18xx.rules:1323
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1289
+    # at rulespecs/lib/18xx.rules:1324
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1325
     g.b_bought(v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1329
+    # at rulespecs/lib/18xx.rules:1364
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -929,44 +1032,44 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1373
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1338",
+            at="rulespecs/lib/18xx.rules:1373",
         )
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1374
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1339",
+            at="rulespecs/lib/18xx.rules:1374",
         )
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1375
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1340",
+            at="rulespecs/lib/18xx.rules:1375",
         )
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1376
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1341",
+            at="rulespecs/lib/18xx.rules:1376",
         )
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1377
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1378
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1343",
+            at="rulespecs/lib/18xx.rules:1378",
         )
-    # at rulespecs/lib/18xx.rules:1344
+    # at rulespecs/lib/18xx.rules:1379
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -974,9 +1077,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1344",
+            at="rulespecs/lib/18xx.rules:1379",
         )
-    # at rulespecs/lib/18xx.rules:1346
+    # at rulespecs/lib/18xx.rules:1381
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -987,44 +1090,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1346",
+            at="rulespecs/lib/18xx.rules:1381",
         )
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1383
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1349
+    # at rulespecs/lib/18xx.rules:1384
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1349"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1384"
         )
-    # at rulespecs/lib/18xx.rules:1350
+    # at rulespecs/lib/18xx.rules:1385
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1386
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1352
+    # at rulespecs/lib/18xx.rules:1387
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1353
+    # at rulespecs/lib/18xx.rules:1388
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1384
+    # at rulespecs/lib/18xx.rules:1419
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1385
+    # at rulespecs/lib/18xx.rules:1420
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1385",
+            at="rulespecs/lib/18xx.rules:1420",
         )
-    # at rulespecs/lib/18xx.rules:1386
+    # at rulespecs/lib/18xx.rules:1421
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1386",
+            at="rulespecs/lib/18xx.rules:1421",
         )
-    # at rulespecs/lib/18xx.rules:1387
+    # at rulespecs/lib/18xx.rules:1422
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1032,9 +1135,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1387",
+            at="rulespecs/lib/18xx.rules:1422",
         )
-    # at rulespecs/lib/18xx.rules:1389
+    # at rulespecs/lib/18xx.rules:1424
     if not (
         (
             (
@@ -1063,37 +1166,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1389",
+            at="rulespecs/lib/18xx.rules:1424",
         )
-    # at rulespecs/lib/18xx.rules:1394
+    # at rulespecs/lib/18xx.rules:1429
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1395
+    # at rulespecs/lib/18xx.rules:1430
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1395",
+            at="rulespecs/lib/18xx.rules:1430",
         )
-    # at rulespecs/lib/18xx.rules:1397
+    # at rulespecs/lib/18xx.rules:1432
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1397",
+            at="rulespecs/lib/18xx.rules:1432",
         )
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1434
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1400
+        # at rulespecs/lib/18xx.rules:1435
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1437
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1438
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1404
+        # at rulespecs/lib/18xx.rules:1439
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1406
+    # at rulespecs/lib/18xx.rules:1441
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1407
+    # at rulespecs/lib/18xx.rules:1442
     g.state_set(
         "sold_this_round",
         (
@@ -1102,9 +1205,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1443
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1444
     g.b_check_president(v_corporation)
 
 
@@ -1220,25 +1323,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1481
+    # at rulespecs/lib/18xx.rules:1516
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1481",
+            at="rulespecs/lib/18xx.rules:1516",
         )
-    # at rulespecs/lib/18xx.rules:1482
+    # at rulespecs/lib/18xx.rules:1517
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1483
+    # at rulespecs/lib/18xx.rules:1518
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1483",
+            at="rulespecs/lib/18xx.rules:1518",
         )
-    # at rulespecs/lib/18xx.rules:1484
+    # at rulespecs/lib/18xx.rules:1519
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1485
+    # at rulespecs/lib/18xx.rules:1520
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1304,14 +1407,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1630
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1595",
+            at="rulespecs/lib/18xx.rules:1630",
         )
-    # at rulespecs/lib/18xx.rules:1596
+    # at rulespecs/lib/18xx.rules:1631
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1319,123 +1422,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1596",
+            at="rulespecs/lib/18xx.rules:1631",
         )
-    # at rulespecs/lib/18xx.rules:1597
+    # at rulespecs/lib/18xx.rules:1632
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1598
+    # at rulespecs/lib/18xx.rules:1633
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1599
+        # at rulespecs/lib/18xx.rules:1634
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1601
+        # at rulespecs/lib/18xx.rules:1636
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1601",
+                at="rulespecs/lib/18xx.rules:1636",
             )
-        # at rulespecs/lib/18xx.rules:1602
+        # at rulespecs/lib/18xx.rules:1637
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1602",
+                at="rulespecs/lib/18xx.rules:1637",
             )
-        # at rulespecs/lib/18xx.rules:1603
+        # at rulespecs/lib/18xx.rules:1638
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1603",
+                at="rulespecs/lib/18xx.rules:1638",
             )
-        # at rulespecs/lib/18xx.rules:1604
+        # at rulespecs/lib/18xx.rules:1639
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1605
+        # at rulespecs/lib/18xx.rules:1640
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1605",
+                at="rulespecs/lib/18xx.rules:1640",
             )
-        # at rulespecs/lib/18xx.rules:1606
+        # at rulespecs/lib/18xx.rules:1641
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1607
+        # at rulespecs/lib/18xx.rules:1642
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1608
+        # at rulespecs/lib/18xx.rules:1643
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1610
+        # at rulespecs/lib/18xx.rules:1645
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1610",
+                at="rulespecs/lib/18xx.rules:1645",
             )
-        # at rulespecs/lib/18xx.rules:1611
+        # at rulespecs/lib/18xx.rules:1646
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1611",
+                at="rulespecs/lib/18xx.rules:1646",
             )
-        # at rulespecs/lib/18xx.rules:1612
+        # at rulespecs/lib/18xx.rules:1647
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1613
+        # at rulespecs/lib/18xx.rules:1648
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1614
+        # at rulespecs/lib/18xx.rules:1649
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1616
+        # at rulespecs/lib/18xx.rules:1651
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1616",
+                at="rulespecs/lib/18xx.rules:1651",
             )
-        # at rulespecs/lib/18xx.rules:1617
+        # at rulespecs/lib/18xx.rules:1652
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1617",
+                at="rulespecs/lib/18xx.rules:1652",
             )
-        # at rulespecs/lib/18xx.rules:1618
+        # at rulespecs/lib/18xx.rules:1653
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1618",
+                at="rulespecs/lib/18xx.rules:1653",
             )
-        # at rulespecs/lib/18xx.rules:1619
+        # at rulespecs/lib/18xx.rules:1654
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1619",
+                at="rulespecs/lib/18xx.rules:1654",
             )
-        # at rulespecs/lib/18xx.rules:1620
+        # at rulespecs/lib/18xx.rules:1655
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1621
+        # at rulespecs/lib/18xx.rules:1656
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1622
+        # at rulespecs/lib/18xx.rules:1657
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1669
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1670
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1671
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1636",
+            at="rulespecs/lib/18xx.rules:1671",
         )
-    # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1672
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1443,23 +1546,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1637",
+            at="rulespecs/lib/18xx.rules:1672",
         )
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1674
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1639",
+            at="rulespecs/lib/18xx.rules:1674",
         )
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1675
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1640",
+            at="rulespecs/lib/18xx.rules:1675",
         )
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1676
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1470,15 +1573,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1641",
+            at="rulespecs/lib/18xx.rules:1676",
         )
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1678
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1644
+    # at rulespecs/lib/18xx.rules:1679
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1680
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1681
     g.b_check_president(v_corporation)
 
 
@@ -1493,14 +1596,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1722
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1687",
+            at="rulespecs/lib/18xx.rules:1722",
         )
-    # at rulespecs/lib/18xx.rules:1689
+    # at rulespecs/lib/18xx.rules:1724
     if not (
         (
             (
@@ -1541,9 +1644,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1689",
+            at="rulespecs/lib/18xx.rules:1724",
         )
-    # at rulespecs/lib/18xx.rules:1695
+    # at rulespecs/lib/18xx.rules:1730
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1554,9 +1657,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1695",
+            at="rulespecs/lib/18xx.rules:1730",
         )
-    # at rulespecs/lib/18xx.rules:1697
+    # at rulespecs/lib/18xx.rules:1732
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2123,12 +2226,12 @@ def q_company_place_token(g, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1311
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1276",
+            at="rulespecs/lib/18xx.rules:1311",
         )
 
 
@@ -2215,17 +2318,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1922
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1888
+        # at rulespecs/lib/18xx.rules:1923
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1889
+            # at rulespecs/lib/18xx.rules:1924
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1891
+        # at rulespecs/lib/18xx.rules:1926
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1892
+            # at rulespecs/lib/18xx.rules:1927
             r_market_move(g, v_c, "down")
 
 

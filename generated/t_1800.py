@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "f961a560c5a65455",
-    "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+    "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
         "rulespecs/1800.rules": "f961a560c5a65455",
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -186,20 +186,123 @@ _TITLE.define(
 )
 
 
+def r_ability_window(g, v_company, v_key):
+    """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
+    # at rulespecs/lib/18xx.rules:1070
+    v_ability = g.item(
+        [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
+    )
+    # at rulespecs/lib/18xx.rules:1071
+    v_holder = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:1072
+    if not (not r_closed(g, v_company)):
+        raise IllegalAction(
+            "the private is closed",
+            rule="library '18xx' procedure ability_window",
+            at="rulespecs/lib/18xx.rules:1072",
+        )
+    # at rulespecs/lib/18xx.rules:1073
+    if not (
+        (
+            (g.attr(v_ability, "owner") == None)
+            or ((g.attr(v_ability, "owner") == "player") and g.among("players", v_holder))
+        )
+        or ((g.attr(v_ability, "owner") == "corporation") and g.among("corporations", v_holder))
+    ):
+        raise IllegalAction(
+            "the private's ability is its owner's only while the owner is of the ability's owner kind",
+            rule="§1",
+            at="rulespecs/lib/18xx.rules:1073",
+        )
+    # at rulespecs/lib/18xx.rules:1076
+    if not (
+        (g.attr(v_ability, "from_phase") == None)
+        or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
+    ):
+        raise IllegalAction(
+            "the private's ability is used from a later phase (from_phase)",
+            rule="library '18xx' procedure ability_window",
+            at="rulespecs/lib/18xx.rules:1076",
+        )
+    # at rulespecs/lib/18xx.rules:1078
+    if not (
+        (g.attr(v_ability, "removed_on") == None)
+        or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
+    ):
+        raise IllegalAction(
+            "the private's ability ended with the start of a phase (removed_on)",
+            rule="library '18xx' procedure ability_window",
+            at="rulespecs/lib/18xx.rules:1078",
+        )
+    # at rulespecs/lib/18xx.rules:1080
+    if g.attr(v_ability, "when") == "stock_turn":
+        # at rulespecs/lib/18xx.rules:1081
+        if not ((g.b_in_round("stock") and g.among("players", v_holder)) and g.b_acting(v_holder)):
+            raise IllegalAction(
+                "the private's ability is used in its owner's turn of a stock round",
+                rule="§1",
+                at="rulespecs/lib/18xx.rules:1081",
+            )
+    elif (g.attr(v_ability, "when") == "operating_turn") or (
+        (
+            not (
+                g.attr(v_ability, "when")
+                in ["stock_turn", "operating_turn", "any_time", "sold", "phase_start"]
+            )
+        )
+        and g.among("corporations", v_holder)
+    ):
+        # at rulespecs/lib/18xx.rules:1086
+        if not (
+            g.b_in_round("operating")
+            and (
+                any(
+                    (g.b_acting(v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
+                    for v_c in g.name("corporations")
+                )
+                or any(
+                    (g.b_acting(v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
+                    for v_m in g.name("minors")
+                )
+            )
+        ):
+            raise IllegalAction(
+                "the private's ability is used in the operating turn of its owner or of a company its owner directs",
+                rule="library '18xx' procedure ability_window",
+                at="rulespecs/lib/18xx.rules:1086",
+            )
+    elif g.attr(v_ability, "when") == "any_time":
+        # at rulespecs/lib/18xx.rules:1091
+        if not (g.b_in_round("stock") or g.b_in_round("operating")):
+            raise IllegalAction(
+                "the private's ability is used at any time of a stock or an operating round",
+                rule="library '18xx' procedure ability_window",
+                at="rulespecs/lib/18xx.rules:1091",
+            )
+    elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
+        # at rulespecs/lib/18xx.rules:1094
+        if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
+            raise IllegalAction(
+                "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
+                rule="library '18xx' procedure ability_window",
+                at="rulespecs/lib/18xx.rules:1094",
+            )
+
+
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1669
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1670
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1671
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1",
-            at="rulespecs/lib/18xx.rules:1636",
+            at="rulespecs/lib/18xx.rules:1671",
         )
-    # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1672
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -207,23 +310,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1637",
+            at="rulespecs/lib/18xx.rules:1672",
         )
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1674
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1639",
+            at="rulespecs/lib/18xx.rules:1674",
         )
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1675
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1640",
+            at="rulespecs/lib/18xx.rules:1675",
         )
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1676
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -232,28 +335,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1641"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1676"
         )
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1678
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1644
+    # at rulespecs/lib/18xx.rules:1679
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1680
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1681
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1722
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1687",
+            at="rulespecs/lib/18xx.rules:1722",
         )
-    # at rulespecs/lib/18xx.rules:1689
+    # at rulespecs/lib/18xx.rules:1724
     if not (
         (
             (
@@ -294,9 +397,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1",
-            at="rulespecs/lib/18xx.rules:1689",
+            at="rulespecs/lib/18xx.rules:1724",
         )
-    # at rulespecs/lib/18xx.rules:1695
+    # at rulespecs/lib/18xx.rules:1730
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -307,9 +410,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1695",
+            at="rulespecs/lib/18xx.rules:1730",
         )
-    # at rulespecs/lib/18xx.rules:1697
+    # at rulespecs/lib/18xx.rules:1732
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -320,7 +423,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1941
+    # at rulespecs/lib/18xx.rules:1976
     r_close_privates(g)
 
 
@@ -475,6 +578,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
+        "ability_window": r_ability_window,
         "use_ability": r_use_ability,
         "owe_ability_decisions": r_owe_ability_decisions,
         "ability_sold": r_ability_sold,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+    "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -168,6 +168,7 @@ _TITLE.define(
         "q2_bid",
         "q_bid",
         "qr_bid",
+        "r_ability_window",
         "r_buying_power",
         "r_emergency_sale_limits",
         "r_exchange_for_share",
@@ -179,115 +180,218 @@ _TITLE.define(
 )
 
 
+def r_ability_window(g, v_company, v_key):
+    """ability_window(X, \"key\"): refused unless X's ability of that key may be used now, by its owner, phases and timing (its counts are use_ability's) (library '18xx' procedure ability_window)"""
+    # at rulespecs/lib/18xx.rules:1070
+    v_ability = g.item(
+        [v_a for v_a in g.attr(v_company, "abilities") if (g.attr(v_a, "key") == v_key)], 0
+    )
+    # at rulespecs/lib/18xx.rules:1071
+    v_holder = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:1072
+    if not (not r_closed(g, v_company)):
+        raise IllegalAction(
+            "the private is closed",
+            rule="library '18xx' procedure ability_window",
+            at="rulespecs/lib/18xx.rules:1072",
+        )
+    # at rulespecs/lib/18xx.rules:1073
+    if not (
+        (
+            (g.attr(v_ability, "owner") == None)
+            or ((g.attr(v_ability, "owner") == "player") and g.among("players", v_holder))
+        )
+        or ((g.attr(v_ability, "owner") == "corporation") and g.among("corporations", v_holder))
+    ):
+        raise IllegalAction(
+            "the private's ability is its owner's only while the owner is of the ability's owner kind",
+            rule='§"Two-Player Variant"',
+            at="rulespecs/lib/18xx.rules:1073",
+        )
+    # at rulespecs/lib/18xx.rules:1076
+    if not (
+        (g.attr(v_ability, "from_phase") == None)
+        or r_phase_at_least(g, g.attr(v_ability, "from_phase"))
+    ):
+        raise IllegalAction(
+            "the private's ability is used from a later phase (from_phase)",
+            rule="library '18xx' procedure ability_window",
+            at="rulespecs/lib/18xx.rules:1076",
+        )
+    # at rulespecs/lib/18xx.rules:1078
+    if not (
+        (g.attr(v_ability, "removed_on") == None)
+        or (not r_phase_at_least(g, g.attr(v_ability, "removed_on")))
+    ):
+        raise IllegalAction(
+            "the private's ability ended with the start of a phase (removed_on)",
+            rule="library '18xx' procedure ability_window",
+            at="rulespecs/lib/18xx.rules:1078",
+        )
+    # at rulespecs/lib/18xx.rules:1080
+    if g.attr(v_ability, "when") == "stock_turn":
+        # at rulespecs/lib/18xx.rules:1081
+        if not ((g.b_in_round("stock") and g.among("players", v_holder)) and g.b_acting(v_holder)):
+            raise IllegalAction(
+                "the private's ability is used in its owner's turn of a stock round",
+                rule='§"Two-Player Variant"',
+                at="rulespecs/lib/18xx.rules:1081",
+            )
+    elif (g.attr(v_ability, "when") == "operating_turn") or (
+        (
+            not (
+                g.attr(v_ability, "when")
+                in ["stock_turn", "operating_turn", "any_time", "sold", "phase_start"]
+            )
+        )
+        and g.among("corporations", v_holder)
+    ):
+        # at rulespecs/lib/18xx.rules:1086
+        if not (
+            g.b_in_round("operating")
+            and (
+                any(
+                    (g.b_acting(v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
+                    for v_c in g.name("corporations")
+                )
+                or any(
+                    (g.b_acting(v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
+                    for v_m in g.name("minors")
+                )
+            )
+        ):
+            raise IllegalAction(
+                "the private's ability is used in the operating turn of its owner or of a company its owner directs",
+                rule="library '18xx' procedure ability_window",
+                at="rulespecs/lib/18xx.rules:1086",
+            )
+    elif g.attr(v_ability, "when") == "any_time":
+        # at rulespecs/lib/18xx.rules:1091
+        if not (g.b_in_round("stock") or g.b_in_round("operating")):
+            raise IllegalAction(
+                "the private's ability is used at any time of a stock or an operating round",
+                rule="library '18xx' procedure ability_window",
+                at="rulespecs/lib/18xx.rules:1091",
+            )
+    elif (g.attr(v_ability, "when") == "sold") or (g.attr(v_ability, "when") == "phase_start"):
+        # at rulespecs/lib/18xx.rules:1094
+        if not (r_pending_decision(g, v_company, g.attr(v_ability, "decision"))):
+            raise IllegalAction(
+                "the private's ability is used once, as the decision it owes on its sale or as its phase begins",
+                rule="library '18xx' procedure ability_window",
+                at="rulespecs/lib/18xx.rules:1094",
+            )
+
+
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1276
+    # at rulespecs/lib/18xx.rules:1311
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1276",
+            at="rulespecs/lib/18xx.rules:1311",
         )
-    # at rulespecs/lib/18xx.rules:1277
+    # at rulespecs/lib/18xx.rules:1312
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1277",
+            at="rulespecs/lib/18xx.rules:1312",
         )
-    # at rulespecs/lib/18xx.rules:1278
+    # at rulespecs/lib/18xx.rules:1313
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1278",
+            at="rulespecs/lib/18xx.rules:1313",
         )
-    # at rulespecs/lib/18xx.rules:1279
+    # at rulespecs/lib/18xx.rules:1314
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1279",
+            at="rulespecs/lib/18xx.rules:1314",
         )
-    # at rulespecs/lib/18xx.rules:1280
+    # at rulespecs/lib/18xx.rules:1315
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1280"
+            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1315"
         )
-    # at rulespecs/lib/18xx.rules:1281
+    # at rulespecs/lib/18xx.rules:1316
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1282
+    # at rulespecs/lib/18xx.rules:1317
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1282",
+            at="rulespecs/lib/18xx.rules:1317",
         )
-    # at rulespecs/lib/18xx.rules:1283
+    # at rulespecs/lib/18xx.rules:1318
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1283",
+            at="rulespecs/lib/18xx.rules:1318",
         )
-    # at rulespecs/lib/18xx.rules:1284
+    # at rulespecs/lib/18xx.rules:1319
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1285
+    # at rulespecs/lib/18xx.rules:1320
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1285
+        # at rulespecs/lib/18xx.rules:1320
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1286
+    # at rulespecs/lib/18xx.rules:1321
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1287
+    # at rulespecs/lib/18xx.rules:1322
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1288
+    # at rulespecs/lib/18xx.rules:1323
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1289
+    # at rulespecs/lib/18xx.rules:1324
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1325
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1373
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1338",
+            at="rulespecs/lib/18xx.rules:1373",
         )
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1374
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1339",
+            at="rulespecs/lib/18xx.rules:1374",
         )
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1375
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1340",
+            at="rulespecs/lib/18xx.rules:1375",
         )
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1376
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1341",
+            at="rulespecs/lib/18xx.rules:1376",
         )
-    # at rulespecs/lib/18xx.rules:1342
+    # at rulespecs/lib/18xx.rules:1377
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1378
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1343",
+            at="rulespecs/lib/18xx.rules:1378",
         )
-    # at rulespecs/lib/18xx.rules:1344
+    # at rulespecs/lib/18xx.rules:1379
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -295,9 +399,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1344",
+            at="rulespecs/lib/18xx.rules:1379",
         )
-    # at rulespecs/lib/18xx.rules:1346
+    # at rulespecs/lib/18xx.rules:1381
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -308,39 +412,39 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1346",
+            at="rulespecs/lib/18xx.rules:1381",
         )
-    # at rulespecs/lib/18xx.rules:1348
+    # at rulespecs/lib/18xx.rules:1383
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1349
+    # at rulespecs/lib/18xx.rules:1384
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1349"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1384"
         )
-    # at rulespecs/lib/18xx.rules:1350
+    # at rulespecs/lib/18xx.rules:1385
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1351
+    # at rulespecs/lib/18xx.rules:1386
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1352
+    # at rulespecs/lib/18xx.rules:1387
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1353
+    # at rulespecs/lib/18xx.rules:1388
     g.b_bought(v_player, v_corporation)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1669
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1670
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1671
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1636",
+            at="rulespecs/lib/18xx.rules:1671",
         )
-    # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1672
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -348,23 +452,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1637",
+            at="rulespecs/lib/18xx.rules:1672",
         )
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1674
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1639",
+            at="rulespecs/lib/18xx.rules:1674",
         )
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1675
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1640",
+            at="rulespecs/lib/18xx.rules:1675",
         )
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1676
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -375,28 +479,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1641",
+            at="rulespecs/lib/18xx.rules:1676",
         )
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1678
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1644
+    # at rulespecs/lib/18xx.rules:1679
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1680
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1681
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1722
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1687",
+            at="rulespecs/lib/18xx.rules:1722",
         )
-    # at rulespecs/lib/18xx.rules:1689
+    # at rulespecs/lib/18xx.rules:1724
     if not (
         (
             (
@@ -437,9 +541,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1689",
+            at="rulespecs/lib/18xx.rules:1724",
         )
-    # at rulespecs/lib/18xx.rules:1695
+    # at rulespecs/lib/18xx.rules:1730
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -450,9 +554,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1695",
+            at="rulespecs/lib/18xx.rules:1730",
         )
-    # at rulespecs/lib/18xx.rules:1697
+    # at rulespecs/lib/18xx.rules:1732
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -552,6 +656,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
+        "ability_window": r_ability_window,
         "use_ability": r_use_ability,
         "owe_ability_decisions": r_owe_ability_decisions,
         "ability_sold": r_ability_sold,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+    "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -30,10 +30,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
+        "rulespecs/1880-romania-18xx-games.rules": "9d8beeb2df75f116",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -235,6 +235,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
+        "ability_window": r_ability_window,
         "use_ability": r_use_ability,
         "owe_ability_decisions": r_owe_ability_decisions,
         "ability_sold": r_ability_sold,

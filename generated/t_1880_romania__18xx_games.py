@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
+    "rulespecs/1880-romania-18xx-games.rules": "9d8beeb2df75f116",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+    "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,10 +31,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
+        "rulespecs/1880-romania-18xx-games.rules": "9d8beeb2df75f116",
         "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -162,17 +162,17 @@ DATA = TitleData(
             'action minor_choose': 'VII.3.7',
             'action player_choose': 'VI.6, VII.3.2',
             'action run_routes': 'VII.3.5.2',
-            'at action assign': 'rulespecs/1880-romania-18xx-games.rules:445',
+            'at action assign': 'rulespecs/1880-romania-18xx-games.rules:452',
             'at action bid': 'rulespecs/1880-romania-18xx-games.rules:30',
             'at action choose': 'rulespecs/1880-romania-18xx-games.rules:229',
-            'at action choose_ability': 'rulespecs/1880-romania-18xx-games.rules:358',
+            'at action choose_ability': 'rulespecs/1880-romania-18xx-games.rules:365',
             'at action destination_connection': 'rulespecs/1880-romania-18xx-games.rules:179',
-            'at action discard_train': 'rulespecs/1880-romania-18xx-games.rules:536',
+            'at action discard_train': 'rulespecs/1880-romania-18xx-games.rules:543',
             'at action minor_choose': 'rulespecs/1880-romania-18xx-games.rules:203',
             'at action par': 'rulespecs/1880-romania-18xx-games.rules:67',
             'at action place_token': 'rulespecs/1880-romania-18xx-games.rules:269',
             'at action player_choose': 'rulespecs/1880-romania-18xx-games.rules:103',
-            'at action run_routes': 'rulespecs/1880-romania-18xx-games.rules:585',
+            'at action run_routes': 'rulespecs/1880-romania-18xx-games.rules:592',
             'corporation Bess': 'VI.6',
             'corporation CFR': 'VII.3.6, VI.6',
             'corporation CR': 'II.3.3, VI.6',
@@ -183,6 +183,7 @@ DATA = TitleData(
             'corporation MR': 'II.3.3, VI.6',
             'corporation SZ': 'VI.6',
             'corporation VRL': 'II.3.3, VI.6',
+            'function corporation_named': 'supplement from "18xx.games: lib/engine/game/g_1880_romania/step/assign.rb (Assign#process_assign: target)"',
             'function in_owners_operating_turn': 'II.3.1',
             'function in_owners_turn': 'II.3.1',
             'function market_bonus': 'VII.3.5.2',
@@ -480,64 +481,64 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains; a company in a bonus cell adds its bonus (VII.3.5.2)"""
-    # at rulespecs/1880-romania-18xx-games.rules:587
+    # at rulespecs/1880-romania-18xx-games.rules:594
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and stations",
             rule="VII.1",
-            at="rulespecs/1880-romania-18xx-games.rules:587",
+            at="rulespecs/1880-romania-18xx-games.rules:594",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:588
+    # at rulespecs/1880-romania-18xx-games.rules:595
     r_set_revenue(
         g,
         v_corporation,
         (g.b_route_revenue(v_corporation, v_routes, True) + r_market_bonus(g, v_corporation)),
     )
-    # at rulespecs/1880-romania-18xx-games.rules:591
+    # at rulespecs/1880-romania-18xx-games.rules:598
     g.b_end_step(v_corporation)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit; it leaves the game (VII.3.8)"""
-    # at rulespecs/1880-romania-18xx-games.rules:538
+    # at rulespecs/1880-romania-18xx-games.rules:545
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a company over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/1880-romania-18xx-games.rules:538",
+            at="rulespecs/1880-romania-18xx-games.rules:545",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:539
+    # at rulespecs/1880-romania-18xx-games.rules:546
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the company does not own that train",
             rule="VII.3.8",
-            at="rulespecs/1880-romania-18xx-games.rules:539",
+            at="rulespecs/1880-romania-18xx-games.rules:546",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:540
+    # at rulespecs/1880-romania-18xx-games.rules:547
     g.move(v_train, v_corporation, g.name("scrap"))
-    # at rulespecs/1880-romania-18xx-games.rules:541
+    # at rulespecs/1880-romania-18xx-games.rules:548
     if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
-        # at rulespecs/1880-romania-18xx-games.rules:542
+        # at rulespecs/1880-romania-18xx-games.rules:549
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it at 50% rounded up (VII.3.9)"""
-    # at rulespecs/1880-romania-18xx-games.rules:630
+    # at rulespecs/1880-romania-18xx-games.rules:637
     if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania-18xx-games.rules:631
+        # at rulespecs/1880-romania-18xx-games.rules:638
         v_owner = r_president(g, v_corporation)
-        # at rulespecs/1880-romania-18xx-games.rules:632
+        # at rulespecs/1880-romania-18xx-games.rules:639
         v_short = v_price - g.b_cash(v_corporation)
-        # at rulespecs/1880-romania-18xx-games.rules:633
+        # at rulespecs/1880-romania-18xx-games.rules:640
         v_paid = r_min(g, v_short, g.b_cash(v_owner))
-        # at rulespecs/1880-romania-18xx-games.rules:634
+        # at rulespecs/1880-romania-18xx-games.rules:641
         g.transfer(v_paid, v_owner, v_corporation)
-        # at rulespecs/1880-romania-18xx-games.rules:635
+        # at rulespecs/1880-romania-18xx-games.rules:642
         if v_short > v_paid:
-            # at rulespecs/1880-romania-18xx-games.rules:636
+            # at rulespecs/1880-romania-18xx-games.rules:643
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania-18xx-games.rules:637
+            # at rulespecs/1880-romania-18xx-games.rules:644
             r_add_debt(g, v_owner, ((v_short - v_paid) + (((v_short - v_paid) + 1) // 2)))
 
 
@@ -575,40 +576,40 @@ def a_choose(g, v_corporation, v_choice):
 
 def a_assign(g, v_company, v_target):
     """Lay the D.B.S.R.'s harbour token, give a company the REMAR's tender, or exchange the Electroputere for a 3+3 (II.3.1)"""
-    # at rulespecs/1880-romania-18xx-games.rules:448
+    # at rulespecs/1880-romania-18xx-games.rules:455
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:448"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:455"
         )
-    # at rulespecs/1880-romania-18xx-games.rules:449
+    # at rulespecs/1880-romania-18xx-games.rules:456
     if r_has_ability(g, v_company, "harbour_token"):
-        # at rulespecs/1880-romania-18xx-games.rules:450
+        # at rulespecs/1880-romania-18xx-games.rules:457
         if not (r_in_owners_operating_turn(g, v_company)):
             raise IllegalAction(
                 "the token is laid in an operating turn of a company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:450",
+                at="rulespecs/1880-romania-18xx-games.rules:457",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:452
+        # at rulespecs/1880-romania-18xx-games.rules:459
         g.b_place_marker(v_company, v_target)
     elif r_has_ability(g, v_company, "tender"):
-        # at rulespecs/1880-romania-18xx-games.rules:454
+        # at rulespecs/1880-romania-18xx-games.rules:461
         if not (r_in_owners_operating_turn(g, v_company)):
             raise IllegalAction(
                 "the tender is assigned in an operating turn of a company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:454",
+                at="rulespecs/1880-romania-18xx-games.rules:461",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:456
+        # at rulespecs/1880-romania-18xx-games.rules:463
         if not (all((not g.attr(v_c, "tender")) for v_c in g.name("corporations"))):
             raise IllegalAction(
                 "the tender is assigned once",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:456",
+                at="rulespecs/1880-romania-18xx-games.rules:463",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:458
-        v_corp = g.b_corporation_named(v_target)
-        # at rulespecs/1880-romania-18xx-games.rules:459
+        # at rulespecs/1880-romania-18xx-games.rules:465
+        v_corp = r_corporation_named(g, v_target)
+        # at rulespecs/1880-romania-18xx-games.rules:466
         if not (
             ((v_corp != None) and (r_director(g, v_corp) == g.b_holder_of(v_company)))
             and r_floated(g, v_corp)
@@ -616,35 +617,35 @@ def a_assign(g, v_company, v_target):
             raise IllegalAction(
                 "the tender goes to a floated company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:459",
+                at="rulespecs/1880-romania-18xx-games.rules:466",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:462
+        # at rulespecs/1880-romania-18xx-games.rules:469
         g.set_attr(v_corp, "tender", True)
     else:
-        # at rulespecs/1880-romania-18xx-games.rules:464
+        # at rulespecs/1880-romania-18xx-games.rules:471
         if not (r_has_ability(g, v_company, "train_exchange")):
             raise IllegalAction(
                 "this private assigns nothing",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:464",
+                at="rulespecs/1880-romania-18xx-games.rules:471",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:465
+        # at rulespecs/1880-romania-18xx-games.rules:472
         if not (r_pending_decision(g, v_company, "assign")):
             raise IllegalAction(
                 "the Electroputere is exchanged when the first 3+3 is bought or exported",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:465",
+                at="rulespecs/1880-romania-18xx-games.rules:472",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:466
-        v_corp = g.b_corporation_named(v_target)
-        # at rulespecs/1880-romania-18xx-games.rules:467
+        # at rulespecs/1880-romania-18xx-games.rules:473
+        v_corp = r_corporation_named(g, v_target)
+        # at rulespecs/1880-romania-18xx-games.rules:474
         if not ((v_corp != None) and (r_director(g, v_corp) == g.b_holder_of(v_company))):
             raise IllegalAction(
                 "the 3+3 goes to a company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:467",
+                at="rulespecs/1880-romania-18xx-games.rules:474",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:468
+        # at rulespecs/1880-romania-18xx-games.rules:475
         if not (
             (r_len(g, g.b_trains(v_corp)) < r_train_limit(g, v_corp))
             or all(
@@ -658,21 +659,21 @@ def a_assign(g, v_company, v_target):
             raise IllegalAction(
                 "the 3+3 goes to a company with room for it, if the owner directs one",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:468",
+                at="rulespecs/1880-romania-18xx-games.rules:475",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:472
+        # at rulespecs/1880-romania-18xx-games.rules:479
         v_exchanged = r_first(g, g.b_available_trains())
-        # at rulespecs/1880-romania-18xx-games.rules:473
+        # at rulespecs/1880-romania-18xx-games.rules:480
         g.move(v_exchanged, g.name("depot"), v_corp)
-        # at rulespecs/1880-romania-18xx-games.rules:474
+        # at rulespecs/1880-romania-18xx-games.rules:481
         g.b_train_bought(v_corp, v_exchanged, False)
-        # at rulespecs/1880-romania-18xx-games.rules:475
+        # at rulespecs/1880-romania-18xx-games.rules:482
         r_resolve_decision(g, v_company, "assign")
-        # at rulespecs/1880-romania-18xx-games.rules:476
+        # at rulespecs/1880-romania-18xx-games.rules:483
         r_close_private(g, v_company)
-        # at rulespecs/1880-romania-18xx-games.rules:477
+        # at rulespecs/1880-romania-18xx-games.rules:484
         if r_len(g, g.b_trains(v_corp)) > r_train_limit(g, v_corp):
-            # at rulespecs/1880-romania-18xx-games.rules:478
+            # at rulespecs/1880-romania-18xx-games.rules:485
             r_require_decision(g, v_corp, "discard_train")
 
 
@@ -1017,9 +1018,15 @@ def r_in_owners_turn(g, v_company):
     )
 
 
+def r_corporation_named(g, v_target):
+    """The company whose symbol the name is, or none (supplement from \"18xx.games: lib/engine/game/g_1880_romania/step/assign.rb (Assign#process_assign: target)\")"""
+    # at rulespecs/1880-romania-18xx-games.rules:357
+    return r_first(g, [v_c for v_c in g.name("corporations") if (g.attr(v_c, "key") == v_target)])
+
+
 def r_in_owners_operating_turn(g, v_company):
     """A company the owner of the private directs is operating (II.3.1)"""
-    # at rulespecs/1880-romania-18xx-games.rules:355
+    # at rulespecs/1880-romania-18xx-games.rules:362
     return g.b_in_round("operating") and (
         any(
             (g.b_acting(v_c) and (r_director(g, v_c) == g.b_holder_of(v_company)))
@@ -1034,39 +1041,39 @@ def r_in_owners_operating_turn(g, v_company):
 
 def a_choose_ability(g, v_company, v_choice):
     """Use the Banater Montanbahn (closed for Ł20 to its owner or Ł40 to a company) or the Malaxa (exchanged for two consecutive building rights) (II.3.1)"""
-    # at rulespecs/1880-romania-18xx-games.rules:361
+    # at rulespecs/1880-romania-18xx-games.rules:368
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:361"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:368"
         )
-    # at rulespecs/1880-romania-18xx-games.rules:362
+    # at rulespecs/1880-romania-18xx-games.rules:369
     if not (g.among("players", g.b_holder_of(v_company))):
         raise IllegalAction(
             "the private has no owner yet",
             rule="II.3.1",
-            at="rulespecs/1880-romania-18xx-games.rules:362",
+            at="rulespecs/1880-romania-18xx-games.rules:369",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:363
+    # at rulespecs/1880-romania-18xx-games.rules:370
     if not (r_in_owners_turn(g, v_company)):
         raise IllegalAction(
             "a private's ability is used in its owner's turn",
             rule="II.3.1",
-            at="rulespecs/1880-romania-18xx-games.rules:363",
+            at="rulespecs/1880-romania-18xx-games.rules:370",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:364
+    # at rulespecs/1880-romania-18xx-games.rules:371
     if r_has_ability(g, v_company, "close_for_cash"):
-        # at rulespecs/1880-romania-18xx-games.rules:365
+        # at rulespecs/1880-romania-18xx-games.rules:372
         if v_choice == "player":
-            # at rulespecs/1880-romania-18xx-games.rules:366
+            # at rulespecs/1880-romania-18xx-games.rules:373
             g.transfer(
                 r_ability_value(g, v_company, "close_for_cash", "player_amount"),
                 g.name("bank"),
                 g.b_holder_of(v_company),
             )
         else:
-            # at rulespecs/1880-romania-18xx-games.rules:368
-            v_target = g.b_corporation_named(v_choice)
-            # at rulespecs/1880-romania-18xx-games.rules:369
+            # at rulespecs/1880-romania-18xx-games.rules:375
+            v_target = r_corporation_named(g, v_choice)
+            # at rulespecs/1880-romania-18xx-games.rules:376
             if not (
                 ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
                 and r_floated(g, v_target)
@@ -1074,27 +1081,27 @@ def a_choose_ability(g, v_company, v_choice):
                 raise IllegalAction(
                     "the Ł40 goes to a floated company the owner directs",
                     rule="II.3.1",
-                    at="rulespecs/1880-romania-18xx-games.rules:369",
+                    at="rulespecs/1880-romania-18xx-games.rules:376",
                 )
-            # at rulespecs/1880-romania-18xx-games.rules:372
+            # at rulespecs/1880-romania-18xx-games.rules:379
             g.transfer(
                 r_ability_value(g, v_company, "close_for_cash", "company_amount"),
                 g.name("bank"),
                 v_target,
             )
-        # at rulespecs/1880-romania-18xx-games.rules:374
+        # at rulespecs/1880-romania-18xx-games.rules:381
         r_close_private(g, v_company)
     else:
-        # at rulespecs/1880-romania-18xx-games.rules:376
+        # at rulespecs/1880-romania-18xx-games.rules:383
         if not (r_has_ability(g, v_company, "permit_exchange")):
             raise IllegalAction(
                 "this private has no ability to choose",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:376",
+                at="rulespecs/1880-romania-18xx-games.rules:383",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:377
-        v_target = g.b_corporation_named(g.b_part(v_choice, "|", 0))
-        # at rulespecs/1880-romania-18xx-games.rules:378
+        # at rulespecs/1880-romania-18xx-games.rules:384
+        v_target = r_corporation_named(g, g.b_part(v_choice, "|", 0))
+        # at rulespecs/1880-romania-18xx-games.rules:385
         if not (
             ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
             and r_floated(g, v_target)
@@ -1102,34 +1109,34 @@ def a_choose_ability(g, v_company, v_choice):
             raise IllegalAction(
                 "the building rights go to a floated company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:378",
+                at="rulespecs/1880-romania-18xx-games.rules:385",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:381
+        # at rulespecs/1880-romania-18xx-games.rules:388
         v_rights = g.b_part(v_choice, "|", 1)
-        # at rulespecs/1880-romania-18xx-games.rules:382
+        # at rulespecs/1880-romania-18xx-games.rules:389
         if not (v_rights in ["AB", "BC", "CD"]):
             raise IllegalAction(
                 "the Malaxa gives building rights for two consecutive phases",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:382",
+                at="rulespecs/1880-romania-18xx-games.rules:389",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:383
+        # at rulespecs/1880-romania-18xx-games.rules:390
         for v_c in g.name("corporations"):
-            # at rulespecs/1880-romania-18xx-games.rules:384
+            # at rulespecs/1880-romania-18xx-games.rules:391
             if v_c == v_target:
-                # at rulespecs/1880-romania-18xx-games.rules:385
+                # at rulespecs/1880-romania-18xx-games.rules:392
                 g.set_attr(
                     v_c,
                     "building_rights",
                     g.b_letters_union(g.attr(v_c, "building_rights"), v_rights),
                 )
-        # at rulespecs/1880-romania-18xx-games.rules:389
+        # at rulespecs/1880-romania-18xx-games.rules:396
         r_close_private(g, v_company)
 
 
 def r_market_bonus(g, v_corporation):
     """The bonus of the company's market cell, added to its run's revenue (VII.3.5.2)"""
-    # at rulespecs/1880-romania-18xx-games.rules:579
+    # at rulespecs/1880-romania-18xx-games.rules:586
     return (
         400
         if ("bonus_z" in g.b_zones(v_corporation))
@@ -1164,14 +1171,14 @@ def q_par(g, v_player):
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania-18xx-games.rules:538
+    # at rulespecs/1880-romania-18xx-games.rules:545
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a company over the train limit discards"
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania-18xx-games.rules:448
+    # at rulespecs/1880-romania-18xx-games.rules:455
     if not (not r_closed(g, v_company)):
         return "the private is closed"
 
@@ -1213,13 +1220,13 @@ def q_minor_choose(g, v_minor):
 
 def q_choose_ability(g, v_company):
     """The opening guards of choose_ability that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania-18xx-games.rules:361
+    # at rulespecs/1880-romania-18xx-games.rules:368
     if not (not r_closed(g, v_company)):
         return "the private is closed"
-    # at rulespecs/1880-romania-18xx-games.rules:362
+    # at rulespecs/1880-romania-18xx-games.rules:369
     if not (g.among("players", g.b_holder_of(v_company))):
         return "the private has no owner yet"
-    # at rulespecs/1880-romania-18xx-games.rules:363
+    # at rulespecs/1880-romania-18xx-games.rules:370
     if not (r_in_owners_turn(g, v_company)):
         return "a private's ability is used in its owner's turn"
 
@@ -1269,7 +1276,7 @@ def qb_place_token(g, v_corporation):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania-18xx-games.rules:539
+    # at rulespecs/1880-romania-18xx-games.rules:546
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the company does not own that train"
 
@@ -1279,34 +1286,34 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid: 50% rounded up, twice"""
-    # at rulespecs/1880-romania-18xx-games.rules:646
+    # at rulespecs/1880-romania-18xx-games.rules:653
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania-18xx-games.rules:647
+        # at rulespecs/1880-romania-18xx-games.rules:654
         r_add_debt(g, v_p, ((g.state_amount("debt", v_p) + 1) // 2))
-        # at rulespecs/1880-romania-18xx-games.rules:648
+        # at rulespecs/1880-romania-18xx-games.rules:655
         r_add_debt(g, v_p, ((g.state_amount("debt", v_p) + 1) // 2))
 
 
 def t_communist_privates(g, *_rest):
     """The first 3+3: the REMAR closes (its tender stays with its company); the Electroputere is exchanged for the next 3+3"""
-    # at rulespecs/1880-romania-18xx-games.rules:429
+    # at rulespecs/1880-romania-18xx-games.rules:436
     for v_x in g.name("privates"):
-        # at rulespecs/1880-romania-18xx-games.rules:430
+        # at rulespecs/1880-romania-18xx-games.rules:437
         if (not r_closed(g, v_x)) and r_has_ability(g, v_x, "tender"):
-            # at rulespecs/1880-romania-18xx-games.rules:431
+            # at rulespecs/1880-romania-18xx-games.rules:438
             r_close_private(g, v_x)
-        # at rulespecs/1880-romania-18xx-games.rules:433
+        # at rulespecs/1880-romania-18xx-games.rules:440
         if ((not r_closed(g, v_x)) and r_has_ability(g, v_x, "train_exchange")) and g.among(
             "players", g.b_holder_of(v_x)
         ):
-            # at rulespecs/1880-romania-18xx-games.rules:434
+            # at rulespecs/1880-romania-18xx-games.rules:441
             if any((r_director(g, v_c) == g.b_holder_of(v_x)) for v_c in g.name("corporations")):
-                # at rulespecs/1880-romania-18xx-games.rules:435
+                # at rulespecs/1880-romania-18xx-games.rules:442
                 r_require_decision(g, v_x, "assign")
             else:
-                # at rulespecs/1880-romania-18xx-games.rules:437
+                # at rulespecs/1880-romania-18xx-games.rules:444
                 r_close_private(g, v_x)
-                # at rulespecs/1880-romania-18xx-games.rules:438
+                # at rulespecs/1880-romania-18xx-games.rules:445
                 g.move(r_first(g, g.b_available_trains()), g.name("depot"), g.name("scrap"))
 
 
@@ -1443,6 +1450,7 @@ class Game(GameBase):
         "players_in_game": r_players_in_game,
         "has_ability": r_has_ability,
         "ability_value": r_ability_value,
+        "ability_window": r_ability_window,
         "use_ability": r_use_ability,
         "owe_ability_decisions": r_owe_ability_decisions,
         "ability_sold": r_ability_sold,
@@ -1539,6 +1547,7 @@ class Game(GameBase):
         "close_investor_station": r_close_investor_station,
         "step_held": r_step_held,
         "in_owners_turn": r_in_owners_turn,
+        "corporation_named": r_corporation_named,
         "in_owners_operating_turn": r_in_owners_operating_turn,
         "action:choose_ability": a_choose_ability,
         "market_bonus": r_market_bonus,

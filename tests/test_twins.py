@@ -149,7 +149,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: title's (1846 lists its par cells' prices, which the runtime and the model had read off the market), 76
 #: then (corps62) closed a library function over the field `X.closed` (a private's, a minor's, a corporation's, as
 #: GameBase.attr and the model's member read it), 75
-RECORDED = 75
+#: then (checks63) corporation_named 1880's 18xx.games reading's function over a company's `key` (its symbol, a
+#: name, `c.key == target`), 74; ability_window a library procedure over the ability's record (`owner`,
+#: `from_phase`, `removed_on`, `when`), which use_ability asks and the runtime's lays and stations of a private of
+#: the library's generic timing ask too (its Python copy gone; the model refused nothing before), 73
+RECORDED = 73
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -168,7 +172,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
-         "closed"]
+         "closed", "ability_window"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -987,3 +991,47 @@ def test_closed_is_a_field_in_the_engine_and_the_model(rulespecs_loaded):
     solver = z3.Solver()
     solver.add(*ctx.shared.axioms, *ctx.shared.guards)
     assert solver.check() == z3.sat and solver.check(z3.Not(after)) == z3.unsat
+
+
+def test_a_company_named_by_an_action_is_the_readings_function_over_its_key(rulespecs_loaded):
+    """corporation_named(x): 1880's 18xx.games reading's function, the company whose `key` (its symbol, read as a
+    name: `c.key == target`) is x, none where none is (a builtin with a z3 twin before); in the model, one of the
+    companies or none, as the twin answered, the name being opaque to it."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+    from compiler.verify.terms import Opaque
+    from compiler.verify.translate import Translator
+
+    found = _census()
+    assert "corporation_named" not in found["twins"] + found["engine_only"] + found["model_only"]
+    reading = (ROOT / "rulespecs" / "1880-romania-18xx-games.rules").read_text(encoding="utf-8")
+    assert "function corporation_named(target: name)" in reading
+    g = game_class("1880 Romania", "18xx.games")(players=["Ann", "Bob", "Cy"], seed=1)
+    vrl = g.entity("corporation", "VRL")
+    assert g.call("corporation_named", "VRL") == vrl and g.attr(vrl, "key") == "VRL"
+    assert g.call("corporation_named", "player") is None and g.call("corporation_named", "LCR|BC") is None
+
+    title = next(t for t in rulespecs_loaded.every_title() if t.display_name == "1880 Romania (18xx.games)")
+    model = Model(title)
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    named = tr.as_ent(tr.call("corporation_named", [Opaque("a name")], {}, ctx))
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    assert solver.check() == z3.sat
+    for c in model.corporations:  # each company may be the one named, and none
+        assert solver.check(named == model.z(c)) == z3.sat, c.id
+    assert solver.check(z3.And([named != model.z(c) for c in model.corporations])) == z3.sat
+
+
+def test_the_window_of_a_privates_ability_is_the_librarys_alone():
+    """Who may use a private's ability now (its owner's kind, its phases, its `when`) is the library's procedure
+    ability_window, which use_ability asks and the runtime's lays and stations of a private of the library's
+    generic timing ask too (`GameBase._ability_window`): no Python copy of its checks."""
+    runtime = (ROOT / "compiler" / "runtime" / "abilities.py").read_text(encoding="utf-8")
+    window = runtime[runtime.index("    def _ability_window("):runtime.index("    def _ability_user(")]
+    assert 'self.call("ability_window"' in window
+    for copy in ("from_phase", "removed_on", "pending_decision", "IllegalAction"):
+        assert copy not in window.split('"""')[2], copy

@@ -161,8 +161,6 @@ class Abilities:
 
     #: the ability timings of the library that say who may use it when, whatever its effect (`_ability_window`)
     GENERIC_WHEN = frozenset({"stock_turn", "operating_turn", "any_time", "sold", "phase_start"})
-    #: the generic timings at which the private owes the ability's `decision`
-    DECISION_WHEN = frozenset({"sold", "phase_start"})
 
     def _generic_timing(self, ability: dict | None) -> bool:
         """Whether an ability's timing is the library's generic one (`when: stock_turn | operating_turn |
@@ -171,61 +169,19 @@ class Abilities:
         return ability is not None and (str(ability.get("when", "")) in self.GENERIC_WHEN
                                         or str(ability.get("owner", "")) == "player")
 
-    def _ability_window(self, company: Entity, ability: dict, what: str) -> Entity:
-        """Who may use private `company`'s `ability` now, by its generic properties: the private is open; its
-        holder is of the ability's `owner` kind (player or corporation); the phase is at least `from_phase`
-        and before `removed_on`; the moment is its `when` (stock_turn: the player owner's turn of a stock
-        round; operating_turn: the operating turn of the owning corporation, or of one its player owner
-        presides; any_time: any moment of a stock or an operating round, in or out of turn, the action
-        being one of the title's any_time_actions; sold, phase_start: while the private owes the
-        ability's `decision`). Its `count` uses over the game and `count_per_operating_round` in this
-        operating round are the library's (use_ability, ability_spent). Returns the holder (a player) or
-        the corporation acting (for a player owner in an operating turn, the corporation he presides that
-        operates); refused (IllegalAction, saying which) otherwise."""
-        if self.closed[company.id]:
-            raise IllegalAction(f"{company} is closed")
-        holder = self.owner[company.id]
-        owner = str(ability.get("owner", "")) or None
-        if owner is not None and getattr(holder, "kind", None) != owner:
-            raise IllegalAction(f"{company}'s ability is its owner's when a {owner}")
-        if ability.get("from_phase") is not None and not self._phase_at_least(str(ability["from_phase"])):
-            raise IllegalAction(f"{company} {what} from phase {ability['from_phase']}")
-        if ability.get("removed_on") is not None and self._phase_at_least(str(ability["removed_on"])):
-            raise IllegalAction(f"{company}'s ability ended with phase {ability['removed_on']}")
+    def _ability_window(self, company: Entity, ability: dict) -> Entity:
+        """Who may use private `company`'s `ability` now, by its generic properties: the library's procedure
+        ability_window (rulespecs/lib/18xx.rules: the private open, its holder of the ability's `owner` kind,
+        from `from_phase` and before `removed_on`, at its `when`) refuses (IllegalAction, saying which) where
+        it may not; its `count` uses over the game and `count_per_operating_round` in this operating round
+        are the library's too (use_ability, ability_spent). Returns the holder (a player) or the corporation
+        acting (for a player owner in an operating turn, the corporation he presides that operates)."""
+        self.call("ability_window", company, str(ability.get("key")))
         when = str(ability.get("when", ""))
-        user = holder
-        if when == "stock_turn":
-            if self.g["round"] != "stock" or holder.kind != "player" or self.current_entity() != holder:
-                raise IllegalAction(f"{company} {what} in its owner's turn of a stock round")
-        elif when == "operating_turn" or (when not in self.GENERIC_WHEN and holder.kind == "corporation"):
-            acting = self._operator(self.g["operating"]) if self.g["round"] == "operating" \
-                and self.g.get("operating") is not None else None
-            if acting is None or (acting != holder and self._director(acting) != holder):
-                raise IllegalAction(f"{company} {what} in the operating turn of its owner"
-                                    + (" or of a corporation he presides" if holder.kind == "player" else ""))
-            user = acting
-        elif when == "any_time":
-            if self.g["round"] not in ("stock", "operating"):
-                raise IllegalAction(f"{company} {what} at any time of a stock or an operating round")
-        elif when in self.DECISION_WHEN:
-            if not self.call("pending_decision", company, str(ability.get("decision", ""))):
-                raise IllegalAction(f"{company} {what} once, right after it is sold to a corporation" if when == "sold"
-                                    else f"{company} {what} once, as phase {ability.get('phase')} begins")
-        return user
-
-    def _keyed_ability(self, company: Entity, key: str) -> dict:
-        found = next((a for a in company.get("children") or ()
-                      if a.get("kind") == "ability" and a.get("key") == str(key)), None)
-        if found is None:
-            raise IllegalAction(f"{company} has no ability {key!r}")
-        return found
-
-    def b_ability_window(self, company: Entity, key: str) -> None:
-        """ability_window(X, "key"): refused (IllegalAction, saying why) unless X's ability of that key may be
-        used now by its owner, timing and phases (`_ability_window`: X open, its holder of the ability's
-        `owner` kind, from `from_phase` and before `removed_on`, at its `when`); its counts are the library's
-        use_ability's."""
-        self._ability_window(company, self._keyed_ability(company, key), "uses its ability")
+        holder = self.owner[company.id]
+        if when == "operating_turn" or (when not in self.GENERIC_WHEN and holder.kind == "corporation"):
+            return self._operator(self.g["operating"])  # (the window's: a company of the holder's operating)
+        return holder
 
     def _ability_user(self, company: Entity, what: str, ability: dict | None = None) -> Entity:
         """The corporation that may use open private `company`'s ability now: its owner, in its own operating
@@ -234,7 +190,7 @@ class Abilities:
         with the library's generic timing (`_generic_timing`) is judged by `_ability_window` instead: its
         user may then be a player; its uses are the library's (use_ability, ability_spent)."""
         if self._generic_timing(ability):
-            return self._ability_window(company, ability, what)
+            return self._ability_window(company, ability)
         if self.closed[company.id]:
             raise IllegalAction(f"{company} is closed")
         owner = self.owner[company.id]
@@ -349,7 +305,7 @@ class Abilities:
         (ability_token, return_token: ability_spent)."""
         if not self._generic_timing(ability):
             return self._ability_user(company, what)
-        user = self._ability_window(company, ability, what)
+        user = self._ability_window(company, ability)
         holder = self.owner[company.id]
         if holder.kind != "corporation" or user != holder:
             raise IllegalAction(f"{company} {what} for the corporation holding it")

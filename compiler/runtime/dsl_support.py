@@ -483,7 +483,8 @@ class DslSupport:
     def attr(self, obj: Any, name: str):
         """`obj.name` in the DSL: an entity's state, then its static data (a corporation's `certificates`:
         its certificates in the order of its layout, the president's first; a company's `token_prices`:
-        its charter's printed station prices, its `tokens` data, and `charter_tokens` how many)."""
+        its charter's printed station prices, its `tokens` data, and `charter_tokens` how many; its `key`, its
+        own symbol as a name, where a name in its data is read as the entity it names)."""
         if obj.__class__ is dict or obj.__class__ is _Record:
             return obj[name]  # (a record, a phase's, a train card's or an ability's: what the last branch below answers)
         if isinstance(obj, Entity):
@@ -513,6 +514,8 @@ class DslSupport:
             if isinstance(value, (Gap, Table)):  # (a plain value is what it is: `resolve_value`)
                 value = self._value(value, f"{obj.kind} {obj.id}.{name}")
             if value.__class__ is str:
+                if name == "key":
+                    return value  # (its own symbol, a name: `c.key == target`, a company named by an action)
                 # the entity a key names (a bond's corporation): a function of the key, the game's entities
                 # being made at setup, kept for the game
                 named = self.__dict__.get("_named_entities")

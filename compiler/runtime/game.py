@@ -747,12 +747,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         "BC": "ABC"; building rights as letters)."""
         return "".join(sorted(set(str(a or "")) | set(str(b or ""))))
 
-    def b_corporation_named(self, name: Any) -> Entity | None:
-        """corporation_named(x): the corporation whose id is x (as the title or 18xx.games spells it), or
-        none: an action's target given by name (18xx.games' `assign` names a hex or a corporation)."""
-        key = str(name)
-        return self.by_id.get(("corporation", self.log_ids.get(key, key)))
-
     def is_closed(self, item: Entity) -> bool:
         """Whether private, corporation or minor X is closed (or out of the game): `X.closed`, which the
         library's closed(X) reads."""

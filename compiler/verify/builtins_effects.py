@@ -581,13 +581,6 @@ class EffectBuiltins:
             ctx.shared.calls.add(f"emit:{event}")
         ctx.havoc(decision_vars(m) + ["acting"])
 
-    def b_ability_window(self, ctx: Ctx, company: Any, key: Any) -> None:
-        """As GameBase.b_ability_window: who may use a private's ability now (its owner's kind, its phases, the
-        moment its `when` names) is the runtime's record of turns and phases, not modelled: no refusal (the
-        proof covers every use, allowed or not; the library's use_ability checks the ability exists and
-        counts its uses)."""
-        return None
-
     def list_operation(self, e: Any, ctx: Ctx) -> Any:
         """`NAME.OP(args)` of a list state (`compiler.verify.lists`); Unsupported for any other call of what is
         not a name."""

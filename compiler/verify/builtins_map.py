@@ -405,14 +405,6 @@ class MapBuiltins:
         """As GameBase.b_letters_union: letters of names, which the model does not follow."""
         return Opaque("the letters of two names")
 
-    def b_corporation_named(self, ctx: Ctx, name: Any) -> Any:
-        """As GameBase.b_corporation_named: the name is opaque to the model, so one of its corporations
-        or none, as the engine answers."""
-        m = self.m
-        v = self.oracle(ctx, "corporation_named", (name,), sort="ent")
-        ctx.shared.axioms.append(z3.Or([v == m.z(c) for c in m.corporations] + [v == m.z(NONE)]))
-        return v
-
     def b_extend_run(self, ctx: Ctx, corp: Any, position: Any, kind: Any) -> None:
         """As GameBase.b_extend_run: a train's stops for this turn's run; routes and their revenue are
         outside the model (an oracle), so nothing it follows changes."""
