@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+    "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -383,6 +383,8 @@ TABLES = {
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'total_revenue': (),
         'bank_buys_this_turn': ('operating_turn_start',),
+        'train_marker': (),
+        'turn_resumed': ('operating_turn_start',),
         'capital_released': (),
         'decisions': (),
         'done_this_turn': ('operating_turn_start',),
@@ -412,16 +414,16 @@ RULES = _LIBRARY.rules(
         'at action bankrupt': 'rulespecs/1846.rules:1456',
         'at action bid': 'rulespecs/lib/18xx.rules:1252',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1337',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1594',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1621',
         'at action company_lay_tile': 'rulespecs/1846.rules:1513',
         'at action company_place_token': 'rulespecs/1846.rules:1523',
         'at action contribute': 'rulespecs/1846.rules:1444',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1425',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1355',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1670',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1697',
         'at action dividend': 'rulespecs/lib/18xx.rules:1543',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1808',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1835',
         'at action lay_tile': 'rulespecs/lib/18xx.rules:1480',
         'at action par': 'rulespecs/lib/18xx.rules:1275',
         'at action pass': 'rulespecs/1846.rules:1260',
@@ -1304,14 +1306,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1622
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1595",
+            at="rulespecs/lib/18xx.rules:1622",
         )
-    # at rulespecs/lib/18xx.rules:1596
+    # at rulespecs/lib/18xx.rules:1623
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1319,123 +1321,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1596",
+            at="rulespecs/lib/18xx.rules:1623",
         )
-    # at rulespecs/lib/18xx.rules:1597
+    # at rulespecs/lib/18xx.rules:1624
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1598
+    # at rulespecs/lib/18xx.rules:1625
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1599
+        # at rulespecs/lib/18xx.rules:1626
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1601
+        # at rulespecs/lib/18xx.rules:1628
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1601",
+                at="rulespecs/lib/18xx.rules:1628",
             )
-        # at rulespecs/lib/18xx.rules:1602
+        # at rulespecs/lib/18xx.rules:1629
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1602",
+                at="rulespecs/lib/18xx.rules:1629",
             )
-        # at rulespecs/lib/18xx.rules:1603
+        # at rulespecs/lib/18xx.rules:1630
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1603",
+                at="rulespecs/lib/18xx.rules:1630",
             )
-        # at rulespecs/lib/18xx.rules:1604
+        # at rulespecs/lib/18xx.rules:1631
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1605
+        # at rulespecs/lib/18xx.rules:1632
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1605",
+                at="rulespecs/lib/18xx.rules:1632",
             )
-        # at rulespecs/lib/18xx.rules:1606
+        # at rulespecs/lib/18xx.rules:1633
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1607
+        # at rulespecs/lib/18xx.rules:1634
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1608
+        # at rulespecs/lib/18xx.rules:1635
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1610
+        # at rulespecs/lib/18xx.rules:1637
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1610",
+                at="rulespecs/lib/18xx.rules:1637",
             )
-        # at rulespecs/lib/18xx.rules:1611
+        # at rulespecs/lib/18xx.rules:1638
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1611",
+                at="rulespecs/lib/18xx.rules:1638",
             )
-        # at rulespecs/lib/18xx.rules:1612
+        # at rulespecs/lib/18xx.rules:1639
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1613
+        # at rulespecs/lib/18xx.rules:1640
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1614
+        # at rulespecs/lib/18xx.rules:1641
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1616
+        # at rulespecs/lib/18xx.rules:1643
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1616",
+                at="rulespecs/lib/18xx.rules:1643",
             )
-        # at rulespecs/lib/18xx.rules:1617
+        # at rulespecs/lib/18xx.rules:1644
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1617",
+                at="rulespecs/lib/18xx.rules:1644",
             )
-        # at rulespecs/lib/18xx.rules:1618
+        # at rulespecs/lib/18xx.rules:1645
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1618",
+                at="rulespecs/lib/18xx.rules:1645",
             )
-        # at rulespecs/lib/18xx.rules:1619
+        # at rulespecs/lib/18xx.rules:1646
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1619",
+                at="rulespecs/lib/18xx.rules:1646",
             )
-        # at rulespecs/lib/18xx.rules:1620
+        # at rulespecs/lib/18xx.rules:1647
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1621
+        # at rulespecs/lib/18xx.rules:1648
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1622
+        # at rulespecs/lib/18xx.rules:1649
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1634
+    # at rulespecs/lib/18xx.rules:1661
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1635
+    # at rulespecs/lib/18xx.rules:1662
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1636
+    # at rulespecs/lib/18xx.rules:1663
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1636",
+            at="rulespecs/lib/18xx.rules:1663",
         )
-    # at rulespecs/lib/18xx.rules:1637
+    # at rulespecs/lib/18xx.rules:1664
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1443,23 +1445,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1637",
+            at="rulespecs/lib/18xx.rules:1664",
         )
-    # at rulespecs/lib/18xx.rules:1639
+    # at rulespecs/lib/18xx.rules:1666
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1639",
+            at="rulespecs/lib/18xx.rules:1666",
         )
-    # at rulespecs/lib/18xx.rules:1640
+    # at rulespecs/lib/18xx.rules:1667
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1640",
+            at="rulespecs/lib/18xx.rules:1667",
         )
-    # at rulespecs/lib/18xx.rules:1641
+    # at rulespecs/lib/18xx.rules:1668
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1470,15 +1472,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1641",
+            at="rulespecs/lib/18xx.rules:1668",
         )
-    # at rulespecs/lib/18xx.rules:1643
+    # at rulespecs/lib/18xx.rules:1670
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1644
+    # at rulespecs/lib/18xx.rules:1671
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1645
+    # at rulespecs/lib/18xx.rules:1672
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1646
+    # at rulespecs/lib/18xx.rules:1673
     g.b_check_president(v_corporation)
 
 
@@ -1493,14 +1495,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1714
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1687",
+            at="rulespecs/lib/18xx.rules:1714",
         )
-    # at rulespecs/lib/18xx.rules:1689
+    # at rulespecs/lib/18xx.rules:1716
     if not (
         (
             (
@@ -1541,9 +1543,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1689",
+            at="rulespecs/lib/18xx.rules:1716",
         )
-    # at rulespecs/lib/18xx.rules:1695
+    # at rulespecs/lib/18xx.rules:1722
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1554,9 +1556,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1695",
+            at="rulespecs/lib/18xx.rules:1722",
         )
-    # at rulespecs/lib/18xx.rules:1697
+    # at rulespecs/lib/18xx.rules:1724
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -2215,17 +2217,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1914
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1888
+        # at rulespecs/lib/18xx.rules:1915
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1889
+            # at rulespecs/lib/18xx.rules:1916
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1891
+        # at rulespecs/lib/18xx.rules:1918
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1892
+            # at rulespecs/lib/18xx.rules:1919
             r_market_move(g, v_c, "down")
 
 

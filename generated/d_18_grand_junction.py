@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+    "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -339,6 +339,8 @@ TABLES = {
         'sold_this_turn': ('stock_turn_start', 'operating_turn_start'),
         'total_revenue': (),
         'bank_buys_this_turn': ('operating_turn_start',),
+        'train_marker': (),
+        'turn_resumed': ('operating_turn_start',),
         'capital_released': (),
         'decisions': (),
         'done_this_turn': ('operating_turn_start',),
@@ -376,9 +378,9 @@ RULES = _LIBRARY.rules(
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:911',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:936',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:971',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1670',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1697',
         'at action dividend': 'rulespecs/lib/18xx.rules:1543',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1808',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1835',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
@@ -2091,17 +2093,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1914
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1888
+        # at rulespecs/lib/18xx.rules:1915
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1889
+            # at rulespecs/lib/18xx.rules:1916
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1891
+        # at rulespecs/lib/18xx.rules:1918
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1892
+            # at rulespecs/lib/18xx.rules:1919
             r_market_move(g, v_c, "down")
 
 

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '9abd5f7763eeb03b',
+    'rulespecs/lib/18xx.rules': '83631ed3ca2268ec',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -2723,89 +2723,124 @@ def r_dividend_payee(g, v_holder, v_corporation):
     )
 
 
+def r_move_train_marker(g, v_corporation):
+    """move_train_marker(C): C bought a train from the bank that moves the train purchase marker: the marker goes beside C's round marker, unless the game's end has been called (it then stays put) (library '18xx' procedure move_train_marker)"""
+    # at rulespecs/lib/18xx.rules:1605
+    if not g.b_end_called():
+        # at rulespecs/lib/18xx.rules:1606
+        for v_c in g.name("corporations"):
+            # at rulespecs/lib/18xx.rules:1607
+            g.state_set("train_marker", (v_c,), (v_c == v_corporation))
+        # at rulespecs/lib/18xx.rules:1609
+        for v_m in g.name("minors"):
+            # at rulespecs/lib/18xx.rules:1610
+            g.state_set("train_marker", (v_m,), (v_m == v_corporation))
+
+
+def r_would_export(g, v_corporation):
+    """would_export(C): C's turn ending now without a train from the bank would export the rest of the type the bank sells first (train_export: C holds the train purchase marker, its turn is not one resumed after a stock round, the game's end is not called, and that type may be exported) (library '18xx' function would_export)"""
+    # at rulespecs/lib/18xx.rules:1616
+    return (
+        (
+            (
+                (
+                    (
+                        g.param_or("train_export", False)
+                        and g.state_has("train_marker", v_corporation)
+                    )
+                    and (g.state_amount("bank_buys_this_turn") == 0)
+                )
+                and (not g.state_has("turn_resumed"))
+            )
+            and (not g.b_end_called())
+        )
+        and (r_len(g, g.b_available_trains()) > 0)
+    ) and g.attr(r_first(g, g.b_available_trains()), "exported")
+
+
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1657
+    # at rulespecs/lib/18xx.rules:1684
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1657",
+            at="rulespecs/lib/18xx.rules:1684",
         )
-    # at rulespecs/lib/18xx.rules:1658
+    # at rulespecs/lib/18xx.rules:1685
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1658",
+            at="rulespecs/lib/18xx.rules:1685",
         )
-    # at rulespecs/lib/18xx.rules:1659
+    # at rulespecs/lib/18xx.rules:1686
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1660
+    # at rulespecs/lib/18xx.rules:1687
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1660",
+            at="rulespecs/lib/18xx.rules:1687",
         )
-    # at rulespecs/lib/18xx.rules:1661
+    # at rulespecs/lib/18xx.rules:1688
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1661",
+            at="rulespecs/lib/18xx.rules:1688",
         )
-    # at rulespecs/lib/18xx.rules:1662
+    # at rulespecs/lib/18xx.rules:1689
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1662",
+            at="rulespecs/lib/18xx.rules:1689",
         )
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1690
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1663",
+            at="rulespecs/lib/18xx.rules:1690",
         )
-    # at rulespecs/lib/18xx.rules:1664
+    # at rulespecs/lib/18xx.rules:1691
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1665
+    # at rulespecs/lib/18xx.rules:1692
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1666
+    # at rulespecs/lib/18xx.rules:1693
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1667
+    # at rulespecs/lib/18xx.rules:1694
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (library '18xx' action discard_train)"""
-    # at rulespecs/lib/18xx.rules:1671
+    # at rulespecs/lib/18xx.rules:1698
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1671",
+            at="rulespecs/lib/18xx.rules:1698",
         )
-    # at rulespecs/lib/18xx.rules:1672
+    # at rulespecs/lib/18xx.rules:1699
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="library '18xx' action discard_train",
-            at="rulespecs/lib/18xx.rules:1672",
+            at="rulespecs/lib/18xx.rules:1699",
         )
-    # at rulespecs/lib/18xx.rules:1673
+    # at rulespecs/lib/18xx.rules:1700
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1674
+    # at rulespecs/lib/18xx.rules:1701
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1675
+        # at rulespecs/lib/18xx.rules:1702
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_need(g, v_player):
     """what the president still lacks for the train: the price emergency_sale_minimum names, less his cash and the operating corporation's (library '18xx' function emergency_need)"""
-    # at rulespecs/lib/18xx.rules:1702
+    # at rulespecs/lib/18xx.rules:1729
     return (
         (
             r_dearest_train_price(g)
@@ -2822,7 +2857,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1718
+    # at rulespecs/lib/18xx.rules:1745
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -2832,71 +2867,71 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_rust_trains(g, v_train_type):
     """rust_trains(T): every train of type T leaves the game (to the scrap heap), whoever holds it (library '18xx' procedure rust_trains)"""
-    # at rulespecs/lib/18xx.rules:1723
+    # at rulespecs/lib/18xx.rules:1750
     for v_t in g.name("all_trains"):
-        # at rulespecs/lib/18xx.rules:1724
+        # at rulespecs/lib/18xx.rules:1751
         if (g.attr(v_t, "name") == v_train_type) and (g.b_holder_of(v_t) != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1725
+            # at rulespecs/lib/18xx.rules:1752
             g.move(v_t, g.b_holder_of(v_t), g.name("scrap"))
 
 
 def r_on_first_train(g, v_train):
     """The first train of a type: older trains become obsolete or rust, and the phase it begins starts (library '18xx' procedure on_first_train)"""
-    # at rulespecs/lib/18xx.rules:1736
+    # at rulespecs/lib/18xx.rules:1763
     for v_card in g.name("train_cards"):
-        # at rulespecs/lib/18xx.rules:1737
+        # at rulespecs/lib/18xx.rules:1764
         if g.attr(v_card, "obsolete_on") == g.attr(v_train, "name"):
-            # at rulespecs/lib/18xx.rules:1738
+            # at rulespecs/lib/18xx.rules:1765
             g.b_make_obsolete(g.attr(v_card, "key"))
-        # at rulespecs/lib/18xx.rules:1740
+        # at rulespecs/lib/18xx.rules:1767
         if g.attr(v_train, "name") in g.attr(v_card, "rusts_on"):
-            # at rulespecs/lib/18xx.rules:1741
+            # at rulespecs/lib/18xx.rules:1768
             r_rust_trains(g, g.attr(v_card, "key"))
-    # at rulespecs/lib/18xx.rules:1744
+    # at rulespecs/lib/18xx.rules:1771
     for v_p in g.name("phases"):
-        # at rulespecs/lib/18xx.rules:1745
+        # at rulespecs/lib/18xx.rules:1772
         if (g.attr(v_train, "name") in g.attr(v_p, "on_train")) and (
             not r_phase_at_least(g, g.attr(v_p, "key"))
         ):
-            # at rulespecs/lib/18xx.rules:1746
+            # at rulespecs/lib/18xx.rules:1773
             g.b_enter_phase(g.attr(v_p, "key"))
-    # at rulespecs/lib/18xx.rules:1749
+    # at rulespecs/lib/18xx.rules:1776
     g.emit("first_train", v_train)
 
 
 def r_take_presidency(g, v_corporation):
     """A holder with more than the president takes the presidency, giving shares worth the president's certificate (library '18xx' procedure take_presidency)"""
-    # at rulespecs/lib/18xx.rules:1760
+    # at rulespecs/lib/18xx.rules:1787
     for v_president in g.name("players"):
-        # at rulespecs/lib/18xx.rules:1761
+        # at rulespecs/lib/18xx.rules:1788
         if g.b_holder_of(r_president_certificate(g, v_corporation)) == v_president:
-            # at rulespecs/lib/18xx.rules:1762
+            # at rulespecs/lib/18xx.rules:1789
             r_hand_over_to_challenger(g, v_corporation, v_president, 0)
 
 
 def r_hand_over_to_challenger(g, v_corporation, v_president, v_sold):
     """The holder who takes the presidency from the president, were he to hold n percent less, takes it by the exchange (library '18xx' procedure hand_over_to_challenger)"""
-    # at rulespecs/lib/18xx.rules:1773
+    # at rulespecs/lib/18xx.rules:1800
     for v_holder in g.b_presidency_challengers(v_corporation, v_president, v_sold):
-        # at rulespecs/lib/18xx.rules:1774
+        # at rulespecs/lib/18xx.rules:1801
         r_exchange_presidency(g, v_corporation, v_president, v_holder)
 
 
 def r_exchange_presidency(g, v_corporation, v_president, v_challenger):
     """The challenger gives the president ordinary certificates worth the president's certificate and takes it (library '18xx' procedure exchange_presidency)"""
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1807
     for v_c in g.b_exchange_given(v_corporation, v_challenger):
-        # at rulespecs/lib/18xx.rules:1781
+        # at rulespecs/lib/18xx.rules:1808
         g.move(v_c, v_challenger, v_president)
-    # at rulespecs/lib/18xx.rules:1783
+    # at rulespecs/lib/18xx.rules:1810
     g.move(r_president_certificate(g, v_corporation), v_president, v_challenger)
-    # at rulespecs/lib/18xx.rules:1784
+    # at rulespecs/lib/18xx.rules:1811
     g.emit("president_changed", v_corporation, v_president, v_challenger)
 
 
 def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """can_hand_over_presidency(C, P, n): P holds C's president's certificate, and were he to hold n percent less, a holder would take it from him (hand_over_presidency) (library '18xx' function can_hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1791
+    # at rulespecs/lib/18xx.rules:1818
     return (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player) and (
         r_len(g, g.b_presidency_challengers(v_corporation, v_player, v_sold)) > 0
     )
@@ -2904,49 +2939,49 @@ def r_can_hand_over_presidency(g, v_corporation, v_player, v_sold):
 
 def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
     """P, C's president, sells n percent of C, his president's certificate among it: the holder who then holds the most, more than P's n percent less, takes the president's certificate and gives P certificates worth it, which P may then sell (library '18xx' procedure hand_over_presidency)"""
-    # at rulespecs/lib/18xx.rules:1796
+    # at rulespecs/lib/18xx.rules:1823
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) == v_player):
         raise IllegalAction(
             "the seller does not hold the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1796",
+            at="rulespecs/lib/18xx.rules:1823",
         )
-    # at rulespecs/lib/18xx.rules:1798
+    # at rulespecs/lib/18xx.rules:1825
     if not (r_can_hand_over_presidency(g, v_corporation, v_player, v_sold)):
         raise IllegalAction(
             "the sale would hand the presidency to nobody: no other holder would then hold more, with certificates worth the president's certificate",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1798",
+            at="rulespecs/lib/18xx.rules:1825",
         )
-    # at rulespecs/lib/18xx.rules:1800
+    # at rulespecs/lib/18xx.rules:1827
     r_hand_over_to_challenger(g, v_corporation, v_player, v_sold)
-    # at rulespecs/lib/18xx.rules:1802
+    # at rulespecs/lib/18xx.rules:1829
     if not (g.b_holder_of(r_president_certificate(g, v_corporation)) != v_player):
         raise IllegalAction(
             "the president's certificate found no taker",
             rule="library '18xx' procedure hand_over_presidency",
-            at="rulespecs/lib/18xx.rules:1802",
+            at="rulespecs/lib/18xx.rules:1829",
         )
 
 
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
-    # at rulespecs/lib/18xx.rules:1810
+    # at rulespecs/lib/18xx.rules:1837
     if not (not g.b_in_round("draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
-            at="rulespecs/lib/18xx.rules:1810",
+            at="rulespecs/lib/18xx.rules:1837",
         )
-    # at rulespecs/lib/18xx.rules:1812
+    # at rulespecs/lib/18xx.rules:1839
     g.b_end_game_now("agreement")
 
 
 def r_check_take_over(g, v_corporation):
     """A corporation holding another's president's certificate takes it over, at once (library '18xx' procedure check_take_over)"""
-    # at rulespecs/lib/18xx.rules:1823
+    # at rulespecs/lib/18xx.rules:1850
     v_owner = g.b_holder_of(r_president_certificate(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:1825
+    # at rulespecs/lib/18xx.rules:1852
     if (
         (
             (g.among("corporations", v_owner) and (v_owner != v_corporation))
@@ -2954,29 +2989,29 @@ def r_check_take_over(g, v_corporation):
         )
         and (not r_closed(g, v_owner))
     ) and (not r_closed(g, v_corporation)):
-        # at rulespecs/lib/18xx.rules:1827
+        # at rulespecs/lib/18xx.rules:1854
         r_take_over(g, v_owner, v_corporation)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1838
+    # at rulespecs/lib/18xx.rules:1865
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1839
+        # at rulespecs/lib/18xx.rules:1866
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1840
+            # at rulespecs/lib/18xx.rules:1867
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1841
+                # at rulespecs/lib/18xx.rules:1868
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1842
+                # at rulespecs/lib/18xx.rules:1869
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1848
+    # at rulespecs/lib/18xx.rules:1875
     g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1851
+    # at rulespecs/lib/18xx.rules:1878
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1852
+    # at rulespecs/lib/18xx.rules:1879
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -2985,47 +3020,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1853
+    # at rulespecs/lib/18xx.rules:1880
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1854
+        # at rulespecs/lib/18xx.rules:1881
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1856
+    # at rulespecs/lib/18xx.rules:1883
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1857
+        # at rulespecs/lib/18xx.rules:1884
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1859
+    # at rulespecs/lib/18xx.rules:1886
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1860
+        # at rulespecs/lib/18xx.rules:1887
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:1861
+            # at rulespecs/lib/18xx.rules:1888
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1866
+    # at rulespecs/lib/18xx.rules:1893
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1867
+    # at rulespecs/lib/18xx.rules:1894
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1868
+        # at rulespecs/lib/18xx.rules:1895
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1869
+        # at rulespecs/lib/18xx.rules:1896
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1870
+            # at rulespecs/lib/18xx.rules:1897
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1873
+    # at rulespecs/lib/18xx.rules:1900
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1874
+    # at rulespecs/lib/18xx.rules:1901
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1875
+    # at rulespecs/lib/18xx.rules:1902
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1876
+        # at rulespecs/lib/18xx.rules:1903
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1901
+    # at rulespecs/lib/18xx.rules:1928
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3041,11 +3076,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:1934
+    # at rulespecs/lib/18xx.rules:1961
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:1935
+        # at rulespecs/lib/18xx.rules:1962
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3054,13 +3089,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:1936
+        # at rulespecs/lib/18xx.rules:1963
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:1948
+    # at rulespecs/lib/18xx.rules:1975
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3076,19 +3111,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:1954
+    # at rulespecs/lib/18xx.rules:1981
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1955
+        # at rulespecs/lib/18xx.rules:1982
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:1956
+            # at rulespecs/lib/18xx.rules:1983
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:1957
+            # at rulespecs/lib/18xx.rules:1984
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1978
+    # at rulespecs/lib/18xx.rules:2005
     return g.list_first(
         "decisions",
         (
@@ -3100,7 +3135,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1981
+    # at rulespecs/lib/18xx.rules:2008
     if not g.list_contains(
         "decisions",
         (
@@ -3108,7 +3143,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1982
+        # at rulespecs/lib/18xx.rules:2009
         g.list_append(
             "decisions",
             (
@@ -3116,13 +3151,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1983
+        # at rulespecs/lib/18xx.rules:2010
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1988
+    # at rulespecs/lib/18xx.rules:2015
     g.list_remove(
         "decisions",
         (
@@ -3130,19 +3165,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1989
+    # at rulespecs/lib/18xx.rules:2016
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1996
+    # at rulespecs/lib/18xx.rules:2023
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2002
+    # at rulespecs/lib/18xx.rules:2029
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3162,47 +3197,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2008
+    # at rulespecs/lib/18xx.rules:2035
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2009
+    # at rulespecs/lib/18xx.rules:2036
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2010
+    # at rulespecs/lib/18xx.rules:2037
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2011
+        # at rulespecs/lib/18xx.rules:2038
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2013
+    # at rulespecs/lib/18xx.rules:2040
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2022
+    # at rulespecs/lib/18xx.rules:2049
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2023
+        # at rulespecs/lib/18xx.rules:2050
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2024
+            # at rulespecs/lib/18xx.rules:2051
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2027
+    # at rulespecs/lib/18xx.rules:2054
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2028
+    # at rulespecs/lib/18xx.rules:2055
     g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:2029
+    # at rulespecs/lib/18xx.rules:2056
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2030
+    # at rulespecs/lib/18xx.rules:2057
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2031
+    # at rulespecs/lib/18xx.rules:2058
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2032
+    # at rulespecs/lib/18xx.rules:2059
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2033
+    # at rulespecs/lib/18xx.rules:2060
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2035
+        # at rulespecs/lib/18xx.rules:2062
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2044
+    # at rulespecs/lib/18xx.rules:2071
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3212,27 +3247,27 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2049
+    # at rulespecs/lib/18xx.rules:2076
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2050
+    # at rulespecs/lib/18xx.rules:2077
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2058
+    # at rulespecs/lib/18xx.rules:2085
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2059
+        # at rulespecs/lib/18xx.rules:2086
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2061
+    # at rulespecs/lib/18xx.rules:2088
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2062
+        # at rulespecs/lib/18xx.rules:2089
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2067
+    # at rulespecs/lib/18xx.rules:2094
     g.b_unreserve(v_corporation, True)
 
 
@@ -3267,7 +3302,7 @@ def q_dividend(g, v_corporation):
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1671
+    # at rulespecs/lib/18xx.rules:1698
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -3328,7 +3363,7 @@ def q2_dividend(g, v_corporation, v_kind):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1672
+    # at rulespecs/lib/18xx.rules:1699
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
@@ -3341,33 +3376,33 @@ def t_count_stock_rounds(g, *_rest):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1887
+    # at rulespecs/lib/18xx.rules:1914
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1888
+        # at rulespecs/lib/18xx.rules:1915
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1889
+            # at rulespecs/lib/18xx.rules:1916
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1891
+        # at rulespecs/lib/18xx.rules:1918
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1892
+            # at rulespecs/lib/18xx.rules:1919
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1911
+    # at rulespecs/lib/18xx.rules:1938
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1912
+        # at rulespecs/lib/18xx.rules:1939
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1926
+    # at rulespecs/lib/18xx.rules:1953
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:1927
+        # at rulespecs/lib/18xx.rules:1954
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3377,15 +3412,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:1941
+    # at rulespecs/lib/18xx.rules:1968
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:1963
+    # at rulespecs/lib/18xx.rules:1990
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:1964
+        # at rulespecs/lib/18xx.rules:1991
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 
@@ -3415,7 +3450,7 @@ def r_may_add_revenue(g, v_corporation):
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """whether the corporation may buy a train from that corporation now: always, unless the title says (library '18xx' function may_buy_train_from)"""
-    # at rulespecs/lib/18xx.rules:1680
+    # at rulespecs/lib/18xx.rules:1707
     return True
 
 
@@ -3445,7 +3480,7 @@ def q_lay_tile(g, v_corporation):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1622
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
@@ -3488,10 +3523,10 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
-    # at rulespecs/lib/18xx.rules:1595
+    # at rulespecs/lib/18xx.rules:1622
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/lib/18xx.rules:1596
+    # at rulespecs/lib/18xx.rules:1623
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))

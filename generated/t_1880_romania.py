@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+    "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
-        "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
+        "rulespecs/1880-romania-variants.rules": "6908a8e871acb345",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "9abd5f7763eeb03b",
+        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -277,6 +277,8 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
+        "move_train_marker": r_move_train_marker,
+        "would_export": r_would_export,
         "action:buy_train": a_buy_train,
         "exchange_for_share": r_exchange_for_share,
         "trade_in": r_trade_in,

@@ -149,7 +149,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: title's (1846 lists its par cells' prices, which the runtime and the model had read off the market), 76
 #: then (corps62) closed a library function over the field `X.closed` (a private's, a minor's, a corporation's, as
 #: GameBase.attr and the model's member read it), 75
-RECORDED = 75
+#: then (markers63) the train purchase marker the library's state train_marker, which its procedure
+#: move_train_marker moves (the runtime calls it as a train is bought from the bank, the model's train_bought
+#: too) and turn_resumed the library's flag of a turn resumed after a stock round; would_export a library
+#: function over them and row_after_marker 1880 Amira's over them and the round markers (both oracles in the
+#: model before), over one new primitive, end_called (the runtime's record of the end conditions met: an
+#: oracle in the model), 74
+RECORDED = 74
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -168,7 +174,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
-         "closed"]
+         "closed", "would_export"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -987,3 +993,39 @@ def test_closed_is_a_field_in_the_engine_and_the_model(rulespecs_loaded):
     solver = z3.Solver()
     solver.add(*ctx.shared.axioms, *ctx.shared.guards)
     assert solver.check() == z3.sat and solver.check(z3.Not(after)) == z3.unsat
+
+
+def test_the_train_purchase_marker_is_the_librarys_state(rulespecs_loaded):
+    """The train purchase marker (1880 VII.3.8) is the library's state train_marker, moved by its procedure
+    move_train_marker, which the runtime's train purchase from the bank calls and the model's train_bought
+    calls alike: the buyer holds it alone, unless the game's end is called (the primitive end_called, an
+    oracle in the model), when it stays put. would_export (the library's) and row_after_marker (1880 Amira's)
+    read it: neither is a builtin any more, and the runtime keeps no marker of its own."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+
+    found = _census()
+    for name in ("would_export", "row_after_marker"):
+        assert name not in found["twins"] + found["engine_only"] + found["model_only"], name
+    assert "end_called" in found["twins"]
+    variants = (ROOT / "rulespecs" / "1880-romania-variants.rules").read_text(encoding="utf-8")
+    assert "function row_after_marker(" in variants
+    runtime = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "compiler" / "runtime").rglob("*.py")))
+    assert '"train_marker"' not in runtime and '"resumed_turn"' not in runtime
+
+    model = Model(rulespecs_loaded.program.titles["1880 Romania"])
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    c, d = model.corporations[:2]
+    tr.call("move_train_marker", [model.z(c)], {}, ctx)
+    (end,) = [v for name, _, v in ctx.shared.oracles if name == "end_called"]
+    moved = z3.And(ctx.state[state_var("train_marker", (c,))], z3.Not(ctx.state[state_var("train_marker", (d,))]))
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    assert solver.check(z3.Not(end), z3.Not(moved)) == z3.unsat  # the buyer holds it alone
+    assert solver.check(end, pre[state_var("train_marker", (d,))], z3.Not(moved)) == z3.sat  # or it stays put
+    assert solver.check(end, ctx.state[state_var("train_marker", (d,))] != pre[state_var("train_marker", (d,))]) \
+        == z3.unsat

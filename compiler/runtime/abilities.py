@@ -395,16 +395,6 @@ class Abilities:
         theirs = set(board.tokens_of(b.id))
         return bool(theirs) and bool(track.linked(board, board.tokens_of(a.id)) & theirs)
 
-    def b_would_export(self, corp: Entity) -> bool:
-        """would_export(C): C's turn ending now without a bank train would export the rest of the current
-        train type (the title's `train_export`: C bought the bank's last train a full round ago)."""
-        if not self._param_or("train_export", False) or self.g["end_reason"] is not None:
-            return False
-        if self.g.get("train_marker") != corp.id or self.state_amount("bank_buys_this_turn") or self.g.get("resumed_turn"):
-            return False
-        ids = self._available_train_ids()
-        return bool(ids) and self.DATA.component("train", self.trains[ids[0]].name).get("exported") is not False
-
     def b_tile_color(self, hex_id: str) -> str:
         """tile_color(hex): the colour of what lies on the hex now: white for an empty or printed hex."""
         board = self._need_board()

@@ -367,13 +367,6 @@ class MapBuiltins:
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
 
-    def b_would_export(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_would_export: whether an export is due (the train purchase marker) is outside
-        the model; an oracle says, so every answer is checked."""
-        v = ctx.fresh("would_export", "bool")
-        ctx.shared.oracles.append(("would_export", (), v))
-        return v
-
     def b_available(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_available: whether the company's tier may be started. Which companies setup
         relegated and the tiers' phases are outside the model; an oracle says, so every answer is checked."""
@@ -383,10 +376,6 @@ class MapBuiltins:
         """As GameBase.b_home_open: whether an open city awaits a home chosen at float (the map is outside
         the model; an oracle says)."""
         return self.oracle(ctx, "home_open", self.ids(corp))
-
-    def b_row_after_marker(self, ctx: Ctx) -> Any:
-        """As GameBase.b_row_after_marker: the round track is outside the model."""
-        return self.oracle(ctx, "row_after_marker", (), sort="int")
 
     def b_draw_unstarted(self, ctx: Ctx, excluded: Any = ()) -> Any:
         """As GameBase.b_draw_unstarted: a random draw, so any corporation of the model that has not
