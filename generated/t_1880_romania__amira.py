@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-variants.rules": "6908a8e871acb345",
+    "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
     "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -32,7 +32,7 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
-        "rulespecs/1880-romania-variants.rules": "6908a8e871acb345",
+        "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
         "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -615,10 +615,10 @@ def r_rows_to_free(g, v_row):
 
 
 def r_row_after_marker(g):
-    """The round track's first empty row below the train purchase marker's, going round to the top (a row's number, 0 at the top); none where the marker is beside no round marker or no row is empty (XI.3)"""
+    """The round track's first empty row below the train purchase marker's, going round to the top (a row's number, 0 at the top); track_rows() where the marker is beside no round marker or no row is empty (XI.3)"""
     # at rulespecs/1880-romania-variants.rules:225
     return (
-        None
+        r_track_rows(g)
         if (
             (r_marker_row(g) == r_track_rows(g))
             or (r_rows_to_free(g, r_marker_row(g)) > r_track_rows(g))
@@ -677,7 +677,7 @@ def t_amira_later_companies(g, *_rest):
         # at rulespecs/1880-romania-variants.rules:164
         v_row = r_row_after_marker(g)
         # at rulespecs/1880-romania-variants.rules:165
-        if v_row != None:
+        if v_row < r_track_rows(g):
             # at rulespecs/1880-romania-variants.rules:166
             r_amira_founds(
                 g, g.b_draw_unstarted([]), r_row_price(g, v_row), r_row_slot(g, v_row), 2
@@ -701,7 +701,7 @@ def t_amira_later_companies(g, *_rest):
         # at rulespecs/1880-romania-variants.rules:172
         v_row = r_row_after_marker(g)
         # at rulespecs/1880-romania-variants.rules:173
-        if v_row != None:
+        if v_row < r_track_rows(g):
             # at rulespecs/1880-romania-variants.rules:174
             r_amira_founds(
                 g, g.b_draw_unstarted([]), r_row_price(g, v_row), r_row_slot(g, v_row), 3
