@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
+    "rulespecs/lib/18xx.rules": "9843e4641dfca9d2",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
+        "rulespecs/lib/18xx.rules": "9843e4641dfca9d2",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
+        "rulespecs/lib/18xx.rules": "9843e4641dfca9d2",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -251,6 +251,10 @@ class Game(GameBase):
         "ability_lay_cost": r_ability_lay_cost,
         "ability_spent": r_ability_spent,
         "count_ability_use": r_count_ability_use,
+        "marker_ability": r_marker_ability,
+        "marker_for": r_marker_for,
+        "marker_named_by_player": r_marker_named_by_player,
+        "count_marker_use": r_count_marker_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
         "return_token": r_return_token,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
+    "rulespecs/lib/18xx.rules": "9843e4641dfca9d2",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
+        "rulespecs/lib/18xx.rules": "9843e4641dfca9d2",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
+        "rulespecs/lib/18xx.rules": "9843e4641dfca9d2",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -164,18 +164,18 @@ _TITLE.define(
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1661
+    # at rulespecs/lib/18xx.rules:1684
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1662
+    # at rulespecs/lib/18xx.rules:1685
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1663
+    # at rulespecs/lib/18xx.rules:1686
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.1",
-            at="rulespecs/lib/18xx.rules:1663",
+            at="rulespecs/lib/18xx.rules:1686",
         )
-    # at rulespecs/lib/18xx.rules:1664
+    # at rulespecs/lib/18xx.rules:1687
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -183,23 +183,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1664",
+            at="rulespecs/lib/18xx.rules:1687",
         )
-    # at rulespecs/lib/18xx.rules:1666
+    # at rulespecs/lib/18xx.rules:1689
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1666",
+            at="rulespecs/lib/18xx.rules:1689",
         )
-    # at rulespecs/lib/18xx.rules:1667
+    # at rulespecs/lib/18xx.rules:1690
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1667",
+            at="rulespecs/lib/18xx.rules:1690",
         )
-    # at rulespecs/lib/18xx.rules:1668
+    # at rulespecs/lib/18xx.rules:1691
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -208,28 +208,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1668"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1691"
         )
-    # at rulespecs/lib/18xx.rules:1670
+    # at rulespecs/lib/18xx.rules:1693
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1671
+    # at rulespecs/lib/18xx.rules:1694
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1672
+    # at rulespecs/lib/18xx.rules:1695
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1673
+    # at rulespecs/lib/18xx.rules:1696
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1714
+    # at rulespecs/lib/18xx.rules:1737
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1714",
+            at="rulespecs/lib/18xx.rules:1737",
         )
-    # at rulespecs/lib/18xx.rules:1716
+    # at rulespecs/lib/18xx.rules:1739
     if not (
         (
             (
@@ -270,9 +270,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.1, VI.8",
-            at="rulespecs/lib/18xx.rules:1716",
+            at="rulespecs/lib/18xx.rules:1739",
         )
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1745
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -283,9 +283,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1722",
+            at="rulespecs/lib/18xx.rules:1745",
         )
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1747
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -390,6 +390,10 @@ class Game(GameBase):
         "ability_lay_cost": r_ability_lay_cost,
         "ability_spent": r_ability_spent,
         "count_ability_use": r_count_ability_use,
+        "marker_ability": r_marker_ability,
+        "marker_for": r_marker_for,
+        "marker_named_by_player": r_marker_named_by_player,
+        "count_marker_use": r_count_marker_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
         "return_token": r_return_token,

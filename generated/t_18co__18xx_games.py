@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
+    "rulespecs/lib/18xx.rules": "9843e4641dfca9d2",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
+        "rulespecs/lib/18xx.rules": "9843e4641dfca9d2",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "f5353db64b4b755d",
-        "rulespecs/lib/18xx.rules": "83631ed3ca2268ec",
+        "rulespecs/lib/18xx.rules": "9843e4641dfca9d2",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -459,6 +459,10 @@ class Game(GameBase):
         "ability_lay_cost": r_ability_lay_cost,
         "ability_spent": r_ability_spent,
         "count_ability_use": r_count_ability_use,
+        "marker_ability": r_marker_ability,
+        "marker_for": r_marker_for,
+        "marker_named_by_player": r_marker_named_by_player,
+        "count_marker_use": r_count_marker_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
         "return_token": r_return_token,

@@ -1029,3 +1029,46 @@ def test_the_train_purchase_marker_is_the_librarys_state(rulespecs_loaded):
     assert solver.check(end, pre[state_var("train_marker", (d,))], z3.Not(moved)) == z3.sat  # or it stays put
     assert solver.check(end, ctx.state[state_var("train_marker", (d,))] != pre[state_var("train_marker", (d,))]) \
         == z3.unsat
+
+
+def test_a_markers_ability_and_its_use_are_the_librarys(rulespecs_loaded):
+    """Which revenue-marker ability a private's holder uses (the one of its holder's kind, else its first), whether
+    a player owner names the corporation it serves, and the use its placement counts are the library's
+    marker_ability, marker_named_by_player and count_marker_use: the runtime's place_marker asks them, and the
+    model's place_marker calls count_marker_use (no copy of the choice in the verifier). 1846's Steamboat: the
+    port marker of a corporation owner is placed and counted; a player owner's names its corporation."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+    from tests.test_1846_privates import give_private
+
+    verify = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "compiler" / "verify").rglob("*.py")))
+    assert "assigned_to" not in verify and '"owner", "corporation"' not in verify
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    sc = g.entity("private", "SC")
+    give_private(g, "SC", g.corporations[0].id)
+    g.j.set(g.owner, "SC", g.entity("player", "Ann"))  # (test setup: a player owns it)
+    assert g.call("marker_ability", sc)["key"] == "port_marker_player" and g.call("marker_named_by_player", sc)
+    give_private(g, "SC", g.corporations[0].id)
+    assert g.call("marker_ability", sc)["key"] == "port_marker" and not g.call("marker_named_by_player", sc)
+    g.call("count_marker_use", sc)
+    assert g.state_amount("ability_uses", sc, "port_marker") == 1
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    x = model.entity("private", "SC")
+    if x is None:
+        pytest.skip("the Steamboat is outside the model's scope")
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    tr.builtins.count_marker_use(ctx, model.z(x))
+    held_by_corporation = tr.builtins.owning_corporation(ctx, model.z(x), model.corporations[0])
+    uses = state_var("ability_uses", (x, "port_marker"))
+    solver = z3.Solver()
+    item = model.item_of_ent(x)
+    by_player = z3.Or(*[tr.builtins.held(ctx, item, model.z(p)) for p in model.players])
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, held_by_corporation, z3.Not(by_player))
+    assert solver.check() == z3.sat
+    assert solver.check(ctx.state[uses] != pre[uses] + 1) == z3.unsat  # a corporation's placement is a use

@@ -331,26 +331,18 @@ class MapBuiltins:
             ctx.state[name] = sub.state[name]
 
     def count_marker_use(self, ctx: Ctx, company: Any) -> None:
-        """As GameBase.b_place_marker's count: one use more, by the library's count_ability_use, of the marker
-        ability a private's holder uses (`_marker_ability`: the one of its holder's kind, else its first),
-        unless a player owner names its corporation (`_marker_named_by_player`: no use counted)."""
+        """As GameBase.b_place_marker's count: the library's count_marker_use (one use more of the marker ability
+        a private's holder uses, unless a player owner names its corporation), for each private of the scope
+        with a revenue marker (`effect: hex_marker`) that `company` may be."""
         m = self.m
         e = self.ent(company)
         for x in m.privates:
-            abilities = [a for a in m.data.get(x, {}).get("children") or ()
-                         if a.get("kind") == "ability" and a.get("effect") == "hex_marker"]
-            item = m.item_of_ent(x)
-            if not abilities or item is None:
+            if m.item_of_ent(x) is None or not any(a.get("kind") == "ability" and a.get("effect") == "hex_marker"
+                                                   for a in m.data.get(x, {}).get("children") or ()):
                 continue
-            by_player = OR(*[self.held(ctx, item, m.z(p)) for p in m.players])
-            for kind, cond in (("player", by_player), ("corporation", NOT(by_player))):
-                ability = next((a for a in abilities if str(a.get("owner", "corporation")) == kind), abilities[0])
-                if str(ability.get("owner", "corporation")) == "player" \
-                        and str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor"):
-                    continue
-                sub = ctx.fork(AND(e == m.z(x), cond))
-                self.tr.call("count_ability_use", [m.z(x), str(ability.get("key"))], {}, sub)
-                ctx.state = sub.state
+            sub = ctx.fork(e == m.z(x))
+            self.tr.call("count_marker_use", [m.z(x)], {}, sub)
+            ctx.state = sub.state
 
     def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
         """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
