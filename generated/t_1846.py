@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
+    "rulespecs/lib/18xx.rules": "59c6e222904eb100",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
+        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
+        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -252,6 +252,10 @@ class Game(GameBase):
         "ability_lay_cost": r_ability_lay_cost,
         "ability_spent": r_ability_spent,
         "count_ability_use": r_count_ability_use,
+        "marker_ability": r_marker_ability,
+        "marker_for": r_marker_for,
+        "marker_named_by_player": r_marker_named_by_player,
+        "count_marker_use": r_count_marker_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
         "return_token": r_return_token,
@@ -289,6 +293,8 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
+        "move_train_marker": r_move_train_marker,
+        "would_export": r_would_export,
         "action:buy_train": a_buy_train,
         "exchange_for_share": r_exchange_for_share,
         "trade_in": r_trade_in,

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
+    "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
+    "rulespecs/lib/18xx.rules": "59c6e222904eb100",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
+        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,9 +32,9 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1880-romania-18xx-games.rules": "9d8beeb2df75f116",
-        "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
+        "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
+        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -229,7 +229,7 @@ DATA = TitleData(
             {'key': '3+3', 'title': None, 'distance': [{'nodes': ['city', 'offboard'], 'pay': 3, 'visit': 3}, {'nodes': ['town', 'port'], 'pay': 3, 'visit': 3}], 'price': 300, 'count': 3, 'rusts_on': '6E', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             {'key': '4', 'title': None, 'distance': 4, 'price': 300, 'count': 3, 'rusts_on': '8', 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['4+4', '6', '6E']),
-            {'key': '8', 'title': None, 'distance': 8, 'price': 800, 'count': Gap("the variant's train table is cut off in the 8 row and the reference data covers only the base game", at='rulespecs/1880-romania-variants.rules:241'), 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
+            {'key': '8', 'title': None, 'distance': 8, 'price': 800, 'count': Gap("the variant's train table is cut off in the 8 row and the reference data covers only the base game", at='rulespecs/1880-romania-variants.rules:258'), 'exported': True, 'last_one_ends_game': False, 'last_one_starts_stock_round': True, 'moves_train_purchase_marker': True, 'must_count_own_station_city': False, 'satisfies_train_obligation': True},
             *_TITLE.components('train', ['8E']),
             {'key': '2R', 'title': 'Rebuilt 2-train', 'distance': 2, 'price': 250, 'count': 8, 'available_from': 'C2', 'max_per_company': 1, 'rusts_on': None, 'counts_toward_train_limit': True, 'satisfies_train_obligation': False, 'moves_train_purchase_marker': False, 'last_one_starts_stock_round': False, 'exported': True, 'last_one_ends_game': False, 'must_count_own_station_city': False},
         ],
@@ -243,7 +243,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action dividend': 'VII.3.6, VIII.2, XI.3',
-            'at action dividend': 'rulespecs/1880-romania-variants.rules:219',
+            'at action dividend': 'rulespecs/1880-romania-variants.rules:236',
             'automa AMIRA': 'XI.3',
             'corporation BR': 'VI.6, XI.3',
             'corporation Bess': 'XI.3',
@@ -261,9 +261,14 @@ DATA = TitleData(
             'function issued_percent': 'VI.1, VI.6, VI.7, XI.3',
             'function lays_one_tile': 'VII.1, XI.3',
             'function leases_train': 'XI.3, VII.3.5.2',
+            'function marker_row': 'VII.3.8, XI.3',
+            'function on_row': 'VI.6, XI.3',
             'function pays_for_track': 'VII.3.1, VII.3.4, XI.3',
+            'function row_after_marker': 'XI.3',
             'function row_price': 'VI.6, XI.3',
             'function row_slot': 'VI.6, XI.3',
+            'function rows_to_free': 'VI.6, XI.3',
+            'function track_rows': 'VI.6, XI.3',
             'procedure amira_founds': 'XI.3',
             'procedure second_capitalisation': 'VI.7, XI.3',
             'property company_count': 'XI.3',
@@ -418,21 +423,21 @@ def r_ability_window(g, v_company, v_key):
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out or withhold; Amira's companies always pay out in full (VII.3.6, VIII.2)"""
-    # at rulespecs/1880-romania-variants.rules:220
+    # at rulespecs/1880-romania-variants.rules:237
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is managed after the trains run",
             rule="VII.1",
-            at="rulespecs/1880-romania-variants.rules:220",
+            at="rulespecs/1880-romania-variants.rules:237",
         )
-    # at rulespecs/1880-romania-variants.rules:221
+    # at rulespecs/1880-romania-variants.rules:238
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
             "a company pays out or withholds",
             rule="VII.3.6",
-            at="rulespecs/1880-romania-variants.rules:221",
+            at="rulespecs/1880-romania-variants.rules:238",
         )
-    # at rulespecs/1880-romania-variants.rules:222
+    # at rulespecs/1880-romania-variants.rules:239
     if not (
         ((not g.attr(v_corporation, "amira")) or (v_kind == "payout"))
         or (r_revenue(g, v_corporation) == 0)
@@ -440,36 +445,36 @@ def a_dividend(g, v_corporation, v_kind):
         raise IllegalAction(
             "Amira's companies always pay out their revenue in full",
             rule="XI.3",
-            at="rulespecs/1880-romania-variants.rules:222",
+            at="rulespecs/1880-romania-variants.rules:239",
         )
-    # at rulespecs/1880-romania-variants.rules:224
+    # at rulespecs/1880-romania-variants.rules:241
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/1880-romania-variants.rules:225
+    # at rulespecs/1880-romania-variants.rules:242
     v_paid = v_revenue if (v_kind == "payout") else 0
-    # at rulespecs/1880-romania-variants.rules:226
+    # at rulespecs/1880-romania-variants.rules:243
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/1880-romania-variants.rules:227
+    # at rulespecs/1880-romania-variants.rules:244
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/1880-romania-variants.rules:228
+    # at rulespecs/1880-romania-variants.rules:245
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/1880-romania-variants.rules:229
+    # at rulespecs/1880-romania-variants.rules:246
     g.b_end_step(v_corporation)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1669
+    # at rulespecs/lib/18xx.rules:1719
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1670
+    # at rulespecs/lib/18xx.rules:1720
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1671
+    # at rulespecs/lib/18xx.rules:1721
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="XI.3",
-            at="rulespecs/lib/18xx.rules:1671",
+            at="rulespecs/lib/18xx.rules:1721",
         )
-    # at rulespecs/lib/18xx.rules:1672
+    # at rulespecs/lib/18xx.rules:1722
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -477,23 +482,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1672",
+            at="rulespecs/lib/18xx.rules:1722",
         )
-    # at rulespecs/lib/18xx.rules:1674
+    # at rulespecs/lib/18xx.rules:1724
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1674",
+            at="rulespecs/lib/18xx.rules:1724",
         )
-    # at rulespecs/lib/18xx.rules:1675
+    # at rulespecs/lib/18xx.rules:1725
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1675",
+            at="rulespecs/lib/18xx.rules:1725",
         )
-    # at rulespecs/lib/18xx.rules:1676
+    # at rulespecs/lib/18xx.rules:1726
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -502,28 +507,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1676"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1726"
         )
-    # at rulespecs/lib/18xx.rules:1678
+    # at rulespecs/lib/18xx.rules:1728
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1679
+    # at rulespecs/lib/18xx.rules:1729
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1680
+    # at rulespecs/lib/18xx.rules:1730
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1681
+    # at rulespecs/lib/18xx.rules:1731
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1772
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1722",
+            at="rulespecs/lib/18xx.rules:1772",
         )
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1774
     if not (
         (
             (
@@ -564,9 +569,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="VII.3.9, XI.3, VI.8",
-            at="rulespecs/lib/18xx.rules:1724",
+            at="rulespecs/lib/18xx.rules:1774",
         )
-    # at rulespecs/lib/18xx.rules:1730
+    # at rulespecs/lib/18xx.rules:1780
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -577,9 +582,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1730",
+            at="rulespecs/lib/18xx.rules:1780",
         )
-    # at rulespecs/lib/18xx.rules:1732
+    # at rulespecs/lib/18xx.rules:1782
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -616,11 +621,11 @@ def r_issued_percent(g, v_corporation):
 
 def r_second_capitalisation(g, v_corporation):
     """The second five times par; Amira's companies have no capital (VI.7, XI.3)"""
-    # at rulespecs/1880-romania-variants.rules:214
+    # at rulespecs/1880-romania-variants.rules:231
     if ((not g.attr(v_corporation, "amira")) and r_phase_at_least(g, "B1")) and (
         r_issued_percent(g, v_corporation) >= g.param("shares_available_in_phase_a")
     ):
-        # at rulespecs/1880-romania-variants.rules:215
+        # at rulespecs/1880-romania-variants.rules:232
         r_release_capital(g, v_corporation)
 
 
@@ -659,9 +664,76 @@ def r_row_slot(g, v_row):
     return v_row % g.component_attr("round_track", "main", "rows_per_par_price")
 
 
+def r_track_rows(g):
+    """How many rows the round track has: rows_per_par_price under each price of par_groups (VI.6, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:211
+    return r_len(g, g.component_attr("round_track", "main", "par_groups")) * g.component_attr(
+        "round_track", "main", "rows_per_par_price"
+    )
+
+
+def r_on_row(g, v_corporation, v_row):
+    """Whether company C's round marker is on round-track row r (VI.6, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:213
+    return (g.state_amount("track_slot", v_corporation) == (r_row_slot(g, v_row) + 1)) and (
+        r_par_price(g, v_corporation) == r_row_price(g, v_row)
+    )
+
+
+def r_marker_row(g):
+    """The round-track row of the company beside which the train purchase marker lies (the library's train_marker); track_rows() where none is, or its round marker is on no row (VII.3.8, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:217
+    return min(
+        (
+            (
+                v_r
+                if any(
+                    (g.state_has("train_marker", v_c) and r_on_row(g, v_c, v_r))
+                    for v_c in g.name("corporations")
+                )
+                else r_track_rows(g)
+            )
+            for v_r in range(0, (r_track_rows(g) - 1) + 1)
+        ),
+        default=0,
+    )
+
+
+def r_rows_to_free(g, v_row):
+    """How many rows below round-track row r, going round to the top, the first empty row is; more than track_rows() where none is (VI.6, XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:221
+    return min(
+        (
+            (
+                (r_track_rows(g) + 1)
+                if any(
+                    r_on_row(g, v_c, ((v_row + v_k) % r_track_rows(g)))
+                    for v_c in g.name("corporations")
+                )
+                else v_k
+            )
+            for v_k in range(1, (r_track_rows(g)) + 1)
+        ),
+        default=0,
+    )
+
+
+def r_row_after_marker(g):
+    """The round track's first empty row below the train purchase marker's, going round to the top (a row's number, 0 at the top); track_rows() where the marker is beside no round marker or no row is empty (XI.3)"""
+    # at rulespecs/1880-romania-variants.rules:225
+    return (
+        r_track_rows(g)
+        if (
+            (r_marker_row(g) == r_track_rows(g))
+            or (r_rows_to_free(g, r_marker_row(g)) > r_track_rows(g))
+        )
+        else ((r_marker_row(g) + r_rows_to_free(g, r_marker_row(g))) % r_track_rows(g))
+    )
+
+
 def r_leases_train(g, v_corporation):
     """A company of Amira's leases a train of the current type, as a foreign investor does (XI.3, VII.3.5.2)"""
-    # at rulespecs/1880-romania-variants.rules:211
+    # at rulespecs/1880-romania-variants.rules:228
     return g.attr(v_corporation, "amira")
 
 
@@ -670,17 +742,17 @@ def r_leases_train(g, v_corporation):
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania-variants.rules:220
+    # at rulespecs/1880-romania-variants.rules:237
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is managed after the trains run"
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/1880-romania-variants.rules:221
+    # at rulespecs/1880-romania-variants.rules:238
     if not (v_kind in g.param("dividend_kinds")):
         return "a company pays out or withholds"
-    # at rulespecs/1880-romania-variants.rules:222
+    # at rulespecs/1880-romania-variants.rules:239
     if not (
         ((not g.attr(v_corporation, "amira")) or (v_kind == "payout"))
         or (r_revenue(g, v_corporation) == 0)
@@ -707,9 +779,9 @@ def t_amira_later_companies(g, *_rest):
         )
     ) and all((g.attr(v_c, "amira_draw") != 2) for v_c in g.name("corporations")):
         # at rulespecs/1880-romania-variants.rules:164
-        v_row = g.b_row_after_marker()
+        v_row = r_row_after_marker(g)
         # at rulespecs/1880-romania-variants.rules:165
-        if v_row != None:
+        if v_row < r_track_rows(g):
             # at rulespecs/1880-romania-variants.rules:166
             r_amira_founds(
                 g, g.b_draw_unstarted([]), r_row_price(g, v_row), r_row_slot(g, v_row), 2
@@ -731,9 +803,9 @@ def t_amira_later_companies(g, *_rest):
         and all((g.attr(v_c, "amira_draw") != 3) for v_c in g.name("corporations"))
     ) and any((g.attr(v_c, "amira_draw") == 2) for v_c in g.name("corporations")):
         # at rulespecs/1880-romania-variants.rules:172
-        v_row = g.b_row_after_marker()
+        v_row = r_row_after_marker(g)
         # at rulespecs/1880-romania-variants.rules:173
-        if v_row != None:
+        if v_row < r_track_rows(g):
             # at rulespecs/1880-romania-variants.rules:174
             r_amira_founds(
                 g, g.b_draw_unstarted([]), r_row_price(g, v_row), r_row_slot(g, v_row), 3
@@ -837,6 +909,10 @@ class Game(GameBase):
         "ability_lay_cost": r_ability_lay_cost,
         "ability_spent": r_ability_spent,
         "count_ability_use": r_count_ability_use,
+        "marker_ability": r_marker_ability,
+        "marker_for": r_marker_for,
+        "marker_named_by_player": r_marker_named_by_player,
+        "count_marker_use": r_count_marker_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
         "return_token": r_return_token,
@@ -873,6 +949,8 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
+        "move_train_marker": r_move_train_marker,
+        "would_export": r_would_export,
         "action:buy_train": a_buy_train,
         "exchange_for_share": r_exchange_for_share,
         "trade_in": r_trade_in,
@@ -923,6 +1001,11 @@ class Game(GameBase):
         "amira_founds": r_amira_founds,
         "row_price": r_row_price,
         "row_slot": r_row_slot,
+        "track_rows": r_track_rows,
+        "on_row": r_on_row,
+        "marker_row": r_marker_row,
+        "rows_to_free": r_rows_to_free,
+        "row_after_marker": r_row_after_marker,
         "leases_train": r_leases_train,
     }
     PROBES = {

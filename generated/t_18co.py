@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
+    "rulespecs/lib/18xx.rules": "59c6e222904eb100",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
+        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "f5353db64b4b755d",
-        "rulespecs/lib/18xx.rules": "18e305ad13fdd11c",
+        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1753
+    # at rulespecs/lib/18xx.rules:1803
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -370,6 +370,10 @@ class Game(GameBase):
         "ability_lay_cost": r_ability_lay_cost,
         "ability_spent": r_ability_spent,
         "count_ability_use": r_count_ability_use,
+        "marker_ability": r_marker_ability,
+        "marker_for": r_marker_for,
+        "marker_named_by_player": r_marker_named_by_player,
+        "count_marker_use": r_count_marker_use,
         "ability_lay": r_ability_lay,
         "ability_token": r_ability_token,
         "return_token": r_return_token,
@@ -407,6 +411,8 @@ class Game(GameBase):
         "pay_dividends": r_pay_dividends,
         "dividend_payee": r_dividend_payee,
         "dividend_price_move": r_dividend_price_move,
+        "move_train_marker": r_move_train_marker,
+        "would_export": r_would_export,
         "action:buy_train": a_buy_train,
         "exchange_for_share": r_exchange_for_share,
         "trade_in": r_trade_in,

@@ -584,9 +584,9 @@ def test_vii_3_5_1_rebuilt_2_trains_from_phase_c2():
     inject(g, "GWR", 1000)
     rebuilt = [a for a in g.legal_actions() if a["type"] == "buy_train" and a["train"].startswith("2R")]
     assert rebuilt and rebuilt[0]["price"] == 250
-    marker = g.g.get("train_marker")
+    marker = g._train_marker_holder()                          # (the library's state train_marker)
     act(g, rebuilt[0])
-    assert g.g.get("train_marker") == marker                  # the train purchase marker stays
+    assert g._train_marker_holder() == marker                 # the train purchase marker stays
     assert_refused(g, C("GWR", "pass"), "VII.3.8")              # a rebuilt 2-train meets no obligation
     second = next(t for t in g.train_order if g.trains[t].name == "2R" and g.owner[t] is DEPOT)
     assert_refused(g, C("GWR", "buy_train", train=second, price=250), "VII.3.5.1")

@@ -130,3 +130,24 @@ def test_xi_3_an_amira_company_leases_its_train_never_buys_and_pays_out():
     corp = next(c for c in g.corporations if g.attr(c, "amira"))
     assert g.call("leases_train", corp) and not g.call("buys_trains", corp)
     assert not g.call("pays_for_track", corp) and g.call("lays_one_tile", corp)
+
+
+def test_xi_3_the_next_free_row_after_the_train_purchase_marker():
+    """XI.3: Amira's later companies go on "the next free space after the train purchase marker": the title's
+    row_after_marker, over the library's state train_marker (set by its move_train_marker as a train is bought
+    from the bank) and the round markers (track_slot): the first empty row below the marker's company's row,
+    going round to the top; none (track_rows(), a row past the track) while the marker lies beside no company."""
+    g = _amira_game()
+    corp = next(c for c in g.corporations if g.attr(c, "amira"))          # on row 14 (the 70s' third)
+    other = next(c for c in g.corporations if c != corp and not g.call("started", c))
+    assert g._track_row(corp.id) == 14 and g.call("row_after_marker") == g.call("track_rows") == 16
+    g.call("move_train_marker", corp)
+    assert g._train_marker_holder() == corp.id and g.call("row_after_marker") == 15
+    g.j.set(g.corp[other.id], "par", 70)  # (test setup: another company's round marker on the last row)
+    g.call("take_round_track_row", other, 3)
+    assert g._track_row(other.id) == 15 and g.call("row_after_marker") == 0   # round to the top
+    g.call("move_train_marker", other)
+    assert g._train_marker_holder() == other.id and g.call("row_after_marker") == 0
+    g.j.set(g.g, "end_reason", "last_train")  # (test setup: the game's end called: the marker stays put)
+    g.call("move_train_marker", corp)
+    assert g._train_marker_holder() == other.id

@@ -153,7 +153,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: name, `c.key == target`), 74; ability_window a library procedure over the ability's record (`owner`,
 #: `from_phase`, `removed_on`, `when`), which use_ability asks and the runtime's lays and stations of a private of
 #: the library's generic timing ask too (its Python copy gone; the model refused nothing before), 73
-RECORDED = 73
+#: then (markers63) the train purchase marker the library's state train_marker, which its procedure
+#: move_train_marker moves (the runtime calls it as a train is bought from the bank, the model's train_bought
+#: too) and turn_resumed the library's flag of a turn resumed after a stock round; would_export a library
+#: function over them and row_after_marker 1880 Amira's over them and the round markers (both oracles in the
+#: model before), over one new primitive, end_called (the runtime's record of the end conditions met: an
+#: oracle in the model), 72
+RECORDED = 72
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -172,7 +178,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
-         "closed", "ability_window"]
+         "closed", "ability_window", "would_export"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -1035,3 +1041,80 @@ def test_the_window_of_a_privates_ability_is_the_librarys_alone():
     assert 'self.call("ability_window"' in window
     for copy in ("from_phase", "removed_on", "pending_decision", "IllegalAction"):
         assert copy not in window.split('"""')[2], copy
+def test_the_train_purchase_marker_is_the_librarys_state(rulespecs_loaded):
+    """The train purchase marker (1880 VII.3.8) is the library's state train_marker, moved by its procedure
+    move_train_marker, which the runtime's train purchase from the bank calls and the model's train_bought
+    calls alike: the buyer holds it alone, unless the game's end is called (the primitive end_called, an
+    oracle in the model), when it stays put. would_export (the library's) and row_after_marker (1880 Amira's)
+    read it: neither is a builtin any more, and the runtime keeps no marker of its own."""
+    import z3
+
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+
+    found = _census()
+    for name in ("would_export", "row_after_marker"):
+        assert name not in found["twins"] + found["engine_only"] + found["model_only"], name
+    assert "end_called" in found["twins"]
+    variants = (ROOT / "rulespecs" / "1880-romania-variants.rules").read_text(encoding="utf-8")
+    assert "function row_after_marker(" in variants
+    runtime = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "compiler" / "runtime").rglob("*.py")))
+    assert '"train_marker"' not in runtime and '"resumed_turn"' not in runtime
+
+    model = Model(rulespecs_loaded.program.titles["1880 Romania"])
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    c, d = model.corporations[:2]
+    tr.call("move_train_marker", [model.z(c)], {}, ctx)
+    (end,) = [v for name, _, v in ctx.shared.oracles if name == "end_called"]
+    moved = z3.And(ctx.state[state_var("train_marker", (c,))], z3.Not(ctx.state[state_var("train_marker", (d,))]))
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    assert solver.check(z3.Not(end), z3.Not(moved)) == z3.unsat  # the buyer holds it alone
+    assert solver.check(end, pre[state_var("train_marker", (d,))], z3.Not(moved)) == z3.sat  # or it stays put
+    assert solver.check(end, ctx.state[state_var("train_marker", (d,))] != pre[state_var("train_marker", (d,))]) \
+        == z3.unsat
+
+
+def test_a_markers_ability_and_its_use_are_the_librarys(rulespecs_loaded):
+    """Which revenue-marker ability a private's holder uses (the one of its holder's kind, else its first), whether
+    a player owner names the corporation it serves, and the use its placement counts are the library's
+    marker_ability, marker_named_by_player and count_marker_use: the runtime's place_marker asks them, and the
+    model's place_marker calls count_marker_use (no copy of the choice in the verifier). 1846's Steamboat: the
+    port marker of a corporation owner is placed and counted; a player owner's names its corporation."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.translate import Translator
+    from tests.test_1846_privates import give_private
+
+    verify = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "compiler" / "verify").rglob("*.py")))
+    assert "assigned_to" not in verify and '"owner", "corporation"' not in verify
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    sc = g.entity("private", "SC")
+    give_private(g, "SC", g.corporations[0].id)
+    g.j.set(g.owner, "SC", g.entity("player", "Ann"))  # (test setup: a player owns it)
+    assert g.call("marker_ability", sc)["key"] == "port_marker_player" and g.call("marker_named_by_player", sc)
+    give_private(g, "SC", g.corporations[0].id)
+    assert g.call("marker_ability", sc)["key"] == "port_marker" and not g.call("marker_named_by_player", sc)
+    g.call("count_marker_use", sc)
+    assert g.state_amount("ability_uses", sc, "port_marker") == 1
+
+    model = Model(rulespecs_loaded.program.titles["1846"])
+    x = model.entity("private", "SC")
+    if x is None:
+        pytest.skip("the Steamboat is outside the model's scope")
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    tr.builtins.count_marker_use(ctx, model.z(x))
+    held_by_corporation = tr.builtins.owning_corporation(ctx, model.z(x), model.corporations[0])
+    uses = state_var("ability_uses", (x, "port_marker"))
+    solver = z3.Solver()
+    item = model.item_of_ent(x)
+    by_player = z3.Or(*[tr.builtins.held(ctx, item, model.z(p)) for p in model.players])
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, held_by_corporation, z3.Not(by_player))
+    assert solver.check() == z3.sat
+    assert solver.check(ctx.state[uses] != pre[uses] + 1) == z3.unsat  # a corporation's placement is a use

@@ -37,12 +37,13 @@ class Abilities:
 
     def _marker_ability(self, company: Entity) -> dict:
         """The revenue-marker ability (`effect: hex_marker`) of private `company` that serves its owner
-        now: the one whose `owner` is the owner's kind (player or corporation), else the first."""
+        now: the library's marker_ability (the one whose `owner` is the owner's kind, else the first), as
+        the private's data."""
         abilities = self._abilities(company, "hex_marker")
         if not abilities:
             raise IllegalAction(f"{company} has no revenue marker to place")
-        kind = self.owner[company.id].kind
-        return next((a for a in abilities if str(a.get("owner", "corporation")) == kind), abilities[0])
+        key = self.call("marker_ability", company)["key"]
+        return next(a for a in abilities if a.get("key") == key)
 
     def b_place_marker(self, company: Entity, hex_id: str) -> None:
         """place_marker(X, target): the owning corporation puts private X's revenue marker (an ability with
@@ -68,7 +69,7 @@ class Abilities:
         ability = self._marker_ability(company)
         if str(ability.get("owner", "corporation")) == "player":
             owner = self._player_ability_user(company)
-            if self._marker_named_by_player(ability):
+            if self._marker_named_by_player(company):
                 self._assign_player_marker(company, ability, str(hex_id))
                 return
         else:
@@ -83,16 +84,15 @@ class Abilities:
             if self._done_this_turn(mark):
                 raise IllegalAction(f"{company}'s marker moves once in an operating round")
             self._mark_done_this_turn(mark)
-        self.call("count_ability_use", company, str(ability.get("key")))  # (the library's ability_uses)
+        self.call("count_marker_use", company)  # (the library's: a use of its marker_ability, in ability_uses)
         markers = [m for m in self.g.get("markers", ()) if m[0] != company.id]
         self.j.set(self.g, "markers", tuple(markers) + ((company.id, str(hex_id), owner.id, bonus),))
 
-    @staticmethod
-    def _marker_named_by_player(ability: dict) -> bool:
-        """Whether a player owner names the corporation a marker serves (`owner: player` and `assigned_to:
-        corporation`, `_assign_player_marker`) rather than its user placing it."""
-        return str(ability.get("owner", "corporation")) == "player" \
-            and str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor")
+    def _marker_named_by_player(self, company: Entity) -> bool:
+        """Whether a player owner names the corporation private `company`'s marker serves (`owner: player` and
+        `assigned_to: corporation`, `_assign_player_marker`) rather than its user placing it: the library's
+        marker_named_by_player."""
+        return bool(self.call("marker_named_by_player", company))
 
     def _marker_placements_spent(self, company: Entity, ability: dict) -> bool:
         """Whether private `company`'s marker `ability` has used its `count` of placements over the game (the
@@ -350,16 +350,6 @@ class Abilities:
         board = self._need_board()
         theirs = set(board.tokens_of(b.id))
         return bool(theirs) and bool(track.linked(board, board.tokens_of(a.id)) & theirs)
-
-    def b_would_export(self, corp: Entity) -> bool:
-        """would_export(C): C's turn ending now without a bank train would export the rest of the current
-        train type (the title's `train_export`: C bought the bank's last train a full round ago)."""
-        if not self._param_or("train_export", False) or self.g["end_reason"] is not None:
-            return False
-        if self.g.get("train_marker") != corp.id or self.state_amount("bank_buys_this_turn") or self.g.get("resumed_turn"):
-            return False
-        ids = self._available_train_ids()
-        return bool(ids) and self.DATA.component("train", self.trains[ids[0]].name).get("exported") is not False
 
     def b_tile_color(self, hex_id: str) -> str:
         """tile_color(hex): the colour of what lies on the hex now: white for an empty or printed hex."""

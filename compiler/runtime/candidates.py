@@ -702,7 +702,7 @@ class Candidates:
         `_assign_player_marker`) and its `count` of placements is spent."""
         try:
             ability = self._marker_ability(company)
-            return not self._marker_named_by_player(ability) and self._marker_placements_spent(company, ability)
+            return not self._marker_named_by_player(company) and self._marker_placements_spent(company, ability)
         except Exception:  # noqa: BLE001 - the trials decide, as ever
             return False
 

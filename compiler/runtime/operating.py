@@ -326,9 +326,8 @@ class OperatingRound:
             return
         if from_bank:
             self.state_put("bank_buys_this_turn", (), self.state_amount("bank_buys_this_turn") + 1)  # the library's
-            if self.g["end_reason"] is None:
-                # the marker stays put once the game's end is called (1880 VII.3.8)
-                self.j.set(self.g, "train_marker", corp.id)
+            # the library's train purchase marker (its state train_marker), which stays put once the end is called
+            self.call("move_train_marker", corp)
             first = train.name not in self.g["first_bought"]
             if first:
                 self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
@@ -630,22 +629,6 @@ class OperatingRound:
         free = self.state_calls("round_track_row_free", [(price, i) for i in range(rows)])
         return [i for i in range(rows) if free[i]]
 
-    def b_row_after_marker(self) -> int | None:
-        """row_after_marker(): the round track's first empty row below the row of the company holding the
-        train purchase marker, going round to the top (a row's number, 0 at the top); none where nobody
-        holds the marker or no row is empty (1880 XI.3: "the next free space after the train purchase
-        marker")."""
-        track_ = self._round_track()
-        holder = self.g.get("train_marker")
-        start = None if track_ is None or holder is None or holder not in self.corp else self._track_row(holder)
-        if start is None:
-            return None
-        groups = [int(p) for p in self._value(track_.get("par_groups"), "round_track par_groups")]
-        rows = len(groups) * int(self._value(track_.get("rows_per_par_price"), "round_track rows_per_par_price"))
-        taken = self._round_track_taken()
-        return next((r % rows for r in range(start + 1, start + 1 + rows) if r % rows not in taken), None)
-
-
     def b_draw_unstarted(self, excluded: Any = ()) -> Entity | None:
         """draw_unstarted(xs): one of the corporations not yet started and not in xs, drawn at random (the
         game's seed); none if there is none."""
@@ -789,10 +772,10 @@ class OperatingRound:
         self.j.set(self.corp[corp.id], "operated", True)
         self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | {corp.id})
         self.j.set(self.g, "step", None)
-        resumed = self.g.get("resumed_turn", False)
-        self.j.set(self.g, "resumed_turn", False)
-        if (self._param_or("train_export", False) and self.g.get("train_marker") == corp.id
-                and self.state_amount("bank_buys_this_turn") == 0 and self.g["end_reason"] is None and not resumed):
+        resumed = self.state_has("turn_resumed")  # (the library's: a turn resumed after a stock round)
+        export = self.call("would_export", corp)  # the library's export rule (train_export), read before the flag clears
+        self.state_set("turn_resumed", (), False)
+        if export:
             self._export_trains()
         if self.g.get("final_marker") == corp.id and not resumed:
             left = self.g["final_turns"] - 1
@@ -804,6 +787,11 @@ class OperatingRound:
             self._call_stock_round(corp)
             return
         self._next_corporation()
+
+    def _train_marker_holder(self) -> str | None:
+        """The id of the company beside which the train purchase marker lies (the library's state
+        train_marker, set by its move_train_marker), none before the first train bought from the bank."""
+        return next((element[0] for element in self.g.get("state:train_marker", ())), None)
 
     def _call_stock_round(self, corp: Entity) -> None:
         """The operating round breaks off for a stock round; afterwards `corp`
@@ -821,7 +809,7 @@ class OperatingRound:
         if self.g["end_reason"] == "last_train" and self.g.get("final_marker") is None:
             turns = self._param_or("final_turns", None)
             if turns is not None:
-                self.j.set(self.g, "final_marker", self.g.get("train_marker") or self.g["operating"])
+                self.j.set(self.g, "final_marker", self._train_marker_holder() or self.g["operating"])
                 self.j.set(self.g, "final_turns", int(turns))
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "operating")
@@ -852,7 +840,7 @@ class OperatingRound:
         if corp is not None and "buy_train" in self._steps():
             self.j.set(self.g, "operating", corp)
             self.state_put("bank_buys_this_turn", (), 0)  # the library's count, anew for the resumed turn
-            self.j.set(self.g, "resumed_turn", True)
+            self.state_set("turn_resumed", (), True)  # (the library's flag, which would_export reads)
             self.j.set(self.g, "step", "buy_train")
             return
         self._next_corporation()

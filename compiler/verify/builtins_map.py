@@ -331,26 +331,18 @@ class MapBuiltins:
             ctx.state[name] = sub.state[name]
 
     def count_marker_use(self, ctx: Ctx, company: Any) -> None:
-        """As GameBase.b_place_marker's count: one use more, by the library's count_ability_use, of the marker
-        ability a private's holder uses (`_marker_ability`: the one of its holder's kind, else its first),
-        unless a player owner names its corporation (`_marker_named_by_player`: no use counted)."""
+        """As GameBase.b_place_marker's count: the library's count_marker_use (one use more of the marker ability
+        a private's holder uses, unless a player owner names its corporation), for each private of the scope
+        with a revenue marker (`effect: hex_marker`) that `company` may be."""
         m = self.m
         e = self.ent(company)
         for x in m.privates:
-            abilities = [a for a in m.data.get(x, {}).get("children") or ()
-                         if a.get("kind") == "ability" and a.get("effect") == "hex_marker"]
-            item = m.item_of_ent(x)
-            if not abilities or item is None:
+            if m.item_of_ent(x) is None or not any(a.get("kind") == "ability" and a.get("effect") == "hex_marker"
+                                                   for a in m.data.get(x, {}).get("children") or ()):
                 continue
-            by_player = OR(*[self.held(ctx, item, m.z(p)) for p in m.players])
-            for kind, cond in (("player", by_player), ("corporation", NOT(by_player))):
-                ability = next((a for a in abilities if str(a.get("owner", "corporation")) == kind), abilities[0])
-                if str(ability.get("owner", "corporation")) == "player" \
-                        and str(ability.get("assigned_to", "")) in ("corporation", "corporation_or_minor"):
-                    continue
-                sub = ctx.fork(AND(e == m.z(x), cond))
-                self.tr.call("count_ability_use", [m.z(x), str(ability.get("key"))], {}, sub)
-                ctx.state = sub.state
+            sub = ctx.fork(e == m.z(x))
+            self.tr.call("count_marker_use", [m.z(x)], {}, sub)
+            ctx.state = sub.state
 
     def b_remove_markers(self, ctx: Ctx, company: Any = None) -> None:
         """As GameBase.b_remove_markers (every marker, or a closing private's): markers are outside the model."""
@@ -367,13 +359,6 @@ class MapBuiltins:
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""
 
-    def b_would_export(self, ctx: Ctx, corp: Any) -> Any:
-        """As GameBase.b_would_export: whether an export is due (the train purchase marker) is outside
-        the model; an oracle says, so every answer is checked."""
-        v = ctx.fresh("would_export", "bool")
-        ctx.shared.oracles.append(("would_export", (), v))
-        return v
-
     def b_available(self, ctx: Ctx, corp: Any) -> Any:
         """As GameBase.b_available: whether the company's tier may be started. Which companies setup
         relegated and the tiers' phases are outside the model; an oracle says, so every answer is checked."""
@@ -383,10 +368,6 @@ class MapBuiltins:
         """As GameBase.b_home_open: whether an open city awaits a home chosen at float (the map is outside
         the model; an oracle says)."""
         return self.oracle(ctx, "home_open", self.ids(corp))
-
-    def b_row_after_marker(self, ctx: Ctx) -> Any:
-        """As GameBase.b_row_after_marker: the round track is outside the model."""
-        return self.oracle(ctx, "row_after_marker", (), sort="int")
 
     def b_draw_unstarted(self, ctx: Ctx, excluded: Any = ()) -> Any:
         """As GameBase.b_draw_unstarted: a random draw, so any corporation of the model that has not

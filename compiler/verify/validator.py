@@ -127,7 +127,7 @@ DECLARED_EFFECTS = "declared_effects"
 #: reads from the engine (`Validator._engine_fact`).
 ENGINE_FACTS = frozenset({"in_deck",
                           "position_open", "available", "home_open",
-                          "stations_on_map"})
+                          "stations_on_map", "end_called"})
 
 
 def _closed_corporations(game: Any, model: Model) -> frozenset[str]:
@@ -864,6 +864,8 @@ class Validator:
             return game.g.get("operating") is None and corp in order and position <= len(order)
         if name == "stations_on_map":
             return len(game.board.tokens_of(args[0])) if game.board is not None else None
+        if name == "end_called":
+            return game.b_end_called()
         corp_entity = game.entity("corporation", args[0])
         if name == "available":
             return bool(game.b_available(corp_entity))
