@@ -316,18 +316,21 @@ class OperatingRound:
     def b_train_bought(self, corp: Entity, train: Train, from_bank: bool) -> None:
         if getattr(train, "side", None):
             self.j.set(self.g, "sides", {**self.g.get("sides", {}), train.id: train.side})
+        marks = from_bank and self.DATA.component("train", train.name).get("moves_train_purchase_marker") is not False
+        if marks:
+            # the library's train purchase marker (its state train_marker), which stays put once the end is
+            # called: moved before this purchase may call it (1880 VII.3.8: the last train moves it one final time)
+            self.call("move_train_marker", corp)
         if from_bank and "final_train" in self.param("game_end") and not self._available_train_ids() \
                 and self.g["end_reason"] is None:
             # the last train is sold: the game ends after one more full set of operating rounds
             self.j.set(self.g, "end_reason", "final_train")
             self.j.set(self.g, "end_after_set", self.g["set"] + 1)
-        if from_bank and self.DATA.component("train", train.name).get("moves_train_purchase_marker") is False:
+        if from_bank and not marks:
             # a train sold beside the stack (1880's rebuilt 2-train): no marker, no phase, no export timer
             return
         if from_bank:
             self.state_put("bank_buys_this_turn", (), self.state_amount("bank_buys_this_turn") + 1)  # the library's
-            # the library's train purchase marker (its state train_marker), which stays put once the end is called
-            self.call("move_train_marker", corp)
             first = train.name not in self.g["first_bought"]
             if first:
                 self.j.set(self.g, "first_bought", self.g["first_bought"] | {train.name})
