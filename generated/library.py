@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '9abd5f7763eeb03b',
+    'rulespecs/lib/18xx.rules': 'd6ef40c23e9e607b',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3088,7 +3088,7 @@ def r_close_privates(g):
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:1978
+    # at rulespecs/lib/18xx.rules:1987
     return g.list_first(
         "decisions",
         (
@@ -3100,7 +3100,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:1981
+    # at rulespecs/lib/18xx.rules:1990
     if not g.list_contains(
         "decisions",
         (
@@ -3108,7 +3108,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:1982
+        # at rulespecs/lib/18xx.rules:1991
         g.list_append(
             "decisions",
             (
@@ -3116,13 +3116,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:1983
+        # at rulespecs/lib/18xx.rules:1992
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:1988
+    # at rulespecs/lib/18xx.rules:1997
     g.list_remove(
         "decisions",
         (
@@ -3130,19 +3130,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:1989
+    # at rulespecs/lib/18xx.rules:1998
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:1996
+    # at rulespecs/lib/18xx.rules:2005
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2002
+    # at rulespecs/lib/18xx.rules:2011
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3162,47 +3162,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2008
+    # at rulespecs/lib/18xx.rules:2017
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2009
+    # at rulespecs/lib/18xx.rules:2018
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2010
+    # at rulespecs/lib/18xx.rules:2019
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2011
+        # at rulespecs/lib/18xx.rules:2020
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2013
+    # at rulespecs/lib/18xx.rules:2022
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2022
-    for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2023
-        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2024
-            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2027
-    g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2028
-    g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:2029
-    g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2030
-    g.set_attr(v_corporation, "floated", False)
     # at rulespecs/lib/18xx.rules:2031
+    for v_c in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2032
+        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
+            # at rulespecs/lib/18xx.rules:2033
+            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
+    # at rulespecs/lib/18xx.rules:2036
+    g.set_attr(v_corporation, "cell", None)
+    # at rulespecs/lib/18xx.rules:2037
+    g.b_remove_stations(v_corporation)
+    # at rulespecs/lib/18xx.rules:2038
+    g.set_attr(v_corporation, "par", None)
+    # at rulespecs/lib/18xx.rules:2039
+    g.set_attr(v_corporation, "floated", False)
+    # at rulespecs/lib/18xx.rules:2040
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2032
+    # at rulespecs/lib/18xx.rules:2041
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2033
+    # at rulespecs/lib/18xx.rules:2042
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2035
+        # at rulespecs/lib/18xx.rules:2044
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2044
+    # at rulespecs/lib/18xx.rules:2053
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3212,27 +3212,27 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2049
+    # at rulespecs/lib/18xx.rules:2058
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2050
+    # at rulespecs/lib/18xx.rules:2059
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2058
+    # at rulespecs/lib/18xx.rules:2067
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2059
+        # at rulespecs/lib/18xx.rules:2068
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2061
+    # at rulespecs/lib/18xx.rules:2070
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2062
+        # at rulespecs/lib/18xx.rules:2071
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2067
+    # at rulespecs/lib/18xx.rules:2076
     g.b_unreserve(v_corporation, True)
 
 
