@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import z3
 
 from compiler.verify.model import BANK, SCRAP, Ent, GapError, GapValue, Unsupported, state_var
 from compiler.verify.terms import (
