@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -386,6 +386,7 @@ TABLES = {
         'train_marker': (),
         'turn_resumed': ('operating_turn_start',),
         'capital_released': (),
+        'operators': ('operating_round_start',),
         'decisions': (),
         'done_this_turn': ('operating_turn_start',),
     },

@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
+    "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -342,6 +342,7 @@ TABLES = {
         'train_marker': (),
         'turn_resumed': ('operating_turn_start',),
         'capital_released': (),
+        'operators': ('operating_round_start',),
         'decisions': (),
         'done_this_turn': ('operating_turn_start',),
         'card_offers': (),
@@ -373,11 +374,11 @@ RULES = _LIBRARY.rules(
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1456',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1395',
-        'at action choose_turn': 'rulespecs/18-grand-junction.rules:898',
+        'at action choose_turn': 'rulespecs/18-grand-junction.rules:907',
         'at action contribute': 'rulespecs/1846.rules:1444',
-        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:911',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:936',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:971',
+        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:920',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:945',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:980',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1755',
         'at action dividend': 'rulespecs/lib/18xx.rules:1601',
         'at action end_game': 'rulespecs/lib/18xx.rules:1893',
@@ -469,6 +470,7 @@ RULES = _LIBRARY.rules(
         'procedure minor_dividend': '§"Minor Companies"',
         'procedure offer_card': '§"Company Presidents", §"New Presidents in Phase 3"',
         'procedure pick_card': '§"Company Presidents", §"New Presidents in Phase 3"',
+        'procedure set_operating_position': '§"Corbett Thompson"',
         'procedure use_power': '§"Using the Company Presidents"',
         'property ability_cards': '§"Company Presidents", §"Using the Company Presidents"',
         'property any_time_actions': '§"GMT 1846 Components Used"',
@@ -1142,7 +1144,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:923
+    # at rulespecs/18-grand-junction.rules:932
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1152,7 +1154,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:926
+    # at rulespecs/18-grand-junction.rules:935
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1162,12 +1164,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:973
+    # at rulespecs/18-grand-junction.rules:982
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:975
+    # at rulespecs/18-grand-junction.rules:984
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1178,34 +1180,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:975",
+            at="rulespecs/18-grand-junction.rules:984",
         )
-    # at rulespecs/18-grand-junction.rules:977
+    # at rulespecs/18-grand-junction.rules:986
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:977",
+            at="rulespecs/18-grand-junction.rules:986",
         )
-    # at rulespecs/18-grand-junction.rules:978
+    # at rulespecs/18-grand-junction.rules:987
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:979
+    # at rulespecs/18-grand-junction.rules:988
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:980
+        # at rulespecs/18-grand-junction.rules:989
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:980",
+                at="rulespecs/18-grand-junction.rules:989",
             )
-        # at rulespecs/18-grand-junction.rules:982
+        # at rulespecs/18-grand-junction.rules:991
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:982",
+                at="rulespecs/18-grand-junction.rules:991",
             )
-        # at rulespecs/18-grand-junction.rules:984
+        # at rulespecs/18-grand-junction.rules:993
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1214,12 +1216,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:985
+        # at rulespecs/18-grand-junction.rules:994
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:986
+            # at rulespecs/18-grand-junction.rules:995
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:989
+        # at rulespecs/18-grand-junction.rules:998
         if not (
             all(
                 (
@@ -1235,9 +1237,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:989",
+                at="rulespecs/18-grand-junction.rules:998",
             )
-        # at rulespecs/18-grand-junction.rules:991
+        # at rulespecs/18-grand-junction.rules:1000
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1245,24 +1247,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:991",
+                at="rulespecs/18-grand-junction.rules:1000",
             )
-        # at rulespecs/18-grand-junction.rules:993
+        # at rulespecs/18-grand-junction.rules:1002
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:995
+        # at rulespecs/18-grand-junction.rules:1004
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:996
+            # at rulespecs/18-grand-junction.rules:1005
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:999
+    # at rulespecs/18-grand-junction.rules:1008
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:1000
+        # at rulespecs/18-grand-junction.rules:1009
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:1002
+        # at rulespecs/18-grand-junction.rules:1011
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1356,7 +1358,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:938
+    # at rulespecs/18-grand-junction.rules:947
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1364,66 +1366,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:938",
+            at="rulespecs/18-grand-junction.rules:947",
         )
-    # at rulespecs/18-grand-junction.rules:940
+    # at rulespecs/18-grand-junction.rules:949
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:940",
+            at="rulespecs/18-grand-junction.rules:949",
         )
-    # at rulespecs/18-grand-junction.rules:941
+    # at rulespecs/18-grand-junction.rules:950
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:942
+    # at rulespecs/18-grand-junction.rules:951
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:943
+        # at rulespecs/18-grand-junction.rules:952
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:943",
+                at="rulespecs/18-grand-junction.rules:952",
             )
-        # at rulespecs/18-grand-junction.rules:945
+        # at rulespecs/18-grand-junction.rules:954
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:946
+        # at rulespecs/18-grand-junction.rules:955
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:946",
+                at="rulespecs/18-grand-junction.rules:955",
             )
-        # at rulespecs/18-grand-junction.rules:947
+        # at rulespecs/18-grand-junction.rules:956
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:948
+        # at rulespecs/18-grand-junction.rules:957
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:949
+            # at rulespecs/18-grand-junction.rules:958
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:952
+        # at rulespecs/18-grand-junction.rules:961
         if not (r_has_power(g, v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:952",
+                at="rulespecs/18-grand-junction.rules:961",
             )
-        # at rulespecs/18-grand-junction.rules:954
+        # at rulespecs/18-grand-junction.rules:963
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:954",
+                at="rulespecs/18-grand-junction.rules:963",
             )
-        # at rulespecs/18-grand-junction.rules:956
+        # at rulespecs/18-grand-junction.rules:965
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:956",
+                at="rulespecs/18-grand-junction.rules:965",
             )
-        # at rulespecs/18-grand-junction.rules:958
+        # at rulespecs/18-grand-junction.rules:967
         if not (
             (
                 (
@@ -1437,24 +1439,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:958",
+                at="rulespecs/18-grand-junction.rules:967",
             )
-        # at rulespecs/18-grand-junction.rules:960
+        # at rulespecs/18-grand-junction.rules:969
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-        # at rulespecs/18-grand-junction.rules:961
+        # at rulespecs/18-grand-junction.rules:970
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:961",
+                at="rulespecs/18-grand-junction.rules:970",
             )
-        # at rulespecs/18-grand-junction.rules:962
+        # at rulespecs/18-grand-junction.rules:971
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:963
+        # at rulespecs/18-grand-junction.rules:972
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:964
+            # at rulespecs/18-grand-junction.rules:973
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:967
+    # at rulespecs/18-grand-junction.rules:976
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1812,9 +1814,37 @@ def a_top_up_revenue(g, v_corporation, v_amount):
     g.state_set("done_this_turn", ("topped_up",), True)
 
 
+def r_set_operating_position(g, v_corporation, v_position):
+    """set_operating_position(C, n): C operates n-th (from 1) in the operating round about to begin (the library's operators); the others keep their order. Asked while the decision choose_turn is owed, before the round's first company operates (the round begins once no decision is owed) (§\"Corbett Thompson\")"""
+    # at rulespecs/18-grand-junction.rules:900
+    if not (g.list_contains("operators", (v_corporation,))):
+        raise IllegalAction(
+            "the company chooses its place among the companies of the operating round about to begin",
+            rule='§"Corbett Thompson"',
+            at="rulespecs/18-grand-junction.rules:900",
+        )
+    # at rulespecs/18-grand-junction.rules:902
+    if not ((v_position >= 1) and (v_position <= g.list_length("operators", ()))):
+        raise IllegalAction(
+            "the company operates 1st to the last of the round's companies",
+            rule='§"Corbett Thompson"',
+            at="rulespecs/18-grand-junction.rules:902",
+        )
+    # at rulespecs/18-grand-junction.rules:904
+    g.list_remove("operators", (v_corporation,))
+    # at rulespecs/18-grand-junction.rules:905
+    g.list_insert(
+        "operators",
+        (
+            (v_position - 1),
+            v_corporation,
+        ),
+    )
+
+
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:900
+    # at rulespecs/18-grand-junction.rules:909
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -1825,44 +1855,44 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:900",
+            at="rulespecs/18-grand-junction.rules:909",
         )
-    # at rulespecs/18-grand-junction.rules:903
+    # at rulespecs/18-grand-junction.rules:912
     if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:904
+        # at rulespecs/18-grand-junction.rules:913
         r_spend_cubes(g, v_corporation, 1)
-        # at rulespecs/18-grand-junction.rules:905
-        g.b_set_operating_position(v_corporation, v_position)
-    # at rulespecs/18-grand-junction.rules:907
+        # at rulespecs/18-grand-junction.rules:914
+        r_set_operating_position(g, v_corporation, v_position)
+    # at rulespecs/18-grand-junction.rules:916
     r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:913
+    # at rulespecs/18-grand-junction.rules:922
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:913",
+            at="rulespecs/18-grand-junction.rules:922",
         )
-    # at rulespecs/18-grand-junction.rules:914
+    # at rulespecs/18-grand-junction.rules:923
     if not (r_has_power(g, v_corporation, "bonus_token")):
         raise IllegalAction(
             "the company's Company President has no token to place",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:914",
+            at="rulespecs/18-grand-junction.rules:923",
         )
-    # at rulespecs/18-grand-junction.rules:915
+    # at rulespecs/18-grand-junction.rules:924
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "the Company President has 0 use(s) left: its token is placed once",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:915",
+            at="rulespecs/18-grand-junction.rules:924",
         )
-    # at rulespecs/18-grand-junction.rules:916
+    # at rulespecs/18-grand-junction.rules:925
     g.b_place_marker(v_corporation, v_target)
-    # at rulespecs/18-grand-junction.rules:917
+    # at rulespecs/18-grand-junction.rules:926
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -1888,12 +1918,12 @@ def q_lay_tile(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:973
+    # at rulespecs/18-grand-junction.rules:982
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:975
+    # at rulespecs/18-grand-junction.rules:984
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1906,7 +1936,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:938
+    # at rulespecs/18-grand-junction.rules:947
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1948,13 +1978,13 @@ def q_top_up_revenue(g, v_corporation):
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:913
+    # at rulespecs/18-grand-junction.rules:922
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
-    # at rulespecs/18-grand-junction.rules:914
+    # at rulespecs/18-grand-junction.rules:923
     if not (r_has_power(g, v_corporation, "bonus_token")):
         return "the company's Company President has no token to place"
-    # at rulespecs/18-grand-junction.rules:915
+    # at rulespecs/18-grand-junction.rules:924
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "the Company President has 0 use(s) left: its token is placed once"
 
@@ -2069,7 +2099,7 @@ def qb_top_up_revenue(g, v_corporation):
 
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:900
+    # at rulespecs/18-grand-junction.rules:909
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -2082,12 +2112,12 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:913
+    # at rulespecs/18-grand-junction.rules:922
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:913",
+            at="rulespecs/18-grand-junction.rules:922",
         )
 
 
@@ -2165,7 +2195,7 @@ def w_presidents_removed(g, *_args):
 def t_new_presidents(g, *_rest):
     """A company without a Company President may select one of those left"""
     # at rulespecs/18-grand-junction.rules:796
-    for v_corporation in g.b_operating_order():
+    for v_corporation in g.list_elements("operators", ()):
         # at rulespecs/18-grand-junction.rules:797
         if (not r_closed(g, v_corporation)) and (not r_holds_card(g, v_corporation)):
             # at rulespecs/18-grand-junction.rules:798
@@ -2211,7 +2241,7 @@ def w_president_capital(g, *_args):
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
     # at rulespecs/18-grand-junction.rules:892
-    for v_corporation in g.b_operating_order():
+    for v_corporation in g.list_elements("operators", ()):
         # at rulespecs/18-grand-junction.rules:893
         if (
             r_has_power(g, v_corporation, "choose_turn")

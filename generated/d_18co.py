@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -605,6 +605,7 @@ TABLES = {
         'train_marker': (),
         'turn_resumed': ('operating_turn_start',),
         'capital_released': (),
+        'operators': ('operating_round_start',),
         'decisions': (),
         'presidents_choice_held': (),
         'done_this_turn': ('operating_turn_start',),

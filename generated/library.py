@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '59c6e222904eb100',
+    'rulespecs/lib/18xx.rules': '772c1f467201c4a4',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3183,7 +3183,7 @@ def r_close_privates(g):
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2063
+    # at rulespecs/lib/18xx.rules:2072
     return g.list_first(
         "decisions",
         (
@@ -3195,7 +3195,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2066
+    # at rulespecs/lib/18xx.rules:2075
     if not g.list_contains(
         "decisions",
         (
@@ -3203,7 +3203,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2067
+        # at rulespecs/lib/18xx.rules:2076
         g.list_append(
             "decisions",
             (
@@ -3211,13 +3211,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2068
+        # at rulespecs/lib/18xx.rules:2077
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2073
+    # at rulespecs/lib/18xx.rules:2082
     g.list_remove(
         "decisions",
         (
@@ -3225,19 +3225,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2074
+    # at rulespecs/lib/18xx.rules:2083
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2081
+    # at rulespecs/lib/18xx.rules:2090
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2087
+    # at rulespecs/lib/18xx.rules:2096
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3257,47 +3257,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2093
+    # at rulespecs/lib/18xx.rules:2102
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2094
+    # at rulespecs/lib/18xx.rules:2103
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2095
+    # at rulespecs/lib/18xx.rules:2104
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2096
+        # at rulespecs/lib/18xx.rules:2105
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2098
+    # at rulespecs/lib/18xx.rules:2107
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2107
-    for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2108
-        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2109
-            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2112
-    g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2113
-    g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:2114
-    g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2115
-    g.set_attr(v_corporation, "floated", False)
     # at rulespecs/lib/18xx.rules:2116
+    for v_c in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2117
+        if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
+            # at rulespecs/lib/18xx.rules:2118
+            g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
+    # at rulespecs/lib/18xx.rules:2121
+    g.set_attr(v_corporation, "cell", None)
+    # at rulespecs/lib/18xx.rules:2122
+    g.b_remove_stations(v_corporation)
+    # at rulespecs/lib/18xx.rules:2123
+    g.set_attr(v_corporation, "par", None)
+    # at rulespecs/lib/18xx.rules:2124
+    g.set_attr(v_corporation, "floated", False)
+    # at rulespecs/lib/18xx.rules:2125
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2117
+    # at rulespecs/lib/18xx.rules:2126
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2118
+    # at rulespecs/lib/18xx.rules:2127
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2120
+        # at rulespecs/lib/18xx.rules:2129
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2129
+    # at rulespecs/lib/18xx.rules:2138
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3307,27 +3307,27 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2134
+    # at rulespecs/lib/18xx.rules:2143
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2135
+    # at rulespecs/lib/18xx.rules:2144
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2143
+    # at rulespecs/lib/18xx.rules:2152
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2144
+        # at rulespecs/lib/18xx.rules:2153
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2146
+    # at rulespecs/lib/18xx.rules:2155
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2147
+        # at rulespecs/lib/18xx.rules:2156
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2152
+    # at rulespecs/lib/18xx.rules:2161
     g.b_unreserve(v_corporation, True)
 
 

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
+    "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
+        "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -144,7 +144,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Buying Trains", §"Adolphus Meyer"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1008',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1017',
             'cite action buy_train': '§"Buying Trains"',
             'game_end end_conditions': '§"Game End"',
             'property holding_cap': '§"Stock Round"',
@@ -356,102 +356,67 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/18-grand-junction.rules:1009
+    # at rulespecs/18-grand-junction.rules:1018
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:1009",
+            at="rulespecs/18-grand-junction.rules:1018",
         )
-    # at rulespecs/18-grand-junction.rules:1010
+    # at rulespecs/18-grand-junction.rules:1019
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:1010",
+            at="rulespecs/18-grand-junction.rules:1019",
         )
-    # at rulespecs/18-grand-junction.rules:1011
+    # at rulespecs/18-grand-junction.rules:1020
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:1012
+    # at rulespecs/18-grand-junction.rules:1021
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1013
+        # at rulespecs/18-grand-junction.rules:1022
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1013",
+                at="rulespecs/18-grand-junction.rules:1022",
             )
-        # at rulespecs/18-grand-junction.rules:1014
+        # at rulespecs/18-grand-junction.rules:1023
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1014",
+                at="rulespecs/18-grand-junction.rules:1023",
             )
-        # at rulespecs/18-grand-junction.rules:1015
+        # at rulespecs/18-grand-junction.rules:1024
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1015",
-            )
-        # at rulespecs/18-grand-junction.rules:1016
-        r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18-grand-junction.rules:1017
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1017",
-            )
-        # at rulespecs/18-grand-junction.rules:1018
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1019
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1020
-        r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1021
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1023
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1023",
-            )
-        # at rulespecs/18-grand-junction.rules:1024
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:1024",
             )
         # at rulespecs/18-grand-junction.rules:1025
-        g.transfer(v_price, v_corporation, g.name("bank"))
+        r_forced_purchase_help(g, v_corporation, v_price)
         # at rulespecs/18-grand-junction.rules:1026
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1027
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
-        # at rulespecs/18-grand-junction.rules:1029
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+        if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
-                "trains are bought from the bank or another corporation",
+                "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1029",
+                at="rulespecs/18-grand-junction.rules:1026",
             )
+        # at rulespecs/18-grand-junction.rules:1027
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/18-grand-junction.rules:1028
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/18-grand-junction.rules:1029
+        r_discount_used(g, v_corporation)
         # at rulespecs/18-grand-junction.rules:1030
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
-                rule='§"Emergency Money Raising"',
-                at="rulespecs/18-grand-junction.rules:1030",
-            )
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
         # at rulespecs/18-grand-junction.rules:1032
-        if not (v_price >= g.param("min_train_price")):
+        if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "below the least price for a train",
+                "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
                 at="rulespecs/18-grand-junction.rules:1032",
             )
@@ -463,10 +428,45 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 at="rulespecs/18-grand-junction.rules:1033",
             )
         # at rulespecs/18-grand-junction.rules:1034
-        g.transfer(v_price, v_corporation, v_seller)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1035
-        g.move(v_train, v_seller, v_corporation)
+        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/18-grand-junction.rules:1036
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/18-grand-junction.rules:1038
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:1038",
+            )
+        # at rulespecs/18-grand-junction.rules:1039
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
+                rule='§"Emergency Money Raising"',
+                at="rulespecs/18-grand-junction.rules:1039",
+            )
+        # at rulespecs/18-grand-junction.rules:1041
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:1041",
+            )
+        # at rulespecs/18-grand-junction.rules:1042
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/18-grand-junction.rules:1042",
+            )
+        # at rulespecs/18-grand-junction.rules:1043
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/18-grand-junction.rules:1044
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18-grand-junction.rules:1045
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -604,10 +604,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1009
+    # at rulespecs/18-grand-junction.rules:1018
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1010
+    # at rulespecs/18-grand-junction.rules:1019
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -817,6 +817,7 @@ class Game(GameBase):
         "action:use_ability": a_use_ability,
         "use_power": r_use_power,
         "action:top_up_revenue": a_top_up_revenue,
+        "set_operating_position": r_set_operating_position,
         "action:choose_turn": a_choose_turn,
         "action:corporation_assign": a_corporation_assign,
     }

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
+    "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
+        "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "59c6e222904eb100",
+        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -152,7 +152,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Train Ownership", §"GMT 1846 Components Used"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1280',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1289',
             'game_end end_conditions': '§"Game End", §"Additional End Game Conditions"',
             'property holding_cap': '§"Stock Ownership"',
             'property mandatory': '§"Two-Player Rules"',
@@ -366,105 +366,65 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:1282
+    # at rulespecs/18-grand-junction.rules:1291
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1282",
+            at="rulespecs/18-grand-junction.rules:1291",
         )
-    # at rulespecs/18-grand-junction.rules:1283
+    # at rulespecs/18-grand-junction.rules:1292
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1283",
+            at="rulespecs/18-grand-junction.rules:1292",
         )
-    # at rulespecs/18-grand-junction.rules:1284
+    # at rulespecs/18-grand-junction.rules:1293
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:1285
+    # at rulespecs/18-grand-junction.rules:1294
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1286
+        # at rulespecs/18-grand-junction.rules:1295
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1286",
+                at="rulespecs/18-grand-junction.rules:1295",
             )
-        # at rulespecs/18-grand-junction.rules:1287
+        # at rulespecs/18-grand-junction.rules:1296
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1287",
+                at="rulespecs/18-grand-junction.rules:1296",
             )
-        # at rulespecs/18-grand-junction.rules:1288
+        # at rulespecs/18-grand-junction.rules:1297
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"GMT 1846 Components Used", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1288",
+                at="rulespecs/18-grand-junction.rules:1297",
             )
-        # at rulespecs/18-grand-junction.rules:1289
+        # at rulespecs/18-grand-junction.rules:1298
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1289",
+                at="rulespecs/18-grand-junction.rules:1298",
             )
-        # at rulespecs/18-grand-junction.rules:1290
+        # at rulespecs/18-grand-junction.rules:1299
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1291
+        # at rulespecs/18-grand-junction.rules:1300
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1292
+        # at rulespecs/18-grand-junction.rules:1301
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1293
+        # at rulespecs/18-grand-junction.rules:1302
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1295
+        # at rulespecs/18-grand-junction.rules:1304
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
-                rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1295",
-            )
-        # at rulespecs/18-grand-junction.rules:1296
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the company cannot pay for the train",
-                rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1296",
-            )
-        # at rulespecs/18-grand-junction.rules:1297
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1298
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1299
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
-        # at rulespecs/18-grand-junction.rules:1301
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
-            raise IllegalAction(
-                "trains are bought from the bank or another company",
-                rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1301",
-            )
-        # at rulespecs/18-grand-junction.rules:1302
-        if not (
-            not (
-                (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
-                and (r_len(g, g.b_trains(v_seller)) == 1)
-            )
-        ):
-            raise IllegalAction(
-                "in phase 4, with no train left for sale, a company may not buy another company's last train",
-                rule='§"Train Ownership"',
-                at="rulespecs/18-grand-junction.rules:1302",
-            )
-        # at rulespecs/18-grand-junction.rules:1304
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
                 rule='§"GMT 1846 Components Used"',
                 at="rulespecs/18-grand-junction.rules:1304",
             )
@@ -476,10 +436,50 @@ def a_buy_train(g, v_corporation, v_train, v_price):
                 at="rulespecs/18-grand-junction.rules:1305",
             )
         # at rulespecs/18-grand-junction.rules:1306
-        g.transfer(v_price, v_corporation, v_seller)
+        g.transfer(v_price, v_corporation, g.name("bank"))
         # at rulespecs/18-grand-junction.rules:1307
-        g.move(v_train, v_seller, v_corporation)
+        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/18-grand-junction.rules:1308
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/18-grand-junction.rules:1310
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another company",
+                rule='§"GMT 1846 Components Used"',
+                at="rulespecs/18-grand-junction.rules:1310",
+            )
+        # at rulespecs/18-grand-junction.rules:1311
+        if not (
+            not (
+                (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
+                and (r_len(g, g.b_trains(v_seller)) == 1)
+            )
+        ):
+            raise IllegalAction(
+                "in phase 4, with no train left for sale, a company may not buy another company's last train",
+                rule='§"Train Ownership"',
+                at="rulespecs/18-grand-junction.rules:1311",
+            )
+        # at rulespecs/18-grand-junction.rules:1313
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"GMT 1846 Components Used"',
+                at="rulespecs/18-grand-junction.rules:1313",
+            )
+        # at rulespecs/18-grand-junction.rules:1314
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the company cannot pay for the train",
+                rule='§"GMT 1846 Components Used"',
+                at="rulespecs/18-grand-junction.rules:1314",
+            )
+        # at rulespecs/18-grand-junction.rules:1315
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/18-grand-junction.rules:1316
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/18-grand-junction.rules:1317
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -617,10 +617,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1282
+    # at rulespecs/18-grand-junction.rules:1291
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1283
+    # at rulespecs/18-grand-junction.rules:1292
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -830,6 +830,7 @@ class Game(GameBase):
         "action:use_ability": a_use_ability,
         "use_power": r_use_power,
         "action:top_up_revenue": a_top_up_revenue,
+        "set_operating_position": r_set_operating_position,
         "action:choose_turn": a_choose_turn,
         "action:corporation_assign": a_corporation_assign,
     }

@@ -427,7 +427,7 @@ def test_s9_1_a_company_under_50_percent_at_the_end_of_the_round_does_not_operat
     par(g, "Ann", "DRGW", 60)
     par(g, "Bob", "CS", 60)
     end_sr(g)
-    assert g.g["order"] == ("DRGW",)
+    assert g.order_ids() == ("DRGW",)
     assert corp(g, "CS")["floated"] is False
     operate(g, "DRGW", train="2-0")
     # the C&S never took a turn: its price has not moved, its treasury is intact
@@ -437,7 +437,7 @@ def test_s9_1_a_company_under_50_percent_at_the_end_of_the_round_does_not_operat
     buy(g, "Ann", "CS")
     assert corp(g, "CS")["floated"] is True
     end_sr(g)
-    assert set(g.g["order"]) == {"DRGW", "CS"}
+    assert set(g.order_ids()) == {"DRGW", "CS"}
 
 
 def test_s9_1_once_floated_a_company_stays_floated_when_shares_are_sold():
@@ -450,7 +450,7 @@ def test_s9_1_once_floated_a_company_stays_floated_when_shares_are_sold():
     assert corp(g, "CS")["floated"] is True
     pass_(g, "Ann")
     end_sr(g)
-    assert "CS" in g.g["order"]
+    assert "CS" in g.order_ids()
 
 
 # ---------------------------------------------------------------- §8 the stock market
@@ -931,7 +931,7 @@ def test_s10_1_companies_operate_in_order_of_price_highest_first(drgw, cs, order
     par(g, "Bob", "CS", cs)
     buy(g, "Ann", "CS")
     end_sr(g)
-    assert g.g["order"] == order
+    assert g.order_ids() == order
     assert acting(g) == order[0]
 
 
@@ -943,7 +943,7 @@ def test_s10_1_in_one_box_the_token_on_top_goes_first_and_arrivals_go_underneath
     buy(g, "Ann", "CS")
     assert g.stacks[(5, 3)] == ["CS", "DRGW"]
     end_sr(g)
-    assert g.g["order"] == ("CS", "DRGW")
+    assert g.order_ids() == ("CS", "DRGW")
     first_or_buy_2s(g)  # the C&S moved left first, the D&RGW arrived under it
     assert g.stacks[(5, 2)] == ["CS", "DRGW"]
     end_sr(g)
@@ -973,7 +973,7 @@ def test_s10_1_at_equal_prices_the_company_farther_right_goes_first():
     assert price(g, "CS") == price(g, "DRGW") == 50
     assert cell(g, "CS") == (4, 1) and cell(g, "DRGW") == (5, 2)
     end_sr(g)
-    assert g.g["order"] == ("DRGW", "CS")
+    assert g.order_ids() == ("DRGW", "CS")
 
 
 # ---------------------------------------------------------------- §11.5 dispose of revenue
@@ -1443,7 +1443,7 @@ def forced_drgw(g, pool_share=False):
     buy(g, "Ann", "DRGW")
     end_sr(g)
     # the D&RGW moved right into the C&S's $60 box, under it: the C&S goes first
-    assert g.g["order"] == ("CS", "DRGW") and train_of(g, "DRGW") == ["2-0", "2-1"]
+    assert g.order_ids() == ("CS", "DRGW") and train_of(g, "DRGW") == ["2-0", "2-1"]
     operate(g, "CS", train="3-0")  # trainless C&S: its $300 buys the 3; Phase 3
     assert g.state()["phase"] == "3" and cash(g, "CS") == 0
     operate(g, "DRGW", routes=[route("2-0", 30), route("2-1", 30)], kind="payout",
@@ -1452,7 +1452,7 @@ def forced_drgw(g, pool_share=False):
         turn(g, "Bob", sell_action(g, "Bob", "DRGW"))
     end_sr(g)
     # OR 4.1 (two ORs a set now): the D&RGW pays out; the C&S buys the 4: the 2-trains rust
-    assert g.g["order"] == ("DRGW", "CS")
+    assert g.order_ids() == ("DRGW", "CS")
     operate(g, "DRGW", routes=[route("2-0", 30), route("2-1", 30)], kind="payout")
     operate(g, "CS", routes=[route("3-0", 200, 200, 100)], kind="withhold", train="4-0")
     assert g.state()["phase"] == "4" and train_of(g, "DRGW") == []

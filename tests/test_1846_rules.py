@@ -354,7 +354,7 @@ def test_stock_round_a_corporations_shares_are_sold_in_one_block_a_turn():
 def test_operating_order_minors_first_then_lowest_price_in_the_first_or():
     g = new_game(4, seed=2)
     first_or(g, {"GT": ("P1", 100), "NYC": ("P2", 60), "BO": ("P3", 80)})
-    order = list(g.g["order"])
+    order = list(g.order_ids())
     assert order[:2] == ["MS", "BIG4"]
     assert order[2:] == ["NYC", "BO", "GT"]
 
@@ -365,7 +365,7 @@ def test_operating_order_later_rounds_highest_price_first():
     g.j.begin()
     g.j.set(g.g, "or", 2)
     g._start_operating_round()
-    order = list(g.g["order"])
+    order = list(g.order_ids())
     g.j.rollback()
     assert order[2:] == ["GT", "BO", "NYC"]
 

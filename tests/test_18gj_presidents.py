@@ -170,7 +170,7 @@ def test_new_presidents_in_phase_3_removed_from_the_game():
 def test_new_presidents_in_phase_3_selected_at_the_end_of_an_operating_round():
     g = new_game()
     first_or(g, {"DRG": (100, "MEYER"), "DSPP": (100, "PURCELL")})
-    order = list(g.g["order"])
+    order = list(g.order_ids())
     enter_phase(g, "III")  # test setup
     # the round plays out; at its end each company without a president may select one, in operating order
     for _ in range(50):
@@ -223,7 +223,7 @@ def test_homer_cropper_bank_pays_two_shares_at_par_on_start():
 def test_max_delaney_company_need_not_own_a_train():
     g = new_game()
     first_or(g, {"DRG": (100, "DELANEY"), "DSPP": (100, "MEYER")})
-    order = list(g.g["order"])
+    order = list(g.order_ids())
     for corp in order:
         to_step(g, corp, "buy_train")
         if corp == "DSPP":
@@ -552,14 +552,14 @@ def test_corbett_thompson_chooses_when_the_company_operates():
     assert g.g["round"] == "operating" and g.g["operating"] is None
     boss = g.call("president", g.entity("corporation", "DRG")).id
     assert acting(g) == boss
-    assert list(g.g["order"])[-1] == "DRG"  # lowest price first in the first round
+    assert list(g.order_ids())[-1] == "DRG"  # lowest price first in the first round
     turn = lambda corp, n: P(boss, "choose_turn", corporation=corp, position=n)  # noqa: E731
     assert {a["position"] for a in g.legal_actions() if a["corporation"] == "DRG"} == {0, 1, 2, 3}
-    assert_refused(g, turn("DRG", 4), "Corbett Thompson", "not 4th")
+    assert_refused(g, turn("DRG", 4), "Corbett Thompson", "1st to the last")
     assert_refused(g, turn("DSPP", 1), "Corbett Thompson")
     act(g, turn("DRG", 1))
     assert cubes(g, "DRG") == 1
-    assert list(g.g["order"])[0] == "DRG" and g.g["operating"] == "DRG"
+    assert list(g.order_ids())[0] == "DRG" and g.g["operating"] == "DRG"
     # next round: asked again; declining keeps the cube
     for _ in range(200):
         if g.g.get("state:decisions") and acting(g) == boss and g.g["operating"] is None and g.g["round"] == "operating":
@@ -572,7 +572,7 @@ def test_corbett_thompson_chooses_when_the_company_operates():
             break
         pass_(g)
     act(g, turn("DRG", 2))
-    assert cubes(g, "DRG") == 0 and list(g.g["order"])[1] == "DRG"
+    assert cubes(g, "DRG") == 0 and list(g.order_ids())[1] == "DRG"
     # spent out: no longer asked
     start_ors = g.g["or"], g.g["set"]
     for _ in range(300):

@@ -530,7 +530,7 @@ def test_emergency_money_raising_no_train_from_another_company_after_an_emergenc
     Meyer's discount, had lost the check)."""
     g = new_game(4)
     to_first_or(g, {"DRG": 100, "DSPP": 100})
-    first, second = g.g["order"][0], g.g["order"][1]
+    first, second = g.order_ids()[0], g.order_ids()[1]
     buy_two_train(g, first)
     to_step(g, second, "buy_train")
     buyer = g.entity("corporation", second)

@@ -277,3 +277,109 @@ def test_a_misused_first_for_is_E037(body, says):
                  f'  procedure p1(p: player, c: corporation) "p" §1 {{ {body} }}\n}}\n')
     found = [d for d in loaded.errors if d.code == "E037"]
     assert len(found) == 1 and says in found[0].message, [(d.code, d.message) for d in loaded.errors]
+
+
+ORDERED = ('variant "Ordered" of "Toy" {\n'
+           '  state order: list[player | corporation] max 3 "the order" §1\n'
+           '  state copy: list[player | corporation] max 3 "its copy" §1\n'
+           '  procedure put(e: player | corporation) "put" §1 { do order.append(e) }\n'
+           '  procedure put_at(i: int, e: player | corporation) "put at" §1 { do order.insert(i, e) }\n'
+           '  procedure copy_all() "copy" §1 { for e in order.elements() { do copy.append(e) } }\n'
+           '  function first_is(e: player | corporation) "first" §1 = order.first(e)\n'
+           '  function copied_first(e: player | corporation) "first" §1 = copy.first(e)\n'
+           '  function held() "length" §1 = order.length()\n'
+           '  function copied() "length" §1 = copy.length()\n'
+           '}\n')
+
+
+def test_an_element_is_inserted_at_its_place_and_the_elements_are_read_in_order_in_the_engine():
+    """`do order.insert(i, e)`: e before the element at place i (from 0), last past the end, first before 0;
+    `order.elements()` gives the entities in order (a `for` over them meets them so)."""
+    loaded = toy(ORDERED)
+    assert not loaded.errors, [(d.code, d.message) for d in loaded.errors]
+    _, game = _variant(loaded, "Ordered")
+    a, b, corp = game.find("A"), game.find("B"), game.find("TOY")
+    game.call("put", a)
+    game.call("put", b)
+    game.call("put_at", 1, corp)
+    assert game.g["state:order"] == (("player", "A"), ("corporation", "TOY"), ("player", "B"))
+    game.call("put_at", 9, a)  # past the end: last
+    game.call("put_at", -1, b)  # before the start: first
+    assert game.list_elements("order", ()) == [b, a, corp, b, a]
+    game.call("copy_all")
+    assert game.g["state:copy"] == game.g["state:order"]
+    game.j.begin()
+    game.call("put_at", 0, corp)
+    game.j.rollback()  # undone by the journal
+    assert game.call("held") == 5
+
+
+def test_the_model_inserts_exactly_within_the_bound_and_reads_the_elements_in_order():
+    from compiler.verify.list_vars import length_var, slot_var
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    loaded = toy(ORDERED)
+    title, _ = _variant(loaded, "Ordered")
+    model = Model(title)
+    tr = Translator(model)
+    ctx = _ctx(tr, model)
+    for name in ("order", "copy"):
+        ctx.state[length_var(name)] = z3.IntVal(0)
+    a, b, corp = model.z(model.players[0]), model.z(model.players[1]), model.z(model.corporations[0])
+    call = lambda name, *args: tr.call_routine(tr.routines[name], list(args), {}, ctx)  # noqa: E731
+    call("put", a)
+    call("put", b)
+    call("put_at", 1, corp)
+    slots = [ctx.state[slot_var("order", i, 0)] for i in range(3)]
+    assert _valid(ctx, call("held") == 3, slots[0] == a, slots[1] == corp, slots[2] == b)
+    call("copy_all")
+    assert _valid(ctx, call("copied") == 3, *[ctx.state[slot_var("copy", i, 0)] == slots[i] for i in range(3)])
+    call("put_at", 0, b)  # a fourth, past the bound of 3: the last one leaves the slots, the length counts it
+    assert _valid(ctx, call("held") == 4, call("first_is", b), ctx.state[slot_var("order", 1, 0)] == a,
+                  ctx.state[slot_var("order", 2, 0)] == corp)
+
+
+def test_a_loop_over_a_list_past_its_bound_works_out_any_value():
+    """Four elements in a list of bound 3: what a loop over its elements writes is any value (the model does not
+    cut the list at its bound)."""
+    from compiler.verify.list_vars import length_var
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+
+    loaded = toy(ORDERED)
+    title, _ = _variant(loaded, "Ordered")
+    model = Model(title)
+    tr = Translator(model)
+    ctx = _ctx(tr, model)
+    for name in ("order", "copy"):
+        ctx.state[length_var(name)] = z3.IntVal(0)
+    a = model.z(model.players[0])
+    call = lambda name, *args: tr.call_routine(tr.routines[name], list(args), {}, ctx)  # noqa: E731
+    for _ in range(4):
+        call("put", a)
+    call("copy_all")
+    copied = call("copied")
+    assert not _valid(ctx, copied == 4) and not _valid(ctx, copied != 4)
+
+
+@pytest.mark.parametrize("body, says", [
+    ("do order.insert(e)", "`order.insert` takes 2 arguments (a place, from 0, then its elements' parts: "
+                           "player | corporation); this gives 1"),
+    ('do order.insert("first", e)', "`order.insert` takes a place in the list first, a number from 0; this is a string"),
+    ("do order.insert(e, e)", "`order.insert` takes a place in the list first, a number from 0; `e` is the "
+                              "parameter `e: player`"),
+    ("do order.insert(0, x)", "part is player | corporation; `x` is the parameter `x: private`"),
+    ("for y in pairs.elements() { do order.append(e) }", "`pairs.elements()` gives the elements of a list whose "
+                                                         "elements have one part; `pairs`'s have 2"),
+    ("do order.elements()", "gives a value and changes nothing"),
+    ("require order.elements(e)", "`order.elements` takes 0 arguments"),
+])
+def test_a_misused_insert_or_elements_is_E037(body, says):
+    loaded = toy('variant "Bad" of "Toy" {\n'
+                 '  state order: list[player | corporation] max 2 "o" §1\n'
+                 '  state pairs: list[(player, action)] max 2 "p" §1\n'
+                 f'  procedure p1(e: player, x: private) "p" §1 {{ {body} }}\n}}\n')
+    found = [d for d in loaded.errors if d.code == "E037"]
+    assert len(found) == 1 and says in found[0].message, [(d.code, d.message) for d in loaded.errors]
+    assert (found[0].span.path, found[0].span.line) == ("extra.rules", 4)

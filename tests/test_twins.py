@@ -159,7 +159,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: function over them and row_after_marker 1880 Amira's over them and the round markers (both oracles in the
 #: model before), over one new primitive, end_called (the runtime's record of the end conditions met: an
 #: oracle in the model), 72
-RECORDED = 72
+#: then (orders63) the operating order the library's list state operators (`list[corporation | minor] max 3 reset
+#: on operating_round_start`), which the runtime sets as a round begins and the rules read by
+#: `operators.elements()` (a list's elements in order; operating_order() gone), and set_operating_position 18GJ's
+#: procedure over the list's remove and insert(i, ...) (new: an element put at a place), 70
+RECORDED = 70
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -278,7 +282,7 @@ def test_a_bid_passes_the_turn_by_one_primitive(name):
 STATES = ["sold_this_round", "bought_this_turn", "sold_this_turn", "out_of_game", "debt", "granted", "standing_bid",
           "in_auction", "acquisition_bids", "auction_discount", "cubes", "sale_discount",
           "bank_buys_this_turn", "track_slot", "decisions", "declared_uses", "ability_uses", "ability_round_uses",
-          "stock_round_number", "acquisition_target", "draft_discount", "total_revenue"]
+          "stock_round_number", "acquisition_target", "draft_discount", "total_revenue", "operators"]
 
 
 @pytest.mark.parametrize("name", STATES)
@@ -781,7 +785,8 @@ def test_the_par_prices_are_the_librarys_over_the_charters_and_the_titles(rulesp
 
 
 #: builtins that became procedures of the one title that calls them (18 Grand Junction's ability cards)
-TITLE_MOVED = {"pick_card": "18-grand-junction.rules", "use_power": "18-grand-junction.rules"}
+TITLE_MOVED = {"pick_card": "18-grand-junction.rules", "use_power": "18-grand-junction.rules",
+               "set_operating_position": "18-grand-junction.rules"}
 
 
 @pytest.mark.parametrize("name", sorted(TITLE_MOVED))
@@ -1118,3 +1123,43 @@ def test_a_markers_ability_and_its_use_are_the_librarys(rulespecs_loaded):
     solver.add(*ctx.shared.axioms, *ctx.shared.guards, held_by_corporation, z3.Not(by_player))
     assert solver.check() == z3.sat
     assert solver.check(ctx.state[uses] != pre[uses] + 1) == z3.unsat  # a corporation's placement is a use
+def test_the_operating_order_is_the_librarys_list_in_the_engine_and_the_model(rulespecs_loaded):
+    """No operating_order(): the rules read the library's list state operators (`operators.elements()`), which the
+    runtime's operating round sets (minors first, then by price) and its order_ids reads; 18GJ's Corbett Thompson
+    moves a company in it by the title's set_operating_position (remove, then insert at the place), in the
+    engine and in the model alike (the model's twin kept no order: an oracle said whether the place was open)."""
+    import z3
+
+    from compiler.verify.list_vars import length_var, slot_var
+    from compiler.verify.model import Model
+    from compiler.verify.translate import Translator
+    from tests.test_18gj_presidents import new_game
+
+    found = _census()
+    assert "operating_order" not in found["twins"] + found["engine_only"] + found["model_only"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "operating_order()" not in rules and "operators.elements()" in rules
+    g = new_game()  # (on the test map: the title's map is a gap)
+    ids = ["DRG", "DSPP", "CNW"]
+    g._set_order(ids)
+    assert g.order_ids() == tuple(ids) and g.g["state:operators"][0] == ("corporation", "DRG")
+    g.call("set_operating_position", g.entity("corporation", "CNW"), 1)
+    assert g.order_ids() == ("CNW", "DRG", "DSPP")
+
+    model = Model(rulespecs_loaded.program.titles["18 Grand Junction"])
+    tr = Translator(model)
+    pre = model.vars.fresh_state("pre")
+    ctx = tr.new_ctx(pre)
+    first, second = (model.z(c) for c in model.corporations[:2])
+    tr.call("set_operating_position", [second, 1], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, *model.vars.domain(pre),
+               pre[length_var("operators")] == 2, pre[slot_var("operators", 0, 0)] == first,
+               pre[slot_var("operators", 1, 0)] == second)
+    assert solver.check() == z3.sat
+    assert solver.check(z3.Or(ctx.state[slot_var("operators", 0, 0)] != second,
+                              ctx.state[slot_var("operators", 1, 0)] != first,
+                              ctx.state[length_var("operators")] != 2)) == z3.unsat
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[length_var("operators")] == 1)
+    assert solver.check(pre[slot_var("operators", 0, 0)] == first) == z3.unsat  # a place past the round's companies

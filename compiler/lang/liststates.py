@@ -3,8 +3,10 @@
 A list state keeps its elements in order (duplicates allowed). It is read and changed only through its
 operations (`syntax.LIST_OPERATIONS`): `NAME.first(a, b)` (whether (a, b) is its first element),
 `NAME.contains(a, b)`, `NAME.length()`, `NAME.first_for(a, b)` (whether the first element whose first part is a
-goes on with b: its first parts, two at least), and the statements `do NAME.append(a, b)` (to the end), `do
-NAME.remove(a, b)` (its first occurrence) and `do NAME.pop()` (the first element). Its declaration names
+goes on with b: its first parts, two at least), `NAME.elements()` (its elements in order, of a list whose
+elements have one part: `for c in NAME.elements()`), and the statements `do NAME.append(a, b)` (to the end),
+`do NAME.insert(i, a, b)` (before the element at place i, from 0; at the end past it), `do NAME.remove(a, b)`
+(its first occurrence) and `do NAME.pop()` (the first element). Its declaration names
 how many elements the z3 model follows exactly (`max N`: past them, any value the engine may hold).
 
 Refused, each with its place: a part of a kind the engine and the model cannot both keep (a list's part is
@@ -138,6 +140,12 @@ def check_uses(title, states: dict[str, s.StateDecl], enums: dict[str, tuple[str
                     node.span, help="read it in a `require`, `if`, `let` or `set`"))
                 continue
             parts = len(state.element)
+            if takes == "one" and parts != 1:
+                out.append(error(
+                    "E037", f"`{name}.{op}()` gives the elements of a list whose elements have one part; `{name}`'s "
+                            f"have {parts} ({', '.join(state.element)})",
+                    node.span, help=f"read it by {name}.first(...), {name}.contains(...) or {name}.length()"))
+                continue
             if takes == "prefix" and parts < 2:
                 out.append(error(
                     "E037", f"`{name}.{op}` reads the first element of one key, its first part, in a list whose "
@@ -145,22 +153,40 @@ def check_uses(title, states: dict[str, s.StateDecl], enums: dict[str, tuple[str
                     node.span, help=f"{name}.first(...) or {name}.contains(...)"))
                 continue
             wanted = range(parts, parts + 1) if takes == "parts" else range(2, parts + 1) if takes == "prefix" \
-                else range(0, 1)
+                else range(parts + 1, parts + 2) if takes == "at" else range(0, 1)
             if len(node.args) not in wanted or node.kwargs:
                 given = len(node.args) + len(node.kwargs)
                 least, most = wanted[0], wanted[-1]
                 told = f"{least} to {most} arguments" if least < most else f"{most} argument{'s' if most != 1 else ''}"
                 out.append(error(
                     "E037", f"`{name}.{op}` takes {told}"
-                            + (f" (its elements' {'first ' if takes == 'prefix' else ''}parts: "
+                            + (f" (a place, from 0, then its elements' parts: {', '.join(state.element)})"
+                               if takes == "at" else
+                               f" (its elements' {'first ' if takes == 'prefix' else ''}parts: "
                                f"{', '.join(state.element)})" if most else "")
                             + f"; this gives {given}",
                     node.span, help=f"state {name} is declared at {state.span.path}:{state.span.line}"))
                 continue
             typed = typed_params(decl) if typed is None else typed
-            for part, arg in zip(state.element, node.args):
+            args = node.args
+            if takes == "at":
+                place, args = args[0], args[1:]
+                out.extend(_place(name, place, typed, node))
+            for part, arg in zip(state.element, args):
                 out.extend(_argument(name, part, arg, typed, shadowed, enums, actions, node))
     return out
+
+
+def _place(name, arg, typed, node) -> list[Diagnostic]:
+    """E037 for the place of `NAME.insert(at, ...)` that is no number: a string, or a parameter of a kind of
+    entity."""
+    entity = isinstance(arg, s.Name) and arg.name in typed and any(k in ENTITY_KINDS for k in typed[arg.name])
+    if isinstance(arg, s.Str) or entity:
+        what = f"`{arg.name}` is the parameter `{arg.name}: {' | '.join(sorted(typed[arg.name]))}`" if entity \
+            else "this is a string"
+        return [error("E037", f"`{name}.insert` takes a place in the list first, a number from 0; {what}",
+                      arg.span or node.span, help=f"do {name}.insert(0, ...) puts the element first")]
+    return []
 
 
 def _argument(name, part, arg, typed, shadowed, enums, actions, node) -> list[Diagnostic]:

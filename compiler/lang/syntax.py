@@ -687,10 +687,12 @@ class StateDecl:
 
 #: a list state's operations, `NAME.OP(...)`: each (whether it is a statement, run with `do`, or gives a value;
 #: how many arguments it takes: "parts", one per part of an element, "prefix", its first parts (two at least:
-#: `offers.first_for(P, C)`, whether the first element whose first part is P goes on with C), or none)
+#: `offers.first_for(P, C)`, whether the first element whose first part is P goes on with C), "at", a place
+#: (from 0) then one per part (`do order.insert(0, C)`: C first), "one", none, of a list whose elements have
+#: one part (`for c in order.elements()`), or none)
 LIST_OPERATIONS = {"append": (True, "parts"), "remove": (True, "parts"), "pop": (True, "none"),
-                   "first": (False, "parts"), "contains": (False, "parts"), "length": (False, "none"),
-                   "first_for": (False, "prefix")}
+                   "insert": (True, "at"), "first": (False, "parts"), "contains": (False, "parts"),
+                   "length": (False, "none"), "first_for": (False, "prefix"), "elements": (False, "one")}
 
 
 @dataclass(frozen=True)

@@ -415,23 +415,6 @@ class Abilities:
             return []
         return self.ability_records(Entity(str(self._card_kind()), str(key), data=self._card(key)))
 
-    def b_operating_order(self) -> list[Entity]:
-        """operating_order(): the companies of the current (or last) operating round, in their order."""
-        return [self._operator(key) for key in self.g["order"]]
-
-    def b_set_operating_position(self, corp: Entity, position: int) -> None:
-        """set_operating_position(C, n): C operates n-th (from 1) in the operating round about to begin; the
-        others keep their order. Refused (IllegalAction) outside 1..the number of operating companies, or
-        once a company has operated in the round."""
-        order = list(self.g["order"])
-        if self.g.get("operating") is not None or corp.id not in order:
-            raise IllegalAction(f"{corp} can choose its place only before the operating round begins")
-        if not 1 <= int(position) <= len(order):
-            raise IllegalAction(f"{corp} can operate 1st to {len(order)}th, not {position}th")
-        order.remove(corp.id)
-        order.insert(int(position) - 1, corp.id)
-        self.j.set(self.g, "order", tuple(order))
-
     def b_take_card(self, corp: Entity, key: Any) -> None:
         """take_card(C, card): the card leaves the deck for C, with a use cube on it for each of its `uses` (the
         library's state cubes). Refused (IllegalAction) for a card not left in the deck. The deck and the card a

@@ -466,6 +466,21 @@ class DslSupport:
         """`do NAME.append(a, b)`: (a, b) comes last (a new tuple: the journal keeps the old one)."""
         self.j.set(self.g, f"state:{name}", self.g.get(f"state:{name}", ()) + (self._list_element(parts),))
 
+    def list_insert(self, name: str, parts: tuple) -> None:
+        """`do NAME.insert(i, a, b)`: (a, b) comes before the element at place i (from 0); at a place past the
+        end, last; before 0, first (a new tuple: the journal keeps the old one)."""
+        held = self.g.get(f"state:{name}", ())
+        at = min(max(int(parts[0]), 0), len(held))
+        self.j.set(self.g, f"state:{name}", held[:at] + (self._list_element(parts[1:]),) + held[at:])
+
+    def list_elements(self, name: str, parts: tuple = ()) -> list:
+        """`NAME.elements()` of a list whose elements have one part: its elements in order, an entity as the
+        entity (its kind and id in the list)."""
+        out = []
+        for element in self.g.get(f"state:{name}", ()):
+            out.append(self.entity(element[0], element[1]) if len(element) == 2 else element[0])
+        return out
+
     def list_remove(self, name: str, parts: tuple) -> None:
         """`do NAME.remove(a, b)`: the first element that is (a, b) leaves the list (none there: nothing)."""
         held = self.g.get(f"state:{name}", ())

@@ -573,7 +573,7 @@ class OperatingRound:
             order = sorted(floated, key=self._operating_key)
         # minors a player owns operate first, in the title's order of minors
         minors = [m for m in self.minors if self.corp[m.id]["floated"] and not self.corp[m.id]["closed"]]
-        self.j.set(self.g, "order", tuple(c.id for c in minors + order))
+        self._set_order([c.id for c in minors + order])
         self.j.set(self.g, "operating", None)
         self._round_start_homes(order)
         # the order is known: its triggers may ask the players for decisions, taken before anyone operates
@@ -657,8 +657,18 @@ class OperatingRound:
         cell = self.corp[corp.id]["cell"]
         return (-self.market.price(cell), -cell[1], cell[0], self.stacks[cell].index(corp.id))
 
+    # the companies of the round in order: the library's list state `operators` (each element a kind and an id),
+    # which the rules read (`operators.elements()`) and a title's ability may change before anyone operates
+
+    def order_ids(self) -> tuple[str, ...]:
+        """The ids of the companies of the current (or last) operating round, in the order they operate."""
+        return tuple(element[1] for element in self.g.get("state:operators", ()))
+
+    def _set_order(self, ids: list[str]) -> None:
+        self.j.set(self.g, "state:operators", tuple((self._operator(i).kind, i) for i in ids))
+
     def _next_corporation(self) -> None:
-        order = list(self.g["order"])
+        order = list(self.order_ids())
         current = self.g["operating"]
         if self._round_track() is not None:
             # a rondel: the topmost operator whose marker has not moved in this pass (1880 VII.1)
@@ -816,8 +826,8 @@ class OperatingRound:
                 self.j.set(self.g, "final_turns", int(turns))
         self.j.set(self.g, "rounds_played", self.g["rounds_played"] + 1)
         self.j.set(self.g, "round", "operating")
+        order = list(self.order_ids())  # (read before the reset, which empties the library's `operators` too)
         self._reset_states("operating_round_start")  # (an ability's uses in a round count anew, as at its start)
-        order = list(self.g["order"])
         new = [c for c in self.corporations
                if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"] and c.id not in order]
         if self._round_track() is not None:
@@ -825,18 +835,18 @@ class OperatingRound:
             # topmost company whose marker has not moved (1880 VII.1)
             minors = [c for c in order if ("minor", c) in self.by_id]
             corps = [self.entity("corporation", c) for c in order if c not in minors] + new
-            self.j.set(self.g, "order", tuple(minors + [c.id for c in sorted(corps, key=self._round_track_key)]))
+            self._set_order(minors + [c.id for c in sorted(corps, key=self._round_track_key)])
             interrupted = self.g.get("resume_with")
             if self.DATA.properties.get("joining_operators") == "below_only" and interrupted is not None \
-                    and interrupted in self.g["order"]:
+                    and interrupted in self.order_ids():
                 # `joining_operators: below_only` (18xx.games' Operating#setup of the saved round): a company
                 # that began operating meanwhile joins this pass only below the interrupted company; one
                 # above it waits for the next pass, as if its marker had moved
-                at = self.g["order"].index(interrupted)
-                above = {c.id for c in new if self.g["order"].index(c.id) < at}
+                at = self.order_ids().index(interrupted)
+                above = {c.id for c in new if self.order_ids().index(c.id) < at}
                 self.j.set(self.g, "moved", self.g.get("moved", frozenset()) | above)
         else:
-            self.j.set(self.g, "order", tuple(order + [c.id for c in sorted(new, key=self._operating_key)]))
+            self._set_order(order + [c.id for c in sorted(new, key=self._operating_key)])
         self._round_start_homes(new)
         corp = self.g.get("resume_with")
         self.j.set(self.g, "resume_with", None)
@@ -866,7 +876,7 @@ class OperatingRound:
             # with no company operating, the players trade again
             if reason is not None and self.g.get("final_marker") is None:
                 self._end_game()
-            elif self.g["order"]:
+            elif self.order_ids():
                 self._start_operating_round()
             else:
                 self._start_stock_round(self.g["priority"])

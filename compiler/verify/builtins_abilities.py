@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import z3
 
 from compiler.verify.model import BANK, SCRAP, Ent, GapError, GapValue, Unsupported, state_var
 from compiler.verify.terms import (
@@ -201,22 +200,6 @@ class AbilityBuiltins:
         m = self.m
         return SymList([(m.z(c), ctx.state[f"has_cell:{c.id}"]) for c in m.corporations])
 
-    def b_operating_order(self, ctx: Ctx) -> Any:
-        """As GameBase.b_operating_order: the companies of the current or last operating round, in
-        their order. Which ones and in what order is the runtime's: position i holds an oracle
-        company, all different, each there or not."""
-        m = self.m
-        elems = []
-        ents = []
-        for i in range(len(m.corporations)):
-            e = self.oracle(ctx, "operating_order", (i,), "ent")
-            ctx.shared.axioms.append(OR(*[e == m.z(c) for c in m.corporations]))
-            ents.append(e)
-            elems.append((e, self.oracle(ctx, "operates", (i,))))
-        if len(ents) > 1:
-            ctx.shared.axioms.append(z3.Distinct(ents))
-        return SymList(elems)
-
     def b_take_card(self, ctx: Ctx, corp: Any, card: Any) -> None:
         """As GameBase.b_take_card: refused for a card not in the deck (the runtime's: an oracle); C holds the
         card with its `uses` cubes (the library's state `cubes`)."""
@@ -243,14 +226,6 @@ class AbilityBuiltins:
             ctx.state[cubes] = IF(ctx.path, 0, ctx.state[cubes])
             for name in self.declared_vars(ctx, c, list(self.m.component_keys("effect") or ())):
                 ctx.state[name] = IF(ctx.path, 0, ctx.state[name])  # (and the uses declared on them)
-
-    def b_set_operating_position(self, ctx: Ctx, corp: Any, position: Any) -> None:
-        """As GameBase.b_set_operating_position: refused once the round has begun, for a company not
-        in it, or outside 1 to the number operating (the order is the runtime's: an oracle says
-        whether the rest holds); the model keeps no order."""
-        self.corp_of(ctx, corp)
-        ctx.require(AND(self.tr.cmp(">=", position, 1),
-                        self.oracle(ctx, "position_open", self.ids(corp) + (str(position),))))
 
     def close_minor(self, ctx: Ctx, minor: Ent, when: Any) -> None:
         """As GameBase._close_minor (the library's close_minor of a minor still open; b_sell_out's), when

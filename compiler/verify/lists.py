@@ -22,7 +22,7 @@ from compiler.lang.liststates import ACTION, BOOL, part_kinds
 from compiler.verify.list_vars import blank as _blank
 from compiler.verify.list_vars import length_var, slot_var, sorts, variables
 from compiler.verify.model import NONE, Unsupported
-from compiler.verify.terms import AND, IF, NOT, OR, Ctx
+from compiler.verify.terms import AND, IF, NOT, OR, Ctx, SymList
 
 
 def abstract(model, decl: s.StateDecl, held: tuple, entity_of) -> dict[str, Any]:
@@ -153,11 +153,35 @@ class _List:
     def length(self) -> Any:
         return self.length_term
 
+    def elements(self) -> SymList:
+        """The elements of a list of one part, in order: each slot's within the length (an entity part one of
+        the scope's: the model follows no other); where the list is longer than its bound, what a loop over it
+        works out is any value (`SymList.beyond`)."""
+        n = self.length_term
+        out = []
+        for i in range(self.k):
+            (value,) = self.slot(i)
+            cond = AND(n > i, value != self.m.z(NONE)) if self.sorts[0] == "ent" else n > i
+            out.append((value, cond))
+        return SymList(out, n > self.k)
+
     # the statements
     def append(self, *args) -> None:
         values, path, n = self.values(args), self.ctx.path, self.length_term
         for i in range(self.k):
             self._write(i, values, AND(path, n == i))
+        self.ctx.state[self.len_name] = IF(path, n + 1, n)
+
+    def insert(self, at: Any, *args) -> None:
+        """The element comes before the one at place `at` (from 0; past the end, last; before 0, first): each
+        slot from there takes the one before's parts; past the bound, it counts and keeps none of them."""
+        values, path, n = self.values(args), self.ctx.path, self.length_term
+        place = IF(at < 0, 0, IF(at > n, n, at))
+        before = [self.slot(i) for i in range(self.k)]
+        for i in range(self.k):
+            self._write(i, values, AND(path, place == i))
+            if i > 0:
+                self._write(i, before[i - 1], AND(path, place < i))
         self.ctx.state[self.len_name] = IF(path, n + 1, n)
 
     def pop(self) -> None:

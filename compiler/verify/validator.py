@@ -125,9 +125,7 @@ DECLARED_EFFECTS = "declared_effects"
 
 #: The model's oracles (about ability cards, a company's tier, home and stations) whose answer the validator
 #: reads from the engine (`Validator._engine_fact`).
-ENGINE_FACTS = frozenset({"in_deck",
-                          "position_open", "available", "home_open",
-                          "stations_on_map", "end_called"})
+ENGINE_FACTS = frozenset({"in_deck", "available", "home_open", "stations_on_map", "end_called"})
 
 
 def _closed_corporations(game: Any, model: Model) -> frozenset[str]:
@@ -855,13 +853,6 @@ class Validator:
             if not isinstance(index, int) or not 1 <= index <= len(cards):
                 return None
             return cards[index - 1]["key"] in game.b_deck()
-        if name == "position_open":
-            corp, position = args
-            position = _arg_value(position, env)
-            order = tuple(game.g.get("order", ()))
-            if not isinstance(position, int):
-                return None
-            return game.g.get("operating") is None and corp in order and position <= len(order)
         if name == "stations_on_map":
             return len(game.board.tokens_of(args[0])) if game.board is not None else None
         if name == "end_called":
