@@ -1026,7 +1026,7 @@ class OperatingRound:
         if swap is None or self.board is None:
             return False
         try:
-            ref = self.board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+            ref = self.board.city_ref(str(city))
         except ValueError:
             return False
         return ref in self.board.tokens_of(swap[1])
@@ -1037,7 +1037,7 @@ class OperatingRound:
         token left) the taken-over corporation's other stations leave the map and the choice is over."""
         board = self._need_board()
         _, owned, left = self._station_swap(owner)
-        ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+        ref = board.city_ref(str(city))
 
         def swap() -> None:
             held = list(board.holders(ref))

@@ -550,7 +550,7 @@ class TilesAndTokens:
             return track.check_token(board, corp.id, str(city))
         except IllegalAction:
             try:
-                ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+                ref = board.city_ref(str(city))
             except ValueError:
                 raise IllegalAction(f"there is no city {city!r}") from None
             ability = self._kept_for(corp, ref)
@@ -626,7 +626,7 @@ class TilesAndTokens:
             return track.node_id(first[0]) if first else None
         board = self._need_board()
         try:
-            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+            ref = board.city_ref(str(city))
         except ValueError as err:
             raise IllegalAction(str(err)) from None
         if ref not in board.tokens_of(corp.id):
