@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+    "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+        "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -412,24 +412,24 @@ RULES = _LIBRARY.rules(
         'action place_token': '§"Placing Station Tokens"',
         'at action assign': 'rulespecs/1846.rules:1488',
         'at action bankrupt': 'rulespecs/1846.rules:1456',
-        'at action bid': 'rulespecs/lib/18xx.rules:1266',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1351',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1608',
+        'at action bid': 'rulespecs/lib/18xx.rules:1252',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1337',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1594',
         'at action company_lay_tile': 'rulespecs/1846.rules:1513',
         'at action company_place_token': 'rulespecs/1846.rules:1523',
         'at action contribute': 'rulespecs/1846.rules:1444',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
         'at action corporation_buy_shares': 'rulespecs/1846.rules:1425',
         'at action corporation_sell_shares': 'rulespecs/1846.rules:1355',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1684',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1557',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1822',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1494',
-        'at action par': 'rulespecs/lib/18xx.rules:1289',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1670',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1543',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1808',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1480',
+        'at action par': 'rulespecs/lib/18xx.rules:1275',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/1846.rules:1533',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1540',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1397',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1526',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1383',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -735,73 +735,73 @@ def r_emergency_seller(g, v_player):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:1267
+    # at rulespecs/lib/18xx.rules:1253
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:1268
+        # at rulespecs/lib/18xx.rules:1254
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1268",
+                at="rulespecs/lib/18xx.rules:1254",
             )
-        # at rulespecs/lib/18xx.rules:1269
+        # at rulespecs/lib/18xx.rules:1255
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1269",
+                at="rulespecs/lib/18xx.rules:1255",
             )
-        # at rulespecs/lib/18xx.rules:1270
+        # at rulespecs/lib/18xx.rules:1256
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1270",
+                at="rulespecs/lib/18xx.rules:1256",
             )
-        # at rulespecs/lib/18xx.rules:1271
+        # at rulespecs/lib/18xx.rules:1257
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1273
+        # at rulespecs/lib/18xx.rules:1259
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1273",
+                at="rulespecs/lib/18xx.rules:1259",
             )
-        # at rulespecs/lib/18xx.rules:1274
+        # at rulespecs/lib/18xx.rules:1260
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1275
+            # at rulespecs/lib/18xx.rules:1261
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1275",
+                    at="rulespecs/lib/18xx.rules:1261",
                 )
-            # at rulespecs/lib/18xx.rules:1276
+            # at rulespecs/lib/18xx.rules:1262
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1276",
+                    at="rulespecs/lib/18xx.rules:1262",
                 )
-            # at rulespecs/lib/18xx.rules:1277
+            # at rulespecs/lib/18xx.rules:1263
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1277",
+                    at="rulespecs/lib/18xx.rules:1263",
                 )
-            # at rulespecs/lib/18xx.rules:1278
+            # at rulespecs/lib/18xx.rules:1264
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1280
+            # at rulespecs/lib/18xx.rules:1266
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1280",
+                    at="rulespecs/lib/18xx.rules:1266",
                 )
-            # at rulespecs/lib/18xx.rules:1281
+            # at rulespecs/lib/18xx.rules:1267
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -809,91 +809,91 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1281",
+                    at="rulespecs/lib/18xx.rules:1267",
                 )
-            # at rulespecs/lib/18xx.rules:1283
+            # at rulespecs/lib/18xx.rules:1269
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1283",
+                    at="rulespecs/lib/18xx.rules:1269",
                 )
-            # at rulespecs/lib/18xx.rules:1284
+            # at rulespecs/lib/18xx.rules:1270
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1276
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1290",
+            at="rulespecs/lib/18xx.rules:1276",
         )
-    # at rulespecs/lib/18xx.rules:1291
+    # at rulespecs/lib/18xx.rules:1277
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1291",
+            at="rulespecs/lib/18xx.rules:1277",
         )
-    # at rulespecs/lib/18xx.rules:1292
+    # at rulespecs/lib/18xx.rules:1278
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1292",
+            at="rulespecs/lib/18xx.rules:1278",
         )
-    # at rulespecs/lib/18xx.rules:1293
+    # at rulespecs/lib/18xx.rules:1279
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1293",
+            at="rulespecs/lib/18xx.rules:1279",
         )
-    # at rulespecs/lib/18xx.rules:1294
+    # at rulespecs/lib/18xx.rules:1280
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1294"
+            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1280"
         )
-    # at rulespecs/lib/18xx.rules:1295
+    # at rulespecs/lib/18xx.rules:1281
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1296
+    # at rulespecs/lib/18xx.rules:1282
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1296",
+            at="rulespecs/lib/18xx.rules:1282",
         )
-    # at rulespecs/lib/18xx.rules:1297
+    # at rulespecs/lib/18xx.rules:1283
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1297",
+            at="rulespecs/lib/18xx.rules:1283",
         )
-    # at rulespecs/lib/18xx.rules:1298
+    # at rulespecs/lib/18xx.rules:1284
     g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1299
+    # at rulespecs/lib/18xx.rules:1285
     if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1299
+        # at rulespecs/lib/18xx.rules:1285
         g.b_place_home_token(v_corporation)
-    # at rulespecs/lib/18xx.rules:1300
+    # at rulespecs/lib/18xx.rules:1286
     g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
-    # at rulespecs/lib/18xx.rules:1301
+    # at rulespecs/lib/18xx.rules:1287
     g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1302
+    # at rulespecs/lib/18xx.rules:1288
     g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
-    # at rulespecs/lib/18xx.rules:1303
+    # at rulespecs/lib/18xx.rules:1289
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1304
+    # at rulespecs/lib/18xx.rules:1290
     g.b_bought(v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1329
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -931,44 +931,44 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1352
+    # at rulespecs/lib/18xx.rules:1338
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1352",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1353
+    # at rulespecs/lib/18xx.rules:1339
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1353",
+            at="rulespecs/lib/18xx.rules:1339",
         )
-    # at rulespecs/lib/18xx.rules:1354
+    # at rulespecs/lib/18xx.rules:1340
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1354",
+            at="rulespecs/lib/18xx.rules:1340",
         )
-    # at rulespecs/lib/18xx.rules:1355
+    # at rulespecs/lib/18xx.rules:1341
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1355",
+            at="rulespecs/lib/18xx.rules:1341",
         )
-    # at rulespecs/lib/18xx.rules:1356
+    # at rulespecs/lib/18xx.rules:1342
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1357
+    # at rulespecs/lib/18xx.rules:1343
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1357",
+            at="rulespecs/lib/18xx.rules:1343",
         )
-    # at rulespecs/lib/18xx.rules:1358
+    # at rulespecs/lib/18xx.rules:1344
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -976,9 +976,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1358",
+            at="rulespecs/lib/18xx.rules:1344",
         )
-    # at rulespecs/lib/18xx.rules:1360
+    # at rulespecs/lib/18xx.rules:1346
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -989,44 +989,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1360",
+            at="rulespecs/lib/18xx.rules:1346",
         )
-    # at rulespecs/lib/18xx.rules:1362
+    # at rulespecs/lib/18xx.rules:1348
     v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1363
+    # at rulespecs/lib/18xx.rules:1349
     if not (g.b_cash(v_player) >= v_cost):
         raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1363"
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1349"
         )
-    # at rulespecs/lib/18xx.rules:1364
+    # at rulespecs/lib/18xx.rules:1350
     g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-    # at rulespecs/lib/18xx.rules:1365
+    # at rulespecs/lib/18xx.rules:1351
     g.move(v_cert, v_source, v_player)
-    # at rulespecs/lib/18xx.rules:1366
+    # at rulespecs/lib/18xx.rules:1352
     g.state_set("bought_this_turn", (), True)
-    # at rulespecs/lib/18xx.rules:1367
+    # at rulespecs/lib/18xx.rules:1353
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1384
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1385
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1385",
         )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1386
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1400",
+            at="rulespecs/lib/18xx.rules:1386",
         )
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1387
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1034,9 +1034,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1387",
         )
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1389
     if not (
         (
             (
@@ -1065,37 +1065,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1403",
+            at="rulespecs/lib/18xx.rules:1389",
         )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1394
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1395
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1409",
+            at="rulespecs/lib/18xx.rules:1395",
         )
-    # at rulespecs/lib/18xx.rules:1411
+    # at rulespecs/lib/18xx.rules:1397
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1411",
+            at="rulespecs/lib/18xx.rules:1397",
         )
-    # at rulespecs/lib/18xx.rules:1413
+    # at rulespecs/lib/18xx.rules:1399
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1414
+        # at rulespecs/lib/18xx.rules:1400
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1416
+    # at rulespecs/lib/18xx.rules:1402
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1417
+    # at rulespecs/lib/18xx.rules:1403
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1418
+        # at rulespecs/lib/18xx.rules:1404
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1420
+    # at rulespecs/lib/18xx.rules:1406
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1421
+    # at rulespecs/lib/18xx.rules:1407
     g.state_set(
         "sold_this_round",
         (
@@ -1104,9 +1104,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1422
+    # at rulespecs/lib/18xx.rules:1408
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1423
+    # at rulespecs/lib/18xx.rules:1409
     g.b_check_president(v_corporation)
 
 
@@ -1222,25 +1222,25 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1495
+    # at rulespecs/lib/18xx.rules:1481
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1495",
+            at="rulespecs/lib/18xx.rules:1481",
         )
-    # at rulespecs/lib/18xx.rules:1496
+    # at rulespecs/lib/18xx.rules:1482
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1497
+    # at rulespecs/lib/18xx.rules:1483
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1497",
+            at="rulespecs/lib/18xx.rules:1483",
         )
-    # at rulespecs/lib/18xx.rules:1498
+    # at rulespecs/lib/18xx.rules:1484
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1499
+    # at rulespecs/lib/18xx.rules:1485
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
@@ -1306,14 +1306,14 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1609
+    # at rulespecs/lib/18xx.rules:1595
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1609",
+            at="rulespecs/lib/18xx.rules:1595",
         )
-    # at rulespecs/lib/18xx.rules:1610
+    # at rulespecs/lib/18xx.rules:1596
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1321,38 +1321,94 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1610",
+            at="rulespecs/lib/18xx.rules:1596",
         )
-    # at rulespecs/lib/18xx.rules:1611
+    # at rulespecs/lib/18xx.rules:1597
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1612
+    # at rulespecs/lib/18xx.rules:1598
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1613
+        # at rulespecs/lib/18xx.rules:1599
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1615
+        # at rulespecs/lib/18xx.rules:1601
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1615",
+                at="rulespecs/lib/18xx.rules:1601",
             )
-        # at rulespecs/lib/18xx.rules:1616
+        # at rulespecs/lib/18xx.rules:1602
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1616",
+                at="rulespecs/lib/18xx.rules:1602",
             )
-        # at rulespecs/lib/18xx.rules:1617
+        # at rulespecs/lib/18xx.rules:1603
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1603",
+            )
+        # at rulespecs/lib/18xx.rules:1604
+        r_forced_purchase_help(g, v_corporation, v_price)
+        # at rulespecs/lib/18xx.rules:1605
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1605",
+            )
+        # at rulespecs/lib/18xx.rules:1606
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1607
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1608
+        g.b_train_bought(v_corporation, v_train, True)
+    elif v_seller == g.name("pool"):
+        # at rulespecs/lib/18xx.rules:1610
+        if not (v_price == g.attr(v_train, "price")):
+            raise IllegalAction(
+                "the bank pool sells trains at the printed price",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1610",
+            )
+        # at rulespecs/lib/18xx.rules:1611
+        if not (g.b_cash(v_corporation) >= v_price):
+            raise IllegalAction(
+                "the corporation cannot pay for the train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1611",
+            )
+        # at rulespecs/lib/18xx.rules:1612
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1613
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1614
+        g.b_train_bought(v_corporation, v_train, False)
+    else:
+        # at rulespecs/lib/18xx.rules:1616
+        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
+            raise IllegalAction(
+                "trains are bought from the bank or another corporation",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1616",
+            )
+        # at rulespecs/lib/18xx.rules:1617
+        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
+            raise IllegalAction(
+                "the corporation may not buy a train from another corporation now",
+                rule='§"Buying Trains"',
                 at="rulespecs/lib/18xx.rules:1617",
             )
         # at rulespecs/lib/18xx.rules:1618
-        r_forced_purchase_help(g, v_corporation, v_price)
+        if not (v_price >= g.param("min_train_price")):
+            raise IllegalAction(
+                "below the least price for a train",
+                rule='§"Buying Trains"',
+                at="rulespecs/lib/18xx.rules:1618",
+            )
         # at rulespecs/lib/18xx.rules:1619
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
@@ -1361,83 +1417,27 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
                 at="rulespecs/lib/18xx.rules:1619",
             )
         # at rulespecs/lib/18xx.rules:1620
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1621
-        g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1622
-        g.b_train_bought(v_corporation, v_train, True)
-    elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1624
-        if not (v_price == g.attr(v_train, "price")):
-            raise IllegalAction(
-                "the bank pool sells trains at the printed price",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1624",
-            )
-        # at rulespecs/lib/18xx.rules:1625
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1625",
-            )
-        # at rulespecs/lib/18xx.rules:1626
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1627
-        g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/lib/18xx.rules:1628
-        g.b_train_bought(v_corporation, v_train, False)
-    else:
-        # at rulespecs/lib/18xx.rules:1630
-        if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
-            raise IllegalAction(
-                "trains are bought from the bank or another corporation",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1630",
-            )
-        # at rulespecs/lib/18xx.rules:1631
-        if not (r_may_buy_train_from(g, v_corporation, v_seller)):
-            raise IllegalAction(
-                "the corporation may not buy a train from another corporation now",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1631",
-            )
-        # at rulespecs/lib/18xx.rules:1632
-        if not (v_price >= g.param("min_train_price")):
-            raise IllegalAction(
-                "below the least price for a train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1632",
-            )
-        # at rulespecs/lib/18xx.rules:1633
-        if not (g.b_cash(v_corporation) >= v_price):
-            raise IllegalAction(
-                "the corporation cannot pay for the train",
-                rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1633",
-            )
-        # at rulespecs/lib/18xx.rules:1634
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1635
+        # at rulespecs/lib/18xx.rules:1621
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/lib/18xx.rules:1636
+        # at rulespecs/lib/18xx.rules:1622
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1648
+    # at rulespecs/lib/18xx.rules:1634
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1635
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1650
+    # at rulespecs/lib/18xx.rules:1636
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1650",
+            at="rulespecs/lib/18xx.rules:1636",
         )
-    # at rulespecs/lib/18xx.rules:1651
+    # at rulespecs/lib/18xx.rules:1637
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1445,23 +1445,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1651",
+            at="rulespecs/lib/18xx.rules:1637",
         )
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1639
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1653",
+            at="rulespecs/lib/18xx.rules:1639",
         )
-    # at rulespecs/lib/18xx.rules:1654
+    # at rulespecs/lib/18xx.rules:1640
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1654",
+            at="rulespecs/lib/18xx.rules:1640",
         )
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1641
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1472,15 +1472,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1655",
+            at="rulespecs/lib/18xx.rules:1641",
         )
-    # at rulespecs/lib/18xx.rules:1657
+    # at rulespecs/lib/18xx.rules:1643
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1658
+    # at rulespecs/lib/18xx.rules:1644
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1659
+    # at rulespecs/lib/18xx.rules:1645
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1660
+    # at rulespecs/lib/18xx.rules:1646
     g.b_check_president(v_corporation)
 
 
@@ -1495,14 +1495,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1701
+    # at rulespecs/lib/18xx.rules:1687
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1701",
+            at="rulespecs/lib/18xx.rules:1687",
         )
-    # at rulespecs/lib/18xx.rules:1703
+    # at rulespecs/lib/18xx.rules:1689
     if not (
         (
             (
@@ -1543,9 +1543,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1703",
+            at="rulespecs/lib/18xx.rules:1689",
         )
-    # at rulespecs/lib/18xx.rules:1709
+    # at rulespecs/lib/18xx.rules:1695
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1556,9 +1556,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1709",
+            at="rulespecs/lib/18xx.rules:1695",
         )
-    # at rulespecs/lib/18xx.rules:1711
+    # at rulespecs/lib/18xx.rules:1697
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -1621,7 +1621,7 @@ def r_acquire_minor(g, v_corporation, v_minor):
         # at rulespecs/1846.rules:1307
         g.move(v_t, v_minor, v_corporation)
     # at rulespecs/1846.rules:1309
-    r_absorb_station(g, v_corporation, v_minor)
+    g.b_absorb_station(v_corporation, v_minor)
     # at rulespecs/1846.rules:1310
     r_close_minor(g, v_minor)
 
@@ -2125,12 +2125,12 @@ def q_company_place_token(g, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1290
+    # at rulespecs/lib/18xx.rules:1276
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1290",
+            at="rulespecs/lib/18xx.rules:1276",
         )
 
 
@@ -2217,17 +2217,17 @@ def qr_company_place_token(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1958
+    # at rulespecs/lib/18xx.rules:1944
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1959
+        # at rulespecs/lib/18xx.rules:1945
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1960
+            # at rulespecs/lib/18xx.rules:1946
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1962
+        # at rulespecs/lib/18xx.rules:1948
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1963
+            # at rulespecs/lib/18xx.rules:1949
             r_market_move(g, v_c, "down")
 
 

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "8d5118fcaea0f1c6",
     "rulespecs/1880-romania-variants.rules": "46e77a3caa6f6534",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+    "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+        "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -537,15 +537,15 @@ RULES = _LIBRARY.rules(
         'at action buy_train': 'rulespecs/1880-romania.rules:2037',
         'at action choose': 'rulespecs/1880-romania.rules:1828',
         'at action close_for_cash': 'rulespecs/1880-romania.rules:1850',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1684',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1557',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1822',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1670',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1543',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1808',
         'at action lay_tile': 'rulespecs/1880-romania.rules:1929',
         'at action par': 'rulespecs/1880-romania.rules:1785',
         'at action pass': 'rulespecs/1880-romania.rules:1741',
         'at action payoff_player_debt': 'rulespecs/1880-romania.rules:2140',
         'at action place_token': 'rulespecs/1880-romania.rules:1956',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1540',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1526',
         'at action sell_shares': 'rulespecs/1880-romania.rules:2003',
         'building_right A': 'VII.3.2',
         'building_right B': 'VII.3.2',
@@ -1478,46 +1478,46 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
-    # at rulespecs/lib/18xx.rules:1541
+    # at rulespecs/lib/18xx.rules:1527
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
-            at="rulespecs/lib/18xx.rules:1541",
+            at="rulespecs/lib/18xx.rules:1527",
         )
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1528
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1529
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1558
+    # at rulespecs/lib/18xx.rules:1544
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
-            at="rulespecs/lib/18xx.rules:1558",
+            at="rulespecs/lib/18xx.rules:1544",
         )
-    # at rulespecs/lib/18xx.rules:1559
+    # at rulespecs/lib/18xx.rules:1545
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1559"
+            "the title does not allow that", rule="VII.3.6", at="rulespecs/lib/18xx.rules:1545"
         )
-    # at rulespecs/lib/18xx.rules:1560
+    # at rulespecs/lib/18xx.rules:1546
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1561
+    # at rulespecs/lib/18xx.rules:1547
     v_paid = (
         v_revenue if (v_kind == "payout") else (r_half(g, v_revenue) if (v_kind == "half") else 0)
     )
-    # at rulespecs/lib/18xx.rules:1562
+    # at rulespecs/lib/18xx.rules:1548
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1563
+    # at rulespecs/lib/18xx.rules:1549
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/lib/18xx.rules:1564
+    # at rulespecs/lib/18xx.rules:1550
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/lib/18xx.rules:1565
+    # at rulespecs/lib/18xx.rules:1551
     g.b_end_step(v_corporation)
 
 
@@ -1539,12 +1539,12 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Move the price after revenue (VIII.2)"""
-    # at rulespecs/lib/18xx.rules:1597
+    # at rulespecs/lib/18xx.rules:1583
     if v_paid > 0:
-        # at rulespecs/lib/18xx.rules:1597
+        # at rulespecs/lib/18xx.rules:1583
         r_market_move(g, v_corporation, "right")
     else:
-        # at rulespecs/lib/18xx.rules:1597
+        # at rulespecs/lib/18xx.rules:1583
         r_market_move(g, v_corporation, "left")
 
 
@@ -1720,18 +1720,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1648
+    # at rulespecs/lib/18xx.rules:1634
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1635
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1650
+    # at rulespecs/lib/18xx.rules:1636
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§IV("Game Setup"), VI.3',
-            at="rulespecs/lib/18xx.rules:1650",
+            at="rulespecs/lib/18xx.rules:1636",
         )
-    # at rulespecs/lib/18xx.rules:1651
+    # at rulespecs/lib/18xx.rules:1637
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1739,23 +1739,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1651",
+            at="rulespecs/lib/18xx.rules:1637",
         )
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1639
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1653",
+            at="rulespecs/lib/18xx.rules:1639",
         )
-    # at rulespecs/lib/18xx.rules:1654
+    # at rulespecs/lib/18xx.rules:1640
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1654",
+            at="rulespecs/lib/18xx.rules:1640",
         )
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1641
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1764,108 +1764,108 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1655"
+            "the holding cap would be exceeded", rule="VI.5, §X", at="rulespecs/lib/18xx.rules:1641"
         )
-    # at rulespecs/lib/18xx.rules:1657
+    # at rulespecs/lib/18xx.rules:1643
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1658
+    # at rulespecs/lib/18xx.rules:1644
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1659
+    # at rulespecs/lib/18xx.rules:1645
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1660
+    # at rulespecs/lib/18xx.rules:1646
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1671
+    # at rulespecs/lib/18xx.rules:1657
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1671",
+            at="rulespecs/lib/18xx.rules:1657",
         )
-    # at rulespecs/lib/18xx.rules:1672
+    # at rulespecs/lib/18xx.rules:1658
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1672",
+            at="rulespecs/lib/18xx.rules:1658",
         )
-    # at rulespecs/lib/18xx.rules:1673
+    # at rulespecs/lib/18xx.rules:1659
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1674
+    # at rulespecs/lib/18xx.rules:1660
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1674",
+            at="rulespecs/lib/18xx.rules:1660",
         )
-    # at rulespecs/lib/18xx.rules:1675
+    # at rulespecs/lib/18xx.rules:1661
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1675",
+            at="rulespecs/lib/18xx.rules:1661",
         )
-    # at rulespecs/lib/18xx.rules:1676
+    # at rulespecs/lib/18xx.rules:1662
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1676",
+            at="rulespecs/lib/18xx.rules:1662",
         )
-    # at rulespecs/lib/18xx.rules:1677
+    # at rulespecs/lib/18xx.rules:1663
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1677",
+            at="rulespecs/lib/18xx.rules:1663",
         )
-    # at rulespecs/lib/18xx.rules:1678
+    # at rulespecs/lib/18xx.rules:1664
     g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1679
+    # at rulespecs/lib/18xx.rules:1665
     g.transfer(v_price, v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1680
+    # at rulespecs/lib/18xx.rules:1666
     g.move(v_train, g.name("depot"), v_corporation)
-    # at rulespecs/lib/18xx.rules:1681
+    # at rulespecs/lib/18xx.rules:1667
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit (VII.3.8)"""
-    # at rulespecs/lib/18xx.rules:1685
+    # at rulespecs/lib/18xx.rules:1671
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1685",
+            at="rulespecs/lib/18xx.rules:1671",
         )
-    # at rulespecs/lib/18xx.rules:1686
+    # at rulespecs/lib/18xx.rules:1672
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="VII.3.8",
-            at="rulespecs/lib/18xx.rules:1686",
+            at="rulespecs/lib/18xx.rules:1672",
         )
-    # at rulespecs/lib/18xx.rules:1687
+    # at rulespecs/lib/18xx.rules:1673
     g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1688
+    # at rulespecs/lib/18xx.rules:1674
     if r_limit_trains(g, v_corporation) <= r_train_limit(g, v_corporation):
-        # at rulespecs/lib/18xx.rules:1689
+        # at rulespecs/lib/18xx.rules:1675
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (VII.3.9)"""
-    # at rulespecs/lib/18xx.rules:1701
+    # at rulespecs/lib/18xx.rules:1687
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1701",
+            at="rulespecs/lib/18xx.rules:1687",
         )
-    # at rulespecs/lib/18xx.rules:1703
+    # at rulespecs/lib/18xx.rules:1689
     if not (
         (
             (
@@ -1906,9 +1906,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='VII.3.9, §IV("Game Setup"), VI.3, VI.8',
-            at="rulespecs/lib/18xx.rules:1703",
+            at="rulespecs/lib/18xx.rules:1689",
         )
-    # at rulespecs/lib/18xx.rules:1709
+    # at rulespecs/lib/18xx.rules:1695
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1919,9 +1919,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="VII.3.9",
-            at="rulespecs/lib/18xx.rules:1709",
+            at="rulespecs/lib/18xx.rules:1695",
         )
-    # at rulespecs/lib/18xx.rules:1711
+    # at rulespecs/lib/18xx.rules:1697
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "ba239db6cff76b99",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+    "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+        "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -372,22 +372,22 @@ RULES = _LIBRARY.rules(
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1456',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1351',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1337',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:898',
         'at action contribute': 'rulespecs/1846.rules:1444',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:911',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:936',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:971',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1684',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1557',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1822',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1670',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1543',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1808',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1540',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1526',
         'at action select_president': 'rulespecs/18-grand-junction.rules:773',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1397',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1383',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:853',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:803',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -738,7 +738,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1343
+    # at rulespecs/lib/18xx.rules:1329
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -776,23 +776,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1384
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1385
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1385",
         )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1386
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1400",
+            at="rulespecs/lib/18xx.rules:1386",
         )
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1387
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -800,9 +800,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1387",
         )
-    # at rulespecs/lib/18xx.rules:1403
+    # at rulespecs/lib/18xx.rules:1389
     if not (
         (
             (
@@ -831,37 +831,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1403",
+            at="rulespecs/lib/18xx.rules:1389",
         )
-    # at rulespecs/lib/18xx.rules:1408
+    # at rulespecs/lib/18xx.rules:1394
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1409
+    # at rulespecs/lib/18xx.rules:1395
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1409",
+            at="rulespecs/lib/18xx.rules:1395",
         )
-    # at rulespecs/lib/18xx.rules:1411
+    # at rulespecs/lib/18xx.rules:1397
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1411",
+            at="rulespecs/lib/18xx.rules:1397",
         )
-    # at rulespecs/lib/18xx.rules:1413
+    # at rulespecs/lib/18xx.rules:1399
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1414
+        # at rulespecs/lib/18xx.rules:1400
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1416
+    # at rulespecs/lib/18xx.rules:1402
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1417
+    # at rulespecs/lib/18xx.rules:1403
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1418
+        # at rulespecs/lib/18xx.rules:1404
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1420
+    # at rulespecs/lib/18xx.rules:1406
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1421
+    # at rulespecs/lib/18xx.rules:1407
     g.state_set(
         "sold_this_round",
         (
@@ -870,9 +870,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1422
+    # at rulespecs/lib/18xx.rules:1408
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1423
+    # at rulespecs/lib/18xx.rules:1409
     g.b_check_president(v_corporation)
 
 
@@ -1100,7 +1100,7 @@ def r_acquire_minor(g, v_corporation, v_minor):
         # at rulespecs/1846.rules:1307
         g.move(v_t, v_minor, v_corporation)
     # at rulespecs/1846.rules:1309
-    r_absorb_station(g, v_corporation, v_minor)
+    g.b_absorb_station(v_corporation, v_minor)
     # at rulespecs/1846.rules:1310
     r_close_minor(g, v_minor)
 
@@ -2093,17 +2093,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1958
+    # at rulespecs/lib/18xx.rules:1944
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1959
+        # at rulespecs/lib/18xx.rules:1945
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1960
+            # at rulespecs/lib/18xx.rules:1946
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1962
+        # at rulespecs/lib/18xx.rules:1948
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1963
+            # at rulespecs/lib/18xx.rules:1949
             r_market_move(g, v_c, "down")
 
 

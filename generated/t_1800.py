@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "f961a560c5a65455",
-    "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+    "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+        "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
         "rulespecs/1800.rules": "f961a560c5a65455",
-        "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+        "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -188,18 +188,18 @@ _TITLE.define(
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1648
+    # at rulespecs/lib/18xx.rules:1634
     v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1649
+    # at rulespecs/lib/18xx.rules:1635
     v_corporation = g.attr(v_cert, "corporation")
-    # at rulespecs/lib/18xx.rules:1650
+    # at rulespecs/lib/18xx.rules:1636
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1",
-            at="rulespecs/lib/18xx.rules:1650",
+            at="rulespecs/lib/18xx.rules:1636",
         )
-    # at rulespecs/lib/18xx.rules:1651
+    # at rulespecs/lib/18xx.rules:1637
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -207,23 +207,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1651",
+            at="rulespecs/lib/18xx.rules:1637",
         )
-    # at rulespecs/lib/18xx.rules:1653
+    # at rulespecs/lib/18xx.rules:1639
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1653",
+            at="rulespecs/lib/18xx.rules:1639",
         )
-    # at rulespecs/lib/18xx.rules:1654
+    # at rulespecs/lib/18xx.rules:1640
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1654",
+            at="rulespecs/lib/18xx.rules:1640",
         )
-    # at rulespecs/lib/18xx.rules:1655
+    # at rulespecs/lib/18xx.rules:1641
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -232,28 +232,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         or ("unlimited_holding" in g.b_zones(v_corporation))
     ):
         raise IllegalAction(
-            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1655"
+            "the holding cap would be exceeded", rule="§8.1", at="rulespecs/lib/18xx.rules:1641"
         )
-    # at rulespecs/lib/18xx.rules:1657
+    # at rulespecs/lib/18xx.rules:1643
     g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1658
+    # at rulespecs/lib/18xx.rules:1644
     r_close_private(g, v_company)
-    # at rulespecs/lib/18xx.rules:1659
+    # at rulespecs/lib/18xx.rules:1645
     g.b_check_float(v_corporation)
-    # at rulespecs/lib/18xx.rules:1660
+    # at rulespecs/lib/18xx.rules:1646
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1701
+    # at rulespecs/lib/18xx.rules:1687
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1701",
+            at="rulespecs/lib/18xx.rules:1687",
         )
-    # at rulespecs/lib/18xx.rules:1703
+    # at rulespecs/lib/18xx.rules:1689
     if not (
         (
             (
@@ -294,9 +294,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§11.11, §1",
-            at="rulespecs/lib/18xx.rules:1703",
+            at="rulespecs/lib/18xx.rules:1689",
         )
-    # at rulespecs/lib/18xx.rules:1709
+    # at rulespecs/lib/18xx.rules:1695
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -307,9 +307,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§11.11",
-            at="rulespecs/lib/18xx.rules:1709",
+            at="rulespecs/lib/18xx.rules:1695",
         )
-    # at rulespecs/lib/18xx.rules:1711
+    # at rulespecs/lib/18xx.rules:1697
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -320,7 +320,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2012
+    # at rulespecs/lib/18xx.rules:1998
     r_close_privates(g)
 
 
@@ -485,7 +485,6 @@ class Game(GameBase):
         "ability_token": r_ability_token,
         "return_token": r_return_token,
         "take_station": r_take_station,
-        "absorb_station": r_absorb_station,
         "holds_card": r_holds_card,
         "has_power": r_has_power,
         "power_value": r_power_value,

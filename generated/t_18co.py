@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+    "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+        "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "f5353db64b4b755d",
-        "rulespecs/lib/18xx.rules": "1dd4d9fbaa7878ca",
+        "rulespecs/lib/18xx.rules": "d3d5f6ae55a87bd9",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1732
+    # at rulespecs/lib/18xx.rules:1718
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -373,7 +373,6 @@ class Game(GameBase):
         "ability_token": r_ability_token,
         "return_token": r_return_token,
         "take_station": r_take_station,
-        "absorb_station": r_absorb_station,
         "holds_card": r_holds_card,
         "has_power": r_has_power,
         "power_value": r_power_value,

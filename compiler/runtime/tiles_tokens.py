@@ -594,6 +594,20 @@ class TilesAndTokens:
 
         self._board_change(hand_over)
 
+    def b_absorb_station(self, corp: Entity, other: Entity) -> None:
+        """absorb_station(C, M): M's station on the map becomes C's, a token beyond those of C's charter
+        (C's next token still costs what its charter says); where C already has a station in that city,
+        M's station just leaves the map."""
+        if self.board is None:
+            return
+        board = self.board
+        for ref in list(board.tokens_of(other.id)):
+            self._board_change(lambda ref=ref: board.remove_token(other.id, ref))
+            if ref in board.tokens_of(corp.id):
+                continue
+            self.j.set(self.corp[corp.id], "extra_tokens", self.corp[corp.id].get("extra_tokens", 0) + 1)
+            self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
+
     def b_place_station(self, corp: Entity, spot: "track.TokenSpot") -> None:
         """place_station(C, spot): put one of C's tokens in the spot."""
         board = self._need_board()
