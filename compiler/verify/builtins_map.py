@@ -191,8 +191,8 @@ class MapBuiltins:
         if name == "extra_tokens":
             return self.extra_tokens(ctx, corp)
         if name == "tokens_right":
-            # those a take-over took from the right of its charter (18CO §6.1.3): the map's swaps,
-            # outside the model (take_over_stations), none here
+            # those a take-over took from the right of its charter (18CO §6.1.3): the library's swap_station
+            # sets them, the model keeps none (`set_attr`), none here
             return 0
         if name == "token_prices":
             return self.token_prices(ctx, corp)
