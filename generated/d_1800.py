@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
     "rulespecs/1800.rules": "f961a560c5a65455",
-    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+    "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -334,6 +334,8 @@ TABLES = {
         'bank_buys_this_turn': ('operating_turn_start',),
         'train_marker': (),
         'turn_resumed': ('operating_turn_start',),
+        'station_swaps': (),
+        'station_swaps_left': (),
         'capital_released': (),
         'operators': ('operating_round_start',),
         'decisions': (),

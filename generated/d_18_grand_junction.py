@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+    "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -341,6 +341,8 @@ TABLES = {
         'bank_buys_this_turn': ('operating_turn_start',),
         'train_marker': (),
         'turn_resumed': ('operating_turn_start',),
+        'station_swaps': (),
+        'station_swaps_left': (),
         'capital_released': (),
         'operators': ('operating_round_start',),
         'decisions': (),
@@ -2123,17 +2125,17 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1972
+    # at rulespecs/lib/18xx.rules:2029
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1973
+        # at rulespecs/lib/18xx.rules:2030
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1974
+            # at rulespecs/lib/18xx.rules:2031
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1976
+        # at rulespecs/lib/18xx.rules:2033
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1977
+            # at rulespecs/lib/18xx.rules:2034
             r_market_move(g, v_c, "down")
 
 

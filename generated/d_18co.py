@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+    "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -604,6 +604,8 @@ TABLES = {
         'bank_buys_this_turn': ('operating_turn_start',),
         'train_marker': (),
         'turn_resumed': ('operating_turn_start',),
+        'station_swaps': (),
+        'station_swaps_left': (),
         'capital_released': (),
         'operators': ('operating_round_start',),
         'decisions': (),
@@ -1829,14 +1831,14 @@ def a_place_token(g, v_corporation, v_city):
     # at rulespecs/18co.rules:2277
     if r_pending_decision(g, v_corporation, "place_token"):
         # at rulespecs/18co.rules:2278
-        if not (g.b_takeover_station(v_corporation, v_city)):
+        if not (r_takeover_station(g, v_corporation, v_city)):
             raise IllegalAction(
                 "only a station of the corporation taken over is replaced",
                 rule="§6.1.3",
                 at="rulespecs/18co.rules:2278",
             )
         # at rulespecs/18co.rules:2280
-        g.b_swap_station(v_corporation, v_city)
+        r_swap_station(g, v_corporation, v_city)
     else:
         # at rulespecs/18co.rules:2282
         if not (g.b_in_step(v_corporation, "place_token")):
@@ -2296,69 +2298,69 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1923
+    # at rulespecs/lib/18xx.rules:1980
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1924
+        # at rulespecs/lib/18xx.rules:1981
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1925
+            # at rulespecs/lib/18xx.rules:1982
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1926
+                # at rulespecs/lib/18xx.rules:1983
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1927
+                # at rulespecs/lib/18xx.rules:1984
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1933
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1936
+    # at rulespecs/lib/18xx.rules:1990
+    r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1993
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1937
+    # at rulespecs/lib/18xx.rules:1994
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1938
+    # at rulespecs/lib/18xx.rules:1995
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1939
+        # at rulespecs/lib/18xx.rules:1996
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1941
+    # at rulespecs/lib/18xx.rules:1998
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1942
+        # at rulespecs/lib/18xx.rules:1999
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1944
+    # at rulespecs/lib/18xx.rules:2001
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1945
+        # at rulespecs/lib/18xx.rules:2002
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:1946
+            # at rulespecs/lib/18xx.rules:2003
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1951
+    # at rulespecs/lib/18xx.rules:2008
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1952
+    # at rulespecs/lib/18xx.rules:2009
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1953
+        # at rulespecs/lib/18xx.rules:2010
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1954
+        # at rulespecs/lib/18xx.rules:2011
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1955
+            # at rulespecs/lib/18xx.rules:2012
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1958
+    # at rulespecs/lib/18xx.rules:2015
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1959
+    # at rulespecs/lib/18xx.rules:2016
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1960
+    # at rulespecs/lib/18xx.rules:2017
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1961
+        # at rulespecs/lib/18xx.rules:2018
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1986
+    # at rulespecs/lib/18xx.rules:2043
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (

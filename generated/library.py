@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '772c1f467201c4a4',
+    'rulespecs/lib/18xx.rules': 'a52315ac9e1fc0fd',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3053,25 +3053,174 @@ def r_check_take_over(g, v_corporation):
         r_take_over(g, v_owner, v_corporation)
 
 
+def r_take_over_stations(g, v_owner, v_owned, v_swaps):
+    """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has stations left and O tokens, O's president chooses up to n of them to replace with O's own, free (a pending place_token; pass to replace no more); the rest leave the map when the choice is over (library '18xx' procedure take_over_stations)"""
+    # at rulespecs/lib/18xx.rules:1926
+    v_total = r_len(g, g.b_stations(v_owned))
+    # at rulespecs/lib/18xx.rules:1927
+    v_shared = [
+        v_city
+        for v_city in g.b_stations(v_owned)
+        if any((g.b_part(v_c, "-", 0) == g.b_part(v_city, "-", 0)) for v_c in g.b_stations(v_owner))
+    ]
+    # at rulespecs/lib/18xx.rules:1928
+    for v_city in v_shared:
+        # at rulespecs/lib/18xx.rules:1929
+        g.b_remove_stations(v_owned, v_city)
+    # at rulespecs/lib/18xx.rules:1931
+    if ((v_swaps > 0) and (v_total > r_len(g, v_shared))) and (r_tokens_left(g, v_owner) > 0):
+        # at rulespecs/lib/18xx.rules:1932
+        g.list_append(
+            "station_swaps",
+            (
+                v_owner,
+                v_owned,
+            ),
+        )
+        # at rulespecs/lib/18xx.rules:1933
+        g.state_put(
+            "station_swaps_left",
+            (
+                v_owner,
+                v_owned,
+            ),
+            v_swaps,
+        )
+        # at rulespecs/lib/18xx.rules:1934
+        r_require_decision(g, v_owner, "place_token")
+
+
+def r_station_choice_open(g, v_corporation):
+    """station_choice_open(C): C's president chooses among the stations of a corporation C took over now (a pass replaces no more of them) (library '18xx' function station_choice_open)"""
+    # at rulespecs/lib/18xx.rules:1940
+    return any(
+        g.list_first_for(
+            "station_swaps",
+            (
+                v_corporation,
+                v_c,
+            ),
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_takeover_station(g, v_corporation, v_city):
+    """takeover_station(C, city): the city holds a station of the corporation C has taken over whose stations C's president chooses among now (the first such take-over of C's) (library '18xx' function takeover_station)"""
+    # at rulespecs/lib/18xx.rules:1944
+    return any(
+        (
+            g.list_first_for(
+                "station_swaps",
+                (
+                    v_corporation,
+                    v_c,
+                ),
+            )
+            and (r_len(g, g.b_stations(v_c, v_city)) > 0)
+        )
+        for v_c in g.name("corporations")
+    )
+
+
+def r_swap_station(g, v_corporation, v_city):
+    """swap_station(C, city): the station in the city of the corporation C took over becomes C's, free, counted off the far end of C's charter; when C may replace no more (the limit, no station left, no token left) the choice is over (end_station_swap) (library '18xx' procedure swap_station)"""
+    # at rulespecs/lib/18xx.rules:1948
+    for v_owned in [
+        v_c
+        for v_c in g.name("corporations")
+        if g.list_first_for(
+            "station_swaps",
+            (
+                v_corporation,
+                v_c,
+            ),
+        )
+    ]:
+        # at rulespecs/lib/18xx.rules:1949
+        g.b_hand_over_station(v_owned, v_corporation, v_city)
+        # at rulespecs/lib/18xx.rules:1950
+        g.set_attr(v_corporation, "tokens_right", (g.attr(v_corporation, "tokens_right") + 1))
+        # at rulespecs/lib/18xx.rules:1951
+        v_left = g.state_amount("station_swaps_left", v_corporation, v_owned)
+        # at rulespecs/lib/18xx.rules:1952
+        if ((v_left > 1) and (r_len(g, g.b_stations(v_owned)) > 0)) and (
+            r_tokens_left(g, v_corporation) > 0
+        ):
+            # at rulespecs/lib/18xx.rules:1953
+            g.state_put(
+                "station_swaps_left",
+                (
+                    v_corporation,
+                    v_owned,
+                ),
+                (v_left - 1),
+            )
+        else:
+            # at rulespecs/lib/18xx.rules:1955
+            r_end_station_swap(g, v_corporation)
+
+
+def r_end_station_swap(g, v_owner):
+    """end_station_swap(O): the choice of the stations of the corporation O took over first is over: the rest leave the map; a further take-over's choice of O's comes next (library '18xx' procedure end_station_swap)"""
+    # at rulespecs/lib/18xx.rules:1962
+    for v_owned in [
+        v_c
+        for v_c in g.name("corporations")
+        if g.list_first_for(
+            "station_swaps",
+            (
+                v_owner,
+                v_c,
+            ),
+        )
+    ]:
+        # at rulespecs/lib/18xx.rules:1963
+        g.list_remove(
+            "station_swaps",
+            (
+                v_owner,
+                v_owned,
+            ),
+        )
+        # at rulespecs/lib/18xx.rules:1964
+        g.state_put(
+            "station_swaps_left",
+            (
+                v_owner,
+                v_owned,
+            ),
+            0,
+        )
+        # at rulespecs/lib/18xx.rules:1965
+        g.b_remove_stations(v_owned)
+        # at rulespecs/lib/18xx.rules:1966
+        r_resolve_decision(g, v_owner, "place_token")
+        # at rulespecs/lib/18xx.rules:1967
+        if r_station_choice_open(g, v_owner):
+            # at rulespecs/lib/18xx.rules:1968
+            r_require_decision(g, v_owner, "place_token")
+
+
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1923
+    # at rulespecs/lib/18xx.rules:1980
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1924
+        # at rulespecs/lib/18xx.rules:1981
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1925
+            # at rulespecs/lib/18xx.rules:1982
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1926
+                # at rulespecs/lib/18xx.rules:1983
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1927
+                # at rulespecs/lib/18xx.rules:1984
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1933
-    g.b_take_over_stations(v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1936
+    # at rulespecs/lib/18xx.rules:1990
+    r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
+    # at rulespecs/lib/18xx.rules:1993
     g.b_stack_charter(v_owner, v_owned, g.param_or("takeover_assets_usable_at_once", False))
-    # at rulespecs/lib/18xx.rules:1937
+    # at rulespecs/lib/18xx.rules:1994
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
@@ -3080,47 +3229,47 @@ def r_take_over(g, v_owner, v_owned):
             + g.param_or("takeover_train_limit_bonus", 0)
         ),
     )
-    # at rulespecs/lib/18xx.rules:1938
+    # at rulespecs/lib/18xx.rules:1995
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1939
+        # at rulespecs/lib/18xx.rules:1996
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1941
+    # at rulespecs/lib/18xx.rules:1998
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1942
+        # at rulespecs/lib/18xx.rules:1999
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1944
+    # at rulespecs/lib/18xx.rules:2001
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:1945
+        # at rulespecs/lib/18xx.rules:2002
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:1946
+            # at rulespecs/lib/18xx.rules:2003
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1951
+    # at rulespecs/lib/18xx.rules:2008
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:1952
+    # at rulespecs/lib/18xx.rules:2009
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:1953
+        # at rulespecs/lib/18xx.rules:2010
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1954
+        # at rulespecs/lib/18xx.rules:2011
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1955
+            # at rulespecs/lib/18xx.rules:2012
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:1958
+    # at rulespecs/lib/18xx.rules:2015
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1959
+    # at rulespecs/lib/18xx.rules:2016
     g.b_close_corporation(v_owned)
-    # at rulespecs/lib/18xx.rules:1960
+    # at rulespecs/lib/18xx.rules:2017
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:1961
+        # at rulespecs/lib/18xx.rules:2018
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:1986
+    # at rulespecs/lib/18xx.rules:2043
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -3136,11 +3285,11 @@ def r_sold_out(g, v_corporation):
 
 def r_release_capital(g, v_corporation):
     """Partial capitalisation: the rest of a floated corporation's capital, once (library '18xx' procedure release_capital)"""
-    # at rulespecs/lib/18xx.rules:2019
+    # at rulespecs/lib/18xx.rules:2076
     if ((g.param("capitalisation") == "partial") and r_floated(g, v_corporation)) and (
         not g.state_has("capital_released", v_corporation)
     ):
-        # at rulespecs/lib/18xx.rules:2020
+        # at rulespecs/lib/18xx.rules:2077
         g.transfer(
             (
                 (10 * r_par_price(g, v_corporation))
@@ -3149,13 +3298,13 @@ def r_release_capital(g, v_corporation):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/lib/18xx.rules:2021
+        # at rulespecs/lib/18xx.rules:2078
         g.state_set("capital_released", (v_corporation,), True)
 
 
 def r_stays_open(g, v_company):
     """stays_open(X): whether private X escapes the closing of privates now: it has an ability `effect: stays_open` whose `owner` (player, or corporation where it names none) is the kind of its holder (library '18xx' function stays_open)"""
-    # at rulespecs/lib/18xx.rules:2033
+    # at rulespecs/lib/18xx.rules:2090
     return any(
         (
             (g.attr(v_a, "effect") == "stays_open")
@@ -3171,19 +3320,19 @@ def r_stays_open(g, v_company):
 
 def r_close_privates(g):
     """Every private closes, but one that stays open (library '18xx' procedure close_privates)"""
-    # at rulespecs/lib/18xx.rules:2039
+    # at rulespecs/lib/18xx.rules:2096
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2040
+        # at rulespecs/lib/18xx.rules:2097
         if not r_stays_open(g, v_company):
-            # at rulespecs/lib/18xx.rules:2041
+            # at rulespecs/lib/18xx.rules:2098
             g.b_remove_markers(v_company)
-            # at rulespecs/lib/18xx.rules:2042
+            # at rulespecs/lib/18xx.rules:2099
             r_close_private(g, v_company)
 
 
 def r_pending_decision(g, v_entity, v_decision):
     """pending_decision(E, a): whether E owes decision a now (the first one owed) (library '18xx' function pending_decision)"""
-    # at rulespecs/lib/18xx.rules:2072
+    # at rulespecs/lib/18xx.rules:2129
     return g.list_first(
         "decisions",
         (
@@ -3195,7 +3344,7 @@ def r_pending_decision(g, v_entity, v_decision):
 
 def r_require_decision(g, v_entity, v_decision):
     """require_decision(E, a): E must take action a before play goes on (after the decisions owed before it; once only) (library '18xx' procedure require_decision)"""
-    # at rulespecs/lib/18xx.rules:2075
+    # at rulespecs/lib/18xx.rules:2132
     if not g.list_contains(
         "decisions",
         (
@@ -3203,7 +3352,7 @@ def r_require_decision(g, v_entity, v_decision):
             v_decision,
         ),
     ):
-        # at rulespecs/lib/18xx.rules:2076
+        # at rulespecs/lib/18xx.rules:2133
         g.list_append(
             "decisions",
             (
@@ -3211,13 +3360,13 @@ def r_require_decision(g, v_entity, v_decision):
                 v_decision,
             ),
         )
-        # at rulespecs/lib/18xx.rules:2077
+        # at rulespecs/lib/18xx.rules:2134
         g.b_next_decision()
 
 
 def r_resolve_decision(g, v_entity, v_decision):
     """resolve_decision(E, a): E's decision a is taken; the next one owed (if any) comes first (library '18xx' procedure resolve_decision)"""
-    # at rulespecs/lib/18xx.rules:2082
+    # at rulespecs/lib/18xx.rules:2139
     g.list_remove(
         "decisions",
         (
@@ -3225,19 +3374,19 @@ def r_resolve_decision(g, v_entity, v_decision):
             v_decision,
         ),
     )
-    # at rulespecs/lib/18xx.rules:2083
+    # at rulespecs/lib/18xx.rules:2140
     g.b_next_decision()
 
 
 def r_started(g, v_corporation):
     """started(C): C has been started: it has a par price (library '18xx' function started)"""
-    # at rulespecs/lib/18xx.rules:2090
+    # at rulespecs/lib/18xx.rules:2147
     return g.attr(v_corporation, "started")
 
 
 def r_dearest_train_price(g):
     """dearest_train_price(): the highest price of a side of any train the bank sells now, from the depot or the pool, that meets a corporation's duty to own one; 0 when there is none (library '18xx' function dearest_train_price)"""
-    # at rulespecs/lib/18xx.rules:2096
+    # at rulespecs/lib/18xx.rules:2153
     return r_max(
         g,
         max((r_dearest_side(g, v_t) for v_t in r_obliging_trains(g)), default=0),
@@ -3257,47 +3406,47 @@ def r_dearest_train_price(g):
 
 def r_close_minor(g, v_minor):
     """close_minor(M): minor M closes: its cash goes to the bank, its trains leave, its tokens leave the map (library '18xx' procedure close_minor)"""
-    # at rulespecs/lib/18xx.rules:2102
+    # at rulespecs/lib/18xx.rules:2159
     g.set_attr(v_minor, "closed", True)
-    # at rulespecs/lib/18xx.rules:2103
+    # at rulespecs/lib/18xx.rules:2160
     g.transfer(g.b_cash(v_minor), v_minor, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2104
+    # at rulespecs/lib/18xx.rules:2161
     for v_t in g.b_trains(v_minor):
-        # at rulespecs/lib/18xx.rules:2105
+        # at rulespecs/lib/18xx.rules:2162
         g.move(v_t, v_minor, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2107
+    # at rulespecs/lib/18xx.rules:2164
     g.b_remove_stations(v_minor)
 
 
 def r_reset_corporation(g, v_corporation):
     """reset_corporation(C): every certificate back in C's IPO, its price token off the market and its stations off the map, no par, not floated: C may start again (library '18xx' procedure reset_corporation)"""
-    # at rulespecs/lib/18xx.rules:2116
+    # at rulespecs/lib/18xx.rules:2173
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2117
+        # at rulespecs/lib/18xx.rules:2174
         if g.b_holder_of(v_c) != r_ipo_of(g, v_corporation):
-            # at rulespecs/lib/18xx.rules:2118
+            # at rulespecs/lib/18xx.rules:2175
             g.move(v_c, g.b_holder_of(v_c), r_ipo_of(g, v_corporation))
-    # at rulespecs/lib/18xx.rules:2121
+    # at rulespecs/lib/18xx.rules:2178
     g.set_attr(v_corporation, "cell", None)
-    # at rulespecs/lib/18xx.rules:2122
+    # at rulespecs/lib/18xx.rules:2179
     g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:2123
+    # at rulespecs/lib/18xx.rules:2180
     g.set_attr(v_corporation, "par", None)
-    # at rulespecs/lib/18xx.rules:2124
+    # at rulespecs/lib/18xx.rules:2181
     g.set_attr(v_corporation, "floated", False)
-    # at rulespecs/lib/18xx.rules:2125
+    # at rulespecs/lib/18xx.rules:2182
     g.set_attr(v_corporation, "tokens", 0)
-    # at rulespecs/lib/18xx.rules:2126
+    # at rulespecs/lib/18xx.rules:2183
     g.set_attr(v_corporation, "revenue", 0)
-    # at rulespecs/lib/18xx.rules:2127
+    # at rulespecs/lib/18xx.rules:2184
     if g.attr(v_corporation, "extra_tokens") > 0:
-        # at rulespecs/lib/18xx.rules:2129
+        # at rulespecs/lib/18xx.rules:2186
         g.set_attr(v_corporation, "extra_tokens", 0)
 
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2138
+    # at rulespecs/lib/18xx.rules:2195
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param_or("obsolete_trains_count_for_limit", True)
@@ -3307,27 +3456,27 @@ def r_limit_trains(g, v_corporation):
 
 def r_close_private(g, v_company):
     """close_private(X): private X closes (no more income, no more ability) (library '18xx' procedure close_private)"""
-    # at rulespecs/lib/18xx.rules:2143
+    # at rulespecs/lib/18xx.rules:2200
     g.set_attr(v_company, "closed", True)
-    # at rulespecs/lib/18xx.rules:2144
+    # at rulespecs/lib/18xx.rules:2201
     g.b_unreserve(v_company, False)
 
 
 def r_remove_reservations(g):
     """remove_reservations(): every station slot an ability keeps (effect reserved_slot) is open again; the homes stay kept (library '18xx' procedure remove_reservations)"""
-    # at rulespecs/lib/18xx.rules:2152
+    # at rulespecs/lib/18xx.rules:2209
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2153
+        # at rulespecs/lib/18xx.rules:2210
         g.b_unreserve(v_x, False)
-    # at rulespecs/lib/18xx.rules:2155
+    # at rulespecs/lib/18xx.rules:2212
     for v_c in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:2156
+        # at rulespecs/lib/18xx.rules:2213
         g.b_unreserve(v_c, False)
 
 
 def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
-    # at rulespecs/lib/18xx.rules:2161
+    # at rulespecs/lib/18xx.rules:2218
     g.b_unreserve(v_corporation, True)
 
 
@@ -3436,33 +3585,33 @@ def t_count_stock_rounds(g, *_rest):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:1972
+    # at rulespecs/lib/18xx.rules:2029
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:1973
+        # at rulespecs/lib/18xx.rules:2030
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:1974
+            # at rulespecs/lib/18xx.rules:2031
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:1976
+        # at rulespecs/lib/18xx.rules:2033
         if (g.param_or("pool_drop_at_round_end", False) and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:1977
+            # at rulespecs/lib/18xx.rules:2034
             r_market_move(g, v_c, "down")
 
 
 def t_full_capitalisation(g, v_corporation, *_rest):
     """Full capitalisation: the corporation receives its whole capital when it floats"""
-    # at rulespecs/lib/18xx.rules:1996
+    # at rulespecs/lib/18xx.rules:2053
     if g.param("capitalisation") == "full":
-        # at rulespecs/lib/18xx.rules:1997
+        # at rulespecs/lib/18xx.rules:2054
         g.transfer((10 * r_par_price(g, v_corporation)), g.name("bank"), v_corporation)
 
 
 def t_partial_capitalisation(g, v_corporation, *_rest):
     """Partial capitalisation: the corporation receives a part of its capital when it floats"""
-    # at rulespecs/lib/18xx.rules:2011
+    # at rulespecs/lib/18xx.rules:2068
     if g.param("capitalisation") == "partial":
-        # at rulespecs/lib/18xx.rules:2012
+        # at rulespecs/lib/18xx.rules:2069
         g.transfer(
             ((g.param("capitalised_percent") * r_par_price(g, v_corporation)) // 10),
             g.name("bank"),
@@ -3472,15 +3621,15 @@ def t_partial_capitalisation(g, v_corporation, *_rest):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2026
+    # at rulespecs/lib/18xx.rules:2083
     r_close_privates(g)
 
 
 def t_private_income(g, *_rest):
     """Privates pay their income"""
-    # at rulespecs/lib/18xx.rules:2048
+    # at rulespecs/lib/18xx.rules:2105
     for v_company in r_open_privates(g):
-        # at rulespecs/lib/18xx.rules:2049
+        # at rulespecs/lib/18xx.rules:2106
         g.transfer(g.attr(v_company, "income"), g.name("bank"), r_owner(g, v_company))
 
 

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "f961a560c5a65455",
-    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+    "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
         "rulespecs/1800.rules": "f961a560c5a65455",
-        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -423,7 +423,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def t_privates_close(g, *_rest):
     """Privates close"""
-    # at rulespecs/lib/18xx.rules:2026
+    # at rulespecs/lib/18xx.rules:2083
     r_close_privates(g)
 
 
@@ -648,6 +648,11 @@ class Game(GameBase):
         "hand_over_presidency": r_hand_over_presidency,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
+        "take_over_stations": r_take_over_stations,
+        "station_choice_open": r_station_choice_open,
+        "takeover_station": r_takeover_station,
+        "swap_station": r_swap_station,
+        "end_station_swap": r_end_station_swap,
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+    "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2138
+    # at rulespecs/lib/18xx.rules:2195
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -492,6 +492,11 @@ class Game(GameBase):
         "hand_over_presidency": r_hand_over_presidency,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
+        "take_over_stations": r_take_over_stations,
+        "station_choice_open": r_station_choice_open,
+        "takeover_station": r_takeover_station,
+        "swap_station": r_swap_station,
+        "end_station_swap": r_end_station_swap,
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,

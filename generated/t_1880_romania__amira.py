@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+    "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "9d8beeb2df75f116",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "772c1f467201c4a4",
+        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -970,6 +970,11 @@ class Game(GameBase):
         "hand_over_presidency": r_hand_over_presidency,
         "action:end_game": a_end_game,
         "check_take_over": r_check_take_over,
+        "take_over_stations": r_take_over_stations,
+        "station_choice_open": r_station_choice_open,
+        "takeover_station": r_takeover_station,
+        "swap_station": r_swap_station,
+        "end_station_swap": r_end_station_swap,
         "take_over": r_take_over,
         "sold_out": r_sold_out,
         "release_capital": r_release_capital,

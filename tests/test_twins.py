@@ -163,7 +163,16 @@ ROOT = Path(__file__).resolve().parent.parent
 #: on operating_round_start`), which the runtime sets as a round begins and the rules read by
 #: `operators.elements()` (a list's elements in order; operating_order() gone), and set_operating_position 18GJ's
 #: procedure over the list's remove and insert(i, ...) (new: an element put at a place), 70
-RECORDED = 70
+#: then (stations63) take_over_stations, takeover_station and swap_station (18CO §6.1.2-6.1.3) library procedures
+#: and a function over two new primitives: stations(C) (the cities of C's stations on the map; stations(C, city)
+#: the one in a city named either way: in the model a bounded list of numbers standing for cities, the oracles
+#: stations_on_map and station_city, which the validator reads off the engine's map) and hand_over_station(C, O,
+#: city) (a station changes hands in its circle); the choices owed after a take-over the library's list state
+#: station_swaps and its amount station_swaps_left (the runtime's `station_swaps` before), a pass ending the choice
+#: the library's end_station_swap in the engine and the model alike (the model havocked the decisions before), 69
+#: (absorb_station stays a twin: over stations(C) the model's loop past the list's bound leaves the counts it
+#: writes any value, and 1846's tokens_valid no longer held of buy_company)
+RECORDED = 69
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -816,6 +825,41 @@ def test_the_validator_reads_the_declared_effects_from_the_library(rulespecs_loa
 
 #: the map's station rules written in the library over the primitive remove_stations (and place_station)
 STATION_MOVED = ["take_station", "return_token"]
+
+
+#: the map's rules of stations that change hands in a take-over written in the library over the primitives
+#: stations, hand_over_station and remove_stations
+STATIONS_LISTED = ["take_over_stations", "takeover_station", "swap_station"]
+
+
+@pytest.mark.parametrize("name", STATIONS_LISTED)
+def test_stations_changing_hands_are_the_librarys_over_the_station_list(name):
+    """No `b_` method and no z3 twin: each is the library's, reading the primitive stations(C); the runtime keeps
+    no station swaps of its own (the library's list state station_swaps)."""
+    found = _census()
+    assert name not in found["twins"] + found["engine_only"] + found["model_only"]
+    assert {"stations", "hand_over_station"} <= set(found["twins"])
+    library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
+    at = library.index(f"function {name}(") if f"function {name}(" in library else library.index(f"procedure {name}(")
+    assert "stations(" in library[at:library.index("\n\n", at)]
+    runtime = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "compiler" / "runtime").rglob("*.py")))
+    assert 'g.get("station_swaps"' not in runtime and '"station_swaps", ' not in runtime
+
+
+def test_stations_lists_the_cities_of_a_companys_stations():
+    """stations(C): the node ids of C's stations on the map (a minor's home in 1846); stations(C, city): the one
+    in that city, named by node id or by 18xx.games city id, none where C has none there or the city names
+    none."""
+    from compiler.emit.engines import game_class
+
+    g = game_class("1846")(players=["Ann", "Bob", "Cy"], seed=1)
+    minor = next(m for m in g.minors if g.board.tokens_of(m.id))
+    corp = next(c for c in g.corporations if not g.corp[c.id]["closed"])
+    (ref,) = g.board.tokens_of(minor.id)
+    (city,) = g.call("stations", minor)
+    assert city == f"{ref[0]}-{ref[1]}"
+    assert g.call("stations", minor, city) == [city] == g.call("stations", minor, g.board.city_id(ref))
+    assert g.call("stations", corp, city) == [] and g.call("stations", minor, "no city") == []
 
 
 @pytest.mark.parametrize("name", STATION_MOVED)

@@ -284,7 +284,7 @@ class Abilities:
         corp = self._token_ability_user(company, ability, "places its token")
         board = self._need_board()
         try:
-            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+            ref = board.city_ref(str(city))
         except ValueError as err:
             raise IllegalAction(str(err)) from None
         if ref != (str(ability["hex"]), int(ability.get("city", 0))):
@@ -322,7 +322,7 @@ class Abilities:
         corp = self._token_ability_user(company, abilities[0], "takes a station back")
         board = self._need_board()
         try:
-            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+            ref = board.city_ref(str(city))
         except ValueError as err:
             raise IllegalAction(str(err)) from None
         stations = list(board.tokens_of(corp.id))

@@ -980,24 +980,6 @@ class OperatingRound:
             if pct > before[corp.id] and pct > self.param("pool_cap"):
                 self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("pool_cap", corp.id)})
 
-    def b_take_over_stations(self, owner: Entity, owned: Entity, swaps: int) -> None:
-        """take_over_stations(O, C, n): C's stations in hexes where O has one leave the map; where n > 0, C has
-        stations left and O tokens, O's president chooses up to n of them to replace with O's own, free
-        (`place_token` while the decision is pending, `pass` to replace no more; `swap_station`); the rest
-        leave the map when the choice is over."""
-        board = self.board
-        if board is None:
-            return
-        owner_hexes = {ref[0] for ref in board.tokens_of(owner.id)}
-        for ref in list(board.tokens_of(owned.id)):
-            if ref[0] in owner_hexes:
-                self._board_change(lambda ref=ref: board.remove_token(owned.id, ref))
-        swaps = int(swaps)
-        if swaps > 0 and board.tokens_of(owned.id) and self.call("tokens_left", owner) > 0:
-            self.j.set(self.g, "station_swaps", tuple(self.g.get("station_swaps", ()))
-                       + ((owner.id, owned.id, swaps),))
-            self.call("require_decision", owner, "place_token")
-
     def b_stack_charter(self, owner: Entity, owned: Entity, usable: bool) -> None:
         """stack_charter(O, C, usable): C's charter goes under O's: the components C collected (mines)
         become O's, and, where `usable`, C's trains may run for O in this operating round whether or not
@@ -1013,66 +995,26 @@ class OperatingRound:
         """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains
         leave the game, its privates close, its stations leave the map (but those a take-over's owner still
         chooses among, which leave when the choice is over)."""
-        keep = any(swap[1] == corp.id for swap in self.g.get("station_swaps", ()))
+        keep = any(swap[2:] == ("corporation", corp.id) for swap in self.g.get("state:station_swaps", ()))
         self._close_corporation(corp, keep_stations=keep)
 
     def _station_swap(self, owner: Entity) -> tuple[str, str, int] | None:
-        """The station replacement `owner` still has to choose after a takeover: (owner, owned, left)."""
-        return next((s for s in self.g.get("station_swaps", ()) if s[0] == owner.id), None)
-
-    def b_takeover_station(self, owner: Entity, city: str) -> bool:
-        """takeover_station(C, city): `city` holds a station of the corporation C has just taken over, one
-        C may replace with its own (a takeover's station choice is pending)."""
-        swap = self._station_swap(owner)
-        if swap is None or self.board is None:
-            return False
-        try:
-            ref = self.board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
-        except ValueError:
-            return False
-        return ref in self.board.tokens_of(swap[1])
-
-    def b_swap_station(self, owner: Entity, city: str) -> None:
-        """swap_station(C, city): the station of the corporation C took over in `city` becomes C's, free,
-        counted off the far end of C's charter; when C may replace no more (the limit, no station left, no
-        token left) the taken-over corporation's other stations leave the map and the choice is over."""
-        board = self._need_board()
-        _, owned, left = self._station_swap(owner)
-        ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
-
-        def swap() -> None:
-            held = list(board.holders(ref))
-            held[held.index(owned)] = owner.id
-            board.tokens[ref] = held
-
-        self._board_change(swap)
-        self.j.set(self.corp[owner.id], "tokens_right", self.corp[owner.id].get("tokens_right", 0) + 1)
-        swaps = list(self.g["station_swaps"])
-        at = swaps.index((owner.id, owned, left))
-        if left > 1 and board.tokens_of(owned) and self.call("tokens_left", owner) > 0:
-            swaps[at] = (owner.id, owned, left - 1)
-            self.j.set(self.g, "station_swaps", tuple(swaps))
-            return
-        self._end_station_swap(owner, owned, left)
-
-    def _end_station_swap(self, owner: Entity, owned: str, left: int) -> None:
-        """The choice of the stations of `owned` is over: the rest leave the map; a further takeover's
-        choice of the same owner comes next."""
-        swaps = list(self.g["station_swaps"])
-        swaps.remove((owner.id, owned, left))
-        self.j.set(self.g, "station_swaps", tuple(swaps))
-        self._remove_stations(self.entity("corporation", owned))
-        self.call("resolve_decision", owner, "place_token")
-        if self._station_swap(owner) is not None:
-            self.call("require_decision", owner, "place_token")
+        """The station replacement `owner` still has to choose after a takeover (the library's list state
+        station_swaps, its first of `owner`'s): (owner, owned, how many it may still replace)."""
+        for swap in self.g.get("state:station_swaps", ()):
+            if swap[:2] == (owner.kind, owner.id):
+                owned = self.entity(swap[2], swap[3])
+                return owner.id, owned.id, self.state_amount("station_swaps_left", owner, owned)
+        return None
 
     def _decline_station_swap(self, owner: Entity) -> bool:
-        """`pass` while a takeover's station choice is pending: the rest are not replaced."""
+        """`pass` while a takeover's station choice is pending: the rest are not replaced (the library's
+        end_station_swap)."""
         swap = self._station_swap(owner)
         pending = self.g.get("state:decisions")
         if swap is None or not pending or pending[0] != (owner.kind, owner.id, "place_token"):
             return False
-        self._end_station_swap(owner, swap[1], swap[2])
+        self.call("end_station_swap", owner)
         return True
 
     # ------------------------------------------------------------ rounds after a set (acquisition, special)

@@ -550,7 +550,7 @@ class TilesAndTokens:
             return track.check_token(board, corp.id, str(city))
         except IllegalAction:
             try:
-                ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+                ref = board.city_ref(str(city))
             except ValueError:
                 raise IllegalAction(f"there is no city {city!r}") from None
             ability = self._kept_for(corp, ref)
@@ -560,6 +560,39 @@ class TilesAndTokens:
                     raise
                 return squeeze
             return track.check_token(board, corp.id, ref, home=True)
+
+    def b_stations(self, corp: Entity, city: str | None = None) -> list[str]:
+        """stations(C): the cities where C (a corporation or a minor) has a station on the map, each its node
+        id ("E15-2"), by hex; none where the title has no map. stations(C, city): C's station in `city` (a node
+        id or an 18xx.games city id, "57-0-0"), none where C has none there or the city names none."""
+        if self.board is None:
+            return []
+        held = self.board.tokens_of(corp.id)
+        if city is not None:
+            try:
+                ref = self.board.city_ref(str(city))
+            except ValueError:
+                return []
+            held = [ref] if ref in held else []
+        return [track.node_id(ref) for ref in held]
+
+    def b_hand_over_station(self, corp: Entity, other: Entity, city: str) -> None:
+        """hand_over_station(C, O, city): C's station in `city` becomes O's, in the same circle (a station taken
+        over); the token counts are the rules' to set. Refused (IllegalAction) where C has no station there."""
+        board = self._need_board()
+        try:
+            ref = board.city_ref(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+        if ref not in board.tokens_of(corp.id):
+            raise IllegalAction(f"{corp} has no station in {city}")
+
+        def hand_over() -> None:
+            held = list(board.holders(ref))
+            held[held.index(corp.id)] = other.id
+            board.tokens[ref] = held
+
+        self._board_change(hand_over)
 
     def b_absorb_station(self, corp: Entity, other: Entity) -> None:
         """absorb_station(C, M): M's station on the map becomes C's, a token beyond those of C's charter
@@ -626,7 +659,7 @@ class TilesAndTokens:
             return track.node_id(first[0]) if first else None
         board = self._need_board()
         try:
-            ref = board.city(str(city)) if str(city).count("-") == 2 else track.parse_node_id(str(city))
+            ref = board.city_ref(str(city))
         except ValueError as err:
             raise IllegalAction(str(err)) from None
         if ref not in board.tokens_of(corp.id):

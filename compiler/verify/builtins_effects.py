@@ -469,8 +469,7 @@ class EffectBuiltins:
     def declines(self, ctx: Ctx, entity: Any) -> tuple[Any, Any]:
         """As GameBase._dispatch and b_pass_turn: whether a `pass` by `entity` declines the decision it
         owes (the first pending), (as one of the title's `declinable_decisions`, as a takeover's choice of the
-        stations to replace: a `place_token` owed while the runtime records a station swap, outside the
-        model: an oracle asked once a translation, which the validator reads from the engine)."""
+        stations to replace: a `place_token` owed while the library's station_choice_open holds)."""
         m = self.m
         st = ctx.state
         listed = [str(a) for a in (m.prop_value("declinable_decisions") or [])]
@@ -483,10 +482,7 @@ class EffectBuiltins:
         ctx.shared.reads.add("property", "takeover_token_swaps", swaps)
         if isinstance(swaps, int) and swaps > 0:
             for c in m.corporations:
-                key = ("station_swap_open", c.id)
-                found = ctx.shared.cached.get(key)
-                if found is None:
-                    found = ctx.shared.cached[key] = self.oracle(ctx, "station_swap_open", (c.id,))
+                found = self.tr.call("station_choice_open", [m.z(c)], {}, ctx)  # the library's
                 swapping.append(AND(e == m.z(c), owed_action == m.vars.action_code("place_token"), found))
         return AND(owed, owing == e, OR(*[owed_action == code for code in codes])), AND(owed, owing == e, OR(*swapping))
 
@@ -495,12 +491,12 @@ class EffectBuiltins:
         declining = OR(listed, swap)
         if truth(declining) is not False:
             # the decision is taken without being done, nothing else of a pass: a takeover's other stations
-            # leave the map, and a further choice of the owner's may be owed next (outside the model: the
-            # decisions and who acts are the runtime's to say, GameBase._decline_station_swap); one the
-            # title lists, the first owed is the entity's: resolve_decision of it
+            # leave the map, and a further choice of the owner's may be owed next (the library's
+            # end_station_swap, as GameBase._decline_station_swap calls it); one the title lists, the first
+            # owed is the entity's: resolve_decision of it
             if truth(swap) is not False:
                 sub = ctx.fork(swap)
-                sub.havoc(decision_vars(self.m) + ["acting"])
+                self.tr.call("end_station_swap", [entity], {}, sub)
                 ctx.state = sub.state
             sub = ctx.fork(AND(listed, NOT(swap)))
             pop_decision(self.tr, sub)

@@ -41,6 +41,11 @@ from compiler.verify.terms import (
 TOKEN_FIELDS = frozenset({"tokens", "extra_tokens", "tokens_right", "token_prices", "charter_tokens"})
 
 
+#: how many of a company's stations on the map the model reads (`MapBuiltins.b_stations`): a charter has up to
+#: eight, a minor's station becomes its buyer's beyond those
+STATIONS_READ = 8
+
+
 class MapBuiltins:
     """The builtins of the map: tile lays and station tokens, what they cost and which
     privates they close (oracles), the home station."""
@@ -186,8 +191,8 @@ class MapBuiltins:
         if name == "extra_tokens":
             return self.extra_tokens(ctx, corp)
         if name == "tokens_right":
-            # those a take-over took from the right of its charter (18CO §6.1.3): the map's swaps,
-            # outside the model (take_over_stations), none here
+            # those a take-over took from the right of its charter (18CO §6.1.3): the library's swap_station
+            # sets them, the model keeps none (`set_attr`), none here
             return 0
         if name == "token_prices":
             return self.token_prices(ctx, corp)
@@ -355,6 +360,38 @@ class MapBuiltins:
         oracle `stations_on_map`, asked where it is read; the token counts are the rules'); the city of the
         first station removed."""
         return Opaque("the city of a station taken off the map")
+
+    def b_stations(self, ctx: Ctx, corp: Any, city: Any = None) -> Any:
+        """As GameBase.b_stations: the cities of C's stations on the map, which is outside the model: how many,
+        the oracle `stations_on_map`, and each city a number standing for it (the oracle `station_city`, the
+        same number for the same city; the validator reads both off the engine's map). Read up to
+        STATIONS_READ of them; past those the list says so (`SymList.beyond`: a loop over it leaves what it
+        writes any value) and holds one city more, which the model does not follow. With `city`, those of them
+        in that city (a name the model does not follow: whether it is one of them, an opaque test)."""
+        m = self.m
+        e = self.ent(corp)
+        k = self.known(e)
+        holders = [(k, True)] if k is not None else [(x, e == m.z(x)) for x in m.corporations + m.minors]
+        elems: list[tuple[Any, Any]] = []
+        beyond: list[Any] = []
+        for x, cond in holders:
+            if x.kind not in ("corporation", "minor"):
+                raise Unsupported(f"stations of {x}, which is not a company")
+            count = self.oracle(ctx, "stations_on_map", (x.id,), "int")
+            ctx.shared.axioms.append(count >= 0)
+            for i in range(STATIONS_READ):
+                elems.append((self.oracle(ctx, "station_city", (x.id, i), "int"), AND(cond, count > i)))
+            beyond.append(AND(cond, count > STATIONS_READ))
+        past = OR(*beyond)
+        if truth(past) is not False:
+            elems.append((Opaque("a city past the stations read"), past))
+        if city is not None:
+            return SymList([(x, AND(cond, self.tr.eq(city, x))) for x, cond in elems])
+        return SymList(elems, beyond=past)
+
+    def b_hand_over_station(self, ctx: Ctx, corp: Any, other: Any, city: Any) -> None:
+        """As GameBase.b_hand_over_station: a station changes hands on the map, which is outside the model (the
+        token counts are the rules')."""
 
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""

@@ -9,7 +9,6 @@ from typing import Any, Callable
 import z3
 
 from compiler.runtime.game import COMBINED_STEPS
-from compiler.verify.lists import decision_vars
 from compiler.verify.model import (
     BANK,
     DEPOT,
@@ -299,6 +298,8 @@ class StateBuiltins:
                 st[f"extra_tokens:{corp.id}"] = IF(when, zi(value), st[f"extra_tokens:{corp.id}"])
             elif name == "extra_tokens" and truth(self.tr.cmp("==", value, 0)) is True:
                 pass  # (the model keeps none where the title gives none: 0, as it reads them)
+            elif name == "tokens_right":
+                pass  # those a take-over took off the right of the charter: the map's, read as none (`token_field`)
             elif name in self.m.corp_fields:
                 var = f"field:{corp.id}.{name}"
                 typed = zb(value) if self.m.corp_fields[name] == "bool" else zi(value)
@@ -631,26 +632,6 @@ class StateBuiltins:
     def b_call_round(self, ctx: Ctx, name: Any) -> None:
         """As GameBase.b_call_round: the runtime notes a special round to hold later; nothing the model
         holds changes."""
-
-    def b_takeover_station(self, ctx: Ctx, owner: Any, city: Any) -> Any:
-        """As GameBase.b_takeover_station: the runtime's record of a takeover (any truth value)."""
-        return ctx.fresh("takeover_station", "bool")
-
-    def b_swap_station(self, ctx: Ctx, owner: Any, city: Any) -> None:
-        """As GameBase.b_swap_station: a station changes hands on the map (not modelled) and the decision
-        may end: whoever acts next is the runtime's to say."""
-        ctx.havoc(decision_vars(self.m) + ["acting"])
-
-    def b_take_over_stations(self, ctx: Ctx, owner: Any, owned: Any, swaps: Any) -> None:
-        """As GameBase.b_take_over_stations: stations are outside the model; whether the owner's president now
-        owes a choice of the stations to replace (a pending `place_token`) is the map's to say (an oracle),
-        and never where the title allows no swap."""
-        if truth(self.tr.cmp(">", swaps, 0)) is False:
-            return
-        owed = self.oracle(ctx, "station_choice_owed", ("take_over_stations",), "bool")
-        sub = ctx.fork(AND(owed, self.tr.cmp(">", swaps, 0)))
-        self.tr.call("require_decision", [owner, "place_token"], {}, sub)  # the library's
-        ctx.state = sub.state
 
     def b_stack_charter(self, ctx: Ctx, owner: Any, owned: Any, usable: Any) -> None:
         """As GameBase.b_stack_charter: the components the corporation taken over collected become the owner's;

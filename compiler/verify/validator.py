@@ -220,6 +220,8 @@ class Validator:
         self._pre_values: dict[int, Any] = {}
         self._exact_of: tuple[_Now | None, dict[str, bool]] = (None, {})
         self.cert_ids = {c.id for c in self.model.certs}
+        #: a number for each city the model's oracle `station_city` has named (from 1)
+        self._city_numbers: dict[Any, int] = {}
         self.model_item_ids = {item.id for item in self.model.items}
         self.snapshot: dict[str, Any] | None = None
         #: the corporations of the scope closed when the snapshot was taken
@@ -758,15 +760,18 @@ class Validator:
             elif name == "minor_holds":
                 # (read after the trial is rolled back: the pre-state's holder)
                 env[cname] = game.owner.get(_args[1]) is game.by_id.get(("minor", _args[0]))
-            elif name == "station_swap_open":
-                # a takeover's station choice the corporation still has to make (pre-state)
-                env[cname] = game._station_swap(game.entity("corporation", _args[0])) is not None
             elif name == "stations_absorbed":
                 # the minor's stations on the map in a city where the corporation has none (pre-state)
                 corp_id, minor_id = _args
                 mine = set(game.board.tokens_of(corp_id)) if game.board is not None else set()
                 env[cname] = (sum(1 for ref in game.board.tokens_of(minor_id) if ref not in mine)
                               if game.board is not None else 0)
+            elif name == "station_city" and game.board is not None:
+                # the city of the company's station at that place of its list (pre-state), as a number: one
+                # per city, the same wherever it is asked (none past the list: its slot is blank)
+                held = game.board.tokens_of(_args[0])
+                env[cname] = (self._city_numbers.setdefault(held[_args[1]], len(self._city_numbers) + 1)
+                              if _args[1] < len(held) else 0)
             elif name == "sell_out_outside_scope" and outside_proceeds is not None:
                 env[cname] = outside_proceeds
             elif name == "exchange_given":

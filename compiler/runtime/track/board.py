@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from compiler.runtime.track.tiles import COLORS, Geometry, _Layout, _layout, Node, node_id, node_map, NodeRef, opposite, Tile
+from compiler.runtime.track.tiles import (COLORS, Geometry, _Layout, _layout, Node, node_id, node_map, NodeRef, opposite,
+                                          parse_node_id, Tile)
 
 
 # ---------------------------------------------------------------- the map
@@ -359,6 +360,11 @@ class Board:
         """The 18xx.games id of the hex's tile: "57-2", or "H12-0" pre-printed."""
         placed = self.placed[hex_id]
         return f"{placed.tile.name}-{placed.copy or 0}"
+
+    def city_ref(self, city: str) -> NodeRef:
+        """The node a city names: an 18xx.games city id ("57-0-0", `city`) or a route node id ("E15-2",
+        `parse_node_id`). Raises ValueError where it names none."""
+        return self.city(city) if city.count("-") == 2 else parse_node_id(city)
 
     def city(self, city_id: str) -> NodeRef:
         """The node an 18xx.games city id names ("57-2-0", "H12-0-0").

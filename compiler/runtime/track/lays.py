@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from compiler.runtime.errors import IllegalAction
-from compiler.runtime.track.tiles import COLORS, _Layout, _layout, NODE, node_id, node_map, NodeRef, OFF_MAP_COLORS, opposite, _other, parse_node_id, Refusal, Tile
+from compiler.runtime.track.tiles import COLORS, _Layout, _layout, NODE, node_id, node_map, NodeRef, OFF_MAP_COLORS, opposite, _other, Refusal, Tile
 from compiler.runtime.track.board import Board
 
 
@@ -895,7 +895,7 @@ def check_token(board: Board, company: str, ref: NodeRef | str, *, home: bool = 
     `home`: a home station, which needs no track connection."""
     if isinstance(ref, str):
         try:
-            ref = board.city(ref) if ref.count("-") == 2 else parse_node_id(ref)
+            ref = board.city_ref(ref)
         except ValueError as err:
             raise IllegalAction(str(err)) from None
     if ref[0] not in board.hexes or not 0 <= ref[1] < len(board.tile_at(ref[0]).nodes):
