@@ -289,9 +289,17 @@ def write(root: Path, files: dict[str, str]) -> list[str]:
     return changed
 
 
-def mkdocs(root: Path, command: str = "build", *extra: str) -> subprocess.CompletedProcess:
-    """Run `mkdocs COMMAND --strict -f root/mkdocs.yml` with this interpreter."""
+def mkdocs(root: Path, command: str = "build", *extra: str, remember: bool = False) -> subprocess.CompletedProcess:
+    """Run `mkdocs COMMAND --strict -f root/mkdocs.yml` with this interpreter. `remember`: each
+    page's render and search entries are kept in the build cache, and taken from it where all
+    they read is unchanged (`mkdocs_cache`; `rulec build`)."""
+    from compiler.docs.mkdocs_cache import ENV
+
     env = dict(os.environ)
+    env.pop(ENV, None)
+    folder = paths.cache_dir("build/mkdocs") if remember else None
+    if folder is not None:
+        env[ENV] = str(folder / "pages.pickle")
     env.setdefault("SOURCE_DATE_EPOCH", "0")
     env.setdefault("NO_MKDOCS_2_WARNING", "true")  # mkdocs-material's banner about MkDocs 2.0
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(paths.ROOT), env.get("PYTHONPATH", "")]))
@@ -362,7 +370,7 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
               f"theme are those it was built from ({elapsed:.1f} s)", file=out)
         return EXIT_OK
     with progress.stage("docs: mkdocs build --strict"):
-        done = mkdocs(root)
+        done = mkdocs(root, remember=remember)
     elapsed = time.monotonic() - started
     if done.returncode != 0:
         print(_mkdocs_problems(done), file=out)
