@@ -121,3 +121,28 @@ def test_the_pages_key_holds_the_code_the_configuration_and_the_packages(cache, 
     (tmp_path / "mkdocs.yml").write_text("site_name: a\n", encoding="utf-8")
     monkeypatch.setattr(memo, "_code", "other code")
     assert mkdocs_cache.base_key(Config()) != first
+
+
+def test_what_the_engine_pages_read_of_an_engine_is_read_again_when_its_text_changes(cache, monkeypatch):
+    """`model._Readings`: a module's functions, kept by one build, are taken back by the next
+    while its text is the same; an edited text (an engine an erratum changed) is parsed again."""
+    from compiler.docs import model
+
+    text = 'X = {"a": 1}\n\n\ndef a_buy(g):\n    return 1\n\n\nclass Game:\n    pass\n'
+    first = model._parse_functions(text, "e_toy")
+    assert set(first[0]) == {"a_buy"} and first[1] is not None
+    build = model._Readings()
+    build.remember = True
+    monkeypatch.setattr(model, "_READINGS", build)
+    assert model._functions(text, "e_toy") == first
+    build.keep()
+
+    parsed = []
+    monkeypatch.setattr(model, "_parse_functions", lambda t, m: parsed.append(m) or first)
+    monkeypatch.setattr(model, "_READINGS", model._Readings())
+    model._READINGS.remember = True
+    assert model._functions(text, "e_toy") == first and parsed == []  # from the build cache
+    assert model._functions(text.replace("return 1", "return 2"), "e_toy") == first and parsed == ["e_toy"]
+    assert model._functions(text, "e_other") == first and parsed == ["e_toy", "e_other"]  # another module
+    monkeypatch.setattr(memo, "_code", "other code")
+    assert model._functions(text, "e_toy") == first and parsed == ["e_toy", "e_other", "e_toy"]

@@ -171,19 +171,20 @@ nav:
 
 def render_pages(loaded: Loaded, proofs: dict | None = None,
                  generated: Path | None = None, *, readings: dict | None = None,
-                 studies: list | None = None) -> tuple[dict[str, str], list]:
+                 studies: list | None = None, remember: bool = False) -> tuple[dict[str, str], list]:
     """The site's pages, pictures and style sheet (`{path under docs/: text}`)
     and its navigation. `proofs`: `proofs.prove(loaded)`, run here when
     not given (`proofs.recorded(...).reports` renders from a record);
     `generated`: the folder of the engines the engine pages show (generated/);
     `readings`: what each implementation's reading changes in the saved games
     (`readings.measure(...).readings`, or its record `read_record`);
-    `studies`: the saved studies to show (`studies.saved_studies`)."""
+    `studies`: the saved studies to show (`studies.saved_studies`); `remember`: what the engine
+    pages read of each engine is kept in the build cache (`model._Readings`)."""
     from compiler.docs import readings as docs_readings, studies as docs_studies
 
     if proofs is None:
         proofs = prove(loaded)
-    writer = Writer(Site(loaded, proofs, generated))
+    writer = Writer(Site(loaded, proofs, generated, remember=remember))
     pages = writer.pages()
     nav = writer.nav()
     docs_readings.add_pages(writer, pages, nav, readings)
@@ -233,7 +234,8 @@ def render(loaded: Loaded, root: Path | None = None, proofs: dict | None = None,
     if isinstance(found, tuple) and len(found) == 2:
         pages, nav = found
     else:
-        pages, nav = render_pages(loaded, proofs, generated, readings=readings, studies=studies)
+        pages, nav = render_pages(loaded, proofs, generated, readings=readings, studies=studies,
+                                  remember=remember)
         if key:
             memo.keep("pages", key, (pages, nav))
     files = site_files(pages, nav, root or paths.SITE, record)
