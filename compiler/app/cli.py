@@ -296,7 +296,7 @@ def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None 
     try:
         files = memo.recall("compile", key) if remember else None
         if not isinstance(files, dict):
-            files = outputs(loaded.every_title(), loaded.sources)
+            files = outputs(loaded.every_title(), loaded.sources, remember=remember)
             if remember:
                 memo.keep("compile", key, files)
     except EmitError as exc:

@@ -171,19 +171,20 @@ nav:
 
 def render_pages(loaded: Loaded, proofs: dict | None = None,
                  generated: Path | None = None, *, readings: dict | None = None,
-                 studies: list | None = None) -> tuple[dict[str, str], list]:
+                 studies: list | None = None, remember: bool = False) -> tuple[dict[str, str], list]:
     """The site's pages, pictures and style sheet (`{path under docs/: text}`)
     and its navigation. `proofs`: `proofs.prove(loaded)`, run here when
     not given (`proofs.recorded(...).reports` renders from a record);
     `generated`: the folder of the engines the engine pages show (generated/);
     `readings`: what each implementation's reading changes in the saved games
     (`readings.measure(...).readings`, or its record `read_record`);
-    `studies`: the saved studies to show (`studies.saved_studies`)."""
+    `studies`: the saved studies to show (`studies.saved_studies`); `remember`: what the engine
+    pages read of each engine is kept in the build cache (`model._Readings`)."""
     from compiler.docs import readings as docs_readings, studies as docs_studies
 
     if proofs is None:
         proofs = prove(loaded)
-    writer = Writer(Site(loaded, proofs, generated))
+    writer = Writer(Site(loaded, proofs, generated, remember=remember))
     pages = writer.pages()
     nav = writer.nav()
     docs_readings.add_pages(writer, pages, nav, readings)
@@ -233,7 +234,8 @@ def render(loaded: Loaded, root: Path | None = None, proofs: dict | None = None,
     if isinstance(found, tuple) and len(found) == 2:
         pages, nav = found
     else:
-        pages, nav = render_pages(loaded, proofs, generated, readings=readings, studies=studies)
+        pages, nav = render_pages(loaded, proofs, generated, readings=readings, studies=studies,
+                                  remember=remember)
         if key:
             memo.keep("pages", key, (pages, nav))
     files = site_files(pages, nav, root or paths.SITE, record)
@@ -289,9 +291,17 @@ def write(root: Path, files: dict[str, str]) -> list[str]:
     return changed
 
 
-def mkdocs(root: Path, command: str = "build", *extra: str) -> subprocess.CompletedProcess:
-    """Run `mkdocs COMMAND --strict -f root/mkdocs.yml` with this interpreter."""
+def mkdocs(root: Path, command: str = "build", *extra: str, remember: bool = False) -> subprocess.CompletedProcess:
+    """Run `mkdocs COMMAND --strict -f root/mkdocs.yml` with this interpreter. `remember`: each
+    page's render and search entries are kept in the build cache, and taken from it where all
+    they read is unchanged (`mkdocs_cache`; `rulec build`)."""
+    from compiler.docs.mkdocs_cache import ENV
+
     env = dict(os.environ)
+    env.pop(ENV, None)
+    folder = paths.cache_dir("build/mkdocs") if remember else None
+    if folder is not None:
+        env[ENV] = str(folder / "pages.pickle")
     env.setdefault("SOURCE_DATE_EPOCH", "0")
     env.setdefault("NO_MKDOCS_2_WARNING", "true")  # mkdocs-material's banner about MkDocs 2.0
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(paths.ROOT), env.get("PYTHONPATH", "")]))
@@ -362,7 +372,7 @@ def build(serve: bool = False, out=sys.stdout, *, loaded: Loaded | None = None, 
               f"theme are those it was built from ({elapsed:.1f} s)", file=out)
         return EXIT_OK
     with progress.stage("docs: mkdocs build --strict"):
-        done = mkdocs(root)
+        done = mkdocs(root, remember=remember)
     elapsed = time.monotonic() - started
     if done.returncode != 0:
         print(_mkdocs_problems(done), file=out)

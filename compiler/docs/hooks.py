@@ -2,8 +2,10 @@
 
 mkdocs loads this file by path. It makes sure Pygments knows the rulespec
 lexer (`compiler.lang.lexer`) before any page is highlighted, whether or not the
-installed distribution declares its entry point yet; and it writes each page
-without the theme's template indentation (`on_post_page`).
+installed distribution declares its entry point yet; it writes each page
+without the theme's template indentation (`on_post_page`); and, for `rulec build`,
+it takes each page's render and search entries from the last build where they are
+unchanged (`compiler.docs.mkdocs_cache`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,16 @@ def on_config(config):
         sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
         from compiler.lang.lexer import ensure_registered
     ensure_registered()
+    from compiler.docs.mkdocs_cache import install
+
+    install(config)  # `rulec build`: each page's render and search entries kept (`mkdocs_cache`)
     return config
+
+
+def on_post_build(config):
+    from compiler.docs.mkdocs_cache import saved
+
+    saved()
 
 
 #: What keeps its whitespace as it is: preformatted text, scripts, text areas.

@@ -249,9 +249,51 @@ class EngineFunction:
     module: str = ""
 
 
+class _Readings:
+    """What the engine pages read of a generated module's text (`_functions`, `_shared_names`), by
+    the text: each module is parsed once a process (generated/library.py, which every engine names,
+    was parsed again for each), and once a build: `rulec build` keeps the answers in the build cache
+    (`remember`), taken back while the text and the compiler's code are those they were read from
+    (after an erratum only the engines it changed are parsed again)."""
+
+    def __init__(self):
+        self.kept: dict[str, object] | None = None
+        self.used: dict[str, object] = {}
+        self.remember = False
+
+    def get(self, kind: str, text: str, make):
+        from compiler import memo
+
+        key = memo.digest(memo.code(), kind, text)
+        if key in self.used:
+            return self.used[key]
+        if self.kept is None:
+            found = memo.recall("engine-readings", "index") if self.remember else None
+            self.kept = found if isinstance(found, dict) else {}
+        value = self.used[key] = self.kept[key] if key in self.kept else make()
+        return value
+
+    def keep(self) -> None:
+        """Keep the answers used since the last `keep` (alone) in the build cache (with `remember`)."""
+        from compiler import memo
+
+        if self.remember and self.used and (self.kept is None or self.used.keys() != self.kept.keys()):
+            memo.keep("engine-readings", "index", self.used)
+        self.kept, self.used = dict(self.used), {}
+
+
+_READINGS = _Readings()
+
+
 def _functions(text: str, module: str) -> tuple[dict[str, EngineFunction], int | None]:
-    """A generated module's top-level functions by name and the line where its `Game` class starts.
-    Only the code after the data is parsed (the data is most of the module and holds no function)."""
+    """A generated module's top-level functions by name and the line where its `Game` class starts
+    (`_Readings`: parsed once). Only the code after the data is parsed (the data is most of the
+    module and holds no function)."""
+    found = _READINGS.get(f"functions {module}", text, lambda: _parse_functions(text, module))
+    return dict(found[0]), found[1]
+
+
+def _parse_functions(text: str, module: str) -> tuple[dict[str, EngineFunction], int | None]:
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith(("def ", "class "))), len(lines))
     try:
@@ -291,15 +333,7 @@ def _shared_functions(text: str, path: Path) -> dict[str, EngineFunction]:
     with `define`, read where they are written."""
     if "\n_TITLE = shared(" not in text and "\n_LIBRARY.define(" not in text:
         return {}
-    names: dict[str, str] = {}
-    unshared: dict[str, set[str]] = {}
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) in ("_TITLE", "_LIBRARY"):
-            args = node.value.args  # type: ignore[attr-defined]
-            names[ast.unparse(node.targets[0])] = ast.literal_eval(args[2]) if len(args) > 2 else "library"
-        elif isinstance(node, ast.Expr) and ast.unparse(node.value).startswith(("_TITLE.define(", "_LIBRARY.define(")):
-            alias = ast.unparse(node.value).split(".", 1)[0]
-            unshared[alias] = set(ast.literal_eval(node.value.keywords[0].value))  # type: ignore[attr-defined]
+    names, unshared = _READINGS.get("shared", text, lambda: _shared_names(text))
     shared: dict[str, EngineFunction] = {}
     for alias in ("_LIBRARY", "_TITLE"):  # the title's module's own over the library's
         shared_path = path.with_name(f"{names.get(alias)}.py")
@@ -309,6 +343,21 @@ def _shared_functions(text: str, path: Path) -> dict[str, EngineFunction]:
             theirs = {**_shared_functions(shared_text, shared_path), **theirs}
             shared.update({fn: f for fn, f in theirs.items() if fn not in unshared[alias]})
     return shared
+
+
+def _shared_names(text: str) -> tuple[dict[str, str], dict[str, set[str]]]:
+    """The modules a generated module names (`_TITLE`, `_LIBRARY`: alias -> module) and the
+    functions it does not take from each (`define(..., unshared=[...])`: alias -> names)."""
+    names: dict[str, str] = {}
+    unshared: dict[str, set[str]] = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) in ("_TITLE", "_LIBRARY"):
+            args = node.value.args  # type: ignore[attr-defined]
+            names[ast.unparse(node.targets[0])] = ast.literal_eval(args[2]) if len(args) > 2 else "library"
+        elif isinstance(node, ast.Expr) and ast.unparse(node.value).startswith(("_TITLE.define(", "_LIBRARY.define(")):
+            alias = ast.unparse(node.value).split(".", 1)[0]
+            unshared[alias] = set(ast.literal_eval(node.value.keywords[0].value))  # type: ignore[attr-defined]
+    return names, unshared
 
 
 def engine_function(clause: Clause) -> str | None:
@@ -323,7 +372,8 @@ def engine_function(clause: Clause) -> str | None:
 class Site:
     """Everything the page writers need to place and link clauses."""
 
-    def __init__(self, loaded: Loaded, proofs: dict | None = None, generated: Path | None = None):
+    def __init__(self, loaded: Loaded, proofs: dict | None = None, generated: Path | None = None,
+                 remember: bool = False):
         self.loaded = loaded
         #: `rulec verify`'s report per title display name (`proofs.prove`)
         self.proofs = proofs or {}
@@ -341,7 +391,9 @@ class Site:
                 self._book(self.program.variants[(name, variant)], book)
         self.libraries = self._libraries()
         #: the engines' folder (generated/ unless told)
+        _READINGS.remember = remember
         self.engines = {book.module: read_engine(book.module, generated) for book in self.books}
+        _READINGS.keep()
 
     # -- books
     def title_books(self) -> list[Book]:

@@ -28,6 +28,7 @@ import jinja2
 
 from compiler.emit.bounds import branch_guard, branch_lines, branch_names, limits_code, local_names, more_bound
 from compiler.emit.bounds import expr_names as _names
+from compiler.emit.parts_cache import remembered_parts
 from compiler.emit.shared import (
     Library,
     TitleModule,
@@ -1467,15 +1468,15 @@ def emit_title(title: Title, sources=None, library: Library | None = None,
     return format_source(render_module(title, sources, library, title_module, engine))
 
 
-def outputs(titles: list[Title], sources=None) -> dict[Path, str]:
-    """Every generated file: path -> text (the package's __init__ included).
-    `sources`: the `SourceMap` the titles were read from (see `render_module`)."""
+def outputs(titles: list[Title], sources=None, remember: bool = False) -> dict[Path, str]:
+    """Every generated file: path -> text (the package's __init__ included). `sources`: the `SourceMap`
+    the titles were read from (`render_module`); `remember`: each title's parts from the build cache."""
     files: dict[Path, str] = {}
     names = []
     library = library_of(titles, sources)
     families: dict[str, list[EngineParts]] = {}
-    for title in titles:  # the title first, then its variants and readings
-        families.setdefault(title.name, []).append(parts(title))
+    for title, engine in zip(titles, remembered_parts(titles, sources if remember else None), strict=True):  # title, then variants
+        families.setdefault(title.name, []).append(engine)
     for family in families.values():
         family.sort(key=lambda engine: engine.title.variant is not None)
     modules = [title_module_of(family, sources) if library is not None else None for family in families.values()]

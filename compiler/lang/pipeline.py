@@ -284,20 +284,31 @@ def checked(title: Title, sources: SourceMap) -> list[Diagnostic]:
     (`Title.source_paths`) by the same code: the check reads the title and nothing else."""
     from compiler import memo
 
-    texts = []
-    for path in title.source_paths():
-        text = sources.text(path)
-        if text is None:  # a file not read here: no key to trust
-            return check_title(title)
-        texts += [path, text]
-    key = memo.digest(memo.code(), repr((title.name, title.variant, title.reading, title.base_variant,
-                                         title.extends, title.libraries, title.chain, title.path)), *texts)
+    key = title_digest(title, sources)
+    if key is None:  # a file not read here: no key to trust
+        return check_title(title)
     found = memo.recall("check", key)
     if isinstance(found, list):
         return found
     found = check_title(title)
     memo.keep("check", key, found)
     return found
+
+
+def title_digest(title: Title, sources: SourceMap) -> str | None:
+    """The key of what is made from `title` alone (its check, its engine's parts): the compiler's
+    code, the title's name, variant, reading and the units applied, and the text of each of its
+    files (`Title.source_paths`); None where one of those files was not read into `sources`."""
+    from compiler import memo
+
+    texts = []
+    for path in title.source_paths():
+        text = sources.text(path)
+        if text is None:
+            return None
+        texts += [path, text]
+    return memo.digest(memo.code(), repr((title.name, title.variant, title.reading, title.base_variant,
+                                          title.extends, title.libraries, title.chain, title.path)), *texts)
 
 
 def _finish(modules, diagnostics, sources, files, check, checking=None, remember=False) -> Loaded:
