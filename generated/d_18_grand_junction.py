@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
+    "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a52315ac9e1fc0fd",
+        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )

@@ -35,28 +35,28 @@ def toy():
 def test_an_engines_parts_are_kept_until_one_of_its_titles_files_changes(cache, monkeypatch, toy):
     titles = toy.every_title()
     made = [emitter.parts(t) for t in titles]
-    assert parts_cache.remembered_parts(titles, toy.sources) == made
+    assert parts_cache.remembered_parts(titles, toy.sources, emitter.parts, emitter.EngineParts) == made
 
     def no_parts(title):
         raise AssertionError("compiled again with nothing changed")
 
     with monkeypatch.context() as m:
         m.setattr(emitter, "parts", no_parts)
-        assert parts_cache.remembered_parts(titles, toy.sources) == made
+        assert parts_cache.remembered_parts(titles, toy.sources, emitter.parts, emitter.EngineParts) == made
     # an erratum of one of the toy's files: the titles read from it are compiled again
     path = next(p for p in titles[0].source_paths() if "toy" in p)
     toy.sources.add(path, toy.sources.text(path) + "\n// an erratum\n")
     again = []
     with monkeypatch.context() as m:
         m.setattr(emitter, "parts", lambda t: again.append(t) or made[titles.index(t)])
-        parts_cache.remembered_parts(titles, toy.sources)
+        parts_cache.remembered_parts(titles, toy.sources, emitter.parts, emitter.EngineParts)
     assert again == [t for t in titles if path in t.source_paths()] and again
     # the compiler's code changed: every title compiled again
     again.clear()
     with monkeypatch.context() as m:
         m.setattr(memo, "_code", "other code")
         m.setattr(emitter, "parts", lambda t: again.append(t) or made[titles.index(t)])
-        parts_cache.remembered_parts(titles, toy.sources)
+        parts_cache.remembered_parts(titles, toy.sources, emitter.parts, emitter.EngineParts)
     assert again == titles
 
 

@@ -1475,7 +1475,7 @@ def outputs(titles: list[Title], sources=None, remember: bool = False) -> dict[P
     names = []
     library = library_of(titles, sources)
     families: dict[str, list[EngineParts]] = {}
-    for title, engine in zip(titles, remembered_parts(titles, sources if remember else None), strict=True):  # title, then variants
+    for title, engine in zip(titles, remembered_parts(titles, sources if remember else None, parts, EngineParts), strict=True):  # title, then variants
         families.setdefault(title.name, []).append(engine)
     for family in families.values():
         family.sort(key=lambda engine: engine.title.variant is not None)

@@ -12,14 +12,13 @@ laid out from the parts each time, in `outputs`: only the per-title compilation 
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from compiler import memo
 from compiler.lang.pipeline import title_digest
 
 if TYPE_CHECKING:
     from compiler.diagnostics import SourceMap
-    from compiler.emit.emitter import EngineParts
     from compiler.lang.ir import Title
 
 #: the build cache's kind of the answers kept here (`memo.recall`); more than `memo.LIMIT` titles'
@@ -27,22 +26,23 @@ if TYPE_CHECKING:
 KIND = "engine-parts"
 
 
-def remembered_parts(titles: "list[Title]", sources: "SourceMap | None") -> "list[EngineParts]":
+def remembered_parts(titles: "list[Title]", sources: "SourceMap | None", parts: Callable[["Title"], Any],
+                     record: type) -> list[Any]:
     """`parts(title)` of each of `titles`, in order: taken from the build cache for a title whose
-    key (`title_digest`) is that of parts kept by an earlier build, made (and kept) for the others.
-    Without `sources` (no texts to key on; `outputs` without `remember`) every title's parts are made."""
-    from compiler.emit.emitter import EngineParts, parts
-
+    key (`title_digest`) is that of parts kept by an earlier build, made (and kept) for the others;
+    `record` is the dataclass `parts` answers (the emitter's `EngineParts`, passed in: this module
+    is the emitter's, and imports nothing of it). Without `sources` (no texts to key on; `outputs`
+    without `remember`) every title's parts are made."""
     keys = [title_digest(title, sources) if sources is not None else None for title in titles]
     index = memo.recall(KIND, "index")
     kept: dict[str, dict] = index if isinstance(index, dict) else {}
-    names = [f.name for f in fields(EngineParts) if f.name != "title"]
-    out: list[EngineParts] = []
+    names = [f.name for f in fields(record) if f.name != "title"]
+    out: list[Any] = []
     fresh: dict[str, dict] = {}
     for title, key in zip(titles, keys, strict=True):
         found = kept.get(key) if key is not None else None
         if isinstance(found, dict) and set(found) == set(names):
-            out.append(EngineParts(title=title, **found))
+            out.append(record(title=title, **found))
         else:
             made = parts(title)
             out.append(made)
