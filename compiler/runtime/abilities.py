@@ -283,10 +283,7 @@ class Abilities:
         ability = abilities[0]
         corp = self._token_ability_user(company, ability, "places its token")
         board = self._need_board()
-        try:
-            ref = board.city_ref(str(city))
-        except ValueError as err:
-            raise IllegalAction(str(err)) from None
+        ref = self._city_named(city)
         if ref != (str(ability["hex"]), int(ability.get("city", 0))):
             raise IllegalAction(f"{company}'s token goes only in {ability['hex']} (city {ability.get('city', 0)})")
         kept = self.board.reserved.get(ref, [])
@@ -321,10 +318,7 @@ class Abilities:
             raise IllegalAction(f"{company} has no station token to take back")
         corp = self._token_ability_user(company, abilities[0], "takes a station back")
         board = self._need_board()
-        try:
-            ref = board.city_ref(str(city))
-        except ValueError as err:
-            raise IllegalAction(str(err)) from None
+        ref = self._city_named(city)
         stations = list(board.tokens_of(corp.id))
         if ref not in stations:
             raise IllegalAction(f"{corp} has no station in {city}")

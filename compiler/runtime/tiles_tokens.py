@@ -148,6 +148,21 @@ class TilesAndTokens:
             raise RuleGap("the map", f"{self.DATA.title} has no map (no hex components)")
         return self.board
 
+    def _city_named(self, city: object) -> tuple[str, int]:
+        """The city an action names (a node id, "E15-2", or an 18xx.games city id, "57-0-0"); refused
+        (IllegalAction) where the name is no city of the map."""
+        try:
+            return self._need_board().city_ref(str(city))
+        except ValueError as err:
+            raise IllegalAction(str(err)) from None
+
+    def _station_in(self, corp: Entity, city: object) -> tuple[str, int]:
+        """C's station in the city named (`_city_named`): its city; refused where C has none there."""
+        ref = self._city_named(city)
+        if ref not in self.board.tokens_of(corp.id):
+            raise IllegalAction(f"{corp} has no station in {city}")
+        return ref
+
     def _has_tile(self, name: str) -> bool:
         return self.DATA.has_component("tile", name)
 
@@ -580,12 +595,7 @@ class TilesAndTokens:
         """hand_over_station(C, O, city): C's station in `city` becomes O's, in the same circle (a station taken
         over); the token counts are the rules' to set. Refused (IllegalAction) where C has no station there."""
         board = self._need_board()
-        try:
-            ref = board.city_ref(str(city))
-        except ValueError as err:
-            raise IllegalAction(str(err)) from None
-        if ref not in board.tokens_of(corp.id):
-            raise IllegalAction(f"{corp} has no station in {city}")
+        ref = self._station_in(corp, city)
 
         def hand_over() -> None:
             held = list(board.holders(ref))
@@ -658,12 +668,7 @@ class TilesAndTokens:
             self._remove_stations(corp)
             return track.node_id(first[0]) if first else None
         board = self._need_board()
-        try:
-            ref = board.city_ref(str(city))
-        except ValueError as err:
-            raise IllegalAction(str(err)) from None
-        if ref not in board.tokens_of(corp.id):
-            raise IllegalAction(f"{corp} has no station in {city}")
+        ref = self._station_in(corp, city)
         self._board_change(lambda: board.remove_token(corp.id, ref))
         return track.node_id(ref)
 
