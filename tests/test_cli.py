@@ -1100,3 +1100,18 @@ def test_a_log_played_under_rules_of_ones_own_says_so_on_replay(tmp_path, capsys
     assert f"note: the log was played with --map {overlay}; it is replayed without it" in capsys.readouterr().err
     assert main(["replay", str(log), "--map", str(overlay), "--quiet"]) == 0
     assert "note:" not in capsys.readouterr().err
+
+
+def test_verify_selects_one_variant(monkeypatch, capsys):
+    """`rulec verify 1846 --variant Two-Player` (as `validate` and `play` take one) and
+    `rulec verify 1846/Two-Player` prove only that variant; `TITLE/VARIANT` was refused as a path.
+    A `--variant` with no title is refused with what it needs."""
+    from compiler.verify import pool
+
+    asked = []
+    monkeypatch.setattr(pool, "run", lambda titles, *a, **k: asked.append(titles) or 0)
+    assert main(["verify", "1846", "--variant", "Two-Player"]) == 0
+    assert main(["verify", "1846/Two-Player"]) == 0
+    assert asked == [["1846/Two-Player"], ["1846/Two-Player"]]
+    assert main(["verify", "--variant", "Two-Player"]) == 2
+    assert "--variant needs the title" in capsys.readouterr().err

@@ -875,15 +875,21 @@ def cmd_verify(args) -> int:
         print(f"rulec verify: --scheduler {args.scheduler}: {why} (a Dask scheduler's address, tcp://HOST:PORT)",
               file=sys.stderr)
         return EXIT_USAGE
+    if args.variant and not args.titles:
+        print("rulec verify: --variant needs the title it is a variant of (`rulec titles` lists them)",
+              file=sys.stderr)
+        return EXIT_USAGE
     for name in args.titles or ():
-        if name.endswith(".rules") or Path(name).name != name:
+        # `TITLE/VARIANT` names a variant; a rulespec file or an existing folder is a path
+        if name.endswith(".rules") or (Path(name).name != name and Path(name).exists()):
             # a path read as a title's name said "no title or variant 'mine/1846.rules'"
             print(f"rulec verify: {name} is a path; verify proves the titles of rulespecs/ by name "
                   "(`rulec titles`); a title of one's own is proved by `rulec build PATH --out DIR`",
                   file=sys.stderr)
             return EXIT_USAGE
     try:
-        return run(args.titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs,
+        titles = [f"{t}/{args.variant}" for t in args.titles] if args.variant else args.titles
+        return run(titles or None, args.json, sys.stdout, tuple(args.option), jobs=args.jobs,
                    scheduler=args.scheduler)
     except ImportError as exc:  # --scheduler without Dask installed
         print(f"rulec verify: --scheduler needs Dask ({exc}): pip install -e '.[simulate]'", file=sys.stderr)
@@ -1011,6 +1017,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="titles of rulespecs/ by name (`rulec titles`; default: every title and variant)")
     p.add_argument("--option", action="append", default=[], metavar="KEY",
                    help="with one of the titles' optional rules in play (its option's key; may be repeated)")
+    p.add_argument("--variant", help="only this variant of the titles named (`rulec titles` lists them; "
+                                     "TITLE/VARIANT names one too)")
     p.add_argument("--json", action="store_true", help="the results as JSON")
     _jobs(p)
     p.add_argument("--scheduler", metavar="ADDRESS",
