@@ -193,3 +193,43 @@ def test_a_property_kept_is_read_at_the_games_own_options_and_player_count():
         pass
     assert game.param("cert_limit") == game._read_param("cert_limit")
     assert game.param("starting_cash") == game._read_param("starting_cash")
+
+
+def _marker_privates(game):
+    return [p for p in game.privates if game._abilities(p, "hex_marker")]
+
+
+def test_marker_answers_kept_are_those_worked_out_anew():
+    """`DslSupport.held_call` keeps the library's marker_ability(X) and marker_named_by_player(X) by X's holder:
+    in every state random play reaches, the answers it gives are the routines' own, worked out anew."""
+    compared = 0
+    for title, seed in (("1880 Romania", 1), ("1846", 2)):
+        for game in _states(title, 4, seed, 500):
+            for private in _marker_privates(game):
+                for name in ("marker_ability", "marker_named_by_player"):
+                    assert game.held_call(name, private) == game.ROUTINES[name](game, private), \
+                        (title, seed, len(game.actions), private, name)
+                    compared += 1
+    assert compared > 2000
+    # kept: what they read is the title's data, the private's holder and the collections
+    assert game.__dict__["_held_answers"][("marker_ability", _marker_privates(game)[0])] is not None
+
+
+def test_marker_answers_kept_follow_the_privates_holder():
+    """The Steamboat Company's marker ability is the player's while a player holds it, the corporation's once a
+    corporation does (by hand): the kept answer follows the holder; a routine that reads state is not kept."""
+    for game in _states("1846", 4, 1, 40):
+        pass
+    steamboat = next(p for p in _marker_privates(game) if len(game._abilities(p, "hex_marker")) == 2)
+    game.owner[steamboat.id] = game.players[0]
+    assert game.held_call("marker_ability", steamboat)["owner"] == "player"
+    assert game.held_call("marker_named_by_player", steamboat) is True
+    game.owner[steamboat.id] = game.corporations[0]
+    assert game.held_call("marker_ability", steamboat)["owner"] == "corporation"
+    assert game.held_call("marker_named_by_player", steamboat) is False
+    game.owner[steamboat.id] = game.players[1]
+    assert game.held_call("marker_ability", steamboat)["owner"] == "player"
+    corp = game.corporations[0]
+    # president reads who holds the president's certificate and more (a corporation's state): never kept
+    assert game.held_call("president", corp) == game.call("president", corp)
+    assert game.__dict__["_held_answers"][("president", corp)] is None
