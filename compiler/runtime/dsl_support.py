@@ -295,14 +295,17 @@ class DslSupport:
         if found is None:
             return self.ROUTINES[name](self, *args)  # (it read more than that: called as ever)
         if found is not _NONE:
-            value, held, collections = found
-            owner = self.owner
-            if all(owner.get(item) is holder for item, holder in held) \
-                    and all(getattr(self, n) is members and len(members) == count for n, members, count in collections):
-                return value
+            value, items, holders, collections = found
+            # (the holders compared as tuples are: the same object, or an equal one)
+            if tuple(map(self.owner.get, items)) == holders:
+                for n, members, count in collections:
+                    if getattr(self, n) is not members or len(members) != count:
+                        break
+                else:
+                    return value
         reads = _HeldReads(self)
         value = self.ROUTINES[name](reads, *args)
-        kept[key] = (value, tuple(reads.held.items()),
+        kept[key] = (value, tuple(reads.held), tuple(reads.held.values()),
                      tuple((n, getattr(self, n), len(getattr(self, n))) for n in sorted(reads.collections))) \
             if reads.fixed else None
         return value
