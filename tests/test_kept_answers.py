@@ -233,3 +233,23 @@ def test_marker_answers_kept_follow_the_privates_holder():
     # president reads who holds the president's certificate and more (a corporation's state): never kept
     assert game.held_call("president", corp) == game.call("president", corp)
     assert game.__dict__["_held_answers"][("president", corp)] is None
+
+
+def test_exchange_sets_kept_are_those_worked_out_anew():
+    """`StockRound._exchange_sets_of` keeps a corporation's `exchange_sets` by its list of certificates: the
+    same sets as worked out anew in every state random play reaches (18CO's DSNG has shares of two sizes), and
+    another list of certificates put in place (a share layout chosen) is worked out anew."""
+    from compiler.runtime.entities import Certificate, exchange_sets
+
+    compared = 0
+    for game in _states("18CO", 4, 2, 600):
+        for corp in game.corporations:
+            assert game._exchange_sets_of(corp) == exchange_sets(game.certs_of[corp.id]), (len(game.actions), corp)
+            compared += 1
+    assert compared > 4000
+    corp = game.corporations[0]
+    before = game._exchange_sets_of(corp)
+    game.certs_of[corp.id] = [Certificate(corp.id, i, pct, i == 0) for i, pct in enumerate((20, 20, 20, 20, 20))]
+    after = game._exchange_sets_of(corp)
+    assert after != before and after == exchange_sets(game.certs_of[corp.id])
+    assert [tuple(c.percent for c in group) for group in after] == [(20,)] * 4
