@@ -253,3 +253,20 @@ def test_exchange_sets_kept_are_those_worked_out_anew():
     after = game._exchange_sets_of(corp)
     assert after != before and after == exchange_sets(game.certs_of[corp.id])
     assert [tuple(c.percent for c in group) for group in after] == [(20,)] * 4
+
+
+def test_a_privates_assign_shape_is_read_of_its_abilities():
+    """`Candidates._assign_shape`, kept for the game: the hexes each marker ability names (its `hexes`, then
+    its `bonuses`' hexes, each once for each ability), whether a player owner's marker names a corporation,
+    and whether the private has an ability of another effect."""
+    game = game_class("1846", None)(players=["A", "B", "C", "D"], seed=1)
+    by_id = {p.id: p for p in game.privates}
+    ports = ("B8", "C5", "D14", "I1", "G19")
+    assert game._assign_shape(by_id["SC"]) == (ports + ports, True, False)  # the Steamboat's two markers
+    assert game._assign_shape(by_id["MPC"]) == (("I1", "D6"), False, False)  # the meat marker
+    romania = game_class("1880 Romania", None)(players=["A", "B", "C", "D"], seed=1)
+    shapes = {p.id: romania._assign_shape(p) for p in romania.privates}
+    assert shapes["P4"] == (("G23", "G25", "H4", "J20", "K9", "K17"), False, False)  # the harbour token
+    assert any(gives for _hexes, _named, gives in shapes.values())  # REMAR, Electroputere: given to a corporation
+    assert romania.__dict__["_assign_shapes"]["P4"] is romania._assign_shape(next(p for p in romania.privates
+                                                                                  if p.id == "P4"))
