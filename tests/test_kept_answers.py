@@ -193,3 +193,80 @@ def test_a_property_kept_is_read_at_the_games_own_options_and_player_count():
         pass
     assert game.param("cert_limit") == game._read_param("cert_limit")
     assert game.param("starting_cash") == game._read_param("starting_cash")
+
+
+def _marker_privates(game):
+    return [p for p in game.privates if game._abilities(p, "hex_marker")]
+
+
+def test_marker_answers_kept_are_those_worked_out_anew():
+    """`DslSupport.held_call` keeps the library's marker_ability(X) and marker_named_by_player(X) by X's holder:
+    in every state random play reaches, the answers it gives are the routines' own, worked out anew."""
+    compared = 0
+    for title, seed in (("1880 Romania", 1), ("1846", 2)):
+        for game in _states(title, 4, seed, 500):
+            for private in _marker_privates(game):
+                for name in ("marker_ability", "marker_named_by_player"):
+                    assert game.held_call(name, private) == game.ROUTINES[name](game, private), \
+                        (title, seed, len(game.actions), private, name)
+                    compared += 1
+    assert compared > 2000
+    # kept: what they read is the title's data, the private's holder and the collections
+    assert game.__dict__["_held_answers"][("marker_ability", _marker_privates(game)[0])] is not None
+
+
+def test_marker_answers_kept_follow_the_privates_holder():
+    """The Steamboat Company's marker ability is the player's while a player holds it, the corporation's once a
+    corporation does (by hand): the kept answer follows the holder; a routine that reads state is not kept."""
+    for game in _states("1846", 4, 1, 40):
+        pass
+    steamboat = next(p for p in _marker_privates(game) if len(game._abilities(p, "hex_marker")) == 2)
+    game.owner[steamboat.id] = game.players[0]
+    assert game.held_call("marker_ability", steamboat)["owner"] == "player"
+    assert game.held_call("marker_named_by_player", steamboat) is True
+    game.owner[steamboat.id] = game.corporations[0]
+    assert game.held_call("marker_ability", steamboat)["owner"] == "corporation"
+    assert game.held_call("marker_named_by_player", steamboat) is False
+    game.owner[steamboat.id] = game.players[1]
+    assert game.held_call("marker_ability", steamboat)["owner"] == "player"
+    corp = game.corporations[0]
+    # president reads who holds the president's certificate and more (a corporation's state): never kept
+    assert game.held_call("president", corp) == game.call("president", corp)
+    assert game.__dict__["_held_answers"][("president", corp)] is None
+
+
+def test_exchange_sets_kept_are_those_worked_out_anew():
+    """`StockRound._exchange_sets_of` keeps a corporation's `exchange_sets` by its list of certificates: the
+    same sets as worked out anew in every state random play reaches (18CO's DSNG has shares of two sizes), and
+    another list of certificates put in place (a share layout chosen) is worked out anew."""
+    from compiler.runtime.entities import Certificate, exchange_sets
+
+    compared = 0
+    for game in _states("18CO", 4, 2, 600):
+        for corp in game.corporations:
+            assert game._exchange_sets_of(corp) == exchange_sets(game.certs_of[corp.id]), (len(game.actions), corp)
+            compared += 1
+    assert compared > 4000
+    corp = game.corporations[0]
+    before = game._exchange_sets_of(corp)
+    game.certs_of[corp.id] = [Certificate(corp.id, i, pct, i == 0) for i, pct in enumerate((20, 20, 20, 20, 20))]
+    after = game._exchange_sets_of(corp)
+    assert after != before and after == exchange_sets(game.certs_of[corp.id])
+    assert [tuple(c.percent for c in group) for group in after] == [(20,)] * 4
+
+
+def test_a_privates_assign_shape_is_read_of_its_abilities():
+    """`Candidates._assign_shape`, kept for the game: the hexes each marker ability names (its `hexes`, then
+    its `bonuses`' hexes, each once for each ability), whether a player owner's marker names a corporation,
+    and whether the private has an ability of another effect."""
+    game = game_class("1846", None)(players=["A", "B", "C", "D"], seed=1)
+    by_id = {p.id: p for p in game.privates}
+    ports = ("B8", "C5", "D14", "I1", "G19")
+    assert game._assign_shape(by_id["SC"]) == (ports + ports, True, False)  # the Steamboat's two markers
+    assert game._assign_shape(by_id["MPC"]) == (("I1", "D6"), False, False)  # the meat marker
+    romania = game_class("1880 Romania", None)(players=["A", "B", "C", "D"], seed=1)
+    shapes = {p.id: romania._assign_shape(p) for p in romania.privates}
+    assert shapes["P4"] == (("G23", "G25", "H4", "J20", "K9", "K17"), False, False)  # the harbour token
+    assert any(gives for _hexes, _named, gives in shapes.values())  # REMAR, Electroputere: given to a corporation
+    assert romania.__dict__["_assign_shapes"]["P4"] is romania._assign_shape(next(p for p in romania.privates
+                                                                                  if p.id == "P4"))

@@ -42,7 +42,7 @@ class Abilities:
         abilities = self._abilities(company, "hex_marker")
         if not abilities:
             raise IllegalAction(f"{company} has no revenue marker to place")
-        key = self.call("marker_ability", company)["key"]
+        key = self.held_call("marker_ability", company)["key"]  # (kept while X's holder is the same)
         return next(a for a in abilities if a.get("key") == key)
 
     def b_place_marker(self, company: Entity, hex_id: str) -> None:
@@ -92,7 +92,7 @@ class Abilities:
         """Whether a player owner names the corporation private `company`'s marker serves (`owner: player` and
         `assigned_to: corporation`, `_assign_player_marker`) rather than its user placing it: the library's
         marker_named_by_player."""
-        return bool(self.call("marker_named_by_player", company))
+        return bool(self.held_call("marker_named_by_player", company))  # (kept while X's holder is the same)
 
     def _marker_placements_spent(self, company: Entity, ability: dict) -> bool:
         """Whether private `company`'s marker `ability` has used its `count` of placements over the game (the

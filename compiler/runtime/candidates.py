@@ -667,20 +667,15 @@ class Candidates:
                     for h in sorted(self.board.hexes) if self.board.tile_at(h).cities]
         if entity.kind != "private":
             return []
-        out = []
-        for ability in self._abilities(entity, "hex_marker"):
-            hexes = [str(h) for h in ability.get("hexes") or ()] + [str(e["hex"]) for e in ability.get("bonuses") or ()]
-            for hex_id in dict.fromkeys(hexes):
-                out.append({"type": "assign", **who, "target": hex_id, "target_type": "hex"})
-        if self._marker_assigned_by_player(entity):
+        hexes, named, gives = self._assign_shape(entity)
+        out = [{"type": "assign", **who, "target": hex_id, "target_type": "hex"} for hex_id in hexes]
+        if named and self._marker_assigned_by_player(entity):
             # the corporation a player owner's marker serves (the guards decide)
             out.extend({"type": "assign", **who, "target": c.id, "target_type": c.kind}
                        for c in self.corporations + self.minors
                        if self.corp[c.id]["floated"] and not self.corp[c.id]["closed"])
         holder = self.owner.get(entity.id)
-        if not self.closed[entity.id] and isinstance(holder, Entity) and holder.kind == "player" and any(
-                a.get("kind") == "ability" and a.get("effect") not in (None, "hex_marker")
-                for a in entity.get("children") or ()):
+        if gives and not self.closed[entity.id] and isinstance(holder, Entity) and holder.kind == "player":
             # a private whose ability a player owner gives to one of his corporations (1880 Romania's REMAR
             # and Electroputere as 18xx.games has them): each corporation he directs (the guards decide)
             out.extend({"type": "assign", **who, "target": c.id, "target_type": "corporation"}
@@ -695,6 +690,29 @@ class Candidates:
                 return [a for a in out if a["target_type"] != "hex"]
             self._known_refused.update((id(a), a) for a in out if a["target_type"] == "hex")
         return out
+
+    def _assign_shape(self, private: Entity) -> tuple[tuple[str, ...], bool, bool]:
+        """What `_cand_assign` lists of a private by its abilities alone (a private's abilities never change in
+        play; kept for the game): the hexes its revenue markers may go in (each marker ability's `hexes`,
+        then its `bonuses`' hexes, each hex once for each ability, in that order), whether one of them is a
+        player owner's that names a corporation (where `_marker_assigned_by_player` may say so), and whether
+        it has an ability of another effect (one a player owner gives to a corporation)."""
+        kept = self.__dict__.get("_assign_shapes")
+        if kept is None:
+            kept = self.__dict__["_assign_shapes"] = {}
+        shape = kept.get(private.id)
+        if shape is None:
+            hexes: list[str] = []
+            markers = self._abilities(private, "hex_marker")
+            for ability in markers:
+                found = [str(h) for h in ability.get("hexes") or ()] + [str(e["hex"]) for e in ability.get("bonuses") or ()]
+                hexes += dict.fromkeys(found)
+            named = any(str(a.get("owner", "")) == "player"
+                        and str(a.get("assigned_to", "")) in ("corporation", "corporation_or_minor") for a in markers)
+            gives = any(a.get("kind") == "ability" and a.get("effect") not in (None, "hex_marker")
+                        for a in private.get("children") or ())
+            shape = kept[private.id] = (tuple(hexes), named, gives)
+        return shape
 
     def _marker_spent(self, company: Entity) -> bool:
         """Whether `place_marker` refuses private `company`'s marker in any hex: the marker ability it uses

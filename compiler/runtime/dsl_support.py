@@ -148,6 +148,41 @@ class _StateReads(_Reads):
         return game.attr(obj, name)
 
 
+class _HeldReads(_Reads):
+    """The game as a DSL routine called by `DslSupport.held_call` sees it: each thing it reads is the game's,
+    and noted. `fixed` stays true while it reads only what `_Reads` counts fixed, the title's data of an entity
+    that keeps no state in play (`attr` of a private, a player, ...: its fields and its abilities' records,
+    never whether it is closed nor its cards) and of its abilities (`attr` of such a record), who holds each
+    item it asks of (`b_holder_of`: each item's holder noted in `held`) and which of the game's collections
+    an entity is in (`among`: each collection asked noted); anything else it reads or does makes it false.
+    Such a routine answers the same again while each item noted has the same holder and each collection
+    noted is the same list of the same length."""
+
+    __slots__ = ("held", "collections")
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.held: dict[str, Any] = {}
+        self.collections: set[str] = set()
+
+    def b_holder_of(self, item: Any) -> Any:
+        holder = self._game.b_holder_of(item)
+        self.held[item.id] = holder
+        return holder
+
+    def among(self, name: str, value: Any) -> bool:
+        self.collections.add(name)
+        return self._game.among(name, value)
+
+    def attr(self, obj: Any, name: str) -> Any:
+        if obj.__class__ is _Record:
+            pass  # (an ability's record: the title's data, made once a game)
+        elif obj.__class__ is not Entity or obj.kind in ("corporation", "minor") \
+                or name in ("closed", "card_abilities", "certificates"):
+            self.fixed = False
+        return self._game.attr(obj, name)
+
+
 class DslSupport:
     """The generated code's access to the game: calls, names, attributes, declared states, triggers."""
 
@@ -241,6 +276,38 @@ class DslSupport:
         reads = _Reads(self)
         value = self.ROUTINES[name](reads, *args)
         kept[key] = (value,) if reads.fixed else None
+        return value
+
+    def held_call(self, name: str, *args: Any) -> Any:
+        """The DSL routine `name` called with `args`, its answer kept where the call read only the title's data,
+        who holds what and who is in which collection (`_HeldReads`), and given again for the same arguments
+        while each item it asked the holder of has the same holder and each collection it asked is the same
+        list of the same length (the library's marker_ability(X), asked of a private in every listing of an
+        operating round, reads X's abilities and what kind of holder X has)."""
+        kept = self.__dict__.get("_held_answers")
+        if kept is None:
+            kept = self.__dict__["_held_answers"] = {}
+        key = (name, *args)
+        try:
+            found = kept.get(key, _NONE)
+        except TypeError:  # an argument that is no key: called as ever
+            return self.ROUTINES[name](self, *args)
+        if found is None:
+            return self.ROUTINES[name](self, *args)  # (it read more than that: called as ever)
+        if found is not _NONE:
+            value, items, holders, collections = found
+            # (the holders compared as tuples are: the same object, or an equal one)
+            if tuple(map(self.owner.get, items)) == holders:
+                for n, members, count in collections:
+                    if getattr(self, n) is not members or len(members) != count:
+                        break
+                else:
+                    return value
+        reads = _HeldReads(self)
+        value = self.ROUTINES[name](reads, *args)
+        kept[key] = (value, tuple(reads.held), tuple(reads.held.values()),
+                     tuple((n, getattr(self, n), len(getattr(self, n))) for n in sorted(reads.collections))) \
+            if reads.fixed else None
         return value
 
     def call(self, name: str, *args, **kwargs):

@@ -424,8 +424,22 @@ class StockRound:
                 total += cert.percent
             if total == pres.percent:
                 return tuple(group)
-        return next((group for group in exchange_sets(self.certs_of[corp.id])
+        return next((group for group in self._exchange_sets_of(corp)
                      if all(self.owner[cert.id] == challenger for cert in group)), None)
+
+    def _exchange_sets_of(self, corp: Entity) -> list[tuple[Certificate, ...]]:
+        """`exchange_sets` of `corp`'s certificates (a function of them alone), kept while its list of
+        certificates is the same (a share layout chosen puts a new list in place, `b_choose_share_layout`):
+        asked wherever a sale might hand the presidency over (18CO's DSNG, of 20% and 10% shares, has
+        dozens of combinations to try)."""
+        certs = self.certs_of[corp.id]
+        kept = self.__dict__.get("_exchange_sets")
+        if kept is None:
+            kept = self.__dict__["_exchange_sets"] = {}
+        found = kept.get(corp.id)
+        if found is None or found[0] is not certs or found[1] != tuple(certs):
+            found = kept[corp.id] = (certs, tuple(certs), exchange_sets(certs))
+        return found[2]
 
     # -- bankruptcy and receivership (generic: the title's `receivership_steps` and its bankrupt action say how)
 
