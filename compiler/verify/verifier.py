@@ -705,14 +705,16 @@ class Verifier:
     def _step_key(self, kind: str, tkey: str, inv: Invariant) -> str:
         return stable_hash(kind, self.version, self.assume_key, tkey, self._inv_keys[inv.name])
 
-    def check_keys(self, tn: Transition) -> tuple[dict[str, str], _Prepared]:
+    def check_keys(self, tn: Transition, lazy: bool = False) -> tuple[dict[str, str], _Prepared]:
         """Each invariant's cache key for its check against the transition (what the cache files the
         result under: the IR of the transition and of the routines it calls, what it reads, the
         invariant's own key, the invariants assumed), and what `check_transition` takes with them: the
         translations made to find them (none where the cache held their keys, `_current_translation`:
         `check_transition` translates only if a check is not in the cache). Where the transition reads
         a train price (`prices`) a check's key is its abstract proof's, where the cache holds that, else
-        the concrete translation's. Two titles whose keys agree have the same result for that check."""
+        the concrete translation's; with `lazy`, where that needs a translation the key is left out
+        (`check_transition` translates only if the abstract try does not prove the check). Two titles
+        whose keys agree have the same result for that check."""
         prepared = _Prepared()
         entry = self._current_translation(tn)
         if entry is None:
@@ -726,6 +728,8 @@ class Verifier:
         rest = [inv for inv in self.invariants if prepared.abstract[inv.name] not in self.cache.data]
         if rest:
             concrete = self._current_translation(tn, True)
+            if concrete is None and lazy:
+                return {name: key for name, key in keys.items() if key in self.cache.data}, prepared
             if concrete is None:
                 prepared.translations[True] = done = self._translate(tn, True)
                 concrete = {"tkey": done.tkey}
@@ -740,20 +744,11 @@ class Verifier:
         transition reads a train price, a check is proved on the abstract translation first (`prices`),
         within `ABSTRACT_SECONDS` of work: proved there, it is filed under the abstract key; else it is
         checked on the concrete translation as any other."""
-        keys, ready = prepared or self.check_keys(tn)
+        keys, ready = prepared or self.check_keys(tn, lazy=True)
         results: list[CheckResult] = []
-        todo: list[Invariant] = []
         wanted = set(invariants) if invariants is not None else None
-        for inv in self.invariants:
-            if wanted is not None and inv.name not in wanted:
-                continue
-            key = keys[inv.name]
-            cached = self.cache.get(key)
-            if cached is not None:
-                results.append(CheckResult(inv.name, tn.name, cached["status"], cached["seconds"], True,
-                                           cached.get("binding"), cached.get("detail"), cached.get("reason"), key))
-            else:
-                todo.append(inv)
+        todo = self._from_cache(tn, [inv for inv in self.invariants if wanted is None or inv.name in wanted],
+                                keys, results)
         tried: dict[str, float] = {}  # the seconds of the abstract try of the checks it did not prove
         if todo and ready.abstract is not None:
             done = ready.translations.get(False) or self._translate(tn)
@@ -775,6 +770,9 @@ class Verifier:
             concrete = ready.abstract is not None
             done = ready.translations.get(concrete) or self._translate(tn, concrete)
             share = done.seconds / max(1, len(self.invariants))
+            if any(inv.name not in keys for inv in todo):  # (lazy: not looked up before the translation)
+                todo = self._from_cache(tn, todo, {inv.name: self._step_key("step", done.tkey, inv) for inv in todo},
+                                        results)
             outcomes = self._solve(tn, done.steps, todo)
             for inv in todo:
                 o = outcomes[inv.name]
@@ -789,6 +787,20 @@ class Verifier:
         order = {inv.name: i for i, inv in enumerate(self.invariants)}
         results.sort(key=lambda r: order[r.invariant])
         return results
+
+    def _from_cache(self, tn: Transition, invs: list[Invariant], keys: dict[str, str],
+                    results: list[CheckResult]) -> list[Invariant]:
+        """The results of `invs` the cache holds under `keys`, put on `results`; the invariants left."""
+        todo = []
+        for inv in invs:
+            cached = self.cache.get(keys[inv.name]) if inv.name in keys else None
+            if cached is None:
+                todo.append(inv)
+                continue
+            results.append(CheckResult(inv.name, tn.name, cached["status"], cached["seconds"], True,
+                                       cached.get("binding"), cached.get("detail"), cached.get("reason"),
+                                       keys[inv.name]))
+        return todo
 
     def _touched(self, inv: Invariant, step: Step, changed: set[str]) -> bool:
         """Whether the step can change what the invariant reads (else the
