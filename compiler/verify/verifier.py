@@ -831,6 +831,7 @@ class Verifier:
         """Check each invariant against every binding of a transition. Each
         (invariant, transition) pair has `budget` units of z3's work in all (`self.budget` where
         none is given; see `RLIMIT_PER_SECOND`); the wall-clock seconds are reported."""
+        abstract = budget is not None  # (the abstract try, `prices`: a counterexample there is not shown)
         budget = budget or self.budget
         spent = {inv.name: 0.0 for inv in invs}  # seconds, for the report
         used = {inv.name: 0 for inv in invs}  # z3 resource units, against the budget
@@ -1082,9 +1083,10 @@ class Verifier:
                                 quick_binding[0] += time.process_time() - c1
                                 quick_binding[1] += 1
                             if r == z3.sat:
-                                found[inv.name] = _Outcome("counterexample", binding=step.label, detail=counterexample(
+                                detail = None if abstract else counterexample(
                                     s, step, inv, self.tr, self._pre_atoms.get(inv.name) if inv.sanctions else None,
-                                    RLIMIT_PER_SECOND // 2))
+                                    RLIMIT_PER_SECOND // 2)
+                                found[inv.name] = _Outcome("counterexample", binding=step.label, detail=detail)
                             elif r == z3.unknown and kind == "split":
                                 unknown.setdefault(inv.name, f"z3 ({step.label}): {_reason(s)}")
                             if s is solver:
