@@ -1160,12 +1160,12 @@ def _check_keys(title, cache):
     keys, translated, truth = {}, set(), {}
     for tn in verifier.transitions:
         keys[tn.name], prepared = verifier.check_keys(tn)
-        if prepared is not None:
+        if prepared.translations:
             translated.add(tn.name)
-        _, tkey, _, _ = verifier._translate(tn)
-        truth[tn.name] = {inv.name: verifier_module.stable_hash("step", verifier.version, verifier.assume_key, tkey,
-                                                                verifier._inv_keys[inv.name])
-                          for inv in verifier.invariants}
+        done = verifier._translate(tn)
+        if done.prices:  # a price read: the keys are the concrete translation's (no abstract proof cached)
+            done = verifier._translate(tn, concrete=True)
+        truth[tn.name] = {inv.name: verifier._step_key("step", done.tkey, inv) for inv in verifier.invariants}
     return keys, translated, truth
 
 
@@ -1231,16 +1231,17 @@ def test_a_read_of_a_train_card_or_a_property_is_recorded():
     assert dearer.read_digest(("train", "3")) == m.read_digest(("train", "3"))
 
 
-def _translation_texts(verifier) -> dict[str, str]:
+def _translation_texts(verifier, concrete: bool = False) -> dict[str, str]:
     """Each transition's translation as text (its steps' guards, states, axioms, parameters, oracles and
     transfers, or the error that stopped a binding), the enum sort's per-model name left out: two
-    translations that read the same give the same text."""
+    translations that read the same give the same text. The abstract one (train prices constants,
+    `prices`), or with `concrete` the one with the printed prices."""
     def text(x):
         return x.sexpr() if isinstance(x, z3.ExprRef) else repr(x)
 
     out = {}
     for tn in verifier.transitions:
-        steps, _, _, _ = verifier._translate(tn)
+        steps = verifier._translate(tn, concrete).steps
         parts = []
         for binding, step in steps:
             if isinstance(step, Exception):
@@ -1264,15 +1265,18 @@ TRAIN_CARD_ERRATA = [("2", "price: $110"), ("3", "price: $250"), ("2", "distance
 
 def test_a_train_card_read_field_by_field_is_recorded_exactly():
     """Mutation: each erratum to one field of a train card, and every transition whose translation it
-    changes is translated again (the cache's key for it, `Verifier._translation_key`, is gone); a
-    transition the cache still keys is translated to the same text. A read of a card's field left
-    unrecorded would keep a changed translation's old key. And a price erratum translates again only
-    what reads the price (buy_train, and sell_shares through the emergency sale), not first_train."""
+    changes is translated again (the cache's key for it, `Verifier._current_translation`, is gone); a
+    transition the cache still keys is translated to the same text, the abstract translation (prices
+    constants, `prices`) and the concrete one alike. A read of a card's field left unrecorded would keep
+    a changed translation's old key. And a price erratum translates again only the concrete translations
+    of what reads the price (buy_train, and sell_shares through the emergency sale), not first_train,
+    and no abstract one: they read no price."""
     import copy
 
     seed = Cache(None)
     base = verifier_module.Verifier(load_toy_with().program.titles["Toy"], cache=seed)
     before = _translation_texts(base)
+    before_concrete = _translation_texts(base, concrete=True)
     seen_changed = set()
     for card, line in TRAIN_CARD_ERRATA:
         title = load_toy_with(f'errata "One field" of "Toy" {{\n  amend train "{card}" §3 {{\n    {line} §3\n  }}\n}}\n'
@@ -1281,13 +1285,18 @@ def test_a_train_card_read_field_by_field_is_recorded_exactly():
         cache.data = copy.deepcopy(seed.data)
         verifier = verifier_module.Verifier(title, cache=cache)
         assert verifier.unread_key == base.unread_key or "count" in line, line
-        keyed = {tn.name for tn in verifier.transitions if verifier._translation_key(tn) is not None}
+        keyed = {tn.name for tn in verifier.transitions if verifier._current_translation(tn) is not None}
+        keyed_concrete = {tn.name for tn in verifier.transitions if verifier._current_translation(tn, True) is not None}
         after = _translation_texts(verifier)
+        after_concrete = _translation_texts(verifier, concrete=True)
         changed = {name for name in after if after[name] != before[name]}
+        changed_concrete = {name for name in after if after_concrete[name] != before_concrete[name]}
         assert not changed & keyed, (line, changed & keyed)
-        seen_changed |= changed
+        assert not changed_concrete & keyed_concrete, (line, changed_concrete & keyed_concrete)
+        seen_changed |= changed | changed_concrete
         if "price" in line:
-            assert set(after) - keyed == {"buy_train", "sell_shares"}, line
+            assert set(after) - keyed_concrete == {"buy_train", "sell_shares"}, line
+            assert keyed == set(after) and not changed, line  # the abstract translations read no price
     assert {"buy_train", "first_train", "pass", "sell_shares"} <= seen_changed  # the errata reach translations
 
 

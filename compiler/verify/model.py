@@ -47,6 +47,7 @@ from compiler.lang import syntax as s
 from compiler.lang.ir import STATE_ENTITY_KINDS, Title, state_component_kinds
 from compiler.runtime.game import STEPS as _RUNTIME_STEPS
 from compiler.runtime.market import Market
+from compiler.verify import prices
 from compiler.verify.list_vars import domain as list_domain
 from compiler.verify.list_vars import variables as list_variables
 
@@ -1127,10 +1128,15 @@ class Model:
         ]
         return ", ".join(parts)
 
-    def train_price(self, item: Item) -> int | None:
-        """A train's printed price (None when the rulespec leaves it open), its read recorded."""
-        record(("train", item.name or "", "price"))
-        return item.price
+    def train_price(self, item: Item) -> Any:
+        """A train's printed price (None when the rulespec leaves it open), its read recorded; its
+        constant in an abstract translation (`prices`)."""
+        return prices.term(item.name or "", item.price, record)
+
+    def card_value(self, card: str, name: str) -> Any:
+        """A field of a train card's data (`train_data`), its read recorded; its price as `train_price`."""
+        data = self.train_data[card]
+        return prices.term(card, dict.get(data, "price"), record) if name == "price" else data.get(name)
 
     def digest_unread(self) -> str:
         """A digest of everything of the title a translation may read without recording it: every
@@ -1160,6 +1166,8 @@ class Model:
             data = dict.get(self.train_data, dep[1])
             data = {} if data is None else data
             return stable_hash(dict.__contains__(data, dep[2]), dict.get(data, dep[2]))
+        if len(dep) == 2 and dep[0] == "train_known":  # (`prices.term`: whether it has a printed price)
+            return stable_hash(prices.known(dict.get(dict.get(self.train_data, dep[1]) or {}, "price")))
         if len(dep) == 2 and dep[0] == "train_sides":
             return stable_hash(dict.get(self.side_prices, dep[1]))
         if dep == ("property", "*"):

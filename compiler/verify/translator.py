@@ -85,7 +85,7 @@ class _TrainRecord(dict):
             return self.card
         if name not in self.several:
             raise KeyError(name)
-        value = self.tr.model.train_data[self.card].get(name)
+        value = self.tr.model.card_value(self.card, name)
         if self.several[name]:
             value = [] if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
         return self.tr.lift(value) if value is not None else None

@@ -25,10 +25,13 @@ Results are cached (see `Cache`) by a hash of each check's inputs: the IR of
 the transition and of the routines it calls, the title data it read, the
 invariant, every invariant assumed beside it, the scope and the verifier's own
 source. After a one-clause erratum only the checks that read that clause run
-again. A transition's key is itself kept (`Verifier._translation_key`): with what
+again. A transition's key is itself kept (`Verifier._current_translation`): with what
 its translation read of the title's properties and train cards, under its IR and
 everything else of the title, so that a transition whose reads are unchanged is
-not translated again only to make its checks' keys.
+not translated again only to make its checks' keys. A transition that reads a train's price is
+translated first with every price a constant (`prices`): a check proved so holds for every price and
+is filed under a key that holds none, so that an erratum to a price proves again only the checks
+whose proof needs it.
 
 `run(titles, as_json, out)` is the command's entry point.
 """
@@ -47,6 +50,7 @@ import z3
 from compiler.lang import syntax as s
 from compiler.lang.ir import Title
 from compiler.paths import ROOT
+from compiler.verify import prices
 from compiler.verify.counterexample import consts, counterexample, render_state_only
 from compiler.verify.report import STATUS_CODES, render_report
 from compiler.verify.invariants import (Invariant, emergency_sale_steps, invariants_for, money_moves_by_transfer,
@@ -119,6 +123,10 @@ TOGETHER_SAMPLES = 3
 # run with no such floor: sell_shares 148 s -> 218 s, corporation_sell_shares 48 -> 74 s, of checks'
 # seconds), on many it pays (buy_shares 167 -> 105 s, buy_train 130 -> 101 s: 42 to 306 bindings)
 TOGETHER_MIN_BINDINGS = 24
+# the work a check has on a transition's abstract translation, its train prices constants (`prices`),
+# before it is checked on the concrete one with the whole budget: what a proof that holds for every price
+# takes (1846's pool_cap after corporation_sell_shares, the slowest, ...), not what an unknown would use up
+ABSTRACT_SECONDS = 40.0
 # a wall-clock guard on a single check, against a hang only
 WALL_GUARD_SECONDS = 600
 # z3's arithmetic solver for every check (`smt.arith.solver`): 2, the older simplex one, rather than
@@ -169,7 +177,7 @@ def _reason(solver: z3.Solver) -> str:
     return reason
 
 
-#: How many translations of one transition's IR the cache keeps (`Verifier._translation_key`): a
+#: How many translations of one transition's IR the cache keeps (`Verifier._current_translation`): a
 #: title's erratum and the rule it replaced both, a few more
 TRANSLATION_ENTRIES = 4
 #: How the keys of those entries begin (the others are checks' results)
@@ -182,7 +190,7 @@ FAILING = ("counterexample", "unknown")
 
 _SOURCES = ("verifier.py", "counterexample.py", "model.py", "translate.py", "terms.py", "translator.py",
             "builtins_state.py", "builtins_map.py", "builtins_effects.py", "builtins_abilities.py", "invariants.py",
-            "tables.py")
+            "tables.py", "prices.py")
 #: the runtime's modules the model follows: the game (`GameBase`), its parts and shared words, and the market
 #: (tests/test_layers.py checks that every module GameBase is made of is here)
 _RUNTIME_SOURCES = ("game.py", "vocabulary.py", "stock.py", "operating.py", "auctions.py", "abilities.py", "market.py",
@@ -439,6 +447,35 @@ class _Outcome:
     reason: str | None = None
 
 
+@dataclass
+class _Translation:
+    """A transition's translation (`Verifier._translate`)."""
+
+    steps: list[tuple[Binding, Step | Exception]]
+    calls: set[str]
+    reads: Reads
+    seconds: float
+    tkey: str
+    prices: list[str]
+
+
+@dataclass
+class _Prepared:
+    """What `Verifier.check_keys` found besides the keys: the translations it made (by whether concrete),
+    and where the transition reads a train price, each check's abstract key (`prices`)."""
+
+    translations: dict[bool, _Translation] = field(default_factory=dict)
+    abstract: dict[str, str] | None = None
+
+
+class _nothing:
+    def __enter__(self) -> set[str]:
+        return set()
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
 class Verifier:
     """Runs every check of one title. See `verify_title`."""
 
@@ -518,10 +555,10 @@ class Verifier:
         report.tables = check_tables(self.title)
         report.notes = list(self.model.note.lines)
         for tn in self.transitions:
-            if wanted is None or tn.name in wanted:
-                entry = self._current_translation(tn)
+            for concrete in (False, True):
+                entry = self._current_translation(tn, concrete) if wanted is None or tn.name in wanted else None
                 if entry is not None:
-                    report.translations[self._translation_slot(tn)] = entry
+                    report.translations[self._translation_slot(tn, concrete)] = entry
         if wanted is None and not self.partial:
             used = {r.reason.split(" (")[0] for r in report.results if r.status == "sanctioned" and r.reason}
             for inv in self.invariants:
@@ -601,12 +638,14 @@ class Verifier:
         detail = render_state_only(self.model, solver.model(), init, inv)
         return _Outcome("counterexample", binding="init", detail=detail)
 
-    def _translate(self, tn: Transition) -> tuple[list[tuple[Binding, Step | Exception]], str, set[str], Reads]:
-        """The transition's steps (one per binding, or the error that stopped it), its key, the
-        routines its steps call, and what they read. What it read of the title's properties and
-        train cards (`model.record`) is kept as its translation key's (`_translation_key`)."""
+    def _translate(self, tn: Transition, concrete: bool = False) -> _Translation:
+        """The transition's translation: its steps (one per binding, or the error that stopped it), the
+        routines they call, what they read, its key and the cards whose price it read as a constant
+        (`prices`; none where `concrete`, or where it read no price). What it read of the title's
+        properties and train cards (`model.record`) is kept as its translation key's (`_current_translation`)."""
+        t0 = time.perf_counter()
         steps: list[tuple[Binding, Step | Exception]] = []
-        with recording() as deps:
+        with recording() as deps, (_nothing() if concrete else prices.abstract()) as used:
             try:
                 bindings = tn.bindings()
             except (GapError, Unsupported) as exc:
@@ -622,32 +661,38 @@ class Verifier:
                     steps.append((binding, step))
                 except (GapError, Unsupported) as exc:
                     steps.append((binding, exc))
+                except Exception as exc:  # noqa: BLE001 - a price as a constant where the rules want a number
+                    if not used:
+                        raise
+                    steps.append((binding, Unsupported(f"a train price as a constant: {exc}")))
         errors = sorted({_exc_text(e) for _, e in steps if isinstance(e, Exception)})
         # what it read of properties and train cards is in the key as recorded (`model.record`), not
         # only where a builtin notes it in `reads` (a train's price, `obsolete_on`, ... were not)
         tkey = stable_hash(tn.decl_key, reads.key(), errors, len(steps), self._read_digest(sorted(deps)))
-        self._remember_translation(tn, sorted(deps), tkey)
-        return steps, tkey, calls, reads
-
-    # -- translation keys
-    def _translation_slot(self, tn: Transition) -> str:
-        """Where the cache keeps what a transition's translation read and the key it gave
-        (`_remember_translation`): the verifier's version, the transition's IR and everything of the
-        title a translation reads unrecorded (`unread_key`)."""
-        return TRANSLATION_SLOT + stable_hash(self.version, self.unread_key, tn.kind, tn.name, tn.decl_key)
-
-    def _remember_translation(self, tn: Transition, deps: list[tuple[str, ...]], tkey: str) -> None:
-        entry = {"reads": [list(dep) for dep in deps], "digest": self._read_digest(deps), "tkey": tkey}
-        slot = self._translation_slot(tn)
+        entry = {"reads": [list(dep) for dep in sorted(deps)], "digest": self._read_digest(sorted(deps)),
+                 "tkey": tkey, "prices": sorted(used)}
+        slot = self._translation_slot(tn, concrete)
         entries = [e for e in (self.cache.data.get(slot) or {}).get("entries", []) if e["digest"] != entry["digest"]]
         self.cache.put(slot, {"entries": ([entry] + entries)[:TRANSLATION_ENTRIES]})
+        return _Translation(steps, calls, reads, time.perf_counter() - t0, tkey, sorted(used))
+
+    # -- translation keys
+    def _translation_slot(self, tn: Transition, concrete: bool = False) -> str:
+        """Where the cache keeps what a transition's translation read and the key it gave (`_translate`):
+        the verifier's version, the transition's IR and everything of the title a translation reads
+        unrecorded (`unread_key`); the concrete translation's (`prices`) apart."""
+        return TRANSLATION_SLOT + stable_hash(self.version, self.unread_key, tn.kind, tn.name, tn.decl_key,
+                                              *(["concrete"] if concrete else []))
 
     def _read_digest(self, deps: Iterable[tuple[str, ...]]) -> str:
         return stable_hash([(list(dep), self.model.read_digest(tuple(dep))) for dep in deps])
 
-    def _current_translation(self, tn: Transition) -> dict[str, Any] | None:
-        """The cache's entry of the transition's translation that holds now (`_translation_key`)."""
-        found = self.cache.data.get(self._translation_slot(tn))
+    def _current_translation(self, tn: Transition, concrete: bool = False) -> dict[str, Any] | None:
+        """The cache's entry of the transition's translation that holds now: one of the same IR, on a title
+        the same but for the content of its properties and train cards, that read only properties and train
+        cards whose content is the same now: this translation would read the same and give the same key
+        (its `tkey`) and the same constant prices (its `prices`). None where there is none."""
+        found = self.cache.data.get(self._translation_slot(tn, concrete))
         for entry in (found or {}).get("entries", []):
             try:
                 if self._read_digest(entry["reads"]) == entry["digest"]:
@@ -656,80 +701,108 @@ class Verifier:
                 continue
         return None
 
-    def _translation_key(self, tn: Transition) -> str | None:
-        """The key the transition's translation gives (`_translate`), without translating it, where the
-        cache holds a translation of the same IR, on a title the same but for the content of its
-        properties and train cards, that read only properties and train cards whose content is the
-        same now: then this translation would read the same and give the same key. None otherwise."""
-        found = self.cache.data.get(self._translation_slot(tn))
-        for entry in (found or {}).get("entries", []):
-            try:
-                if self._read_digest(entry["reads"]) == entry["digest"]:
-                    return entry["tkey"]
-            except (ValueError, TypeError, KeyError):
-                continue
-        return None
-
     # -- one transition
-    def check_keys(self, tn: Transition) -> tuple[dict[str, str], tuple]:
+    def _step_key(self, kind: str, tkey: str, inv: Invariant) -> str:
+        return stable_hash(kind, self.version, self.assume_key, tkey, self._inv_keys[inv.name])
+
+    def check_keys(self, tn: Transition, lazy: bool = False) -> tuple[dict[str, str], _Prepared]:
         """Each invariant's cache key for its check against the transition (what the cache files the
         result under: the IR of the transition and of the routines it calls, what it reads, the
-        invariant's own key, the invariants assumed), and the translation, for `check_transition`
-        to take (None when the key came from the cache, `_translation_key`: `check_transition`
-        translates only if a check is not in the cache). Two titles whose keys agree have the same
-        result for that check."""
-        tkey = self._translation_key(tn)
-        prepared: tuple | None = None
-        if tkey is None:
-            t0 = time.perf_counter()
-            steps, tkey, calls, reads = self._translate(tn)
-            prepared = (steps, calls, reads, time.perf_counter() - t0)
-        keys = {inv.name: stable_hash("step", self.version, self.assume_key, tkey, self._inv_keys[inv.name])
-                for inv in self.invariants}
+        invariant's own key, the invariants assumed), and what `check_transition` takes with them: the
+        translations made to find them (none where the cache held their keys, `_current_translation`:
+        `check_transition` translates only if a check is not in the cache). Where the transition reads
+        a train price (`prices`) a check's key is its abstract proof's, where the cache holds that, else
+        the concrete translation's; with `lazy`, where that needs a translation the key is left out
+        (`check_transition` translates only if the abstract try does not prove the check). Two titles
+        whose keys agree have the same result for that check."""
+        prepared = _Prepared()
+        entry = self._current_translation(tn)
+        if entry is None:
+            prepared.translations[False] = done = self._translate(tn)
+            entry = {"tkey": done.tkey, "prices": done.prices}
+        keys = {inv.name: self._step_key("step", entry["tkey"], inv) for inv in self.invariants}
+        if not entry.get("prices"):
+            return keys, prepared  # no price read: the abstract translation is the concrete one
+        prepared.abstract = {inv.name: self._step_key("abstract", entry["tkey"], inv) for inv in self.invariants}
+        keys = dict(prepared.abstract)
+        rest = [inv for inv in self.invariants if prepared.abstract[inv.name] not in self.cache.data]
+        if rest:
+            concrete = self._current_translation(tn, True)
+            if concrete is None and lazy:
+                return {name: key for name, key in keys.items() if key in self.cache.data}, prepared
+            if concrete is None:
+                prepared.translations[True] = done = self._translate(tn, True)
+                concrete = {"tkey": done.tkey}
+            keys.update({inv.name: self._step_key("step", concrete["tkey"], inv) for inv in rest})
         return keys, prepared
 
     def check_transition(self, tn: Transition, prepared: tuple | None = None,
                          invariants: Iterable[str] | None = None) -> list[CheckResult]:
         """Every invariant against one transition, through the cache. `prepared`: what `check_keys`
         returned for it, when it was called first; `invariants`: only these (names; all when None),
-        the others still assumed where they are (`warm` shares a heavy transition out so)."""
-        keys, translation = prepared or self.check_keys(tn)
+        the others still assumed where they are (`warm` shares a heavy transition out so). Where the
+        transition reads a train price, a check is proved on the abstract translation first (`prices`),
+        within `ABSTRACT_SECONDS` of work: proved there, it is filed under the abstract key; else it is
+        checked on the concrete translation as any other."""
+        keys, ready = prepared or self.check_keys(tn, lazy=True)
         results: list[CheckResult] = []
-        todo: list[Invariant] = []
         wanted = set(invariants) if invariants is not None else None
-        for inv in self.invariants:
-            if wanted is not None and inv.name not in wanted:
-                continue
-            key = keys[inv.name]
-            cached = self.cache.get(key)
-            if cached is not None:
-                results.append(CheckResult(inv.name, tn.name, cached["status"], cached["seconds"], True,
-                                           cached.get("binding"), cached.get("detail"), cached.get("reason"), key))
-            else:
-                todo.append(inv)
+        todo = self._from_cache(tn, [inv for inv in self.invariants if wanted is None or inv.name in wanted],
+                                keys, results)
+        tried: dict[str, float] = {}  # the seconds of the abstract try of the checks it did not prove
+        if todo and ready.abstract is not None:
+            done = ready.translations.get(False) or self._translate(tn)
+            share = done.seconds / max(1, len(self.invariants))
+            # (not an invariant the title sanctions for this transition: its check is a counterexample)
+            trying = [inv for inv in todo if not any(x.action == tn.name or x.action in done.calls for x in inv.sanctions)]
+            outcomes = self._solve(tn, done.steps, trying, int(ABSTRACT_SECONDS * RLIMIT_PER_SECOND))
+            for inv in todo:
+                o = outcomes.get(inv.name) or _Outcome("not tried")
+                o.seconds += share
+                if o.status != "proved":
+                    tried[inv.name] = o.seconds
+                    continue
+                o = _for_any_value(o, _any_values(done.reads) | self._inv_any[inv.name])
+                res = CheckResult(inv.name, tn.name, o.status, o.seconds, False, None, None, o.reason,
+                                  ready.abstract[inv.name])
+                self.cache.put(res.key, _cache_value(res))
+                results.append(res)
+            todo = [inv for inv in todo if inv.name in tried]
         if todo:
-            if translation is None:
-                t0 = time.perf_counter()
-                steps, tkey, calls, reads = self._translate(tn)
-                translation = (steps, calls, reads, time.perf_counter() - t0)
-                keys = {inv.name: stable_hash("step", self.version, self.assume_key, tkey, self._inv_keys[inv.name])
-                        for inv in self.invariants}
-            steps, calls, reads, translate_time = translation
-            share = translate_time / max(1, len(self.invariants))
-            outcomes = self._solve(tn, steps, todo)
+            concrete = ready.abstract is not None
+            done = ready.translations.get(concrete) or self._translate(tn, concrete)
+            share = done.seconds / max(1, len(self.invariants))
+            if any(inv.name not in keys for inv in todo):  # (lazy: not looked up before the translation)
+                todo = self._from_cache(tn, todo, {inv.name: self._step_key("step", done.tkey, inv) for inv in todo},
+                                        results)
+            outcomes = self._solve(tn, done.steps, todo)
             for inv in todo:
                 o = outcomes[inv.name]
-                o.seconds += share
-                o = self._apply_sanction(inv, tn, calls, o)
-                o = _for_any_value(o, _any_values(reads) | self._inv_any[inv.name])
-                res = CheckResult(inv.name, tn.name, o.status, o.seconds, False, o.binding, o.detail, o.reason,
-                                  keys[inv.name])
+                o.seconds += share + tried.get(inv.name, 0.0)
+                o = self._apply_sanction(inv, tn, done.calls, o)
+                o = _for_any_value(o, _any_values(done.reads) | self._inv_any[inv.name])
+                key = self._step_key("step", done.tkey, inv)
+                res = CheckResult(inv.name, tn.name, o.status, o.seconds, False, o.binding, o.detail, o.reason, key)
                 if res.status != "unknown":  # a timeout may pass with more time: try it again
-                    self.cache.put(keys[inv.name], _cache_value(res))
+                    self.cache.put(key, _cache_value(res))
                 results.append(res)
         order = {inv.name: i for i, inv in enumerate(self.invariants)}
         results.sort(key=lambda r: order[r.invariant])
         return results
+
+    def _from_cache(self, tn: Transition, invs: list[Invariant], keys: dict[str, str],
+                    results: list[CheckResult]) -> list[Invariant]:
+        """The results of `invs` the cache holds under `keys`, put on `results`; the invariants left."""
+        todo = []
+        for inv in invs:
+            cached = self.cache.get(keys[inv.name]) if inv.name in keys else None
+            if cached is None:
+                todo.append(inv)
+                continue
+            results.append(CheckResult(inv.name, tn.name, cached["status"], cached["seconds"], True,
+                                       cached.get("binding"), cached.get("detail"), cached.get("reason"),
+                                       keys[inv.name]))
+        return todo
 
     def _touched(self, inv: Invariant, step: Step, changed: set[str]) -> bool:
         """Whether the step can change what the invariant reads (else the
@@ -756,10 +829,12 @@ class Verifier:
         return o
 
     def _solve(self, tn: Transition, steps: list[tuple[Binding, Step | Exception]],
-               invs: list[Invariant]) -> dict[str, _Outcome]:
+               invs: list[Invariant], budget: int | None = None) -> dict[str, _Outcome]:
         """Check each invariant against every binding of a transition. Each
-        (invariant, transition) pair has `self.budget` units of z3's work in
-        all (see `RLIMIT_PER_SECOND`); the wall-clock seconds are reported."""
+        (invariant, transition) pair has `budget` units of z3's work in all (`self.budget` where
+        none is given; see `RLIMIT_PER_SECOND`); the wall-clock seconds are reported."""
+        abstract = budget is not None  # (the abstract try, `prices`: a counterexample there is not shown)
+        budget = budget or self.budget
         spent = {inv.name: 0.0 for inv in invs}  # seconds, for the report
         used = {inv.name: 0 for inv in invs}  # z3 resource units, against the budget
         found: dict[str, _Outcome] = {}
@@ -816,9 +891,9 @@ class Verifier:
             assert isinstance(step, Step)
             changed = _changed(step)
             pending = [inv for inv in live if inv.name not in found and self._touched(inv, step, changed)]
-            for inv in [inv for inv in pending if used[inv.name] >= self.budget]:
+            for inv in [inv for inv in pending if used[inv.name] >= budget]:
                 unknown.setdefault(inv.name, out_of_budget)
-            pending = [inv for inv in pending if used[inv.name] < self.budget]
+            pending = [inv for inv in pending if used[inv.name] < budget]
             if not pending:
                 continue
             guard = zb(step.guard) if truth(step.guard) is None else z3.BoolVal(bool(step.guard))
@@ -859,7 +934,7 @@ class Verifier:
                     s.add(*axioms)
                     s.add(guard)
                     s.add(z3.Or([_negated(p) for p in props.values()]))
-                    left = min(self.budget - used[inv.name] for inv in pending)
+                    left = min(budget - used[inv.name] for inv in pending)
                     r, units = _check(s, min(left, int(TOGETHER_SECONDS * RLIMIT_PER_SECOND)))
                     for inv in pending:
                         used[inv.name] += units // len(pending)
@@ -886,7 +961,7 @@ class Verifier:
             solver.add(*self.assumption)
             solver.add(*axioms)
             solver.add(guard)
-            r, units = _check(solver, min(self.budget - used[inv.name] for inv in pending))
+            r, units = _check(solver, min(budget - used[inv.name] for inv in pending))
             for inv in pending:
                 used[inv.name] += units // len(pending)
                 spent[inv.name] += (time.perf_counter() - t0) / len(pending)
@@ -955,7 +1030,7 @@ class Verifier:
                     r = z3.unsat
                     for case, settle in within:
                         for part in parts:
-                            left = self.budget - used[inv.name]
+                            left = budget - used[inv.name]
                             if left <= 0:
                                 r = None
                                 unknown.setdefault(inv.name, out_of_budget)
@@ -1010,9 +1085,10 @@ class Verifier:
                                 quick_binding[0] += time.process_time() - c1
                                 quick_binding[1] += 1
                             if r == z3.sat:
-                                found[inv.name] = _Outcome("counterexample", binding=step.label, detail=counterexample(
+                                detail = None if abstract else counterexample(
                                     s, step, inv, self.tr, self._pre_atoms.get(inv.name) if inv.sanctions else None,
-                                    RLIMIT_PER_SECOND // 2))
+                                    RLIMIT_PER_SECOND // 2)
+                                found[inv.name] = _Outcome("counterexample", binding=step.label, detail=detail)
                             elif r == z3.unknown and kind == "split":
                                 unknown.setdefault(inv.name, f"z3 ({step.label}): {_reason(s)}")
                             if s is solver:
