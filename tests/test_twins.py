@@ -172,7 +172,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: the library's end_station_swap in the engine and the model alike (the model havocked the decisions before), 69
 #: (absorb_station stays a twin: over stations(C) the model's loop past the list's bound leaves the counts it
 #: writes any value, and 1846's tokens_valid no longer held of buy_company)
-RECORDED = 69
+#: then (cards64) letters_union 1880's 18xx.games reading's function over its building rights, the letters A to D
+#: (`"A" in rights`, a list of the sixteen unions indexed by the letters held; the model's was opaque), 68
+RECORDED = 68
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -1207,3 +1209,36 @@ def test_the_operating_order_is_the_librarys_list_in_the_engine_and_the_model(ru
     solver = z3.Solver()
     solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[length_var("operators")] == 1)
     assert solver.check(pre[slot_var("operators", 0, 0)] == first) == z3.unsat  # a place past the round's companies
+
+
+def test_building_rights_joined_are_the_readings_function_over_the_letters(rulespecs_loaded):
+    """letters_union(a, b): 1880's 18xx.games reading's function (a builtin with a z3 twin before, opaque to the
+    model): the letters A to D either holds, each once, in the order of the phases; in the model, the same
+    letters where the rights are known, and one of the sixteen unions where they are not."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+    from compiler.verify.terms import Choice, Opaque
+    from compiler.verify.translate import Translator
+
+    found = _census()
+    assert "letters_union" not in found["twins"] + found["engine_only"] + found["model_only"]
+    g = game_class("1880 Romania", "18xx.games")(players=["Ann", "Bob", "Cy"], seed=1)
+    cases = {("", "AB"): "AB", ("BC", "AB"): "ABC", ("AB", "CD"): "ABCD", ("A", "CD"): "ACD", ("ABC", "BC"): "ABC",
+             ("D", "BC"): "BCD"}
+    for (a, b), union in cases.items():
+        assert g.call("letters_union", a, b) == union, (a, b)
+
+    title = next(t for t in rulespecs_loaded.every_title() if t.display_name == "1880 Romania (18xx.games)")
+    model = Model(title)
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    for (a, b), union in cases.items():
+        assert tr.call("letters_union", [a, b], {}, ctx) == union, (a, b)
+    joined = tr.call("letters_union", [Opaque("rights"), "CD"], {}, ctx)
+    assert isinstance(joined, Choice)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    possible = {value for value, cond in joined.alts if solver.check(cond) == z3.sat}
+    assert possible == {"CD", "ACD", "BCD", "ABCD"}
