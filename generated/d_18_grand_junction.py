@@ -10,7 +10,7 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "3eeaa38c4f5f8e19",
+    "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
     "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -1618,12 +1618,18 @@ def r_take_card(g, v_corporation, v_card):
     # at rulespecs/18-grand-junction.rules:759
     g.b_hold_card(v_corporation, v_card)
     # at rulespecs/18-grand-junction.rules:760
-    v_uses = g.attr(
-        g.item([v_c for v_c in g.name("all_ability_cards") if (g.attr(v_c, "key") == v_card)], 0),
-        "uses",
+    g.state_put(
+        "cubes",
+        (v_corporation,),
+        sum(
+            (
+                g.attr(v_c, "uses")
+                if ((g.attr(v_c, "key") == v_card) and (g.attr(v_c, "uses") != None))
+                else 0
+            )
+            for v_c in g.name("all_ability_cards")
+        ),
     )
-    # at rulespecs/18-grand-junction.rules:761
-    g.state_put("cubes", (v_corporation,), (0 if (v_uses == None) else v_uses))
 
 
 def r_discard_cards(g):

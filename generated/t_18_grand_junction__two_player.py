@@ -12,7 +12,7 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "3eeaa38c4f5f8e19",
+    "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
     "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
@@ -31,7 +31,7 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "3eeaa38c4f5f8e19",
+        "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
         "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",

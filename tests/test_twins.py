@@ -1258,6 +1258,7 @@ def test_a_card_taken_and_the_cards_discarded_are_the_titles_over_hold_card(rule
 
     from compiler.runtime.errors import IllegalAction
     from compiler.verify.model import Model, state_var
+    from compiler.verify.terms import CardRef
     from compiler.verify.translate import Translator
     from tests.test_18gj_presidents import new_game
 
@@ -1294,6 +1295,15 @@ def test_a_card_taken_and_the_cards_discarded_are_the_titles_over_hold_card(rule
     assert solver.check() == z3.sat
     assert solver.check(z3.Or(ctx.state[f"card:{c.id}"] != meyer, ctx.state[state_var("cubes", (c,))] != 3)) == z3.unsat
     assert any(name == "in_deck" for name, _, _ in ctx.shared.oracles)
+    # a card named by an action's parameter (symbolic: one of the cards): its uses as cubes, none as 0
+    card = z3.Int("card")
+    ctx = tr.new_ctx(dict(pre))
+    tr.call("take_card", [model.z(c), CardRef(card)], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, card >= 1, card <= len(model.cards))
+    assert solver.check() == z3.sat
+    assert solver.check(ctx.state[state_var("cubes", (c,))] != model.card_uses(card)) == z3.unsat
+    assert solver.check(ctx.state[f"card:{c.id}"] != card) == z3.unsat
     ctx = tr.new_ctx(dict(pre))
     tr.call("discard_cards", [], {}, ctx)
     solver = z3.Solver()
