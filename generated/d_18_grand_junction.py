@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
