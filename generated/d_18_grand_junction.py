@@ -10,16 +10,16 @@ from compiler.runtime.library import shared
 
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
+    "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -376,11 +376,11 @@ RULES = _LIBRARY.rules(
         'action use_ability': '§"Using the Company Presidents"',
         'at action bankrupt': 'rulespecs/1846.rules:1456',
         'at action buy_shares': 'rulespecs/lib/18xx.rules:1395',
-        'at action choose_turn': 'rulespecs/18-grand-junction.rules:907',
+        'at action choose_turn': 'rulespecs/18-grand-junction.rules:926',
         'at action contribute': 'rulespecs/1846.rules:1444',
-        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:920',
-        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:945',
-        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:980',
+        'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
+        'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
+        'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
         'at action discard_train': 'rulespecs/lib/18xx.rules:1755',
         'at action dividend': 'rulespecs/lib/18xx.rules:1601',
         'at action end_game': 'rulespecs/lib/18xx.rules:1893',
@@ -389,10 +389,10 @@ RULES = _LIBRARY.rules(
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
         'at action run_routes': 'rulespecs/lib/18xx.rules:1584',
-        'at action select_president': 'rulespecs/18-grand-junction.rules:773',
+        'at action select_president': 'rulespecs/18-grand-junction.rules:792',
         'at action sell_shares': 'rulespecs/lib/18xx.rules:1441',
-        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:853',
-        'at action use_ability': 'rulespecs/18-grand-junction.rules:803',
+        'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
+        'at action use_ability': 'rulespecs/18-grand-junction.rules:822',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -467,12 +467,14 @@ RULES = _LIBRARY.rules(
         'president_rules deck': '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
         'procedure acquire_minor': '§"Minor Companies"',
         'procedure ask_card': '§"Company Presidents"',
+        'procedure discard_cards': '§"New Presidents in Phase 3"',
         'procedure dividend_price_move': '§"Paying Dividends", §"Abraham Donaldson"',
         'procedure emergency_sale_noted': '§"Emergency Money Raising"',
         'procedure minor_dividend': '§"Minor Companies"',
         'procedure offer_card': '§"Company Presidents", §"New Presidents in Phase 3"',
         'procedure pick_card': '§"Company Presidents", §"New Presidents in Phase 3"',
         'procedure set_operating_position': '§"Corbett Thompson"',
+        'procedure take_card': '§"Company Presidents", §"Using the Company Presidents"',
         'procedure use_power': '§"Using the Company Presidents"',
         'property ability_cards': '§"Company Presidents", §"Using the Company Presidents"',
         'property any_time_actions': '§"GMT 1846 Components Used"',
@@ -548,7 +550,7 @@ RULES = _LIBRARY.rules(
         'revenue_bonus east_west': '§"Running Trains", §"Off Board Areas"',
         'sanction cert_limit/corporation_closed': '§"Certificate Limit", §"Stock Ownership"',
         'sanction cert_limit/take_over': '§"Certificate Limits"',
-        'sanction holding_cap/discard_cards': '§"Orrin Langhorne"',
+        'sanction holding_cap/hold_card': '§"Orrin Langhorne"',
         'sanction pool_cap/bankrupt': '§"Bankruptcy"',
         'sanction president_not_in_pool/bankrupt': '§"Receivership"',
         'sanction president_not_in_pool/sell_shares': '§"Stock Round"',
@@ -1003,7 +1005,7 @@ def r_run_bonus_per_stop(g, v_corporation):
 
 def r_may_add_revenue(g, v_corporation):
     """whether the company may still top its revenue up: its Company President is Abraham Donaldson, with a cube left (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:847
+    # at rulespecs/18-grand-junction.rules:866
     return r_has_power(g, v_corporation, "top_up_revenue") and (
         g.state_amount("cubes", v_corporation) > 0
     )
@@ -1011,28 +1013,28 @@ def r_may_add_revenue(g, v_corporation):
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (three below $165 after a Donaldson top-up) (§\"Paying Dividends\", §\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:872
+    # at rulespecs/18-grand-junction.rules:891
     v_share = g.b_price(v_corporation)
-    # at rulespecs/18-grand-junction.rules:873
+    # at rulespecs/18-grand-junction.rules:892
     if v_paid < (v_share // 2):
-        # at rulespecs/18-grand-junction.rules:874
+        # at rulespecs/18-grand-junction.rules:893
         r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (
         (v_share >= 165) or g.state_has("done_this_turn", "topped_up")
     ):
-        # at rulespecs/18-grand-junction.rules:876
+        # at rulespecs/18-grand-junction.rules:895
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:877
+        # at rulespecs/18-grand-junction.rules:896
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:878
+        # at rulespecs/18-grand-junction.rules:897
         r_market_move(g, v_corporation, "right")
     elif v_paid >= (2 * v_share):
-        # at rulespecs/18-grand-junction.rules:880
+        # at rulespecs/18-grand-junction.rules:899
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/18-grand-junction.rules:881
+        # at rulespecs/18-grand-junction.rules:900
         r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/18-grand-junction.rules:883
+        # at rulespecs/18-grand-junction.rules:902
         r_market_move(g, v_corporation, "right")
 
 
@@ -1146,7 +1148,7 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for an issued share: one space left of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:932
+    # at rulespecs/18-grand-junction.rules:951
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1156,7 +1158,7 @@ def r_issue_price(g, v_corporation):
 
 def r_redeem_price(g, v_corporation):
     """what the company pays for a redeemed share: one space right of the price, or the price itself under Neville Tinning (§\"Issuing and Redeeming Shares\", §\"Neville Tinning\")"""
-    # at rulespecs/18-grand-junction.rules:935
+    # at rulespecs/18-grand-junction.rules:954
     return (
         g.b_price(v_corporation)
         if r_has_power(g, v_corporation, "issue_at_market")
@@ -1166,12 +1168,12 @@ def r_redeem_price(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:982
+    # at rulespecs/18-grand-junction.rules:1001
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:984
+    # at rulespecs/18-grand-junction.rules:1003
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1182,34 +1184,34 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the company must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:984",
+            at="rulespecs/18-grand-junction.rules:1003",
         )
-    # at rulespecs/18-grand-junction.rules:986
+    # at rulespecs/18-grand-junction.rules:1005
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:986",
+            at="rulespecs/18-grand-junction.rules:1005",
         )
-    # at rulespecs/18-grand-junction.rules:987
+    # at rulespecs/18-grand-junction.rules:1006
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:988
+    # at rulespecs/18-grand-junction.rules:1007
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:989
+        # at rulespecs/18-grand-junction.rules:1008
         if not (all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation issues only shares from its treasury",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:989",
+                at="rulespecs/18-grand-junction.rules:1008",
             )
-        # at rulespecs/18-grand-junction.rules:991
+        # at rulespecs/18-grand-junction.rules:1010
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:991",
+                at="rulespecs/18-grand-junction.rules:1010",
             )
-        # at rulespecs/18-grand-junction.rules:993
+        # at rulespecs/18-grand-junction.rules:1012
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1218,12 +1220,12 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:994
+        # at rulespecs/18-grand-junction.rules:1013
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:995
+            # at rulespecs/18-grand-junction.rules:1014
             g.move(v_c, v_corporation, g.name("pool"))
     else:
-        # at rulespecs/18-grand-junction.rules:998
+        # at rulespecs/18-grand-junction.rules:1017
         if not (
             all(
                 (
@@ -1239,9 +1241,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "a company issues only other companies' shares it holds, of one company at a time",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:998",
+                at="rulespecs/18-grand-junction.rules:1017",
             )
-        # at rulespecs/18-grand-junction.rules:1000
+        # at rulespecs/18-grand-junction.rules:1019
         if not (
             (r_pool_percent(g, v_target) + sum(g.attr(v_c, "percent") for v_c in v_shares))
             <= g.param("pool_cap")
@@ -1249,24 +1251,24 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the open market holds at most 50% of a company",
                 rule='§"Stock Market"',
-                at="rulespecs/18-grand-junction.rules:1000",
+                at="rulespecs/18-grand-junction.rules:1019",
             )
-        # at rulespecs/18-grand-junction.rules:1002
+        # at rulespecs/18-grand-junction.rules:1021
         g.transfer(
             ((g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10),
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/18-grand-junction.rules:1004
+        # at rulespecs/18-grand-junction.rules:1023
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:1005
+            # at rulespecs/18-grand-junction.rules:1024
             g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18-grand-junction.rules:1008
+    # at rulespecs/18-grand-junction.rules:1027
     if v_emergency:
-        # at rulespecs/18-grand-junction.rules:1009
+        # at rulespecs/18-grand-junction.rules:1028
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/18-grand-junction.rules:1011
+        # at rulespecs/18-grand-junction.rules:1030
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1360,7 +1362,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market, or with Cleveland Graham buy another company's (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
-    # at rulespecs/18-grand-junction.rules:947
+    # at rulespecs/18-grand-junction.rules:966
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1368,66 +1370,66 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares", §"Cleveland Graham"',
-            at="rulespecs/18-grand-junction.rules:947",
+            at="rulespecs/18-grand-junction.rules:966",
         )
-    # at rulespecs/18-grand-junction.rules:949
+    # at rulespecs/18-grand-junction.rules:968
     if not (r_len(g, v_shares) >= 1):
         raise IllegalAction(
             "name the certificates",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/18-grand-junction.rules:949",
+            at="rulespecs/18-grand-junction.rules:968",
         )
-    # at rulespecs/18-grand-junction.rules:950
+    # at rulespecs/18-grand-junction.rules:969
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18-grand-junction.rules:951
+    # at rulespecs/18-grand-junction.rules:970
     if v_target == v_corporation:
-        # at rulespecs/18-grand-junction.rules:952
+        # at rulespecs/18-grand-junction.rules:971
         if not (all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)):
             raise IllegalAction(
                 "a corporation redeems only its shares in the market",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:952",
+                at="rulespecs/18-grand-junction.rules:971",
             )
-        # at rulespecs/18-grand-junction.rules:954
+        # at rulespecs/18-grand-junction.rules:973
         v_cost = (
             r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
         ) // 10
-        # at rulespecs/18-grand-junction.rules:955
+        # at rulespecs/18-grand-junction.rules:974
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/18-grand-junction.rules:955",
+                at="rulespecs/18-grand-junction.rules:974",
             )
-        # at rulespecs/18-grand-junction.rules:956
+        # at rulespecs/18-grand-junction.rules:975
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:957
+        # at rulespecs/18-grand-junction.rules:976
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:958
+            # at rulespecs/18-grand-junction.rules:977
             g.move(v_c, g.name("pool"), v_corporation)
     else:
-        # at rulespecs/18-grand-junction.rules:961
+        # at rulespecs/18-grand-junction.rules:980
         if not (r_has_power(g, v_corporation, "hold_other_shares")):
             raise IllegalAction(
                 "only a company with Cleveland Graham buys other companies' shares",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:961",
+                at="rulespecs/18-grand-junction.rules:980",
             )
-        # at rulespecs/18-grand-junction.rules:963
+        # at rulespecs/18-grand-junction.rules:982
         if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
             raise IllegalAction(
                 "a company never holds another company's president's certificate",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:963",
+                at="rulespecs/18-grand-junction.rules:982",
             )
-        # at rulespecs/18-grand-junction.rules:965
+        # at rulespecs/18-grand-junction.rules:984
         if not (all((v_c in r_pool_certificates(g, v_target)) for v_c in v_shares)):
             raise IllegalAction(
                 "another company's shares are bought from the open market, all of one company",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:965",
+                at="rulespecs/18-grand-junction.rules:984",
             )
-        # at rulespecs/18-grand-junction.rules:967
+        # at rulespecs/18-grand-junction.rules:986
         if not (
             (
                 (
@@ -1441,24 +1443,24 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
             raise IllegalAction(
                 "the holding cap would be exceeded",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:967",
+                at="rulespecs/18-grand-junction.rules:986",
             )
-        # at rulespecs/18-grand-junction.rules:969
+        # at rulespecs/18-grand-junction.rules:988
         v_cost = (g.b_price(v_target) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-        # at rulespecs/18-grand-junction.rules:970
+        # at rulespecs/18-grand-junction.rules:989
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
                 "not enough cash",
                 rule='§"Cleveland Graham"',
-                at="rulespecs/18-grand-junction.rules:970",
+                at="rulespecs/18-grand-junction.rules:989",
             )
-        # at rulespecs/18-grand-junction.rules:971
+        # at rulespecs/18-grand-junction.rules:990
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:972
+        # at rulespecs/18-grand-junction.rules:991
         for v_c in v_shares:
-            # at rulespecs/18-grand-junction.rules:973
+            # at rulespecs/18-grand-junction.rules:992
             g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/18-grand-junction.rules:976
+    # at rulespecs/18-grand-junction.rules:995
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
@@ -1611,9 +1613,49 @@ def r_ask_card(g, v_player, v_corporation, v_action, v_required):
     r_require_decision(g, v_player, v_action)
 
 
+def r_take_card(g, v_corporation, v_card):
+    """take_card(C, card): the card leaves the deck for C (refused for one not left in it), with a use cube on it for each of its `uses` (none: a lasting power, no cube) (§\"Company Presidents\", §\"Using the Company Presidents\")"""
+    # at rulespecs/18-grand-junction.rules:759
+    g.b_hold_card(v_corporation, v_card)
+    # at rulespecs/18-grand-junction.rules:760
+    g.state_put(
+        "cubes",
+        (v_corporation,),
+        sum(
+            (
+                g.attr(v_c, "uses")
+                if ((g.attr(v_c, "key") == v_card) and (g.attr(v_c, "uses") != None))
+                else 0
+            )
+            for v_c in g.name("all_ability_cards")
+        ),
+    )
+
+
+def r_discard_cards(g):
+    """discard_cards(): every Company President in play leaves the game, with its cubes, the uses declared on it and what it placed (a marker) (§\"New Presidents in Phase 3\")"""
+    # at rulespecs/18-grand-junction.rules:765
+    for v_c in g.name("corporations"):
+        # at rulespecs/18-grand-junction.rules:766
+        g.b_hold_card(v_c, None)
+        # at rulespecs/18-grand-junction.rules:767
+        g.state_put("cubes", (v_c,), 0)
+        # at rulespecs/18-grand-junction.rules:768
+        for v_effect in r_declared_effects(g):
+            # at rulespecs/18-grand-junction.rules:769
+            g.state_put(
+                "declared_uses",
+                (
+                    v_c,
+                    v_effect,
+                ),
+                0,
+            )
+
+
 def r_pick_card(g, v_player, v_corporation, v_card, v_action):
     """pick_card(P, C, card, action): P names C's card for the first offer waiting on him, which leaves the list: none declines (refused where the offer is C's start), a card leaves the deck for C with its use cubes (take_card); P's decision `action` is resolved once no other offer waits on him; the event card_picked(C, card, at_start) follows a card taken (at_start: the offer came with C's start) (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:757
+    # at rulespecs/18-grand-junction.rules:776
     v_required = g.list_first_for(
         "card_offers",
         (
@@ -1622,21 +1664,21 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
             True,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:758
+    # at rulespecs/18-grand-junction.rules:777
     if v_card == None:
-        # at rulespecs/18-grand-junction.rules:759
+        # at rulespecs/18-grand-junction.rules:778
         if not (not v_required):
             raise IllegalAction(
                 "the company must take a Company President now: whoever starts it selects one",
                 rule='§"Company Presidents"',
-                at="rulespecs/18-grand-junction.rules:759",
+                at="rulespecs/18-grand-junction.rules:778",
             )
     else:
-        # at rulespecs/18-grand-junction.rules:761
-        g.b_take_card(v_corporation, v_card)
-        # at rulespecs/18-grand-junction.rules:762
+        # at rulespecs/18-grand-junction.rules:780
+        r_take_card(g, v_corporation, v_card)
+        # at rulespecs/18-grand-junction.rules:781
         g.state_put("cards_taken", (), (g.state_amount("cards_taken") + 1))
-    # at rulespecs/18-grand-junction.rules:764
+    # at rulespecs/18-grand-junction.rules:783
     g.list_remove(
         "card_offers",
         (
@@ -1645,7 +1687,7 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
             v_required,
         ),
     )
-    # at rulespecs/18-grand-junction.rules:765
+    # at rulespecs/18-grand-junction.rules:784
     if not any(
         g.list_first_for(
             "card_offers",
@@ -1656,70 +1698,70 @@ def r_pick_card(g, v_player, v_corporation, v_card, v_action):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/18-grand-junction.rules:766
+        # at rulespecs/18-grand-junction.rules:785
         r_resolve_decision(g, v_player, v_action)
-    # at rulespecs/18-grand-junction.rules:768
+    # at rulespecs/18-grand-junction.rules:787
     if v_card != None:
-        # at rulespecs/18-grand-junction.rules:769
+        # at rulespecs/18-grand-junction.rules:788
         g.emit("card_picked", v_corporation, v_card, v_required)
 
 
 def a_select_president(g, v_player, v_corporation, v_company_president):
     """Select a Company President for a company (§\"Company Presidents\", §\"New Presidents in Phase 3\")"""
-    # at rulespecs/18-grand-junction.rules:775
+    # at rulespecs/18-grand-junction.rules:794
     if not (r_offered(g, v_player, v_corporation)):
         raise IllegalAction(
             "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:775",
+            at="rulespecs/18-grand-junction.rules:794",
         )
-    # at rulespecs/18-grand-junction.rules:777
+    # at rulespecs/18-grand-junction.rules:796
     if not (not r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "a company has one Company President at a time: a new one only for a company without one",
             rule='§"Company Presidents", §"New Presidents in Phase 3"',
-            at="rulespecs/18-grand-junction.rules:777",
+            at="rulespecs/18-grand-junction.rules:796",
         )
-    # at rulespecs/18-grand-junction.rules:779
+    # at rulespecs/18-grand-junction.rules:798
     r_pick_card(g, v_player, v_corporation, v_company_president, "select_president")
 
 
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:805
+    # at rulespecs/18-grand-junction.rules:824
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:805",
+            at="rulespecs/18-grand-junction.rules:824",
         )
-    # at rulespecs/18-grand-junction.rules:806
+    # at rulespecs/18-grand-junction.rules:825
     r_use_power(g, v_corporation, v_count)
 
 
 def r_use_power(g, v_corporation, v_n):
     """use_power(C, n): C declares the power of its Company President (its first ability of one of the library's declared_effects()) for this turn, spending n cubes; more than one at once only where it is `stackable` (a Company President has one ability); a declaration waits until it is spent (or the turn ends) (§\"Using the Company Presidents\")"""
-    # at rulespecs/18-grand-junction.rules:813
+    # at rulespecs/18-grand-junction.rules:832
     if not (r_holds_card(g, v_corporation)):
         raise IllegalAction(
             "the company has no Company President",
             rule='§"Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:813",
+            at="rulespecs/18-grand-junction.rules:832",
         )
-    # at rulespecs/18-grand-junction.rules:814
+    # at rulespecs/18-grand-junction.rules:833
     v_powers = [
         v_a
         for v_a in g.attr(v_corporation, "card_abilities")
         if (g.attr(v_a, "effect") in r_declared_effects(g))
     ]
-    # at rulespecs/18-grand-junction.rules:815
+    # at rulespecs/18-grand-junction.rules:834
     if not (r_len(g, v_powers) > 0):
         raise IllegalAction(
             "the Company President's power is not declared: it acts by itself",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:815",
+            at="rulespecs/18-grand-junction.rules:834",
         )
-    # at rulespecs/18-grand-junction.rules:817
+    # at rulespecs/18-grand-junction.rules:836
     if not (
         not any(
             (g.state_amount("declared_uses", v_corporation, v_e) > 0)
@@ -1729,25 +1771,25 @@ def r_use_power(g, v_corporation, v_n):
         raise IllegalAction(
             "the company has declared a use of its Company President not spent yet",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:817",
+            at="rulespecs/18-grand-junction.rules:836",
         )
-    # at rulespecs/18-grand-junction.rules:819
+    # at rulespecs/18-grand-junction.rules:838
     if not ((v_n <= 1) or any(g.attr(v_a, "stackable") for v_a in v_powers)):
         raise IllegalAction(
             "this Company President's uses are spent one at a time",
             rule='§"Using the Company Presidents", §"Adolphus Meyer"',
-            at="rulespecs/18-grand-junction.rules:819",
+            at="rulespecs/18-grand-junction.rules:838",
         )
-    # at rulespecs/18-grand-junction.rules:821
+    # at rulespecs/18-grand-junction.rules:840
     if not (v_n <= g.state_amount("cubes", v_corporation)):
         raise IllegalAction(
             "the Company President has fewer uses left",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:821",
+            at="rulespecs/18-grand-junction.rules:840",
         )
-    # at rulespecs/18-grand-junction.rules:823
+    # at rulespecs/18-grand-junction.rules:842
     r_spend_cubes(g, v_corporation, v_n)
-    # at rulespecs/18-grand-junction.rules:824
+    # at rulespecs/18-grand-junction.rules:843
     g.state_put(
         "declared_uses",
         (
@@ -1760,81 +1802,81 @@ def r_use_power(g, v_corporation, v_n):
 
 def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:874
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:855",
+            at="rulespecs/18-grand-junction.rules:874",
         )
-    # at rulespecs/18-grand-junction.rules:858
+    # at rulespecs/18-grand-junction.rules:877
     if not (not g.state_has("done_this_turn", "topped_up")):
         raise IllegalAction(
             "one top-up a turn",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:858",
+            at="rulespecs/18-grand-junction.rules:877",
         )
-    # at rulespecs/18-grand-junction.rules:859
+    # at rulespecs/18-grand-junction.rules:878
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         raise IllegalAction(
             "money is added in $10 steps",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:859",
+            at="rulespecs/18-grand-junction.rules:878",
         )
-    # at rulespecs/18-grand-junction.rules:860
+    # at rulespecs/18-grand-junction.rules:879
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         raise IllegalAction(
             "no more than just enough for a triple jump",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:860",
+            at="rulespecs/18-grand-junction.rules:879",
         )
-    # at rulespecs/18-grand-junction.rules:862
+    # at rulespecs/18-grand-junction.rules:881
     if not (g.b_cash(v_corporation) >= v_amount):
         raise IllegalAction(
             "the treasury cannot pay it",
             rule='§"Abraham Donaldson"',
-            at="rulespecs/18-grand-junction.rules:862",
+            at="rulespecs/18-grand-junction.rules:881",
         )
-    # at rulespecs/18-grand-junction.rules:863
+    # at rulespecs/18-grand-junction.rules:882
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "no use left on the card: each top-up spends a cube",
             rule='§"Abraham Donaldson", §"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:863",
+            at="rulespecs/18-grand-junction.rules:882",
         )
-    # at rulespecs/18-grand-junction.rules:864
+    # at rulespecs/18-grand-junction.rules:883
     r_spend_cubes(g, v_corporation, 1)
-    # at rulespecs/18-grand-junction.rules:865
+    # at rulespecs/18-grand-junction.rules:884
     g.transfer(v_amount, v_corporation, g.name("bank"))
-    # at rulespecs/18-grand-junction.rules:866
+    # at rulespecs/18-grand-junction.rules:885
     g.set_attr(v_corporation, "revenue", (r_revenue(g, v_corporation) + v_amount))
-    # at rulespecs/18-grand-junction.rules:867
+    # at rulespecs/18-grand-junction.rules:886
     g.state_set("done_this_turn", ("topped_up",), True)
 
 
 def r_set_operating_position(g, v_corporation, v_position):
     """set_operating_position(C, n): C operates n-th (from 1) in the operating round about to begin (the library's operators); the others keep their order. Asked while the decision choose_turn is owed, before the round's first company operates (the round begins once no decision is owed) (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:900
+    # at rulespecs/18-grand-junction.rules:919
     if not (g.list_contains("operators", (v_corporation,))):
         raise IllegalAction(
             "the company chooses its place among the companies of the operating round about to begin",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:900",
+            at="rulespecs/18-grand-junction.rules:919",
         )
-    # at rulespecs/18-grand-junction.rules:902
+    # at rulespecs/18-grand-junction.rules:921
     if not ((v_position >= 1) and (v_position <= g.list_length("operators", ()))):
         raise IllegalAction(
             "the company operates 1st to the last of the round's companies",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:902",
+            at="rulespecs/18-grand-junction.rules:921",
         )
-    # at rulespecs/18-grand-junction.rules:904
+    # at rulespecs/18-grand-junction.rules:923
     g.list_remove("operators", (v_corporation,))
-    # at rulespecs/18-grand-junction.rules:905
+    # at rulespecs/18-grand-junction.rules:924
     g.list_insert(
         "operators",
         (
@@ -1846,7 +1888,7 @@ def r_set_operating_position(g, v_corporation, v_position):
 
 def a_choose_turn(g, v_player, v_corporation, v_position):
     """Corbett Thompson: choose when the company operates (§\"Corbett Thompson\")"""
-    # at rulespecs/18-grand-junction.rules:909
+    # at rulespecs/18-grand-junction.rules:928
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -1857,44 +1899,44 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
         raise IllegalAction(
             "the president of a company with Corbett Thompson chooses its place as an operating round begins",
             rule='§"Corbett Thompson"',
-            at="rulespecs/18-grand-junction.rules:909",
+            at="rulespecs/18-grand-junction.rules:928",
         )
-    # at rulespecs/18-grand-junction.rules:912
+    # at rulespecs/18-grand-junction.rules:931
     if v_position > 0:
-        # at rulespecs/18-grand-junction.rules:913
+        # at rulespecs/18-grand-junction.rules:932
         r_spend_cubes(g, v_corporation, 1)
-        # at rulespecs/18-grand-junction.rules:914
+        # at rulespecs/18-grand-junction.rules:933
         r_set_operating_position(g, v_corporation, v_position)
-    # at rulespecs/18-grand-junction.rules:916
+    # at rulespecs/18-grand-junction.rules:935
     r_resolve_decision(g, v_player, "choose_turn")
 
 
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
-    # at rulespecs/18-grand-junction.rules:922
+    # at rulespecs/18-grand-junction.rules:941
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:922",
+            at="rulespecs/18-grand-junction.rules:941",
         )
-    # at rulespecs/18-grand-junction.rules:923
+    # at rulespecs/18-grand-junction.rules:942
     if not (r_has_power(g, v_corporation, "bonus_token")):
         raise IllegalAction(
             "the company's Company President has no token to place",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:923",
+            at="rulespecs/18-grand-junction.rules:942",
         )
-    # at rulespecs/18-grand-junction.rules:924
+    # at rulespecs/18-grand-junction.rules:943
     if not (g.state_amount("cubes", v_corporation) >= 1):
         raise IllegalAction(
             "the Company President has 0 use(s) left: its token is placed once",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:924",
+            at="rulespecs/18-grand-junction.rules:943",
         )
-    # at rulespecs/18-grand-junction.rules:925
+    # at rulespecs/18-grand-junction.rules:944
     g.b_place_marker(v_corporation, v_target)
-    # at rulespecs/18-grand-junction.rules:926
+    # at rulespecs/18-grand-junction.rules:945
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -1920,12 +1962,12 @@ def q_lay_tile(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:982
+    # at rulespecs/18-grand-junction.rules:1001
     v_emergency = (
         (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
-    # at rulespecs/18-grand-junction.rules:984
+    # at rulespecs/18-grand-junction.rules:1003
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1938,7 +1980,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:947
+    # at rulespecs/18-grand-junction.rules:966
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1958,35 +2000,35 @@ def q_contribute(g, v_corporation):
 
 def q_use_ability(g, v_corporation):
     """The opening guards of use_ability that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:805
+    # at rulespecs/18-grand-junction.rules:824
     if not (g.b_in_round("operating")):
         return "a Company President's power is used in its company's operating turn"
 
 
 def q_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:855
+    # at rulespecs/18-grand-junction.rules:874
     if not (
         g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
-    # at rulespecs/18-grand-junction.rules:858
+    # at rulespecs/18-grand-junction.rules:877
     if not (not g.state_has("done_this_turn", "topped_up")):
         return "one top-up a turn"
-    # at rulespecs/18-grand-junction.rules:863
+    # at rulespecs/18-grand-junction.rules:882
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "no use left on the card: each top-up spends a cube"
 
 
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:922
+    # at rulespecs/18-grand-junction.rules:941
     if not (g.b_in_round("operating")):
         return "the token is placed during the operation of the company"
-    # at rulespecs/18-grand-junction.rules:923
+    # at rulespecs/18-grand-junction.rules:942
     if not (r_has_power(g, v_corporation, "bonus_token")):
         return "the company's Company President has no token to place"
-    # at rulespecs/18-grand-junction.rules:924
+    # at rulespecs/18-grand-junction.rules:943
     if not (g.state_amount("cubes", v_corporation) >= 1):
         return "the Company President has 0 use(s) left: its token is placed once"
 
@@ -2053,55 +2095,55 @@ def q2_contribute(g, v_corporation, v_player):
 
 def q2_select_president(g, v_player, v_corporation):
     """The opening guards of select_president that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:775
+    # at rulespecs/18-grand-junction.rules:794
     if not (r_offered(g, v_player, v_corporation)):
         return "a Company President is selected by whoever starts the company, or at the end of an operating round for a company without one"
-    # at rulespecs/18-grand-junction.rules:777
+    # at rulespecs/18-grand-junction.rules:796
     if not (not r_holds_card(g, v_corporation)):
         return "a company has one Company President at a time: a new one only for a company without one"
 
 
 def qr_use_ability(g):
     """The opening guards of use_ability that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:805
+    # at rulespecs/18-grand-junction.rules:824
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
-            at="rulespecs/18-grand-junction.rules:805",
+            at="rulespecs/18-grand-junction.rules:824",
         )
 
 
 def q2_top_up_revenue(g, v_corporation, v_amount):
     """The opening guards of top_up_revenue that read only its entity and amount (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:859
+    # at rulespecs/18-grand-junction.rules:878
     if not ((v_amount > 0) and ((v_amount % 10) == 0)):
         return "money is added in $10 steps"
-    # at rulespecs/18-grand-junction.rules:860
+    # at rulespecs/18-grand-junction.rules:879
     if not (
         (r_revenue(g, v_corporation) + v_amount) <= r_ceil_to(g, (3 * g.b_price(v_corporation)), 10)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:862
+    # at rulespecs/18-grand-junction.rules:881
     if not (g.b_cash(v_corporation) >= v_amount):
         return "the treasury cannot pay it"
 
 
 def qb_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read more than its entity, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18-grand-junction.rules:860
+    # at rulespecs/18-grand-junction.rules:879
     if not (
         r_ceil_to(g, (3 * g.b_price(v_corporation)), 10) >= (r_revenue(g, v_corporation) + (0) + 1)
     ):
         return "no more than just enough for a triple jump"
-    # at rulespecs/18-grand-junction.rules:862
+    # at rulespecs/18-grand-junction.rules:881
     if not (g.b_cash(v_corporation) >= (0) + 1):
         return "the treasury cannot pay it"
 
 
 def q2_choose_turn(g, v_player, v_corporation):
     """The opening guards of choose_turn that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:909
+    # at rulespecs/18-grand-junction.rules:928
     if not (
         (
             r_pending_decision(g, v_player, "choose_turn")
@@ -2114,12 +2156,12 @@ def q2_choose_turn(g, v_player, v_corporation):
 
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
-    # at rulespecs/18-grand-junction.rules:922
+    # at rulespecs/18-grand-junction.rules:941
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
-            at="rulespecs/18-grand-junction.rules:922",
+            at="rulespecs/18-grand-junction.rules:941",
         )
 
 
@@ -2179,14 +2221,14 @@ def t_income_centers_removed(g, *_rest):
 
 def t_president_on_start(g, v_corporation, v_price, *_rest):
     """Whoever buys the president's certificate selects the company's Company President"""
-    # at rulespecs/18-grand-junction.rules:784
+    # at rulespecs/18-grand-junction.rules:803
     r_offer_card(g, v_corporation, "select_president", True)
 
 
 def t_presidents_removed(g, v_phase, *_rest):
     """Every Company President in play leaves the game"""
-    # at rulespecs/18-grand-junction.rules:789
-    g.b_discard_cards()
+    # at rulespecs/18-grand-junction.rules:808
+    r_discard_cards(g)
 
 
 def w_presidents_removed(g, *_args):
@@ -2196,21 +2238,21 @@ def w_presidents_removed(g, *_args):
 
 def t_new_presidents(g, *_rest):
     """A company without a Company President may select one of those left"""
-    # at rulespecs/18-grand-junction.rules:796
+    # at rulespecs/18-grand-junction.rules:815
     for v_corporation in g.list_elements("operators", ()):
-        # at rulespecs/18-grand-junction.rules:797
+        # at rulespecs/18-grand-junction.rules:816
         if (not r_closed(g, v_corporation)) and (not r_holds_card(g, v_corporation)):
-            # at rulespecs/18-grand-junction.rules:798
+            # at rulespecs/18-grand-junction.rules:817
             r_offer_card(g, v_corporation, "select_president", False)
 
 
 def t_president_income(g, *_rest):
     """Walton Purcell's income from the bank"""
-    # at rulespecs/18-grand-junction.rules:828
+    # at rulespecs/18-grand-junction.rules:847
     for v_corporation in g.name("corporations"):
-        # at rulespecs/18-grand-junction.rules:829
+        # at rulespecs/18-grand-junction.rules:848
         if r_has_power(g, v_corporation, "bank_income"):
-            # at rulespecs/18-grand-junction.rules:830
+            # at rulespecs/18-grand-junction.rules:849
             g.transfer(
                 r_power_value(g, v_corporation, "bank_income", "income"),
                 g.name("bank"),
@@ -2220,7 +2262,7 @@ def t_president_income(g, *_rest):
 
 def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
     """Homer Cropper's capital from the bank"""
-    # at rulespecs/18-grand-junction.rules:837
+    # at rulespecs/18-grand-junction.rules:856
     g.transfer(
         (
             r_power_value(g, v_corporation, "extra_capital", "shares_at_par")
@@ -2229,7 +2271,7 @@ def t_president_capital(g, v_corporation, v_card, v_at_start, *_rest):
         g.name("bank"),
         v_corporation,
     )
-    # at rulespecs/18-grand-junction.rules:838
+    # at rulespecs/18-grand-junction.rules:857
     r_spend_cubes(g, v_corporation, 1)
 
 
@@ -2242,12 +2284,12 @@ def w_president_capital(g, *_args):
 
 def t_thompson_asked(g, *_rest):
     """Corbett Thompson may choose when the company operates"""
-    # at rulespecs/18-grand-junction.rules:892
+    # at rulespecs/18-grand-junction.rules:911
     for v_corporation in g.list_elements("operators", ()):
-        # at rulespecs/18-grand-junction.rules:893
+        # at rulespecs/18-grand-junction.rules:912
         if (
             r_has_power(g, v_corporation, "choose_turn")
             and (g.state_amount("cubes", v_corporation) > 0)
         ) and (r_president(g, v_corporation) != None):
-            # at rulespecs/18-grand-junction.rules:894
+            # at rulespecs/18-grand-junction.rules:913
             r_require_decision(g, r_president(g, v_corporation), "choose_turn")

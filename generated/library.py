@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'f5c6e4b19e90f1ac',
+    'rulespecs/lib/18xx.rules': 'a9e34dc97a736ed0',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 

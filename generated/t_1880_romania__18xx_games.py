@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1880-romania-18xx-games.rules": "9d8beeb2df75f116",
+    "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,10 +31,10 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/1880-romania-18xx-games.rules": "9d8beeb2df75f116",
+        "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -162,17 +162,17 @@ DATA = TitleData(
             'action minor_choose': 'VII.3.7',
             'action player_choose': 'VI.6, VII.3.2',
             'action run_routes': 'VII.3.5.2',
-            'at action assign': 'rulespecs/1880-romania-18xx-games.rules:452',
+            'at action assign': 'rulespecs/1880-romania-18xx-games.rules:461',
             'at action bid': 'rulespecs/1880-romania-18xx-games.rules:30',
             'at action choose': 'rulespecs/1880-romania-18xx-games.rules:229',
-            'at action choose_ability': 'rulespecs/1880-romania-18xx-games.rules:365',
+            'at action choose_ability': 'rulespecs/1880-romania-18xx-games.rules:374',
             'at action destination_connection': 'rulespecs/1880-romania-18xx-games.rules:179',
-            'at action discard_train': 'rulespecs/1880-romania-18xx-games.rules:543',
+            'at action discard_train': 'rulespecs/1880-romania-18xx-games.rules:552',
             'at action minor_choose': 'rulespecs/1880-romania-18xx-games.rules:203',
             'at action par': 'rulespecs/1880-romania-18xx-games.rules:67',
             'at action place_token': 'rulespecs/1880-romania-18xx-games.rules:269',
             'at action player_choose': 'rulespecs/1880-romania-18xx-games.rules:103',
-            'at action run_routes': 'rulespecs/1880-romania-18xx-games.rules:592',
+            'at action run_routes': 'rulespecs/1880-romania-18xx-games.rules:601',
             'corporation Bess': 'VI.6',
             'corporation CFR': 'VII.3.6, VI.6',
             'corporation CR': 'II.3.3, VI.6',
@@ -186,6 +186,7 @@ DATA = TitleData(
             'function corporation_named': 'supplement from "18xx.games: lib/engine/game/g_1880_romania/step/assign.rb (Assign#process_assign: target)"',
             'function in_owners_operating_turn': 'II.3.1',
             'function in_owners_turn': 'II.3.1',
+            'function letters_union': 'VII.3.2',
             'function market_bonus': 'VII.3.5.2',
             'function step_held': 'VII.1, VII.3.7',
             'procedure close_investor_station': 'VII.3.7',
@@ -481,64 +482,64 @@ def a_place_token(g, v_corporation, v_city):
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains; a company in a bonus cell adds its bonus (VII.3.5.2)"""
-    # at rulespecs/1880-romania-18xx-games.rules:594
+    # at rulespecs/1880-romania-18xx-games.rules:603
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and stations",
             rule="VII.1",
-            at="rulespecs/1880-romania-18xx-games.rules:594",
+            at="rulespecs/1880-romania-18xx-games.rules:603",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:595
+    # at rulespecs/1880-romania-18xx-games.rules:604
     r_set_revenue(
         g,
         v_corporation,
         (g.b_route_revenue(v_corporation, v_routes, True) + r_market_bonus(g, v_corporation)),
     )
-    # at rulespecs/1880-romania-18xx-games.rules:598
+    # at rulespecs/1880-romania-18xx-games.rules:607
     g.b_end_step(v_corporation)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit; it leaves the game (VII.3.8)"""
-    # at rulespecs/1880-romania-18xx-games.rules:545
+    # at rulespecs/1880-romania-18xx-games.rules:554
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a company over the train limit discards",
             rule="VII.3.8",
-            at="rulespecs/1880-romania-18xx-games.rules:545",
+            at="rulespecs/1880-romania-18xx-games.rules:554",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:546
+    # at rulespecs/1880-romania-18xx-games.rules:555
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the company does not own that train",
             rule="VII.3.8",
-            at="rulespecs/1880-romania-18xx-games.rules:546",
+            at="rulespecs/1880-romania-18xx-games.rules:555",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:547
+    # at rulespecs/1880-romania-18xx-games.rules:556
     g.move(v_train, v_corporation, g.name("scrap"))
-    # at rulespecs/1880-romania-18xx-games.rules:548
+    # at rulespecs/1880-romania-18xx-games.rules:557
     if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
-        # at rulespecs/1880-romania-18xx-games.rules:549
+        # at rulespecs/1880-romania-18xx-games.rules:558
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
     """Emergency funding: the president pays the shortfall, or borrows it at 50% rounded up (VII.3.9)"""
-    # at rulespecs/1880-romania-18xx-games.rules:637
+    # at rulespecs/1880-romania-18xx-games.rules:646
     if r_must_buy_train(g, v_corporation) and (g.b_cash(v_corporation) < v_price):
-        # at rulespecs/1880-romania-18xx-games.rules:638
+        # at rulespecs/1880-romania-18xx-games.rules:647
         v_owner = r_president(g, v_corporation)
-        # at rulespecs/1880-romania-18xx-games.rules:639
+        # at rulespecs/1880-romania-18xx-games.rules:648
         v_short = v_price - g.b_cash(v_corporation)
-        # at rulespecs/1880-romania-18xx-games.rules:640
+        # at rulespecs/1880-romania-18xx-games.rules:649
         v_paid = r_min(g, v_short, g.b_cash(v_owner))
-        # at rulespecs/1880-romania-18xx-games.rules:641
+        # at rulespecs/1880-romania-18xx-games.rules:650
         g.transfer(v_paid, v_owner, v_corporation)
-        # at rulespecs/1880-romania-18xx-games.rules:642
+        # at rulespecs/1880-romania-18xx-games.rules:651
         if v_short > v_paid:
-            # at rulespecs/1880-romania-18xx-games.rules:643
+            # at rulespecs/1880-romania-18xx-games.rules:652
             g.transfer((v_short - v_paid), g.name("bank"), v_corporation)
-            # at rulespecs/1880-romania-18xx-games.rules:644
+            # at rulespecs/1880-romania-18xx-games.rules:653
             r_add_debt(g, v_owner, ((v_short - v_paid) + (((v_short - v_paid) + 1) // 2)))
 
 
@@ -576,40 +577,40 @@ def a_choose(g, v_corporation, v_choice):
 
 def a_assign(g, v_company, v_target):
     """Lay the D.B.S.R.'s harbour token, give a company the REMAR's tender, or exchange the Electroputere for a 3+3 (II.3.1)"""
-    # at rulespecs/1880-romania-18xx-games.rules:455
+    # at rulespecs/1880-romania-18xx-games.rules:464
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:455"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:464"
         )
-    # at rulespecs/1880-romania-18xx-games.rules:456
+    # at rulespecs/1880-romania-18xx-games.rules:465
     if r_has_ability(g, v_company, "harbour_token"):
-        # at rulespecs/1880-romania-18xx-games.rules:457
+        # at rulespecs/1880-romania-18xx-games.rules:466
         if not (r_in_owners_operating_turn(g, v_company)):
             raise IllegalAction(
                 "the token is laid in an operating turn of a company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:457",
+                at="rulespecs/1880-romania-18xx-games.rules:466",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:459
+        # at rulespecs/1880-romania-18xx-games.rules:468
         g.b_place_marker(v_company, v_target)
     elif r_has_ability(g, v_company, "tender"):
-        # at rulespecs/1880-romania-18xx-games.rules:461
+        # at rulespecs/1880-romania-18xx-games.rules:470
         if not (r_in_owners_operating_turn(g, v_company)):
             raise IllegalAction(
                 "the tender is assigned in an operating turn of a company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:461",
+                at="rulespecs/1880-romania-18xx-games.rules:470",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:463
+        # at rulespecs/1880-romania-18xx-games.rules:472
         if not (all((not g.attr(v_c, "tender")) for v_c in g.name("corporations"))):
             raise IllegalAction(
                 "the tender is assigned once",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:463",
+                at="rulespecs/1880-romania-18xx-games.rules:472",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:465
+        # at rulespecs/1880-romania-18xx-games.rules:474
         v_corp = r_corporation_named(g, v_target)
-        # at rulespecs/1880-romania-18xx-games.rules:466
+        # at rulespecs/1880-romania-18xx-games.rules:475
         if not (
             ((v_corp != None) and (r_director(g, v_corp) == g.b_holder_of(v_company)))
             and r_floated(g, v_corp)
@@ -617,35 +618,35 @@ def a_assign(g, v_company, v_target):
             raise IllegalAction(
                 "the tender goes to a floated company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:466",
+                at="rulespecs/1880-romania-18xx-games.rules:475",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:469
+        # at rulespecs/1880-romania-18xx-games.rules:478
         g.set_attr(v_corp, "tender", True)
     else:
-        # at rulespecs/1880-romania-18xx-games.rules:471
+        # at rulespecs/1880-romania-18xx-games.rules:480
         if not (r_has_ability(g, v_company, "train_exchange")):
             raise IllegalAction(
                 "this private assigns nothing",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:471",
+                at="rulespecs/1880-romania-18xx-games.rules:480",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:472
+        # at rulespecs/1880-romania-18xx-games.rules:481
         if not (r_pending_decision(g, v_company, "assign")):
             raise IllegalAction(
                 "the Electroputere is exchanged when the first 3+3 is bought or exported",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:472",
+                at="rulespecs/1880-romania-18xx-games.rules:481",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:473
+        # at rulespecs/1880-romania-18xx-games.rules:482
         v_corp = r_corporation_named(g, v_target)
-        # at rulespecs/1880-romania-18xx-games.rules:474
+        # at rulespecs/1880-romania-18xx-games.rules:483
         if not ((v_corp != None) and (r_director(g, v_corp) == g.b_holder_of(v_company))):
             raise IllegalAction(
                 "the 3+3 goes to a company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:474",
+                at="rulespecs/1880-romania-18xx-games.rules:483",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:475
+        # at rulespecs/1880-romania-18xx-games.rules:484
         if not (
             (r_len(g, g.b_trains(v_corp)) < r_train_limit(g, v_corp))
             or all(
@@ -659,21 +660,21 @@ def a_assign(g, v_company, v_target):
             raise IllegalAction(
                 "the 3+3 goes to a company with room for it, if the owner directs one",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:475",
+                at="rulespecs/1880-romania-18xx-games.rules:484",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:479
+        # at rulespecs/1880-romania-18xx-games.rules:488
         v_exchanged = r_first(g, g.b_available_trains())
-        # at rulespecs/1880-romania-18xx-games.rules:480
+        # at rulespecs/1880-romania-18xx-games.rules:489
         g.move(v_exchanged, g.name("depot"), v_corp)
-        # at rulespecs/1880-romania-18xx-games.rules:481
+        # at rulespecs/1880-romania-18xx-games.rules:490
         g.b_train_bought(v_corp, v_exchanged, False)
-        # at rulespecs/1880-romania-18xx-games.rules:482
+        # at rulespecs/1880-romania-18xx-games.rules:491
         r_resolve_decision(g, v_company, "assign")
-        # at rulespecs/1880-romania-18xx-games.rules:483
+        # at rulespecs/1880-romania-18xx-games.rules:492
         r_close_private(g, v_company)
-        # at rulespecs/1880-romania-18xx-games.rules:484
+        # at rulespecs/1880-romania-18xx-games.rules:493
         if r_len(g, g.b_trains(v_corp)) > r_train_limit(g, v_corp):
-            # at rulespecs/1880-romania-18xx-games.rules:485
+            # at rulespecs/1880-romania-18xx-games.rules:494
             r_require_decision(g, v_corp, "discard_train")
 
 
@@ -1024,9 +1025,44 @@ def r_corporation_named(g, v_target):
     return r_first(g, [v_c for v_c in g.name("corporations") if (g.attr(v_c, "key") == v_target)])
 
 
+def r_letters_union(g, v_rights, v_more):
+    """The building rights of both, each letter once, in the order of the phases (VII.3.2)"""
+    # at rulespecs/1880-romania-18xx-games.rules:364
+    return g.item(
+        [
+            "",
+            "D",
+            "C",
+            "CD",
+            "B",
+            "BD",
+            "BC",
+            "BCD",
+            "A",
+            "AD",
+            "AC",
+            "ACD",
+            "AB",
+            "ABD",
+            "ABC",
+            "ABCD",
+        ],
+        (
+            (
+                (
+                    (8 if (("A" in v_rights) or ("A" in v_more)) else 0)
+                    + (4 if (("B" in v_rights) or ("B" in v_more)) else 0)
+                )
+                + (2 if (("C" in v_rights) or ("C" in v_more)) else 0)
+            )
+            + (1 if (("D" in v_rights) or ("D" in v_more)) else 0)
+        ),
+    )
+
+
 def r_in_owners_operating_turn(g, v_company):
     """A company the owner of the private directs is operating (II.3.1)"""
-    # at rulespecs/1880-romania-18xx-games.rules:362
+    # at rulespecs/1880-romania-18xx-games.rules:371
     return g.b_in_round("operating") and (
         any(
             (g.b_acting(v_c) and (r_director(g, v_c) == g.b_holder_of(v_company)))
@@ -1041,39 +1077,39 @@ def r_in_owners_operating_turn(g, v_company):
 
 def a_choose_ability(g, v_company, v_choice):
     """Use the Banater Montanbahn (closed for Ł20 to its owner or Ł40 to a company) or the Malaxa (exchanged for two consecutive building rights) (II.3.1)"""
-    # at rulespecs/1880-romania-18xx-games.rules:368
+    # at rulespecs/1880-romania-18xx-games.rules:377
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:368"
+            "the private is closed", rule="II.3.1", at="rulespecs/1880-romania-18xx-games.rules:377"
         )
-    # at rulespecs/1880-romania-18xx-games.rules:369
+    # at rulespecs/1880-romania-18xx-games.rules:378
     if not (g.among("players", g.b_holder_of(v_company))):
         raise IllegalAction(
             "the private has no owner yet",
             rule="II.3.1",
-            at="rulespecs/1880-romania-18xx-games.rules:369",
+            at="rulespecs/1880-romania-18xx-games.rules:378",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:370
+    # at rulespecs/1880-romania-18xx-games.rules:379
     if not (r_in_owners_turn(g, v_company)):
         raise IllegalAction(
             "a private's ability is used in its owner's turn",
             rule="II.3.1",
-            at="rulespecs/1880-romania-18xx-games.rules:370",
+            at="rulespecs/1880-romania-18xx-games.rules:379",
         )
-    # at rulespecs/1880-romania-18xx-games.rules:371
+    # at rulespecs/1880-romania-18xx-games.rules:380
     if r_has_ability(g, v_company, "close_for_cash"):
-        # at rulespecs/1880-romania-18xx-games.rules:372
+        # at rulespecs/1880-romania-18xx-games.rules:381
         if v_choice == "player":
-            # at rulespecs/1880-romania-18xx-games.rules:373
+            # at rulespecs/1880-romania-18xx-games.rules:382
             g.transfer(
                 r_ability_value(g, v_company, "close_for_cash", "player_amount"),
                 g.name("bank"),
                 g.b_holder_of(v_company),
             )
         else:
-            # at rulespecs/1880-romania-18xx-games.rules:375
+            # at rulespecs/1880-romania-18xx-games.rules:384
             v_target = r_corporation_named(g, v_choice)
-            # at rulespecs/1880-romania-18xx-games.rules:376
+            # at rulespecs/1880-romania-18xx-games.rules:385
             if not (
                 ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
                 and r_floated(g, v_target)
@@ -1081,27 +1117,27 @@ def a_choose_ability(g, v_company, v_choice):
                 raise IllegalAction(
                     "the Ł40 goes to a floated company the owner directs",
                     rule="II.3.1",
-                    at="rulespecs/1880-romania-18xx-games.rules:376",
+                    at="rulespecs/1880-romania-18xx-games.rules:385",
                 )
-            # at rulespecs/1880-romania-18xx-games.rules:379
+            # at rulespecs/1880-romania-18xx-games.rules:388
             g.transfer(
                 r_ability_value(g, v_company, "close_for_cash", "company_amount"),
                 g.name("bank"),
                 v_target,
             )
-        # at rulespecs/1880-romania-18xx-games.rules:381
+        # at rulespecs/1880-romania-18xx-games.rules:390
         r_close_private(g, v_company)
     else:
-        # at rulespecs/1880-romania-18xx-games.rules:383
+        # at rulespecs/1880-romania-18xx-games.rules:392
         if not (r_has_ability(g, v_company, "permit_exchange")):
             raise IllegalAction(
                 "this private has no ability to choose",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:383",
+                at="rulespecs/1880-romania-18xx-games.rules:392",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:384
+        # at rulespecs/1880-romania-18xx-games.rules:393
         v_target = r_corporation_named(g, g.b_part(v_choice, "|", 0))
-        # at rulespecs/1880-romania-18xx-games.rules:385
+        # at rulespecs/1880-romania-18xx-games.rules:394
         if not (
             ((v_target != None) and (r_director(g, v_target) == g.b_holder_of(v_company)))
             and r_floated(g, v_target)
@@ -1109,34 +1145,34 @@ def a_choose_ability(g, v_company, v_choice):
             raise IllegalAction(
                 "the building rights go to a floated company the owner directs",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:385",
+                at="rulespecs/1880-romania-18xx-games.rules:394",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:388
+        # at rulespecs/1880-romania-18xx-games.rules:397
         v_rights = g.b_part(v_choice, "|", 1)
-        # at rulespecs/1880-romania-18xx-games.rules:389
+        # at rulespecs/1880-romania-18xx-games.rules:398
         if not (v_rights in ["AB", "BC", "CD"]):
             raise IllegalAction(
                 "the Malaxa gives building rights for two consecutive phases",
                 rule="II.3.1",
-                at="rulespecs/1880-romania-18xx-games.rules:389",
+                at="rulespecs/1880-romania-18xx-games.rules:398",
             )
-        # at rulespecs/1880-romania-18xx-games.rules:390
+        # at rulespecs/1880-romania-18xx-games.rules:399
         for v_c in g.name("corporations"):
-            # at rulespecs/1880-romania-18xx-games.rules:391
+            # at rulespecs/1880-romania-18xx-games.rules:400
             if v_c == v_target:
-                # at rulespecs/1880-romania-18xx-games.rules:392
+                # at rulespecs/1880-romania-18xx-games.rules:401
                 g.set_attr(
                     v_c,
                     "building_rights",
-                    g.b_letters_union(g.attr(v_c, "building_rights"), v_rights),
+                    r_letters_union(g, g.attr(v_c, "building_rights"), v_rights),
                 )
-        # at rulespecs/1880-romania-18xx-games.rules:396
+        # at rulespecs/1880-romania-18xx-games.rules:405
         r_close_private(g, v_company)
 
 
 def r_market_bonus(g, v_corporation):
     """The bonus of the company's market cell, added to its run's revenue (VII.3.5.2)"""
-    # at rulespecs/1880-romania-18xx-games.rules:586
+    # at rulespecs/1880-romania-18xx-games.rules:595
     return (
         400
         if ("bonus_z" in g.b_zones(v_corporation))
@@ -1171,14 +1207,14 @@ def q_par(g, v_player):
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania-18xx-games.rules:545
+    # at rulespecs/1880-romania-18xx-games.rules:554
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a company over the train limit discards"
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania-18xx-games.rules:455
+    # at rulespecs/1880-romania-18xx-games.rules:464
     if not (not r_closed(g, v_company)):
         return "the private is closed"
 
@@ -1220,13 +1256,13 @@ def q_minor_choose(g, v_minor):
 
 def q_choose_ability(g, v_company):
     """The opening guards of choose_ability that read only its entity (the listing probe)"""
-    # at rulespecs/1880-romania-18xx-games.rules:368
+    # at rulespecs/1880-romania-18xx-games.rules:377
     if not (not r_closed(g, v_company)):
         return "the private is closed"
-    # at rulespecs/1880-romania-18xx-games.rules:369
+    # at rulespecs/1880-romania-18xx-games.rules:378
     if not (g.among("players", g.b_holder_of(v_company))):
         return "the private has no owner yet"
-    # at rulespecs/1880-romania-18xx-games.rules:370
+    # at rulespecs/1880-romania-18xx-games.rules:379
     if not (r_in_owners_turn(g, v_company)):
         return "a private's ability is used in its owner's turn"
 
@@ -1276,7 +1312,7 @@ def qb_place_token(g, v_corporation):
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/1880-romania-18xx-games.rules:546
+    # at rulespecs/1880-romania-18xx-games.rules:555
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the company does not own that train"
 
@@ -1286,34 +1322,34 @@ def q2_discard_train(g, v_corporation, v_train):
 
 def t_loan_interest(g, *_rest):
     """Interest on loans still unpaid: 50% rounded up, twice"""
-    # at rulespecs/1880-romania-18xx-games.rules:653
+    # at rulespecs/1880-romania-18xx-games.rules:662
     for v_p in g.name("players"):
-        # at rulespecs/1880-romania-18xx-games.rules:654
+        # at rulespecs/1880-romania-18xx-games.rules:663
         r_add_debt(g, v_p, ((g.state_amount("debt", v_p) + 1) // 2))
-        # at rulespecs/1880-romania-18xx-games.rules:655
+        # at rulespecs/1880-romania-18xx-games.rules:664
         r_add_debt(g, v_p, ((g.state_amount("debt", v_p) + 1) // 2))
 
 
 def t_communist_privates(g, *_rest):
     """The first 3+3: the REMAR closes (its tender stays with its company); the Electroputere is exchanged for the next 3+3"""
-    # at rulespecs/1880-romania-18xx-games.rules:436
+    # at rulespecs/1880-romania-18xx-games.rules:445
     for v_x in g.name("privates"):
-        # at rulespecs/1880-romania-18xx-games.rules:437
+        # at rulespecs/1880-romania-18xx-games.rules:446
         if (not r_closed(g, v_x)) and r_has_ability(g, v_x, "tender"):
-            # at rulespecs/1880-romania-18xx-games.rules:438
+            # at rulespecs/1880-romania-18xx-games.rules:447
             r_close_private(g, v_x)
-        # at rulespecs/1880-romania-18xx-games.rules:440
+        # at rulespecs/1880-romania-18xx-games.rules:449
         if ((not r_closed(g, v_x)) and r_has_ability(g, v_x, "train_exchange")) and g.among(
             "players", g.b_holder_of(v_x)
         ):
-            # at rulespecs/1880-romania-18xx-games.rules:441
+            # at rulespecs/1880-romania-18xx-games.rules:450
             if any((r_director(g, v_c) == g.b_holder_of(v_x)) for v_c in g.name("corporations")):
-                # at rulespecs/1880-romania-18xx-games.rules:442
+                # at rulespecs/1880-romania-18xx-games.rules:451
                 r_require_decision(g, v_x, "assign")
             else:
-                # at rulespecs/1880-romania-18xx-games.rules:444
+                # at rulespecs/1880-romania-18xx-games.rules:453
                 r_close_private(g, v_x)
-                # at rulespecs/1880-romania-18xx-games.rules:445
+                # at rulespecs/1880-romania-18xx-games.rules:454
                 g.move(r_first(g, g.b_available_trains()), g.name("depot"), g.name("scrap"))
 
 
@@ -1559,6 +1595,7 @@ class Game(GameBase):
         "step_held": r_step_held,
         "in_owners_turn": r_in_owners_turn,
         "corporation_named": r_corporation_named,
+        "letters_union": r_letters_union,
         "in_owners_operating_turn": r_in_owners_operating_turn,
         "action:choose_ability": a_choose_ability,
         "market_bonus": r_market_bonus,

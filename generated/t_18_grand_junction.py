@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
+    "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
+        "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -144,7 +144,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Buying Trains", §"Adolphus Meyer"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1017',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1036',
             'cite action buy_train': '§"Buying Trains"',
             'game_end end_conditions': '§"Game End"',
             'property holding_cap': '§"Stock Round"',
@@ -356,117 +356,117 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/18-grand-junction.rules:1018
+    # at rulespecs/18-grand-junction.rules:1037
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:1018",
+            at="rulespecs/18-grand-junction.rules:1037",
         )
-    # at rulespecs/18-grand-junction.rules:1019
+    # at rulespecs/18-grand-junction.rules:1038
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/18-grand-junction.rules:1019",
+            at="rulespecs/18-grand-junction.rules:1038",
         )
-    # at rulespecs/18-grand-junction.rules:1020
+    # at rulespecs/18-grand-junction.rules:1039
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:1021
+    # at rulespecs/18-grand-junction.rules:1040
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1022
+        # at rulespecs/18-grand-junction.rules:1041
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1022",
+                at="rulespecs/18-grand-junction.rules:1041",
             )
-        # at rulespecs/18-grand-junction.rules:1023
+        # at rulespecs/18-grand-junction.rules:1042
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1023",
+                at="rulespecs/18-grand-junction.rules:1042",
             )
-        # at rulespecs/18-grand-junction.rules:1024
+        # at rulespecs/18-grand-junction.rules:1043
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"Buying Trains", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1024",
+                at="rulespecs/18-grand-junction.rules:1043",
             )
-        # at rulespecs/18-grand-junction.rules:1025
+        # at rulespecs/18-grand-junction.rules:1044
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18-grand-junction.rules:1026
+        # at rulespecs/18-grand-junction.rules:1045
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1026",
+                at="rulespecs/18-grand-junction.rules:1045",
             )
-        # at rulespecs/18-grand-junction.rules:1027
+        # at rulespecs/18-grand-junction.rules:1046
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1028
+        # at rulespecs/18-grand-junction.rules:1047
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1029
+        # at rulespecs/18-grand-junction.rules:1048
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1030
+        # at rulespecs/18-grand-junction.rules:1049
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1032
+        # at rulespecs/18-grand-junction.rules:1051
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1032",
+                at="rulespecs/18-grand-junction.rules:1051",
             )
-        # at rulespecs/18-grand-junction.rules:1033
+        # at rulespecs/18-grand-junction.rules:1052
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1033",
+                at="rulespecs/18-grand-junction.rules:1052",
             )
-        # at rulespecs/18-grand-junction.rules:1034
+        # at rulespecs/18-grand-junction.rules:1053
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1035
+        # at rulespecs/18-grand-junction.rules:1054
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1036
+        # at rulespecs/18-grand-junction.rules:1055
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:1038
+        # at rulespecs/18-grand-junction.rules:1057
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1038",
+                at="rulespecs/18-grand-junction.rules:1057",
             )
-        # at rulespecs/18-grand-junction.rules:1039
+        # at rulespecs/18-grand-junction.rules:1058
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "once it raises money for a train it must buy, the company buys it from the bank, not from another company",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/18-grand-junction.rules:1039",
+                at="rulespecs/18-grand-junction.rules:1058",
             )
-        # at rulespecs/18-grand-junction.rules:1041
+        # at rulespecs/18-grand-junction.rules:1060
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1041",
+                at="rulespecs/18-grand-junction.rules:1060",
             )
-        # at rulespecs/18-grand-junction.rules:1042
+        # at rulespecs/18-grand-junction.rules:1061
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/18-grand-junction.rules:1042",
+                at="rulespecs/18-grand-junction.rules:1061",
             )
-        # at rulespecs/18-grand-junction.rules:1043
+        # at rulespecs/18-grand-junction.rules:1062
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18-grand-junction.rules:1044
+        # at rulespecs/18-grand-junction.rules:1063
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1045
+        # at rulespecs/18-grand-junction.rules:1064
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -604,10 +604,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1018
+    # at rulespecs/18-grand-junction.rules:1037
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1019
+    # at rulespecs/18-grand-junction.rules:1038
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -817,6 +817,8 @@ class Game(GameBase):
         "deck_empty": r_deck_empty,
         "offer_card": r_offer_card,
         "ask_card": r_ask_card,
+        "take_card": r_take_card,
+        "discard_cards": r_discard_cards,
         "pick_card": r_pick_card,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,

@@ -12,9 +12,9 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
+    "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,9 +31,9 @@ _LIBRARY = shared(
 _TITLE = shared(
     __file__,
     {
-        "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
+        "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -152,7 +152,7 @@ DATA = TitleData(
     rules=_TITLE.rules(
         {
             'action buy_train': '§"Train Ownership", §"GMT 1846 Components Used"',
-            'at action buy_train': 'rulespecs/18-grand-junction.rules:1289',
+            'at action buy_train': 'rulespecs/18-grand-junction.rules:1308',
             'game_end end_conditions': '§"Game End", §"Additional End Game Conditions"',
             'property holding_cap': '§"Stock Ownership"',
             'property mandatory': '§"Two-Player Rules"',
@@ -366,90 +366,90 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Train Ownership\", §\"GMT 1846 Components Used\")"""
-    # at rulespecs/18-grand-junction.rules:1291
+    # at rulespecs/18-grand-junction.rules:1310
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1291",
+            at="rulespecs/18-grand-junction.rules:1310",
         )
-    # at rulespecs/18-grand-junction.rules:1292
+    # at rulespecs/18-grand-junction.rules:1311
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"GMT 1846 Components Used"',
-            at="rulespecs/18-grand-junction.rules:1292",
+            at="rulespecs/18-grand-junction.rules:1311",
         )
-    # at rulespecs/18-grand-junction.rules:1293
+    # at rulespecs/18-grand-junction.rules:1312
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18-grand-junction.rules:1294
+    # at rulespecs/18-grand-junction.rules:1313
     if v_seller == g.name("depot"):
-        # at rulespecs/18-grand-junction.rules:1295
+        # at rulespecs/18-grand-junction.rules:1314
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1295",
+                at="rulespecs/18-grand-junction.rules:1314",
             )
-        # at rulespecs/18-grand-junction.rules:1296
+        # at rulespecs/18-grand-junction.rules:1315
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1296",
+                at="rulespecs/18-grand-junction.rules:1315",
             )
-        # at rulespecs/18-grand-junction.rules:1297
+        # at rulespecs/18-grand-junction.rules:1316
         if not (v_price == r_bank_price(g, v_corporation, v_train)):
             raise IllegalAction(
                 "the bank sells at the printed price, less a declared Meyer discount",
                 rule='§"GMT 1846 Components Used", §"Adolphus Meyer"',
-                at="rulespecs/18-grand-junction.rules:1297",
+                at="rulespecs/18-grand-junction.rules:1316",
             )
-        # at rulespecs/18-grand-junction.rules:1298
+        # at rulespecs/18-grand-junction.rules:1317
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1298",
+                at="rulespecs/18-grand-junction.rules:1317",
             )
-        # at rulespecs/18-grand-junction.rules:1299
+        # at rulespecs/18-grand-junction.rules:1318
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1300
+        # at rulespecs/18-grand-junction.rules:1319
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1301
+        # at rulespecs/18-grand-junction.rules:1320
         r_discount_used(g, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1302
+        # at rulespecs/18-grand-junction.rules:1321
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18-grand-junction.rules:1304
+        # at rulespecs/18-grand-junction.rules:1323
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1304",
+                at="rulespecs/18-grand-junction.rules:1323",
             )
-        # at rulespecs/18-grand-junction.rules:1305
+        # at rulespecs/18-grand-junction.rules:1324
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1305",
+                at="rulespecs/18-grand-junction.rules:1324",
             )
-        # at rulespecs/18-grand-junction.rules:1306
+        # at rulespecs/18-grand-junction.rules:1325
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18-grand-junction.rules:1307
+        # at rulespecs/18-grand-junction.rules:1326
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18-grand-junction.rules:1308
+        # at rulespecs/18-grand-junction.rules:1327
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18-grand-junction.rules:1310
+        # at rulespecs/18-grand-junction.rules:1329
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another company",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1310",
+                at="rulespecs/18-grand-junction.rules:1329",
             )
-        # at rulespecs/18-grand-junction.rules:1311
+        # at rulespecs/18-grand-junction.rules:1330
         if not (
             not (
                 (r_phase_at_least(g, "IV") and (r_len(g, g.b_available_trains()) == 0))
@@ -459,27 +459,27 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "in phase 4, with no train left for sale, a company may not buy another company's last train",
                 rule='§"Train Ownership"',
-                at="rulespecs/18-grand-junction.rules:1311",
+                at="rulespecs/18-grand-junction.rules:1330",
             )
-        # at rulespecs/18-grand-junction.rules:1313
+        # at rulespecs/18-grand-junction.rules:1332
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1313",
+                at="rulespecs/18-grand-junction.rules:1332",
             )
-        # at rulespecs/18-grand-junction.rules:1314
+        # at rulespecs/18-grand-junction.rules:1333
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the company cannot pay for the train",
                 rule='§"GMT 1846 Components Used"',
-                at="rulespecs/18-grand-junction.rules:1314",
+                at="rulespecs/18-grand-junction.rules:1333",
             )
-        # at rulespecs/18-grand-junction.rules:1315
+        # at rulespecs/18-grand-junction.rules:1334
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18-grand-junction.rules:1316
+        # at rulespecs/18-grand-junction.rules:1335
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18-grand-junction.rules:1317
+        # at rulespecs/18-grand-junction.rules:1336
         g.b_train_bought(v_corporation, v_train, False)
 
 
@@ -617,10 +617,10 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18-grand-junction.rules:1291
+    # at rulespecs/18-grand-junction.rules:1310
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
-    # at rulespecs/18-grand-junction.rules:1292
+    # at rulespecs/18-grand-junction.rules:1311
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "the train limit would be exceeded"
 
@@ -830,6 +830,8 @@ class Game(GameBase):
         "deck_empty": r_deck_empty,
         "offer_card": r_offer_card,
         "ask_card": r_ask_card,
+        "take_card": r_take_card,
+        "discard_cards": r_discard_cards,
         "pick_card": r_pick_card,
         "action:select_president": a_select_president,
         "action:use_ability": a_use_ability,

@@ -99,7 +99,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (`a[field]`); 105 with has_power and power_value library functions over `C.card_abilities` (the abilities of
 #: the card C holds now, as records: GameBase.card_ability_records, AbilityBuiltins.card_ability_records, each
 #: present in the model where C holds that card); 105 still with 18GJ's pick_card its procedure over the list state
-#: card_offers (no title's state named in Python) and one new primitive, take_card (the deck is the runtime's);
+#: card_offers (no title's state named in Python) and one new primitive, take_card (the deck is the runtime's;
+#: hold_card since cards64);
 #: 104 with use_power 18GJ's procedure over the library's declared_effects() and declared_uses
 #: 103 with rust_trains a library procedure over the game's trains (`all_trains`, a collection the engine and
 #: the model both give: every train, whoever holds it), `move t from holder_of(t) to scrap`; 101 with
@@ -172,7 +173,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: the library's end_station_swap in the engine and the model alike (the model havocked the decisions before), 69
 #: (absorb_station stays a twin: over stations(C) the model's loop past the list's bound leaves the counts it
 #: writes any value, and 1846's tokens_valid no longer held of buy_company)
-RECORDED = 69
+#: then (cards64) letters_union 1880's 18xx.games reading's function over its building rights, the letters A to D
+#: (`"A" in rights`, a list of the sixteen unions indexed by the letters held; the model's was opaque), 68;
+#: take_card and discard_cards 18GJ's procedures (the cubes on a card taken, the cubes and declared uses gone with
+#: the cards) over one primitive, hold_card(C, card) (the deck and the card C holds: a card from the deck, or
+#: none, the card held leaving the game with its marker), 67
+RECORDED = 67
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -795,7 +801,8 @@ def test_the_par_prices_are_the_librarys_over_the_charters_and_the_titles(rulesp
 
 #: builtins that became procedures of the one title that calls them (18 Grand Junction's ability cards)
 TITLE_MOVED = {"pick_card": "18-grand-junction.rules", "use_power": "18-grand-junction.rules",
-               "set_operating_position": "18-grand-junction.rules"}
+               "set_operating_position": "18-grand-junction.rules", "take_card": "18-grand-junction.rules",
+               "discard_cards": "18-grand-junction.rules"}
 
 
 @pytest.mark.parametrize("name", sorted(TITLE_MOVED))
@@ -1207,3 +1214,99 @@ def test_the_operating_order_is_the_librarys_list_in_the_engine_and_the_model(ru
     solver = z3.Solver()
     solver.add(*ctx.shared.axioms, *ctx.shared.guards, pre[length_var("operators")] == 1)
     assert solver.check(pre[slot_var("operators", 0, 0)] == first) == z3.unsat  # a place past the round's companies
+
+
+def test_building_rights_joined_are_the_readings_function_over_the_letters(rulespecs_loaded):
+    """letters_union(a, b): 1880's 18xx.games reading's function (a builtin with a z3 twin before, opaque to the
+    model): the letters A to D either holds, each once, in the order of the phases; in the model, the same
+    letters where the rights are known, and one of the sixteen unions where they are not."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.verify.model import Model
+    from compiler.verify.terms import Choice, Opaque
+    from compiler.verify.translate import Translator
+
+    found = _census()
+    assert "letters_union" not in found["twins"] + found["engine_only"] + found["model_only"]
+    g = game_class("1880 Romania", "18xx.games")(players=["Ann", "Bob", "Cy"], seed=1)
+    cases = {("", "AB"): "AB", ("BC", "AB"): "ABC", ("AB", "CD"): "ABCD", ("A", "CD"): "ACD", ("ABC", "BC"): "ABC",
+             ("D", "BC"): "BCD"}
+    for (a, b), union in cases.items():
+        assert g.call("letters_union", a, b) == union, (a, b)
+
+    title = next(t for t in rulespecs_loaded.every_title() if t.display_name == "1880 Romania (18xx.games)")
+    model = Model(title)
+    tr = Translator(model)
+    ctx = tr.new_ctx(model.vars.fresh_state("s"))
+    for (a, b), union in cases.items():
+        assert tr.call("letters_union", [a, b], {}, ctx) == union, (a, b)
+    joined = tr.call("letters_union", [Opaque("rights"), "CD"], {}, ctx)
+    assert isinstance(joined, Choice)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    possible = {value for value, cond in joined.alts if solver.check(cond) == z3.sat}
+    assert possible == {"CD", "ACD", "BCD", "ABCD"}
+
+
+def test_a_card_taken_and_the_cards_discarded_are_the_titles_over_hold_card(rulespecs_loaded):
+    """take_card and discard_cards: 18GJ's procedures over the primitive hold_card (twins each before). A card
+    taken leaves the deck with its `uses` as cubes (none: no cube); discarded, every card leaves the game with
+    its cubes, the uses declared on it and its marker, and is not dealt again; in the model, the card a company
+    holds is the card taken (an oracle says it was in the deck) and none after the discard, its cubes 0."""
+    import z3
+
+    from compiler.runtime.errors import IllegalAction
+    from compiler.verify.model import Model, state_var
+    from compiler.verify.terms import CardRef
+    from compiler.verify.translate import Translator
+    from tests.test_18gj_presidents import new_game
+
+    found = _census()
+    assert "hold_card" in found["twins"]
+    g = new_game()
+    drg, dspp = g.entity("corporation", "DRG"), g.entity("corporation", "DSPP")
+    g.call("take_card", drg, "MEYER")
+    g.call("take_card", dspp, "DELANEY")
+    assert g.card_of(drg) == "MEYER" and g.state_amount("cubes", drg) == 3
+    assert g.card_of(dspp) == "DELANEY" and g.state_amount("cubes", dspp) == 0  # (uses: none, a lasting power)
+    assert "MEYER" not in g.b_deck()
+    try:
+        g.call("take_card", dspp, "MEYER")
+        raise AssertionError("a card not left in the deck was taken")
+    except IllegalAction as e:
+        assert "not left in the deck" in str(e)
+    g.state_put("declared_uses", (drg, "train_discount"), 2)  # (test setup: two uses declared on Meyer)
+    g.call("discard_cards")
+    assert g.card_of(drg) is None and g.card_of(dspp) is None
+    assert g.state_amount("cubes", drg) == 0 and g.state_amount("declared_uses", drg, "train_discount") == 0
+    assert "MEYER" not in g.b_deck() and "DELANEY" not in g.b_deck()
+
+    title = next(t for t in rulespecs_loaded.every_title() if t.display_name == "18 Grand Junction")
+    model = Model(title)
+    tr = Translator(model)
+    pre = model.vars.fresh_state("s")
+    ctx = tr.new_ctx(dict(pre))
+    c = model.corp("DRG")
+    tr.call("take_card", [model.z(c), "MEYER"], {}, ctx)
+    meyer = model.card_index("MEYER")
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    assert solver.check() == z3.sat
+    assert solver.check(z3.Or(ctx.state[f"card:{c.id}"] != meyer, ctx.state[state_var("cubes", (c,))] != 3)) == z3.unsat
+    assert any(name == "in_deck" for name, _, _ in ctx.shared.oracles)
+    # a card named by an action's parameter (symbolic: one of the cards): its uses as cubes, none as 0
+    card = z3.Int("card")
+    ctx = tr.new_ctx(dict(pre))
+    tr.call("take_card", [model.z(c), CardRef(card)], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards, card >= 1, card <= len(model.cards))
+    assert solver.check() == z3.sat
+    assert solver.check(ctx.state[state_var("cubes", (c,))] != model.card_uses(card)) == z3.unsat
+    assert solver.check(ctx.state[f"card:{c.id}"] != card) == z3.unsat
+    ctx = tr.new_ctx(dict(pre))
+    tr.call("discard_cards", [], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    for x in model.corporations:
+        assert solver.check(z3.Or(ctx.state[f"card:{x.id}"] != 0, ctx.state[state_var("cubes", (x,))] != 0)) == z3.unsat

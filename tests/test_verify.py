@@ -806,10 +806,10 @@ PRESIDENT_TRANSITIONS = ["use_ability", "president_income", "president_capital",
 def test_company_presidents_are_checkable(real, full_runs):
     """18 Grand Junction's Company Presidents: the ability cards' rules (the library's has_power, power_value over
     `C.card_abilities`, cubes, spend_cubes and bank_price; the title's use_power, pick_card and offer_card; the
-    primitives place_card_marker, take_card, and the library's list operators), the card and
+    primitives place_card_marker, hold_card, and the library's list operators), the card and
     cubes a company holds as state, the events phase_start and card_picked, the turn mark topped_up.
     Langhorne's unlimited holding is a zone of the card (a purchase past the cap is proved), and his
-    removal in phase III needs the title's sanction of holding_cap for discard_cards."""
+    removal in phase III needs the title's sanction of holding_cap for hold_card."""
     report = recorded_only(full_runs, real.program.titles["18 Grand Junction"], PRESIDENT_TRANSITIONS)
     assert report.error is None
     checked = {r.transition for r in report.results}

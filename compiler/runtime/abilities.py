@@ -409,36 +409,28 @@ class Abilities:
             return []
         return self.ability_records(Entity(str(self._card_kind()), str(key), data=self._card(key)))
 
-    def b_take_card(self, corp: Entity, key: Any) -> None:
-        """take_card(C, card): the card leaves the deck for C, with a use cube on it for each of its `uses` (the
-        library's state cubes). Refused (IllegalAction) for a card not left in the deck. The deck and the card a
-        company holds are the runtime's; the offers, the decline and the event are the title's (18 Grand
-        Junction's pick_card)."""
-        if str(key) not in self.b_deck():
+    def b_hold_card(self, corp: Entity, key: Any) -> None:
+        """hold_card(C, card): C holds the card now, taken from the deck (refused, IllegalAction, for a card not
+        left in it); the card C held before, if any, leaves the game with what it placed (a marker), and a
+        holding that only that card allowed stays (its excess recorded where the title sanctions `holding_cap`
+        for hold_card); with none, C holds no card. The deck and the card each company holds are the
+        runtime's; the use cubes and the uses declared on a card are the rules' (18 Grand Junction's
+        take_card and discard_cards)."""
+        card = None if key is None else str(key)
+        if card is not None and card not in self.b_deck():
             raise IllegalAction(f"{key} is not left in the deck", rule=self._deck_rule())
-        card = self._card(key)
-        uses = card.get("uses")
-        self.j.set(self.g, "cards", {**self.g.get("cards", {}), corp.id: card["key"]})
-        self.state_put("cubes", (corp,), int(uses) if uses else 0)
-
-    def b_discard_cards(self) -> None:
-        """discard_cards(): every ability card held by a company leaves the game, with its cubes and what it
-        placed (a marker); a holding that only the card allowed stays (its excess is recorded where the
-        title sanctions `holding_cap` for discard_cards)."""
-        held = dict(self.g.get("cards", {}))
-        if not held:
+        held = self.card_of(corp)
+        cards = {k: v for k, v in self.g.get("cards", {}).items() if k != corp.id}
+        if held is None and card is None:
             return
-        self.j.set(self.g, "cards_removed", tuple(self.g.get("cards_removed", ())) + tuple(held.values()))
-        markers = tuple(m for m in self.g.get("markers", ()) if m[0] not in held.values())
-        if markers != tuple(self.g.get("markers", ())):
-            self.j.set(self.g, "markers", markers)  # a card's marker leaves with it
-        self.j.set(self.g, "cards", {})
-        for corp_id in held:
-            self.state_put("cubes", (corp_id,), 0)  # (the library's state: the cubes leave with the card)
-        if self.g.get("state:declared_uses"):
-            self.j.set(self.g, "state:declared_uses", {})  # (and the uses declared on them)
-        for corp_id in held:
-            self._sanction_excess(self.entity("corporation", corp_id), "discard_cards")
+        if held is not None:
+            self.j.set(self.g, "cards_removed", tuple(self.g.get("cards_removed", ())) + (held,))
+            markers = tuple(m for m in self.g.get("markers", ()) if m[0] != held)
+            if markers != tuple(self.g.get("markers", ())):
+                self.j.set(self.g, "markers", markers)  # a card's marker leaves with it
+        self.j.set(self.g, "cards", cards if card is None else {**cards, corp.id: card})
+        if held is not None:
+            self._sanction_excess(corp, "hold_card")
 
     def _declared(self, corp: Entity) -> list[tuple]:
         """The elements of the library's state `declared_uses` that are `corp`'s (at most one: a declaration

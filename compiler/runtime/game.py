@@ -740,12 +740,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         parts = str(name).split(str(sep))
         return parts[int(index)] if 0 <= int(index) < len(parts) else None
 
-    @staticmethod
-    def b_letters_union(a: Any, b: Any) -> str:
-        """letters_union(a, b): the letters of names a and b, each once, in alphabetical order ("AB" and
-        "BC": "ABC"; building rights as letters)."""
-        return "".join(sorted(set(str(a or "")) | set(str(b or ""))))
-
     def is_closed(self, item: Entity) -> bool:
         """Whether private, corporation or minor X is closed (or out of the game): `X.closed`, which the
         library's closed(X) reads."""

@@ -573,7 +573,7 @@ class StockRound:
     def _sanction_excess(self, corp: Entity, step: str = "market_move") -> None:
         """A price leaving an exempt zone (or a company losing the card that exempted it) can put holders over
         a limit; where the title sanctions that (a `sanction` clause for the action now being played, or for
-        the runtime step: `market_move`, `discard_cards`), the excess is recorded so the monitor allows it
+        the runtime step: `market_move`, `hold_card`), the excess is recorded so the monitor allows it
         until settled."""
         for invariant in ("cert_limit", "holding_cap"):
             if not self._sanctioned(invariant, step):

@@ -200,32 +200,24 @@ class AbilityBuiltins:
         m = self.m
         return SymList([(m.z(c), ctx.state[f"has_cell:{c.id}"]) for c in m.corporations])
 
-    def b_take_card(self, ctx: Ctx, corp: Any, card: Any) -> None:
-        """As GameBase.b_take_card: refused for a card not in the deck (the runtime's: an oracle); C holds the
-        card with its `uses` cubes (the library's state `cubes`)."""
+    def b_hold_card(self, ctx: Ctx, corp: Any, card: Any) -> None:
+        """As GameBase.b_hold_card: C holds the card now, refused for a card not in the deck (the runtime's: an
+        oracle); with none, C holds no card (the model tracks no deck, no marker and no holding the card allowed
+        beyond its cap: the sanction is the rules'). The cubes and the uses declared are the rules'."""
         if card is None or isinstance(card, str):
             card = CardRef(self.tr.card_number(card))
         if not isinstance(card, CardRef):
-            raise Unsupported(f"take_card of {card!r}")
+            raise Unsupported(f"hold_card of {card!r}")
         index = card.index
-        ctx.require(self.oracle(ctx, "in_deck", (str(index),)))
+        if isinstance(index, int):
+            if index != 0:
+                ctx.require(self.oracle(ctx, "in_deck", (str(index),)))
+        else:
+            ctx.require(OR(index == 0, self.oracle(ctx, "in_deck", (str(index),))))
         options = self.corp_of(ctx, corp)
         ctx.require(OR(*[cond for _, cond in options]))
         for c, cond in options:
-            when = AND(ctx.path, cond)
-            ctx.state[f"card:{c.id}"] = IF(when, index, self.card_index(ctx, c))
-            cubes = self.cubes_var(ctx, c)
-            ctx.state[cubes] = IF(when, self.card_uses(ctx, index), ctx.state[cubes])
-
-    def b_discard_cards(self, ctx: Ctx) -> None:
-        """As GameBase.b_discard_cards: every card held leaves the game (the model tracks no holding
-        the card allowed beyond its own cap: the sanction is the runtime's)."""
-        for c in self.m.corporations:
-            ctx.state[f"card:{c.id}"] = IF(ctx.path, 0, self.card_index(ctx, c))
-            cubes = self.cubes_var(ctx, c)
-            ctx.state[cubes] = IF(ctx.path, 0, ctx.state[cubes])
-            for name in self.declared_vars(ctx, c, list(self.m.component_keys("effect") or ())):
-                ctx.state[name] = IF(ctx.path, 0, ctx.state[name])  # (and the uses declared on them)
+            ctx.state[f"card:{c.id}"] = IF(AND(ctx.path, cond), index, self.card_index(ctx, c))
 
     def close_minor(self, ctx: Ctx, minor: Ent, when: Any) -> None:
         """As GameBase._close_minor (the library's close_minor of a minor still open; b_sell_out's), when

@@ -419,10 +419,6 @@ class MapBuiltins:
         """As GameBase.b_part: a piece of a name, which the model does not follow."""
         return Opaque(f"part {index} of a name")
 
-    def b_letters_union(self, ctx: Ctx, a: Any, b: Any) -> Any:
-        """As GameBase.b_letters_union: letters of names, which the model does not follow."""
-        return Opaque("the letters of two names")
-
     def b_extend_run(self, ctx: Ctx, corp: Any, position: Any, kind: Any) -> None:
         """As GameBase.b_extend_run: a train's stops for this turn's run; routes and their revenue are
         outside the model (an oracle), so nothing it follows changes."""
