@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+    "rulespecs/lib/18xx.rules": "1f7b6742fb6312b4",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "1f7b6742fb6312b4",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -624,6 +624,7 @@ _LIBRARY.define(
         "qb2_par",
         "qb_lay_tile",
         "qd_buy_train",
+        "r_close_corporation",
         "r_emergency_sale_noted",
         "r_emergency_seller",
         "r_in_receivership",
@@ -1049,6 +1050,66 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1233
     g.state_set("done_this_turn", ("emergency_sale",), True)
+
+
+def r_close_corporation(g, v_corporation):
+    """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
+    # at rulespecs/lib/18xx.rules:2235
+    g.set_attr(v_corporation, "closed", True)
+    # at rulespecs/lib/18xx.rules:2236
+    if g.param("held_shares_on_close") == g.name("pool"):
+        # at rulespecs/lib/18xx.rules:2237
+        for v_c in g.name("corporations"):
+            # at rulespecs/lib/18xx.rules:2238
+            if v_c != v_corporation:
+                # at rulespecs/lib/18xx.rules:2239
+                for v_x in g.attr(v_c, "certificates"):
+                    # at rulespecs/lib/18xx.rules:2240
+                    if g.b_holder_of(v_x) == v_corporation:
+                        # at rulespecs/lib/18xx.rules:2241
+                        g.move(v_x, v_corporation, g.name("pool"))
+    # at rulespecs/lib/18xx.rules:2247
+    for v_x in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2248
+        if g.b_holder_of(v_x) != g.name("scrap"):
+            # at rulespecs/lib/18xx.rules:2249
+            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2252
+    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:2253
+    for v_t in g.b_trains(v_corporation):
+        # at rulespecs/lib/18xx.rules:2254
+        g.move(v_t, v_corporation, g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2256
+    for v_x in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2257
+        if g.b_holder_of(v_x) == v_corporation:
+            # at rulespecs/lib/18xx.rules:2258
+            g.set_attr(v_x, "closed", True)
+    # at rulespecs/lib/18xx.rules:2261
+    if not any(
+        g.list_contains(
+            "station_swaps",
+            (
+                v_c,
+                v_corporation,
+            ),
+        )
+        for v_c in g.name("corporations")
+    ):
+        # at rulespecs/lib/18xx.rules:2262
+        g.b_remove_stations(v_corporation)
+    # at rulespecs/lib/18xx.rules:2264
+    g.emit("corporation_closed", v_corporation)
+    # at rulespecs/lib/18xx.rules:2265
+    if "all_closed" in g.param("game_end"):
+        # at rulespecs/lib/18xx.rules:2266
+        if (
+            any(r_started(g, v_c) for v_c in g.name("corporations"))
+            and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
+        ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
+            # at rulespecs/lib/18xx.rules:2268
+            g.b_end_game_now("all_closed")
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):
