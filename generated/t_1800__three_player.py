@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
     "rulespecs/1800.rules": "f961a560c5a65455",
-    "rulespecs/lib/18xx.rules": "1f7b6742fb6312b4",
+    "rulespecs/lib/18xx.rules": "7729c5fa745dbb67",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "1f7b6742fb6312b4",
+        "rulespecs/lib/18xx.rules": "7729c5fa745dbb67",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
         "rulespecs/1800.rules": "f961a560c5a65455",
-        "rulespecs/lib/18xx.rules": "1f7b6742fb6312b4",
+        "rulespecs/lib/18xx.rules": "7729c5fa745dbb67",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
