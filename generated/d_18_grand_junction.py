@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -626,6 +626,7 @@ _LIBRARY.define(
         "qb2_par",
         "qb_lay_tile",
         "qd_buy_train",
+        "r_close_corporation",
         "r_emergency_sale_noted",
         "r_emergency_seller",
         "r_in_receivership",
@@ -1051,6 +1052,75 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the bank (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1233
     g.state_set("done_this_turn", ("emergency_sale",), True)
+
+
+def r_close_corporation(g, v_corporation):
+    """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
+    # at rulespecs/lib/18xx.rules:2235
+    g.set_attr(v_corporation, "closed", True)
+    # at rulespecs/lib/18xx.rules:2236
+    if g.param("held_shares_on_close") == "pool":
+        # at rulespecs/lib/18xx.rules:2238
+        for v_c in g.name("corporations"):
+            # at rulespecs/lib/18xx.rules:2239
+            if v_c != v_corporation:
+                # at rulespecs/lib/18xx.rules:2240
+                for v_x in g.attr(v_c, "certificates"):
+                    # at rulespecs/lib/18xx.rules:2241
+                    if g.b_holder_of(v_x) == v_corporation:
+                        # at rulespecs/lib/18xx.rules:2242
+                        g.move(v_x, v_corporation, g.name("pool"))
+    elif g.param("held_shares_on_close") == "kept":
+        pass
+    else:
+        # at rulespecs/lib/18xx.rules:2236
+        raise IllegalAction(
+            "no case of this match holds the value of `held_shares_on_close`",
+            rule="library '18xx' procedure close_corporation",
+            at="rulespecs/lib/18xx.rules:2236",
+        )
+    # at rulespecs/lib/18xx.rules:2251
+    for v_x in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2252
+        if g.b_holder_of(v_x) != g.name("scrap"):
+            # at rulespecs/lib/18xx.rules:2253
+            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2256
+    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:2257
+    for v_t in g.b_trains(v_corporation):
+        # at rulespecs/lib/18xx.rules:2258
+        g.move(v_t, v_corporation, g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2260
+    for v_x in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2261
+        if g.b_holder_of(v_x) == v_corporation:
+            # at rulespecs/lib/18xx.rules:2262
+            g.set_attr(v_x, "closed", True)
+    # at rulespecs/lib/18xx.rules:2265
+    if not any(
+        g.list_contains(
+            "station_swaps",
+            (
+                v_c,
+                v_corporation,
+            ),
+        )
+        for v_c in g.name("corporations")
+    ):
+        # at rulespecs/lib/18xx.rules:2266
+        g.b_remove_stations(v_corporation)
+    # at rulespecs/lib/18xx.rules:2268
+    g.emit("corporation_closed", v_corporation)
+    # at rulespecs/lib/18xx.rules:2269
+    if "all_closed" in g.param("game_end"):
+        # at rulespecs/lib/18xx.rules:2270
+        if (
+            any(r_started(g, v_c) for v_c in g.name("corporations"))
+            and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
+        ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
+            # at rulespecs/lib/18xx.rules:2272
+            g.b_end_game_now("all_closed")
 
 
 def r_emergency_sale_left(g, v_player, v_buyer):

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -2351,7 +2351,7 @@ def r_take_over(g, v_owner, v_owned):
     # at rulespecs/lib/18xx.rules:2015
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:2016
-    g.b_close_corporation(v_owned)
+    r_close_corporation(g, v_owned)
     # at rulespecs/lib/18xx.rules:2017
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
         # at rulespecs/lib/18xx.rules:2018

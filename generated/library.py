@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': 'a9e34dc97a736ed0',
+    'rulespecs/lib/18xx.rules': '9818673f01a5697b',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -3260,7 +3260,7 @@ def r_take_over(g, v_owner, v_owned):
     # at rulespecs/lib/18xx.rules:2015
     g.transfer(g.b_cash(v_owned), v_owned, v_owner)
     # at rulespecs/lib/18xx.rules:2016
-    g.b_close_corporation(v_owned)
+    r_close_corporation(g, v_owned)
     # at rulespecs/lib/18xx.rules:2017
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
         # at rulespecs/lib/18xx.rules:2018
@@ -3478,6 +3478,75 @@ def r_unreserve_home(g, v_corporation):
     """unreserve_home(C): C's home station circle is no longer kept for it, nor any other slot (other companies may take them) (library '18xx' procedure unreserve_home)"""
     # at rulespecs/lib/18xx.rules:2218
     g.b_unreserve(v_corporation, True)
+
+
+def r_close_corporation(g, v_corporation):
+    """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
+    # at rulespecs/lib/18xx.rules:2235
+    g.set_attr(v_corporation, "closed", True)
+    # at rulespecs/lib/18xx.rules:2236
+    if g.param_or("held_shares_on_close", "kept") == "pool":
+        # at rulespecs/lib/18xx.rules:2238
+        for v_c in g.name("corporations"):
+            # at rulespecs/lib/18xx.rules:2239
+            if v_c != v_corporation:
+                # at rulespecs/lib/18xx.rules:2240
+                for v_x in g.attr(v_c, "certificates"):
+                    # at rulespecs/lib/18xx.rules:2241
+                    if g.b_holder_of(v_x) == v_corporation:
+                        # at rulespecs/lib/18xx.rules:2242
+                        g.move(v_x, v_corporation, g.name("pool"))
+    elif g.param_or("held_shares_on_close", "kept") == "kept":
+        pass
+    else:
+        # at rulespecs/lib/18xx.rules:2236
+        raise IllegalAction(
+            "no case of this match holds the value of `held_shares_on_close`",
+            rule="library '18xx' procedure close_corporation",
+            at="rulespecs/lib/18xx.rules:2236",
+        )
+    # at rulespecs/lib/18xx.rules:2251
+    for v_x in g.attr(v_corporation, "certificates"):
+        # at rulespecs/lib/18xx.rules:2252
+        if g.b_holder_of(v_x) != g.name("scrap"):
+            # at rulespecs/lib/18xx.rules:2253
+            g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2256
+    g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:2257
+    for v_t in g.b_trains(v_corporation):
+        # at rulespecs/lib/18xx.rules:2258
+        g.move(v_t, v_corporation, g.name("scrap"))
+    # at rulespecs/lib/18xx.rules:2260
+    for v_x in g.name("privates"):
+        # at rulespecs/lib/18xx.rules:2261
+        if g.b_holder_of(v_x) == v_corporation:
+            # at rulespecs/lib/18xx.rules:2262
+            g.set_attr(v_x, "closed", True)
+    # at rulespecs/lib/18xx.rules:2265
+    if not any(
+        g.list_contains(
+            "station_swaps",
+            (
+                v_c,
+                v_corporation,
+            ),
+        )
+        for v_c in g.name("corporations")
+    ):
+        # at rulespecs/lib/18xx.rules:2266
+        g.b_remove_stations(v_corporation)
+    # at rulespecs/lib/18xx.rules:2268
+    g.emit("corporation_closed", v_corporation)
+    # at rulespecs/lib/18xx.rules:2269
+    if "all_closed" in g.param("game_end"):
+        # at rulespecs/lib/18xx.rules:2270
+        if (
+            any(r_started(g, v_c) for v_c in g.name("corporations"))
+            and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
+        ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
+            # at rulespecs/lib/18xx.rules:2272
+            g.b_end_game_now("all_closed")
 
 
 def q_buy_shares(g, v_player):

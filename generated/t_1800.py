@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800.rules": "f961a560c5a65455",
-    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
         "rulespecs/1800.rules": "f961a560c5a65455",
-        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -669,6 +669,7 @@ class Game(GameBase):
         "close_private": r_close_private,
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
+        "close_corporation": r_close_corporation,
         "action:buy_bond": a_buy_bond,
         "action:collect_bond": a_collect_bond,
         "action:trade_company": a_trade_company,

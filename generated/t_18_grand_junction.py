@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
         "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -793,6 +793,7 @@ class Game(GameBase):
         "close_private": r_close_private,
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
+        "close_corporation": r_close_corporation,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

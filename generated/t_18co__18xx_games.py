@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "f5353db64b4b755d",
-        "rulespecs/lib/18xx.rules": "a9e34dc97a736ed0",
+        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -543,6 +543,7 @@ class Game(GameBase):
         "close_private": r_close_private,
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
+        "close_corporation": r_close_corporation,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,

@@ -178,7 +178,15 @@ ROOT = Path(__file__).resolve().parent.parent
 #: take_card and discard_cards 18GJ's procedures (the cubes on a card taken, the cubes and declared uses gone with
 #: the cards) over one primitive, hold_card(C, card) (the deck and the card C holds: a card from the deck, or
 #: none, the card held leaving the game with its marker), 67
-RECORDED = 67
+#: then (stock64) close_corporation a library procedure over moves, transfers and remove_stations (the
+#: certificates it holds of others to the market where held_shares_on_close says pool, its own to the scrap
+#: heap, cash to the bank, trains to the scrap heap, privates closed, stations off the map but those of a
+#: take-over's pending choice, station_swaps; the game ends where game_end names all_closed): every closing
+#: of the engine (a close cell, a take-over, an acquisition round) and the model's take-over run it; the
+#: runtime keeps its part as corporation_closed is emitted (the token off its cell's stack, the sanction of
+#: cert_limit for corporation_closed), and the model's `set C.closed` of a corporation is nothing (it keeps
+#: no closed corporation), 66
+RECORDED = 66
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -197,7 +205,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
-         "closed", "ability_window", "would_export"]
+         "closed", "ability_window", "would_export", "close_corporation"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -1310,3 +1318,48 @@ def test_a_card_taken_and_the_cards_discarded_are_the_titles_over_hold_card(rule
     solver.add(*ctx.shared.axioms, *ctx.shared.guards)
     for x in model.corporations:
         assert solver.check(z3.Or(ctx.state[f"card:{x.id}"] != 0, ctx.state[state_var("cubes", (x,))] != 0)) == z3.unsat
+
+
+def test_a_corporations_closing_is_the_librarys_in_the_engine_and_the_model(rulespecs_loaded):
+    """close_corporation is the library's procedure: in the engine (a close cell, a take-over, an acquisition
+    round all run it) the corporation is closed, its certificates in the scrap heap, its cash with the bank, its
+    price token off its cell's stack (the runtime's part, on corporation_closed) and its cell kept; in 18CO's
+    model its certificates go to the scrap heap from wherever they are, its cash to the bank, and the rest of
+    the state it does not write stays as it was."""
+    import z3
+
+    from compiler.emit.engines import game_class
+    from compiler.runtime.entities import BANK as ENGINE_BANK
+    from compiler.runtime.entities import SCRAP as ENGINE_SCRAP
+    from compiler.verify.model import SCRAP, Model, hold_name
+    from compiler.verify.translate import Translator
+
+    found = _census()
+    assert "close_corporation" not in found["twins"] + found["engine_only"] + found["model_only"]
+    g = game_class("18CO")(players=["Ann", "Bob", "Cy"], seed=1)
+    corp = g.corporations[0]
+    g.b_set_par(corp, 40)
+    g.transfer(100, ENGINE_BANK, corp)
+    cell = g.corp[corp.id]["cell"]
+    assert corp.id in g.stacks[cell]
+    g._close_corporation(corp)
+    assert g.corp[corp.id]["closed"] and g.corp[corp.id]["cell"] == cell and corp.id not in g.stacks[cell]
+    assert all(g.owner[c.id] == ENGINE_SCRAP for c in g.certs_of[corp.id]) and g.cash[corp] == 0
+
+    model = Model(rulespecs_loaded.program.titles["18CO"])
+    tr = Translator(model)
+    pre = model.vars.fresh_state("s")
+    ctx = tr.new_ctx(pre)
+    c = model.corporations[0]
+    tr.call("close_corporation", [model.z(c)], {}, ctx)
+    solver = z3.Solver()
+    solver.add(*ctx.shared.axioms, *ctx.shared.guards)
+    for cert in model.certs_for(c.id):
+        # (a sound state: each certificate held once)
+        holds = [pre[hold_name(cert, b)] for b in model.buckets["certificate"]]
+        solver.add(*[z3.Or(h == 0, h == 1) for h in holds], z3.Sum(holds) == 1)
+    for cert in model.certs_for(c.id):
+        assert solver.check(ctx.state[hold_name(cert, SCRAP)] != 1) == z3.unsat, cert
+    assert solver.check(ctx.state[f"cash:{c.id}"] != 0) == z3.unsat
+    other = model.corporations[1]
+    assert ctx.state[f"cash:{other.id}"] is pre[f"cash:{other.id}"]

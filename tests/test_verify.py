@@ -1403,7 +1403,7 @@ def test_a_check_not_checkable_names_the_file_and_line_of_the_clause():
     loaded = load_toy_with(
         'errata "Unmodelled" of "Toy" {\n'
         '  action tip(corporation: corporation) "Tip the bank" §3 {\n'
-        '    set corporation.closed = true\n'
+        '    require corporation.cell == none\n'
         '    transfer 10 from corporation to bank §3\n'
         '  }\n'
         '  replace holding_cap: gap "the toy does not say"\n'
@@ -1414,10 +1414,10 @@ def test_a_check_not_checkable_names_the_file_and_line_of_the_clause():
     # none: the model chooses between names by the state since the library's phase_group, and `rulec check`
     # refuses arithmetic on strings and ordering none, E038)
     assert reasons[("tip", "unsupported")] == \
-        "not checkable: set TOY.closed: the model keeps no closed corporation (overlay0.rules:3)"
+        "not checkable: corporation state field cell (overlay0.rules:3)"
     assert reasons[("init", "gap")] == "gap holding_cap (overlay0.rules:6)"
     text = text_of(report)
-    assert "not checkable: set TOY.closed: the model keeps no closed corporation (overlay0.rules:3): 20 checks (tip)" \
+    assert "not checkable: corporation state field cell (overlay0.rules:3): 20 checks (tip)" \
         in text
 
 

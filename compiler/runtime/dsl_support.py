@@ -680,6 +680,8 @@ class DslSupport:
             # the library's presidency exchange (exchange_presidency): the former president, handed
             # ordinary certificates, may end above the certificate limit where the title sanctions it
             self._sanction_former_president(args[1])
+        elif event == "corporation_closed" and len(args) == 1:
+            self._corporation_closed(args[0])  # (the library's close_corporation: the runtime's part)
         for when, body in self.TRIGGERS.get(event, []):
             if when is None or when(self, *args):
                 body(self, *args)

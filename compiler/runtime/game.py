@@ -774,44 +774,28 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         bought, the bank broken). `final_train` is not one: it only counts the sets still to play."""
         return self.g["end_reason"] not in (None, "final_train")
 
-    def _close_corporation(self, corp: Entity, keep_stations: bool = False) -> None:
-        """A corporation closes (its price reached a `close` cell): its certificates are void, its cash
-        goes to the bank, its trains leave the game, its stations leave the map (unless `keep_stations`:
-        a takeover's owner still chooses which to replace), its privates close."""
+    def _close_corporation(self, corp: Entity) -> None:
+        """A corporation still open closes (its price reached a `close` cell, an acquisition round liquidated
+        it): the library's procedure close_corporation (rulespecs/lib/18xx.rules), which a take-over calls
+        too; the runtime's part is `_corporation_closed`."""
         if self.corp[corp.id]["closed"]:
             return
-        self.j.set(self.corp[corp.id], "closed", True)
-        if self.DATA.properties.get("held_shares_on_close") == "pool":
-            # the title's `held_shares_on_close: pool`: other corporations' certificates it holds go to the
-            # market
-            for cert in self.certificates.values():
-                if self.owner[cert.id] == corp and cert.corporation != corp.id:
-                    self.j.set(self.owner, cert.id, POOL)
-        for cert in self.certs_of[corp.id]:
-            self.j.set(self.owner, cert.id, SCRAP)
-        self.transfer(self.cash[corp], corp, BANK)
-        for t in self.b_trains(corp):
-            self.j.set(self.owner, t.id, SCRAP)
-        for item in self.privates:
-            if self.owner[item.id] == corp:
-                self.j.set(self.closed, item.id, True)
-        if not keep_stations:
-            self._remove_stations(corp)
+        if "close_corporation" not in self.ROUTINES:
+            raise RuleGap("close_corporation", "a corporation closes, and the title has no library to close it")
+        self.call("close_corporation", corp)
+
+    def _corporation_closed(self, corp: Entity) -> None:
+        """The runtime's part of a corporation's closing (the library's close_corporation emits
+        corporation_closed): its price token leaves its cell's stack, the cell kept (the price it closed
+        at); where the title sanctions `cert_limit for corporation_closed`, a player then over the limit (fewer
+        companies lower it) is marked, allowed until he sells down."""
         cell = self.corp[corp.id]["cell"]
         if cell is not None and corp.id in self.stacks.get(cell, []):
             self.j.remove(self.stacks[cell], corp.id)
-        self.emit("corporation_closed", corp)
         if self._sanctioned("cert_limit", "corporation_closed"):
-            # fewer companies lower the limit; a holder left over it sells down later (the title's sanction)
             for player in self.players:
                 if self.b_certificates(player) > self.param("cert_limit"):
                     self.j.set(self.g, "sanctioned", self.g["sanctioned"] | {("cert_limit", player.id)})
-        started = [c for c in self.corporations if self.corp[c.id]["par"] is not None]
-        # every corporation closed; one of a tier not yet available (`b_available`) cannot be started before
-        # some other buys a train, so it counts as closed too
-        if "all_closed" in self.param("game_end") and started and all(self.corp[c.id]["closed"] for c in started) \
-                and all(self.corp[c.id]["closed"] or not self.b_available(c) for c in self.corporations):
-            self.b_end_game_now("all_closed")
 
     def _end_game(self) -> None:
         self.j.set(self.g, "finished", True)

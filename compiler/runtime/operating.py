@@ -991,13 +991,6 @@ class OperatingRound:
             self.j.set(self.g, "collected", tuple((k, key, owner.id if holder == owned.id else holder)
                                                   for k, key, holder in collected))
 
-    def b_close_corporation(self, corp: Entity) -> None:
-        """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains
-        leave the game, its privates close, its stations leave the map (but those a take-over's owner still
-        chooses among, which leave when the choice is over)."""
-        keep = any(swap[2:] == ("corporation", corp.id) for swap in self.g.get("state:station_swaps", ()))
-        self._close_corporation(corp, keep_stations=keep)
-
     def _station_swap(self, owner: Entity) -> tuple[str, str, int] | None:
         """The station replacement `owner` still has to choose after a takeover (the library's list state
         station_swaps, its first of `owner`'s): (owner, owned, how many it may still replace)."""

@@ -15,7 +15,6 @@ LOG_FORMAT = "the 18xx.games action format: {'type': ACTION, 'entity': ID, 'enti
 #: trigger `on` it may bind; `rulec check`'s E036), beside those a title's phases name in their `events` and
 #: those its rules raise with `emit`: a trigger `on` another never fires (`rulec check`'s E015)
 RUNTIME_EVENTS: dict[str, tuple[str, ...]] = {
-    "corporation_closed": ("corporation",),
     "corporation_started": ("corporation", "par price"),
     "floated": ("corporation",),
     "game_start": (),

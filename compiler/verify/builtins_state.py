@@ -17,7 +17,6 @@ from compiler.verify.model import (
     NONE,
     POOL,
     ROUNDS,
-    SCRAP,
     STEPS,
     Ent,
     Item,
@@ -310,14 +309,15 @@ class StateBuiltins:
                 raise Unsupported(f"set of corporation field {name}")
 
     def set_closed(self, ctx: Ctx, obj: Any, value: Any) -> None:
-        """`set X.closed = v` (the library's close_private, close_minor), as GameBase.set_attr: the private's or
-        the minor's `closed:` in the model. A corporation's closing is outside the model (none of its state
-        says it is closed): refused where X is one."""
+        """`set X.closed = v` (the library's close_private, close_minor, close_corporation), as GameBase.set_attr:
+        the private's or the minor's `closed:` in the model. That a corporation is closed is outside the model
+        (none of its state says so; what its closing moves, the library's close_corporation moves): nothing
+        where X is one."""
         m = self.m
         e = self.ent(obj)
         k = self.known(e)
         if k is not None and k.kind == "corporation":
-            raise Unsupported(f"set {k.id}.closed: the model keeps no closed corporation")
+            return
         for x in m.privates + m.minors:
             if k is None or k == x:
                 name = f"closed:{x.id}"
@@ -648,29 +648,6 @@ class StateBuiltins:
                     ctx.state[name] = IF(AND(when, owner_cond), ctx.state[name] + was, ctx.state[name])
                 name = f"collected:{kind}@{c_owned.id}"
                 ctx.state[name] = IF(AND(when, NOT(ent_is(m, self.ent(owner), c_owned))), 0, ctx.state[name])
-
-    def b_close_corporation(self, ctx: Ctx, corp: Any) -> None:
-        """As GameBase.b_close_corporation: the corporation's certificates go to the scrap heap, wherever they
-        are, its cash to the bank, its trains to the scrap heap; its privates close. That it is closed (its
-        stations, its place on the market, its turns) is outside the model."""
-        m = self.m
-        if not m.certificates_scrapped:
-            raise Unsupported("close_corporation where the model keeps no certificate in the scrap heap")
-        for c, cond in self.corp_of(ctx, corp):
-            when = AND(ctx.path, cond)
-            for cert in m.certs_for(c.id):
-                held = SUM([ctx.state[hold_name(cert, h)] for h in m.buckets["certificate"]])
-                for h in m.buckets["certificate"]:
-                    name = hold_name(cert, h)
-                    ctx.state[name] = IF(when, held if h == SCRAP else 0, ctx.state[name])
-            sub = ctx.fork(cond)
-            self.transfer(sub, sub.state[f"cash:{c.id}"], m.z(c), m.z(BANK))
-            ctx.state = sub.state
-            for t in m.trains:
-                self.set_holder(ctx, t, SCRAP, AND(when, self.held(ctx, t, m.z(c))))
-            for x in m.privates:
-                name = f"closed:{x.id}"
-                ctx.state[name] = IF(AND(when, self.held(ctx, m.item_of_ent(x), m.z(c))), True, ctx.state[name])
 
     def b_acting(self, ctx: Ctx, entity: Any) -> Any:
         return ctx.state["acting"] == self.ent(entity)
