@@ -12,15 +12,15 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-    "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -413,26 +413,26 @@ RULES = _LIBRARY.rules(
         'action corporation_sell_shares': '§"Issuing and Redeeming Shares"',
         'action pass': '§"Stock Round", §"Operating Round"',
         'action place_token': '§"Placing Station Tokens"',
-        'at action assign': 'rulespecs/1846.rules:1488',
-        'at action bankrupt': 'rulespecs/1846.rules:1456',
-        'at action bid': 'rulespecs/lib/18xx.rules:1310',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1395',
-        'at action buy_train': 'rulespecs/lib/18xx.rules:1679',
-        'at action company_lay_tile': 'rulespecs/1846.rules:1513',
-        'at action company_place_token': 'rulespecs/1846.rules:1523',
-        'at action contribute': 'rulespecs/1846.rules:1444',
+        'at action assign': 'rulespecs/1846.rules:1504',
+        'at action bankrupt': 'rulespecs/1846.rules:1472',
+        'at action bid': 'rulespecs/lib/18xx.rules:1312',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1397',
+        'at action buy_train': 'rulespecs/lib/18xx.rules:1681',
+        'at action company_lay_tile': 'rulespecs/1846.rules:1529',
+        'at action company_place_token': 'rulespecs/1846.rules:1539',
+        'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_buy_company': 'rulespecs/1846.rules:1278',
-        'at action corporation_buy_shares': 'rulespecs/1846.rules:1425',
-        'at action corporation_sell_shares': 'rulespecs/1846.rules:1355',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1755',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1601',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1893',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1538',
-        'at action par': 'rulespecs/lib/18xx.rules:1333',
+        'at action corporation_buy_shares': 'rulespecs/1846.rules:1441',
+        'at action corporation_sell_shares': 'rulespecs/1846.rules:1371',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1757',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1603',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1895',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1540',
+        'at action par': 'rulespecs/lib/18xx.rules:1335',
         'at action pass': 'rulespecs/1846.rules:1260',
-        'at action place_token': 'rulespecs/1846.rules:1533',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1584',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1441',
+        'at action place_token': 'rulespecs/1846.rules:1549',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1586',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1443',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
         'cite action bid': '§"Private Company Draft"',
         'cite action buy_shares': '§"Stock Round"',
@@ -577,6 +577,7 @@ RULES = _LIBRARY.rules(
         'private SC': '§"Private Companies"',
         'private TBC': '§"Private Companies"',
         'private_purchase up_to_face': '§"Purchasing Private Companies"',
+        'procedure absorb_station': '§"Minor Companies"',
         'procedure acquire_minor': '§"Minor Companies"',
         'procedure dividend_price_move': '§"Paying Dividends"',
         'procedure emergency_sale_noted': '§"Emergency Money Raising"',
@@ -841,73 +842,73 @@ def r_ability_window(g, v_company, v_key):
 
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
-    # at rulespecs/lib/18xx.rules:1311
+    # at rulespecs/lib/18xx.rules:1313
     if g.b_in_round("draft"):
-        # at rulespecs/lib/18xx.rules:1312
+        # at rulespecs/lib/18xx.rules:1314
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
                 "the card is not among those drawn for this pick",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1312",
+                at="rulespecs/lib/18xx.rules:1314",
             )
-        # at rulespecs/lib/18xx.rules:1313
+        # at rulespecs/lib/18xx.rules:1315
         if not (v_price == r_draft_price(g, v_company)):
             raise IllegalAction(
                 "a drafted company costs its current draft price",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1313",
+                at="rulespecs/lib/18xx.rules:1315",
             )
-        # at rulespecs/lib/18xx.rules:1314
+        # at rulespecs/lib/18xx.rules:1316
         if not (r_free_cash(g, v_player) >= v_price):
             raise IllegalAction(
                 "not enough cash for this and the companies already picked",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1314",
+                at="rulespecs/lib/18xx.rules:1316",
             )
-        # at rulespecs/lib/18xx.rules:1315
+        # at rulespecs/lib/18xx.rules:1317
         g.b_draft_pick(v_player, v_company)
     else:
-        # at rulespecs/lib/18xx.rules:1317
+        # at rulespecs/lib/18xx.rules:1319
         if not (g.param("private_sale_bidding")):
             raise IllegalAction(
                 "privates are sold at a fixed price; bidding is not in play",
                 rule='§"Private Company Draft"',
-                at="rulespecs/lib/18xx.rules:1317",
+                at="rulespecs/lib/18xx.rules:1319",
             )
-        # at rulespecs/lib/18xx.rules:1318
+        # at rulespecs/lib/18xx.rules:1320
         if g.state_has("in_auction"):
-            # at rulespecs/lib/18xx.rules:1319
+            # at rulespecs/lib/18xx.rules:1321
             if not (v_company == r_auction_company(g)):
                 raise IllegalAction(
                     "the auction is for another private",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1319",
+                    at="rulespecs/lib/18xx.rules:1321",
                 )
-            # at rulespecs/lib/18xx.rules:1320
+            # at rulespecs/lib/18xx.rules:1322
             if not (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise"))):
                 raise IllegalAction(
                     "a raise is at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1320",
+                    at="rulespecs/lib/18xx.rules:1322",
                 )
-            # at rulespecs/lib/18xx.rules:1321
+            # at rulespecs/lib/18xx.rules:1323
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1321",
+                    at="rulespecs/lib/18xx.rules:1323",
                 )
-            # at rulespecs/lib/18xx.rules:1322
+            # at rulespecs/lib/18xx.rules:1324
             r_auction_bid(g, v_player, v_price)
         else:
-            # at rulespecs/lib/18xx.rules:1324
+            # at rulespecs/lib/18xx.rules:1326
             if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1324",
+                    at="rulespecs/lib/18xx.rules:1326",
                 )
-            # at rulespecs/lib/18xx.rules:1325
+            # at rulespecs/lib/18xx.rules:1327
             if not (
                 (v_price >= (g.attr(v_company, "cost") + g.param("min_bid_raise")))
                 and (v_price >= (r_highest_bid(g, v_company) + g.param("min_bid_raise")))
@@ -915,91 +916,91 @@ def a_bid(g, v_player, v_company, v_price):
                 raise IllegalAction(
                     "a bid exceeds the face value and every other bid by at least the minimum raise",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1325",
+                    at="rulespecs/lib/18xx.rules:1327",
                 )
-            # at rulespecs/lib/18xx.rules:1327
+            # at rulespecs/lib/18xx.rules:1329
             if not (r_free_cash(g, v_player) >= v_price):
                 raise IllegalAction(
                     "not enough cash to set the bid aside",
                     rule='§"Private Company Draft"',
-                    at="rulespecs/lib/18xx.rules:1327",
+                    at="rulespecs/lib/18xx.rules:1329",
                 )
-            # at rulespecs/lib/18xx.rules:1328
+            # at rulespecs/lib/18xx.rules:1330
             r_place_bid(g, v_player, v_company, v_price)
 
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1336
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1334",
+            at="rulespecs/lib/18xx.rules:1336",
         )
-    # at rulespecs/lib/18xx.rules:1335
+    # at rulespecs/lib/18xx.rules:1337
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1335",
+            at="rulespecs/lib/18xx.rules:1337",
         )
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1338
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1339
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1337",
+            at="rulespecs/lib/18xx.rules:1339",
         )
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1340
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1338"
+            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1340"
         )
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1341
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1342
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1340",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1343
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1341",
+            at="rulespecs/lib/18xx.rules:1343",
         )
-    # at rulespecs/lib/18xx.rules:1342
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1343
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1343
-        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:1344
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:1345
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:1345
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:1346
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1347
-    g.state_set("bought_this_turn", (), True)
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:1348
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:1349
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1350
     g.b_bought(v_player, v_corporation)
 
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1387
+    # at rulespecs/lib/18xx.rules:1389
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -1037,44 +1038,44 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1396
+    # at rulespecs/lib/18xx.rules:1398
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1396",
+            at="rulespecs/lib/18xx.rules:1398",
         )
-    # at rulespecs/lib/18xx.rules:1397
+    # at rulespecs/lib/18xx.rules:1399
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1397",
+            at="rulespecs/lib/18xx.rules:1399",
         )
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1400
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1398",
+            at="rulespecs/lib/18xx.rules:1400",
         )
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1401
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1401",
         )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1402
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1403
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1403",
         )
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1404
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1082,9 +1083,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limits"',
-            at="rulespecs/lib/18xx.rules:1402",
+            at="rulespecs/lib/18xx.rules:1404",
         )
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1406
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1095,44 +1096,44 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1404",
-        )
-    # at rulespecs/lib/18xx.rules:1406
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1407
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1407"
+            at="rulespecs/lib/18xx.rules:1406",
         )
     # at rulespecs/lib/18xx.rules:1408
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:1409
-    g.move(v_cert, v_source, v_player)
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction(
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1409"
+        )
     # at rulespecs/lib/18xx.rules:1410
-    g.state_set("bought_this_turn", (), True)
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:1411
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:1412
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1413
     g.b_bought(v_player, v_corporation)
 
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1442
+    # at rulespecs/lib/18xx.rules:1444
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1443
+    # at rulespecs/lib/18xx.rules:1445
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1443",
+            at="rulespecs/lib/18xx.rules:1445",
         )
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1446
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1444",
+            at="rulespecs/lib/18xx.rules:1446",
         )
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1447
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -1140,9 +1141,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1445",
+            at="rulespecs/lib/18xx.rules:1447",
         )
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1449
     if not (
         (
             (
@@ -1171,37 +1172,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1447",
+            at="rulespecs/lib/18xx.rules:1449",
         )
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1454
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1455
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1453",
+            at="rulespecs/lib/18xx.rules:1455",
         )
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1457
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1455",
+            at="rulespecs/lib/18xx.rules:1457",
         )
-    # at rulespecs/lib/18xx.rules:1457
+    # at rulespecs/lib/18xx.rules:1459
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1458
+        # at rulespecs/lib/18xx.rules:1460
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1460
+    # at rulespecs/lib/18xx.rules:1462
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1463
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1462
+        # at rulespecs/lib/18xx.rules:1464
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1464
+    # at rulespecs/lib/18xx.rules:1466
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1465
+    # at rulespecs/lib/18xx.rules:1467
     g.state_set(
         "sold_this_round",
         (
@@ -1210,9 +1211,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1466
+    # at rulespecs/lib/18xx.rules:1468
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1467
+    # at rulespecs/lib/18xx.rules:1469
     g.b_check_president(v_corporation)
 
 
@@ -1328,98 +1329,98 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
-    # at rulespecs/lib/18xx.rules:1539
+    # at rulespecs/lib/18xx.rules:1541
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1539",
+            at="rulespecs/lib/18xx.rules:1541",
         )
-    # at rulespecs/lib/18xx.rules:1540
+    # at rulespecs/lib/18xx.rules:1542
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1541
+    # at rulespecs/lib/18xx.rules:1543
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule='§"Laying Track"',
-            at="rulespecs/lib/18xx.rules:1541",
+            at="rulespecs/lib/18xx.rules:1543",
         )
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1544
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1545
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"Placing Station Tokens\")"""
-    # at rulespecs/1846.rules:1535
+    # at rulespecs/1846.rules:1551
     if not (g.b_in_step(v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1535",
+            at="rulespecs/1846.rules:1551",
         )
-    # at rulespecs/1846.rules:1536
+    # at rulespecs/1846.rules:1552
     if not (r_tokens_left(g, v_corporation) > 0):
         raise IllegalAction(
             "the corporation has no station token left",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1536",
+            at="rulespecs/1846.rules:1552",
         )
-    # at rulespecs/1846.rules:1537
+    # at rulespecs/1846.rules:1553
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/1846.rules:1538
+    # at rulespecs/1846.rules:1554
     v_cost = g.b_token_cost(v_corporation, v_spot)
-    # at rulespecs/1846.rules:1539
+    # at rulespecs/1846.rules:1555
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash for the token",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1539",
+            at="rulespecs/1846.rules:1555",
         )
-    # at rulespecs/1846.rules:1540
+    # at rulespecs/1846.rules:1556
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1846.rules:1541
+    # at rulespecs/1846.rules:1557
     g.b_place_station(v_corporation, v_spot)
-    # at rulespecs/1846.rules:1542
+    # at rulespecs/1846.rules:1558
     g.b_end_step(v_corporation)
 
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Left under half the price; right once, twice or three times for one, two or three times the price (§\"Paying Dividends\")"""
-    # at rulespecs/1846.rules:1318
+    # at rulespecs/1846.rules:1334
     v_share = g.b_price(v_corporation)
-    # at rulespecs/1846.rules:1319
+    # at rulespecs/1846.rules:1335
     if v_paid < (v_share // 2):
-        # at rulespecs/1846.rules:1320
+        # at rulespecs/1846.rules:1336
         r_market_move(g, v_corporation, "left")
     elif (v_paid >= (3 * v_share)) and (v_share >= 165):
-        # at rulespecs/1846.rules:1322
+        # at rulespecs/1846.rules:1338
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/1846.rules:1323
+        # at rulespecs/1846.rules:1339
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/1846.rules:1324
+        # at rulespecs/1846.rules:1340
         r_market_move(g, v_corporation, "right")
     elif v_paid >= (2 * v_share):
-        # at rulespecs/1846.rules:1326
+        # at rulespecs/1846.rules:1342
         r_market_move(g, v_corporation, "right")
-        # at rulespecs/1846.rules:1327
+        # at rulespecs/1846.rules:1343
         r_market_move(g, v_corporation, "right")
     elif v_paid >= v_share:
-        # at rulespecs/1846.rules:1329
+        # at rulespecs/1846.rules:1345
         r_market_move(g, v_corporation, "right")
 
 
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
-    # at rulespecs/lib/18xx.rules:1680
+    # at rulespecs/lib/18xx.rules:1682
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1680",
+            at="rulespecs/lib/18xx.rules:1682",
         )
-    # at rulespecs/lib/18xx.rules:1681
+    # at rulespecs/lib/18xx.rules:1683
     if not (
         (v_exchange != None)
         or ((r_limit_trains(g, v_corporation) + 1) <= r_train_limit(g, v_corporation))
@@ -1427,123 +1428,123 @@ def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
         raise IllegalAction(
             "the train limit would be exceeded",
             rule='§"Buying Trains"',
-            at="rulespecs/lib/18xx.rules:1681",
+            at="rulespecs/lib/18xx.rules:1683",
         )
-    # at rulespecs/lib/18xx.rules:1682
+    # at rulespecs/lib/18xx.rules:1684
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/lib/18xx.rules:1683
+    # at rulespecs/lib/18xx.rules:1685
     if v_exchange != None:
-        # at rulespecs/lib/18xx.rules:1684
+        # at rulespecs/lib/18xx.rules:1686
         r_trade_in(g, v_corporation, v_train, v_price, v_exchange)
     elif v_seller == g.name("depot"):
-        # at rulespecs/lib/18xx.rules:1686
+        # at rulespecs/lib/18xx.rules:1688
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "the bank sells trains in order",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1686",
+                at="rulespecs/lib/18xx.rules:1688",
             )
-        # at rulespecs/lib/18xx.rules:1687
+        # at rulespecs/lib/18xx.rules:1689
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1687",
+                at="rulespecs/lib/18xx.rules:1689",
             )
-        # at rulespecs/lib/18xx.rules:1688
+        # at rulespecs/lib/18xx.rules:1690
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank sells at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1688",
+                at="rulespecs/lib/18xx.rules:1690",
             )
-        # at rulespecs/lib/18xx.rules:1689
+        # at rulespecs/lib/18xx.rules:1691
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/lib/18xx.rules:1690
+        # at rulespecs/lib/18xx.rules:1692
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1690",
+                at="rulespecs/lib/18xx.rules:1692",
             )
-        # at rulespecs/lib/18xx.rules:1691
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1692
-        g.move(v_train, g.name("depot"), v_corporation)
         # at rulespecs/lib/18xx.rules:1693
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1694
+        g.move(v_train, g.name("depot"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1695
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/lib/18xx.rules:1695
+        # at rulespecs/lib/18xx.rules:1697
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
                 "the bank pool sells trains at the printed price",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1695",
+                at="rulespecs/lib/18xx.rules:1697",
             )
-        # at rulespecs/lib/18xx.rules:1696
+        # at rulespecs/lib/18xx.rules:1698
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1696",
+                at="rulespecs/lib/18xx.rules:1698",
             )
-        # at rulespecs/lib/18xx.rules:1697
-        g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/lib/18xx.rules:1698
-        g.move(v_train, g.name("pool"), v_corporation)
         # at rulespecs/lib/18xx.rules:1699
+        g.transfer(v_price, v_corporation, g.name("bank"))
+        # at rulespecs/lib/18xx.rules:1700
+        g.move(v_train, g.name("pool"), v_corporation)
+        # at rulespecs/lib/18xx.rules:1701
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/lib/18xx.rules:1701
+        # at rulespecs/lib/18xx.rules:1703
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank or another corporation",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1701",
+                at="rulespecs/lib/18xx.rules:1703",
             )
-        # at rulespecs/lib/18xx.rules:1702
+        # at rulespecs/lib/18xx.rules:1704
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "the corporation may not buy a train from another corporation now",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1702",
+                at="rulespecs/lib/18xx.rules:1704",
             )
-        # at rulespecs/lib/18xx.rules:1703
+        # at rulespecs/lib/18xx.rules:1705
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "below the least price for a train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1703",
+                at="rulespecs/lib/18xx.rules:1705",
             )
-        # at rulespecs/lib/18xx.rules:1704
+        # at rulespecs/lib/18xx.rules:1706
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule='§"Buying Trains"',
-                at="rulespecs/lib/18xx.rules:1704",
+                at="rulespecs/lib/18xx.rules:1706",
             )
-        # at rulespecs/lib/18xx.rules:1705
-        g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/lib/18xx.rules:1706
-        g.move(v_train, v_seller, v_corporation)
         # at rulespecs/lib/18xx.rules:1707
+        g.transfer(v_price, v_corporation, v_seller)
+        # at rulespecs/lib/18xx.rules:1708
+        g.move(v_train, v_seller, v_corporation)
+        # at rulespecs/lib/18xx.rules:1709
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1719
-    v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1720
-    v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1721
+    v_player = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:1722
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1723
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1721",
+            at="rulespecs/lib/18xx.rules:1723",
         )
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1724
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -1551,23 +1552,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1722",
+            at="rulespecs/lib/18xx.rules:1724",
         )
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1726
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1724",
+            at="rulespecs/lib/18xx.rules:1726",
         )
-    # at rulespecs/lib/18xx.rules:1725
+    # at rulespecs/lib/18xx.rules:1727
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1725",
+            at="rulespecs/lib/18xx.rules:1727",
         )
-    # at rulespecs/lib/18xx.rules:1726
+    # at rulespecs/lib/18xx.rules:1728
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1578,15 +1579,15 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1726",
+            at="rulespecs/lib/18xx.rules:1728",
         )
-    # at rulespecs/lib/18xx.rules:1728
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1729
-    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1730
-    g.b_check_float(v_corporation)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1731
+    r_close_private(g, v_company)
+    # at rulespecs/lib/18xx.rules:1732
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1733
     g.b_check_president(v_corporation)
 
 
@@ -1601,14 +1602,14 @@ def r_may_buy_train_from(g, v_corporation, v_seller):
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1772
+    # at rulespecs/lib/18xx.rules:1774
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1772",
+            at="rulespecs/lib/18xx.rules:1774",
         )
-    # at rulespecs/lib/18xx.rules:1774
+    # at rulespecs/lib/18xx.rules:1776
     if not (
         (
             (
@@ -1649,9 +1650,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1774",
+            at="rulespecs/lib/18xx.rules:1776",
         )
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1782
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -1662,9 +1663,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1780",
+            at="rulespecs/lib/18xx.rules:1782",
         )
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1784
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -1727,14 +1728,30 @@ def r_acquire_minor(g, v_corporation, v_minor):
         # at rulespecs/1846.rules:1307
         g.move(v_t, v_minor, v_corporation)
     # at rulespecs/1846.rules:1309
-    g.b_absorb_station(v_corporation, v_minor)
+    r_absorb_station(g, v_corporation, v_minor)
     # at rulespecs/1846.rules:1310
     r_close_minor(g, v_minor)
 
 
+def r_absorb_station(g, v_corporation, v_minor):
+    """The minor's station becomes the buyer's, an extra token, unless the buyer has one in that city (§\"Minor Companies\")"""
+    # at rulespecs/1846.rules:1319
+    if r_len(g, g.b_stations(v_minor)) > 0:
+        # at rulespecs/1846.rules:1320
+        v_city = g.item(g.b_stations(v_minor), 0)
+        # at rulespecs/1846.rules:1321
+        r_remove_station(g, v_minor, v_city)
+        # at rulespecs/1846.rules:1322
+        if r_len(g, g.b_stations(v_corporation, v_city)) == 0:
+            # at rulespecs/1846.rules:1323
+            g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
+            # at rulespecs/1846.rules:1324
+            g.b_place_station(v_corporation, g.b_check_token(v_corporation, v_city, True))
+
+
 def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1336
+    # at rulespecs/1846.rules:1352
     return (
         g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
     ) or g.b_in_step(v_corporation, "dividend")
@@ -1742,13 +1759,13 @@ def r_before_dividend(g, v_corporation):
 
 def r_player_shares(g, v_corporation):
     """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1338
+    # at rulespecs/1846.rules:1354
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
 
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1340
+    # at rulespecs/1846.rules:1356
     return r_max(
         g,
         0,
@@ -1769,21 +1786,21 @@ def r_issuable(g, v_corporation):
 
 def r_issue_price(g, v_corporation):
     """what the market pays for a share the corporation issues: one space left of its price (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1344
+    # at rulespecs/1846.rules:1360
     return r_price_after(g, v_corporation, "left")
 
 
 def r_redeem_price(g, v_corporation):
     """what the corporation pays for a share it redeems: one space right of its price (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1346
+    # at rulespecs/1846.rules:1362
     return r_price_after(g, v_corporation, "right")
 
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury to the market (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1357
+    # at rulespecs/1846.rules:1373
     v_emergency = r_emergency_issue_open(g, v_corporation)
-    # at rulespecs/1846.rules:1358
+    # at rulespecs/1846.rules:1374
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -1794,9 +1811,9 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are issued once in a turn, before the dividend, or in an emergency for a train the corporation must buy",
             rule='§"Issuing and Redeeming Shares", §"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1358",
+            at="rulespecs/1846.rules:1374",
         )
-    # at rulespecs/1846.rules:1360
+    # at rulespecs/1846.rules:1376
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
@@ -1804,40 +1821,40 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation issues only shares from its treasury",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1360",
+            at="rulespecs/1846.rules:1376",
         )
-    # at rulespecs/1846.rules:1362
+    # at rulespecs/1846.rules:1378
     if v_emergency:
-        # at rulespecs/1846.rules:1363
+        # at rulespecs/1846.rules:1379
         if not (r_emergency_bundle(g, v_corporation, r_len(g, v_shares))):
             raise IllegalAction(
                 "in an emergency a corporation issues no more shares than it needs for the cheaper side of the bank's train (all it may issue where that is not enough), and none that raise nothing",
                 rule='§"Emergency Money Raising"',
-                at="rulespecs/1846.rules:1363",
+                at="rulespecs/1846.rules:1379",
             )
-        # at rulespecs/1846.rules:1366
+        # at rulespecs/1846.rules:1382
         g.transfer(
             r_emergency_raise(g, v_corporation, r_len(g, v_shares)), g.name("bank"), v_corporation
         )
-        # at rulespecs/1846.rules:1368
+        # at rulespecs/1846.rules:1384
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1369
+            # at rulespecs/1846.rules:1385
             g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/1846.rules:1371
+        # at rulespecs/1846.rules:1387
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1372
+            # at rulespecs/1846.rules:1388
             r_market_move(g, v_corporation, "left")
-        # at rulespecs/1846.rules:1375
+        # at rulespecs/1846.rules:1391
         g.state_set("done_this_turn", ("emergency_issue",), True)
     else:
-        # at rulespecs/1846.rules:1377
+        # at rulespecs/1846.rules:1393
         if not (r_len(g, v_shares) <= r_issuable(g, v_corporation)):
             raise IllegalAction(
                 "no more shares than players hold, less those in the market, and the market holds at most 50%",
                 rule='§"Issuing and Redeeming Shares"',
-                at="rulespecs/1846.rules:1377",
+                at="rulespecs/1846.rules:1393",
             )
-        # at rulespecs/1846.rules:1379
+        # at rulespecs/1846.rules:1395
         g.transfer(
             (
                 (r_issue_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares))
@@ -1846,17 +1863,17 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
             g.name("bank"),
             v_corporation,
         )
-        # at rulespecs/1846.rules:1381
+        # at rulespecs/1846.rules:1397
         for v_c in v_shares:
-            # at rulespecs/1846.rules:1382
+            # at rulespecs/1846.rules:1398
             g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/1846.rules:1384
+        # at rulespecs/1846.rules:1400
         g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1395
+    # at rulespecs/1846.rules:1411
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
@@ -1868,7 +1885,7 @@ def r_emergency_issue_open(g, v_corporation):
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1400
+    # at rulespecs/1846.rules:1416
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -1877,7 +1894,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1405
+    # at rulespecs/1846.rules:1421
     return r_max(
         g,
         0,
@@ -1891,13 +1908,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1409
+    # at rulespecs/1846.rules:1425
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1412
+    # at rulespecs/1846.rules:1428
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1906,7 +1923,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1417
+    # at rulespecs/1846.rules:1433
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1944,7 +1961,7 @@ def r_emergency_bundle(g, v_corporation, v_n):
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem shares from the market (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1427
+    # at rulespecs/1846.rules:1443
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -1952,9 +1969,9 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "shares are redeemed once in a turn, before the dividend",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1427",
+            at="rulespecs/1846.rules:1443",
         )
-    # at rulespecs/1846.rules:1429
+    # at rulespecs/1846.rules:1445
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -1962,80 +1979,80 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its shares in the market",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1429",
+            at="rulespecs/1846.rules:1445",
         )
-    # at rulespecs/1846.rules:1431
+    # at rulespecs/1846.rules:1447
     v_cost = (
         r_redeem_price(g, v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)
     ) // 10
-    # at rulespecs/1846.rules:1432
+    # at rulespecs/1846.rules:1448
     if not (g.b_cash(v_corporation) >= v_cost):
         raise IllegalAction(
             "not enough cash",
             rule='§"Issuing and Redeeming Shares"',
-            at="rulespecs/1846.rules:1432",
+            at="rulespecs/1846.rules:1448",
         )
-    # at rulespecs/1846.rules:1433
+    # at rulespecs/1846.rules:1449
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/1846.rules:1434
+    # at rulespecs/1846.rules:1450
     for v_c in v_shares:
-        # at rulespecs/1846.rules:1435
+        # at rulespecs/1846.rules:1451
         g.move(v_c, g.name("pool"), v_corporation)
-    # at rulespecs/1846.rules:1437
+    # at rulespecs/1846.rules:1453
     g.state_set("done_this_turn", ("issued_or_redeemed",), True)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1463
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1447",
+            at="rulespecs/1846.rules:1463",
         )
-    # at rulespecs/1846.rules:1448
+    # at rulespecs/1846.rules:1464
     if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1448",
+            at="rulespecs/1846.rules:1464",
         )
-    # at rulespecs/1846.rules:1449
+    # at rulespecs/1846.rules:1465
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1449",
+            at="rulespecs/1846.rules:1465",
         )
-    # at rulespecs/1846.rules:1451
+    # at rulespecs/1846.rules:1467
     if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1451",
+            at="rulespecs/1846.rules:1467",
         )
-    # at rulespecs/1846.rules:1453
+    # at rulespecs/1846.rules:1469
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1457
+    # at rulespecs/1846.rules:1473
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1457",
+            at="rulespecs/1846.rules:1473",
         )
-    # at rulespecs/1846.rules:1458
+    # at rulespecs/1846.rules:1474
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1458",
+            at="rulespecs/1846.rules:1474",
         )
-    # at rulespecs/1846.rules:1460
+    # at rulespecs/1846.rules:1476
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < r_cheapest_train_price(g)
@@ -2043,60 +2060,60 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1460",
+            at="rulespecs/1846.rules:1476",
         )
-    # at rulespecs/1846.rules:1462
+    # at rulespecs/1846.rules:1478
     if not (not r_emergency_sale_left(g, r_president(g, v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1462",
+            at="rulespecs/1846.rules:1478",
         )
-    # at rulespecs/1846.rules:1464
+    # at rulespecs/1846.rules:1480
     v_player = r_president(g, v_corporation)
-    # at rulespecs/1846.rules:1465
+    # at rulespecs/1846.rules:1481
     g.b_sell_out(v_player)
-    # at rulespecs/1846.rules:1466
+    # at rulespecs/1846.rules:1482
     g.transfer(g.b_cash(v_player), v_player, v_corporation)
-    # at rulespecs/1846.rules:1467
+    # at rulespecs/1846.rules:1483
     r_leave_game(g, v_player)
-    # at rulespecs/1846.rules:1468
+    # at rulespecs/1846.rules:1484
     if r_players_in_game(g) <= 1:
-        # at rulespecs/1846.rules:1469
+        # at rulespecs/1846.rules:1485
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1478
+    # at rulespecs/1846.rules:1494
     v_revenue = r_revenue(g, v_minor)
-    # at rulespecs/1846.rules:1479
+    # at rulespecs/1846.rules:1495
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
-    # at rulespecs/1846.rules:1480
+    # at rulespecs/1846.rules:1496
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
 def a_assign(g, v_company, v_target):
     """A corporation places its private's revenue marker (§\"Private Companies\")"""
-    # at rulespecs/1846.rules:1490
+    # at rulespecs/1846.rules:1506
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1490"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1506"
         )
-    # at rulespecs/1846.rules:1491
+    # at rulespecs/1846.rules:1507
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
-            at="rulespecs/1846.rules:1491",
+            at="rulespecs/1846.rules:1507",
         )
-    # at rulespecs/1846.rules:1492
+    # at rulespecs/1846.rules:1508
     g.b_place_marker(v_company, v_target)
 
 
 def r_marker_assigned_by_player(g, v_company):
     """marker_assigned_by_player(X): X is open, a player holds it, and it has the Steamboat's marker ability for a player owner (port_marker_player), with which he names the corporation or minor the marker serves (§\"Private Companies\")"""
-    # at rulespecs/1846.rules:1499
+    # at rulespecs/1846.rules:1515
     return (
         (not r_closed(g, v_company)) and g.among("players", g.b_holder_of(v_company))
     ) and r_has_ability(g, v_company, "port_marker_player")
@@ -2104,37 +2121,37 @@ def r_marker_assigned_by_player(g, v_company):
 
 def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     """A corporation lays track with its private's ability (§\"Private Companies\", §\"Laying Track\")"""
-    # at rulespecs/1846.rules:1516
+    # at rulespecs/1846.rules:1532
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1516"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1532"
         )
-    # at rulespecs/1846.rules:1517
+    # at rulespecs/1846.rules:1533
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
-            at="rulespecs/1846.rules:1517",
+            at="rulespecs/1846.rules:1533",
         )
-    # at rulespecs/1846.rules:1518
+    # at rulespecs/1846.rules:1534
     r_ability_lay(g, v_company, v_hex, v_tile, v_rotation)
 
 
 def a_company_place_token(g, v_company, v_city):
     """A corporation places its private's station token (§\"Private Companies\", §\"Placing Station Tokens\")"""
-    # at rulespecs/1846.rules:1526
+    # at rulespecs/1846.rules:1542
     if not (not r_closed(g, v_company)):
         raise IllegalAction(
-            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1526"
+            "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1542"
         )
-    # at rulespecs/1846.rules:1527
+    # at rulespecs/1846.rules:1543
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1527",
+            at="rulespecs/1846.rules:1543",
         )
-    # at rulespecs/1846.rules:1528
+    # at rulespecs/1846.rules:1544
     r_ability_token(g, v_company, v_city)
 
 
@@ -2156,19 +2173,19 @@ def q_corporation_buy_company(g, v_corporation):
 
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1535
+    # at rulespecs/1846.rules:1551
     if not (g.b_in_step(v_corporation, "place_token")):
         return "a station token is placed after laying track"
-    # at rulespecs/1846.rules:1536
+    # at rulespecs/1846.rules:1552
     if not (r_tokens_left(g, v_corporation) > 0):
         return "the corporation has no station token left"
 
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1357
+    # at rulespecs/1846.rules:1373
     v_emergency = r_emergency_issue_open(g, v_corporation)
-    # at rulespecs/1846.rules:1358
+    # at rulespecs/1846.rules:1374
     if not (
         (
             r_before_dividend(g, v_corporation)
@@ -2181,7 +2198,7 @@ def q_corporation_sell_shares(g, v_corporation):
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1427
+    # at rulespecs/1846.rules:1443
     if not (
         r_before_dividend(g, v_corporation)
         and (not g.state_has("done_this_turn", "issued_or_redeemed"))
@@ -2191,52 +2208,52 @@ def q_corporation_buy_shares(g, v_corporation):
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1463
     if not (r_must_buy_train(g, v_corporation)):
         return "the president pays only for a train the corporation must buy"
-    # at rulespecs/1846.rules:1449
+    # at rulespecs/1846.rules:1465
     if not (not r_emergency_issue_possible(g, v_corporation)):
         return "the corporation must first issue shares"
 
 
 def q_assign(g, v_company):
     """The opening guards of assign that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1490
+    # at rulespecs/1846.rules:1506
     if not (not r_closed(g, v_company)):
         return "the private is closed"
-    # at rulespecs/1846.rules:1491
+    # at rulespecs/1846.rules:1507
     if not (g.b_in_round("operating")):
         return "markers are placed in operating rounds"
 
 
 def q_company_lay_tile(g, v_company):
     """The opening guards of company_lay_tile that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1516
+    # at rulespecs/1846.rules:1532
     if not (not r_closed(g, v_company)):
         return "the private is closed"
-    # at rulespecs/1846.rules:1517
+    # at rulespecs/1846.rules:1533
     if not (g.b_in_round("operating")):
         return "tiles are laid in operating rounds"
 
 
 def q_company_place_token(g, v_company):
     """The opening guards of company_place_token that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1526
+    # at rulespecs/1846.rules:1542
     if not (not r_closed(g, v_company)):
         return "the private is closed"
-    # at rulespecs/1846.rules:1527
+    # at rulespecs/1846.rules:1543
     if not (g.b_in_round("operating")):
         return "tokens are placed in operating rounds"
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1336
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1334",
+            at="rulespecs/lib/18xx.rules:1336",
         )
 
 
@@ -2272,74 +2289,74 @@ def qb2_corporation_buy_company(g, v_corporation, v_company):
 
 def q2_place_token(g, v_corporation, v_city):
     """The opening guards of place_token that read only its entity and city (the listing probe)"""
-    # at rulespecs/1846.rules:1537
+    # at rulespecs/1846.rules:1553
     v_spot = g.b_check_token(v_corporation, v_city)
-    # at rulespecs/1846.rules:1538
+    # at rulespecs/1846.rules:1554
     v_cost = g.b_token_cost(v_corporation, v_spot)
-    # at rulespecs/1846.rules:1539
+    # at rulespecs/1846.rules:1555
     if not (g.b_cash(v_corporation) >= v_cost):
         return "not enough cash for the token"
 
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1846.rules:1448
+    # at rulespecs/1846.rules:1464
     if not (v_player == r_president(g, v_corporation)):
         return "only the president pays"
 
 
 def qr_assign(g):
     """The opening guards of assign that read only the round (the listing round probe)"""
-    # at rulespecs/1846.rules:1491
+    # at rulespecs/1846.rules:1507
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
-            at="rulespecs/1846.rules:1491",
+            at="rulespecs/1846.rules:1507",
         )
 
 
 def qr_company_lay_tile(g):
     """The opening guards of company_lay_tile that read only the round (the listing round probe)"""
-    # at rulespecs/1846.rules:1517
+    # at rulespecs/1846.rules:1533
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
-            at="rulespecs/1846.rules:1517",
+            at="rulespecs/1846.rules:1533",
         )
 
 
 def qr_company_place_token(g):
     """The opening guards of company_place_token that read only the round (the listing round probe)"""
-    # at rulespecs/1846.rules:1527
+    # at rulespecs/1846.rules:1543
     if not (g.b_in_round("operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
-            at="rulespecs/1846.rules:1527",
+            at="rulespecs/1846.rules:1543",
         )
 
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2029
+    # at rulespecs/lib/18xx.rules:2031
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2030
+        # at rulespecs/lib/18xx.rules:2032
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2031
+            # at rulespecs/lib/18xx.rules:2033
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2033
+        # at rulespecs/lib/18xx.rules:2035
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2034
+            # at rulespecs/lib/18xx.rules:2036
             r_market_move(g, v_c, "down")
 
 
 def t_ic_subsidy(g, v_corporation, v_price, *_rest):
     """The Illinois Central's subsidy"""
-    # at rulespecs/1846.rules:1484
+    # at rulespecs/1846.rules:1500
     g.transfer(v_price, g.name("bank"), v_corporation)
 
 
@@ -2351,29 +2368,29 @@ def w_ic_subsidy(g, *_args):
 
 def t_port_marker_assignment(g, *_rest):
     """A player owning the Steamboat Company assigns its marker"""
-    # at rulespecs/1846.rules:1503
+    # at rulespecs/1846.rules:1519
     for v_company in g.name("privates"):
-        # at rulespecs/1846.rules:1504
+        # at rulespecs/1846.rules:1520
         if r_marker_assigned_by_player(g, v_company):
-            # at rulespecs/1846.rules:1505
+            # at rulespecs/1846.rules:1521
             r_require_decision(g, v_company, "assign")
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1546
+    # at rulespecs/1846.rules:1562
     r_remove_reservations(g)
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1550
+    # at rulespecs/1846.rules:1566
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1554
+    # at rulespecs/1846.rules:1570
     r_close_minors(g)
 
 

@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
-    "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -374,23 +374,23 @@ RULES = _LIBRARY.rules(
         'action select_president': '§"Company Presidents", §"New Presidents in Phase 3"',
         'action top_up_revenue': '§"Abraham Donaldson"',
         'action use_ability': '§"Using the Company Presidents"',
-        'at action bankrupt': 'rulespecs/1846.rules:1456',
-        'at action buy_shares': 'rulespecs/lib/18xx.rules:1395',
+        'at action bankrupt': 'rulespecs/1846.rules:1472',
+        'at action buy_shares': 'rulespecs/lib/18xx.rules:1397',
         'at action choose_turn': 'rulespecs/18-grand-junction.rules:926',
-        'at action contribute': 'rulespecs/1846.rules:1444',
+        'at action contribute': 'rulespecs/1846.rules:1460',
         'at action corporation_assign': 'rulespecs/18-grand-junction.rules:939',
         'at action corporation_buy_shares': 'rulespecs/18-grand-junction.rules:964',
         'at action corporation_sell_shares': 'rulespecs/18-grand-junction.rules:999',
-        'at action discard_train': 'rulespecs/lib/18xx.rules:1755',
-        'at action dividend': 'rulespecs/lib/18xx.rules:1601',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1893',
+        'at action discard_train': 'rulespecs/lib/18xx.rules:1757',
+        'at action dividend': 'rulespecs/lib/18xx.rules:1603',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1895',
         'at action lay_tile': 'rulespecs/18-grand-junction.rules:502',
         'at action par': 'rulespecs/18-grand-junction.rules:457',
         'at action pass': 'rulespecs/1846.rules:1260',
         'at action place_token': 'rulespecs/18-grand-junction.rules:483',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1584',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1586',
         'at action select_president': 'rulespecs/18-grand-junction.rules:792',
-        'at action sell_shares': 'rulespecs/lib/18xx.rules:1441',
+        'at action sell_shares': 'rulespecs/lib/18xx.rules:1443',
         'at action top_up_revenue': 'rulespecs/18-grand-junction.rules:872',
         'at action use_ability': 'rulespecs/18-grand-junction.rules:822',
         'bankruptcy player_bankrupt': '§"Bankruptcy"',
@@ -465,6 +465,7 @@ RULES = _LIBRARY.rules(
         'phase III': '§"Phases"',
         'phase IV': '§"Phases", §"The Tile Set"',
         'president_rules deck': '§"Company Presidents", §"New Presidents in Phase 3", §"Using the Company Presidents"',
+        'procedure absorb_station': '§"Minor Companies"',
         'procedure acquire_minor': '§"Minor Companies"',
         'procedure ask_card': '§"Company Presidents"',
         'procedure discard_cards': '§"New Presidents in Phase 3"',
@@ -745,7 +746,7 @@ def a_par(g, v_player, v_corporation, v_price):
 
 def r_sellable(g, v_player, v_corporation):
     """sellable(P, C): the certificates of C that P may sell now (library '18xx' function sellable)"""
-    # at rulespecs/lib/18xx.rules:1387
+    # at rulespecs/lib/18xx.rules:1389
     return [
         v_c
         for v_c in r_held_certificates(g, v_player, v_corporation)
@@ -783,23 +784,23 @@ def r_sellable(g, v_player, v_corporation):
 
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1442
+    # at rulespecs/lib/18xx.rules:1444
     v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
-    # at rulespecs/lib/18xx.rules:1443
+    # at rulespecs/lib/18xx.rules:1445
     if not (g.b_in_round("stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1443",
+            at="rulespecs/lib/18xx.rules:1445",
         )
-    # at rulespecs/lib/18xx.rules:1444
+    # at rulespecs/lib/18xx.rules:1446
     if not (r_may_sell_now(g, v_player) or v_emergency):
         raise IllegalAction(
             "no selling after buying in this turn",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1444",
+            at="rulespecs/lib/18xx.rules:1446",
         )
-    # at rulespecs/lib/18xx.rules:1445
+    # at rulespecs/lib/18xx.rules:1447
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_sellable(g, v_player, v_corporation)) for v_c in v_shares)
@@ -807,9 +808,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "those certificates cannot be sold",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1445",
+            at="rulespecs/lib/18xx.rules:1447",
         )
-    # at rulespecs/lib/18xx.rules:1447
+    # at rulespecs/lib/18xx.rules:1449
     if not (
         (
             (
@@ -838,37 +839,37 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         raise IllegalAction(
             "no selling in the first stock round (nor, where the title says so, of a corporation that has not operated, unless by its president)",
             rule='§"Initial Stock Round"',
-            at="rulespecs/lib/18xx.rules:1447",
+            at="rulespecs/lib/18xx.rules:1449",
         )
-    # at rulespecs/lib/18xx.rules:1452
+    # at rulespecs/lib/18xx.rules:1454
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/lib/18xx.rules:1453
+    # at rulespecs/lib/18xx.rules:1455
     if not (v_percent == v_percent_sold):
         raise IllegalAction(
             "the percent sold is that of the certificates named: a sale is never read as another",
             rule='§"Stock Round", §"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1453",
+            at="rulespecs/lib/18xx.rules:1455",
         )
-    # at rulespecs/lib/18xx.rules:1455
+    # at rulespecs/lib/18xx.rules:1457
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the bank pool would hold too much of the corporation",
             rule='§"Stock Market"',
-            at="rulespecs/lib/18xx.rules:1455",
+            at="rulespecs/lib/18xx.rules:1457",
         )
-    # at rulespecs/lib/18xx.rules:1457
+    # at rulespecs/lib/18xx.rules:1459
     if v_emergency and (not g.b_in_round("stock")):
-        # at rulespecs/lib/18xx.rules:1458
+        # at rulespecs/lib/18xx.rules:1460
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
-    # at rulespecs/lib/18xx.rules:1460
+    # at rulespecs/lib/18xx.rules:1462
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_player)
-    # at rulespecs/lib/18xx.rules:1461
+    # at rulespecs/lib/18xx.rules:1463
     for v_c in v_shares:
-        # at rulespecs/lib/18xx.rules:1462
+        # at rulespecs/lib/18xx.rules:1464
         g.move(v_c, v_player, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1464
+    # at rulespecs/lib/18xx.rules:1466
     r_price_drop_on_sale(g, v_player, v_corporation, v_shares, r_len(g, v_shares))
-    # at rulespecs/lib/18xx.rules:1465
+    # at rulespecs/lib/18xx.rules:1467
     g.state_set(
         "sold_this_round",
         (
@@ -877,9 +878,9 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
         ),
         True,
     )
-    # at rulespecs/lib/18xx.rules:1466
+    # at rulespecs/lib/18xx.rules:1468
     g.state_set("sold_this_turn", (v_corporation,), True)
-    # at rulespecs/lib/18xx.rules:1467
+    # at rulespecs/lib/18xx.rules:1469
     g.b_check_president(v_corporation)
 
 
@@ -1056,48 +1057,48 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 
 def r_close_corporation(g, v_corporation):
     """close_corporation(C): C closes: its certificates leave the game, its cash goes to the bank, its trains leave the game, its privates close, its stations leave the map (but those a take-over's owner still chooses among, which leave when the choice is over) (library '18xx' procedure close_corporation)"""
-    # at rulespecs/lib/18xx.rules:2235
+    # at rulespecs/lib/18xx.rules:2237
     g.set_attr(v_corporation, "closed", True)
-    # at rulespecs/lib/18xx.rules:2236
+    # at rulespecs/lib/18xx.rules:2238
     if g.param("held_shares_on_close") == "pool":
-        # at rulespecs/lib/18xx.rules:2238
+        # at rulespecs/lib/18xx.rules:2240
         for v_c in g.name("corporations"):
-            # at rulespecs/lib/18xx.rules:2239
+            # at rulespecs/lib/18xx.rules:2241
             if v_c != v_corporation:
-                # at rulespecs/lib/18xx.rules:2240
+                # at rulespecs/lib/18xx.rules:2242
                 for v_x in g.attr(v_c, "certificates"):
-                    # at rulespecs/lib/18xx.rules:2241
+                    # at rulespecs/lib/18xx.rules:2243
                     if g.b_holder_of(v_x) == v_corporation:
-                        # at rulespecs/lib/18xx.rules:2242
+                        # at rulespecs/lib/18xx.rules:2244
                         g.move(v_x, v_corporation, g.name("pool"))
     elif g.param("held_shares_on_close") == "kept":
         pass
     else:
-        # at rulespecs/lib/18xx.rules:2236
+        # at rulespecs/lib/18xx.rules:2238
         raise IllegalAction(
             "no case of this match holds the value of `held_shares_on_close`",
             rule="library '18xx' procedure close_corporation",
-            at="rulespecs/lib/18xx.rules:2236",
+            at="rulespecs/lib/18xx.rules:2238",
         )
-    # at rulespecs/lib/18xx.rules:2251
+    # at rulespecs/lib/18xx.rules:2253
     for v_x in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:2252
+        # at rulespecs/lib/18xx.rules:2254
         if g.b_holder_of(v_x) != g.name("scrap"):
-            # at rulespecs/lib/18xx.rules:2253
+            # at rulespecs/lib/18xx.rules:2255
             g.move(v_x, g.b_holder_of(v_x), g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2256
+    # at rulespecs/lib/18xx.rules:2258
     g.transfer(g.b_cash(v_corporation), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:2257
+    # at rulespecs/lib/18xx.rules:2259
     for v_t in g.b_trains(v_corporation):
-        # at rulespecs/lib/18xx.rules:2258
+        # at rulespecs/lib/18xx.rules:2260
         g.move(v_t, v_corporation, g.name("scrap"))
-    # at rulespecs/lib/18xx.rules:2260
+    # at rulespecs/lib/18xx.rules:2262
     for v_x in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2261
+        # at rulespecs/lib/18xx.rules:2263
         if g.b_holder_of(v_x) == v_corporation:
-            # at rulespecs/lib/18xx.rules:2262
+            # at rulespecs/lib/18xx.rules:2264
             g.set_attr(v_x, "closed", True)
-    # at rulespecs/lib/18xx.rules:2265
+    # at rulespecs/lib/18xx.rules:2267
     if not any(
         g.list_contains(
             "station_swaps",
@@ -1108,18 +1109,18 @@ def r_close_corporation(g, v_corporation):
         )
         for v_c in g.name("corporations")
     ):
-        # at rulespecs/lib/18xx.rules:2266
-        g.b_remove_stations(v_corporation)
-    # at rulespecs/lib/18xx.rules:2268
+        # at rulespecs/lib/18xx.rules:2268
+        r_remove_stations(g, v_corporation)
+    # at rulespecs/lib/18xx.rules:2270
     g.emit("corporation_closed", v_corporation)
-    # at rulespecs/lib/18xx.rules:2269
+    # at rulespecs/lib/18xx.rules:2271
     if "all_closed" in g.param("game_end"):
-        # at rulespecs/lib/18xx.rules:2270
+        # at rulespecs/lib/18xx.rules:2272
         if (
             any(r_started(g, v_c) for v_c in g.name("corporations"))
             and all(((not r_started(g, v_c)) or r_closed(g, v_c)) for v_c in g.name("corporations"))
         ) and all((r_closed(g, v_c) or (not g.b_available(v_c))) for v_c in g.name("corporations")):
-            # at rulespecs/lib/18xx.rules:2272
+            # at rulespecs/lib/18xx.rules:2274
             g.b_end_game_now("all_closed")
 
 
@@ -1176,14 +1177,30 @@ def r_acquire_minor(g, v_corporation, v_minor):
         # at rulespecs/1846.rules:1307
         g.move(v_t, v_minor, v_corporation)
     # at rulespecs/1846.rules:1309
-    g.b_absorb_station(v_corporation, v_minor)
+    r_absorb_station(g, v_corporation, v_minor)
     # at rulespecs/1846.rules:1310
     r_close_minor(g, v_minor)
 
 
+def r_absorb_station(g, v_corporation, v_minor):
+    """The minor's station becomes the buyer's, an extra token, unless the buyer has one in that city (§\"Minor Companies\")"""
+    # at rulespecs/1846.rules:1319
+    if r_len(g, g.b_stations(v_minor)) > 0:
+        # at rulespecs/1846.rules:1320
+        v_city = g.item(g.b_stations(v_minor), 0)
+        # at rulespecs/1846.rules:1321
+        r_remove_station(g, v_minor, v_city)
+        # at rulespecs/1846.rules:1322
+        if r_len(g, g.b_stations(v_corporation, v_city)) == 0:
+            # at rulespecs/1846.rules:1323
+            g.set_attr(v_corporation, "extra_tokens", (g.attr(v_corporation, "extra_tokens") + 1))
+            # at rulespecs/1846.rules:1324
+            g.b_place_station(v_corporation, g.b_check_token(v_corporation, v_city, True))
+
+
 def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1336
+    # at rulespecs/1846.rules:1352
     return (
         g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
     ) or g.b_in_step(v_corporation, "dividend")
@@ -1191,13 +1208,13 @@ def r_before_dividend(g, v_corporation):
 
 def r_player_shares(g, v_corporation):
     """shares of the corporation that players hold (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1338
+    # at rulespecs/1846.rules:1354
     return sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players")) // 10
 
 
 def r_issuable(g, v_corporation):
     """how many shares the corporation may issue now (§\"Issuing and Redeeming Shares\")"""
-    # at rulespecs/1846.rules:1340
+    # at rulespecs/1846.rules:1356
     return r_max(
         g,
         0,
@@ -1344,7 +1361,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
 
 def r_emergency_issue_open(g, v_corporation):
     """the corporation may issue shares in an emergency now (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1395
+    # at rulespecs/1846.rules:1411
     return (
         (
             (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
@@ -1356,7 +1373,7 @@ def r_emergency_issue_open(g, v_corporation):
 
 def r_emergency_issue_possible(g, v_corporation):
     """the corporation may still issue shares in an emergency: it must before its president pays (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1400
+    # at rulespecs/1846.rules:1416
     return r_emergency_issue_open(g, v_corporation) and any(
         r_emergency_bundle(g, v_corporation, v_n)
         for v_n in range(1, (r_emergency_issue_limit(g, v_corporation)) + 1)
@@ -1365,7 +1382,7 @@ def r_emergency_issue_possible(g, v_corporation):
 
 def r_emergency_issue_limit(g, v_corporation):
     """shares the corporation may issue in an emergency: those of its treasury, no more than players hold less those in the market (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1405
+    # at rulespecs/1846.rules:1421
     return r_max(
         g,
         0,
@@ -1379,13 +1396,13 @@ def r_emergency_issue_limit(g, v_corporation):
 
 def r_emergency_raise(g, v_corporation, v_n):
     """what issuing n shares raises in an emergency: n times the price n + 1 spaces left of the share price (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1409
+    # at rulespecs/1846.rules:1425
     return v_n * g.b_price_after_moves(v_corporation, "left", (v_n + 1))
 
 
 def r_emergency_reaches(g, v_corporation, v_n, v_target):
     """issuing n shares in an emergency is allowed by count and price and brings the cash to target (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1412
+    # at rulespecs/1846.rules:1428
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1394,7 +1411,7 @@ def r_emergency_reaches(g, v_corporation, v_n, v_target):
 
 def r_emergency_bundle(g, v_corporation, v_n):
     """whether n shares may be issued in an emergency: none that raise nothing; where some number reaches the cheaper side of the bank's train, one that does and raises no more than the least number that reaches the dearer side; else all the shares that raise something (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1417
+    # at rulespecs/1846.rules:1433
     return (
         ((v_n >= 1) and (v_n <= r_emergency_issue_limit(g, v_corporation)))
         and (r_emergency_raise(g, v_corporation, v_n) > 0)
@@ -1536,55 +1553,55 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§\"Emergency Money Raising\")"""
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1463
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1447",
+            at="rulespecs/1846.rules:1463",
         )
-    # at rulespecs/1846.rules:1448
+    # at rulespecs/1846.rules:1464
     if not (v_player == r_president(g, v_corporation)):
         raise IllegalAction(
             "only the president pays",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1448",
+            at="rulespecs/1846.rules:1464",
         )
-    # at rulespecs/1846.rules:1449
+    # at rulespecs/1846.rules:1465
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1449",
+            at="rulespecs/1846.rules:1465",
         )
-    # at rulespecs/1846.rules:1451
+    # at rulespecs/1846.rules:1467
     if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1451",
+            at="rulespecs/1846.rules:1467",
         )
-    # at rulespecs/1846.rules:1453
+    # at rulespecs/1846.rules:1469
     g.transfer(v_amount, v_player, v_corporation)
 
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§\"Bankruptcy\")"""
-    # at rulespecs/1846.rules:1457
+    # at rulespecs/1846.rules:1473
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule='§"Bankruptcy"',
-            at="rulespecs/1846.rules:1457",
+            at="rulespecs/1846.rules:1473",
         )
-    # at rulespecs/1846.rules:1458
+    # at rulespecs/1846.rules:1474
     if not (not r_emergency_issue_possible(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1458",
+            at="rulespecs/1846.rules:1474",
         )
-    # at rulespecs/1846.rules:1460
+    # at rulespecs/1846.rules:1476
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < r_cheapest_train_price(g)
@@ -1592,42 +1609,42 @@ def a_bankrupt(g, v_corporation):
         raise IllegalAction(
             "the president can pay for the train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1460",
+            at="rulespecs/1846.rules:1476",
         )
-    # at rulespecs/1846.rules:1462
+    # at rulespecs/1846.rules:1478
     if not (not r_emergency_sale_left(g, r_president(g, v_corporation), v_corporation)):
         raise IllegalAction(
             "the president must first sell shares",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/1846.rules:1462",
+            at="rulespecs/1846.rules:1478",
         )
-    # at rulespecs/1846.rules:1464
+    # at rulespecs/1846.rules:1480
     v_player = r_president(g, v_corporation)
-    # at rulespecs/1846.rules:1465
+    # at rulespecs/1846.rules:1481
     g.b_sell_out(v_player)
-    # at rulespecs/1846.rules:1466
+    # at rulespecs/1846.rules:1482
     g.transfer(g.b_cash(v_player), v_player, v_corporation)
-    # at rulespecs/1846.rules:1467
+    # at rulespecs/1846.rules:1483
     r_leave_game(g, v_player)
-    # at rulespecs/1846.rules:1468
+    # at rulespecs/1846.rules:1484
     if r_players_in_game(g) <= 1:
-        # at rulespecs/1846.rules:1469
+        # at rulespecs/1846.rules:1485
         g.b_end_game_now("bankruptcy")
 
 
 def r_minor_dividend(g, v_minor):
     """A minor's revenue: half to its treasury, the rest to its owner (§\"Minor Companies\")"""
-    # at rulespecs/1846.rules:1478
+    # at rulespecs/1846.rules:1494
     v_revenue = r_revenue(g, v_minor)
-    # at rulespecs/1846.rules:1479
+    # at rulespecs/1846.rules:1495
     g.transfer((v_revenue // 2), g.name("bank"), v_minor)
-    # at rulespecs/1846.rules:1480
+    # at rulespecs/1846.rules:1496
     g.transfer((v_revenue - (v_revenue // 2)), g.name("bank"), r_owner(g, v_minor))
 
 
 def r_marker_assigned_by_player(g, v_company):
     """marker_assigned_by_player(X): X is open, a player holds it, and it has the Steamboat's marker ability for a player owner (port_marker_player), with which he names the corporation or minor the marker serves (§\"Private Companies\")"""
-    # at rulespecs/1846.rules:1499
+    # at rulespecs/1846.rules:1515
     return (
         (not r_closed(g, v_company)) and g.among("players", g.b_holder_of(v_company))
     ) and r_has_ability(g, v_company, "port_marker_player")
@@ -2060,10 +2077,10 @@ def q_corporation_buy_shares(g, v_corporation):
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/1846.rules:1447
+    # at rulespecs/1846.rules:1463
     if not (r_must_buy_train(g, v_corporation)):
         return "the president pays only for a train the corporation must buy"
-    # at rulespecs/1846.rules:1449
+    # at rulespecs/1846.rules:1465
     if not (not r_emergency_issue_possible(g, v_corporation)):
         return "the corporation must first issue shares"
 
@@ -2158,7 +2175,7 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/1846.rules:1448
+    # at rulespecs/1846.rules:1464
     if not (v_player == r_president(g, v_corporation)):
         return "only the president pays"
 
@@ -2237,35 +2254,35 @@ def qr_corporation_assign(g):
 
 def t_end_stock_round(g, *_rest):
     """At the end of a stock round, sold-out corporations rise"""
-    # at rulespecs/lib/18xx.rules:2029
+    # at rulespecs/lib/18xx.rules:2031
     for v_c in g.b_market_order():
-        # at rulespecs/lib/18xx.rules:2030
+        # at rulespecs/lib/18xx.rules:2032
         if g.param("sold_out_rise") and r_sold_out(g, v_c):
-            # at rulespecs/lib/18xx.rules:2031
+            # at rulespecs/lib/18xx.rules:2033
             r_market_move(g, v_c, "up")
-        # at rulespecs/lib/18xx.rules:2033
+        # at rulespecs/lib/18xx.rules:2035
         if (g.param("pool_drop_at_round_end") and (not r_closed(g, v_c))) and (
             r_pool_percent(g, v_c) > 0
         ):
-            # at rulespecs/lib/18xx.rules:2034
+            # at rulespecs/lib/18xx.rules:2036
             r_market_move(g, v_c, "down")
 
 
 def t_reservations_removed(g, *_rest):
     """Phase IV removes the reserved station slots"""
-    # at rulespecs/1846.rules:1546
+    # at rulespecs/1846.rules:1562
     r_remove_reservations(g)
 
 
 def t_markers_removed(g, *_rest):
     """Phase IV removes the revenue markers"""
-    # at rulespecs/1846.rules:1550
+    # at rulespecs/1846.rules:1566
     g.b_remove_markers()
 
 
 def t_minors_close(g, *_rest):
     """The minors close"""
-    # at rulespecs/1846.rules:1554
+    # at rulespecs/1846.rules:1570
     r_close_minors(g)
 
 

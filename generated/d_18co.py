@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/18co.rules": "32202112051e88de",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -642,25 +642,25 @@ RULES = _LIBRARY.rules(
         'action sell_shares': '§4.1',
         'action special_buy_shares': '§8.2',
         'at action bid': 'rulespecs/18co.rules:2041',
-        'at action buy_shares': 'rulespecs/18co.rules:2160',
-        'at action buy_train': 'rulespecs/18co.rules:2225',
+        'at action buy_shares': 'rulespecs/18co.rules:2176',
+        'at action buy_train': 'rulespecs/18co.rules:2241',
         'at action company_lay_tile': 'rulespecs/18co.rules:2139',
-        'at action contribute': 'rulespecs/18co.rules:2477',
-        'at action corporate_buy_shares': 'rulespecs/18co.rules:2436',
-        'at action corporate_sell_shares': 'rulespecs/18co.rules:2397',
+        'at action contribute': 'rulespecs/18co.rules:2493',
+        'at action corporate_buy_shares': 'rulespecs/18co.rules:2452',
+        'at action corporate_sell_shares': 'rulespecs/18co.rules:2413',
         'at action corporation_bid': 'rulespecs/18co.rules:489',
-        'at action corporation_buy_company': 'rulespecs/18co.rules:2206',
-        'at action corporation_buy_shares': 'rulespecs/18co.rules:2423',
-        'at action discard_train': 'rulespecs/18co.rules:2260',
-        'at action dividend': 'rulespecs/18co.rules:2296',
-        'at action end_game': 'rulespecs/lib/18xx.rules:1893',
-        'at action lay_tile': 'rulespecs/lib/18xx.rules:1538',
+        'at action corporation_buy_company': 'rulespecs/18co.rules:2222',
+        'at action corporation_buy_shares': 'rulespecs/18co.rules:2439',
+        'at action discard_train': 'rulespecs/18co.rules:2276',
+        'at action dividend': 'rulespecs/18co.rules:2312',
+        'at action end_game': 'rulespecs/lib/18xx.rules:1895',
+        'at action lay_tile': 'rulespecs/lib/18xx.rules:1540',
         'at action move_bid': 'rulespecs/18co.rules:2053',
-        'at action par': 'rulespecs/lib/18xx.rules:1333',
-        'at action pass': 'rulespecs/lib/18xx.rules:1514',
-        'at action place_token': 'rulespecs/18co.rules:2275',
+        'at action par': 'rulespecs/lib/18xx.rules:1335',
+        'at action pass': 'rulespecs/lib/18xx.rules:1516',
+        'at action place_token': 'rulespecs/18co.rules:2291',
         'at action remove_token': 'rulespecs/18co.rules:2147',
-        'at action run_routes': 'rulespecs/lib/18xx.rules:1584',
+        'at action run_routes': 'rulespecs/lib/18xx.rules:1586',
         'at action sell_shares': 'rulespecs/18co.rules:2069',
         'at action special_buy_shares': 'rulespecs/18co.rules:527',
         'cite action buy_shares': '§4.2, §4.2.1, §4.2.4',
@@ -869,6 +869,7 @@ RULES = _LIBRARY.rules(
         'private IMC': 'Table B',
         'private LNPW': 'supplement from "18xx-games-18CO.json"',
         'private Toll': 'supplement from "18xx-games-18CO.json"',
+        'procedure check_return_token': 'Table B',
         'procedure emergency_sale_noted': '§5.10.6.1',
         'property acquisition_bid_min': '§7.1.1',
         'property acquisition_bid_raise': '§7.1.2',
@@ -1317,184 +1318,184 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1336
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1334",
+            at="rulespecs/lib/18xx.rules:1336",
         )
-    # at rulespecs/lib/18xx.rules:1335
+    # at rulespecs/lib/18xx.rules:1337
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1335",
+            at="rulespecs/lib/18xx.rules:1337",
         )
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1338
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1339
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1337",
+            at="rulespecs/lib/18xx.rules:1339",
         )
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1340
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1338"
+            "not a par price", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1340"
         )
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1341
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1342
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1340",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1343
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
-            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1341"
+            "not enough cash", rule="§4.3, §4.3.1, §4.3.2", at="rulespecs/lib/18xx.rules:1343"
         )
-    # at rulespecs/lib/18xx.rules:1342
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1343
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1343
-        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:1344
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:1345
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:1345
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:1346
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1347
-    g.state_set("bought_this_turn", (), True)
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:1348
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:1349
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1350
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
-    # at rulespecs/18co.rules:2163
+    # at rulespecs/18co.rules:2179
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2163",
+            at="rulespecs/18co.rules:2179",
         )
-    # at rulespecs/18co.rules:2164
+    # at rulespecs/18co.rules:2180
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after any sales",
             rule="§4.2.1, §3.1.1",
-            at="rulespecs/18co.rules:2164",
+            at="rulespecs/18co.rules:2180",
         )
-    # at rulespecs/18co.rules:2165
+    # at rulespecs/18co.rules:2181
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
-            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2165"
+            "the corporation is not launched", rule="§4.3", at="rulespecs/18co.rules:2181"
         )
-    # at rulespecs/18co.rules:2166
+    # at rulespecs/18co.rules:2182
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule="§4.2.6",
-            at="rulespecs/18co.rules:2166",
+            at="rulespecs/18co.rules:2182",
         )
-    # at rulespecs/18co.rules:2167
+    # at rulespecs/18co.rules:2183
     if not (r_len(g, v_shares) == 1):
         raise IllegalAction(
-            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2167"
+            "one certificate at a time", rule="§4.2.1", at="rulespecs/18co.rules:2183"
         )
-    # at rulespecs/18co.rules:2168
+    # at rulespecs/18co.rules:2184
     if not (g.attr(g.item(v_shares, 0), "corporation") == v_corporation):
         raise IllegalAction(
             "the certificate is one of the corporation named",
             rule="§4.2.2",
-            at="rulespecs/18co.rules:2168",
+            at="rulespecs/18co.rules:2184",
         )
-    # at rulespecs/18co.rules:2169
+    # at rulespecs/18co.rules:2185
     v_seller = g.b_holder_of(g.item(v_shares, 0))
-    # at rulespecs/18co.rules:2170
+    # at rulespecs/18co.rules:2186
     if g.among("corporations", v_seller) and (v_seller != v_corporation):
-        # at rulespecs/18co.rules:2171
+        # at rulespecs/18co.rules:2187
         v_cert = g.item(v_shares, 0)
-        # at rulespecs/18co.rules:2172
+        # at rulespecs/18co.rules:2188
         if not (g.attr(v_cert, "corporation") == v_corporation):
             raise IllegalAction(
                 "the certificate is one of the corporation named",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2172",
+                at="rulespecs/18co.rules:2188",
             )
-        # at rulespecs/18co.rules:2173
+        # at rulespecs/18co.rules:2189
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is never sold",
                 rule="§4.1.5, §6.1",
-                at="rulespecs/18co.rules:2173",
+                at="rulespecs/18co.rules:2189",
             )
-        # at rulespecs/18co.rules:2174
+        # at rulespecs/18co.rules:2190
         if not ((r_president(g, v_seller) == v_player) or g.state_has("presidents_choice_held")):
             raise IllegalAction(
                 "a Corporate Certificate is bought by the President of the corporation holding it, by anyone once the President's Choice Round has been held",
                 rule="§4.2.2, §8.4",
-                at="rulespecs/18co.rules:2174",
+                at="rulespecs/18co.rules:2190",
             )
-        # at rulespecs/18co.rules:2177
+        # at rulespecs/18co.rules:2193
         if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2177",
+                at="rulespecs/18co.rules:2193",
             )
-        # at rulespecs/18co.rules:2178
+        # at rulespecs/18co.rules:2194
         if not (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
             <= g.param("holding_cap")
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2178"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2194"
             )
-        # at rulespecs/18co.rules:2179
+        # at rulespecs/18co.rules:2195
         v_cost = (g.b_price(v_corporation) * g.attr(v_cert, "percent")) // 10
-        # at rulespecs/18co.rules:2180
+        # at rulespecs/18co.rules:2196
         if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2180")
-        # at rulespecs/18co.rules:2181
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2196")
+        # at rulespecs/18co.rules:2197
         g.transfer(v_cost, v_player, v_seller)
-        # at rulespecs/18co.rules:2182
+        # at rulespecs/18co.rules:2198
         g.move(v_cert, v_seller, v_player)
-        # at rulespecs/18co.rules:2183
+        # at rulespecs/18co.rules:2199
         g.state_set("bought_this_turn", (), True)
-        # at rulespecs/18co.rules:2184
+        # at rulespecs/18co.rules:2200
         g.b_bought(v_player, v_corporation)
     else:
-        # at rulespecs/18co.rules:2186
+        # at rulespecs/18co.rules:2202
         if not ((v_seller == v_corporation) or (v_seller == g.name("pool"))):
             raise IllegalAction(
                 "certificates are bought from the Market, from a treasury, or from a corporation holding them",
                 rule="§4.2.2",
-                at="rulespecs/18co.rules:2186",
+                at="rulespecs/18co.rules:2202",
             )
-        # at rulespecs/18co.rules:2188
+        # at rulespecs/18co.rules:2204
         v_cert = g.item(v_shares, 0)
-        # at rulespecs/18co.rules:2189
+        # at rulespecs/18co.rules:2205
         if not (not g.attr(v_cert, "president")):
             raise IllegalAction(
                 "a President's certificate is bought only to launch the corporation",
                 rule="§4.2.3, §4.3",
-                at="rulespecs/18co.rules:2189",
+                at="rulespecs/18co.rules:2205",
             )
-        # at rulespecs/18co.rules:2190
+        # at rulespecs/18co.rules:2206
         if not (
             (((v_seller == g.name("pool")) and (v_source != "treasury")) and (v_source != "ipo"))
             or ((v_seller != g.name("pool")) and ((v_source == "treasury") or (v_source == "ipo")))
@@ -1502,9 +1503,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate is bought where it lies, at that place's price",
                 rule="§4.2.2, §4.2.4",
-                at="rulespecs/18co.rules:2190",
+                at="rulespecs/18co.rules:2206",
             )
-        # at rulespecs/18co.rules:2192
+        # at rulespecs/18co.rules:2208
         if not (
             ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
             or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -1512,9 +1513,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             raise IllegalAction(
                 "the certificate limit would be exceeded",
                 rule="§4.4.1",
-                at="rulespecs/18co.rules:2192",
+                at="rulespecs/18co.rules:2208",
             )
-        # at rulespecs/18co.rules:2194
+        # at rulespecs/18co.rules:2210
         if not (
             (
                 (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -1523,20 +1524,20 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
             or ("unlimited_holding" in g.b_zones(v_corporation))
         ):
             raise IllegalAction(
-                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2194"
+                "at most six shares of a corporation", rule="§4.2.5", at="rulespecs/18co.rules:2210"
             )
-        # at rulespecs/18co.rules:2196
+        # at rulespecs/18co.rules:2212
         v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-        # at rulespecs/18co.rules:2197
+        # at rulespecs/18co.rules:2213
         if not (g.b_cash(v_player) >= v_cost):
-            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2197")
-        # at rulespecs/18co.rules:2198
+            raise IllegalAction("not enough cash", rule="§4.2.4", at="rulespecs/18co.rules:2213")
+        # at rulespecs/18co.rules:2214
         g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
-        # at rulespecs/18co.rules:2199
+        # at rulespecs/18co.rules:2215
         g.move(v_cert, v_seller, v_player)
-        # at rulespecs/18co.rules:2200
+        # at rulespecs/18co.rules:2216
         g.state_set("bought_this_turn", (), True)
-        # at rulespecs/18co.rules:2201
+        # at rulespecs/18co.rules:2217
         g.b_bought(v_player, v_corporation)
 
 
@@ -1706,7 +1707,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
 
 def a_pass(g, v_entity):
     """Pass (§2.1.3, §3.1.1, §3.1.2, §5.10.6)"""
-    # at rulespecs/lib/18xx.rules:1515
+    # at rulespecs/lib/18xx.rules:1517
     if not (
         not (
             (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
@@ -1716,62 +1717,62 @@ def a_pass(g, v_entity):
         raise IllegalAction(
             "a player over the certificate limit must sell down to it first",
             rule="§4.4.1",
-            at="rulespecs/lib/18xx.rules:1515",
+            at="rulespecs/lib/18xx.rules:1517",
         )
-    # at rulespecs/lib/18xx.rules:1517
+    # at rulespecs/lib/18xx.rules:1519
     if not (not (g.param("must_own_train") and r_must_buy_train(g, v_entity))):
         raise IllegalAction(
             "a corporation without a train must buy one",
             rule="§5.10.6",
-            at="rulespecs/lib/18xx.rules:1517",
+            at="rulespecs/lib/18xx.rules:1519",
         )
-    # at rulespecs/lib/18xx.rules:1519
+    # at rulespecs/lib/18xx.rules:1521
     g.b_pass_turn(v_entity)
 
 
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
-    # at rulespecs/18co.rules:2208
+    # at rulespecs/18co.rules:2224
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
-            at="rulespecs/18co.rules:2208",
+            at="rulespecs/18co.rules:2224",
         )
-    # at rulespecs/18co.rules:2209
+    # at rulespecs/18co.rules:2225
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         raise IllegalAction(
             "corporations buy privates from Phase 3",
             rule="§5.3.1, §9.3.2",
-            at="rulespecs/18co.rules:2209",
+            at="rulespecs/18co.rules:2225",
         )
-    # at rulespecs/18co.rules:2210
+    # at rulespecs/18co.rules:2226
     if not (not r_closed(g, v_company)):
-        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2210")
-    # at rulespecs/18co.rules:2211
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2226")
+    # at rulespecs/18co.rules:2227
     if not (v_company != g.entity("private", "DRGR")):
         raise IllegalAction(
             "the Silverton Branch cannot be bought by a corporation",
             rule="§5.3.4",
-            at="rulespecs/18co.rules:2211",
+            at="rulespecs/18co.rules:2227",
         )
-    # at rulespecs/18co.rules:2212
+    # at rulespecs/18co.rules:2228
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/18co.rules:2213
+    # at rulespecs/18co.rules:2229
     if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         raise IllegalAction(
             "privates are bought from a player or from the Market",
             rule="§5.3.2, §5.3.3",
-            at="rulespecs/18co.rules:2213",
+            at="rulespecs/18co.rules:2229",
         )
-    # at rulespecs/18co.rules:2214
+    # at rulespecs/18co.rules:2230
     if not ((v_seller != g.name("pool")) or (v_price == (g.attr(v_company, "cost") // 2))):
         raise IllegalAction(
             "a private in the Market costs half its face value",
             rule="§5.3.3",
-            at="rulespecs/18co.rules:2214",
+            at="rulespecs/18co.rules:2230",
         )
-    # at rulespecs/18co.rules:2215
+    # at rulespecs/18co.rules:2231
     if not (
         (v_seller == g.name("pool"))
         or (
@@ -1782,133 +1783,133 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
         raise IllegalAction(
             "a private is bought from a player for 50% to 150% of its face value",
             rule="§5.3.2",
-            at="rulespecs/18co.rules:2215",
+            at="rulespecs/18co.rules:2231",
         )
-    # at rulespecs/18co.rules:2217
+    # at rulespecs/18co.rules:2233
     if not (g.b_cash(v_corporation) >= v_price):
-        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2217")
-    # at rulespecs/18co.rules:2218
+        raise IllegalAction("not enough cash", rule="§5.3.2", at="rulespecs/18co.rules:2233")
+    # at rulespecs/18co.rules:2234
     if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         raise IllegalAction(
             "raising money for a train it must buy, the corporation buys the train before anything else",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2218",
+            at="rulespecs/18co.rules:2234",
         )
-    # at rulespecs/18co.rules:2220
+    # at rulespecs/18co.rules:2236
     g.transfer(
         v_price, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2221
+    # at rulespecs/18co.rules:2237
     g.move(v_company, v_seller, v_corporation)
 
 
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
-    # at rulespecs/lib/18xx.rules:1539
+    # at rulespecs/lib/18xx.rules:1541
     if not (g.b_in_step(v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1539",
+            at="rulespecs/lib/18xx.rules:1541",
         )
-    # at rulespecs/lib/18xx.rules:1540
+    # at rulespecs/lib/18xx.rules:1542
     v_lay = g.b_check_lay(v_corporation, v_hex, v_tile, v_rotation)
-    # at rulespecs/lib/18xx.rules:1541
+    # at rulespecs/lib/18xx.rules:1543
     if not (g.b_cash(v_corporation) >= g.b_lay_cost(v_lay)):
         raise IllegalAction(
             "the company cannot pay the terrain cost",
             rule="§5.6, §5.2.4",
-            at="rulespecs/lib/18xx.rules:1541",
+            at="rulespecs/lib/18xx.rules:1543",
         )
-    # at rulespecs/lib/18xx.rules:1542
+    # at rulespecs/lib/18xx.rules:1544
     g.transfer(g.b_lay_cost(v_lay), v_corporation, g.name("bank"))
-    # at rulespecs/lib/18xx.rules:1543
+    # at rulespecs/lib/18xx.rules:1545
     g.b_lay(v_corporation, v_lay, v_tile)
 
 
 def a_place_token(g, v_corporation, v_city):
     """Place a station token; or, taking a corporation over, replace one of its stations with one's own (§5.7, §6.1.3)"""
-    # at rulespecs/18co.rules:2277
+    # at rulespecs/18co.rules:2293
     if r_pending_decision(g, v_corporation, "place_token"):
-        # at rulespecs/18co.rules:2278
+        # at rulespecs/18co.rules:2294
         if not (r_takeover_station(g, v_corporation, v_city)):
             raise IllegalAction(
                 "only a station of the corporation taken over is replaced",
                 rule="§6.1.3",
-                at="rulespecs/18co.rules:2278",
+                at="rulespecs/18co.rules:2294",
             )
-        # at rulespecs/18co.rules:2280
+        # at rulespecs/18co.rules:2296
         r_swap_station(g, v_corporation, v_city)
     else:
-        # at rulespecs/18co.rules:2282
+        # at rulespecs/18co.rules:2298
         if not (g.b_in_step(v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule="§5.2.5",
-                at="rulespecs/18co.rules:2282",
+                at="rulespecs/18co.rules:2298",
             )
-        # at rulespecs/18co.rules:2283
+        # at rulespecs/18co.rules:2299
         if not (r_tokens_left(g, v_corporation) > 0):
             raise IllegalAction(
                 "the corporation has no station token left",
                 rule="§5.7.5",
-                at="rulespecs/18co.rules:2283",
+                at="rulespecs/18co.rules:2299",
             )
-        # at rulespecs/18co.rules:2284
+        # at rulespecs/18co.rules:2300
         v_spot = g.b_check_token(v_corporation, v_city)
-        # at rulespecs/18co.rules:2285
+        # at rulespecs/18co.rules:2301
         v_cost = r_next_token_cost(g, v_corporation)
-        # at rulespecs/18co.rules:2286
+        # at rulespecs/18co.rules:2302
         if not (g.b_cash(v_corporation) >= v_cost):
             raise IllegalAction(
-                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2286"
+                "not enough cash for the token", rule="§5.7.5", at="rulespecs/18co.rules:2302"
             )
-        # at rulespecs/18co.rules:2287
+        # at rulespecs/18co.rules:2303
         g.transfer(v_cost, v_corporation, g.name("bank"))
-        # at rulespecs/18co.rules:2288
+        # at rulespecs/18co.rules:2304
         g.b_place_station(v_corporation, v_spot)
-        # at rulespecs/18co.rules:2289
+        # at rulespecs/18co.rules:2305
         g.b_end_step(v_corporation)
 
 
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
-    # at rulespecs/lib/18xx.rules:1585
+    # at rulespecs/lib/18xx.rules:1587
     if not (g.b_in_step(v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
-            at="rulespecs/lib/18xx.rules:1585",
+            at="rulespecs/lib/18xx.rules:1587",
         )
-    # at rulespecs/lib/18xx.rules:1586
+    # at rulespecs/lib/18xx.rules:1588
     r_set_revenue(g, v_corporation, g.b_route_revenue(v_corporation, v_routes))
-    # at rulespecs/lib/18xx.rules:1587
+    # at rulespecs/lib/18xx.rules:1589
     g.b_end_step(v_corporation)
 
 
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
-    # at rulespecs/18co.rules:2297
+    # at rulespecs/18co.rules:2313
     if not (g.b_in_step(v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
-            at="rulespecs/18co.rules:2297",
+            at="rulespecs/18co.rules:2313",
         )
-    # at rulespecs/18co.rules:2298
+    # at rulespecs/18co.rules:2314
     if not (v_kind in g.param("dividend_kinds")):
         raise IllegalAction(
-            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2298"
+            "revenue is withheld or paid out", rule="§5.9", at="rulespecs/18co.rules:2314"
         )
-    # at rulespecs/18co.rules:2299
+    # at rulespecs/18co.rules:2315
     v_revenue = r_revenue(g, v_corporation)
-    # at rulespecs/18co.rules:2300
+    # at rulespecs/18co.rules:2316
     v_doubled = (g.b_holder_of(g.entity("private", "IMC")) == v_corporation) and (
         not r_closed(g, g.entity("private", "IMC"))
     )
-    # at rulespecs/18co.rules:2301
+    # at rulespecs/18co.rules:2317
     if v_revenue > 0:
-        # at rulespecs/18co.rules:2302
+        # at rulespecs/18co.rules:2318
         g.transfer(
             (
                 (g.param("mine_income") * g.b_collected(v_corporation, "mine"))
@@ -1917,34 +1918,34 @@ def a_dividend(g, v_corporation, v_kind):
             g.name("bank"),
             v_corporation,
         )
-    # at rulespecs/18co.rules:2304
+    # at rulespecs/18co.rules:2320
     if (
         ((v_revenue > 0) and (v_corporation == g.entity("corporation", "DSNG")))
         and (g.b_holder_of(g.entity("private", "DRGR")) != g.name("bank"))
     ) and (not r_closed(g, g.entity("private", "DRGR"))):
-        # at rulespecs/18co.rules:2305
+        # at rulespecs/18co.rules:2321
         r_close_private(g, g.entity("private", "DRGR"))
-    # at rulespecs/18co.rules:2307
+    # at rulespecs/18co.rules:2323
     v_paid = v_revenue if (v_kind == "payout") else 0
-    # at rulespecs/18co.rules:2308
+    # at rulespecs/18co.rules:2324
     g.transfer((v_revenue - v_paid), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2309
+    # at rulespecs/18co.rules:2325
     r_pay_dividends(g, v_corporation, v_paid)
-    # at rulespecs/18co.rules:2310
+    # at rulespecs/18co.rules:2326
     r_dividend_price_move(g, v_corporation, v_kind, v_paid)
-    # at rulespecs/18co.rules:2311
+    # at rulespecs/18co.rules:2327
     g.b_end_step(v_corporation)
 
 
 def r_pay_dividends(g, v_corporation, v_paid):
     """Pay each holding its share of the dividends (§5.9.3.1, §5.9.3.2)"""
-    # at rulespecs/lib/18xx.rules:1623
+    # at rulespecs/lib/18xx.rules:1625
     for v_c in g.attr(v_corporation, "certificates"):
-        # at rulespecs/lib/18xx.rules:1624
+        # at rulespecs/lib/18xx.rules:1626
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:1625
+        # at rulespecs/lib/18xx.rules:1627
         if r_opens_holding(g, v_c) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:1626
+            # at rulespecs/lib/18xx.rules:1628
             g.transfer(
                 r_pay_per_share(g, v_corporation, v_holder, v_paid),
                 g.name("bank"),
@@ -1954,97 +1955,97 @@ def r_pay_dividends(g, v_corporation, v_paid):
 
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
-    # at rulespecs/18co.rules:2226
+    # at rulespecs/18co.rules:2242
     if not (g.b_in_step(v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
-            at="rulespecs/18co.rules:2226",
+            at="rulespecs/18co.rules:2242",
         )
-    # at rulespecs/18co.rules:2227
+    # at rulespecs/18co.rules:2243
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         raise IllegalAction(
             "a corporation at its train limit may not buy a train",
             rule="§5.10.5.2",
-            at="rulespecs/18co.rules:2227",
+            at="rulespecs/18co.rules:2243",
         )
-    # at rulespecs/18co.rules:2229
+    # at rulespecs/18co.rules:2245
     v_seller = g.b_holder_of(v_train)
-    # at rulespecs/18co.rules:2230
+    # at rulespecs/18co.rules:2246
     if v_seller == g.name("depot"):
-        # at rulespecs/18co.rules:2231
+        # at rulespecs/18co.rules:2247
         if not (v_train in g.b_available_trains()):
             raise IllegalAction(
                 "later trains wait until the current phase's trains are sold",
                 rule="§5.10.3",
-                at="rulespecs/18co.rules:2231",
+                at="rulespecs/18co.rules:2247",
             )
-        # at rulespecs/18co.rules:2232
+        # at rulespecs/18co.rules:2248
         if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
             raise IllegalAction(
                 "no more trains from the bank this turn",
                 rule="§5.10.2",
-                at="rulespecs/18co.rules:2232",
+                at="rulespecs/18co.rules:2248",
             )
-        # at rulespecs/18co.rules:2233
+        # at rulespecs/18co.rules:2249
         if not (v_price == g.attr(v_train, "price")):
             raise IllegalAction(
-                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2233"
+                "the bank sells at list price", rule="§5.10.1.1", at="rulespecs/18co.rules:2249"
             )
-        # at rulespecs/18co.rules:2234
+        # at rulespecs/18co.rules:2250
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18co.rules:2235
+        # at rulespecs/18co.rules:2251
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2235",
+                at="rulespecs/18co.rules:2251",
             )
-        # at rulespecs/18co.rules:2236
+        # at rulespecs/18co.rules:2252
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18co.rules:2237
+        # at rulespecs/18co.rules:2253
         g.move(v_train, g.name("depot"), v_corporation)
-        # at rulespecs/18co.rules:2238
+        # at rulespecs/18co.rules:2254
         g.b_train_bought(v_corporation, v_train, True)
     elif v_seller == g.name("pool"):
-        # at rulespecs/18co.rules:2240
+        # at rulespecs/18co.rules:2256
         if not (v_price == (g.attr(v_train, "price") // 2)):
             raise IllegalAction(
                 "the Market sells trains at half list price",
                 rule="§5.10.1.2",
-                at="rulespecs/18co.rules:2240",
+                at="rulespecs/18co.rules:2256",
             )
-        # at rulespecs/18co.rules:2241
+        # at rulespecs/18co.rules:2257
         r_forced_purchase_help(g, v_corporation, v_price)
-        # at rulespecs/18co.rules:2242
+        # at rulespecs/18co.rules:2258
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2242",
+                at="rulespecs/18co.rules:2258",
             )
-        # at rulespecs/18co.rules:2243
+        # at rulespecs/18co.rules:2259
         g.transfer(v_price, v_corporation, g.name("bank"))
-        # at rulespecs/18co.rules:2244
+        # at rulespecs/18co.rules:2260
         g.move(v_train, g.name("pool"), v_corporation)
-        # at rulespecs/18co.rules:2245
+        # at rulespecs/18co.rules:2261
         g.b_train_bought(v_corporation, v_train, False)
     else:
-        # at rulespecs/18co.rules:2247
+        # at rulespecs/18co.rules:2263
         if not (g.among("corporations", v_seller) and (v_seller != v_corporation)):
             raise IllegalAction(
                 "trains are bought from the bank, the Market or another corporation",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2247",
+                at="rulespecs/18co.rules:2263",
             )
-        # at rulespecs/18co.rules:2248
+        # at rulespecs/18co.rules:2264
         if not (r_may_buy_train_from(g, v_corporation, v_seller)):
             raise IllegalAction(
                 "raising money for a train it must buy, the corporation buys the cheapest available train in the Bank or Market",
                 rule="§5.10.6.1",
-                at="rulespecs/18co.rules:2248",
+                at="rulespecs/18co.rules:2264",
             )
-        # at rulespecs/18co.rules:2250
+        # at rulespecs/18co.rules:2266
         if not (
             (g.param("train_trades") == "any_corporation")
             or (r_president(g, v_seller) == r_president(g, v_corporation))
@@ -2052,44 +2053,44 @@ def a_buy_train(g, v_corporation, v_train, v_price):
             raise IllegalAction(
                 "the engine trades trains only between corporations of one president, who agrees the price with himself",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2250",
+                at="rulespecs/18co.rules:2266",
             )
-        # at rulespecs/18co.rules:2252
+        # at rulespecs/18co.rules:2268
         if not (v_price >= g.param("min_train_price")):
             raise IllegalAction(
                 "a train sold between corporations costs at least $1",
                 rule="§5.10.1.3",
-                at="rulespecs/18co.rules:2252",
+                at="rulespecs/18co.rules:2268",
             )
-        # at rulespecs/18co.rules:2253
+        # at rulespecs/18co.rules:2269
         if not (g.b_cash(v_corporation) >= v_price):
             raise IllegalAction(
                 "the corporation cannot pay for the train",
                 rule="§5.10.1",
-                at="rulespecs/18co.rules:2253",
+                at="rulespecs/18co.rules:2269",
             )
-        # at rulespecs/18co.rules:2254
+        # at rulespecs/18co.rules:2270
         g.transfer(v_price, v_corporation, v_seller)
-        # at rulespecs/18co.rules:2255
+        # at rulespecs/18co.rules:2271
         g.move(v_train, v_seller, v_corporation)
-        # at rulespecs/18co.rules:2256
+        # at rulespecs/18co.rules:2272
         g.b_train_bought(v_corporation, v_train, False)
 
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1719
-    v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1720
-    v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1721
+    v_player = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:1722
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1723
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule="§1.3, §4.4.1",
-            at="rulespecs/lib/18xx.rules:1721",
+            at="rulespecs/lib/18xx.rules:1723",
         )
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1724
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -2097,23 +2098,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1722",
+            at="rulespecs/lib/18xx.rules:1724",
         )
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1726
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1724",
+            at="rulespecs/lib/18xx.rules:1726",
         )
-    # at rulespecs/lib/18xx.rules:1725
+    # at rulespecs/lib/18xx.rules:1727
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1725",
+            at="rulespecs/lib/18xx.rules:1727",
         )
-    # at rulespecs/lib/18xx.rules:1726
+    # at rulespecs/lib/18xx.rules:1728
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -2124,113 +2125,113 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule="§4.2.5, §11.7",
-            at="rulespecs/lib/18xx.rules:1726",
+            at="rulespecs/lib/18xx.rules:1728",
         )
-    # at rulespecs/lib/18xx.rules:1728
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1729
-    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1730
-    g.b_check_float(v_corporation)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1731
+    r_close_private(g, v_company)
+    # at rulespecs/lib/18xx.rules:1732
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1733
     g.b_check_president(v_corporation)
 
 
 def r_trade_in(g, v_corporation, v_train, v_price, v_exchange):
     """A train traded in for one the bank sells, at the discount the new train gives it (supplement from \"18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)\")"""
-    # at rulespecs/lib/18xx.rules:1742
+    # at rulespecs/lib/18xx.rules:1744
     if not ((g.b_holder_of(v_train) == g.name("depot")) and (v_train in g.b_available_trains())):
         raise IllegalAction(
             "a train is traded in only for one the bank sells now",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1742",
+            at="rulespecs/lib/18xx.rules:1744",
         )
-    # at rulespecs/lib/18xx.rules:1743
+    # at rulespecs/lib/18xx.rules:1745
     if not (g.b_holder_of(v_exchange) == v_corporation):
         raise IllegalAction(
             "the corporation trades in only a train it owns",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1743",
+            at="rulespecs/lib/18xx.rules:1745",
         )
-    # at rulespecs/lib/18xx.rules:1744
+    # at rulespecs/lib/18xx.rules:1746
     v_discount = r_trade_in_discount(g, v_train, v_exchange)
-    # at rulespecs/lib/18xx.rules:1745
+    # at rulespecs/lib/18xx.rules:1747
     if not (v_discount > 0):
         raise IllegalAction(
             "the new train takes no train of that type in trade",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1745",
+            at="rulespecs/lib/18xx.rules:1747",
         )
-    # at rulespecs/lib/18xx.rules:1746
+    # at rulespecs/lib/18xx.rules:1748
     if not (g.state_amount("bank_buys_this_turn") < g.param("bank_trains_per_turn")):
         raise IllegalAction(
             "no more trains from the bank this turn",
             rule="§5.10.2",
-            at="rulespecs/lib/18xx.rules:1746",
+            at="rulespecs/lib/18xx.rules:1748",
         )
-    # at rulespecs/lib/18xx.rules:1747
+    # at rulespecs/lib/18xx.rules:1749
     if not (v_price == (g.attr(v_train, "price") - v_discount)):
         raise IllegalAction(
             "a trade-in pays the printed price less the discount",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1747",
+            at="rulespecs/lib/18xx.rules:1749",
         )
-    # at rulespecs/lib/18xx.rules:1748
+    # at rulespecs/lib/18xx.rules:1750
     if not (g.b_cash(v_corporation) >= v_price):
         raise IllegalAction(
             "the corporation cannot pay for the train",
             rule='supplement from "18xx.games: lib/engine/game/base.rb (Game#discountable_trains_for: a train in the depot whose discount names a train the corporation owns)"',
-            at="rulespecs/lib/18xx.rules:1748",
+            at="rulespecs/lib/18xx.rules:1750",
         )
-    # at rulespecs/lib/18xx.rules:1749
-    g.move(v_exchange, v_corporation, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1750
-    g.transfer(v_price, v_corporation, g.name("bank"))
     # at rulespecs/lib/18xx.rules:1751
-    g.move(v_train, g.name("depot"), v_corporation)
+    g.move(v_exchange, v_corporation, g.name("pool"))
     # at rulespecs/lib/18xx.rules:1752
+    g.transfer(v_price, v_corporation, g.name("bank"))
+    # at rulespecs/lib/18xx.rules:1753
+    g.move(v_train, g.name("depot"), v_corporation)
+    # at rulespecs/lib/18xx.rules:1754
     g.b_train_bought(v_corporation, v_train, True)
 
 
 def a_discard_train(g, v_corporation, v_train):
     """Discard a train over the train limit: to the Market, or out of the game for the DSNG's permanent 2-train (§5.10.5.3, §6.1.7.1)"""
-    # at rulespecs/18co.rules:2263
+    # at rulespecs/18co.rules:2279
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         raise IllegalAction(
             "only a corporation over the train limit discards",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2263",
+            at="rulespecs/18co.rules:2279",
         )
-    # at rulespecs/18co.rules:2264
+    # at rulespecs/18co.rules:2280
     if not (g.b_holder_of(v_train) == v_corporation):
         raise IllegalAction(
             "the corporation does not own that train",
             rule="§5.10.5.3",
-            at="rulespecs/18co.rules:2264",
+            at="rulespecs/18co.rules:2280",
         )
-    # at rulespecs/18co.rules:2265
+    # at rulespecs/18co.rules:2281
     if g.attr(v_train, "on_discard") == "removed_from_game":
-        # at rulespecs/18co.rules:2266
+        # at rulespecs/18co.rules:2282
         g.move(v_train, v_corporation, g.name("scrap"))
     else:
-        # at rulespecs/18co.rules:2268
+        # at rulespecs/18co.rules:2284
         g.move(v_train, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2270
+    # at rulespecs/18co.rules:2286
     if r_len(g, g.b_trains(v_corporation)) <= r_train_limit(g, v_corporation):
-        # at rulespecs/18co.rules:2271
+        # at rulespecs/18co.rules:2287
         r_resolve_decision(g, v_corporation, "discard_train")
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (library '18xx' procedure emergency_sale_limits)"""
-    # at rulespecs/lib/18xx.rules:1772
+    # at rulespecs/lib/18xx.rules:1774
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1772",
+            at="rulespecs/lib/18xx.rules:1774",
         )
-    # at rulespecs/lib/18xx.rules:1774
+    # at rulespecs/lib/18xx.rules:1776
     if not (
         (
             (
@@ -2271,9 +2272,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule="§5.10.6.1, §1.3, §4.4.1, §4.5.1, §4.5.2",
-            at="rulespecs/lib/18xx.rules:1774",
+            at="rulespecs/lib/18xx.rules:1776",
         )
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1782
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -2284,83 +2285,83 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule="§5.10.6.1",
-            at="rulespecs/lib/18xx.rules:1780",
+            at="rulespecs/lib/18xx.rules:1782",
         )
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1784
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
 def r_emergency_sale_noted(g, v_player, v_corporation):
     """The turn is marked: after the president's sale the corporation buys its train from the Bank or Market (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2389
+    # at rulespecs/18co.rules:2405
     g.state_set("done_this_turn", ("emergency_sale",), True)
 
 
 def r_take_over(g, v_owner, v_owned):
     """A corporation takes over another: its holdings sold or passed on, its treasury paid out, then it closes (library '18xx' procedure take_over)"""
-    # at rulespecs/lib/18xx.rules:1980
+    # at rulespecs/lib/18xx.rules:1982
     for v_other in g.name("corporations"):
-        # at rulespecs/lib/18xx.rules:1981
+        # at rulespecs/lib/18xx.rules:1983
         if (v_other != v_owner) and (v_other != v_owned):
-            # at rulespecs/lib/18xx.rules:1982
+            # at rulespecs/lib/18xx.rules:1984
             for v_c in r_held_certificates(g, v_owned, v_other):
-                # at rulespecs/lib/18xx.rules:1983
+                # at rulespecs/lib/18xx.rules:1985
                 g.transfer(
                     ((g.b_price(v_other) * g.attr(v_c, "percent")) // 10), g.name("bank"), v_owned
                 )
-                # at rulespecs/lib/18xx.rules:1984
+                # at rulespecs/lib/18xx.rules:1986
                 g.move(v_c, v_owned, g.name("pool"))
-    # at rulespecs/lib/18xx.rules:1990
+    # at rulespecs/lib/18xx.rules:1992
     r_take_over_stations(g, v_owner, v_owned, g.param("takeover_token_swaps"))
-    # at rulespecs/lib/18xx.rules:1993
+    # at rulespecs/lib/18xx.rules:1995
     g.b_stack_charter(v_owner, v_owned, g.param("takeover_assets_usable_at_once"))
-    # at rulespecs/lib/18xx.rules:1994
+    # at rulespecs/lib/18xx.rules:1996
     g.state_put(
         "train_limit_bonus",
         (v_owner,),
         (g.state_amount("train_limit_bonus", v_owner) + g.param("takeover_train_limit_bonus")),
     )
-    # at rulespecs/lib/18xx.rules:1995
+    # at rulespecs/lib/18xx.rules:1997
     for v_t in g.b_trains(v_owned):
-        # at rulespecs/lib/18xx.rules:1996
+        # at rulespecs/lib/18xx.rules:1998
         g.move(v_t, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:1998
+    # at rulespecs/lib/18xx.rules:2000
     for v_c in r_held_certificates(g, v_owned, v_owner):
-        # at rulespecs/lib/18xx.rules:1999
+        # at rulespecs/lib/18xx.rules:2001
         g.move(v_c, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2001
+    # at rulespecs/lib/18xx.rules:2003
     for v_company in g.name("privates"):
-        # at rulespecs/lib/18xx.rules:2002
+        # at rulespecs/lib/18xx.rules:2004
         if (g.b_holder_of(v_company) == v_owned) and (not r_closed(g, v_company)):
-            # at rulespecs/lib/18xx.rules:2003
+            # at rulespecs/lib/18xx.rules:2005
             g.move(v_company, v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2008
+    # at rulespecs/lib/18xx.rules:2010
     v_payout = r_floor_to(g, g.b_cash(v_owned), g.param("takeover_payout_rounding"))
-    # at rulespecs/lib/18xx.rules:2009
+    # at rulespecs/lib/18xx.rules:2011
     for v_c in g.attr(v_owned, "certificates"):
-        # at rulespecs/lib/18xx.rules:2010
+        # at rulespecs/lib/18xx.rules:2012
         v_holder = g.b_holder_of(v_c)
-        # at rulespecs/lib/18xx.rules:2011
+        # at rulespecs/lib/18xx.rules:2013
         if (r_opens_holding(g, v_c) and (v_holder != v_owned)) and (v_holder != g.name("scrap")):
-            # at rulespecs/lib/18xx.rules:2012
+            # at rulespecs/lib/18xx.rules:2014
             g.transfer(
                 r_pay_per_share(g, v_owned, v_holder, v_payout),
                 v_owned,
                 (g.name("bank") if (v_holder == g.name("pool")) else v_holder),
             )
-    # at rulespecs/lib/18xx.rules:2015
-    g.transfer(g.b_cash(v_owned), v_owned, v_owner)
-    # at rulespecs/lib/18xx.rules:2016
-    r_close_corporation(g, v_owned)
     # at rulespecs/lib/18xx.rules:2017
+    g.transfer(g.b_cash(v_owned), v_owned, v_owner)
+    # at rulespecs/lib/18xx.rules:2018
+    r_close_corporation(g, v_owned)
+    # at rulespecs/lib/18xx.rules:2019
     if r_len(g, g.b_trains(v_owner)) > r_train_limit(g, v_owner):
-        # at rulespecs/lib/18xx.rules:2018
+        # at rulespecs/lib/18xx.rules:2020
         r_require_decision(g, v_owner, "discard_train")
 
 
 def r_sold_out(g, v_corporation):
     """sold_out(C): every share of C is with the players (and other corporations, where sold_out_holders names them) (library '18xx' function sold_out)"""
-    # at rulespecs/lib/18xx.rules:2043
+    # at rulespecs/lib/18xx.rules:2045
     return (
         sum(g.b_percent(v_p, v_corporation) for v_p in g.name("players"))
         + (
@@ -2565,20 +2566,78 @@ def a_remove_token(g, v_company, v_city):
             at="rulespecs/18co.rules:2151",
         )
     # at rulespecs/18co.rules:2152
-    v_station = g.b_check_return_token(v_company, v_city)
+    r_check_return_token(g, v_company, v_city)
     # at rulespecs/18co.rules:2153
     v_corporation = g.b_holder_of(v_company)
     # at rulespecs/18co.rules:2154
     v_refund = r_last_token_cost(g, v_corporation)
     # at rulespecs/18co.rules:2155
-    r_return_token(g, v_company, v_station)
+    r_return_token(g, v_company, v_city)
     # at rulespecs/18co.rules:2156
     g.transfer(v_refund, g.name("bank"), v_corporation)
 
 
+def r_check_return_token(g, v_company, v_city):
+    """check_return_token(X, city): refused unless X's owning corporation may take its station in the city back now (Table B)"""
+    # at rulespecs/18co.rules:2164
+    if not (
+        any((g.attr(v_a, "effect") == "return_token") for v_a in g.attr(v_company, "abilities"))
+    ):
+        raise IllegalAction(
+            "the private has no station token to take back",
+            rule="Table B",
+            at="rulespecs/18co.rules:2164",
+        )
+    # at rulespecs/18co.rules:2165
+    if not (not r_closed(g, v_company)):
+        raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2165")
+    # at rulespecs/18co.rules:2166
+    v_corporation = g.b_holder_of(v_company)
+    # at rulespecs/18co.rules:2167
+    if not (
+        g.among("corporations", v_corporation)
+        and (
+            (
+                (
+                    g.b_in_step(v_corporation, "track_and_token")
+                    or g.b_in_step(v_corporation, "lay_tile")
+                )
+                or g.b_in_step(v_corporation, "place_token")
+            )
+            or g.b_in_step(v_corporation, "run_routes")
+        )
+    ):
+        raise IllegalAction(
+            "only the corporation that owns the private takes a station back, in its operating turn before its trains run",
+            rule="Table B",
+            at="rulespecs/18co.rules:2167",
+        )
+    # at rulespecs/18co.rules:2170
+    if not (r_len(g, g.b_stations(v_corporation, v_city)) > 0):
+        raise IllegalAction(
+            "the corporation has no station in that city",
+            rule="Table B",
+            at="rulespecs/18co.rules:2170",
+        )
+    # at rulespecs/18co.rules:2171
+    if not (r_len(g, g.b_stations(v_corporation)) > 1):
+        raise IllegalAction(
+            "the corporation keeps at least one station on the map",
+            rule="Table B",
+            at="rulespecs/18co.rules:2171",
+        )
+    # at rulespecs/18co.rules:2172
+    if not (g.attr(v_corporation, "tokens") > 0):
+        raise IllegalAction(
+            "the corporation placed none of its tokens from its charter",
+            rule="Table B",
+            at="rulespecs/18co.rules:2172",
+        )
+
+
 def r_can_issue(g, v_corporation):
     """the corporation holds a certificate of its own that the Market could take (§5.11.1, §4.1.6)"""
-    # at rulespecs/18co.rules:2351
+    # at rulespecs/18co.rules:2367
     return (r_len(g, r_treasury_certificates(g, v_corporation)) > 0) and (
         (r_pool_percent(g, v_corporation) + 10) <= g.param("pool_cap")
     )
@@ -2586,26 +2645,26 @@ def r_can_issue(g, v_corporation):
 
 def a_corporate_sell_shares(g, v_corporation, v_shares):
     """Sell certificates the corporation holds of another corporation to the Market (§5.12, §5.2.10)"""
-    # at rulespecs/18co.rules:2399
+    # at rulespecs/18co.rules:2415
     if not (r_len(g, v_shares) >= 1):
-        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2399")
-    # at rulespecs/18co.rules:2400
+        raise IllegalAction("name the certificates", rule="§5.12", at="rulespecs/18co.rules:2415")
+    # at rulespecs/18co.rules:2416
     v_target = g.attr(g.item(v_shares, 0), "corporation")
-    # at rulespecs/18co.rules:2401
+    # at rulespecs/18co.rules:2417
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
-            at="rulespecs/18co.rules:2401",
+            at="rulespecs/18co.rules:2417",
         )
-    # at rulespecs/18co.rules:2403
+    # at rulespecs/18co.rules:2419
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are issued, not sold",
             rule="§5.11, §5.12",
-            at="rulespecs/18co.rules:2403",
+            at="rulespecs/18co.rules:2419",
         )
-    # at rulespecs/18co.rules:2404
+    # at rulespecs/18co.rules:2420
     if not (
         all(
             ((g.b_holder_of(v_c) == v_corporation) and (g.attr(v_c, "corporation") == v_target))
@@ -2615,55 +2674,55 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation sells certificates it holds of one other corporation",
             rule="§5.12, §11.4",
-            at="rulespecs/18co.rules:2404",
+            at="rulespecs/18co.rules:2420",
         )
-    # at rulespecs/18co.rules:2406
+    # at rulespecs/18co.rules:2422
     if not (all((not g.attr(v_c, "president")) for v_c in v_shares)):
         raise IllegalAction(
             "a President's certificate is never sold (a corporation holding one takes that corporation over)",
             rule="§4.1.5, §6.1",
-            at="rulespecs/18co.rules:2406",
+            at="rulespecs/18co.rules:2422",
         )
-    # at rulespecs/18co.rules:2408
+    # at rulespecs/18co.rules:2424
     if not (not g.state_has("corporate_purchase", v_target)):
         raise IllegalAction(
             "not after buying that corporation's certificates this turn",
             rule="§5.12.1",
-            at="rulespecs/18co.rules:2408",
+            at="rulespecs/18co.rules:2424",
         )
-    # at rulespecs/18co.rules:2410
+    # at rulespecs/18co.rules:2426
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2411
+    # at rulespecs/18co.rules:2427
     if not ((r_pool_percent(g, v_target) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2411",
+            at="rulespecs/18co.rules:2427",
         )
-    # at rulespecs/18co.rules:2413
+    # at rulespecs/18co.rules:2429
     g.transfer(((g.b_price(v_target) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2414
+    # at rulespecs/18co.rules:2430
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2415
+        # at rulespecs/18co.rules:2431
         g.move(v_c, v_corporation, g.name("pool"))
-    # at rulespecs/18co.rules:2417
+    # at rulespecs/18co.rules:2433
     if v_percent_sold > 10:
-        # at rulespecs/18co.rules:2418
+        # at rulespecs/18co.rules:2434
         r_price_drop_on_sale(g, v_corporation, v_target, v_shares, (v_percent_sold // 10))
-    # at rulespecs/18co.rules:2420
+    # at rulespecs/18co.rules:2436
     g.b_check_president(v_target)
 
 
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
-    # at rulespecs/18co.rules:2425
+    # at rulespecs/18co.rules:2441
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
-            at="rulespecs/18co.rules:2425",
+            at="rulespecs/18co.rules:2441",
         )
-    # at rulespecs/18co.rules:2426
+    # at rulespecs/18co.rules:2442
     if not (
         (r_len(g, v_shares) >= 1)
         and all((v_c in r_pool_certificates(g, v_corporation)) for v_c in v_shares)
@@ -2671,76 +2730,76 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "a corporation redeems only its own certificates in the Market",
             rule="§5.4.1",
-            at="rulespecs/18co.rules:2426",
+            at="rulespecs/18co.rules:2442",
         )
-    # at rulespecs/18co.rules:2428
+    # at rulespecs/18co.rules:2444
     v_cost = (g.b_price(v_corporation) * sum(g.attr(v_c, "percent") for v_c in v_shares)) // 10
-    # at rulespecs/18co.rules:2429
+    # at rulespecs/18co.rules:2445
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2429")
-    # at rulespecs/18co.rules:2430
+        raise IllegalAction("not enough cash", rule="§5.4.2", at="rulespecs/18co.rules:2445")
+    # at rulespecs/18co.rules:2446
     g.transfer(v_cost, v_corporation, g.name("bank"))
-    # at rulespecs/18co.rules:2431
+    # at rulespecs/18co.rules:2447
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2432
+        # at rulespecs/18co.rules:2448
         g.move(v_c, g.name("pool"), v_corporation)
 
 
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
-    # at rulespecs/18co.rules:2439
+    # at rulespecs/18co.rules:2455
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
-            at="rulespecs/18co.rules:2439",
+            at="rulespecs/18co.rules:2455",
         )
-    # at rulespecs/18co.rules:2441
+    # at rulespecs/18co.rules:2457
     if not (r_len(g, v_shares) == 1):
         raise IllegalAction(
             "certificates of another corporation are bought one at a time",
             rule="§5.5.4",
-            at="rulespecs/18co.rules:2441",
+            at="rulespecs/18co.rules:2457",
         )
-    # at rulespecs/18co.rules:2442
+    # at rulespecs/18co.rules:2458
     v_cert = g.item(v_shares, 0)
-    # at rulespecs/18co.rules:2443
+    # at rulespecs/18co.rules:2459
     v_target = g.attr(v_cert, "corporation")
-    # at rulespecs/18co.rules:2444
+    # at rulespecs/18co.rules:2460
     if not (v_target != v_corporation):
         raise IllegalAction(
             "a corporation's own certificates are redeemed, not bought",
             rule="§5.4, §5.5.1",
-            at="rulespecs/18co.rules:2444",
+            at="rulespecs/18co.rules:2460",
         )
-    # at rulespecs/18co.rules:2445
+    # at rulespecs/18co.rules:2461
     if not (not g.attr(v_cert, "president")):
         raise IllegalAction(
             "a corporation never buys a President's certificate",
             rule="§5.5.3",
-            at="rulespecs/18co.rules:2445",
+            at="rulespecs/18co.rules:2461",
         )
-    # at rulespecs/18co.rules:2446
+    # at rulespecs/18co.rules:2462
     v_seller = g.b_holder_of(v_cert)
-    # at rulespecs/18co.rules:2447
+    # at rulespecs/18co.rules:2463
     if not ((v_seller == g.name("pool")) or (v_seller == r_president(g, v_corporation))):
         raise IllegalAction(
             "certificates are bought from the Market or from the corporation's President",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2447",
+            at="rulespecs/18co.rules:2463",
         )
-    # at rulespecs/18co.rules:2449
+    # at rulespecs/18co.rules:2465
     if not (
         (not g.state_has("corporate_purchased")) or g.state_has("corporate_purchase", v_target)
     ):
         raise IllegalAction(
             "certificates of only one other corporation a turn",
             rule="§5.5.1",
-            at="rulespecs/18co.rules:2449",
+            at="rulespecs/18co.rules:2465",
         )
-    # at rulespecs/18co.rules:2451
+    # at rulespecs/18co.rules:2467
     v_mine = g.b_percent(r_president(g, v_corporation), v_target)
-    # at rulespecs/18co.rules:2452
+    # at rulespecs/18co.rules:2468
     if not (
         (
             (g.param("corporate_purchase_presidency") == "any_holder")
@@ -2757,54 +2816,54 @@ def a_corporate_buy_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "with Major Investors, a corporation's purchase may not pass the presidency to another player",
             rule='supplement from "18xx.games: lib/engine/game/g_18_co/step/corporate_buy_shares.rb (CorporateBuyShares#can_buy?)"',
-            at="rulespecs/18co.rules:2452",
+            at="rulespecs/18co.rules:2468",
         )
-    # at rulespecs/18co.rules:2457
+    # at rulespecs/18co.rules:2473
     v_cost = (g.b_price(v_target) * g.attr(v_cert, "percent")) // 10
-    # at rulespecs/18co.rules:2458
+    # at rulespecs/18co.rules:2474
     if not (g.b_cash(v_corporation) >= v_cost):
-        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2458")
-    # at rulespecs/18co.rules:2459
+        raise IllegalAction("not enough cash", rule="§5.5.2", at="rulespecs/18co.rules:2474")
+    # at rulespecs/18co.rules:2475
     g.transfer(
         v_cost, v_corporation, (g.name("bank") if (v_seller == g.name("pool")) else v_seller)
     )
-    # at rulespecs/18co.rules:2460
+    # at rulespecs/18co.rules:2476
     g.move(v_cert, v_seller, v_corporation)
-    # at rulespecs/18co.rules:2461
+    # at rulespecs/18co.rules:2477
     g.state_set("corporate_purchased", (), True)
-    # at rulespecs/18co.rules:2462
+    # at rulespecs/18co.rules:2478
     g.state_set("corporate_purchase", (v_target,), True)
-    # at rulespecs/18co.rules:2463
+    # at rulespecs/18co.rules:2479
     g.b_check_president(v_target)
 
 
 def a_contribute(g, v_corporation, v_player, v_amount):
     """The president pays towards a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2480
+    # at rulespecs/18co.rules:2496
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "the president pays only for a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2480",
+            at="rulespecs/18co.rules:2496",
         )
-    # at rulespecs/18co.rules:2481
+    # at rulespecs/18co.rules:2497
     if not (v_player == r_president(g, v_corporation)):
-        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2481")
-    # at rulespecs/18co.rules:2482
+        raise IllegalAction("only the president pays", rule="§5.2", at="rulespecs/18co.rules:2497")
+    # at rulespecs/18co.rules:2498
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2482",
+            at="rulespecs/18co.rules:2498",
         )
-    # at rulespecs/18co.rules:2483
+    # at rulespecs/18co.rules:2499
     if not ((v_amount > 0) and (v_amount <= (r_cheapest_train_price(g) - g.b_cash(v_corporation)))):
         raise IllegalAction(
             "the president pays at most what the corporation lacks for the cheapest train",
             rule="§5.10.6.1",
-            at="rulespecs/18co.rules:2483",
+            at="rulespecs/18co.rules:2499",
         )
-    # at rulespecs/18co.rules:2485
+    # at rulespecs/18co.rules:2501
     g.transfer(v_amount, v_player, v_corporation)
 
 
@@ -2817,10 +2876,10 @@ def q_bid(g, v_player):
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2163
+    # at rulespecs/18co.rules:2179
     if not (g.b_in_round("stock")):
         return "shares are bought in a stock round"
-    # at rulespecs/18co.rules:2164
+    # at rulespecs/18co.rules:2180
     if not (r_may_buy_now(g, v_player)):
         return "one purchase per turn, after any sales"
 
@@ -2842,37 +2901,37 @@ def q_sell_shares(g, v_player):
 
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2208
+    # at rulespecs/18co.rules:2224
     if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
         return "a corporation buys privates during its operating turn"
-    # at rulespecs/18co.rules:2209
+    # at rulespecs/18co.rules:2225
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
         return "corporations buy privates from Phase 3"
-    # at rulespecs/18co.rules:2218
+    # at rulespecs/18co.rules:2234
     if not ((not r_money_raised_for_train(g)) or (r_len(g, g.b_trains(v_corporation)) > 0)):
         return "raising money for a train it must buy, the corporation buys the train before anything else"
 
 
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2297
+    # at rulespecs/18co.rules:2313
     if not (g.b_in_step(v_corporation, "dividend")):
         return "revenue is distributed after the trains run"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2226
+    # at rulespecs/18co.rules:2242
     if not (g.b_in_step(v_corporation, "buy_train")):
         return "trains are bought after the revenue is distributed"
-    # at rulespecs/18co.rules:2227
+    # at rulespecs/18co.rules:2243
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
         return "a corporation at its train limit may not buy a train"
 
 
 def q_discard_train(g, v_corporation):
     """The opening guards of discard_train that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2263
+    # at rulespecs/18co.rules:2279
     if not (r_pending_decision(g, v_corporation, "discard_train")):
         return "only a corporation over the train limit discards"
 
@@ -2923,31 +2982,31 @@ def q_remove_token(g, v_company):
 
 def q_corporate_sell_shares(g, v_corporation):
     """The opening guards of corporate_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2401
+    # at rulespecs/18co.rules:2417
     if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
         return "certificates of other corporations are sold at the end of the turn"
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2425
+    # at rulespecs/18co.rules:2441
     if not (g.b_in_step(v_corporation, "redeem_shares")):
         return "shares are redeemed at the start of the turn"
 
 
 def q_corporate_buy_shares(g, v_corporation):
     """The opening guards of corporate_buy_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2439
+    # at rulespecs/18co.rules:2455
     if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
         return "certificates of other corporations are bought before track is laid"
 
 
 def q_contribute(g, v_corporation):
     """The opening guards of contribute that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2480
+    # at rulespecs/18co.rules:2496
     if not (r_must_buy_train(g, v_corporation)):
         return "the president pays only for a train the corporation must buy"
-    # at rulespecs/18co.rules:2482
+    # at rulespecs/18co.rules:2498
     if not (not r_can_issue(g, v_corporation)):
         return "the corporation must first issue its own certificates"
 
@@ -2984,39 +3043,39 @@ def qb2_bid(g, v_player, v_company):
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1336
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
-            at="rulespecs/lib/18xx.rules:1334",
+            at="rulespecs/lib/18xx.rules:1336",
         )
 
 
 def q2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read only its entity and corporation (the listing probe)"""
-    # at rulespecs/18co.rules:2165
+    # at rulespecs/18co.rules:2181
     if not (r_started(g, v_corporation)):
         return "the corporation is not launched"
-    # at rulespecs/18co.rules:2166
+    # at rulespecs/18co.rules:2182
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         return "no buying back a corporation sold this round"
 
 
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
-    # at rulespecs/18co.rules:2163
+    # at rulespecs/18co.rules:2179
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
-            at="rulespecs/18co.rules:2163",
+            at="rulespecs/18co.rules:2179",
         )
 
 
 def qb2_buy_shares(g, v_player, v_corporation):
     """The opening guards of buy_shares that read more than its entity and corporation, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2197
+    # at rulespecs/18co.rules:2213
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -3047,7 +3106,7 @@ def qb2_buy_shares(g, v_player, v_corporation):
 
 def qb3_buy_shares(g, v_player, v_corporation, v_source):
     """The opening guards of buy_shares that read more than its entity and corporation, source, judged by a lower bound (the listing bound probe)"""
-    # at rulespecs/18co.rules:2197
+    # at rulespecs/18co.rules:2213
     if not (
         g.b_cash(v_player)
         >= g._least_product(
@@ -3084,29 +3143,29 @@ def q2_sell_shares(g, v_player, v_corporation):
 
 def q2_corporation_buy_company(g, v_corporation, v_company):
     """The opening guards of corporation_buy_company that read only its entity and company (the listing probe)"""
-    # at rulespecs/18co.rules:2210
+    # at rulespecs/18co.rules:2226
     if not (not r_closed(g, v_company)):
         return "the private is closed"
-    # at rulespecs/18co.rules:2211
+    # at rulespecs/18co.rules:2227
     if not (v_company != g.entity("private", "DRGR")):
         return "the Silverton Branch cannot be bought by a corporation"
-    # at rulespecs/18co.rules:2212
+    # at rulespecs/18co.rules:2228
     v_seller = g.b_holder_of(v_company)
-    # at rulespecs/18co.rules:2213
+    # at rulespecs/18co.rules:2229
     if not (g.among("players", v_seller) or (v_seller == g.name("pool"))):
         return "privates are bought from a player or from the Market"
 
 
 def q2_dividend(g, v_corporation, v_kind):
     """The opening guards of dividend that read only its entity and kind (the listing probe)"""
-    # at rulespecs/18co.rules:2298
+    # at rulespecs/18co.rules:2314
     if not (v_kind in g.param("dividend_kinds")):
         return "revenue is withheld or paid out"
 
 
 def q2_discard_train(g, v_corporation, v_train):
     """The opening guards of discard_train that read only its entity and train (the listing probe)"""
-    # at rulespecs/18co.rules:2264
+    # at rulespecs/18co.rules:2280
     if not (g.b_holder_of(v_train) == v_corporation):
         return "the corporation does not own that train"
 
@@ -3238,7 +3297,7 @@ def qr_remove_token(g):
 
 def q2_contribute(g, v_corporation, v_player):
     """The opening guards of contribute that read only its entity and player (the listing probe)"""
-    # at rulespecs/18co.rules:2481
+    # at rulespecs/18co.rules:2497
     if not (v_player == r_president(g, v_corporation)):
         return "only the president pays"
 
@@ -3257,21 +3316,21 @@ def t_presidents_choice_over(g, *_rest):
 
 def t_homes_unreserved(g, *_rest):
     """Brown tiles end the home reservations of corporations not yet launched"""
-    # at rulespecs/18co.rules:2315
+    # at rulespecs/18co.rules:2331
     for v_c in g.name("corporations"):
-        # at rulespecs/18co.rules:2316
+        # at rulespecs/18co.rules:2332
         if not r_started(g, v_c):
-            # at rulespecs/18co.rules:2317
+            # at rulespecs/18co.rules:2333
             r_unreserve_home(g, v_c)
 
 
 def t_mines_removed(g, *_rest):
     """Phase 6 removes the mine tokens"""
-    # at rulespecs/18co.rules:2322
+    # at rulespecs/18co.rules:2338
     g.b_discard_collected("mine")
 
 
 def t_imc_closes(g, *_rest):
     """Phase 6 closes the Idarado Mining Company"""
-    # at rulespecs/18co.rules:2325
+    # at rulespecs/18co.rules:2341
     r_close_private(g, g.entity("private", "IMC"))

@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     {
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-        "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -336,9 +336,12 @@ class Game(GameBase):
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
         "close_corporation": r_close_corporation,
+        "remove_station": r_remove_station,
+        "remove_stations": r_remove_stations,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,
+        "absorb_station": r_absorb_station,
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
-    "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,8 +33,8 @@ _TITLE = shared(
     {
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-        "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -265,7 +265,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2195
+    # at rulespecs/lib/18xx.rules:2197
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -514,9 +514,12 @@ class Game(GameBase):
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
         "close_corporation": r_close_corporation,
+        "remove_station": r_remove_station,
+        "remove_stations": r_remove_stations,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,
+        "absorb_station": r_absorb_station,
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,

@@ -14,8 +14,8 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-    "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -23,7 +23,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,8 +34,8 @@ _TITLE = shared(
     {
         "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
         "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
-        "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1846",
@@ -322,113 +322,113 @@ def a_bid(g, v_player, v_company, v_price):
 
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
-    # at rulespecs/lib/18xx.rules:1334
+    # at rulespecs/lib/18xx.rules:1336
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1334",
+            at="rulespecs/lib/18xx.rules:1336",
         )
-    # at rulespecs/lib/18xx.rules:1335
+    # at rulespecs/lib/18xx.rules:1337
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1335",
+            at="rulespecs/lib/18xx.rules:1337",
         )
-    # at rulespecs/lib/18xx.rules:1336
+    # at rulespecs/lib/18xx.rules:1338
     if not (not r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is already started",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1336",
+            at="rulespecs/lib/18xx.rules:1338",
         )
-    # at rulespecs/lib/18xx.rules:1337
+    # at rulespecs/lib/18xx.rules:1339
     if not (not r_closed(g, v_corporation)):
         raise IllegalAction(
             "the corporation is out of the game",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1337",
+            at="rulespecs/lib/18xx.rules:1339",
         )
-    # at rulespecs/lib/18xx.rules:1338
+    # at rulespecs/lib/18xx.rules:1340
     if not (v_price in r_par_prices(g, v_corporation)):
         raise IllegalAction(
-            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1338"
+            "not a par price", rule='§"Stock Market"', at="rulespecs/lib/18xx.rules:1340"
         )
-    # at rulespecs/lib/18xx.rules:1339
+    # at rulespecs/lib/18xx.rules:1341
     v_cert = r_president_certificate(g, v_corporation)
-    # at rulespecs/lib/18xx.rules:1340
+    # at rulespecs/lib/18xx.rules:1342
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1340",
+            at="rulespecs/lib/18xx.rules:1342",
         )
-    # at rulespecs/lib/18xx.rules:1341
+    # at rulespecs/lib/18xx.rules:1343
     if not (g.b_cash(v_player) >= (v_price * g.attr(v_cert, "shares"))):
         raise IllegalAction(
             "not enough cash",
             rule='§"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1341",
+            at="rulespecs/lib/18xx.rules:1343",
         )
-    # at rulespecs/lib/18xx.rules:1342
-    g.b_set_par(v_corporation, v_price)
-    # at rulespecs/lib/18xx.rules:1343
-    if g.param("home_token_at") == "par":
-        # at rulespecs/lib/18xx.rules:1343
-        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:1344
-    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
+    g.b_set_par(v_corporation, v_price)
     # at rulespecs/lib/18xx.rules:1345
-    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
+    if g.param("home_token_at") == "par":
+        # at rulespecs/lib/18xx.rules:1345
+        g.b_place_home_token(v_corporation)
     # at rulespecs/lib/18xx.rules:1346
-    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    g.transfer((v_price * g.attr(v_cert, "shares")), v_player, r_payee(g, v_corporation, "ipo"))
     # at rulespecs/lib/18xx.rules:1347
-    g.state_set("bought_this_turn", (), True)
+    g.transfer((v_price * r_bank_funded_shares(g, v_corporation)), g.name("bank"), v_corporation)
     # at rulespecs/lib/18xx.rules:1348
+    g.move(v_cert, r_ipo_of(g, v_corporation), v_player)
+    # at rulespecs/lib/18xx.rules:1349
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1350
     g.b_bought(v_player, v_corporation)
 
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1396
+    # at rulespecs/lib/18xx.rules:1398
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1396",
+            at="rulespecs/lib/18xx.rules:1398",
         )
-    # at rulespecs/lib/18xx.rules:1397
+    # at rulespecs/lib/18xx.rules:1399
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1397",
+            at="rulespecs/lib/18xx.rules:1399",
         )
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1400
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1398",
+            at="rulespecs/lib/18xx.rules:1400",
         )
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1401
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1401",
         )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1402
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1403
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1403",
         )
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1404
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -436,9 +436,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1402",
+            at="rulespecs/lib/18xx.rules:1404",
         )
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1406
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -449,22 +449,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1404",
-        )
-    # at rulespecs/lib/18xx.rules:1406
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1407
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1407"
+            at="rulespecs/lib/18xx.rules:1406",
         )
     # at rulespecs/lib/18xx.rules:1408
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:1409
-    g.move(v_cert, v_source, v_player)
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction(
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1409"
+        )
     # at rulespecs/lib/18xx.rules:1410
-    g.state_set("bought_this_turn", (), True)
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:1411
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:1412
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1413
     g.b_bought(v_player, v_corporation)
 
 
@@ -501,18 +501,18 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1719
-    v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1720
-    v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1721
+    v_player = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:1722
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1723
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1721",
+            at="rulespecs/lib/18xx.rules:1723",
         )
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1724
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -520,23 +520,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1722",
+            at="rulespecs/lib/18xx.rules:1724",
         )
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1726
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1724",
+            at="rulespecs/lib/18xx.rules:1726",
         )
-    # at rulespecs/lib/18xx.rules:1725
+    # at rulespecs/lib/18xx.rules:1727
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1725",
+            at="rulespecs/lib/18xx.rules:1727",
         )
-    # at rulespecs/lib/18xx.rules:1726
+    # at rulespecs/lib/18xx.rules:1728
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -547,28 +547,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Two-Player Variant"',
-            at="rulespecs/lib/18xx.rules:1726",
+            at="rulespecs/lib/18xx.rules:1728",
         )
-    # at rulespecs/lib/18xx.rules:1728
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1729
-    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1730
-    g.b_check_float(v_corporation)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1731
+    r_close_private(g, v_company)
+    # at rulespecs/lib/18xx.rules:1732
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1733
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1772
+    # at rulespecs/lib/18xx.rules:1774
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1772",
+            at="rulespecs/lib/18xx.rules:1774",
         )
-    # at rulespecs/lib/18xx.rules:1774
+    # at rulespecs/lib/18xx.rules:1776
     if not (
         (
             (
@@ -609,9 +609,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Two-Player Variant", §"Stock Round", §"Corporations"',
-            at="rulespecs/lib/18xx.rules:1774",
+            at="rulespecs/lib/18xx.rules:1776",
         )
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1782
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -622,9 +622,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1780",
+            at="rulespecs/lib/18xx.rules:1782",
         )
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1784
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -676,7 +676,7 @@ def r_forced_shortfall(g, v_corporation):
 
 def r_limit_trains(g, v_corporation):
     """limit_trains(C): the trains of C that count against its train limit (library '18xx' function limit_trains)"""
-    # at rulespecs/lib/18xx.rules:2195
+    # at rulespecs/lib/18xx.rules:2197
     return (
         r_len(g, g.b_trains(v_corporation))
         if g.param("obsolete_trains_count_for_limit")
@@ -925,9 +925,12 @@ class Game(GameBase):
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
         "close_corporation": r_close_corporation,
+        "remove_station": r_remove_station,
+        "remove_stations": r_remove_stations,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,
+        "absorb_station": r_absorb_station,
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -1576,6 +1576,8 @@ class Game(GameBase):
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
         "close_corporation": r_close_corporation,
+        "remove_station": r_remove_station,
+        "remove_stations": r_remove_stations,
         "action:choose": a_choose,
         "action:assign": a_assign,
         "minor_dividend": r_minor_dividend,

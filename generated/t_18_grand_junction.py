@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
-    "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
-        "rulespecs/1846.rules": "f59cfc36ed1205c5",
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -277,44 +277,44 @@ def r_ability_window(g, v_company, v_key):
 
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
-    # at rulespecs/lib/18xx.rules:1396
+    # at rulespecs/lib/18xx.rules:1398
     if not (g.b_in_round("stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1396",
+            at="rulespecs/lib/18xx.rules:1398",
         )
-    # at rulespecs/lib/18xx.rules:1397
+    # at rulespecs/lib/18xx.rules:1399
     if not (r_may_buy_now(g, v_player)):
         raise IllegalAction(
             "one purchase per turn, after the privates are sold",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1397",
+            at="rulespecs/lib/18xx.rules:1399",
         )
-    # at rulespecs/lib/18xx.rules:1398
+    # at rulespecs/lib/18xx.rules:1400
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "the corporation is not started",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1398",
+            at="rulespecs/lib/18xx.rules:1400",
         )
-    # at rulespecs/lib/18xx.rules:1399
+    # at rulespecs/lib/18xx.rules:1401
     if not (not g.state_has("sold_this_round", v_player, v_corporation)):
         raise IllegalAction(
             "no buying back a corporation sold this round",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1399",
+            at="rulespecs/lib/18xx.rules:1401",
         )
-    # at rulespecs/lib/18xx.rules:1400
+    # at rulespecs/lib/18xx.rules:1402
     v_cert = g.b_next_certificate(v_corporation, v_source)
-    # at rulespecs/lib/18xx.rules:1401
+    # at rulespecs/lib/18xx.rules:1403
     if not (v_cert != None):
         raise IllegalAction(
             "no certificate of the corporation there",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1401",
+            at="rulespecs/lib/18xx.rules:1403",
         )
-    # at rulespecs/lib/18xx.rules:1402
+    # at rulespecs/lib/18xx.rules:1404
     if not (
         ((g.b_certificates(v_player) + 1) <= g.param("cert_limit"))
         or ("no_cert_limit" in g.b_zones(v_corporation))
@@ -322,9 +322,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the certificate limit would be exceeded",
             rule='§"Certificate Limit"',
-            at="rulespecs/lib/18xx.rules:1402",
+            at="rulespecs/lib/18xx.rules:1404",
         )
-    # at rulespecs/lib/18xx.rules:1404
+    # at rulespecs/lib/18xx.rules:1406
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -335,22 +335,22 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1404",
-        )
-    # at rulespecs/lib/18xx.rules:1406
-    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
-    # at rulespecs/lib/18xx.rules:1407
-    if not (g.b_cash(v_player) >= v_cost):
-        raise IllegalAction(
-            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1407"
+            at="rulespecs/lib/18xx.rules:1406",
         )
     # at rulespecs/lib/18xx.rules:1408
-    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
+    v_cost = r_share_cost(g, v_corporation, v_source) * g.attr(v_cert, "shares")
     # at rulespecs/lib/18xx.rules:1409
-    g.move(v_cert, v_source, v_player)
+    if not (g.b_cash(v_player) >= v_cost):
+        raise IllegalAction(
+            "not enough cash", rule='§"Stock Round"', at="rulespecs/lib/18xx.rules:1409"
+        )
     # at rulespecs/lib/18xx.rules:1410
-    g.state_set("bought_this_turn", (), True)
+    g.transfer(v_cost, v_player, r_payee(g, v_corporation, v_source))
     # at rulespecs/lib/18xx.rules:1411
+    g.move(v_cert, v_source, v_player)
+    # at rulespecs/lib/18xx.rules:1412
+    g.state_set("bought_this_turn", (), True)
+    # at rulespecs/lib/18xx.rules:1413
     g.b_bought(v_player, v_corporation)
 
 
@@ -472,18 +472,18 @@ def a_buy_train(g, v_corporation, v_train, v_price):
 
 def r_exchange_for_share(g, v_company, v_cert):
     """A private exchanged for a certificate of a corporation, from its IPO or the bank pool (supplement from \"18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)\")"""
-    # at rulespecs/lib/18xx.rules:1719
-    v_player = g.b_holder_of(v_company)
-    # at rulespecs/lib/18xx.rules:1720
-    v_corporation = g.attr(v_cert, "corporation")
     # at rulespecs/lib/18xx.rules:1721
+    v_player = g.b_holder_of(v_company)
+    # at rulespecs/lib/18xx.rules:1722
+    v_corporation = g.attr(v_cert, "corporation")
+    # at rulespecs/lib/18xx.rules:1723
     if not (g.among("players", v_player)):
         raise IllegalAction(
             "only a player exchanges a private for a share",
             rule='§"Setup"',
-            at="rulespecs/lib/18xx.rules:1721",
+            at="rulespecs/lib/18xx.rules:1723",
         )
-    # at rulespecs/lib/18xx.rules:1722
+    # at rulespecs/lib/18xx.rules:1724
     if not (
         (g.b_holder_of(v_cert) == g.name("pool"))
         or (g.b_holder_of(v_cert) == r_ipo_of(g, v_corporation))
@@ -491,23 +491,23 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the share comes from the corporation's IPO or the bank pool",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1722",
+            at="rulespecs/lib/18xx.rules:1724",
         )
-    # at rulespecs/lib/18xx.rules:1724
+    # at rulespecs/lib/18xx.rules:1726
     if not (r_started(g, v_corporation)):
         raise IllegalAction(
             "a share of a corporation that has started",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1724",
+            at="rulespecs/lib/18xx.rules:1726",
         )
-    # at rulespecs/lib/18xx.rules:1725
+    # at rulespecs/lib/18xx.rules:1727
     if not (r_private_on_sale(g) == None):
         raise IllegalAction(
             "no share changes hands while the privates are on sale",
             rule='supplement from "18xx.games: lib/engine/ability/README.md (exchange: a company exchanged for a single share of a specified corporation, from the IPO or the market)"',
-            at="rulespecs/lib/18xx.rules:1725",
+            at="rulespecs/lib/18xx.rules:1727",
         )
-    # at rulespecs/lib/18xx.rules:1726
+    # at rulespecs/lib/18xx.rules:1728
     if not (
         (
             (g.b_percent(v_player, v_corporation) + g.attr(v_cert, "percent"))
@@ -518,28 +518,28 @@ def r_exchange_for_share(g, v_company, v_cert):
         raise IllegalAction(
             "the holding cap would be exceeded",
             rule='§"Stock Round"',
-            at="rulespecs/lib/18xx.rules:1726",
+            at="rulespecs/lib/18xx.rules:1728",
         )
-    # at rulespecs/lib/18xx.rules:1728
-    g.move(v_cert, g.b_holder_of(v_cert), v_player)
-    # at rulespecs/lib/18xx.rules:1729
-    r_close_private(g, v_company)
     # at rulespecs/lib/18xx.rules:1730
-    g.b_check_float(v_corporation)
+    g.move(v_cert, g.b_holder_of(v_cert), v_player)
     # at rulespecs/lib/18xx.rules:1731
+    r_close_private(g, v_company)
+    # at rulespecs/lib/18xx.rules:1732
+    g.b_check_float(v_corporation)
+    # at rulespecs/lib/18xx.rules:1733
     g.b_check_president(v_corporation)
 
 
 def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
     """What limits a president's sale to pay for a train: the title's emergency_ properties (§\"Emergency Money Raising\")"""
-    # at rulespecs/lib/18xx.rules:1772
+    # at rulespecs/lib/18xx.rules:1774
     if not (g.param("emergency_president_sells")):
         raise IllegalAction(
             "the president does not sell his own shares to pay for a train",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1772",
+            at="rulespecs/lib/18xx.rules:1774",
         )
-    # at rulespecs/lib/18xx.rules:1774
+    # at rulespecs/lib/18xx.rules:1776
     if not (
         (
             (
@@ -580,9 +580,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "a president's sale for a train does not change the presidency of the corporation buying it (of any corporation, where the title says so)",
             rule='§"Emergency Money Raising", §"Setup", §"Cleveland Graham"',
-            at="rulespecs/lib/18xx.rules:1774",
+            at="rulespecs/lib/18xx.rules:1776",
         )
-    # at rulespecs/lib/18xx.rules:1780
+    # at rulespecs/lib/18xx.rules:1782
     if not (
         (g.param("emergency_sale_minimum") == None)
         or (
@@ -593,9 +593,9 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
         raise IllegalAction(
             "the president sells no more than he needs: the sale less one share would not be enough",
             rule='§"Emergency Money Raising"',
-            at="rulespecs/lib/18xx.rules:1780",
+            at="rulespecs/lib/18xx.rules:1782",
         )
-    # at rulespecs/lib/18xx.rules:1782
+    # at rulespecs/lib/18xx.rules:1784
     r_emergency_sale_noted(g, v_player, v_corporation)
 
 
@@ -794,9 +794,12 @@ class Game(GameBase):
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
         "close_corporation": r_close_corporation,
+        "remove_station": r_remove_station,
+        "remove_stations": r_remove_stations,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,
+        "absorb_station": r_absorb_station,
         "before_dividend": r_before_dividend,
         "player_shares": r_player_shares,
         "issuable": r_issuable,

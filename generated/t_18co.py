@@ -12,8 +12,8 @@ from compiler.runtime.library import shared
 #: the rulespecs this engine was built from, each with a digest of its text:
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
-    "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/18co.rules": "32202112051e88de",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -31,8 +31,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "f5353db64b4b755d",
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/18co.rules": "32202112051e88de",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -99,8 +99,8 @@ DATA = TitleData(
         {
             'action bankrupt': '§10',
             'action corporation_sell_shares': '§5.11, §5.2.9, §5.10.6.1.1',
-            'at action bankrupt': 'rulespecs/18co.rules:2488',
-            'at action corporation_sell_shares': 'rulespecs/18co.rules:2353',
+            'at action bankrupt': 'rulespecs/18co.rules:2504',
+            'at action corporation_sell_shares': 'rulespecs/18co.rules:2369',
             'enum turn_marks': '§5.10.6.1',
             'function may_buy_train_from': '§5.10.6.1',
             'function money_raised_for_train': '§5.10.6.1',
@@ -128,26 +128,26 @@ _TITLE.define(
 
 def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
     """Withhold: one space left; pay: one space right, and one up for revenue of twice the value (§5.9.2.2, §5.9.3.3)"""
-    # at rulespecs/18co.rules:2332
+    # at rulespecs/18co.rules:2348
     v_value = g.b_price(v_corporation)
-    # at rulespecs/18co.rules:2333
+    # at rulespecs/18co.rules:2349
     if r_revenue(g, v_corporation) > 0:
-        # at rulespecs/18co.rules:2334
+        # at rulespecs/18co.rules:2350
         if v_kind == "withhold":
-            # at rulespecs/18co.rules:2335
+            # at rulespecs/18co.rules:2351
             r_market_move(g, v_corporation, "left")
         else:
-            # at rulespecs/18co.rules:2337
+            # at rulespecs/18co.rules:2353
             r_market_move(g, v_corporation, "right")
-            # at rulespecs/18co.rules:2338
+            # at rulespecs/18co.rules:2354
             if v_paid >= (2 * v_value):
-                # at rulespecs/18co.rules:2339
+                # at rulespecs/18co.rules:2355
                 r_market_move(g, v_corporation, "up")
 
 
 def r_may_buy_train_from(g, v_corporation, v_seller):
     """no train from another corporation once money is raised for a train the corporation must buy (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2395
+    # at rulespecs/18co.rules:2411
     return not r_money_raised_for_train(g)
 
 
@@ -157,7 +157,7 @@ def r_forced_purchase_help(g, v_corporation, v_price):
 
 def r_forced_shortfall(g, v_corporation):
     """What the corporation still lacks for the cheapest train it must buy after forced_purchase_help, none here (0 where it need not buy one) (library '18xx' function forced_shortfall)"""
-    # at rulespecs/lib/18xx.rules:1803
+    # at rulespecs/lib/18xx.rules:1805
     return (
         r_max(g, 0, (r_cheapest_train_price(g) - g.b_cash(v_corporation)))
         if r_must_buy_train(g, v_corporation)
@@ -167,18 +167,18 @@ def r_forced_shortfall(g, v_corporation):
 
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
-    # at rulespecs/18co.rules:2355
+    # at rulespecs/18co.rules:2371
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
-    # at rulespecs/18co.rules:2357
+    # at rulespecs/18co.rules:2373
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
-            at="rulespecs/18co.rules:2357",
+            at="rulespecs/18co.rules:2373",
         )
-    # at rulespecs/18co.rules:2359
+    # at rulespecs/18co.rules:2375
     if not (
         (r_len(g, v_shares) == 1)
         and all((v_c in r_treasury_certificates(g, v_corporation)) for v_c in v_shares)
@@ -186,38 +186,38 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
         raise IllegalAction(
             "certificates are issued one at a time from the treasury",
             rule="§5.11.1",
-            at="rulespecs/18co.rules:2359",
+            at="rulespecs/18co.rules:2375",
         )
-    # at rulespecs/18co.rules:2361
+    # at rulespecs/18co.rules:2377
     v_percent_sold = sum(g.attr(v_c, "percent") for v_c in v_shares)
-    # at rulespecs/18co.rules:2362
+    # at rulespecs/18co.rules:2378
     if not ((r_pool_percent(g, v_corporation) + v_percent_sold) <= g.param("pool_cap")):
         raise IllegalAction(
             "the Market holds at most 5 shares of a corporation",
             rule="§4.1.6",
-            at="rulespecs/18co.rules:2362",
+            at="rulespecs/18co.rules:2378",
         )
-    # at rulespecs/18co.rules:2364
+    # at rulespecs/18co.rules:2380
     g.transfer(((g.b_price(v_corporation) * v_percent_sold) // 10), g.name("bank"), v_corporation)
-    # at rulespecs/18co.rules:2365
+    # at rulespecs/18co.rules:2381
     for v_c in v_shares:
-        # at rulespecs/18co.rules:2366
+        # at rulespecs/18co.rules:2382
         g.move(v_c, v_corporation, g.name("pool"))
-        # at rulespecs/18co.rules:2367
+        # at rulespecs/18co.rules:2383
         r_market_move(g, v_corporation, "down")
-        # at rulespecs/18co.rules:2368
+        # at rulespecs/18co.rules:2384
         if g.attr(v_c, "percent") > 10:
-            # at rulespecs/18co.rules:2369
+            # at rulespecs/18co.rules:2385
             r_market_move(g, v_corporation, "down")
-    # at rulespecs/18co.rules:2372
+    # at rulespecs/18co.rules:2388
     if v_emergency:
-        # at rulespecs/18co.rules:2373
+        # at rulespecs/18co.rules:2389
         g.state_set("done_this_turn", ("emergency_issue",), True)
 
 
 def r_money_raised_for_train(g):
     """the corporation operating has raised money for a train it must buy this turn (§5.10.6.1)"""
-    # at rulespecs/18co.rules:2392
+    # at rulespecs/18co.rules:2408
     return g.state_has("done_this_turn", "emergency_issue") or g.state_has(
         "done_this_turn", "emergency_sale"
     )
@@ -225,34 +225,34 @@ def r_money_raised_for_train(g):
 
 def a_bankrupt(g, v_corporation):
     """The president cannot raise the money: bankruptcy (§10)"""
-    # at rulespecs/18co.rules:2489
+    # at rulespecs/18co.rules:2505
     if not (r_must_buy_train(g, v_corporation)):
         raise IllegalAction(
             "bankruptcy comes only from a train the corporation must buy",
             rule="§5.10.6",
-            at="rulespecs/18co.rules:2489",
+            at="rulespecs/18co.rules:2505",
         )
-    # at rulespecs/18co.rules:2490
+    # at rulespecs/18co.rules:2506
     if not (not r_can_issue(g, v_corporation)):
         raise IllegalAction(
             "the corporation must first issue its own certificates",
             rule="§5.10.6.1.1",
-            at="rulespecs/18co.rules:2490",
+            at="rulespecs/18co.rules:2506",
         )
-    # at rulespecs/18co.rules:2491
+    # at rulespecs/18co.rules:2507
     if not (
         (g.b_cash(v_corporation) + g.b_cash(r_president(g, v_corporation)))
         < r_cheapest_train_price(g)
     ):
         raise IllegalAction(
-            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2491"
+            "the president can pay for the train", rule="§5.10.6.1", at="rulespecs/18co.rules:2507"
         )
-    # at rulespecs/18co.rules:2493
+    # at rulespecs/18co.rules:2509
     if not (not r_can_emergency_sell(g, r_president(g, v_corporation))):
         raise IllegalAction(
-            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2493"
+            "the president must first sell shares", rule="§5.10.6.1", at="rulespecs/18co.rules:2509"
         )
-    # at rulespecs/18co.rules:2495
+    # at rulespecs/18co.rules:2511
     g.b_end_game_now("bankruptcy")
 
 
@@ -261,11 +261,11 @@ def a_bankrupt(g, v_corporation):
 
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
-    # at rulespecs/18co.rules:2355
+    # at rulespecs/18co.rules:2371
     v_emergency = (
         g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
-    # at rulespecs/18co.rules:2357
+    # at rulespecs/18co.rules:2373
     if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
         return "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)"
 
@@ -454,11 +454,14 @@ class Game(GameBase):
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
         "close_corporation": r_close_corporation,
+        "remove_station": r_remove_station,
+        "remove_stations": r_remove_stations,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,
         "action:company_lay_tile": a_company_lay_tile,
         "action:remove_token": a_remove_token,
+        "check_return_token": r_check_return_token,
         "can_issue": r_can_issue,
         "action:corporation_sell_shares": a_corporation_sell_shares,
         "money_raised_for_train": r_money_raised_for_train,

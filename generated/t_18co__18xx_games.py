@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-    "rulespecs/18co.rules": "f5353db64b4b755d",
-    "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+    "rulespecs/18co.rules": "32202112051e88de",
+    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
-        "rulespecs/18co.rules": "f5353db64b4b755d",
-        "rulespecs/lib/18xx.rules": "9818673f01a5697b",
+        "rulespecs/18co.rules": "32202112051e88de",
+        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -544,11 +544,14 @@ class Game(GameBase):
         "remove_reservations": r_remove_reservations,
         "unreserve_home": r_unreserve_home,
         "close_corporation": r_close_corporation,
+        "remove_station": r_remove_station,
+        "remove_stations": r_remove_stations,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,
         "action:company_lay_tile": a_company_lay_tile,
         "action:remove_token": a_remove_token,
+        "check_return_token": r_check_return_token,
         "can_issue": r_can_issue,
         "action:corporation_sell_shares": a_corporation_sell_shares,
         "money_raised_for_train": r_money_raised_for_train,

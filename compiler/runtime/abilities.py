@@ -293,13 +293,13 @@ class Abilities:
         return track.check_token(board, corp.id, ref, home=True)
 
     def _token_ability_user(self, company: Entity, ability: dict, what: str) -> Entity:
-        """The corporation whose station private `company`'s token ability (`free_token`, `return_token`)
-        places or takes back now: the corporation holding the private. With the library's generic timing
+        """The corporation whose station private `company`'s token ability (`free_token`) places now: the
+        corporation holding the private. With the library's generic timing
         (`when`, `from_phase`, `removed_on`, `count_per_operating_round`: `_ability_window`) in the moment
         it allows, which must then be its own operating turn or one it holds the private in; else in its
         operating turn, before its trains run (`_ability_user`). Refused (IllegalAction) otherwise, and
         where a player holds the private: a station is a corporation's. Its uses are the library's
-        (ability_token, return_token: ability_spent)."""
+        (ability_token: ability_spent)."""
         if not self._generic_timing(ability):
             return self._ability_user(company, what)
         user = self._ability_window(company, ability)
@@ -307,24 +307,6 @@ class Abilities:
         if holder.kind != "corporation" or user != holder:
             raise IllegalAction(f"{company} {what} for the corporation holding it")
         return holder
-
-    def b_check_return_token(self, company: Entity, city: str) -> str:
-        """check_return_token(X, city): the station (a city id) that private X's ability (`effect:
-        return_token`) lets its owning corporation take back to its charter now: one of its stations, in its
-        operating turn, never its last one on the map; refused (IllegalAction) otherwise. Its `count` of uses
-        is the library's return_token's (ability_spent)."""
-        abilities = self._abilities(company, "return_token")
-        if not abilities:
-            raise IllegalAction(f"{company} has no station token to take back")
-        corp = self._token_ability_user(company, abilities[0], "takes a station back")
-        board = self._need_board()
-        ref = self._city_named(city)
-        stations = list(board.tokens_of(corp.id))
-        if ref not in stations:
-            raise IllegalAction(f"{corp} has no station in {city}")
-        if len(stations) <= 1:
-            raise IllegalAction(f"{corp} keeps at least one station on the map")
-        return track.node_id(ref)
 
     def _ability_put_tile(self, company: Entity, lay: "track.Lay", tile_id: str) -> None:
         """lay(X, lay, tile) for a private X (`b_lay`): the tile of X's ability on the map for its owner, free

@@ -591,11 +591,16 @@ class TilesAndTokens:
             held = [ref] if ref in held else []
         return [track.node_id(ref) for ref in held]
 
-    def b_hand_over_station(self, corp: Entity, other: Entity, city: str) -> None:
+    def b_hand_over_station(self, corp: Entity, other: Entity | None, city: str) -> None:
         """hand_over_station(C, O, city): C's station in `city` becomes O's, in the same circle (a station taken
-        over); the token counts are the rules' to set. Refused (IllegalAction) where C has no station there."""
+        over); hand_over_station(C, none, city): it leaves the map, its circle free again (the library's
+        remove_station and remove_stations). The token counts are the rules' to set. Refused (IllegalAction)
+        where C has no station there."""
         board = self._need_board()
         ref = self._station_in(corp, city)
+        if other is None:
+            self._board_change(lambda: board.remove_token(corp.id, ref))
+            return
 
         def hand_over() -> None:
             held = list(board.holders(ref))
@@ -603,20 +608,6 @@ class TilesAndTokens:
             board.tokens[ref] = held
 
         self._board_change(hand_over)
-
-    def b_absorb_station(self, corp: Entity, other: Entity) -> None:
-        """absorb_station(C, M): M's station on the map becomes C's, a token beyond those of C's charter
-        (C's next token still costs what its charter says); where C already has a station in that city,
-        M's station just leaves the map."""
-        if self.board is None:
-            return
-        board = self.board
-        for ref in list(board.tokens_of(other.id)):
-            self._board_change(lambda ref=ref: board.remove_token(other.id, ref))
-            if ref in board.tokens_of(corp.id):
-                continue
-            self.j.set(self.corp[corp.id], "extra_tokens", self.corp[corp.id].get("extra_tokens", 0) + 1)
-            self.b_place_station(corp, track.check_token(board, corp.id, ref, home=True))
 
     def b_place_station(self, corp: Entity, spot: "track.TokenSpot") -> None:
         """place_station(C, spot): put one of C's tokens in the spot."""
@@ -656,21 +647,6 @@ class TilesAndTokens:
         theirs = self.board.tokens_of(other.id)
         mine = {h for h, _ in self.board.tokens_of(corp.id)}
         return bool(theirs) and theirs[0][0] not in mine
-
-    def b_remove_stations(self, corp: Entity, city: str | None = None) -> str | None:
-        """remove_stations(C): the stations of C (a corporation or a minor) leave the map, their circles free
-        again; remove_stations(C, city): C's station in `city` alone. Returns the city of the first station
-        removed (its id), none where C had none; C's token counts are the rules' to set (the library's
-        close_minor, reset_corporation, take_station, return_token). Refused (IllegalAction) where C has no
-        station in the city named."""
-        if city is None:
-            first = self.board.tokens_of(corp.id)[:1] if self.board is not None else []
-            self._remove_stations(corp)
-            return track.node_id(first[0]) if first else None
-        board = self._need_board()
-        ref = self._station_in(corp, city)
-        self._board_change(lambda: board.remove_token(corp.id, ref))
-        return track.node_id(ref)
 
     def _remove_stations(self, corp: Entity) -> None:
         if self.board is None:

@@ -173,23 +173,6 @@ class EffectBuiltins:
 
         return self.per_corp(ctx, corp, after)
 
-    def b_absorb_station(self, ctx: Ctx, corp: Any, other: Any) -> None:
-        """As GameBase.b_absorb_station: each station of the minor on the map becomes the corporation's, a
-        token beyond its charter (placed and extra: its tokens left and its next token's price are as
-        before), except where the corporation has a station in that city already (the minor's just leaves
-        the map). Stations are outside the model: how many become the corporation's is an oracle the
-        validator reads from the engine's map."""
-        k = self.known(self.ent(other))
-        if k is None or k.kind != "minor":
-            raise Unsupported("absorb_station of an entity that is not a known minor")
-        for c, cond in self.corp_of(ctx, corp):
-            absorbed = self.oracle(ctx, "stations_absorbed", (c.id, k.id), "int")
-            ctx.shared.axioms.append(absorbed >= 0)
-            when = AND(ctx.path, cond)
-            for name in (f"tokens:{c.id}", f"extra_tokens:{c.id}"):
-                ctx.state[name] = IF(when, ctx.state[name] + absorbed, ctx.state[name])
-            self.spend_declared(ctx, c, "free_token", AND(cond, absorbed > 0))  # (each placed by b_place_station)
-
     def b_sell_out(self, ctx: Ctx, player: Any) -> None:
         """As GameBase.b_sell_out: a bankrupt player's certificates all go to the pool, corporation by
         corporation. First those he may sell by the usual rules, within the pool's room, president's

@@ -297,22 +297,6 @@ class MapBuiltins:
         item = self.tr.as_sel(company)
         return OR(*[AND(cond, self.held(ctx, it, self.m.z(c))) for it, cond in item.alts])
 
-    def b_check_return_token(self, ctx: Ctx, company: Any, city: Any) -> Any:
-        """As GameBase.b_check_return_token: which station is outside the model; the owning
-        corporation keeps one on the map, so it has two or more there. Its stations on the map are an
-        oracle: those it placed from its charter (`tokens`) and those a take-over gave it (18CO §6.1.3:
-        a station swapped, which the model does not follow); one placed is the one taken back. The
-        corporation uses the private when it may (`ability_user`; an ability of the library's generic
-        timing is judged by the runtime's turns, not modelled: `token_ability_user`). Its uses are the
-        library's return_token's (ability_spent)."""
-        self.token_ability_user(ctx, company, "return_token")
-        for c in self.m.corporations:
-            placed = ctx.state[f"tokens:{c.id}"]
-            stations = self.oracle(ctx, "stations_on_map", (c.id,), "int")
-            ctx.shared.axioms.append(stations >= placed)
-            ctx.require(IMPLIES(self.owning_corporation(ctx, company, c), AND(stations >= 2, placed >= 1)))
-        return Opaque("a station")
-
     def b_place_marker(self, ctx: Ctx, company: Any, hex_id: Any) -> None:
         """As GameBase.b_place_marker: a revenue marker on the map (outside the
         model: only route revenue, an oracle here, reads it). The marker's
@@ -355,19 +339,14 @@ class MapBuiltins:
     def b_unreserve(self, ctx: Ctx, holder: Any, home: Any) -> None:
         """As GameBase.b_unreserve: station slots are outside the model."""
 
-    def b_remove_stations(self, ctx: Ctx, corp: Any, city: Any = None) -> Any:
-        """As GameBase.b_remove_stations: stations are outside the model (their count on the map is the
-        oracle `stations_on_map`, asked where it is read; the token counts are the rules'); the city of the
-        first station removed."""
-        return Opaque("the city of a station taken off the map")
-
     def b_stations(self, ctx: Ctx, corp: Any, city: Any = None) -> Any:
         """As GameBase.b_stations: the cities of C's stations on the map, which is outside the model: how many,
         the oracle `stations_on_map`, and each city a number standing for it (the oracle `station_city`, the
         same number for the same city; the validator reads both off the engine's map). Read up to
-        STATIONS_READ of them; past those the list says so (`SymList.beyond`: a loop over it leaves what it
-        writes any value) and holds one city more, which the model does not follow. With `city`, those of them
-        in that city (a name the model does not follow: whether it is one of them, an opaque test)."""
+        STATIONS_READ of them and one more (a city as the others are, so that the list's first is a city
+        wherever it is); past those the list says so (`SymList.beyond`: a loop over it leaves what it writes
+        any value, a filter of it says so too). With `city`, those of them in that city (a name the model does
+        not follow: whether it is one of them, an opaque test)."""
         m = self.m
         e = self.ent(corp)
         k = self.known(e)
@@ -379,19 +358,17 @@ class MapBuiltins:
                 raise Unsupported(f"stations of {x}, which is not a company")
             count = self.oracle(ctx, "stations_on_map", (x.id,), "int")
             ctx.shared.axioms.append(count >= 0)
-            for i in range(STATIONS_READ):
+            for i in range(STATIONS_READ + 1):
                 elems.append((self.oracle(ctx, "station_city", (x.id, i), "int"), AND(cond, count > i)))
-            beyond.append(AND(cond, count > STATIONS_READ))
+            beyond.append(AND(cond, count > STATIONS_READ + 1))
         past = OR(*beyond)
-        if truth(past) is not False:
-            elems.append((Opaque("a city past the stations read"), past))
         if city is not None:
             return SymList([(x, AND(cond, self.tr.eq(city, x))) for x, cond in elems])
         return SymList(elems, beyond=past)
 
     def b_hand_over_station(self, ctx: Ctx, corp: Any, other: Any, city: Any) -> None:
-        """As GameBase.b_hand_over_station: a station changes hands on the map, which is outside the model (the
-        token counts are the rules')."""
+        """As GameBase.b_hand_over_station: a station changes hands on the map, or leaves it (`other` none),
+        which is outside the model (the token counts are the rules')."""
 
     def b_remove_borders(self, ctx: Ctx, kind: Any) -> None:
         """As GameBase.b_remove_borders: the map's borders are outside the model."""

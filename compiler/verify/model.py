@@ -1439,11 +1439,13 @@ def _moves_to_minors(title: Title) -> bool:
 
 
 def _gives_extra_tokens(title: Title, privates: list[dict[str, Any]]) -> bool:
-    """Whether a corporation can hold station tokens beyond its charter: a rule calls `absorb_station`
-    (a minor's station becomes the buyer's), or a private's token ability says `extra_token: true`."""
+    """Whether a corporation can hold station tokens beyond its charter: a rule of the title (not the
+    library's: its own, the reset to 0 and a private's extra token, are read as below) sets a company's
+    `extra_tokens` (1846's absorb_station: a minor's station becomes the buyer's), or a private's token
+    ability says `extra_token: true`."""
     for clause in title.clauses:
-        if clause.kind in ("action", "procedure", "trigger") and any(
-                isinstance(n, s.Call) and isinstance(n.func, s.Name) and n.func.name == "absorb_station"
+        if clause.kind in ("action", "procedure", "trigger") and clause.origin.kind != "library" and any(
+                isinstance(n, s.Assign) and isinstance(n.target, s.Member) and n.target.name == "extra_tokens"
                 for n in s.walk(clause.decl)):
             return True
     return any(a.get("kind") == "ability" and a.get("effect") == "free_token" and a.get("extra_token") is True

@@ -921,8 +921,8 @@ class Translator:
 
     def filtered(self, e: s.Quantifier, ctx: Ctx) -> "SymList":
         """filter(var in domain: body): the domain's elements, each present where it was and the body
-        holds of it. Over the model's members of a group only (as every list of the model): the
-        corporations a cut-down scope leaves out are in no list."""
+        holds of it, past the domain's bound where it is (`SymList.beyond`). Over the model's members of a
+        group only (as every list of the model): a cut-down scope's left-out corporations are in no list."""
         domain = self.plain_domain(self.expr(e.domain, ctx))
         if not isinstance(domain, SymList):
             raise Unsupported(f"filter over {domain!r}")
@@ -933,7 +933,7 @@ class Translator:
             sub = ctx.fork(cond)
             sub.locals[e.var] = value
             elems.append((value, AND(cond, self.truthy(self.expr(e.body, sub)))))
-        return SymList(elems)
+        return SymList(elems, beyond=domain.beyond)
 
     def plain_domain(self, domain: Any) -> Any:
         """A quantifier's domain as a list of the model (`SymList`) where it is a range, a list or tuple of

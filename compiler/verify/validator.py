@@ -760,12 +760,6 @@ class Validator:
             elif name == "minor_holds":
                 # (read after the trial is rolled back: the pre-state's holder)
                 env[cname] = game.owner.get(_args[1]) is game.by_id.get(("minor", _args[0]))
-            elif name == "stations_absorbed":
-                # the minor's stations on the map in a city where the corporation has none (pre-state)
-                corp_id, minor_id = _args
-                mine = set(game.board.tokens_of(corp_id)) if game.board is not None else set()
-                env[cname] = (sum(1 for ref in game.board.tokens_of(minor_id) if ref not in mine)
-                              if game.board is not None else 0)
             elif name == "station_city" and game.board is not None:
                 # the city of the company's station at that place of its list (pre-state), as a number: one
                 # per city, the same wherever it is asked (none past the list: its slot is blank)
