@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+    "rulespecs/lib/18xx.rules": "9f8ec4cc56b95398",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "9f8ec4cc56b95398",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -731,7 +731,7 @@ def r_in_receivership(g, v_corporation):
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1219
-    return g.b_in_round("operating") and any(
+    return r_in_round(g, "operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
 
@@ -787,7 +787,9 @@ def r_ability_window(g, v_company, v_key):
     # at rulespecs/lib/18xx.rules:1080
     if g.attr(v_ability, "when") == "stock_turn":
         # at rulespecs/lib/18xx.rules:1081
-        if not ((g.b_in_round("stock") and g.among("players", v_holder)) and g.b_acting(v_holder)):
+        if not (
+            (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
+        ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule='§"Setup"',
@@ -804,14 +806,14 @@ def r_ability_window(g, v_company, v_key):
     ):
         # at rulespecs/lib/18xx.rules:1086
         if not (
-            g.b_in_round("operating")
+            r_in_round(g, "operating")
             and (
                 any(
-                    (g.b_acting(v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
+                    (r_acting(g, v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
                     for v_c in g.name("corporations")
                 )
                 or any(
-                    (g.b_acting(v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
+                    (r_acting(g, v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
                     for v_m in g.name("minors")
                 )
             )
@@ -823,7 +825,7 @@ def r_ability_window(g, v_company, v_key):
             )
     elif g.attr(v_ability, "when") == "any_time":
         # at rulespecs/lib/18xx.rules:1091
-        if not (g.b_in_round("stock") or g.b_in_round("operating")):
+        if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
@@ -842,7 +844,7 @@ def r_ability_window(g, v_company, v_key):
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
     # at rulespecs/lib/18xx.rules:1311
-    if g.b_in_round("draft"):
+    if r_in_round(g, "draft"):
         # at rulespecs/lib/18xx.rules:1312
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
@@ -901,7 +903,7 @@ def a_bid(g, v_player, v_company, v_price):
             r_auction_bid(g, v_player, v_price)
         else:
             # at rulespecs/lib/18xx.rules:1324
-            if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
+            if not (r_in_round(g, "stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
@@ -931,7 +933,7 @@ def a_bid(g, v_player, v_company, v_price):
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
     # at rulespecs/lib/18xx.rules:1334
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
@@ -1013,7 +1015,7 @@ def r_sellable(g, v_player, v_corporation):
                 )
                 and (
                     not (
-                        (g.param("sell_in_blocks") and g.b_in_round("stock"))
+                        (g.param("sell_in_blocks") and r_in_round(g, "stock"))
                         and g.state_has("sold_this_turn", v_corporation)
                     )
                 )
@@ -1038,7 +1040,7 @@ def r_sellable(g, v_player, v_corporation):
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
     # at rulespecs/lib/18xx.rules:1396
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
@@ -1117,9 +1119,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
     # at rulespecs/lib/18xx.rules:1442
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:1443
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
@@ -1190,7 +1192,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/lib/18xx.rules:1455",
         )
     # at rulespecs/lib/18xx.rules:1457
-    if v_emergency and (not g.b_in_round("stock")):
+    if v_emergency and (not r_in_round(g, "stock")):
         # at rulespecs/lib/18xx.rules:1458
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:1460
@@ -1221,7 +1223,7 @@ def a_pass(g, v_entity):
     # at rulespecs/1846.rules:1261
     if not (
         not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
+            (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
             and r_can_sell(g, v_entity)
         )
     ):
@@ -1238,7 +1240,7 @@ def a_pass(g, v_entity):
             at="rulespecs/1846.rules:1263",
         )
     # at rulespecs/1846.rules:1265
-    if not (not g.b_in_step(v_entity, "dividend")):
+    if not (not r_in_step(g, v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
@@ -1251,7 +1253,7 @@ def a_pass(g, v_entity):
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private or a minor (§\"Purchasing Private Companies\", §\"Minor Companies\")"""
     # at rulespecs/1846.rules:1280
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule='§"Purchasing Private Companies"',
@@ -1329,7 +1331,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
     # at rulespecs/lib/18xx.rules:1539
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
@@ -1353,7 +1355,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"Placing Station Tokens\")"""
     # at rulespecs/1846.rules:1535
-    if not (g.b_in_step(v_corporation, "place_token")):
+    if not (r_in_step(g, v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule='§"Placing Station Tokens"',
@@ -1413,7 +1415,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
     # at rulespecs/lib/18xx.rules:1680
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
@@ -1617,7 +1619,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             )
             or (
                 (g.param("emergency_sale_guard") == "train_buyer")
-                and (not g.b_acting(v_corporation))
+                and (not r_acting(g, v_corporation))
             )
         )
         or (
@@ -1711,7 +1713,7 @@ def r_emergency_sale_for(g, v_player, v_corporation):
     # at rulespecs/1846.rules:1254
     return (
         (
-            (g.b_acting(v_corporation) and (r_president(g, v_corporation) == v_player))
+            (r_acting(g, v_corporation) and (r_president(g, v_corporation) == v_player))
             and r_must_buy_train(g, v_corporation)
         )
         and (not r_emergency_issue_possible(g, v_corporation))
@@ -1736,8 +1738,8 @@ def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
     # at rulespecs/1846.rules:1336
     return (
-        g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
-    ) or g.b_in_step(v_corporation, "dividend")
+        r_in_step(g, v_corporation, "track_and_token") or r_in_step(g, v_corporation, "run_routes")
+    ) or r_in_step(g, v_corporation, "dividend")
 
 
 def r_player_shares(g, v_corporation):
@@ -1859,7 +1861,7 @@ def r_emergency_issue_open(g, v_corporation):
     # at rulespecs/1846.rules:1395
     return (
         (
-            (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
+            (r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
             and (r_len(g, g.b_trains(v_corporation)) == 0)
         )
         and (g.b_cash(v_corporation) < r_dearest_side_price(g))
@@ -2084,7 +2086,7 @@ def a_assign(g, v_company, v_target):
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1490"
         )
     # at rulespecs/1846.rules:1491
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
@@ -2110,7 +2112,7 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1516"
         )
     # at rulespecs/1846.rules:1517
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
@@ -2128,7 +2130,7 @@ def a_company_place_token(g, v_company, v_city):
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1526"
         )
     # at rulespecs/1846.rules:1527
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
@@ -2141,7 +2143,7 @@ def a_company_place_token(g, v_company, v_city):
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1280
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "corporations buy privates during their operating turns"
     # at rulespecs/1846.rules:1281
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
@@ -2157,7 +2159,7 @@ def q_corporation_buy_company(g, v_corporation):
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1535
-    if not (g.b_in_step(v_corporation, "place_token")):
+    if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
     # at rulespecs/1846.rules:1536
     if not (r_tokens_left(g, v_corporation) > 0):
@@ -2205,7 +2207,7 @@ def q_assign(g, v_company):
     if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1846.rules:1491
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "markers are placed in operating rounds"
 
 
@@ -2215,7 +2217,7 @@ def q_company_lay_tile(g, v_company):
     if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1846.rules:1517
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "tiles are laid in operating rounds"
 
 
@@ -2225,14 +2227,14 @@ def q_company_place_token(g, v_company):
     if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1846.rules:1527
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "tokens are placed in operating rounds"
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
     # at rulespecs/lib/18xx.rules:1334
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
@@ -2255,7 +2257,7 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 def qr_corporation_buy_company(g):
     """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
     # at rulespecs/1846.rules:1280
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule='§"Purchasing Private Companies"',
@@ -2291,7 +2293,7 @@ def q2_contribute(g, v_corporation, v_player):
 def qr_assign(g):
     """The opening guards of assign that read only the round (the listing round probe)"""
     # at rulespecs/1846.rules:1491
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
@@ -2302,7 +2304,7 @@ def qr_assign(g):
 def qr_company_lay_tile(g):
     """The opening guards of company_lay_tile that read only the round (the listing round probe)"""
     # at rulespecs/1846.rules:1517
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
@@ -2313,7 +2315,7 @@ def qr_company_lay_tile(g):
 def qr_company_place_token(g):
     """The opening guards of company_place_token that read only the round (the listing round probe)"""
     # at rulespecs/1846.rules:1527
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
@@ -2529,7 +2531,7 @@ def r_train_buying_power(g, v_corporation):
 def q_bid(g, v_player):
     """The opening guards of bid that read only its entity (the listing probe)"""
     # at rulespecs/1846-18xx-games.rules:84
-    if not (g.b_in_round("draft")):
+    if not (r_in_round(g, "draft")):
         return "in 1846 a bid is a pick in the draft"
 
 
@@ -2546,7 +2548,7 @@ def q2_bid(g, v_player, v_company):
 def qr_bid(g):
     """The opening guards of bid that read only the round (the listing round probe)"""
     # at rulespecs/1846-18xx-games.rules:84
-    if not (g.b_in_round("draft")):
+    if not (r_in_round(g, "draft")):
         raise IllegalAction(
             "in 1846 a bid is a pick in the draft",
             rule='§"Private Company Draft"',

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "dde6dd1e93363b39",
     "rulespecs/1846.rules": "f59cfc36ed1205c5",
-    "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+    "rulespecs/lib/18xx.rules": "9f8ec4cc56b95398",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "f5c6e4b19e90f1ac",
+        "rulespecs/lib/18xx.rules": "9f8ec4cc56b95398",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -654,7 +654,7 @@ def r_in_receivership(g, v_corporation):
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1219
-    return g.b_in_round("operating") and any(
+    return r_in_round(g, "operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
 
@@ -662,7 +662,7 @@ def r_emergency_seller(g, v_player):
 def a_par(g, v_player, v_corporation, v_price):
     """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
     # at rulespecs/18-grand-junction.rules:459
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a company is started in a stock round",
             rule='§"Initial Stock Round"',
@@ -756,7 +756,7 @@ def r_sellable(g, v_player, v_corporation):
                 )
                 and (
                     not (
-                        (g.param("sell_in_blocks") and g.b_in_round("stock"))
+                        (g.param("sell_in_blocks") and r_in_round(g, "stock"))
                         and g.state_has("sold_this_turn", v_corporation)
                     )
                 )
@@ -781,9 +781,9 @@ def r_sellable(g, v_player, v_corporation):
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
     # at rulespecs/lib/18xx.rules:1442
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:1443
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
@@ -854,7 +854,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/lib/18xx.rules:1455",
         )
     # at rulespecs/lib/18xx.rules:1457
-    if v_emergency and (not g.b_in_round("stock")):
+    if v_emergency and (not r_in_round(g, "stock")):
         # at rulespecs/lib/18xx.rules:1458
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:1460
@@ -885,7 +885,7 @@ def a_pass(g, v_entity):
     # at rulespecs/1846.rules:1261
     if not (
         not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
+            (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
             and r_can_sell(g, v_entity)
         )
     ):
@@ -902,7 +902,7 @@ def a_pass(g, v_entity):
             at="rulespecs/1846.rules:1263",
         )
     # at rulespecs/1846.rules:1265
-    if not (not g.b_in_step(v_entity, "dividend")):
+    if not (not r_in_step(g, v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
@@ -915,7 +915,7 @@ def a_pass(g, v_entity):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
     # at rulespecs/18-grand-junction.rules:504
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"GMT 1846 Components Used"',
@@ -959,7 +959,7 @@ def a_place_token(g, v_corporation, v_city):
         r_resolve_decision(g, v_corporation, "place_token")
     else:
         # at rulespecs/18-grand-junction.rules:491
-        if not (g.b_in_step(v_corporation, "place_token")):
+        if not (r_in_step(g, v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule='§"GMT 1846 Components Used"',
@@ -1088,7 +1088,7 @@ def r_emergency_sale_for(g, v_player, v_corporation):
     # at rulespecs/1846.rules:1254
     return (
         (
-            (g.b_acting(v_corporation) and (r_president(g, v_corporation) == v_player))
+            (r_acting(g, v_corporation) and (r_president(g, v_corporation) == v_player))
             and r_must_buy_train(g, v_corporation)
         )
         and (not r_emergency_issue_possible(g, v_corporation))
@@ -1113,8 +1113,8 @@ def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
     # at rulespecs/1846.rules:1336
     return (
-        g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
-    ) or g.b_in_step(v_corporation, "dividend")
+        r_in_step(g, v_corporation, "track_and_token") or r_in_step(g, v_corporation, "run_routes")
+    ) or r_in_step(g, v_corporation, "dividend")
 
 
 def r_player_shares(g, v_corporation):
@@ -1168,7 +1168,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     # at rulespecs/18-grand-junction.rules:982
     v_emergency = (
-        (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
+        (r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:984
@@ -1275,7 +1275,7 @@ def r_emergency_issue_open(g, v_corporation):
     # at rulespecs/1846.rules:1395
     return (
         (
-            (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
+            (r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
             and (r_len(g, g.b_trains(v_corporation)) == 0)
         )
         and (g.b_cash(v_corporation) < r_dearest_side_price(g))
@@ -1591,7 +1591,7 @@ def r_offer_card(g, v_corporation, v_action, v_required):
             # at rulespecs/18-grand-junction.rules:743
             for v_player in g.name("players"):
                 # at rulespecs/18-grand-junction.rules:744
-                if g.b_in_round("stock") and g.b_acting(v_player):
+                if r_in_round(g, "stock") and r_acting(g, v_player):
                     # at rulespecs/18-grand-junction.rules:744
                     r_ask_card(g, v_player, v_corporation, v_action, v_required)
 
@@ -1687,7 +1687,7 @@ def a_select_president(g, v_player, v_corporation, v_company_president):
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
     # at rulespecs/18-grand-junction.rules:805
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
@@ -1762,7 +1762,7 @@ def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
     # at rulespecs/18-grand-junction.rules:855
     if not (
-        g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
+        r_in_step(g, v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
@@ -1872,7 +1872,7 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
     # at rulespecs/18-grand-junction.rules:922
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
@@ -1901,7 +1901,7 @@ def a_corporation_assign(g, v_corporation, v_target):
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:459
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         return "a company is started in a stock round"
     # at rulespecs/18-grand-junction.rules:460
     if not (r_may_buy_now(g, v_player)):
@@ -1914,7 +1914,7 @@ def q_par(g, v_player):
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:504
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
@@ -1922,7 +1922,7 @@ def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:982
     v_emergency = (
-        (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
+        (r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:984
@@ -1959,7 +1959,7 @@ def q_contribute(g, v_corporation):
 def q_use_ability(g, v_corporation):
     """The opening guards of use_ability that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:805
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "a Company President's power is used in its company's operating turn"
 
 
@@ -1967,7 +1967,7 @@ def q_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:855
     if not (
-        g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
+        r_in_step(g, v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
     # at rulespecs/18-grand-junction.rules:858
@@ -1981,7 +1981,7 @@ def q_top_up_revenue(g, v_corporation):
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:922
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "the token is placed during the operation of the company"
     # at rulespecs/18-grand-junction.rules:923
     if not (r_has_power(g, v_corporation, "bonus_token")):
@@ -2010,7 +2010,7 @@ def q2_par(g, v_player, v_corporation):
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
     # at rulespecs/18-grand-junction.rules:459
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a company is started in a stock round",
             rule='§"Initial Stock Round"',
@@ -2064,7 +2064,7 @@ def q2_select_president(g, v_player, v_corporation):
 def qr_use_ability(g):
     """The opening guards of use_ability that read only the round (the listing round probe)"""
     # at rulespecs/18-grand-junction.rules:805
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
@@ -2115,7 +2115,7 @@ def q2_choose_turn(g, v_player, v_corporation):
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
     # at rulespecs/18-grand-junction.rules:922
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
