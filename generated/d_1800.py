@@ -11,15 +11,15 @@ from compiler.runtime.library import shared
 #: the rulespecs of the title's engines, each with a digest of its text
 SOURCES = {
     "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
-    "rulespecs/1800.rules": "f961a560c5a65455",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/1800.rules": "fef78cf997e097b1",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -614,7 +614,7 @@ _LIBRARY.define(
 def a_buy_company(g, v_player, v_company, v_price):
     """Buy the private on sale (§6)"""
     # at rulespecs/lib/18xx.rules:1300
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1300"
         )
@@ -667,7 +667,7 @@ def a_buy_company(g, v_player, v_company, v_price):
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§7)"""
     # at rulespecs/lib/18xx.rules:1313
-    if g.b_in_round("draft"):
+    if r_in_round(g, "draft"):
         # at rulespecs/lib/18xx.rules:1314
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
@@ -724,7 +724,7 @@ def a_bid(g, v_player, v_company, v_price):
             r_auction_bid(g, v_player, v_price)
         else:
             # at rulespecs/lib/18xx.rules:1326
-            if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
+            if not (r_in_round(g, "stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule="§7",
@@ -754,7 +754,7 @@ def a_bid(g, v_player, v_company, v_price):
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§9.1)"""
     # at rulespecs/lib/18xx.rules:1336
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
@@ -813,7 +813,7 @@ def a_par(g, v_player, v_corporation, v_price):
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§5, §8.1)"""
     # at rulespecs/lib/18xx.rules:1398
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
@@ -886,9 +886,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§5, §8.1)"""
     # at rulespecs/lib/18xx.rules:1444
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:1445
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§5, §8.1",
@@ -957,7 +957,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/lib/18xx.rules:1457",
         )
     # at rulespecs/lib/18xx.rules:1459
-    if v_emergency and (not g.b_in_round("stock")):
+    if v_emergency and (not r_in_round(g, "stock")):
         # at rulespecs/lib/18xx.rules:1460
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:1462
@@ -988,7 +988,7 @@ def a_pass(g, v_entity):
     # at rulespecs/lib/18xx.rules:1517
     if not (
         not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
+            (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
             and r_can_sell(g, v_entity)
         )
     ):
@@ -1011,7 +1011,7 @@ def a_pass(g, v_entity):
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private (§11.8)"""
     # at rulespecs/lib/18xx.rules:1526
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
@@ -1059,7 +1059,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§11.1)"""
     # at rulespecs/lib/18xx.rules:1541
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§11.1",
@@ -1083,7 +1083,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§11.2)"""
     # at rulespecs/lib/18xx.rules:1566
-    if not (g.b_in_step(v_corporation, "place_token")):
+    if not (r_in_step(g, v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule="§11.2",
@@ -1116,7 +1116,7 @@ def a_place_token(g, v_corporation, v_city):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§11.3, §11.4)"""
     # at rulespecs/lib/18xx.rules:1587
-    if not (g.b_in_step(v_corporation, "run_routes")):
+    if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§11.3, §11.4",
@@ -1131,7 +1131,7 @@ def a_run_routes(g, v_corporation, v_routes):
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§11.5)"""
     # at rulespecs/lib/18xx.rules:1604
-    if not (g.b_in_step(v_corporation, "dividend")):
+    if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="§11.5",
@@ -1190,7 +1190,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§11.7)"""
     # at rulespecs/lib/18xx.rules:1682
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule="§11.7",
@@ -1411,7 +1411,7 @@ def r_forced_shortfall(g, v_corporation):
 def a_buy_bond(g, v_player, v_bond):
     """Buy the Corporate Bond (§5, §11.10)"""
     # at rulespecs/1800.rules:735
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "the bond is bought in a share dealing round",
             rule="§11.10",
@@ -1446,7 +1446,7 @@ def a_buy_bond(g, v_player, v_bond):
 def a_collect_bond(g, v_corporation, v_to_company):
     """Collect the bond dividend (§11.10)"""
     # at rulespecs/1800.rules:748
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "bond dividends are collected in an Operational Turn",
             rule="§11.10",
@@ -1483,7 +1483,7 @@ def a_collect_bond(g, v_corporation, v_to_company):
 def a_trade_company(g, v_player, v_company, v_seller, v_price):
     """A player buys a private from another player (§12.3)"""
     # at rulespecs/1800.rules:772
-    if not (g.b_in_round("stock") and (r_private_on_sale(g) == None)):
+    if not (r_in_round(g, "stock") and (r_private_on_sale(g) == None)):
         raise IllegalAction(
             "privates change hands in a share dealing round, after the sale",
             rule="§12.3",
@@ -1530,7 +1530,7 @@ def a_trade_company(g, v_player, v_company, v_seller, v_price):
 def a_corporation_sell_shares(g, v_corporation, v_shares):
     """The company sells its own shares (§11.9)"""
     # at rulespecs/1800.rules:784
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
@@ -1576,7 +1576,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """The company buys back its shares (§11.9)"""
     # at rulespecs/1800.rules:800
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
@@ -1708,14 +1708,14 @@ def a_bankrupt(g, v_corporation):
             g.move(v_x, v_corporation, g.name("pool"))
     # at rulespecs/1800.rules:858
     r_reset_corporation(g, v_corporation)
-    # at rulespecs/1800.rules:859
-    g.b_end_turn(v_corporation)
+    # at rulespecs/1800.rules:860
+    g.b_end_step(v_corporation)
 
 
 def q_buy_company(g, v_player):
     """The opening guards of buy_company that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1300
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         return "privates are sold in the stock round"
     # at rulespecs/lib/18xx.rules:1301
     if not (not g.state_has("in_auction")):
@@ -1731,7 +1731,7 @@ def q_buy_company(g, v_player):
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1526
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "corporations buy privates during their operating turns"
     # at rulespecs/lib/18xx.rules:1527
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
@@ -1741,7 +1741,7 @@ def q_corporation_buy_company(g, v_corporation):
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1566
-    if not (g.b_in_step(v_corporation, "place_token")):
+    if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
     # at rulespecs/lib/18xx.rules:1567
     if not (r_tokens_left(g, v_corporation) > 0):
@@ -1756,7 +1756,7 @@ def q_place_token(g, v_corporation):
 def q_buy_bond(g, v_player):
     """The opening guards of buy_bond that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:735
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         return "the bond is bought in a share dealing round"
     # at rulespecs/1800.rules:736
     if not (r_may_buy_now(g, v_player)):
@@ -1766,7 +1766,7 @@ def q_buy_bond(g, v_player):
 def q_collect_bond(g, v_corporation):
     """The opening guards of collect_bond that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:748
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "bond dividends are collected in an Operational Turn"
     # at rulespecs/1800.rules:749
     if not (r_len(g, r_bonds_of(g, v_corporation)) > 0):
@@ -1784,7 +1784,7 @@ def q_collect_bond(g, v_corporation):
 def q_trade_company(g, v_player):
     """The opening guards of trade_company that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:772
-    if not (g.b_in_round("stock") and (r_private_on_sale(g) == None)):
+    if not (r_in_round(g, "stock") and (r_private_on_sale(g) == None)):
         return "privates change hands in a share dealing round, after the sale"
     # at rulespecs/1800.rules:773
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
@@ -1797,7 +1797,7 @@ def q_trade_company(g, v_player):
 def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:784
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "a company deals in its own shares during its turn"
     # at rulespecs/1800.rules:785
     if not (
@@ -1810,7 +1810,7 @@ def q_corporation_sell_shares(g, v_corporation):
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/1800.rules:800
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "a company deals in its own shares during its turn"
     # at rulespecs/1800.rules:801
     if not (not g.state_has("done_this_turn", "sold_own_shares")):
@@ -1837,7 +1837,7 @@ def q2_buy_company(g, v_player, v_company):
 def qr_buy_company(g):
     """The opening guards of buy_company that read only the round (the listing round probe)"""
     # at rulespecs/lib/18xx.rules:1300
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "privates are sold in the stock round", rule="§6", at="rulespecs/lib/18xx.rules:1300"
         )
@@ -1846,7 +1846,7 @@ def qr_buy_company(g):
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
     # at rulespecs/lib/18xx.rules:1336
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§9.1",
@@ -1857,7 +1857,7 @@ def qr_par(g):
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
     # at rulespecs/lib/18xx.rules:1398
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§5, §8.1",
@@ -1880,7 +1880,7 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 def qr_corporation_buy_company(g):
     """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
     # at rulespecs/lib/18xx.rules:1526
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule="§11.8",
@@ -1913,7 +1913,7 @@ def q2_buy_bond(g, v_player, v_bond):
 def qr_buy_bond(g):
     """The opening guards of buy_bond that read only the round (the listing round probe)"""
     # at rulespecs/1800.rules:735
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "the bond is bought in a share dealing round",
             rule="§11.10",
@@ -1933,7 +1933,7 @@ def q2_collect_bond(g, v_corporation, v_to_company):
 def qr_collect_bond(g):
     """The opening guards of collect_bond that read only the round (the listing round probe)"""
     # at rulespecs/1800.rules:748
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "bond dividends are collected in an Operational Turn",
             rule="§11.10",
@@ -1961,7 +1961,7 @@ def q3_trade_company(g, v_player, v_company, v_seller):
 def qr_corporation_sell_shares(g):
     """The opening guards of corporation_sell_shares that read only the round (the listing round probe)"""
     # at rulespecs/1800.rules:784
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",
@@ -1972,7 +1972,7 @@ def qr_corporation_sell_shares(g):
 def qr_corporation_buy_shares(g):
     """The opening guards of corporation_buy_shares that read only the round (the listing round probe)"""
     # at rulespecs/1800.rules:800
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "a company deals in its own shares during its turn",
             rule="§11.9",

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1846-18xx-games.rules": "dd19e73e8a240dfc",
     "rulespecs/1846-two-player.rules": "b0a94a765163a34f",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -732,7 +732,7 @@ def r_in_receivership(g, v_corporation):
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1219
-    return g.b_in_round("operating") and any(
+    return r_in_round(g, "operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
 
@@ -788,7 +788,9 @@ def r_ability_window(g, v_company, v_key):
     # at rulespecs/lib/18xx.rules:1080
     if g.attr(v_ability, "when") == "stock_turn":
         # at rulespecs/lib/18xx.rules:1081
-        if not ((g.b_in_round("stock") and g.among("players", v_holder)) and g.b_acting(v_holder)):
+        if not (
+            (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
+        ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule='§"Setup"',
@@ -805,14 +807,14 @@ def r_ability_window(g, v_company, v_key):
     ):
         # at rulespecs/lib/18xx.rules:1086
         if not (
-            g.b_in_round("operating")
+            r_in_round(g, "operating")
             and (
                 any(
-                    (g.b_acting(v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
+                    (r_acting(g, v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
                     for v_c in g.name("corporations")
                 )
                 or any(
-                    (g.b_acting(v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
+                    (r_acting(g, v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
                     for v_m in g.name("minors")
                 )
             )
@@ -824,7 +826,7 @@ def r_ability_window(g, v_company, v_key):
             )
     elif g.attr(v_ability, "when") == "any_time":
         # at rulespecs/lib/18xx.rules:1091
-        if not (g.b_in_round("stock") or g.b_in_round("operating")):
+        if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
@@ -843,7 +845,7 @@ def r_ability_window(g, v_company, v_key):
 def a_bid(g, v_player, v_company, v_price):
     """Bid for a private, or pick a company in a draft (a private or a minor) (§\"Private Company Draft\")"""
     # at rulespecs/lib/18xx.rules:1313
-    if g.b_in_round("draft"):
+    if r_in_round(g, "draft"):
         # at rulespecs/lib/18xx.rules:1314
         if not (g.b_in_draft_hand(v_company)):
             raise IllegalAction(
@@ -902,7 +904,7 @@ def a_bid(g, v_player, v_company, v_price):
             r_auction_bid(g, v_player, v_price)
         else:
             # at rulespecs/lib/18xx.rules:1326
-            if not (g.b_in_round("stock") and r_offered_later(g, v_company)):
+            if not (r_in_round(g, "stock") and r_offered_later(g, v_company)):
                 raise IllegalAction(
                     "bids are for privates not yet offered",
                     rule='§"Private Company Draft"',
@@ -932,7 +934,7 @@ def a_bid(g, v_player, v_company, v_price):
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§\"Stock Round\", §\"Corporations\")"""
     # at rulespecs/lib/18xx.rules:1336
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
@@ -1014,7 +1016,7 @@ def r_sellable(g, v_player, v_corporation):
                 )
                 and (
                     not (
-                        (g.param("sell_in_blocks") and g.b_in_round("stock"))
+                        (g.param("sell_in_blocks") and r_in_round(g, "stock"))
                         and g.state_has("sold_this_turn", v_corporation)
                     )
                 )
@@ -1039,7 +1041,7 @@ def r_sellable(g, v_player, v_corporation):
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
     # at rulespecs/lib/18xx.rules:1398
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
@@ -1118,9 +1120,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
     # at rulespecs/lib/18xx.rules:1444
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:1445
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
@@ -1191,7 +1193,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/lib/18xx.rules:1457",
         )
     # at rulespecs/lib/18xx.rules:1459
-    if v_emergency and (not g.b_in_round("stock")):
+    if v_emergency and (not r_in_round(g, "stock")):
         # at rulespecs/lib/18xx.rules:1460
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:1462
@@ -1222,7 +1224,7 @@ def a_pass(g, v_entity):
     # at rulespecs/1846.rules:1261
     if not (
         not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
+            (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
             and r_can_sell(g, v_entity)
         )
     ):
@@ -1239,7 +1241,7 @@ def a_pass(g, v_entity):
             at="rulespecs/1846.rules:1263",
         )
     # at rulespecs/1846.rules:1265
-    if not (not g.b_in_step(v_entity, "dividend")):
+    if not (not r_in_step(g, v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
@@ -1252,7 +1254,7 @@ def a_pass(g, v_entity):
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private or a minor (§\"Purchasing Private Companies\", §\"Minor Companies\")"""
     # at rulespecs/1846.rules:1280
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule='§"Purchasing Private Companies"',
@@ -1330,7 +1332,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Laying Track\")"""
     # at rulespecs/lib/18xx.rules:1541
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"Laying Track"',
@@ -1354,7 +1356,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Place a station token (§\"Placing Station Tokens\")"""
     # at rulespecs/1846.rules:1551
-    if not (g.b_in_step(v_corporation, "place_token")):
+    if not (r_in_step(g, v_corporation, "place_token")):
         raise IllegalAction(
             "a station token is placed after laying track",
             rule='§"Placing Station Tokens"',
@@ -1414,7 +1416,7 @@ def r_dividend_price_move(g, v_corporation, v_kind, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price, v_exchange):
     """Buy a train (§\"Buying Trains\")"""
     # at rulespecs/lib/18xx.rules:1682
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
@@ -1618,7 +1620,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             )
             or (
                 (g.param("emergency_sale_guard") == "train_buyer")
-                and (not g.b_acting(v_corporation))
+                and (not r_acting(g, v_corporation))
             )
         )
         or (
@@ -1712,7 +1714,7 @@ def r_emergency_sale_for(g, v_player, v_corporation):
     # at rulespecs/1846.rules:1254
     return (
         (
-            (g.b_acting(v_corporation) and (r_president(g, v_corporation) == v_player))
+            (r_acting(g, v_corporation) and (r_president(g, v_corporation) == v_player))
             and r_must_buy_train(g, v_corporation)
         )
         and (not r_emergency_issue_possible(g, v_corporation))
@@ -1753,8 +1755,8 @@ def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
     # at rulespecs/1846.rules:1352
     return (
-        g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
-    ) or g.b_in_step(v_corporation, "dividend")
+        r_in_step(g, v_corporation, "track_and_token") or r_in_step(g, v_corporation, "run_routes")
+    ) or r_in_step(g, v_corporation, "dividend")
 
 
 def r_player_shares(g, v_corporation):
@@ -1876,7 +1878,7 @@ def r_emergency_issue_open(g, v_corporation):
     # at rulespecs/1846.rules:1411
     return (
         (
-            (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
+            (r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
             and (r_len(g, g.b_trains(v_corporation)) == 0)
         )
         and (g.b_cash(v_corporation) < r_dearest_side_price(g))
@@ -2101,7 +2103,7 @@ def a_assign(g, v_company, v_target):
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1506"
         )
     # at rulespecs/1846.rules:1507
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
@@ -2127,7 +2129,7 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1532"
         )
     # at rulespecs/1846.rules:1533
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
@@ -2145,7 +2147,7 @@ def a_company_place_token(g, v_company, v_city):
             "the private is closed", rule='§"Private Companies"', at="rulespecs/1846.rules:1542"
         )
     # at rulespecs/1846.rules:1543
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
@@ -2158,7 +2160,7 @@ def a_company_place_token(g, v_company, v_city):
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1280
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "corporations buy privates during their operating turns"
     # at rulespecs/1846.rules:1281
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
@@ -2174,7 +2176,7 @@ def q_corporation_buy_company(g, v_corporation):
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
     # at rulespecs/1846.rules:1551
-    if not (g.b_in_step(v_corporation, "place_token")):
+    if not (r_in_step(g, v_corporation, "place_token")):
         return "a station token is placed after laying track"
     # at rulespecs/1846.rules:1552
     if not (r_tokens_left(g, v_corporation) > 0):
@@ -2222,7 +2224,7 @@ def q_assign(g, v_company):
     if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1846.rules:1507
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "markers are placed in operating rounds"
 
 
@@ -2232,7 +2234,7 @@ def q_company_lay_tile(g, v_company):
     if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1846.rules:1533
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "tiles are laid in operating rounds"
 
 
@@ -2242,14 +2244,14 @@ def q_company_place_token(g, v_company):
     if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/1846.rules:1543
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "tokens are placed in operating rounds"
 
 
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
     # at rulespecs/lib/18xx.rules:1336
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule='§"Stock Round", §"Corporations"',
@@ -2272,7 +2274,7 @@ def q2_corporation_buy_company(g, v_corporation, v_company):
 def qr_corporation_buy_company(g):
     """The opening guards of corporation_buy_company that read only the round (the listing round probe)"""
     # at rulespecs/1846.rules:1280
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "corporations buy privates during their operating turns",
             rule='§"Purchasing Private Companies"',
@@ -2308,7 +2310,7 @@ def q2_contribute(g, v_corporation, v_player):
 def qr_assign(g):
     """The opening guards of assign that read only the round (the listing round probe)"""
     # at rulespecs/1846.rules:1507
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "markers are placed in operating rounds",
             rule='§"Private Companies"',
@@ -2319,7 +2321,7 @@ def qr_assign(g):
 def qr_company_lay_tile(g):
     """The opening guards of company_lay_tile that read only the round (the listing round probe)"""
     # at rulespecs/1846.rules:1533
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds",
             rule='§"Laying Track"',
@@ -2330,7 +2332,7 @@ def qr_company_lay_tile(g):
 def qr_company_place_token(g):
     """The opening guards of company_place_token that read only the round (the listing round probe)"""
     # at rulespecs/1846.rules:1543
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tokens are placed in operating rounds",
             rule='§"Placing Station Tokens"',
@@ -2546,7 +2548,7 @@ def r_train_buying_power(g, v_corporation):
 def q_bid(g, v_player):
     """The opening guards of bid that read only its entity (the listing probe)"""
     # at rulespecs/1846-18xx-games.rules:84
-    if not (g.b_in_round("draft")):
+    if not (r_in_round(g, "draft")):
         return "in 1846 a bid is a pick in the draft"
 
 
@@ -2563,7 +2565,7 @@ def q2_bid(g, v_player, v_company):
 def qr_bid(g):
     """The opening guards of bid that read only the round (the listing round probe)"""
     # at rulespecs/1846-18xx-games.rules:84
-    if not (g.b_in_round("draft")):
+    if not (r_in_round(g, "draft")):
         raise IllegalAction(
             "in 1846 a bid is a pick in the draft",
             rule='§"Private Company Draft"',

@@ -13,14 +13,14 @@ SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
     "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -942,7 +942,7 @@ def r_picking(g):
     # at rulespecs/lib/18xx.rules:836
     return (
         (
-            ((g.param("free_pick") != None) and g.b_in_round("auction"))
+            ((g.param("free_pick") != None) and r_in_round(g, "auction"))
             and (r_auction_company(g) == None)
         )
         if (g.param("first_round") == "auction")
@@ -1010,7 +1010,9 @@ def r_ability_window(g, v_company, v_key):
     # at rulespecs/lib/18xx.rules:1080
     if g.attr(v_ability, "when") == "stock_turn":
         # at rulespecs/lib/18xx.rules:1081
-        if not ((g.b_in_round("stock") and g.among("players", v_holder)) and g.b_acting(v_holder)):
+        if not (
+            (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
+        ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule='§IV("Game Setup"), VI.3',
@@ -1027,14 +1029,14 @@ def r_ability_window(g, v_company, v_key):
     ):
         # at rulespecs/lib/18xx.rules:1086
         if not (
-            g.b_in_round("operating")
+            r_in_round(g, "operating")
             and (
                 any(
-                    (g.b_acting(v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
+                    (r_acting(g, v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
                     for v_c in g.name("corporations")
                 )
                 or any(
-                    (g.b_acting(v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
+                    (r_acting(g, v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
                     for v_m in g.name("minors")
                 )
             )
@@ -1046,7 +1048,7 @@ def r_ability_window(g, v_company, v_key):
             )
     elif g.attr(v_ability, "when") == "any_time":
         # at rulespecs/lib/18xx.rules:1091
-        if not (g.b_in_round("stock") or g.b_in_round("operating")):
+        if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
@@ -1092,7 +1094,7 @@ def a_bid(g, v_player, v_company, v_price):
                 g.move(g.b_next_certificate(v_c, "ipo"), r_ipo_of(g, v_c), v_company)
     else:
         # at rulespecs/1880-romania.rules:1775
-        if not (g.b_in_round("auction")):
+        if not (r_in_round(g, "auction")):
             raise IllegalAction(
                 "privates are bought only in the Starting Round auction",
                 rule="V.1, II.3.1",
@@ -1148,7 +1150,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
             at="rulespecs/1880-romania.rules:1788",
         )
     # at rulespecs/1880-romania.rules:1790
-    if not (g.b_in_round("stock") or v_granted):
+    if not (r_in_round(g, "stock") or v_granted):
         raise IllegalAction(
             "a company is founded in a stock round",
             rule="VI.6",
@@ -1253,7 +1255,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot, v_president_percent):
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one 10% share from the bank (VI.5)"""
     # at rulespecs/1880-romania.rules:1980
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
@@ -1339,9 +1341,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares back to the bank (VI.4, VII.3.9)"""
     # at rulespecs/1880-romania.rules:2005
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/1880-romania.rules:2006
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for",
             rule="VI.4, VII.3.9",
@@ -1421,7 +1423,7 @@ def a_pass(g, v_entity):
     # at rulespecs/1880-romania.rules:1742
     if not (
         not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
+            (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
             and r_can_sell(g, v_entity)
         )
     ):
@@ -1452,7 +1454,7 @@ def a_pass(g, v_entity):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay a yellow tile or upgrade one (VII.3.1, VII.3.3)"""
     # at rulespecs/1880-romania.rules:1931
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "track is built after the home station and before a station is placed",
             rule="VII.1",
@@ -1544,7 +1546,7 @@ def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
 def a_place_token(g, v_corporation, v_city):
     """Buy and place a station (VII.3.4)"""
     # at rulespecs/1880-romania.rules:1957
-    if not (g.b_in_step(v_corporation, "place_token")):
+    if not (r_in_step(g, v_corporation, "place_token")):
         raise IllegalAction(
             "a station is placed after building track",
             rule="VII.1",
@@ -1586,7 +1588,7 @@ def a_place_token(g, v_corporation, v_city):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (VII.3.5.2)"""
     # at rulespecs/lib/18xx.rules:1587
-    if not (g.b_in_step(v_corporation, "run_routes")):
+    if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="VII.3.5.2",
@@ -1601,7 +1603,7 @@ def a_run_routes(g, v_corporation, v_routes):
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (VII.3.6, VIII.2)"""
     # at rulespecs/lib/18xx.rules:1604
-    if not (g.b_in_step(v_corporation, "dividend")):
+    if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule="VII.3.6, VIII.2",
@@ -1676,7 +1678,7 @@ def r_would_export(g, v_corporation):
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (VII.3.8)"""
     # at rulespecs/1880-romania.rules:2038
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought as the last step of a turn",
             rule="VII.3.8",
@@ -1999,7 +2001,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             )
             or (
                 (g.param("emergency_sale_guard") == "train_buyer")
-                and (not g.b_acting(v_corporation))
+                and (not r_acting(g, v_corporation))
             )
         )
         or (
@@ -2217,7 +2219,7 @@ def a_assign(g, v_company, v_target):
             at="rulespecs/1880-romania.rules:1870",
         )
     # at rulespecs/1880-romania.rules:1871
-    if not (not g.b_in_round("auction")):
+    if not (not r_in_round(g, "auction")):
         raise IllegalAction(
             "the token is laid once the privates have owners",
             rule="II.3.1",
@@ -2324,7 +2326,7 @@ def r_second_capitalisation(g, v_corporation):
 def a_payoff_player_debt(g, v_player):
     """Repay a loan (VII.3.9)"""
     # at rulespecs/1880-romania.rules:2141
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",
@@ -2361,7 +2363,7 @@ def q_par(g, v_player):
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1980
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         return "shares are bought in a stock round"
     # at rulespecs/1880-romania.rules:1981
     if not (r_may_buy_now(g, v_player)):
@@ -2377,9 +2379,9 @@ def q_buy_shares(g, v_player):
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:2005
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/1880-romania.rules:2006
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         return "shares are sold in a stock round, or by a president whose company must buy a train he cannot pay for"
     # at rulespecs/1880-romania.rules:2008
     if not (r_may_sell_now(g, v_player) or v_emergency):
@@ -2392,7 +2394,7 @@ def q_sell_shares(g, v_player):
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1931
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         return "track is built after the home station and before a station is placed"
     # at rulespecs/1880-romania.rules:1932
     if not (r_phase_group(g) in g.attr(v_corporation, "building_rights")):
@@ -2412,7 +2414,7 @@ def q_lay_tile(g, v_corporation):
 def q_place_token(g, v_corporation):
     """The opening guards of place_token that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:1957
-    if not (g.b_in_step(v_corporation, "place_token")):
+    if not (r_in_step(g, v_corporation, "place_token")):
         return "a station is placed after building track"
     # at rulespecs/1880-romania.rules:1958
     if not (r_tokens_left(g, v_corporation) > 0):
@@ -2434,7 +2436,7 @@ def q_place_token(g, v_corporation):
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:2038
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought as the last step of a turn"
     # at rulespecs/1880-romania.rules:2039
     if not (r_buys_trains(g, v_corporation)):
@@ -2475,14 +2477,14 @@ def q_assign(g, v_company):
     if not (r_has_ability(g, v_company, "harbour_token")):
         return "only the D.B.S.R. has a harbour token"
     # at rulespecs/1880-romania.rules:1871
-    if not (not g.b_in_round("auction")):
+    if not (not r_in_round(g, "auction")):
         return "the token is laid once the privates have owners"
 
 
 def q_payoff_player_debt(g, v_player):
     """The opening guards of payoff_player_debt that read only its entity (the listing probe)"""
     # at rulespecs/1880-romania.rules:2141
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         return "a loan is repaid in the debtor's stock-round turn"
     # at rulespecs/1880-romania.rules:2142
     if not (g.state_amount("debt", v_player) > 0):
@@ -2505,7 +2507,7 @@ def q2_par(g, v_player, v_corporation):
     if not (r_pending_decision(g, v_player, "par") == v_granted):
         return "the buyer of the Orient Express founds the TR at once; no one else founds it"
     # at rulespecs/1880-romania.rules:1790
-    if not (g.b_in_round("stock") or v_granted):
+    if not (r_in_round(g, "stock") or v_granted):
         return "a company is founded in a stock round"
     # at rulespecs/1880-romania.rules:1791
     if not (r_may_buy_now(g, v_player) or v_granted):
@@ -2588,7 +2590,7 @@ def q2_buy_shares(g, v_player, v_corporation):
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
     # at rulespecs/1880-romania.rules:1980
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="VI.5",
@@ -2686,7 +2688,7 @@ def qs_assign(g, v_company):
 def qr_assign(g):
     """The opening guards of assign that read only the round (the listing round probe)"""
     # at rulespecs/1880-romania.rules:1871
-    if not (not g.b_in_round("auction")):
+    if not (not r_in_round(g, "auction")):
         raise IllegalAction(
             "the token is laid once the privates have owners",
             rule="II.3.1",
@@ -2697,7 +2699,7 @@ def qr_assign(g):
 def qr_payoff_player_debt(g):
     """The opening guards of payoff_player_debt that read only the round (the listing round probe)"""
     # at rulespecs/1880-romania.rules:2141
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a loan is repaid in the debtor's stock-round turn",
             rule="VII.3.9",

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -658,7 +658,7 @@ def r_in_receivership(g, v_corporation):
 def r_emergency_seller(g, v_player):
     """player may sell shares to pay for a train the corporation he presides must buy (§\"Emergency Money Raising\")"""
     # at rulespecs/1846.rules:1219
-    return g.b_in_round("operating") and any(
+    return r_in_round(g, "operating") and any(
         r_emergency_sale_for(g, v_player, v_c) for v_c in g.name("corporations")
     )
 
@@ -666,7 +666,7 @@ def r_emergency_seller(g, v_player):
 def a_par(g, v_player, v_corporation, v_price):
     """Start a company (§\"Initial Stock Round\", §\"Public Railroad Companies\")"""
     # at rulespecs/18-grand-junction.rules:459
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a company is started in a stock round",
             rule='§"Initial Stock Round"',
@@ -760,7 +760,7 @@ def r_sellable(g, v_player, v_corporation):
                 )
                 and (
                     not (
-                        (g.param("sell_in_blocks") and g.b_in_round("stock"))
+                        (g.param("sell_in_blocks") and r_in_round(g, "stock"))
                         and g.state_has("sold_this_turn", v_corporation)
                     )
                 )
@@ -785,9 +785,9 @@ def r_sellable(g, v_player, v_corporation):
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell certificates to the pool (§\"Stock Round\", §\"Emergency Money Raising\")"""
     # at rulespecs/lib/18xx.rules:1444
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:1445
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule='§"Stock Round", §"Emergency Money Raising"',
@@ -858,7 +858,7 @@ def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
             at="rulespecs/lib/18xx.rules:1457",
         )
     # at rulespecs/lib/18xx.rules:1459
-    if v_emergency and (not g.b_in_round("stock")):
+    if v_emergency and (not r_in_round(g, "stock")):
         # at rulespecs/lib/18xx.rules:1460
         r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold)
     # at rulespecs/lib/18xx.rules:1462
@@ -889,7 +889,7 @@ def a_pass(g, v_entity):
     # at rulespecs/1846.rules:1261
     if not (
         not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
+            (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
             and r_can_sell(g, v_entity)
         )
     ):
@@ -906,7 +906,7 @@ def a_pass(g, v_entity):
             at="rulespecs/1846.rules:1263",
         )
     # at rulespecs/1846.rules:1265
-    if not (not g.b_in_step(v_entity, "dividend")):
+    if not (not r_in_step(g, v_entity, "dividend")):
         raise IllegalAction(
             "the revenue must be paid out, half paid or withheld: the dividend step cannot be passed",
             rule='§"Paying Dividends"',
@@ -919,7 +919,7 @@ def a_pass(g, v_entity):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§\"Track Building Costs\", §\"Upgrading Track\", §\"The Tile Set\", §\"Government Subsidies\")"""
     # at rulespecs/18-grand-junction.rules:504
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule='§"GMT 1846 Components Used"',
@@ -963,7 +963,7 @@ def a_place_token(g, v_corporation, v_city):
         r_resolve_decision(g, v_corporation, "place_token")
     else:
         # at rulespecs/18-grand-junction.rules:491
-        if not (g.b_in_step(v_corporation, "place_token")):
+        if not (r_in_step(g, v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule='§"GMT 1846 Components Used"',
@@ -1161,7 +1161,7 @@ def r_emergency_sale_for(g, v_player, v_corporation):
     # at rulespecs/1846.rules:1254
     return (
         (
-            (g.b_acting(v_corporation) and (r_president(g, v_corporation) == v_player))
+            (r_acting(g, v_corporation) and (r_president(g, v_corporation) == v_player))
             and r_must_buy_train(g, v_corporation)
         )
         and (not r_emergency_issue_possible(g, v_corporation))
@@ -1202,8 +1202,8 @@ def r_before_dividend(g, v_corporation):
     """the corporation has not disposed of its revenue yet this turn (§\"Issuing and Redeeming Shares\")"""
     # at rulespecs/1846.rules:1352
     return (
-        g.b_in_step(v_corporation, "track_and_token") or g.b_in_step(v_corporation, "run_routes")
-    ) or g.b_in_step(v_corporation, "dividend")
+        r_in_step(g, v_corporation, "track_and_token") or r_in_step(g, v_corporation, "run_routes")
+    ) or r_in_step(g, v_corporation, "dividend")
 
 
 def r_player_shares(g, v_corporation):
@@ -1257,7 +1257,7 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue shares from the treasury, or other companies' shares it holds, to the market (§\"Issuing and Redeeming Shares\", §\"Cleveland Graham\")"""
     # at rulespecs/18-grand-junction.rules:1001
     v_emergency = (
-        (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
+        (r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:1003
@@ -1364,7 +1364,7 @@ def r_emergency_issue_open(g, v_corporation):
     # at rulespecs/1846.rules:1411
     return (
         (
-            (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
+            (r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
             and (r_len(g, g.b_trains(v_corporation)) == 0)
         )
         and (g.b_cash(v_corporation) < r_dearest_side_price(g))
@@ -1680,7 +1680,7 @@ def r_offer_card(g, v_corporation, v_action, v_required):
             # at rulespecs/18-grand-junction.rules:743
             for v_player in g.name("players"):
                 # at rulespecs/18-grand-junction.rules:744
-                if g.b_in_round("stock") and g.b_acting(v_player):
+                if r_in_round(g, "stock") and r_acting(g, v_player):
                     # at rulespecs/18-grand-junction.rules:744
                     r_ask_card(g, v_player, v_corporation, v_action, v_required)
 
@@ -1816,7 +1816,7 @@ def a_select_president(g, v_player, v_corporation, v_company_president):
 def a_use_ability(g, v_corporation, v_count):
     """Use a Company President's counted power: discard cubes (§\"Using the Company Presidents\")"""
     # at rulespecs/18-grand-junction.rules:824
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
@@ -1891,7 +1891,7 @@ def a_top_up_revenue(g, v_corporation, v_amount):
     """Abraham Donaldson: top the revenue up from the treasury (§\"Abraham Donaldson\")"""
     # at rulespecs/18-grand-junction.rules:874
     if not (
-        g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
+        r_in_step(g, v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         raise IllegalAction(
             "the revenue is topped up, after the trains run, by a company with Abraham Donaldson",
@@ -2001,7 +2001,7 @@ def a_choose_turn(g, v_player, v_corporation, v_position):
 def a_corporation_assign(g, v_corporation, v_target):
     """Lemuel Morrissey's +$20 token on a city (§\"Lemuel Morrissey\")"""
     # at rulespecs/18-grand-junction.rules:941
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',
@@ -2030,7 +2030,7 @@ def a_corporation_assign(g, v_corporation, v_target):
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:459
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         return "a company is started in a stock round"
     # at rulespecs/18-grand-junction.rules:460
     if not (r_may_buy_now(g, v_player)):
@@ -2043,7 +2043,7 @@ def q_par(g, v_player):
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:504
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
@@ -2051,7 +2051,7 @@ def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:1001
     v_emergency = (
-        (g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
+        (r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation))
         and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     ) and (not g.state_has("done_this_turn", "emergency_issue"))
     # at rulespecs/18-grand-junction.rules:1003
@@ -2088,7 +2088,7 @@ def q_contribute(g, v_corporation):
 def q_use_ability(g, v_corporation):
     """The opening guards of use_ability that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:824
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "a Company President's power is used in its company's operating turn"
 
 
@@ -2096,7 +2096,7 @@ def q_top_up_revenue(g, v_corporation):
     """The opening guards of top_up_revenue that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:874
     if not (
-        g.b_in_step(v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
+        r_in_step(g, v_corporation, "dividend") and r_has_power(g, v_corporation, "top_up_revenue")
     ):
         return "the revenue is topped up, after the trains run, by a company with Abraham Donaldson"
     # at rulespecs/18-grand-junction.rules:877
@@ -2110,7 +2110,7 @@ def q_top_up_revenue(g, v_corporation):
 def q_corporation_assign(g, v_corporation):
     """The opening guards of corporation_assign that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:941
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "the token is placed during the operation of the company"
     # at rulespecs/18-grand-junction.rules:942
     if not (r_has_power(g, v_corporation, "bonus_token")):
@@ -2139,7 +2139,7 @@ def q2_par(g, v_player, v_corporation):
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
     # at rulespecs/18-grand-junction.rules:459
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a company is started in a stock round",
             rule='§"Initial Stock Round"',
@@ -2193,7 +2193,7 @@ def q2_select_president(g, v_player, v_corporation):
 def qr_use_ability(g):
     """The opening guards of use_ability that read only the round (the listing round probe)"""
     # at rulespecs/18-grand-junction.rules:824
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "a Company President's power is used in its company's operating turn",
             rule='§"Using the Company Presidents"',
@@ -2244,7 +2244,7 @@ def q2_choose_turn(g, v_player, v_corporation):
 def qr_corporation_assign(g):
     """The opening guards of corporation_assign that read only the round (the listing round probe)"""
     # at rulespecs/18-grand-junction.rules:941
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "the token is placed during the operation of the company",
             rule='§"Lemuel Morrissey"',

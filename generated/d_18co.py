@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -1226,7 +1226,9 @@ def r_ability_window(g, v_company, v_key):
     # at rulespecs/lib/18xx.rules:1080
     if g.attr(v_ability, "when") == "stock_turn":
         # at rulespecs/lib/18xx.rules:1081
-        if not ((g.b_in_round("stock") and g.among("players", v_holder)) and g.b_acting(v_holder)):
+        if not (
+            (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
+        ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule="§1.3, §4.4.1",
@@ -1243,14 +1245,14 @@ def r_ability_window(g, v_company, v_key):
     ):
         # at rulespecs/lib/18xx.rules:1086
         if not (
-            g.b_in_round("operating")
+            r_in_round(g, "operating")
             and (
                 any(
-                    (g.b_acting(v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
+                    (r_acting(g, v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
                     for v_c in g.name("corporations")
                 )
                 or any(
-                    (g.b_acting(v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
+                    (r_acting(g, v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
                     for v_m in g.name("minors")
                 )
             )
@@ -1262,7 +1264,7 @@ def r_ability_window(g, v_company, v_key):
             )
     elif g.attr(v_ability, "when") == "any_time":
         # at rulespecs/lib/18xx.rules:1091
-        if not (g.b_in_round("stock") or g.b_in_round("operating")):
+        if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
@@ -1281,7 +1283,7 @@ def r_ability_window(g, v_company, v_key):
 def a_bid(g, v_player, v_company, v_price):
     """Place or raise a bid on a private in the Private Company Auction (§2.1.1, §2.1.2)"""
     # at rulespecs/18co.rules:2043
-    if not (g.b_in_round("auction")):
+    if not (r_in_round(g, "auction")):
         raise IllegalAction(
             "privates are bid for in the Private Company Auction",
             rule="§2",
@@ -1319,7 +1321,7 @@ def a_bid(g, v_player, v_company, v_price):
 def a_par(g, v_player, v_corporation, v_price):
     """Start a corporation (§4.3, §4.3.1, §4.3.2)"""
     # at rulespecs/lib/18xx.rules:1336
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
@@ -1386,7 +1388,7 @@ def a_par(g, v_player, v_corporation, v_price):
 def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
     """Buy one certificate: from the Market, from the corporation's treasury, or one a corporation holds of another (§4.2, §4.2.1, §4.2.4)"""
     # at rulespecs/18co.rules:2179
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
@@ -1544,9 +1546,9 @@ def a_buy_shares(g, v_player, v_corporation, v_source, v_shares):
 def a_sell_shares(g, v_player, v_corporation, v_shares, v_percent):
     """Sell shares to the Market; the President's certificate, or shares of it, only by a Presidency Exchange (§4.1)"""
     # at rulespecs/18co.rules:2071
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/18co.rules:2072
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         raise IllegalAction(
             "shares are sold in a stock round (or by a president raising money for a train)",
             rule="§4.1, §3.1.1",
@@ -1710,7 +1712,7 @@ def a_pass(g, v_entity):
     # at rulespecs/lib/18xx.rules:1517
     if not (
         not (
-            (g.b_in_round("stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
+            (r_in_round(g, "stock") and (g.b_certificates(v_entity) > g.param("cert_limit")))
             and r_can_sell(g, v_entity)
         )
     ):
@@ -1733,7 +1735,7 @@ def a_pass(g, v_entity):
 def a_corporation_buy_company(g, v_corporation, v_company, v_price):
     """A corporation buys a private from a player or from the Market (§5.3, §5.2.1)"""
     # at rulespecs/18co.rules:2224
-    if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
+    if not (r_in_round(g, "operating") and r_acting(g, v_corporation)):
         raise IllegalAction(
             "a corporation buys privates during its operating turn",
             rule="§5.3.1",
@@ -1806,7 +1808,7 @@ def a_corporation_buy_company(g, v_corporation, v_company, v_price):
 def a_lay_tile(g, v_corporation, v_hex, v_tile, v_rotation):
     """Lay or upgrade a tile (§5.6, §5.2.4)"""
     # at rulespecs/lib/18xx.rules:1541
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         raise IllegalAction(
             "tiles are laid at the start of a turn",
             rule="§5.6, §5.2.4",
@@ -1842,7 +1844,7 @@ def a_place_token(g, v_corporation, v_city):
         r_swap_station(g, v_corporation, v_city)
     else:
         # at rulespecs/18co.rules:2298
-        if not (g.b_in_step(v_corporation, "place_token")):
+        if not (r_in_step(g, v_corporation, "place_token")):
             raise IllegalAction(
                 "a station token is placed after laying track",
                 rule="§5.2.5",
@@ -1875,7 +1877,7 @@ def a_place_token(g, v_corporation, v_city):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§5.8, §5.2.6)"""
     # at rulespecs/lib/18xx.rules:1587
-    if not (g.b_in_step(v_corporation, "run_routes")):
+    if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule="§5.8, §5.2.6",
@@ -1890,7 +1892,7 @@ def a_run_routes(g, v_corporation, v_routes):
 def a_dividend(g, v_corporation, v_kind):
     """Collect mine income, then withhold or pay (§5.9, §5.2.7)"""
     # at rulespecs/18co.rules:2313
-    if not (g.b_in_step(v_corporation, "dividend")):
+    if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is distributed after the trains run",
             rule="§5.2.7",
@@ -1956,7 +1958,7 @@ def r_pay_dividends(g, v_corporation, v_paid):
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§5.10, §5.2.8)"""
     # at rulespecs/18co.rules:2242
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought after the revenue is distributed",
             rule="§5.2.8",
@@ -2240,7 +2242,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             )
             or (
                 (g.param("emergency_sale_guard") == "train_buyer")
-                and (not g.b_acting(v_corporation))
+                and (not r_acting(g, v_corporation))
             )
         )
         or (
@@ -2378,7 +2380,7 @@ def r_sold_out(g, v_corporation):
 def a_corporation_bid(g, v_bidder, v_corporation, v_price):
     """A corporation's one bid for a corporation up for liquidation (§7.1.1)"""
     # at rulespecs/18co.rules:491
-    if not (g.b_in_round("acquisition")):
+    if not (r_in_round(g, "acquisition")):
         raise IllegalAction(
             "corporations bid for others in the Acquisition Round",
             rule="§7, §7.1",
@@ -2420,7 +2422,7 @@ def a_corporation_bid(g, v_bidder, v_corporation, v_price):
 def a_special_buy_shares(g, v_player, v_corporation, v_shares):
     """Buy a certificate a corporation one presides holds of another corporation (§8.2)"""
     # at rulespecs/18co.rules:529
-    if not (g.b_in_round("special")):
+    if not (r_in_round(g, "special")):
         raise IllegalAction(
             "certificates are bought so in the President's Choice Round",
             rule="§8",
@@ -2484,7 +2486,7 @@ def a_special_buy_shares(g, v_player, v_corporation, v_shares):
 def a_move_bid(g, v_player, v_from_company, v_company, v_price):
     """Raise a bid and move it to another private (§2.1.2)"""
     # at rulespecs/18co.rules:2055
-    if not (g.b_in_round("auction")):
+    if not (r_in_round(g, "auction")):
         raise IllegalAction(
             "bids are moved in the Private Company Auction",
             rule="§2.1.2",
@@ -2545,7 +2547,7 @@ def a_company_lay_tile(g, v_company, v_hex, v_tile, v_rotation):
     if not (not r_closed(g, v_company)):
         raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2141")
     # at rulespecs/18co.rules:2142
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2142"
         )
@@ -2559,7 +2561,7 @@ def a_remove_token(g, v_company, v_city):
     if not (not r_closed(g, v_company)):
         raise IllegalAction("the private is closed", rule="§9.5.4", at="rulespecs/18co.rules:2150")
     # at rulespecs/18co.rules:2151
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",
@@ -2599,12 +2601,12 @@ def r_check_return_token(g, v_company, v_city):
         and (
             (
                 (
-                    g.b_in_step(v_corporation, "track_and_token")
-                    or g.b_in_step(v_corporation, "lay_tile")
+                    r_in_step(g, v_corporation, "track_and_token")
+                    or r_in_step(g, v_corporation, "lay_tile")
                 )
-                or g.b_in_step(v_corporation, "place_token")
+                or r_in_step(g, v_corporation, "place_token")
             )
-            or g.b_in_step(v_corporation, "run_routes")
+            or r_in_step(g, v_corporation, "run_routes")
         )
     ):
         raise IllegalAction(
@@ -2651,7 +2653,7 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
     # at rulespecs/18co.rules:2416
     v_target = g.attr(g.item(v_shares, 0), "corporation")
     # at rulespecs/18co.rules:2417
-    if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
+    if not (r_in_step(g, v_corporation, "corporate_sell_shares")):
         raise IllegalAction(
             "certificates of other corporations are sold at the end of the turn",
             rule="§5.2.10",
@@ -2716,7 +2718,7 @@ def a_corporate_sell_shares(g, v_corporation, v_shares):
 def a_corporation_buy_shares(g, v_corporation, v_shares):
     """Redeem the corporation's own certificates from the Market (§5.4, §5.2.2)"""
     # at rulespecs/18co.rules:2441
-    if not (g.b_in_step(v_corporation, "redeem_shares")):
+    if not (r_in_step(g, v_corporation, "redeem_shares")):
         raise IllegalAction(
             "shares are redeemed at the start of the turn",
             rule="§5.2, §5.2.2",
@@ -2748,7 +2750,7 @@ def a_corporation_buy_shares(g, v_corporation, v_shares):
 def a_corporate_buy_shares(g, v_corporation, v_shares):
     """Buy one certificate of another corporation, from the Market or from the operating corporation's President (§5.5, §5.2.3)"""
     # at rulespecs/18co.rules:2455
-    if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
+    if not (r_in_step(g, v_corporation, "corporate_buy_shares")):
         raise IllegalAction(
             "certificates of other corporations are bought before track is laid",
             rule="§5.2, §5.2.3",
@@ -2870,14 +2872,14 @@ def a_contribute(g, v_corporation, v_player, v_amount):
 def q_bid(g, v_player):
     """The opening guards of bid that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2043
-    if not (g.b_in_round("auction")):
+    if not (r_in_round(g, "auction")):
         return "privates are bid for in the Private Company Auction"
 
 
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2179
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         return "shares are bought in a stock round"
     # at rulespecs/18co.rules:2180
     if not (r_may_buy_now(g, v_player)):
@@ -2887,9 +2889,9 @@ def q_buy_shares(g, v_player):
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2071
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/18co.rules:2072
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
     # at rulespecs/18co.rules:2074
     if not (r_may_sell_now(g, v_player) or v_emergency):
@@ -2902,7 +2904,7 @@ def q_sell_shares(g, v_player):
 def q_corporation_buy_company(g, v_corporation):
     """The opening guards of corporation_buy_company that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2224
-    if not (g.b_in_round("operating") and g.b_acting(v_corporation)):
+    if not (r_in_round(g, "operating") and r_acting(g, v_corporation)):
         return "a corporation buys privates during its operating turn"
     # at rulespecs/18co.rules:2225
     if not (r_phase_at_least(g, g.param("private_purchase_from_phase"))):
@@ -2915,14 +2917,14 @@ def q_corporation_buy_company(g, v_corporation):
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2313
-    if not (g.b_in_step(v_corporation, "dividend")):
+    if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is distributed after the trains run"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2242
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought after the revenue is distributed"
     # at rulespecs/18co.rules:2243
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
@@ -2939,14 +2941,14 @@ def q_discard_train(g, v_corporation):
 def q_corporation_bid(g, v_bidder):
     """The opening guards of corporation_bid that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:491
-    if not (g.b_in_round("acquisition")):
+    if not (r_in_round(g, "acquisition")):
         return "corporations bid for others in the Acquisition Round"
 
 
 def q_special_buy_shares(g, v_player):
     """The opening guards of special_buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:529
-    if not (g.b_in_round("special")):
+    if not (r_in_round(g, "special")):
         return "certificates are bought so in the President's Choice Round"
     # at rulespecs/18co.rules:537
     if not ((g.b_certificates(v_player) + 1) <= g.param("cert_limit")):
@@ -2956,7 +2958,7 @@ def q_special_buy_shares(g, v_player):
 def q_move_bid(g, v_player):
     """The opening guards of move_bid that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2055
-    if not (g.b_in_round("auction")):
+    if not (r_in_round(g, "auction")):
         return "bids are moved in the Private Company Auction"
 
 
@@ -2966,7 +2968,7 @@ def q_company_lay_tile(g, v_company):
     if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/18co.rules:2142
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "tiles are laid in operating rounds"
 
 
@@ -2976,28 +2978,28 @@ def q_remove_token(g, v_company):
     if not (not r_closed(g, v_company)):
         return "the private is closed"
     # at rulespecs/18co.rules:2151
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         return "stations are taken back in operating rounds"
 
 
 def q_corporate_sell_shares(g, v_corporation):
     """The opening guards of corporate_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2417
-    if not (g.b_in_step(v_corporation, "corporate_sell_shares")):
+    if not (r_in_step(g, v_corporation, "corporate_sell_shares")):
         return "certificates of other corporations are sold at the end of the turn"
 
 
 def q_corporation_buy_shares(g, v_corporation):
     """The opening guards of corporation_buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2441
-    if not (g.b_in_step(v_corporation, "redeem_shares")):
+    if not (r_in_step(g, v_corporation, "redeem_shares")):
         return "shares are redeemed at the start of the turn"
 
 
 def q_corporate_buy_shares(g, v_corporation):
     """The opening guards of corporate_buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2455
-    if not (g.b_in_step(v_corporation, "corporate_buy_shares")):
+    if not (r_in_step(g, v_corporation, "corporate_buy_shares")):
         return "certificates of other corporations are bought before track is laid"
 
 
@@ -3021,7 +3023,7 @@ def q2_bid(g, v_player, v_company):
 def qr_bid(g):
     """The opening guards of bid that read only the round (the listing round probe)"""
     # at rulespecs/18co.rules:2043
-    if not (g.b_in_round("auction")):
+    if not (r_in_round(g, "auction")):
         raise IllegalAction(
             "privates are bid for in the Private Company Auction",
             rule="§2",
@@ -3044,7 +3046,7 @@ def qb2_bid(g, v_player, v_company):
 def qr_par(g):
     """The opening guards of par that read only the round (the listing round probe)"""
     # at rulespecs/lib/18xx.rules:1336
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "a corporation is started in a stock round",
             rule="§4.3, §4.3.1, §4.3.2",
@@ -3065,7 +3067,7 @@ def q2_buy_shares(g, v_player, v_corporation):
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
     # at rulespecs/18co.rules:2179
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule="§4.2, §3.1.1",
@@ -3183,7 +3185,7 @@ def q2_corporation_bid(g, v_bidder, v_corporation):
 def qr_corporation_bid(g):
     """The opening guards of corporation_bid that read only the round (the listing round probe)"""
     # at rulespecs/18co.rules:491
-    if not (g.b_in_round("acquisition")):
+    if not (r_in_round(g, "acquisition")):
         raise IllegalAction(
             "corporations bid for others in the Acquisition Round",
             rule="§7, §7.1",
@@ -3207,7 +3209,7 @@ def qb_corporation_bid(g, v_bidder):
 def qr_special_buy_shares(g):
     """The opening guards of special_buy_shares that read only the round (the listing round probe)"""
     # at rulespecs/18co.rules:529
-    if not (g.b_in_round("special")):
+    if not (r_in_round(g, "special")):
         raise IllegalAction(
             "certificates are bought so in the President's Choice Round",
             rule="§8",
@@ -3243,7 +3245,7 @@ def q2_move_bid(g, v_player, v_from_company):
 def qr_move_bid(g):
     """The opening guards of move_bid that read only the round (the listing round probe)"""
     # at rulespecs/18co.rules:2055
-    if not (g.b_in_round("auction")):
+    if not (r_in_round(g, "auction")):
         raise IllegalAction(
             "bids are moved in the Private Company Auction",
             rule="§2.1.2",
@@ -3278,7 +3280,7 @@ def qb3_move_bid(g, v_player, v_from_company, v_company):
 def qr_company_lay_tile(g):
     """The opening guards of company_lay_tile that read only the round (the listing round probe)"""
     # at rulespecs/18co.rules:2142
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "tiles are laid in operating rounds", rule="§5.2.4", at="rulespecs/18co.rules:2142"
         )
@@ -3287,7 +3289,7 @@ def qr_company_lay_tile(g):
 def qr_remove_token(g):
     """The opening guards of remove_token that read only the round (the listing round probe)"""
     # at rulespecs/18co.rules:2151
-    if not (g.b_in_round("operating")):
+    if not (r_in_round(g, "operating")):
         raise IllegalAction(
             "stations are taken back in operating rounds",
             rule="Table B",

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '81f577a8090c24f8',
+    'rulespecs/lib/18xx.rules': 'efb9a5efef6dd45d',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
@@ -1118,7 +1118,7 @@ def r_must_buy_train(g, v_corporation):
             (
                 (
                     (g.among("corporations", v_corporation) and (not r_closed(g, v_corporation)))
-                    and g.b_in_step(v_corporation, "buy_train")
+                    and r_in_step(g, v_corporation, "buy_train")
                 )
                 and (
                     not any(
@@ -1330,7 +1330,7 @@ def r_price_held(g, v_corporation, v_direction):
     """price_held(C, d): whether a move of C's price in direction d is held: left or down, in an operating round in which C declared its card's hold_price ability (library '18xx' function price_held)"""
     # at rulespecs/lib/18xx.rules:732
     return (
-        (((v_direction == "left") or (v_direction == "down")) and g.b_in_round("operating"))
+        (((v_direction == "left") or (v_direction == "down")) and r_in_round(g, "operating"))
         and (g.state_amount("declared_uses", v_corporation, "hold_price") > 0)
     ) and r_has_power(g, v_corporation, "hold_price")
 
@@ -1531,7 +1531,7 @@ def r_pay_per_share(g, v_corporation, v_holder, v_amount):
 def r_can_sell(g, v_player):
     """can_sell(P): whether P may sell any certificate now: a stock round after the first, and a certificate of a started corporation he may sell (library '18xx' function can_sell)"""
     # at rulespecs/lib/18xx.rules:792
-    return (g.b_in_round("stock") and (g.state_amount("stock_round_number") > 1)) and any(
+    return (r_in_round(g, "stock") and (g.state_amount("stock_round_number") > 1)) and any(
         (r_started(g, v_c) and (r_len(g, r_sellable(g, v_player, v_c)) > 0))
         for v_c in g.name("corporations")
     )
@@ -1609,7 +1609,7 @@ def r_auction_company(g):
                         if ((g.b_holder_of(v_x) == g.name("bank")) and (not r_closed(g, v_x)))
                     ],
                 )
-                if g.b_in_round("auction")
+                if r_in_round(g, "auction")
                 else None
             )
             if (g.param("first_round") == "auction")
@@ -1623,7 +1623,7 @@ def r_picking(g):
     # at rulespecs/lib/18xx.rules:836
     return (
         (
-            ((g.param_or("free_pick", None) != None) and g.b_in_round("auction"))
+            ((g.param_or("free_pick", None) != None) and r_in_round(g, "auction"))
             and (r_auction_company(g) == None)
         )
         if (g.param("first_round") == "auction")
@@ -1791,7 +1791,7 @@ def r_free_cash(g, v_player):
     """free_cash(P): P's cash less the money set aside for his standing bids on privates, and in a draft for the companies he has picked (library '18xx' function free_cash)"""
     # at rulespecs/lib/18xx.rules:922
     return (g.b_cash(v_player) - sum(r_own_bid(g, v_player, v_x) for v_x in g.name("privates"))) - (
-        g.state_amount("draft_committed", v_player) if g.b_in_round("draft") else 0
+        g.state_amount("draft_committed", v_player) if r_in_round(g, "draft") else 0
     )
 
 
@@ -1799,7 +1799,7 @@ def r_may_buy_now(g, v_player):
     """may_buy_now(P): P has not bought in this turn, and no private waits to be sold before shares are bought (library '18xx' function may_buy_now)"""
     # at rulespecs/lib/18xx.rules:927
     return (not g.state_has("bought_this_turn")) and (
-        not (g.b_in_round("stock") and (r_private_on_sale(g) != None))
+        not (r_in_round(g, "stock") and (r_private_on_sale(g) != None))
     )
 
 
@@ -2054,7 +2054,7 @@ def r_use_ability(g, v_company, v_key):
     if not (
         (
             (g.attr(v_ability, "count_per_operating_round") == None)
-            or (not g.b_in_round("operating"))
+            or (not r_in_round(g, "operating"))
         )
         or (
             g.state_amount("ability_round_uses", v_company, v_key)
@@ -2177,7 +2177,7 @@ def r_ability_spent(g, v_company, v_effect):
                 or (
                     (
                         (g.attr(v_a, "count_per_operating_round") != None)
-                        and g.b_in_round("operating")
+                        and r_in_round(g, "operating")
                     )
                     and (
                         g.state_amount("ability_round_uses", v_company, g.attr(v_a, "key"))
@@ -2537,7 +2537,7 @@ def r_sellable(g, v_player, v_corporation):
                 )
                 and (
                     not (
-                        (g.param_or("sell_in_blocks", False) and g.b_in_round("stock"))
+                        (g.param_or("sell_in_blocks", False) and r_in_round(g, "stock"))
                         and g.state_has("sold_this_turn", v_corporation)
                     )
                 )
@@ -2704,7 +2704,7 @@ def r_set_revenue(g, v_corporation, v_amount):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains (§\"Running Trains\")"""
     # at rulespecs/lib/18xx.rules:1587
-    if not (g.b_in_step(v_corporation, "run_routes")):
+    if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and tokens",
             rule='§"Running Trains"',
@@ -2719,7 +2719,7 @@ def a_run_routes(g, v_corporation, v_routes):
 def a_dividend(g, v_corporation, v_kind):
     """Pay out, withhold or pay half (§\"Paying Dividends\")"""
     # at rulespecs/lib/18xx.rules:1604
-    if not (g.b_in_step(v_corporation, "dividend")):
+    if not (r_in_step(g, v_corporation, "dividend")):
         raise IllegalAction(
             "revenue is disposed of after the trains run",
             rule='§"Paying Dividends"',
@@ -2917,7 +2917,7 @@ def r_emergency_need(g, v_player):
             else r_cheapest_train_price(g)
         )
         - g.b_cash(v_player)
-    ) - sum((g.b_cash(v_c) if g.b_acting(v_c) else 0) for v_c in g.name("corporations"))
+    ) - sum((g.b_cash(v_c) if r_acting(g, v_c) else 0) for v_c in g.name("corporations"))
 
 
 def r_forced_purchase_help(g, v_corporation, v_price):
@@ -3036,7 +3036,7 @@ def r_hand_over_presidency(g, v_corporation, v_player, v_sold):
 def a_end_game(g, v_player):
     """The players end the game by agreement (assumed \"no rulebook ends a game by agreement, yet players do (18xx.games records it as end_game, reason manually_ended): the game ends at once and each player scores his holdings as they stand, by the title's own end scoring\")"""
     # at rulespecs/lib/18xx.rules:1897
-    if not (not g.b_in_round("draft")):
+    if not (not r_in_round(g, "draft")):
         raise IllegalAction(
             "the game cannot end by agreement before its opening draft is over",
             rule="assumed \"a draft's picks are paid for and owned only when it ends: a game ended in it would leave companies picked and nobody's\"",
@@ -3572,10 +3572,36 @@ def r_remove_stations(g, v_company):
         g.b_hand_over_station(v_company, None, v_city)
 
 
+def r_in_round(g, v_kind):
+    """in_round(R): the round being played is R (library '18xx' function in_round)"""
+    # at rulespecs/lib/18xx.rules:2301
+    return g.name("current_round") == v_kind
+
+
+def r_acting(g, v_entity):
+    """acting(E): E acts now (its turn, or a decision it owes first) (library '18xx' function acting)"""
+    # at rulespecs/lib/18xx.rules:2303
+    return g.name("acting_entity") == v_entity
+
+
+def r_in_step(g, v_corporation, v_name):
+    """in_step(C, s): C is operating and at step s (or at a combined step, track_and_token, that includes s) (library '18xx' function in_step)"""
+    # at rulespecs/lib/18xx.rules:2306
+    return (
+        (g.name("operating_company") == v_corporation) and (g.name("current_round") == "operating")
+    ) and (
+        (g.name("current_step") == v_name)
+        or (
+            (g.name("current_step") == "track_and_token")
+            and ((v_name == "lay_tile") or (v_name == "place_token"))
+        )
+    )
+
+
 def q_buy_shares(g, v_player):
     """The opening guards of buy_shares that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1398
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         return "shares are bought in a stock round"
     # at rulespecs/lib/18xx.rules:1399
     if not (r_may_buy_now(g, v_player)):
@@ -3585,9 +3611,9 @@ def q_buy_shares(g, v_player):
 def q_sell_shares(g, v_player):
     """The opening guards of sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1444
-    v_emergency = g.b_in_round("operating") and r_emergency_seller(g, v_player)
+    v_emergency = r_in_round(g, "operating") and r_emergency_seller(g, v_player)
     # at rulespecs/lib/18xx.rules:1445
-    if not (g.b_in_round("stock") or v_emergency):
+    if not (r_in_round(g, "stock") or v_emergency):
         return "shares are sold in a stock round (or by a president raising money for a train)"
     # at rulespecs/lib/18xx.rules:1446
     if not (r_may_sell_now(g, v_player) or v_emergency):
@@ -3597,7 +3623,7 @@ def q_sell_shares(g, v_player):
 def q_dividend(g, v_corporation):
     """The opening guards of dividend that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1604
-    if not (g.b_in_step(v_corporation, "dividend")):
+    if not (r_in_step(g, v_corporation, "dividend")):
         return "revenue is disposed of after the trains run"
 
 
@@ -3627,7 +3653,7 @@ def q2_buy_shares(g, v_player, v_corporation):
 def qr_buy_shares(g):
     """The opening guards of buy_shares that read only the round (the listing round probe)"""
     # at rulespecs/lib/18xx.rules:1398
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
@@ -3728,7 +3754,7 @@ def t_private_income(g, *_rest):
 def r_emergency_seller(g, v_player):
     """emergency_seller(P): P presides the corporation operating now, which must buy a train it and P together cannot pay for: P may sell shares (library '18xx' function emergency_seller)"""
     # at rulespecs/lib/18xx.rules:944
-    return g.b_in_round("operating") and any(
+    return r_in_round(g, "operating") and any(
         (
             (r_must_buy_train(g, v_c) and (r_president(g, v_c) == v_player))
             and ((g.b_cash(v_c) + g.b_cash(v_player)) < r_cheapest_train_price(g))
@@ -3762,7 +3788,7 @@ def r_emergency_sale_noted(g, v_player, v_corporation):
 def q_par(g, v_player):
     """The opening guards of par that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1336
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         return "a corporation is started in a stock round"
     # at rulespecs/lib/18xx.rules:1337
     if not (r_may_buy_now(g, v_player)):
@@ -3775,14 +3801,14 @@ def q_par(g, v_player):
 def q_lay_tile(g, v_corporation):
     """The opening guards of lay_tile that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1541
-    if not (g.b_in_step(v_corporation, "lay_tile")):
+    if not (r_in_step(g, v_corporation, "lay_tile")):
         return "tiles are laid at the start of a turn"
 
 
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
     # at rulespecs/lib/18xx.rules:1682
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
 
 
@@ -3825,7 +3851,7 @@ def qb2_lay_tile(g, v_corporation, v_hex):
 def qd_buy_train(g, v_corporation, v_exchange):
     """The opening guards of buy_train that read only its entity and exchange, its optional parameters (the listing probe of a candidate that leaves them at their defaults)"""
     # at rulespecs/lib/18xx.rules:1682
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
     # at rulespecs/lib/18xx.rules:1683
     if not (

@@ -13,8 +13,8 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
-    "rulespecs/1800.rules": "f961a560c5a65455",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/1800.rules": "fef78cf997e097b1",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,8 +32,8 @@ _TITLE = shared(
     __file__,
     {
         "rulespecs/1800-three-player.rules": "4b1a2e319c7805f6",
-        "rulespecs/1800.rules": "f961a560c5a65455",
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/1800.rules": "fef78cf997e097b1",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1800",
@@ -266,7 +266,9 @@ def r_ability_window(g, v_company, v_key):
     # at rulespecs/lib/18xx.rules:1080
     if g.attr(v_ability, "when") == "stock_turn":
         # at rulespecs/lib/18xx.rules:1081
-        if not ((g.b_in_round("stock") and g.among("players", v_holder)) and g.b_acting(v_holder)):
+        if not (
+            (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
+        ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule="§1, Appendix C",
@@ -283,14 +285,14 @@ def r_ability_window(g, v_company, v_key):
     ):
         # at rulespecs/lib/18xx.rules:1086
         if not (
-            g.b_in_round("operating")
+            r_in_round(g, "operating")
             and (
                 any(
-                    (g.b_acting(v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
+                    (r_acting(g, v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
                     for v_c in g.name("corporations")
                 )
                 or any(
-                    (g.b_acting(v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
+                    (r_acting(g, v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
                     for v_m in g.name("minors")
                 )
             )
@@ -302,7 +304,7 @@ def r_ability_window(g, v_company, v_key):
             )
     elif g.attr(v_ability, "when") == "any_time":
         # at rulespecs/lib/18xx.rules:1091
-        if not (g.b_in_round("stock") or g.b_in_round("operating")):
+        if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
@@ -394,7 +396,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             )
             or (
                 (g.param("emergency_sale_guard") == "train_buyer")
-                and (not g.b_acting(v_corporation))
+                and (not r_acting(g, v_corporation))
             )
         )
         or (
@@ -817,6 +819,9 @@ class Game(GameBase):
         "close_corporation": r_close_corporation,
         "remove_station": r_remove_station,
         "remove_stations": r_remove_stations,
+        "in_round": r_in_round,
+        "acting": r_acting,
+        "in_step": r_in_step,
         "action:buy_bond": a_buy_bond,
         "action:collect_bond": a_collect_bond,
         "action:trade_company": a_trade_company,

@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
     "rulespecs/1880-romania.rules": "034584c87c10530f",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -34,7 +34,7 @@ _TITLE = shared(
         "rulespecs/1880-romania-18xx-games.rules": "dcf3d24122616168",
         "rulespecs/1880-romania-variants.rules": "1e4fa0468c218295",
         "rulespecs/1880-romania.rules": "034584c87c10530f",
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_1880_romania",
@@ -287,7 +287,7 @@ def a_bid(g, v_player, v_company, v_price):
                 g.move(g.b_next_certificate(v_c, "ipo"), r_ipo_of(g, v_c), v_company)
     else:
         # at rulespecs/1880-romania-18xx-games.rules:43
-        if not (g.b_in_round("auction")):
+        if not (r_in_round(g, "auction")):
             raise IllegalAction(
                 "privates are bought only in the Starting Round auction",
                 rule="V.1, II.3.1",
@@ -350,7 +350,7 @@ def a_par(g, v_player, v_corporation, v_price, v_slot):
             at="rulespecs/1880-romania-18xx-games.rules:71",
         )
     # at rulespecs/1880-romania-18xx-games.rules:73
-    if not (g.b_in_round("stock") or v_granted):
+    if not (r_in_round(g, "stock") or v_granted):
         raise IllegalAction(
             "a company is founded in a stock round",
             rule="VI.6",
@@ -446,7 +446,7 @@ def a_place_token(g, v_corporation, v_city):
         r_resolve_decision(g, v_corporation, "place_token")
     else:
         # at rulespecs/1880-romania-18xx-games.rules:278
-        if not (g.b_in_step(v_corporation, "place_token")):
+        if not (r_in_step(g, v_corporation, "place_token")):
             raise IllegalAction(
                 "a station is placed after building track",
                 rule="VII.1",
@@ -483,7 +483,7 @@ def a_place_token(g, v_corporation, v_city):
 def a_run_routes(g, v_corporation, v_routes):
     """Run trains; a company in a bonus cell adds its bonus (VII.3.5.2)"""
     # at rulespecs/1880-romania-18xx-games.rules:603
-    if not (g.b_in_step(v_corporation, "run_routes")):
+    if not (r_in_step(g, v_corporation, "run_routes")):
         raise IllegalAction(
             "trains run after track and stations",
             rule="VII.1",
@@ -561,7 +561,7 @@ def a_choose(g, v_corporation, v_choice):
     else:
         # at rulespecs/1880-romania-18xx-games.rules:237
         if not (
-            (g.attr(v_corporation, "tender") and g.b_in_step(v_corporation, "run_routes"))
+            (g.attr(v_corporation, "tender") and r_in_step(g, v_corporation, "run_routes"))
             and (not g.state_has("done_this_turn", "tender"))
         ):
             raise IllegalAction(
@@ -788,7 +788,7 @@ def r_found_rights(g, v_player, v_corporation, v_rights):
     # at rulespecs/1880-romania-18xx-games.rules:158
     r_resolve_decision(g, v_player, "player_choose")
     # at rulespecs/1880-romania-18xx-games.rules:159
-    if g.b_in_round("stock"):
+    if r_in_round(g, "stock"):
         # at rulespecs/1880-romania-18xx-games.rules:160
         g.state_set("bought_this_turn", (), True)
         # at rulespecs/1880-romania-18xx-games.rules:161
@@ -808,7 +808,7 @@ def a_destination_connection(g, v_minor):
             at="rulespecs/1880-romania-18xx-games.rules:181",
         )
     # at rulespecs/1880-romania-18xx-games.rules:182
-    if not (g.b_in_step(v_minor, "destination_connection")):
+    if not (r_in_step(g, v_minor, "destination_connection")):
         raise IllegalAction(
             "the connection is checked at the end of the investor's turn",
             rule="VII.3.7",
@@ -1004,15 +1004,15 @@ def r_step_held(g, v_corporation, v_step):
 def r_in_owners_turn(g, v_company):
     """The owner of the private is on turn: his stock-round turn, or the operating turn of a company he directs (II.3.1)"""
     # at rulespecs/1880-romania-18xx-games.rules:348
-    return (g.b_in_round("stock") and g.b_acting(g.b_holder_of(v_company))) or (
-        g.b_in_round("operating")
+    return (r_in_round(g, "stock") and r_acting(g, g.b_holder_of(v_company))) or (
+        r_in_round(g, "operating")
         and (
             any(
-                (g.b_acting(v_c) and (r_director(g, v_c) == g.b_holder_of(v_company)))
+                (r_acting(g, v_c) and (r_director(g, v_c) == g.b_holder_of(v_company)))
                 for v_c in g.name("corporations")
             )
             or any(
-                (g.b_acting(v_m) and (r_director(g, v_m) == g.b_holder_of(v_company)))
+                (r_acting(g, v_m) and (r_director(g, v_m) == g.b_holder_of(v_company)))
                 for v_m in g.name("minors")
             )
         )
@@ -1063,13 +1063,13 @@ def r_letters_union(g, v_rights, v_more):
 def r_in_owners_operating_turn(g, v_company):
     """A company the owner of the private directs is operating (II.3.1)"""
     # at rulespecs/1880-romania-18xx-games.rules:371
-    return g.b_in_round("operating") and (
+    return r_in_round(g, "operating") and (
         any(
-            (g.b_acting(v_c) and (r_director(g, v_c) == g.b_holder_of(v_company)))
+            (r_acting(g, v_c) and (r_director(g, v_c) == g.b_holder_of(v_company)))
             for v_c in g.name("corporations")
         )
         or any(
-            (g.b_acting(v_m) and (r_director(g, v_m) == g.b_holder_of(v_company)))
+            (r_acting(g, v_m) and (r_director(g, v_m) == g.b_holder_of(v_company)))
             for v_m in g.name("minors")
         )
     )
@@ -1232,7 +1232,7 @@ def q_destination_connection(g, v_minor):
     if not (g.attr(v_minor, "kind") == "investor"):
         return "only a foreign investor checks its connection"
     # at rulespecs/1880-romania-18xx-games.rules:182
-    if not (g.b_in_step(v_minor, "destination_connection")):
+    if not (r_in_step(g, v_minor, "destination_connection")):
         return "the connection is checked at the end of the investor's turn"
     # at rulespecs/1880-romania-18xx-games.rules:183
     if not (
@@ -1278,7 +1278,7 @@ def q2_par(g, v_player, v_corporation):
     if not (r_pending_decision(g, v_player, "par") == v_granted):
         return "the buyer of the Orient Express founds the TR at once; no one else founds it"
     # at rulespecs/1880-romania-18xx-games.rules:73
-    if not (g.b_in_round("stock") or v_granted):
+    if not (r_in_round(g, "stock") or v_granted):
         return "a company is founded in a stock round"
     # at rulespecs/1880-romania-18xx-games.rules:74
     if not (r_may_buy_now(g, v_player) or v_granted):
@@ -1578,6 +1578,9 @@ class Game(GameBase):
         "close_corporation": r_close_corporation,
         "remove_station": r_remove_station,
         "remove_stations": r_remove_stations,
+        "in_round": r_in_round,
+        "acting": r_acting,
+        "in_step": r_in_step,
         "action:choose": a_choose,
         "action:assign": a_assign,
         "minor_dividend": r_minor_dividend,

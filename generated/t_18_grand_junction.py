@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
         "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18_grand_junction",
@@ -223,7 +223,9 @@ def r_ability_window(g, v_company, v_key):
     # at rulespecs/lib/18xx.rules:1080
     if g.attr(v_ability, "when") == "stock_turn":
         # at rulespecs/lib/18xx.rules:1081
-        if not ((g.b_in_round("stock") and g.among("players", v_holder)) and g.b_acting(v_holder)):
+        if not (
+            (r_in_round(g, "stock") and g.among("players", v_holder)) and r_acting(g, v_holder)
+        ):
             raise IllegalAction(
                 "the private's ability is used in its owner's turn of a stock round",
                 rule='§"Setup"',
@@ -240,14 +242,14 @@ def r_ability_window(g, v_company, v_key):
     ):
         # at rulespecs/lib/18xx.rules:1086
         if not (
-            g.b_in_round("operating")
+            r_in_round(g, "operating")
             and (
                 any(
-                    (g.b_acting(v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
+                    (r_acting(g, v_c) and ((v_c == v_holder) or (r_director(g, v_c) == v_holder)))
                     for v_c in g.name("corporations")
                 )
                 or any(
-                    (g.b_acting(v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
+                    (r_acting(g, v_m) and ((v_m == v_holder) or (r_director(g, v_m) == v_holder)))
                     for v_m in g.name("minors")
                 )
             )
@@ -259,7 +261,7 @@ def r_ability_window(g, v_company, v_key):
             )
     elif g.attr(v_ability, "when") == "any_time":
         # at rulespecs/lib/18xx.rules:1091
-        if not (g.b_in_round("stock") or g.b_in_round("operating")):
+        if not (r_in_round(g, "stock") or r_in_round(g, "operating")):
             raise IllegalAction(
                 "the private's ability is used at any time of a stock or an operating round",
                 rule="library '18xx' procedure ability_window",
@@ -278,7 +280,7 @@ def r_ability_window(g, v_company, v_key):
 def a_buy_shares(g, v_player, v_corporation, v_source):
     """Buy one certificate (§\"Stock Round\")"""
     # at rulespecs/lib/18xx.rules:1398
-    if not (g.b_in_round("stock")):
+    if not (r_in_round(g, "stock")):
         raise IllegalAction(
             "shares are bought in a stock round",
             rule='§"Stock Round"',
@@ -357,7 +359,7 @@ def a_buy_shares(g, v_player, v_corporation, v_source):
 def a_buy_train(g, v_corporation, v_train, v_price):
     """Buy a train (§\"Buying Trains\")"""
     # at rulespecs/18-grand-junction.rules:1037
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         raise IllegalAction(
             "trains are bought at the end of the turn",
             rule='§"Buying Trains"',
@@ -548,7 +550,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
             )
             or (
                 (g.param("emergency_sale_guard") == "train_buyer")
-                and (not g.b_acting(v_corporation))
+                and (not r_acting(g, v_corporation))
             )
         )
         or (
@@ -605,7 +607,7 @@ def r_emergency_sale_limits(g, v_player, v_corporation, v_percent_sold):
 def q_buy_train(g, v_corporation):
     """The opening guards of buy_train that read only its entity (the listing probe)"""
     # at rulespecs/18-grand-junction.rules:1037
-    if not (g.b_in_step(v_corporation, "buy_train")):
+    if not (r_in_step(g, v_corporation, "buy_train")):
         return "trains are bought at the end of the turn"
     # at rulespecs/18-grand-junction.rules:1038
     if not ((r_len(g, g.b_trains(v_corporation)) + 1) <= r_train_limit(g, v_corporation)):
@@ -796,6 +798,9 @@ class Game(GameBase):
         "close_corporation": r_close_corporation,
         "remove_station": r_remove_station,
         "remove_stations": r_remove_stations,
+        "in_round": r_in_round,
+        "acting": r_acting,
+        "in_step": r_in_step,
         "emergency_sale_left": r_emergency_sale_left,
         "emergency_sale_for": r_emergency_sale_for,
         "acquire_minor": r_acquire_minor,

@@ -13,7 +13,7 @@ from compiler.runtime.library import shared
 #: `rulec play`, `replay` and `validate` build the engine anew in memory when one changed
 SOURCES = {
     "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -21,7 +21,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -32,7 +32,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "32202112051e88de",
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -169,10 +169,10 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue one of the corporation's own certificates to the Market (§5.11, §5.2.9, §5.10.6.1.1)"""
     # at rulespecs/18co.rules:2371
     v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
+        r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     # at rulespecs/18co.rules:2373
-    if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
+    if not (r_in_step(g, v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
@@ -263,10 +263,10 @@ def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co.rules:2371
     v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
+        r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     # at rulespecs/18co.rules:2373
-    if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
+    if not (r_in_step(g, v_corporation, "issue_shares") or v_emergency):
         return "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)"
 
 
@@ -456,6 +456,9 @@ class Game(GameBase):
         "close_corporation": r_close_corporation,
         "remove_station": r_remove_station,
         "remove_stations": r_remove_stations,
+        "in_round": r_in_round,
+        "acting": r_acting,
+        "in_step": r_in_step,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,

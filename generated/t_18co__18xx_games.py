@@ -14,7 +14,7 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+    "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
@@ -22,7 +22,7 @@ SOURCES = {
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )
@@ -33,7 +33,7 @@ _TITLE = shared(
     {
         "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
         "rulespecs/18co.rules": "32202112051e88de",
-        "rulespecs/lib/18xx.rules": "81f577a8090c24f8",
+        "rulespecs/lib/18xx.rules": "efb9a5efef6dd45d",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
     "d_18co",
@@ -223,10 +223,10 @@ def a_corporation_sell_shares(g, v_corporation, v_shares):
     """Issue the corporation's own certificates to the Market, several at once as one at a time (supplement from \"18xx.games: lib/engine/game/g_18_co/game.rb (Game#issuable_shares, Game#emergency_issuable_bundles, Game#reduced_bundle_price_for_market_drop, Game#sell_shares_and_change_price), lib/engine/game/g_18_co/step/issues_shares.rb (IssueShares#process_sell_shares)\")"""
     # at rulespecs/18co-18xx-games.rules:41
     v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
+        r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     # at rulespecs/18co-18xx-games.rules:43
-    if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
+    if not (r_in_step(g, v_corporation, "issue_shares") or v_emergency):
         raise IllegalAction(
             "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)",
             rule="§5.2.9, §5.10.6.1.1",
@@ -353,10 +353,10 @@ def q_corporation_sell_shares(g, v_corporation):
     """The opening guards of corporation_sell_shares that read only its entity (the listing probe)"""
     # at rulespecs/18co-18xx-games.rules:41
     v_emergency = (
-        g.b_in_step(v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
+        r_in_step(g, v_corporation, "buy_train") and r_must_buy_train(g, v_corporation)
     ) and (g.b_cash(v_corporation) < r_cheapest_train_price(g))
     # at rulespecs/18co-18xx-games.rules:43
-    if not (g.b_in_step(v_corporation, "issue_shares") or v_emergency):
+    if not (r_in_step(g, v_corporation, "issue_shares") or v_emergency):
         return "shares are issued after the trains are bought (before, only to pay for a train the corporation must buy)"
 
 
@@ -546,6 +546,9 @@ class Game(GameBase):
         "close_corporation": r_close_corporation,
         "remove_station": r_remove_station,
         "remove_stations": r_remove_stations,
+        "in_round": r_in_round,
+        "acting": r_acting,
+        "in_step": r_in_step,
         "action:corporation_bid": a_corporation_bid,
         "action:special_buy_shares": a_special_buy_shares,
         "action:move_bid": a_move_bid,

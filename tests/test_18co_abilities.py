@@ -142,7 +142,7 @@ def test_table_b_lnpw_lays_one_free_extra_yellow_tile():
     act(g, lays[0])
     assert g.board.tile_at(lays[0]["hex"]).name == lays[0]["tile"].split("-")[0]
     assert g.cash[km] == treasury                                  # free
-    assert g.b_in_step(km, "lay_tile")                             # KPAC's own lays are still to come
+    assert g.call("in_step", km, "lay_tile")                             # KPAC's own lays are still to come
     # its use closes it (the site's description of the private: "Action closes the company")
     assert g.closed["LNPW"]
     assert not [a for a in g.legal_actions() if a["type"] == "lay_tile" and a["entity"] == "LNPW"]

@@ -604,7 +604,7 @@ def test_a_guard_that_opens_every_branch_of_an_if_refuses_a_group_as_listed():
     rng = random.Random(1)
     for _ in range(600):
         entity = g.current_entity()
-        if g.g["round"] == "operating" and g.state_has("done_this_turn", "upgrade") and g.b_in_step(entity, "lay_tile"):
+        if g.g["round"] == "operating" and g.state_has("done_this_turn", "upgrade") and g.call("in_step", entity, "lay_tile"):
             break
         g.process(g.random_legal_action(rng))
     else:

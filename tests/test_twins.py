@@ -190,7 +190,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: city) (a station off the map, its circle free); 1846's absorb_station the title's procedure over the minor's
 #: station (its charter holds one token: no loop past the list's bound); 18CO's check_return_token the title's
 #: procedure over stations(C) and stations(C, city) (tests/test_board_stations.py), 63
-RECORDED = 63
+#: then (rounds64) in_round, in_step and acting library functions over four values of the round machinery's state
+#: (current_round, current_step, operating_company, acting_entity, read as phase_number is; a combined step,
+#: track_and_token, the library's), and end_turn gone (1800's bankruptcy ends its last step, buy_train), 59
+RECORDED = 59
 
 #: builtins that became library functions or procedures (one new primitive, bought_this_turn, for two)
 MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "pool_certificates",
@@ -209,7 +212,7 @@ MOVED = ["min", "max", "floor_to", "ceil_to", "pool_percent", "sold_percent", "p
          "market_move", "has_ability", "ability_value", "has_power", "power_value", "declared_effects",
          "reset_corporation", "stays_open", "use_ability", "ability_sold", "remove_reservations", "unreserve_home",
          "ability_lay_cost", "ability_token", "ability_lay", "draft_price", "set_revenue", "par_prices",
-         "closed", "ability_window", "would_export", "close_corporation"]
+         "closed", "ability_window", "would_export", "close_corporation", "in_round", "in_step", "acting"]
 
 
 #: builtins folded into the map's checks of a company's lay and station: check_lay and check_token of a private
@@ -272,6 +275,15 @@ def test_the_moved_rules_are_the_librarys(name):
     assert name not in found["twins"] + found["engine_only"] + found["model_only"]
     library = (ROOT / "rulespecs" / "lib" / "18xx.rules").read_text(encoding="utf-8")
     assert f"function {name}(" in library or f"procedure {name}(" in library
+
+
+def test_a_turn_ends_with_its_last_step():
+    """No end_turn builtin: a rule that ends a company's turn at its train purchase, the last step of its turn,
+    ends that step (1800's bankruptcy, §11.11), as the engine and the model both derive from end_step."""
+    found = _census()
+    assert "end_turn" not in found["twins"] + found["engine_only"] + found["model_only"]
+    rules = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "rulespecs").rglob("*.rules"))
+    assert "end_turn(" not in rules
 
 
 @pytest.mark.parametrize("name", sorted(FOLDED))

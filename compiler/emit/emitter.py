@@ -916,7 +916,7 @@ class Compiler:
             lines.extend(self.stmts((st,), scope, rule, 1))
         return "\n".join(lines)
 
-    #: builtins whose answer is a function of the round alone (`GameBase.b_in_round`)
+    #: the library's functions whose answer is a function of the round alone (in_round: `current_round == R`)
     ROUND_READERS = frozenset({"in_round"})
 
     def _round_only(self, e, local: set[str]) -> bool:
@@ -930,8 +930,8 @@ class Compiler:
         if isinstance(e, s.Binary):
             return e.op in ("and", "or", "==", "!=") and self._round_only(e.left, local) \
                 and self._round_only(e.right, local)
-        if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.ROUND_READERS \
-                and e.func.name not in self.routines and e.func.name not in self.states and not e.kwargs:
+        if isinstance(e, s.Call) and isinstance(e.func, s.Name) and e.func.name in self.ROUND_READERS and not e.kwargs \
+                and e.func.name in self.routines and self.routines[e.func.name].origin.kind == "library":
             return all(isinstance(a, (s.Str, s.Int, s.Bool))
                        or (isinstance(a, s.Name) and a.name in self.constants and a.name not in local
                            and a.name not in VALUES and a.name not in self.param_defaults

@@ -37,6 +37,10 @@ VALUES: dict[str, str] = {
     "markets": "the stock markets (a title has one), as records: each its key and every field its kind declares (none where unset: `frozen_in`, the phases in which no price moves)",
     "all_ability_cards": "every ability card of the title (the kind its `ability_cards` names), in the title's order, as records, whoever holds it and whether it is left in the deck or out of the game: each its key and every field its kind declares (none for a title without ability cards)",
     "phase_number": "the current phase's number: its place among the phases, from 1 (the `number` of its record in `phases`)",
+    "current_round": "the round being played: a value of round_kind (setup before the first round, finished after the game)",
+    "current_step": "the step of the operating turn under way: a value of step (none outside an operating turn)",
+    "operating_company": "the corporation or minor whose operating turn is under way, in an operating round (or was, where another round broke in; none between turns)",
+    "acting_entity": "the entity that acts now: the one owing the first decision owed, else the player or company on turn (none once the game is over)",
 }
 
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime"

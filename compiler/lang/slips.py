@@ -20,7 +20,8 @@ Python error where play first reached it (found by a breaker mutating the real t
 - E036 a builtin given an argument of a type its runtime method does not take (`price(1)`: a number
   for a corporation; `price_after_moves(C, "up", "2")`): the engine stopped on an AttributeError or
   a TypeError in play. The types are the annotations of `GameBase`'s `b_` methods;
-- E026 a builtin's argument that names a value of an enum (`in_round("stok")`, `in_round(payout)`,
+- E026 a builtin's argument, or a routine's parameter typed by an enum (the library's in_round, in_step), that
+  names a value of an enum (`in_round("stok")`, `in_round(payout)`,
   `in_step(C, "lay_tiles")`, `call_round("presidents_choise")`) and is none of its values: the test was
   false in every game, the round never held; E022 a hex named by a string no hex has;
 - E038 a component compared with a component of another kind (`corporation == MT`, MT a private; `p == c`
@@ -159,6 +160,10 @@ class _Facts:
                 self.kinds.setdefault(clause.decl.kind, set()).add(clause.decl.key)
         self.enums = {c.decl.name: c.decl.values for c in title.clauses if isinstance(c.decl, s.Enum)}
         self.enum_of = {value: name for name, values in self.enums.items() for value in values}
+        # each routine's parameter typed by one enum (the library's in_round(R), in_step(C, s)): (routine, place) -> enum
+        self.enum_params = {(c.decl.name, i): p.type.alternatives[0] for c in title.clauses if isinstance(c.decl, s.Routine)
+                            for i, p in enumerate(c.decl.params) if len(p.type.alternatives) == 1 and not p.type.values
+                            and p.type.alternatives[0] in self.enums and not (p.type.is_list or p.type.is_set)}
         # every ability of every component (its children, theirs, ...), by key
         self.abilities: dict[str, list[tuple[s.Component, s.Component]]] = {}
         for comp in self.components.values():
@@ -548,22 +553,25 @@ def _builtin_arguments(decl, scope: _Scope) -> list[Diagnostic]:
 
 #: the builtins' arguments that name a value of an enum (of the library or the title), or a hex: (the builtin,
 #: the argument's place) -> the enum's name, or "hex"
-_BUILTIN_NAMES = {("in_round", 0): "round_kind", ("move_price", 1): "direction", ("price_after_moves", 1): "direction",
-                  ("next_certificate", 1): "source", ("end_game_now", 0): "end_reason", ("in_step", 1): "step",
+_BUILTIN_NAMES = {("move_price", 1): "direction", ("price_after_moves", 1): "direction",
+                  ("next_certificate", 1): "source", ("end_game_now", 0): "end_reason",
                   ("call_round", 0): "special_round", ("in_special_round", 0): "special_round",
                   ("special_round_held", 0): "special_round", ("tile_color", 0): "hex", ("place_marker", 1): "hex"}
 
 
 def _builtin_names(decl, scope: _Scope, facts: _Facts) -> list[Diagnostic]:
-    """E026 for a builtin's argument naming a value of an enum that is none of its values: a string
+    """E026 for a builtin's argument, or a routine's parameter typed by one enum (`_Facts.enum_params`: the
+    library's in_round), naming a value of an enum that is none of its values: a string
     (`in_round("stok")`) or another enum's value (`in_round(payout)`): the test was false in every game, the
     round never called; E022 for a hex named by a string no hex has (`tile_color("Z9")`)."""
     out: list[Diagnostic] = []
     for node in s.walk(decl):
-        if scope.builtin(node) is None:
+        routine = isinstance(node, s.Call) and isinstance(node.func, s.Name) and node.func.name in facts.routines \
+            and node.func.name not in scope.bound
+        if not routine and scope.builtin(node) is None:
             continue
         for place, arg in enumerate(node.args):
-            wanted = _BUILTIN_NAMES.get((node.func.name, place))
+            wanted = (facts.enum_params if routine else _BUILTIN_NAMES).get((node.func.name, place))
             if wanted is None:
                 continue
             if wanted == "hex":

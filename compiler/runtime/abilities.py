@@ -198,7 +198,7 @@ class Abilities:
             raise IllegalAction(f"only the corporation that owns {company} {what}, in its operating turn")
         window = (ability or {}).get("window") or self.DATA.properties.get("private_ability_window")
         if window != "turn" and not any(
-                self.b_in_step(owner, s) for s in ("track_and_token", "lay_tile", "place_token", "run_routes")):
+                self.call("in_step", owner, s) for s in ("track_and_token", "lay_tile", "place_token", "run_routes")):
             raise IllegalAction(f"{company}'s ability is used before the corporation's trains run")
         return owner
 

@@ -605,7 +605,7 @@ class Candidates:
         if entity.kind == "private":
             yield from self._cand_ability_lays(entity, who)
             return
-        if not self.b_in_step(entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
+        if not self.call("in_step", entity, "lay_tile") or self.board is None or self.b_lays_left() <= 0:
             return
         colors = self._phase_colors()
         cash = self.cash[entity]
@@ -801,7 +801,7 @@ class Candidates:
             # a token a first tile took up goes back into a city of its hex (`token_city_on_first_lay`)
             return [{"type": "place_token", **who, "city": self.board.city_id(ref)}
                     for ref in self.board.nodes() if ref[0] == again and self.board.node(ref).kind == "city"]
-        if not self.b_in_step(entity, "place_token") or self.board is None:
+        if not self.call("in_step", entity, "place_token") or self.board is None:
             return []
         spots = track.legal_tokens(self.board, entity.id)
         out = [spot.action(entity.id) for spot in spots]

@@ -23,6 +23,13 @@ _KEYED = (Entity, Certificate)
 
 #: the bare names of the game's fixed holders (`DslSupport.name`)
 _FIXED_NAMES = {"bank": BANK, "pool": POOL, "initial_offering": IPO, "depot": DEPOT, "scrap": SCRAP}
+#: the bare names of the round machinery's state, each read of the game (`DslSupport.name`; the library's
+#: in_round, in_step and acting read them): the round being played, the step of the operating turn under way
+#: (none outside one), the company whose operating turn it is (none between turns), the entity that acts now
+_ROUND_STATE = {"current_round": lambda game: game.g["round"], "current_step": lambda game: game.g["step"],
+                "operating_company": lambda game: (None if game.g["operating"] is None
+                                                   else game._operator(game.g["operating"])),
+                "acting_entity": lambda game: game.current_entity()}
 #: the bare names of the game's collections of entities, each a list of the game's of that name (`DslSupport.name`)
 _COLLECTIONS = frozenset({"players", "corporations", "privates", "minors", "bonds"})
 #: the station-token counts a company's state keeps once one is met, none before (`vocabulary.TOKEN_COUNTS`)
@@ -325,6 +332,9 @@ class DslSupport:
         fixed = _FIXED_NAMES.get(name)
         if fixed is not None:
             return fixed
+        reader = _ROUND_STATE.get(name)
+        if reader is not None:
+            return reader(self)
         if name in _COLLECTIONS:
             return list(getattr(self, name))
         if name == "all_trains":

@@ -723,12 +723,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def b_holder_of(self, item: Any) -> Entity:
         return self.owner[item.id]
 
-    def b_in_round(self, kind: str) -> bool:
-        return self.g["round"] == kind
-
-    def b_acting(self, entity: Entity) -> bool:
-        return self.current_entity() == entity
-
     def b_take(self, xs, n: int) -> list:
         """take(xs, n): the first n of xs."""
         return list(xs)[:n]
@@ -746,10 +740,6 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
         if item.kind in ("corporation", "minor"):
             return self.corp[item.id]["closed"]
         return self.closed.get(item.id, False)
-
-    def b_end_turn(self, corp: Entity) -> None:
-        """end_turn(C): C's operating turn ends now."""
-        self._end_corporation_turn(corp)
 
     # ------------------------------------------------------------ bank broken, game end
 
@@ -1152,7 +1142,7 @@ class GameBase(StockRound, OperatingRound, Auctions, Abilities, TilesAndTokens, 
     def b_station_possible(self, corp: Entity) -> bool:
         """station_possible(C): C could place a station token now, money aside: it is at its station step,
         has placed none this turn, has one left, and reaches a city with a slot it may take."""
-        if self.board is None or not self.b_in_step(corp, "place_token") or self.call("tokens_left", corp) <= 0:
+        if self.board is None or not self.call("in_step", corp, "place_token") or self.call("tokens_left", corp) <= 0:
             return False
         if self.g["step"] == "track_and_token" and self._done_this_turn("token"):
             return False

@@ -16,19 +16,13 @@ from compiler.runtime.data import resolve_value
 from compiler.runtime.entities import BANK, DEPOT, POOL, SCRAP, SUBSIDY, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
 from compiler.runtime.holdings import OwnersReads
-from compiler.runtime.vocabulary import COMBINED_STEPS, MAP_STEPS
+from compiler.runtime.vocabulary import MAP_STEPS
 
 
 class OperatingRound:
     """GameBase's operating round, trains, phases, routes and dividends."""
 
     # ------------------------------------------------------------ builtins: trains, routes, revenue, loans
-
-    def b_in_step(self, corp: Entity, step: str) -> bool:
-        """in_step(C, s): C is operating and at step s (or at a combined step, such as track_and_token, that includes s)."""
-        current = self.g["step"]
-        return self.g["round"] == "operating" and self.g["operating"] == corp.id and (
-            current == step or step in COMBINED_STEPS.get(current, ()))
 
     def b_trains(self, holder: Entity) -> list[Train]:
         # the trains H holds, in the order of the game's trains, from the owners' index of trains

@@ -446,9 +446,6 @@ class EffectBuiltins:
     def b_end_step(self, ctx: Ctx, corp: Any) -> None:
         self.turn_over(ctx)
 
-    def b_end_turn(self, ctx: Ctx, corp: Any) -> None:
-        self.turn_over(ctx)
-
     def declines(self, ctx: Ctx, entity: Any) -> tuple[Any, Any]:
         """As GameBase._dispatch and b_pass_turn: whether a `pass` by `entity` declines the decision it
         owes (the first pending), (as one of the title's `declinable_decisions`, as a takeover's choice of the

@@ -271,7 +271,7 @@ class MapBuiltins:
         for c in m.corporations:
             now = AND(st["round"] == ROUNDS.index("operating"), st["operating"] == m.z(c))
             if window != "turn":
-                now = AND(now, OR(*[self.b_in_step(ctx, m.z(c), step)
+                now = AND(now, OR(*[self.tr.call("in_step", [m.z(c), step], {}, ctx)  # (the library's)
                                     for step in ("track_and_token", "lay_tile", "place_token", "run_routes")]))
             parts.append(AND(self.owning_corporation(ctx, company, c), now))
         ctx.require(OR(*parts))

@@ -8,7 +8,6 @@ from typing import Any, Callable
 
 import z3
 
-from compiler.runtime.game import COMBINED_STEPS
 from compiler.verify.model import (
     BANK,
     DEPOT,
@@ -29,6 +28,7 @@ from compiler.verify.model import (
 from compiler.verify.terms import (
     AND,
     CMP,
+    Choice,
     EQ,
     IF,
     IMPLIES,
@@ -516,16 +516,24 @@ class StateBuiltins:
         index = self.card_index(ctx, corp)
         return OR(*[index == i for i in card_zones[zone]])
 
-    def b_in_round(self, ctx: Ctx, kind: Any) -> Any:
-        if not isinstance(kind, str):
-            raise Unsupported("in_round of a non-name")
-        first_round = self.m.prop_value("first_round")
-        ctx.shared.reads.add("property", "first_round", first_round)
-        if kind == "draft" and first_round == "draft" and not self.m.draft_items:
-            raise Unsupported("a draft with no private or minor to deal")
-        if kind not in ROUNDS or (kind == "draft" and not self.m.draft_items):
-            return False
-        return ctx.state["round"] == ROUNDS.index(kind)
+    def state_value(self, ctx: Ctx, name: str) -> Any:
+        """A value the state gives, as GameBase.name reads it: `phase_number` (the model's phase is its index
+        in the title's order of phases, as `card_records`), and the round machinery's: `current_round` and
+        `current_step` (one of the names of the rounds, of the steps, each where the model's code of it holds:
+        a draft only where the title deals one), `operating_company`, `acting_entity` (the model's own)."""
+        st = ctx.state
+        if name == "phase_number":
+            return st["phase"] + 1
+        if name == "current_round":
+            first_round = self.m.prop_value("first_round")
+            ctx.shared.reads.add("property", "first_round", first_round)
+            if first_round == "draft" and not self.m.draft_items:
+                raise Unsupported("a draft with no private or minor to deal")
+            return Choice([(kind, st["round"] == i) for i, kind in enumerate(ROUNDS)
+                           if kind != "draft" or self.m.draft_items])
+        if name == "current_step":
+            return Choice([(None, st["step"] == 0)] + [(step, st["step"] == i + 1) for i, step in enumerate(STEPS)])
+        return st["operating" if name == "operating_company" else "acting"]
 
     # -- the draft (`first_round: draft`, GameBase._start_draft ... _end_draft). The picks are the library's
     # states (drafted_private, drafted_minor, draft_committed); the deck, the hands and the Pass cards are
@@ -649,18 +657,6 @@ class StateBuiltins:
                 name = f"collected:{kind}@{c_owned.id}"
                 ctx.state[name] = IF(AND(when, NOT(ent_is(m, self.ent(owner), c_owned))), 0, ctx.state[name])
 
-    def b_acting(self, ctx: Ctx, entity: Any) -> Any:
-        return ctx.state["acting"] == self.ent(entity)
-
-    def b_in_step(self, ctx: Ctx, corp: Any, step: Any) -> Any:
-        if not isinstance(step, str):
-            raise Unsupported("in_step of a non-name")
-        st = ctx.state
-        # the step itself, or a combined step that includes it (track_and_token)
-        names = [step] + [name for name, parts in COMBINED_STEPS.items() if step in parts]
-        codes = [STEPS.index(n) + 1 if n in STEPS else -1 for n in names]
-        return AND(st["round"] == ROUNDS.index("operating"), st["operating"] == self.ent(corp),
-                   OR(*[st["step"] == code for code in codes]))
 
     def privates_for_sale(self, ctx: Ctx) -> list[tuple[Ent, Any]]:
         """`_privates_for_sale`: the sale order's privates still with the bank, open."""

@@ -214,9 +214,8 @@ class Translator:
                     return self.builtins.card_list(name, ctx)
                 if name == "all_trains":
                     return SymList([(Sel([(t, True)]), True) for t in m.trains])
-                if name == "phase_number":
-                    # the model's phase is its index in the title's order of phases (as `card_records`)
-                    return ctx.state["phase"] + 1
+                if name in ("phase_number", "current_round", "current_step", "operating_company", "acting_entity"):
+                    return self.builtins.state_value(ctx, name)  # (the phase's number, the round machinery's)
                 # the model holds every minor of the title (`Model.minors`): a title with none reads an
                 # empty list (18 Grand Junction's `close_minors`, 1846's minors removed)
                 if name not in ("players", "corporations", "privates", "bonds", "minors"):
