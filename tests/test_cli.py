@@ -250,7 +250,11 @@ def test_build_after_an_erratum_on_a_fresh_clone_solves_only_the_changed_checks(
     record: after a one-clause erratum the titles it touches are verified again, and (issue 33)
     only the checks whose key the erratum changed are solved; the others are filed in the cache
     from the record by their keys (`docs.proofs.seed_cache`). The toy's 2-train at $110: its
-    buy_train and sell_shares read the price; the statuses are a cold run's."""
+    buy_train and sell_shares read the price, but each of their checks is proved with the train
+    prices as constants (`verify.prices`), for every price: no key changes, nothing is solved.
+    Then a clause a proof reads by its value (the least price of a train between companies): the
+    checks of the transitions that read it are solved again, and only they. The statuses are a
+    cold run's."""
     import shutil
 
     from compiler.verify import verifier as verify
@@ -261,30 +265,33 @@ def test_build_after_an_erratum_on_a_fresh_clone_solves_only_the_changed_checks(
     monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache-first"))
     assert main(["build", str(rules), "--out", str(tmp_path / "out")]) == 0
     record = tmp_path / "out" / "site" / "proofs.json"
-    before = json.loads(record.read_text())["titles"]
     spec = rules / "toy.rules"
-    text = spec.read_text()
-    at = text.index('train "2"')
-    spec.write_text(text[:at] + text[at:].replace("price: $100", "price: $110", 1))
     solved: list[tuple[str, str]] = []
     original = verify.Verifier._solve
 
-    def counting(self, tn, steps, invs):
+    def counting(self, tn, steps, invs, *rest):
         solved.extend((tn.name, inv.name) for inv in invs)
-        return original(self, tn, steps, invs)
+        return original(self, tn, steps, invs, *rest)
 
     monkeypatch.setattr(verify.Verifier, "_solve", counting)
-    monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / "cache-clone"))  # a fresh clone's
-    assert main(["build", str(rules), "--out", str(tmp_path / "out"), "--jobs", "1"]) == 0
-    capsys.readouterr()
-    after = json.loads(record.read_text())["titles"]
-    changed = {(r[1], r[0]) for name in before
-               for r, k0, k1 in zip(before[name]["results"], before[name]["keys"], after[name]["keys"]) if k0 != k1}
-    assert {tn for tn, _ in changed} == {"buy_train", "sell_shares"}
-    assert set(solved) == changed
-    assert len(solved) < sum(len(e["results"]) for e in before.values()) / 5
-    for name in before:
-        assert [r[:3] for r in after[name]["results"]] == [r[:3] for r in before[name]["results"]]
+    for erratum, clone, transitions in ((("price: $100", "price: $110"), "clone", set()),
+                                        (("min_train_price: $1", "min_train_price: $20"), "clone-2", {"buy_train"})):
+        before = json.loads(record.read_text())["titles"]
+        text = spec.read_text()
+        at = text.index('train "2"') if erratum[0].startswith("price") else 0
+        spec.write_text(text[:at] + text[at:].replace(*erratum, 1))
+        solved.clear()
+        monkeypatch.setenv("RULEC_CACHE_DIR", str(tmp_path / f"cache-{clone}"))  # a fresh clone's
+        assert main(["build", str(rules), "--out", str(tmp_path / "out"), "--jobs", "1"]) == 0
+        capsys.readouterr()
+        after = json.loads(record.read_text())["titles"]
+        changed = {(r[1], r[0]) for name in before
+                   for r, k0, k1 in zip(before[name]["results"], before[name]["keys"], after[name]["keys"]) if k0 != k1}
+        assert {tn for tn, _ in changed} == transitions, erratum
+        assert set(solved) == changed, erratum
+        assert len(solved) < sum(len(e["results"]) for e in before.values()) / 5
+        for name in before:
+            assert [r[:3] for r in after[name]["results"]] == [r[:3] for r in before[name]["results"]]
 
 
 def test_build_of_the_titles_elsewhere_takes_the_committed_record(tmp_path, capsys, monkeypatch):

@@ -762,6 +762,8 @@ class Verifier:
                 if o.status != "proved":
                     tried[inv.name] = o.seconds
                     continue
+                if inv.name not in keys:  # (lazy: solved without a lookup, a miss all the same)
+                    self.cache.misses += 1
                 o = _for_any_value(o, _any_values(done.reads) | self._inv_any[inv.name])
                 res = CheckResult(inv.name, tn.name, o.status, o.seconds, False, None, None, o.reason,
                                   ready.abstract[inv.name])
