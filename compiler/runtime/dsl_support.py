@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from compiler.runtime.data import Gap, Table
 from compiler.runtime.entities import BANK, DEPOT, IPO, POOL, SCRAP, Certificate, Entity, Train
 from compiler.runtime.errors import IllegalAction, RuleGap
+from compiler.runtime.holdings import HolderNotes
 from compiler.runtime.vocabulary import TOKEN_COUNTS
 
 #: the values a declared state keys by id (`GameBase._state_key`)
@@ -155,7 +156,7 @@ class _StateReads(_Reads):
         return game.attr(obj, name)
 
 
-class _HeldReads(_Reads):
+class _HeldReads(HolderNotes, _Reads):
     """The game as a DSL routine called by `DslSupport.held_call` sees it: each thing it reads is the game's,
     and noted. `fixed` stays true while it reads only what `_Reads` counts fixed, the title's data of an entity
     that keeps no state in play (`attr` of a private, a player, ...: its fields and its abilities' records,
@@ -171,15 +172,6 @@ class _HeldReads(_Reads):
         super().__init__(game)
         self.held: dict[str, Any] = {}
         self.collections: set[str] = set()
-
-    def b_holder_of(self, item: Any) -> Any:
-        holder = self._game.b_holder_of(item)
-        self.held[item.id] = holder
-        return holder
-
-    def among(self, name: str, value: Any) -> bool:
-        self.collections.add(name)
-        return self._game.among(name, value)
 
     def attr(self, obj: Any, name: str) -> Any:
         if obj.__class__ is _Record:

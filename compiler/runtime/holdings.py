@@ -196,7 +196,24 @@ class Owners(dict):
         return (_restore, (self.certificates, dict(self), self.trains))
 
 
-class OwnersReads:
+class HolderNotes:
+    """What a reads-noting view of the game (`OwnersReads`, `dsl_support._HeldReads`) notes of who holds what:
+    each item asked of, with its holder (`held`), and each collection asked whether an entity is in it
+    (`collections`); the view keeps the game as `_game`."""
+
+    __slots__ = ()
+
+    def b_holder_of(self, item: Any) -> Any:
+        holder = self._game.b_holder_of(item)
+        self.held[item.id] = holder
+        return holder
+
+    def among(self, name: str, value: Any) -> bool:
+        self.collections.add(name)
+        return self._game.among(name, value)
+
+
+class OwnersReads(HolderNotes):
     """The game as a DSL routine given it sees it: each thing the routine reads is the game's, and noted.
     `owners_only` stays true while it reads only who holds what (`b_holder_of`: each item's holder noted in
     `held`), a corporation's certificates (`attr(C, "certificates")`: the list noted in `lists`) and who is
@@ -215,15 +232,6 @@ class OwnersReads:
         self.collections: set[str] = set()
         self.held: dict[str, Any] = {}
         self.lists: dict[str, tuple] = {}
-
-    def b_holder_of(self, item: Any) -> Any:
-        holder = self._game.b_holder_of(item)
-        self.held[item.id] = holder
-        return holder
-
-    def among(self, name: str, value: Any) -> bool:
-        self.collections.add(name)
-        return self._game.among(name, value)
 
     def attr(self, obj: Any, name: str) -> Any:
         if name != "certificates" or obj.__class__ is not Entity or obj.kind != "corporation":
