@@ -6,7 +6,7 @@ import lark
 import pytest
 
 from compiler.lang import syntax as s
-from compiler.emit.emitter import unparse
+from compiler.emit.pieces import unparse
 from compiler.lang.parse import parse_text, parser
 from compiler.paths import GRAMMAR
 

@@ -288,7 +288,8 @@ def _compile(loaded: Loaded, check_only: bool, out: Output, folder: Path | None 
     `remember`: the engines' text is kept in the build cache, and taken from it while every file
     read and the compiler's code are those it was emitted from (`rulec build`)."""
     from compiler import memo, paths
-    from compiler.emit.emitter import EmitError, outputs
+    from compiler.emit.emitter import outputs
+    from compiler.emit.pieces import EmitError
 
     folder = folder or paths.GENERATED
     key = memo.digest(memo.code(), *(part for shown in loaded.files

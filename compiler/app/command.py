@@ -107,7 +107,7 @@ def engine_of(loaded: Loaded, title: Title, overlay: str | None, command: str, o
     `compiler.emit.engines.OverlayError`, also for a clause the emitter cannot compile: its place
     and why, not a traceback); `own`: a title of one's own (outside rulespecs/, which `generated/`
     does not hold), built in memory without a word."""
-    from compiler.emit.emitter import EmitError
+    from compiler.emit.pieces import EmitError
     from compiler.emit.engines import OverlayError, current_game_class, memory_game_class, overlay_game_class
 
     try:

@@ -14,7 +14,7 @@ from compiler.docs.model import Book, Place
 from compiler.docs.render import clause_label, code, esc, humanize, picture, plural, short, str_prop, table, value_md
 from compiler.docs.svg import market_cells, market_svg, zone_colours
 from compiler.docs.topics import TOPICS
-from compiler.emit.emitter import unparse
+from compiler.emit.pieces import unparse
 from compiler.lang.ir import Clause
 
 

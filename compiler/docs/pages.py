@@ -53,7 +53,7 @@ from compiler.docs.render import (
     value_text,
 )
 from compiler.docs.topics import TOPICS, Topic
-from compiler.emit.emitter import unparse
+from compiler.emit.pieces import unparse
 from compiler.lang.ir import Clause
 
 Pages = dict[str, str]

@@ -26,7 +26,7 @@ from compiler.docs.model import (
 )
 from compiler.docs.proofs import STATUS_ORDER, STATUS_TEXT
 from compiler.docs.topics import TOPICS, Topic
-from compiler.emit.emitter import unparse
+from compiler.emit.pieces import unparse
 from compiler.lang.ir import Clause
 from compiler.lang.lexer import ALIASES
 

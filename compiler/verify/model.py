@@ -215,7 +215,7 @@ def data_value(expr: Any) -> Any:
             return -inner
     if isinstance(expr, s.Call) and isinstance(expr.func, s.Name):
         return {"call": expr.func.name, "args": [data_value(a) for a in expr.args]}
-    from compiler.emit.emitter import unparse
+    from compiler.emit.pieces import unparse
 
     return unparse(expr)
 
