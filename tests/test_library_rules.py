@@ -883,6 +883,10 @@ def test_an_emit_no_trigger_waits_for_is_E015():
     # membership in a property that lists an enum's values: `withhold` is the property, not the kind
     ('  param withhold: bool "w"\n  procedure p1() "p" §1 { require withhold not in dividend_kinds else "no" }',
      "withhold not in"),
+    # a builtin holder of the same name: `pool` reads as the bank pool, never the value pool of the library's
+    # held_shares_on_close (only a `match` case names the value)
+    ('  procedure p1() "p" §1 { require held_shares_on_close != pool else "no" }', "pool else"),
+    ('  procedure p1(goes: {kept, pool}) "p" §1 { require goes == pool else "no" }', "pool else"),
 ])
 def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     loaded = toy(f'variant "Shadow" of "Toy" {{\n{extra}\n}}\n')
@@ -891,7 +895,7 @@ def test_an_enum_value_that_reads_as_something_else_is_E040(extra, at):
     line = next(i for i, text in enumerate(extra.splitlines(), 2) if at in text)
     assert (found[0].span.path, found[0].span.line, found[0].span.column) == \
         ("extra.rules", line, extra.splitlines()[line - 2].index(at) + 1)
-    subject = next(n for n in ("opening", "on_all_pass", "first_round", "dividend_kinds")
+    subject = next(n for n in ("opening", "on_all_pass", "first_round", "dividend_kinds", "held_shares_on_close", "goes")
                    if f"{n} ==" in extra or f"{n} !=" in extra or f"{n} in" in extra or f"in {n}" in extra)
     assert f"of `{subject}`" in found[0].message
 

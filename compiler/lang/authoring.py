@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from compiler.diagnostics import Diagnostic, Span, error, warning
 from compiler.lang import syntax as s
+from compiler.lang.exprtypes import HOLDERS
 from compiler.lang.ir import Title, statements
 from compiler.lang.typecheck import key_of
 from compiler.runtime.vocabulary import RUNTIME_EVENTS
@@ -284,7 +285,7 @@ def _train_limits(title: Title) -> list[Diagnostic]:
 
 
 #: the builtin holders (`DslSupport._FIXED_NAMES`): one thing each, no collection, no condition
-_HOLDERS = ("bank", "pool", "initial_offering", "depot", "scrap")
+_HOLDERS = tuple(HOLDERS)
 #: what a value a runtime event gives is (`RUNTIME_EVENTS`' words): a component or a number
 _EVENT_VALUES = {"corporation": "a corporation", "par price": "a number", "former president": "a player",
                  "new president": "a player", "special round": "a value of the title's enum special_round"}

@@ -156,6 +156,8 @@ _COMPONENT_TYPES = frozenset({"player", "corporation", "minor", "private", "bond
 _MONEY_HOLDERS = {"bank": "the bank"}
 _NO_MONEY_HOLDERS = {"pool": "the bank pool", "initial_offering": "the IPO", "depot": "the depot",
                      "scrap": "the scrap"}
+#: every builtin holder's name, what it is (`slips.py` and `authoring.py` read it too)
+HOLDERS = {**_MONEY_HOLDERS, **_NO_MONEY_HOLDERS}
 #: the runtime's components that hold money (`GameBase.cash`): a player, a corporation, a minor
 _MONEY_COMPONENTS = frozenset({"player", "corporation", "minor"})
 
@@ -540,7 +542,8 @@ def _inline_values(type_: s.TypeRef) -> list[str]:
 class EnumValuesRead:
     """E040, run by `Checker` (`compiler.lang.typecheck`): a comparison of a title property typed by an
     enum with a name that is one of its values and also names something else (another property, a
-    component, a local): `first_round == private_sale` where `private_sale` is also a property. The
+    component, a local, a builtin holder): `first_round == private_sale` where `private_sale` is also a
+    property, `held_shares_on_close == pool` (the bank pool). The
     engine, the z3 model and `required when` all read such a name as that other thing (the property's
     value, the component), so the comparison silently asks something else than it says."""
 
@@ -645,6 +648,8 @@ class EnumValuesRead:
                             what = f"the property `{item.name}`"
                         elif item.name in components:
                             what = f"the component `{item.name}`"
+                        elif item.name in HOLDERS:
+                            what = f"the builtin holder `{item.name}` ({HOLDERS[item.name]})"
                         else:
                             continue
                         self.out.append(error(

@@ -45,6 +45,7 @@ import inspect
 
 from compiler.diagnostics import Diagnostic, Span, error
 from compiler.lang import syntax as s
+from compiler.lang.exprtypes import HOLDERS
 from compiler.lang.ir import Title, statements
 from compiler.lang.schema import did_you_mean, nearest
 from compiler.runtime.vocabulary import RUNTIME_EVENTS
@@ -415,7 +416,7 @@ def _orderings(decl, scope: _Scope) -> list[Diagnostic]:
 
 
 #: the builtin holders, each one thing a rule names without quotes (`holder_of(x) == bank`)
-_HOLDERS = ("bank", "pool", "initial_offering", "depot", "scrap")
+_HOLDERS = tuple(HOLDERS)
 
 
 def _enum_string(one, other, node: s.Binary, scope: _Scope) -> list[Diagnostic]:
