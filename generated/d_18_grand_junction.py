@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18-grand-junction.rules": "fa2bb981ba301f57",
     "rulespecs/1846.rules": "7bd5f5a5cc059eb1",
-    "rulespecs/lib/18xx.rules": "684043a8a1cc72ed",
+    "rulespecs/lib/18xx.rules": "cb2bf6ba515d6985",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "684043a8a1cc72ed",
+        "rulespecs/lib/18xx.rules": "cb2bf6ba515d6985",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )

@@ -12,14 +12,14 @@ from compiler.runtime.library import shared
 SOURCES = {
     "rulespecs/18co-18xx-games.rules": "548eb3690ce0f335",
     "rulespecs/18co.rules": "32202112051e88de",
-    "rulespecs/lib/18xx.rules": "684043a8a1cc72ed",
+    "rulespecs/lib/18xx.rules": "cb2bf6ba515d6985",
     "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
 }
 
 _LIBRARY = shared(
     __file__,
     {
-        "rulespecs/lib/18xx.rules": "684043a8a1cc72ed",
+        "rulespecs/lib/18xx.rules": "cb2bf6ba515d6985",
         "rulespecs/lib/tiles.rules": "ef4c137225d3ff46",
     },
 )

@@ -10,7 +10,7 @@ from compiler.runtime.errors import IllegalAction
 # one component per line (not reformatted)
 # fmt: off
 SOURCES = {
-    'rulespecs/lib/18xx.rules': '684043a8a1cc72ed',
+    'rulespecs/lib/18xx.rules': 'cb2bf6ba515d6985',
     'rulespecs/lib/tiles.rules': 'ef4c137225d3ff46',
 }
 
