@@ -81,6 +81,11 @@ class _Walk:
     def __init__(self, routines: dict[str, Any], tr: Any = None, ctx: Any = None):
         self.routines, self.tr, self.ctx = routines, tr, ctx
         self.worst: str = OWN
+        #: the transfers and moves made (source and target terms): another between the same two is covered
+        #: (a sum of amounts of 0 or more is one; a count any value up to, or from, the one before is one
+        #: within, or from, the count before)
+        self.paid: list[tuple[Any, Any]] = []
+        self.moved: list[tuple[Any, Any]] = []
 
     def stmts(self, body: tuple, dep: set[str], env: dict[str, Any], stack: tuple[str, ...]) -> str | None:
         for st in body:
@@ -145,9 +150,12 @@ class _Walk:
             self.worst = APPROXIMATED
             if self.tr is not None:
                 ctx = self.ctx
+                source, target = (self.tr.as_ent(self._value(e, env)) for e in (st.source, st.target))
+                if any(_same(source, s_) and _same(target, t_) for s_, t_ in self.paid):
+                    return None
+                self.paid.append((source, target))
                 amount = ctx.fresh("left_out_transfer")
                 ctx.shared.axioms.append(amount >= 0)
-                source, target = (self.tr.as_ent(self._value(e, env)) for e in (st.source, st.target))
                 self.tr.builtins.transfer(ctx, amount, source, target)
             return None
         if isinstance(st, s.Move):
@@ -190,6 +198,9 @@ class _Walk:
         """A certificate of a left-out corporation from `source` to `target`: each player it may leave
         holds any count of the others' certificates up to what he held, each it may reach any from it."""
         tr, ctx = self.tr, self.ctx
+        if any(_same(source, s_) and _same(target, t_) for s_, t_ in self.moved):
+            return  # (covered by the counts havocked for the same holders before)
+        self.moved.append((source, target))
         for q in tr.model.players:
             leaves, reaches = tr.ent_is(source, q), tr.ent_is(target, q)
             if truth(leaves) is False and truth(reaches) is False:
@@ -200,6 +211,11 @@ class _Walk:
             ctx.shared.axioms.append(AND(now >= 0, IMPLIES(AND(leaves, NOT(reaches)), now <= was),
                                          IMPLIES(AND(reaches, NOT(leaves)), now >= was)))
             ctx.state[name] = IF(AND(ctx.path, OR(leaves, reaches)), now, was)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two holder terms are one (z3's structural equality)."""
+    return a is b or (hasattr(a, "eq") and hasattr(b, "eq") and a.eq(b))
 
 
 def classify(body: tuple, var: str, routines: dict[str, Any], stack: tuple[str, ...] = ()) -> str:
